@@ -1,0 +1,35 @@
+/* The clock every MPI call is timed with.  No system call: the invariant
+ * TSC (rdtsc) where the processor declares one, else CLOCK_MONOTONIC through
+ * the vDSO.  Ticks are converted to seconds only at MPI_Finalize, from the
+ * TSC rate measured against CLOCK_MONOTONIC over the whole run. */
+#ifndef MPP_CLOCK_H
+#define MPP_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+#include <x86intrin.h>
+
+#include "mpp_common.h"
+
+extern int mpp_clock_uses_tsc;
+
+static inline uint64_t mpp_now(void)
+{
+    if (MPP_LIKELY(mpp_clock_uses_tsc))
+        return __rdtsc();
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Choose the clock (MPP_CLOCK_AUTO/TSC/MONOTONIC) and take the first
+ * reference point.  A TSC asked for but not invariant gets a warning. */
+void mpp_clock_start(int choice);
+/* Take the last reference point; from then on ticks convert to seconds. */
+void mpp_clock_stop(void);
+double mpp_ticks_to_seconds(uint64_t ticks);
+/* "TSC (invariant, 2.994 GHz)" or "CLOCK_MONOTONIC"; resolution in seconds. */
+const char *mpp_clock_name(void);
+double mpp_clock_resolution(void);
+
+#endif

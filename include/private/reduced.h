@@ -1,0 +1,80 @@
+/* What the cross-process reduction produces on rank 0: the union of all
+ * processes' intervals and SRC points, with sums, minima and maxima (and the
+ * ranks that have them) of per-process quantities, and the per-process values
+ * of the selected processes only.  No MPI: analysis and its unit tests use
+ * it directly. */
+#ifndef MPP_REDUCED_H
+#define MPP_REDUCED_H
+
+#include <stdint.h>
+
+#include "srckey.h"
+
+/* Per-process quantities of an interval that are reduced across processes.
+ * Everything in the protocol derives from them (analyze/characteristics.c). */
+typedef enum {
+    MPP_Q_EXEC = 0,     /* T_exec(p) */
+    MPP_Q_PRODUCTIVE,   /* T_exec(p) - T_comm(p) - insufficient(p) */
+    MPP_Q_COMM,         /* T_comm(p) */
+    MPP_Q_SENDRECV,
+    MPP_Q_COLLECTIVE,
+    MPP_Q_SYSTEM,
+    MPP_Q_IO,           /* MPI-IO time */
+    MPP_Q_INSUFFICIENT, /* replicated time * (P-1)/P */
+    MPP_Q_COMPUTE,      /* C(p) = T_exec(p) - T_comm(p) - T_io(p) */
+    MPP_Q_CPU,          /* user CPU seconds (getrusage) */
+    MPP_Q_SYS,          /* system CPU seconds */
+    MPP_NQ
+} mpp_quantity_t;
+
+typedef struct {
+    double sum, min, max;
+    int min_rank, max_rank;
+    int count; /* processes contributing */
+} mpp_stat_t;
+
+typedef struct {
+    int id;
+    char *name, *file;
+    int line, level, parent; /* parent -1 for interval 0 */
+    uint64_t executions;     /* on the process that entered it most */
+    int processes;           /* processes that entered it */
+    mpp_stat_t q[MPP_NQ];
+    double *by_process;      /* [nselected * MPP_NQ]; NaN: not entered */
+} mpp_reduced_interval_t;
+
+typedef struct {
+    int id;
+    char *function;
+    int nframes;
+    mpp_frame_t *frames;
+} mpp_reduced_src_t;
+
+/* Per-process values of a cell, for the selected processes. */
+enum { MPP_CELL_TIME = 0, MPP_CELL_CALLS, MPP_CELL_SENT, MPP_CELL_RECV, MPP_NCELLV };
+
+typedef struct {
+    int interval, src; /* indexes into intervals[] and srcs[] */
+    uint64_t calls, bytes_sent, bytes_recv;
+    mpp_stat_t time;   /* over processes with calls */
+    double *by_process; /* [nselected * MPP_NCELLV]; NaN: no calls */
+} mpp_reduced_cell_t;
+
+typedef struct {
+    int nprocs;
+    int nnodes;
+    int nselected;
+    int *selected; /* ranks */
+    mpp_reduced_interval_t *intervals; /* depth-first, in order of first entry */
+    int nintervals;
+    mpp_reduced_src_t *srcs;           /* ordered by key; SRC number = id */
+    int nsrcs;
+    mpp_reduced_cell_t *cells;
+    int ncells;
+    char **warnings; /* from every process, deduplicated */
+    int nwarnings;
+} mpp_reduced_t;
+
+void mpp_reduced_free(mpp_reduced_t *r);
+
+#endif

@@ -1,0 +1,79 @@
+/* What the hot path needs of the calling thread, and the inline begin/stop
+ * of a profiled MPI call.  A generated wrapper does:
+ *
+ *     mpp_call_t call;
+ *     if (!mpp_call_begin(&call, FID, CATEGORY)) return PMPI_x(...);
+ *     ret = PMPI_x(...);
+ *     mpp_call_stop(&call);
+ *     ...bytes, requests...
+ *     mpp_call_end(&call, __builtin_return_address(0), __builtin_frame_address(0));
+ *
+ * Each thread owns its table: no lock, no system call, no allocation once
+ * its call sites are known. */
+#ifndef MPP_THREAD_STATE_H
+#define MPP_THREAD_STATE_H
+
+#include <stdint.h>
+
+#include "clock.h"
+#include "mpp_common.h"
+#include "table.h"
+
+typedef struct mpp_thread {
+    int in_call;            /* reentry guard: MPI calls made by MPI itself */
+    uintptr_t stack_lo, stack_hi;
+    mpp_table_t table;
+    uint64_t *scratch;      /* request handles of the current call */
+    size_t scratch_capacity;
+    struct mpp_thread *next;
+} mpp_thread_t;
+
+extern __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-exec")));
+/* 1 between MPI_Init's return and MPI_Finalize's entry, unless paused. */
+extern volatile int mpp_collecting;
+
+/* First MPI call of a thread: register it (NULL when not collecting). */
+mpp_thread_t *mpp_thread_attach(void);
+/* Every registered thread, for the merge at MPI_Finalize. */
+mpp_thread_t *mpp_threads(void);
+void mpp_threads_reset(void);
+
+typedef struct {
+    mpp_thread_t *thread;
+    uint64_t t0, t1;
+    uint32_t fid;
+    int category;
+    uint32_t by_kind[MPP_NCAT]; /* requests handled, for waits/tests/starts */
+    int by_kind_used;
+    int64_t bytes_sent, bytes_recv;
+} mpp_call_t;
+
+static inline int mpp_call_begin(mpp_call_t *c, uint32_t fid, int category)
+{
+    mpp_thread_t *t = mpp_tls_thread;
+    if (MPP_UNLIKELY(!t)) {
+        t = mpp_thread_attach();
+        if (!t)
+            return 0;
+    }
+    if (MPP_UNLIKELY(t->in_call | !mpp_collecting))
+        return 0;
+    t->in_call = 1;
+    c->thread = t;
+    c->fid = fid;
+    c->category = category;
+    c->by_kind_used = 0;
+    c->bytes_sent = c->bytes_recv = 0;
+    c->t0 = mpp_now();
+    return 1;
+}
+
+static inline void mpp_call_stop(mpp_call_t *c)
+{
+    c->t1 = mpp_now();
+}
+
+/* Capture the call site, add the call to its cell, leave the call. */
+void mpp_call_end(mpp_call_t *c, void *return_address, void *frame_address);
+
+#endif

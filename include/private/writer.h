@@ -1,0 +1,42 @@
+/* The protocol writers: text and JSON from the same report (protocol.md).
+ * Files are created under a temporary name and renamed into place. */
+#ifndef MPP_WRITER_H
+#define MPP_WRITER_H
+
+#include <stdio.h>
+
+#include "characteristics.h"
+#include "config.h"
+#include "reduced.h"
+#include "runinfo.h"
+
+typedef struct {
+    const mpp_run_info_t *run;
+    const mpp_config_t *config;
+    const mpp_reduced_t *reduced;
+    const mpp_interval_result_t *results; /* one per reduced interval */
+    const char *const *warnings;          /* every warning of the run */
+    int nwarnings;
+} mpp_report_t;
+
+void mpp_write_text(FILE *out, const mpp_report_t *report);
+int mpp_write_json(FILE *out, const mpp_report_t *report);
+
+/* Expand the MPIPROF_OUTPUT template (%p %n %u %h %%) and make the path
+ * usable: a missing or unwritable directory falls back to the working
+ * directory, then /tmp; an existing file gets a numbered suffix unless
+ * overwrite.  Every change is stated in a warning.  `want_json_only`: the
+ * path checked is the .json one.  Returns 0 or -1 (no usable place). */
+int mpp_output_path(const char *template_text, const char *program, int nprocs, const char *hostname,
+                    int overwrite, int format, char *out, size_t size);
+
+/* Write the protocol files for `format` at `path` atomically. */
+int mpp_write_protocol(const mpp_report_t *report, const char *path, int format);
+
+/* Indexes of the cells of an interval by descending summed time (malloc'd). */
+int *mpp_interval_cells_by_time(const mpp_report_t *report, int interval, int *n);
+
+/* Headline numbers for the demo and rank 0's stderr line. */
+void mpp_write_headline(FILE *out, const mpp_report_t *report);
+
+#endif

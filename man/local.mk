@@ -1,0 +1,29 @@
+# man/local.mk: man pages and the JSON Schema of the protocol.
+# Included from the top-level Makefile.am, which defines man_MANS, CLEANFILES,
+# EXTRA_DIST and dist_pkgdata_DATA first; paths are relative to the top dir.
+#
+# The pages are nroff templates whose version placeholder is substituted here.
+# man/mpiprof.7 also gets its ENVIRONMENT section generated from the
+# library's configuration table; its rule lives with that generator.
+
+man_MANS += man/mpiprof.7 man/mpicc-prof.1 man/mpiprof-protocol.5
+CLEANFILES += man/mpiprof.7 man/mpicc-prof.1 man/mpiprof-protocol.5
+EXTRA_DIST += \
+	man/mpiprof.7.in \
+	man/mpicc-prof.1.in \
+	man/mpiprof-protocol.5.in \
+	schema/example-protocol.json
+
+# Installed as $(pkgdatadir)/mpiprof-protocol.schema.json (and distributed).
+dist_pkgdata_DATA += schema/mpiprof-protocol.schema.json
+
+# [@] keeps config.status from substituting the pattern itself in Makefile.
+mpiprof_man_subst = sed -e 's|[@]PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g'
+
+man/mpicc-prof.1: $(srcdir)/man/mpicc-prof.1.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) man && \
+	$(mpiprof_man_subst) $(srcdir)/man/mpicc-prof.1.in > $@.tmp && mv -f $@.tmp $@
+
+man/mpiprof-protocol.5: $(srcdir)/man/mpiprof-protocol.5.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) man && \
+	$(mpiprof_man_subst) $(srcdir)/man/mpiprof-protocol.5.in > $@.tmp && mv -f $@.tmp $@

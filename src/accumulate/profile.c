@@ -1,0 +1,154 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+#include "srckey.h"
+#include "strmap.h"
+
+static char *interval_key(const mpp_local_interval_t *parent, const mpp_interval_t *in)
+{
+    char *key = NULL;
+    if (!parent)
+        return strdup("0");
+    if (asprintf(&key, "%s%c%s%c%s%c%d", parent->key, MPP_RS, in->name, MPP_US, in->file, MPP_US,
+                 in->line) < 0)
+        return NULL;
+    return key;
+}
+
+/* main (C, C++) or MAIN__ (gfortran's main program): the third field of a frame record. */
+static int is_program_entry(const char *frame)
+{
+    const char *f = strchr(frame, MPP_US);
+    f = f ? strchr(f + 1, MPP_US) : NULL;
+    if (!f)
+        return 0;
+    f++;
+    size_t n = strcspn(f, "\x1f");
+    return (n == 4 && !strncmp(f, "main", 4)) || (n == 6 && !strncmp(f, "MAIN__", 6));
+}
+
+/* "MPI_Send" RS frame RS frame ... (srckey.h) */
+static char *src_key(const mpp_cell_t *c, int depth, mpp_resolve_fn resolve, void *ctx,
+                     mpp_function_name_fn function_name)
+{
+    size_t cap = 256, len = 0;
+    char *key = malloc(cap);
+    if (!key)
+        return NULL;
+    len = (size_t)snprintf(key, cap, "%s", function_name(c->fid));
+    int any = 0;
+    for (int i = 0; i < depth && c->frames[i]; i++) {
+        const char *frame = resolve(ctx, c->frames[i]);
+        size_t need = len + strlen(frame) + 2;
+        if (need > cap) {
+            cap = need * 2;
+            char *grown = realloc(key, cap);
+            if (!grown) {
+                free(key);
+                return NULL;
+            }
+            key = grown;
+        }
+        key[len++] = MPP_RS;
+        strcpy(key + len, frame);
+        len += strlen(frame);
+        any = 1;
+        if (is_program_entry(frame))
+            break; /* frames below main are the C runtime's, the same for every call */
+    }
+    if (!any) { /* folded cells: calls beyond MPIPROF_MAX_SRC */
+        char *folded = NULL;
+        if (asprintf(&folded, "%s%c%c0%c%c[other call sites]", key, MPP_RS, MPP_US, MPP_US, MPP_US) < 0)
+            folded = NULL;
+        free(key);
+        return folded;
+    }
+    return key;
+}
+
+mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int ntables,
+                                       const mpp_interval_t *intervals, int nintervals,
+                                       double (*to_seconds)(uint64_t), mpp_resolve_fn resolve,
+                                       void *resolve_ctx, mpp_function_name_fn function_name)
+{
+    mpp_local_profile_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->intervals = calloc((size_t)nintervals, sizeof *p->intervals);
+    p->nintervals = nintervals;
+    for (int i = 0; i < nintervals; i++) {
+        const mpp_interval_t *in = &intervals[i];
+        mpp_local_interval_t *li = &p->intervals[i];
+        li->info = in;
+        li->parent = in->parent;
+        li->key = interval_key(in->parent >= 0 ? &p->intervals[in->parent] : NULL, in);
+        li->first_entry = to_seconds(in->first_entry);
+        li->exec = to_seconds(in->ticks);
+        li->seq = to_seconds(in->seq_ticks);
+        li->cpu = in->cpu;
+        li->sys = in->sys;
+    }
+
+    size_t total = 0;
+    for (int t = 0; t < ntables; t++)
+        total += tables[t]->count + 8;
+    p->cells = calloc(total ? total : 1, sizeof *p->cells);
+    mpp_strmap_t index;
+    mpp_strmap_init(&index);
+    for (int t = 0; t < ntables; t++) {
+        const mpp_table_t *table = tables[t];
+        for (size_t s = 0; s < table->capacity; s++) {
+            const mpp_cell_t *c = &table->cells[s];
+            if (!c->hash || !c->stats.calls)
+                continue;
+            char *src = src_key(c, table->depth, resolve, resolve_ctx, function_name);
+            char *key = NULL;
+            if (!src || asprintf(&key, "%u%c%s", c->interval, MPP_RS, src) < 0) {
+                free(src);
+                continue;
+            }
+            int inserted;
+            uintptr_t *slot = mpp_strmap_put(&index, key, (uintptr_t)p->ncells, &inserted);
+            free(key);
+            if (!slot) {
+                free(src);
+                continue;
+            }
+            mpp_local_cell_t *lc = &p->cells[*slot];
+            if (inserted) {
+                lc->interval = (int)c->interval;
+                lc->src = src;
+                p->ncells++;
+            } else {
+                free(src);
+            }
+            lc->calls += c->stats.calls;
+            lc->bytes_sent += c->stats.bytes_sent;
+            lc->bytes_recv += c->stats.bytes_recv;
+            for (int k = 0; k < MPP_NCAT; k++) {
+                double seconds = to_seconds(c->stats.ticks[k]);
+                lc->time += seconds;
+                /* inclusive: the interval and every enclosing one */
+                for (int in = (int)c->interval; in >= 0; in = p->intervals[in].parent)
+                    p->intervals[in].cat[k] += seconds;
+            }
+        }
+    }
+    mpp_strmap_free(&index);
+    return p;
+}
+
+void mpp_profile_free(mpp_local_profile_t *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->nintervals; i++)
+        free(p->intervals[i].key);
+    for (int i = 0; i < p->ncells; i++)
+        free(p->cells[i].src);
+    free(p->intervals);
+    free(p->cells);
+    free(p);
+}

@@ -1,0 +1,180 @@
+/* Every number follows characteristics.md.  Per process p of an interval
+ * executed by P processes, with T_exec = max_p T_exec(p):
+ *   idle(p)        = T_exec - T_exec(p)
+ *   lost(p)        = comm(p) + idle(p) + insufficient(p) = T_exec - productive(p)
+ *   imbalance(p)   = max_q C(q) - C(p)
+ * so the comparative rows of idle, lost and imbalance follow from the
+ * minima and maxima of T_exec(p), productive(p) and C(p), which the reduction
+ * provides with the ranks that have them. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "characteristics.h"
+
+const mpp_name_t mpp_main_names[MPP_NMAIN] = {
+    {"Parallelization efficiency", "parallelization_efficiency"},
+    {"Execution time", "execution_time"},
+    {"Processors", "processors"},
+    {"Total time", "total_time"},
+    {"Productive time", "productive_time"},
+    {"CPU", "productive_cpu"},
+    {"Sys", "productive_sys"},
+    {"I/O", "productive_io"},
+    {"Lost time", "lost_time"},
+    {"Insufficient parallelism", "insufficient_parallelism"},
+    {"Communication", "communication"},
+    {"SendRecv", "sendrecv"},
+    {"Real_sync", "real_sync"},
+    {"Collective", "collective"},
+    {"System", "system"},
+    {"Idle time", "idle_time"},
+    {"Load imbalance", "load_imbalance"},
+    {"Potential sync", "potential_sync"},
+    {"Time variation", "time_variation"},
+    {"Overlap", "overlap"},
+};
+
+const mpp_name_t mpp_per_process_names[MPP_NPP] = {
+    {"Execution time", "execution_time"},
+    {"Productive time", "productive_time"},
+    {"Lost time", "lost_time"},
+    {"Insufficient parallelism", "insufficient_parallelism"},
+    {"Communication", "communication"},
+    {"SendRecv", "sendrecv"},
+    {"Real sync", "real_sync"},
+    {"Collective", "collective"},
+    {"System", "system"},
+    {"Idle time", "idle_time"},
+    {"Load imbalance", "load_imbalance"},
+    {"Potential sync", "potential_sync"},
+    {"Time variation", "time_variation"},
+    {"Overlap", "overlap"},
+};
+
+const char *mpp_not_available_reason(mpp_main_t m)
+{
+    switch (m) {
+    case MPP_M_REALSYNC:
+        return "Real sync is n/a: late-sender analysis needs aligned clocks, not implemented in this version";
+    case MPP_M_POTSYNC:
+        return "Potential sync is n/a: collective entry skew analysis is not implemented in this version";
+    case MPP_M_VARIATION:
+        return "Time variation is n/a: collective exit skew analysis is not implemented in this version";
+    case MPP_M_OVERLAP:
+        return "Overlap is n/a: it needs the communication model (predicted characteristics), not implemented in this version";
+    default:
+        return NULL;
+    }
+}
+
+void mpp_process_quantities(const mpp_local_interval_t *in, int processes, double q[MPP_NQ])
+{
+    double comm = in->cat[0] + in->cat[1] + in->cat[2]; /* SendRecv, Collective, System */
+    double insufficient = processes > 0 ? in->seq * (processes - 1) / processes : 0.0;
+    q[MPP_Q_EXEC] = in->exec;
+    q[MPP_Q_COMM] = comm;
+    q[MPP_Q_SENDRECV] = in->cat[0];
+    q[MPP_Q_COLLECTIVE] = in->cat[1];
+    q[MPP_Q_SYSTEM] = in->cat[2];
+    q[MPP_Q_IO] = in->cat[3];
+    q[MPP_Q_INSUFFICIENT] = insufficient;
+    q[MPP_Q_PRODUCTIVE] = in->exec - comm - insufficient;
+    q[MPP_Q_COMPUTE] = in->exec - comm - in->cat[3];
+    q[MPP_Q_CPU] = in->cpu;
+    q[MPP_Q_SYS] = in->sys;
+}
+
+static mpp_comparison_t direct(const mpp_stat_t *s)
+{
+    mpp_comparison_t c = {s->min, s->max, s->count ? s->sum / s->count : NAN, s->min_rank, s->max_rank};
+    return c;
+}
+
+/* X(p) = base - Y(p): the minimum of X is where Y is largest. */
+static mpp_comparison_t reflected(double base, const mpp_stat_t *y)
+{
+    mpp_comparison_t c = {base - y->max, base - y->min, y->count ? base - y->sum / y->count : NAN,
+                          y->max_rank, y->min_rank};
+    return c;
+}
+
+static mpp_comparison_t not_available(void)
+{
+    mpp_comparison_t c = {NAN, NAN, NAN, -1, -1};
+    return c;
+}
+
+int mpp_characteristics(const mpp_reduced_interval_t *in, int nselected, mpp_interval_result_t *r)
+{
+    const mpp_stat_t *q = in->q;
+    double P = in->processes;
+    double t_exec = q[MPP_Q_EXEC].max;
+    double c_max = q[MPP_Q_COMPUTE].max;
+    double *m = r->main;
+
+    m[MPP_M_EXEC] = t_exec;
+    m[MPP_M_PROCESSORS] = P;
+    m[MPP_M_TOTAL] = t_exec * P;
+    m[MPP_M_COMM] = q[MPP_Q_COMM].sum;
+    m[MPP_M_SENDRECV] = q[MPP_Q_SENDRECV].sum;
+    m[MPP_M_COLLECTIVE] = q[MPP_Q_COLLECTIVE].sum;
+    m[MPP_M_SYSTEM] = q[MPP_Q_SYSTEM].sum;
+    m[MPP_M_IDLE] = P * t_exec - q[MPP_Q_EXEC].sum;
+    m[MPP_M_INSUFFICIENT] = q[MPP_Q_INSUFFICIENT].sum;
+    m[MPP_M_LOST] = m[MPP_M_COMM] + m[MPP_M_IDLE] + m[MPP_M_INSUFFICIENT];
+    m[MPP_M_PRODUCTIVE] = m[MPP_M_TOTAL] - m[MPP_M_LOST];
+    m[MPP_M_KEFF] = m[MPP_M_TOTAL] > 0 ? m[MPP_M_PRODUCTIVE] / m[MPP_M_TOTAL] : 1.0;
+    m[MPP_M_IMBALANCE] = P * c_max - q[MPP_Q_COMPUTE].sum;
+    m[MPP_M_REALSYNC] = m[MPP_M_POTSYNC] = m[MPP_M_VARIATION] = m[MPP_M_OVERLAP] = NAN;
+
+    /* Productive split: CPU, Sys from getrusage and MPI-IO time, scaled so
+     * that the three add up to the productive time. */
+    double cpu = q[MPP_Q_CPU].sum, sys = q[MPP_Q_SYS].sum, io = q[MPP_Q_IO].sum;
+    double raw = cpu + sys + io;
+    if (raw > 0) {
+        double scale = m[MPP_M_PRODUCTIVE] / raw;
+        m[MPP_M_CPU] = cpu * scale;
+        m[MPP_M_SYS] = sys * scale;
+        m[MPP_M_IO] = io * scale;
+    } else if (m[MPP_M_PRODUCTIVE] == 0) {
+        m[MPP_M_CPU] = m[MPP_M_SYS] = m[MPP_M_IO] = 0;
+    } else {
+        m[MPP_M_CPU] = m[MPP_M_SYS] = m[MPP_M_IO] = NAN; /* nothing measured to split by */
+    }
+
+    mpp_comparison_t *c = r->cmp;
+    c[MPP_P_EXEC] = direct(&q[MPP_Q_EXEC]);
+    c[MPP_P_PRODUCTIVE] = direct(&q[MPP_Q_PRODUCTIVE]);
+    c[MPP_P_LOST] = reflected(t_exec, &q[MPP_Q_PRODUCTIVE]);
+    c[MPP_P_INSUFFICIENT] = direct(&q[MPP_Q_INSUFFICIENT]);
+    c[MPP_P_COMM] = direct(&q[MPP_Q_COMM]);
+    c[MPP_P_SENDRECV] = direct(&q[MPP_Q_SENDRECV]);
+    c[MPP_P_COLLECTIVE] = direct(&q[MPP_Q_COLLECTIVE]);
+    c[MPP_P_SYSTEM] = direct(&q[MPP_Q_SYSTEM]);
+    c[MPP_P_IDLE] = reflected(t_exec, &q[MPP_Q_EXEC]);
+    c[MPP_P_IMBALANCE] = reflected(c_max, &q[MPP_Q_COMPUTE]);
+    c[MPP_P_REALSYNC] = c[MPP_P_POTSYNC] = c[MPP_P_VARIATION] = c[MPP_P_OVERLAP] = not_available();
+
+    r->by_process = malloc(sizeof(double) * (size_t)(nselected ? nselected : 1) * MPP_NPP);
+    if (!r->by_process)
+        return -1;
+    for (int s = 0; s < nselected; s++) {
+        const double *v = in->by_process + (size_t)s * MPP_NQ;
+        double *out = r->by_process + (size_t)s * MPP_NPP;
+        for (int k = 0; k < MPP_NPP; k++)
+            out[k] = NAN;
+        if (isnan(v[MPP_Q_EXEC]))
+            continue; /* this process did not enter the interval */
+        out[MPP_P_EXEC] = v[MPP_Q_EXEC];
+        out[MPP_P_PRODUCTIVE] = v[MPP_Q_PRODUCTIVE];
+        out[MPP_P_LOST] = t_exec - v[MPP_Q_PRODUCTIVE];
+        out[MPP_P_INSUFFICIENT] = v[MPP_Q_INSUFFICIENT];
+        out[MPP_P_COMM] = v[MPP_Q_COMM];
+        out[MPP_P_SENDRECV] = v[MPP_Q_SENDRECV];
+        out[MPP_P_COLLECTIVE] = v[MPP_Q_COLLECTIVE];
+        out[MPP_P_SYSTEM] = v[MPP_Q_SYSTEM];
+        out[MPP_P_IDLE] = t_exec - v[MPP_Q_EXEC];
+        out[MPP_P_IMBALANCE] = c_max - v[MPP_Q_COMPUTE];
+    }
+    return 0;
+}

@@ -1,0 +1,106 @@
+/* A return address points after the call instruction; its source line is
+ * that of address - 1.  Unresolved frames are named module+0xOFFSET, the
+ * offset from the module's load address, which is the same on every process
+ * whatever address-space randomization did. */
+#include <elfutils/libdwfl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "srckey.h"
+#include "strmap.h"
+#include "symbolize.h"
+
+struct mpp_symbolizer {
+    Dwfl *dwfl;
+    mpp_strmap_t cache; /* hex address -> char * record */
+};
+
+static char *debuginfo_path;
+static const Dwfl_Callbacks callbacks = {
+    .find_elf = dwfl_linux_proc_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .debuginfo_path = &debuginfo_path,
+};
+
+mpp_symbolizer_t *mpp_symbolizer_open(void)
+{
+    mpp_symbolizer_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    mpp_strmap_init(&s->cache);
+    s->dwfl = dwfl_begin(&callbacks);
+    if (s->dwfl) {
+        dwfl_report_begin(s->dwfl);
+        if (dwfl_linux_proc_report(s->dwfl, getpid()) != 0 ||
+            dwfl_report_end(s->dwfl, NULL, NULL) != 0) {
+            dwfl_end(s->dwfl);
+            s->dwfl = NULL;
+        }
+    }
+    return s;
+}
+
+void mpp_symbolizer_close(mpp_symbolizer_t *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->cache.capacity; i++)
+        if (s->cache.keys[i])
+            free((char *)s->cache.values[i]);
+    mpp_strmap_free(&s->cache);
+    if (s->dwfl)
+        dwfl_end(s->dwfl);
+    free(s);
+}
+
+static const char *basename_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static char *resolve(mpp_symbolizer_t *s, uintptr_t address)
+{
+    char *record = NULL;
+    uintptr_t pc = address - 1;
+    Dwfl_Module *module = s->dwfl ? dwfl_addrmodule(s->dwfl, pc) : NULL;
+    if (!module) {
+        if (asprintf(&record, "??%c0%c%c??+0x%" PRIxPTR, MPP_US, MPP_US, MPP_US, address) < 0)
+            return NULL;
+        return record;
+    }
+    Dwarf_Addr start = 0;
+    const char *module_name = dwfl_module_info(module, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+    const char *function = dwfl_module_addrname(module, pc);
+    Dwfl_Line *line = dwfl_module_getsrc(module, pc);
+    int lineno = 0;
+    const char *path = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    int n;
+    if (path && lineno > 0)
+        n = asprintf(&record, "%s%c%d%c%s%c%s:%d (%s)", path, MPP_US, lineno, MPP_US,
+                     function ? function : "", MPP_US, basename_of(path), lineno,
+                     function ? function : "?");
+    else
+        n = asprintf(&record, "%s%c0%c%s%c%s+0x%" PRIx64, module_name ? module_name : "??", MPP_US,
+                     MPP_US, function ? function : "", MPP_US,
+                     basename_of(module_name ? module_name : "??"), (uint64_t)(address - start));
+    return n < 0 ? NULL : record;
+}
+
+const char *mpp_symbolize(mpp_symbolizer_t *s, uintptr_t address)
+{
+    char key[24];
+    int inserted;
+    snprintf(key, sizeof key, "%" PRIxPTR, address);
+    uintptr_t *slot = mpp_strmap_get(&s->cache, key);
+    if (slot)
+        return (const char *)*slot;
+    char *record = resolve(s, address);
+    if (!record)
+        return "??";
+    slot = mpp_strmap_put(&s->cache, key, (uintptr_t)record, &inserted);
+    return record;
+}

@@ -1,0 +1,71 @@
+#include <cpuid.h>
+#include <stdio.h>
+
+#include "clock.h"
+#include "config.h"
+#include "warnings.h"
+
+int mpp_clock_uses_tsc;
+static uint64_t tsc_start, tsc_stop;
+static uint64_t mono_start, mono_stop;
+static double seconds_per_tick = 1e-9;
+static char name[96] = "CLOCK_MONOTONIC";
+
+static uint64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* CPUID.80000007H:EDX[8] says the TSC runs at a constant rate in every state. */
+static int tsc_is_invariant(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0x80000000u, &a, &b, &c, &d) || a < 0x80000007u)
+        return 0;
+    __get_cpuid(0x80000007u, &a, &b, &c, &d);
+    return (d >> 8) & 1;
+}
+
+void mpp_clock_start(int choice)
+{
+    int invariant = tsc_is_invariant();
+    if (choice == MPP_CLOCK_TSC && !invariant)
+        mpp_warn("MPIPROF_CLOCK=tsc but this processor does not declare an invariant TSC; "
+                 "using CLOCK_MONOTONIC instead");
+    mpp_clock_uses_tsc = invariant && choice != MPP_CLOCK_MONOTONIC;
+    mono_start = monotonic_ns();
+    tsc_start = __rdtsc();
+    seconds_per_tick = 1e-9;
+}
+
+/* Measure the TSC rate against CLOCK_MONOTONIC over the whole run; a run
+ * shorter than 10 ms waits the rest so the rate is good to ~1e-4. */
+void mpp_clock_stop(void)
+{
+    if (!mpp_clock_uses_tsc) {
+        snprintf(name, sizeof name, "CLOCK_MONOTONIC (vDSO)");
+        return;
+    }
+    while (monotonic_ns() - mono_start < 10000000u)
+        ;
+    mono_stop = monotonic_ns();
+    tsc_stop = __rdtsc();
+    seconds_per_tick = (double)(mono_stop - mono_start) * 1e-9 / (double)(tsc_stop - tsc_start);
+    snprintf(name, sizeof name, "TSC (invariant, %.3f GHz, calibrated against CLOCK_MONOTONIC)",
+             1e-9 / seconds_per_tick);
+}
+
+double mpp_ticks_to_seconds(uint64_t ticks) { return (double)ticks * seconds_per_tick; }
+
+const char *mpp_clock_name(void) { return name; }
+
+double mpp_clock_resolution(void)
+{
+    if (mpp_clock_uses_tsc)
+        return seconds_per_tick;
+    struct timespec res;
+    clock_getres(CLOCK_MONOTONIC, &res);
+    return (double)res.tv_sec + res.tv_nsec * 1e-9;
+}

@@ -1,0 +1,181 @@
+/* Parsing of MPIPROF_* variables.  Bad input never stops the program: one
+ * warning that names the variable, the bad value, what is accepted and the
+ * default used instead. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "warnings.h"
+
+const mpp_var_info_t mpp_vars[MPP_NVARS] = {
+#define MPP_VAR(name, kind, def, min, max, accepted, desc) {#name, kind, def, min, max, accepted, desc},
+#include "config_vars.def"
+#undef MPP_VAR
+};
+
+mpp_config_t mpp_config;
+
+static int parse_long(const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (errno || end == s || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_bool(const char *s, long *out)
+{
+    static const char *yes[] = {"1", "yes", "on", "true", "y"};
+    static const char *no[] = {"0", "no", "off", "false", "n"};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+        if (!strcasecmp(s, yes[i])) return *out = 1, 0;
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+        if (!strcasecmp(s, no[i])) return *out = 0, 0;
+    return -1;
+}
+
+static int parse_enum(const char *s, const char *choices, long *out)
+{
+    long index = 0;
+    size_t len = strlen(s);
+    for (const char *c = choices; *c; index++) {
+        const char *bar = strchr(c, '|');
+        size_t n = bar ? (size_t)(bar - c) : strlen(c);
+        if (n == len && !strncasecmp(c, s, n))
+            return *out = index, 0;
+        c += n + (bar ? 1 : 0);
+    }
+    return -1;
+}
+
+/* all | none | auto | N[-M](,N[-M])* */
+static int valid_ranks(const char *s)
+{
+    if (!strcasecmp(s, "all") || !strcasecmp(s, "none") || !strcasecmp(s, "auto"))
+        return 1;
+    const char *p = s;
+    do {
+        if (!isdigit((unsigned char)*p)) return 0;
+        char *end;
+        unsigned long lo = strtoul(p, &end, 10), hi = lo;
+        p = end;
+        if (*p == '-') {
+            p++;
+            if (!isdigit((unsigned char)*p)) return 0;
+            hi = strtoul(p, &end, 10);
+            p = end;
+        }
+        if (hi < lo || hi > 100000000UL) return 0;
+    } while (*p == ',' && *++p);
+    return *p == '\0';
+}
+
+static int printable(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) return 0;
+    return 1;
+}
+
+/* Show a bad value safely in a warning: printable characters, bounded. */
+static void quote_value(const char *v, char *out, size_t n)
+{
+    size_t j = 0;
+    for (size_t i = 0; v[i] && j + 5 < n; i++) {
+        unsigned char c = (unsigned char)v[i];
+        out[j++] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
+        if (i == 80 && v[i + 1]) {
+            memcpy(out + j, "...", 3);
+            j += 3;
+            break;
+        }
+    }
+    out[j] = '\0';
+}
+
+static int parse_one(const mpp_var_info_t *var, const char *value, long *number)
+{
+    switch (var->kind) {
+    case MPP_VT_BOOL:
+        return parse_bool(value, number);
+    case MPP_VT_INT:
+        if (parse_long(value, number) != 0) return -1;
+        return (*number < var->min || *number > var->max) ? -1 : 0;
+    case MPP_VT_ENUM:
+        return parse_enum(value, var->accepted, number);
+    case MPP_VT_RANKS:
+        *number = 0;
+        return valid_ranks(value) ? 0 : -1;
+    case MPP_VT_STRING:
+        *number = 0;
+        return (*value && printable(value) && strlen(value) < MPP_CONFIG_STRING_MAX) ? 0 : -1;
+    }
+    return -1;
+}
+
+static const char *system_getenv(const char *name) { return getenv(name); }
+
+void mpp_config_parse(mpp_config_t *cfg, mpp_getenv_fn getenv_fn)
+{
+    if (!getenv_fn)
+        getenv_fn = system_getenv;
+    memset(cfg, 0, sizeof *cfg);
+    for (int i = 0; i < MPP_NVARS; i++) {
+        const mpp_var_info_t *var = &mpp_vars[i];
+        char env_name[64] = "MPIPROF_";
+        strncat(env_name, var->name, sizeof env_name - strlen(env_name) - 1);
+        const char *value = getenv_fn(env_name);
+        long number = 0;
+        int ok = value && parse_one(var, value, &number) == 0;
+        if (value && !ok) {
+            char shown[128];
+            quote_value(value, shown, sizeof shown);
+            mpp_warn("%s='%s' is not valid (accepted: %s); using the default '%s'", env_name,
+                     shown, var->accepted, var->default_value);
+        }
+        if (!ok) {
+            value = var->default_value;
+            parse_one(var, value, &number);
+            cfg->is_default[i] = 1;
+        }
+        cfg->number[i] = number;
+        strncpy(cfg->text[i], value, MPP_CONFIG_STRING_MAX - 1);
+    }
+}
+
+int mpp_config_select_ranks(const mpp_config_t *cfg, int nprocs, unsigned char *selected)
+{
+    const char *s = cfg->text[MPP_CFG_RANKS];
+    int all = !strcasecmp(s, "all") || (!strcasecmp(s, "auto") && nprocs <= 64);
+    int none = !strcasecmp(s, "none") || (!strcasecmp(s, "auto") && nprocs > 64);
+    int count = 0;
+    for (int r = 0; r < nprocs; r++)
+        selected[r] = (unsigned char)all;
+    if (all) return nprocs;
+    if (none) return 0;
+    int out_of_range = 0;
+    for (const char *p = s; *p;) {
+        char *end;
+        unsigned long lo = strtoul(p, &end, 10), hi = lo;
+        p = end;
+        if (*p == '-') hi = strtoul(p + 1, &end, 10), p = end;
+        for (unsigned long r = lo; r <= hi; r++) {
+            if (r < (unsigned long)nprocs) selected[r] = 1;
+            else out_of_range = 1;
+        }
+        if (*p == ',') p++;
+    }
+    if (out_of_range)
+        mpp_warn("MPIPROF_RANKS='%s' names ranks not below the %d processes of the run; those are ignored",
+                 s, nprocs);
+    for (int r = 0; r < nprocs; r++)
+        count += selected[r];
+    return count;
+}

@@ -1,0 +1,224 @@
+/* The hand-written wrappers: MPI_Init and MPI_Init_thread start the profiler,
+ * MPI_Finalize runs the pipeline  accumulate -> reduce -> analyze -> write
+ * before the MPI library shuts down, MPI_Pcontrol pauses and resumes. */
+#include <limits.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "autoconf.h"
+#include "callsite.h"
+#include "characteristics.h"
+#include "clock.h"
+#include "config.h"
+#include "function_table.h"
+#include "intervals.h"
+#include "lifecycle.h"
+#include "profile.h"
+#include "reduce.h"
+#include "requests.h"
+#include "runinfo.h"
+#include "symbolize.h"
+#include "thread_state.h"
+#include "warnings.h"
+#include "writer.h"
+
+static int active;        /* between a profiled MPI_Init and MPI_Finalize */
+static int rank, nprocs;
+static MPI_Comm profiler_comm = MPI_COMM_NULL;
+static mpp_run_info_t run;
+static uintptr_t init_site[MPP_MAX_DEPTH];
+
+MPIPROF_API const char *mpiprof_version(void) { return PACKAGE_VERSION; }
+
+static const char *thread_level_name(int level)
+{
+    switch (level) {
+    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+    case MPI_THREAD_MULTIPLE: return "MPI_THREAD_MULTIPLE";
+    default: return "unknown";
+    }
+}
+
+void mpp_lifecycle_start(int provided, void *return_address, void *frame_address)
+{
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    mpp_config_parse(&mpp_config, NULL);
+    mpp_warnings_set_echo(rank == 0 && !mpp_config.number[MPP_CFG_QUIET]);
+    if (mpp_config.number[MPP_CFG_DISABLE])
+        return;
+
+    PMPI_Comm_dup(MPI_COMM_WORLD, &profiler_comm);
+    memset(&run, 0, sizeof run);
+    mpp_read_command_line(run.program, sizeof run.program, run.program_name, sizeof run.program_name);
+    if (!getcwd(run.cwd, sizeof run.cwd))
+        strcpy(run.cwd, "(unknown)");
+    mpp_now_iso8601(run.started, sizeof run.started);
+    run.nprocs = nprocs;
+    snprintf(run.threads_level, sizeof run.threads_level, "%s", thread_level_name(provided));
+    char library[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0, version = 0, subversion = 0;
+    PMPI_Get_library_version(library, &len);
+    library[strcspn(library, "\n")] = '\0';
+    snprintf(run.mpi_library, sizeof run.mpi_library, "%s", library);
+    PMPI_Get_version(&version, &subversion);
+    snprintf(run.mpi_standard, sizeof run.mpi_standard, "%d.%d", version, subversion);
+    gethostname(run.hostname, sizeof run.hostname - 1);
+
+    mpp_clock_start((int)mpp_config.number[MPP_CFG_CLOCK]);
+    mpp_callsite_init((int)mpp_config.number[MPP_CFG_DEPTH], (int)mpp_config.number[MPP_CFG_UNWIND]);
+    mpp_callsite_capture(init_site, return_address, frame_address, 0, UINTPTR_MAX);
+    mpp_requests_init(provided == MPI_THREAD_MULTIPLE);
+    if (mpp_intervals_init(1, NULL, 0, mpp_now()) != 0) {
+        mpp_warn("out of memory at MPI_Init; the profiler is disabled for this run");
+        return;
+    }
+    active = 1;
+    mpp_collecting = 1;
+    mpp_thread_attach();
+}
+
+static const char *resolve_frame(void *ctx, uintptr_t address)
+{
+    return mpp_symbolize(ctx, address);
+}
+
+static const char *function_name(uint32_t fid)
+{
+    return fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "MPI_?";
+}
+
+/* File and line of MPI_Init's call: interval 0's position. */
+static void resolve_init_site(mpp_symbolizer_t *sym)
+{
+    if (!init_site[0])
+        return;
+    const char *record = mpp_symbolize(sym, init_site[0]);
+    char *function;
+    mpp_frame_t *frames;
+    char key[1024];
+    snprintf(key, sizeof key, "MPI_Init%c%s", '\x1e', record);
+    int n = mpp_srckey_parse(key, &function, &frames);
+    if (n > 0) {
+        snprintf(run.init_file, sizeof run.init_file, "%s", frames[0].line ? frames[0].file : frames[0].text);
+        run.init_line = frames[0].line;
+    }
+    free(function);
+    mpp_srckey_free_frames(frames, n);
+}
+
+static void write_report(mpp_reduced_t *rd, size_t local_warnings_before)
+{
+    mpp_interval_result_t *results = calloc((size_t)rd->nintervals + 1, sizeof *results);
+    for (int i = 0; i < rd->nintervals; i++)
+        mpp_characteristics(&rd->intervals[i], rd->nselected, &results[i]);
+
+    char path[PATH_MAX];
+    int format = (int)mpp_config.number[MPP_CFG_FORMAT];
+    int have_path = mpp_output_path(mpp_config.text[MPP_CFG_OUTPUT], run.program_name, nprocs, run.hostname,
+                                    (int)mpp_config.number[MPP_CFG_OVERWRITE], format, path, sizeof path) == 0;
+
+    /* Warnings: those of every process (merged by the reduction), those raised
+     * here since, and why characteristics are n/a. */
+    const char **all = calloc((size_t)rd->nwarnings + MPP_MAX_WARNINGS + MPP_NMAIN + 1, sizeof *all);
+    int n = 0;
+    for (int w = 0; w < rd->nwarnings; w++)
+        all[n++] = rd->warnings[w];
+    for (size_t w = local_warnings_before; w < mpp_warnings_count(); w++)
+        all[n++] = mpp_warning_text(w);
+    for (int m = 0; m < MPP_NMAIN; m++)
+        if (mpp_not_available_reason(m))
+            all[n++] = mpp_not_available_reason(m);
+    all[n++] = "Predicted characteristics are n/a: the communication model is not implemented in this version";
+
+    mpp_now_iso8601(run.written, sizeof run.written);
+    snprintf(run.clock, sizeof run.clock, "%s, resolution %.3g s, inter-process offset uncertainty n/a "
+             "(clocks are not aligned by this version)", mpp_clock_name(), mpp_clock_resolution());
+    mpp_report_t report = {&run, &mpp_config, rd, results, all, n};
+    if (have_path && mpp_write_protocol(&report, path, format) == 0 && !mpp_config.number[MPP_CFG_QUIET]) {
+        fprintf(stderr, "mpiprof: protocol written to %s%s\n", format == MPP_FORMAT_JSON ? "" : path,
+                format == MPP_FORMAT_JSON ? strcat(path, ".json") : (format == MPP_FORMAT_BOTH ? " (and .json)" : ""));
+        mpp_write_headline(stderr, &report);
+    } else if (!have_path) {
+        mpp_warn("no writable place for the protocol was found; it is not written");
+    }
+    for (int i = 0; i < rd->nintervals; i++)
+        free(results[i].by_process);
+    free(results);
+    free(all);
+}
+
+void mpp_lifecycle_finish(void)
+{
+    if (!active)
+        return;
+    uint64_t end = mpp_now();
+    mpp_collecting = 0;
+    active = 0;
+    mpp_intervals_close_all(end);
+    mpp_clock_stop();
+    mpp_now_iso8601(run.finished, sizeof run.finished);
+
+    mpp_symbolizer_t *sym = mpp_symbolizer_open();
+    resolve_init_site(sym);
+    int ntables = 0;
+    for (mpp_thread_t *t = mpp_threads(); t; t = t->next)
+        ntables++;
+    const mpp_table_t **tables = calloc((size_t)ntables + 1, sizeof *tables);
+    int k = 0;
+    for (mpp_thread_t *t = mpp_threads(); t; t = t->next)
+        tables[k++] = &t->table;
+    mpp_local_profile_t *profile = mpp_profile_build(tables, ntables, mpp_intervals, (int)mpp_nintervals,
+                                                     mpp_ticks_to_seconds, resolve_frame, sym, function_name);
+    size_t warnings_before = mpp_warnings_count();
+    mpp_reduced_t *rd = profile ? mpp_reduce(profile, profiler_comm, mpp_config.text[MPP_CFG_RANKS], run.hostname)
+                                : NULL;
+    if (rank == 0 && rd)
+        write_report(rd, warnings_before);
+    mpp_reduced_free(rd);
+    mpp_profile_free(profile);
+    free(tables);
+    mpp_symbolizer_close(sym);
+    PMPI_Comm_free(&profiler_comm);
+}
+
+MPIPROF_API int MPI_Init(int *argc, char ***argv)
+{
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS) {
+        int provided = MPI_THREAD_SINGLE;
+        PMPI_Query_thread(&provided);
+        mpp_lifecycle_start(provided, __builtin_return_address(0), __builtin_frame_address(0));
+    }
+    return rc;
+}
+
+MPIPROF_API int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS)
+        mpp_lifecycle_start(*provided, __builtin_return_address(0), __builtin_frame_address(0));
+    return rc;
+}
+
+MPIPROF_API int MPI_Finalize(void)
+{
+    mpp_lifecycle_finish();
+    return PMPI_Finalize();
+}
+
+/* MPI_Pcontrol(0) pauses collection; any other level resumes it.  (Named
+ * intervals through MPI_Pcontrol come with interval support.) */
+MPIPROF_API int MPI_Pcontrol(const int level, ...)
+{
+    if (active)
+        mpp_collecting = level != 0;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,246 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "dictionary.h"
+#include "srckey.h"
+
+static char *index_key(int kind, const char *key)
+{
+    size_t n = strlen(key);
+    char *k = malloc(n + 2);
+    if (!k)
+        return NULL;
+    k[0] = (char)('A' + kind);
+    memcpy(k + 1, key, n + 1);
+    return k;
+}
+
+void mpp_dict_init(mpp_dict_t *d)
+{
+    memset(d, 0, sizeof *d);
+    mpp_strmap_init(&d->index);
+}
+
+void mpp_dict_free(mpp_dict_t *d)
+{
+    for (size_t i = 0; i < d->count; i++)
+        free(d->records[i].key);
+    free(d->records);
+    mpp_strmap_free(&d->index);
+    memset(d, 0, sizeof *d);
+}
+
+int mpp_dict_add(mpp_dict_t *d, int kind, const char *key, int64_t min, int64_t sum)
+{
+    char *ik = index_key(kind, key);
+    int inserted;
+    uintptr_t *slot = ik ? mpp_strmap_put(&d->index, ik, d->count, &inserted) : NULL;
+    free(ik);
+    if (!slot)
+        return -1;
+    if (!inserted) {
+        mpp_record_t *r = &d->records[*slot];
+        if (min < r->min)
+            r->min = min;
+        r->sum += sum;
+        return 0;
+    }
+    if (d->count == d->capacity) {
+        size_t cap = d->capacity ? d->capacity * 2 : 64;
+        mpp_record_t *grown = realloc(d->records, cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        d->records = grown;
+        d->capacity = cap;
+    }
+    d->records[d->count++] = (mpp_record_t){kind, strdup(key), min, sum};
+    return 0;
+}
+
+long mpp_dict_find(const mpp_dict_t *d, int kind, const char *key)
+{
+    char *ik = index_key(kind, key);
+    uintptr_t *slot = ik ? mpp_strmap_get(&d->index, ik) : NULL;
+    free(ik);
+    return slot ? (long)*slot : -1;
+}
+
+int mpp_dict_serialize(const mpp_dict_t *d, char **buffer, size_t *length)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->count; i++)
+        n += 1 + 4 + strlen(d->records[i].key) + 16;
+    char *b = malloc(n ? n : 1), *p = b;
+    if (!b)
+        return -1;
+    for (size_t i = 0; i < d->count; i++) {
+        const mpp_record_t *r = &d->records[i];
+        uint32_t len = (uint32_t)strlen(r->key);
+        *p++ = (char)r->kind;
+        memcpy(p, &len, 4), p += 4;
+        memcpy(p, r->key, len), p += len;
+        memcpy(p, &r->min, 8), p += 8;
+        memcpy(p, &r->sum, 8), p += 8;
+    }
+    *buffer = b;
+    *length = n;
+    return 0;
+}
+
+int mpp_dict_merge_serialized(mpp_dict_t *d, const char *b, size_t length)
+{
+    const char *p = b, *end = b + length;
+    while (p < end) {
+        if (end - p < 5)
+            return -1;
+        int kind = *p++;
+        uint32_t len;
+        memcpy(&len, p, 4), p += 4;
+        if ((size_t)(end - p) < (size_t)len + 16 || kind < 0 || kind >= MPP_NREC)
+            return -1;
+        char *key = strndup(p, len);
+        int64_t min, sum;
+        p += len;
+        memcpy(&min, p, 8), p += 8;
+        memcpy(&sum, p, 8), p += 8;
+        int rc = key ? mpp_dict_add(d, kind, key, min, sum) : -1;
+        free(key);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+char *mpp_interval_parent_key(const char *key)
+{
+    const char *last = strrchr(key, MPP_RS);
+    return last ? strndup(key, (size_t)(last - key)) : NULL;
+}
+
+/* --- canonical order --- */
+
+static const mpp_dict_t *sorting;
+
+static int by_entry_then_key(const void *a, const void *b)
+{
+    const mpp_record_t *x = &sorting->records[*(const size_t *)a];
+    const mpp_record_t *y = &sorting->records[*(const size_t *)b];
+    if (x->min != y->min)
+        return x->min < y->min ? -1 : 1;
+    return strcmp(x->key, y->key);
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const mpp_record_t *x = &sorting->records[*(const size_t *)a];
+    const mpp_record_t *y = &sorting->records[*(const size_t *)b];
+    return strcmp(x->key, y->key);
+}
+
+static int by_rank_then_key(const void *a, const void *b)
+{
+    return by_entry_then_key(a, b); /* min holds the lowest rank */
+}
+
+static void depth_first(const mpp_dict_t *d, const size_t *sorted, size_t n, const char *parent,
+                        size_t *out, size_t *nout)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *key = d->records[sorted[i]].key;
+        char *pk = mpp_interval_parent_key(key);
+        int child = parent ? (pk && !strcmp(pk, parent)) : !pk;
+        free(pk);
+        if (!child)
+            continue;
+        out[(*nout)++] = sorted[i];
+        depth_first(d, sorted, n, key, out, nout);
+    }
+}
+
+/* (interval id, src id) of a cell key, using the ids of the ordered dict. */
+static void cell_ids(const mpp_dict_t *d, const long *id_of, const char *key, long *interval, long *src)
+{
+    const char *gs = strchr(key, MPP_GS);
+    char *ikey = gs ? strndup(key, (size_t)(gs - key)) : strdup(key);
+    long ip = ikey ? mpp_dict_find(d, MPP_REC_INTERVAL, ikey) : -1;
+    long sp = gs ? mpp_dict_find(d, MPP_REC_SRC, gs + 1) : -1;
+    free(ikey);
+    *interval = ip >= 0 ? id_of[ip] : -1;
+    *src = sp >= 0 ? id_of[sp] : -1;
+}
+
+static long *cell_order_ids;
+
+static int by_cell_ids(const void *a, const void *b)
+{
+    const long *x = &cell_order_ids[2 * *(const size_t *)a], *y = &cell_order_ids[2 * *(const size_t *)b];
+    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+    if (x[1] != y[1]) return x[1] < y[1] ? -1 : 1;
+    return 0;
+}
+
+int mpp_dict_canonical_order(mpp_dict_t *d)
+{
+    size_t n = d->count;
+    size_t *of_kind[MPP_NREC] = {0}, count[MPP_NREC] = {0};
+    long *id_of = malloc((n ? n : 1) * sizeof *id_of);
+    if (!id_of)
+        return -1;
+    for (int k = 0; k < MPP_NREC; k++)
+        of_kind[k] = malloc((n ? n : 1) * sizeof(size_t));
+    for (size_t i = 0; i < n; i++)
+        of_kind[d->records[i].kind][count[d->records[i].kind]++] = i;
+
+    sorting = d;
+    qsort(of_kind[MPP_REC_INTERVAL], count[MPP_REC_INTERVAL], sizeof(size_t), by_entry_then_key);
+    size_t *dfs = malloc((count[MPP_REC_INTERVAL] + 1) * sizeof *dfs), ndfs = 0;
+    depth_first(d, of_kind[MPP_REC_INTERVAL], count[MPP_REC_INTERVAL], NULL, dfs, &ndfs);
+    memcpy(of_kind[MPP_REC_INTERVAL], dfs, ndfs * sizeof *dfs); /* orphans (no parent) are dropped */
+    count[MPP_REC_INTERVAL] = ndfs;
+    free(dfs);
+    qsort(of_kind[MPP_REC_SRC], count[MPP_REC_SRC], sizeof(size_t), by_key);
+    qsort(of_kind[MPP_REC_HOST], count[MPP_REC_HOST], sizeof(size_t), by_key);
+    qsort(of_kind[MPP_REC_WARNING], count[MPP_REC_WARNING], sizeof(size_t), by_rank_then_key);
+
+    for (size_t i = 0; i < n; i++)
+        id_of[i] = -1;
+    for (int k = 0; k < MPP_NREC; k++)
+        for (size_t j = 0; j < count[k]; j++)
+            id_of[of_kind[k][j]] = (long)j;
+    /* indexed by record position: (interval id, src id) of each cell */
+    cell_order_ids = calloc((n ? n : 1) * 2, sizeof(long));
+    for (size_t j = 0; j < count[MPP_REC_CELL]; j++) {
+        size_t r = of_kind[MPP_REC_CELL][j];
+        cell_ids(d, id_of, d->records[r].key, &cell_order_ids[2 * r], &cell_order_ids[2 * r + 1]);
+    }
+    qsort(of_kind[MPP_REC_CELL], count[MPP_REC_CELL], sizeof(size_t), by_cell_ids);
+    size_t kept_cells = 0;
+    for (size_t j = 0; j < count[MPP_REC_CELL]; j++) {
+        size_t r = of_kind[MPP_REC_CELL][j];
+        if (cell_order_ids[2 * r] >= 0 && cell_order_ids[2 * r + 1] >= 0)
+            of_kind[MPP_REC_CELL][kept_cells++] = r;
+    }
+    count[MPP_REC_CELL] = kept_cells;
+    free(cell_order_ids);
+    cell_order_ids = NULL;
+
+    /* Rebuild the dictionary in that order. */
+    mpp_dict_t ordered;
+    mpp_dict_init(&ordered);
+    int rc = 0;
+    for (int k = 0; k < MPP_NREC && rc == 0; k++)
+        for (size_t j = 0; j < count[k] && rc == 0; j++) {
+            const mpp_record_t *r = &d->records[of_kind[k][j]];
+            rc = mpp_dict_add(&ordered, r->kind, r->key, r->min, r->sum);
+        }
+    for (int k = 0; k < MPP_NREC; k++)
+        free(of_kind[k]);
+    free(id_of);
+    if (rc != 0) {
+        mpp_dict_free(&ordered);
+        return -1;
+    }
+    mpp_dict_free(d);
+    *d = ordered;
+    return 0;
+}

@@ -1,0 +1,87 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "strmap.h"
+
+/* FNV-1a: short keys, off the hot path; simplicity over speed. */
+uint64_t mpp_hash_bytes(const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+void mpp_strmap_init(mpp_strmap_t *m)
+{
+    memset(m, 0, sizeof *m);
+}
+
+void mpp_strmap_free(mpp_strmap_t *m)
+{
+    for (size_t i = 0; i < m->capacity; i++)
+        free(m->keys[i]);
+    free(m->keys);
+    free(m->values);
+    memset(m, 0, sizeof *m);
+}
+
+static size_t find_slot(char **keys, size_t capacity, const char *key)
+{
+    size_t i = mpp_hash_bytes(key, strlen(key)) & (capacity - 1);
+    while (keys[i] && strcmp(keys[i], key) != 0)
+        i = (i + 1) & (capacity - 1);
+    return i;
+}
+
+static int grow(mpp_strmap_t *m)
+{
+    size_t capacity = m->capacity ? m->capacity * 2 : 64;
+    char **keys = calloc(capacity, sizeof *keys);
+    uintptr_t *values = calloc(capacity, sizeof *values);
+    if (!keys || !values) {
+        free(keys);
+        free(values);
+        return -1;
+    }
+    for (size_t i = 0; i < m->capacity; i++) {
+        if (!m->keys[i])
+            continue;
+        size_t j = find_slot(keys, capacity, m->keys[i]);
+        keys[j] = m->keys[i];
+        values[j] = m->values[i];
+    }
+    free(m->keys);
+    free(m->values);
+    m->keys = keys;
+    m->values = values;
+    m->capacity = capacity;
+    return 0;
+}
+
+uintptr_t *mpp_strmap_put(mpp_strmap_t *m, const char *key, uintptr_t value, int *inserted)
+{
+    if ((m->count + 1) * 2 > m->capacity && grow(m) != 0)
+        return NULL;
+    size_t i = find_slot(m->keys, m->capacity, key);
+    *inserted = !m->keys[i];
+    if (*inserted) {
+        m->keys[i] = strdup(key);
+        if (!m->keys[i])
+            return NULL;
+        m->values[i] = value;
+        m->count++;
+    }
+    return &m->values[i];
+}
+
+uintptr_t *mpp_strmap_get(const mpp_strmap_t *m, const char *key)
+{
+    if (!m->capacity)
+        return NULL;
+    size_t i = find_slot(m->keys, m->capacity, key);
+    return m->keys[i] ? &m->values[i] : NULL;
+}

@@ -1,0 +1,172 @@
+/* Where the protocol goes, and writing it atomically: a reader never sees
+ * half a protocol, and an existing file is never replaced unless asked. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "warnings.h"
+#include "writer.h"
+
+static void expand(const char *t, const char *program, int nprocs, const char *hostname, char *out, size_t size)
+{
+    size_t j = 0;
+    char unique[64];
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    snprintf(unique, sizeof unique, "%04d%02d%02d-%02d%02d%02d-%ld", tm.tm_year + 1900, tm.tm_mon + 1,
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (long)getpid());
+    for (size_t i = 0; t[i] && j + 1 < size; i++) {
+        char piece[300] = "";
+        if (t[i] != '%' || !t[i + 1]) {
+            out[j++] = t[i];
+            continue;
+        }
+        switch (t[++i]) {
+        case 'p': snprintf(piece, sizeof piece, "%s", program); break;
+        case 'n': snprintf(piece, sizeof piece, "%d", nprocs); break;
+        case 'u': snprintf(piece, sizeof piece, "%s", unique); break;
+        case 'h': snprintf(piece, sizeof piece, "%s", hostname); break;
+        case '%': snprintf(piece, sizeof piece, "%%"); break;
+        default:
+            mpp_warn("MPIPROF_OUTPUT='%s' has an unknown placeholder '%%%c' (accepted: %%p %%n %%u %%h %%%%); "
+                     "it is kept as written", t, t[i]);
+            snprintf(piece, sizeof piece, "%%%c", t[i]);
+        }
+        for (size_t k = 0; piece[k] && j + 1 < size; k++)
+            out[j++] = piece[k];
+    }
+    out[j] = '\0';
+}
+
+static int directory_writable(const char *path)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    struct stat st;
+    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0;
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* The file actually checked: the text file, or the .json alone. */
+static int taken(const char *path, int format)
+{
+    char json[PATH_MAX + 8];
+    snprintf(json, sizeof json, "%s.json", path);
+    return (format != MPP_FORMAT_JSON && exists(path)) || (format != MPP_FORMAT_TEXT && exists(json));
+}
+
+int mpp_output_path(const char *template_text, const char *program, int nprocs, const char *hostname,
+                    int overwrite, int format, char *out, size_t size)
+{
+    char path[PATH_MAX];
+    expand(template_text, program, nprocs, hostname, path, sizeof path);
+    if (!directory_writable(path)) {
+        const char *base = strrchr(path, '/');
+        base = base ? base + 1 : path;
+        char fallback[PATH_MAX];
+        const char *chosen = NULL;
+        if (directory_writable("./x"))
+            snprintf(fallback, sizeof fallback, "%s", base), chosen = "the working directory";
+        else
+            snprintf(fallback, sizeof fallback, "/tmp/%s", base), chosen = "/tmp";
+        mpp_warn("MPIPROF_OUTPUT: the directory of '%s' does not exist or is not writable; "
+                 "the protocol goes to %s instead: %s", path, chosen, fallback);
+        snprintf(path, sizeof path, "%s", fallback);
+        if (!directory_writable(path))
+            return -1;
+    }
+    if (!overwrite && taken(path, format)) {
+        char numbered[PATH_MAX + 16];
+        for (int n = 1; n < 10000; n++) {
+            snprintf(numbered, sizeof numbered, "%s.%d", path, n);
+            if (!taken(numbered, format))
+                break;
+        }
+        mpp_warn("MPIPROF_OUTPUT: '%s' exists and MPIPROF_OVERWRITE is off; the protocol is written to '%s'",
+                 path, numbered);
+        snprintf(path, sizeof path, "%s", numbered);
+    }
+    snprintf(out, size, "%s", path);
+    return 0;
+}
+
+static int write_atomically(const char *path, const mpp_report_t *r, int json)
+{
+    char tmp[PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        mpp_warn("cannot create '%s': %s; the protocol is not written there", tmp, strerror(errno));
+        return -1;
+    }
+    int rc = 0;
+    if (json)
+        rc = mpp_write_json(f, r);
+    else
+        mpp_write_text(f, r);
+    if (fclose(f) != 0 || rc != 0 || rename(tmp, path) != 0) {
+        mpp_warn("writing '%s' failed: %s", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+int mpp_write_protocol(const mpp_report_t *r, const char *path, int format)
+{
+    int rc = 0;
+    if (format != MPP_FORMAT_JSON)
+        rc |= write_atomically(path, r, 0);
+    if (format != MPP_FORMAT_TEXT) {
+        char json[PATH_MAX + 8];
+        snprintf(json, sizeof json, "%s.json", path);
+        rc |= write_atomically(json, r, 1);
+    }
+    return rc;
+}
+
+void mpp_write_headline(FILE *out, const mpp_report_t *r)
+{
+    const mpp_interval_result_t *whole = &r->results[0];
+    const double *m = whole->main;
+    static const struct { mpp_main_t id; const char *name; } causes[] = {
+        {MPP_M_COMM, "communication"}, {MPP_M_IDLE, "idle time"}, {MPP_M_INSUFFICIENT, "insufficient parallelism"}};
+    int largest = 0;
+    for (int i = 1; i < 3; i++)
+        if (m[causes[i].id] > m[causes[largest].id])
+            largest = i;
+    fprintf(out, "  Parallelization efficiency %.4f, execution time %.6f s on %.0f processes\n", m[MPP_M_KEFF],
+            m[MPP_M_EXEC], m[MPP_M_PROCESSORS]);
+    fprintf(out, "  Lost time %.6f s (%.1f%% of total), largest cause: %s %.6f s\n", m[MPP_M_LOST],
+            m[MPP_M_TOTAL] > 0 ? 100 * m[MPP_M_LOST] / m[MPP_M_TOTAL] : 0.0, causes[largest].name,
+            m[causes[largest].id]);
+    if (!isnan(m[MPP_M_IMBALANCE]))
+        fprintf(out, "  Load imbalance (potential loss) %.6f s\n", m[MPP_M_IMBALANCE]);
+    int n;
+    int *ids = mpp_interval_cells_by_time(r, 0, &n);
+    for (int i = 0; i < n && i < 3; i++) {
+        const mpp_reduced_cell_t *c = &r->reduced->cells[ids[i]];
+        const mpp_reduced_src_t *s = &r->reduced->srcs[c->src];
+        fprintf(out, "  #%d SRC %d %s at %s: %.6f s in %llu calls\n", i + 1, s->id, s->function,
+                s->nframes ? s->frames[0].text : "?", c->time.sum, (unsigned long long)c->calls);
+    }
+    free(ids);
+}

@@ -1,0 +1,228 @@
+/* The text protocol, laid out as protocol.md shows. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "autoconf.h"
+#include "writer.h"
+
+#define COLUMNS_PER_BLOCK 8
+
+static void value(FILE *out, double v, const char *fmt)
+{
+    if (isnan(v))
+        fprintf(out, "%14s", "n/a");
+    else
+        fprintf(out, fmt, v);
+}
+
+static const char *or_na(double v, char *buf, size_t n)
+{
+    if (isnan(v))
+        return "n/a";
+    snprintf(buf, n, "%.6f", v);
+    return buf;
+}
+
+static void write_parameters(FILE *out, const mpp_report_t *r)
+{
+    const mpp_run_info_t *run = r->run;
+    const mpp_reduced_t *rd = r->reduced;
+    fprintf(out, "Parameters\n");
+#define P(label, ...)                                                                                  \
+    do {                                                                                               \
+        fprintf(out, "%-22s: ", label);                                                                \
+        fprintf(out, __VA_ARGS__);                                                                     \
+        fputc('\n', out);                                                                              \
+    } while (0)
+    P("Program", "%s", run->program);
+    P("Working directory", "%s", run->cwd);
+    P("Started", "%s", run->started);
+    P("Finished", "%s", run->finished);
+    P("Protocol written", "%s", run->written);
+    P("Processes", "%d", rd->nprocs);
+    P("Nodes", "%d", rd->nnodes);
+    P("Threads level", "%s", run->threads_level);
+    P("MPI library", "%s", run->mpi_library);
+    P("MPI standard", "%s", run->mpi_standard);
+    P("Profiler", "mpiprof %s", PACKAGE_VERSION);
+    P("Collection mode", "%s", run->partial ? "dynamic, partial" : "dynamic");
+    fprintf(out, "%-22s: ", "Configuration");
+    for (int i = 0; i < MPP_NVARS; i++)
+        fprintf(out, "%sMPIPROF_%s=%s%s", i ? ", " : "", mpp_vars[i].name, r->config->text[i],
+                r->config->is_default[i] ? " (default)" : "");
+    fputc('\n', out);
+    P("Machine", "n/a (topology is not collected by this version)");
+    P("Placement", "n/a (placement is not collected by this version)");
+    P("Hardware counters", "n/a (hardware counters are not collected by this version)");
+    P("Clock", "%s", run->clock);
+    P("Prediction model", "n/a (predicted characteristics are not computed by this version)");
+    fprintf(out, "%-22s: %d\n", "Warnings", r->nwarnings);
+    for (int w = 0; w < r->nwarnings; w++)
+        fprintf(out, "   %s\n", r->warnings[w]);
+#undef P
+}
+
+static void write_main(FILE *out, const mpp_interval_result_t *res)
+{
+    const double *m = res->main;
+    char a[32], b[32], c[32], d[32];
+    fprintf(out, "--- Main characteristics (real) ---\n");
+    fprintf(out, "%-30s", mpp_main_names[MPP_M_KEFF].label), value(out, m[MPP_M_KEFF], "%14.4f"), fputc('\n', out);
+    fprintf(out, "%-30s", mpp_main_names[MPP_M_EXEC].label), value(out, m[MPP_M_EXEC], "%14.6f"), fputc('\n', out);
+    fprintf(out, "%-30s%14.0f\n", mpp_main_names[MPP_M_PROCESSORS].label, m[MPP_M_PROCESSORS]);
+    fprintf(out, "%-30s", mpp_main_names[MPP_M_TOTAL].label), value(out, m[MPP_M_TOTAL], "%14.6f"), fputc('\n', out);
+    fprintf(out, "%-30s", mpp_main_names[MPP_M_PRODUCTIVE].label), value(out, m[MPP_M_PRODUCTIVE], "%14.6f");
+    fprintf(out, "  (CPU=%s Sys=%s I/O=%s)\n", or_na(m[MPP_M_CPU], a, 32), or_na(m[MPP_M_SYS], b, 32),
+            or_na(m[MPP_M_IO], c, 32));
+    fprintf(out, "%-30s", mpp_main_names[MPP_M_LOST].label), value(out, m[MPP_M_LOST], "%14.6f"), fputc('\n', out);
+    fprintf(out, "   %-27s", mpp_main_names[MPP_M_INSUFFICIENT].label), value(out, m[MPP_M_INSUFFICIENT], "%14.6f"), fputc('\n', out);
+    fprintf(out, "   %-27s", mpp_main_names[MPP_M_COMM].label), value(out, m[MPP_M_COMM], "%14.6f");
+    fprintf(out, "  (SendRecv=%s Real_sync=%s Collective=%s System=%s)\n", or_na(m[MPP_M_SENDRECV], a, 32),
+            or_na(m[MPP_M_REALSYNC], b, 32), or_na(m[MPP_M_COLLECTIVE], c, 32), or_na(m[MPP_M_SYSTEM], d, 32));
+    fprintf(out, "   %-27s", mpp_main_names[MPP_M_IDLE].label), value(out, m[MPP_M_IDLE], "%14.6f"), fputc('\n', out);
+    static const mpp_main_t tail[] = {MPP_M_IMBALANCE, MPP_M_POTSYNC, MPP_M_VARIATION, MPP_M_OVERLAP};
+    for (size_t i = 0; i < sizeof tail / sizeof *tail; i++) {
+        fprintf(out, "%-30s", mpp_main_names[tail[i]].label);
+        value(out, m[tail[i]], "%14.6f");
+        fputc('\n', out);
+    }
+}
+
+static void write_comparative(FILE *out, const mpp_interval_result_t *res)
+{
+    fprintf(out, "--- Comparative characteristics (real) ---\n");
+    fprintf(out, "%-26s%14s%7s%14s%7s%14s\n", "", "Tmin", "Rank", "Tmax", "Rank", "Tmean");
+    for (int k = 0; k < MPP_NPP; k++) {
+        const mpp_comparison_t *c = &res->cmp[k];
+        if (isnan(c->mean)) {
+            fprintf(out, "%-26s%14s%7s%14s%7s%14s\n", mpp_per_process_names[k].label, "n/a", "-", "n/a", "-", "n/a");
+            continue;
+        }
+        fprintf(out, "%-26s%14.6f%7d%14.6f%7d%14.6f\n", mpp_per_process_names[k].label, c->min, c->min_rank,
+                c->max, c->max_rank, c->mean);
+    }
+}
+
+static void write_by_process(FILE *out, const mpp_report_t *r, const mpp_reduced_interval_t *in,
+                             const mpp_interval_result_t *res)
+{
+    const mpp_reduced_t *rd = r->reduced;
+    fprintf(out, "--- Characteristics by process (real) ---\n");
+    if (rd->nselected == 0) {
+        fprintf(out, "no process selected (MPIPROF_RANKS=%s)\n", r->config->text[MPP_CFG_RANKS]);
+        return;
+    }
+    for (int first = 0; first < rd->nselected; first += COLUMNS_PER_BLOCK) {
+        int last = first + COLUMNS_PER_BLOCK < rd->nselected ? first + COLUMNS_PER_BLOCK : rd->nselected;
+        fprintf(out, "%-26s", "");
+        for (int s = first; s < last; s++)
+            fprintf(out, "%14d", rd->selected[s]);
+        fputc('\n', out);
+        for (int k = 0; k < MPP_NPP; k++) {
+            fprintf(out, "%-26s", mpp_per_process_names[k].label);
+            for (int s = first; s < last; s++) {
+                double v = res->by_process[(size_t)s * MPP_NPP + k];
+                int entered = !isnan(in->by_process[(size_t)s * MPP_NQ + MPP_Q_EXEC]);
+                if (!entered)
+                    fprintf(out, "%14s", "not entered");
+                else
+                    value(out, v, "%14.6f");
+            }
+            fputc('\n', out);
+        }
+    }
+}
+
+static const mpp_report_t *sort_report;
+
+static int by_time_desc(const void *a, const void *b)
+{
+    const mpp_reduced_cell_t *x = &sort_report->reduced->cells[*(const int *)a];
+    const mpp_reduced_cell_t *y = &sort_report->reduced->cells[*(const int *)b];
+    if (x->time.sum != y->time.sum)
+        return x->time.sum > y->time.sum ? -1 : 1;
+    return x->src - y->src;
+}
+
+/* Cells of an interval, by descending summed time. Caller frees. */
+int *mpp_interval_cells_by_time(const mpp_report_t *r, int interval, int *n)
+{
+    const mpp_reduced_t *rd = r->reduced;
+    int *ids = malloc(((size_t)rd->ncells + 1) * sizeof *ids);
+    *n = 0;
+    for (int c = 0; c < rd->ncells; c++)
+        if (rd->cells[c].interval == interval)
+            ids[(*n)++] = c;
+    sort_report = r;
+    qsort(ids, (size_t)*n, sizeof *ids, by_time_desc);
+    return ids;
+}
+
+static void write_stat(FILE *out, const char *label, const mpp_stat_t *s)
+{
+    fprintf(out, "   %-16ssum=%.6f  min=%.6f (rank %d)  max=%.6f (rank %d)  mean=%.6f\n", label, s->sum,
+            s->min, s->min_rank, s->max, s->max_rank, s->count ? s->sum / s->count : 0.0);
+}
+
+static void write_src_points(FILE *out, const mpp_report_t *r, int interval)
+{
+    const mpp_reduced_t *rd = r->reduced;
+    int n;
+    int *ids = mpp_interval_cells_by_time(r, interval, &n);
+    fprintf(out, "--- SRC points ---\n");
+    if (n == 0)
+        fprintf(out, "no MPI calls in this interval\n");
+    for (int i = 0; i < n; i++) {
+        const mpp_reduced_cell_t *c = &rd->cells[ids[i]];
+        const mpp_reduced_src_t *s = &rd->srcs[c->src];
+        fprintf(out, "SRC %d  %s  calls=%llu  bytes_sent=%llu  bytes_recv=%llu\n", s->id, s->function,
+                (unsigned long long)c->calls, (unsigned long long)c->bytes_sent,
+                (unsigned long long)c->bytes_recv);
+        write_stat(out, "time", &c->time);
+        fprintf(out, "   %-16sn/a\n   %-16sn/a\n   %-16sn/a\n", "real sync", "potential sync", "time variation");
+        if (rd->nselected) {
+            fprintf(out, "   %-16s", "by process");
+            for (int sel = 0; sel < rd->nselected; sel++) {
+                double t = c->by_process[(size_t)sel * MPP_NCELLV + MPP_CELL_TIME];
+                if (isnan(t))
+                    fprintf(out, "%s%d: -", sel ? "  " : "", rd->selected[sel]);
+                else
+                    fprintf(out, "%s%d: %.6f", sel ? "  " : "", rd->selected[sel], t);
+            }
+            fputc('\n', out);
+        }
+        fprintf(out, "   %-16s", "stack");
+        for (int f = 0; f < s->nframes; f++)
+            fprintf(out, "%s%s", f ? " <- " : "", s->frames[f].text);
+        fputc('\n', out);
+    }
+    free(ids);
+}
+
+void mpp_write_text(FILE *out, const mpp_report_t *r)
+{
+    const mpp_reduced_t *rd = r->reduced;
+    fprintf(out, "mpiprof protocol\n\n");
+    write_parameters(out, r);
+    for (int i = 0; i < rd->nintervals; i++) {
+        const mpp_reduced_interval_t *in = &rd->intervals[i];
+        const mpp_interval_result_t *res = &r->results[i];
+        const char *file = in->parent < 0 ? r->run->init_file : in->file;
+        int line = in->parent < 0 ? r->run->init_line : in->line;
+        fprintf(out, "\n==== Interval %d  \"%s\"  file=%s line=%d  level=%d  parent=", in->id, in->name,
+                file && *file ? file : "?", line, in->level);
+        if (in->parent < 0)
+            fprintf(out, "none");
+        else
+            fprintf(out, "%d", in->parent);
+        fprintf(out, "  executions=%llu ====\n", (unsigned long long)in->executions);
+        write_main(out, res);
+        write_comparative(out, res);
+        write_by_process(out, r, in, res);
+        fprintf(out, "--- Main characteristics (predicted) ---\nn/a (see Warnings)\n");
+        fprintf(out, "--- Comparative characteristics (predicted) ---\nn/a (see Warnings)\n");
+        fprintf(out, "--- Characteristics by process (predicted) ---\nn/a (see Warnings)\n");
+        write_src_points(out, r, i);
+    }
+}

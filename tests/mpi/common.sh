@@ -1,0 +1,113 @@
+# shellcheck shell=sh
+# Shared helpers for the MPI integration tests (tests/mpi/test_*.sh).
+# Sourced, never run.  The driver tests/mpi/run-mpi-test exports the variables
+# used here (top_srcdir, top_builddir, MPICC_PROF, MPIEXEC, PYTHON3, ...).
+#
+# After sourcing, a test has:
+#   $tmp          a fresh temporary directory, removed on exit (kept when
+#                 MPIPROF_TEST_KEEP=1, for debugging)
+#   $srcdir       the directory of the test sources ($top_srcdir/tests/mpi)
+#   fail MSG      print "FAIL: MSG" and exit 1
+#   skip MSG      print "SKIP: MSG" and exit 77
+#   need_var V    fail unless the environment variable V is set
+#   mpirun_2 OUT ERR CMD...
+#                 run "$MPIEXEC -n 2 CMD..." with stdout to OUT and stderr to
+#                 ERR; fail (showing both) when it does not exit 0
+#   check_text_protocol FILE
+#                 fail unless the text protocol FILE has the sections and
+#                 labels of protocol.md
+#
+# On failure the text protocol $tmp/prot.txt, if any, is printed so the test
+# log shows what the library wrote.
+
+# shellcheck disable=SC2034  # used by the tests that source this file
+srcdir="${top_srcdir:?top_srcdir not set: run through tests/mpi/run-mpi-test}/tests/mpi"
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+skip() {
+    echo "SKIP: $*"
+    exit 77
+}
+
+need_var() {
+    eval "_v=\${$1:-}"
+    # shellcheck disable=SC2154
+    [ -n "$_v" ] || fail "environment variable $1 is not set (run through tests/mpi/run-mpi-test)"
+}
+
+_cleanup() {
+    _status=$1
+    if [ "$_status" -ne 0 ] && [ "$_status" -ne 77 ] && [ -f "$tmp/prot.txt" ]; then
+        echo "---- text protocol $tmp/prot.txt (first 200 lines) ----" >&2
+        head -n 200 "$tmp/prot.txt" >&2 || true
+        echo "---- end of protocol ----" >&2
+    fi
+    if [ "${MPIPROF_TEST_KEEP:-0}" = 1 ]; then
+        echo "temporary directory kept: $tmp" >&2
+    else
+        rm -rf "$tmp"
+    fi
+}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpiprof-test.XXXXXX")
+trap '_cleanup $?' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+need_var MPIEXEC
+need_var PYTHON3
+
+mpirun_2() {
+    _out=$1
+    _err=$2
+    shift 2
+    if ! "$MPIEXEC" -n 2 "$@" >"$_out" 2>"$_err"; then
+        echo "---- stdout ----" >&2
+        cat "$_out" >&2
+        echo "---- stderr ----" >&2
+        cat "$_err" >&2
+        fail "'$MPIEXEC -n 2 $*' did not exit 0"
+    fi
+}
+
+check_text_protocol() {
+    [ -s "$1" ] || fail "text protocol $1 missing or empty"
+    # Parameters: "Label : value" lines.
+    for _label in Program 'Working directory' Started Finished 'Protocol written' \
+        Processes Nodes 'Threads level' 'MPI library' 'MPI standard' Profiler \
+        'Collection mode' Configuration Clock Warnings
+    do
+        grep -qE -- "^ *$_label *:" "$1" || fail "text protocol $1 lacks the parameter line '$_label : ...'"
+    done
+    grep -qE -- '^==== Interval 0 +"whole program" +file=[^ ]+ +line=[0-9]+ +level=0 ' "$1" \
+        || fail "text protocol $1 lacks the header of interval 0 ('==== Interval 0  \"whole program\"  file=... line=... level=0 ...')"
+    for _label in \
+        '--- Main characteristics (real) ---' \
+        'Parallelization efficiency' \
+        'Execution time' \
+        'Processors' \
+        'Total time' \
+        'Productive time' \
+        'Lost time' \
+        'Insufficient parallelism' \
+        'Communication' \
+        'SendRecv=' \
+        'Collective=' \
+        'System=' \
+        'Idle time' \
+        'Load imbalance' \
+        'Potential sync' \
+        'Time variation' \
+        'Overlap' \
+        '--- Comparative characteristics (real) ---' \
+        'Characteristics by process (real)' \
+        '--- SRC points ---'
+    do
+        grep -qF -- "$_label" "$1" || fail "text protocol $1 lacks the label '$_label'"
+    done
+}

@@ -1,0 +1,32 @@
+#!/bin/sh
+# netpipe: NetPIPE's MPI ping-pong (Debian package netpipe-mpich2, program
+# NPmpi or NPmpich2), a stripped binary we did not build, run briefly with
+# LD_PRELOAD=libmpiprof.so on 2 processes: it must exit 0 and yield a
+# protocol that satisfies every invariant.  Skipped when NetPIPE is absent.
+set -eu
+# shellcheck source=common.sh
+. "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
+need_var MPIPROF_LIBDIR
+
+np=""
+for cand in NPmpi NPmpich2 /usr/bin/NPmpi /usr/bin/NPmpich2; do
+    if p=$(command -v "$cand" 2>/dev/null) && [ -x "$p" ]; then
+        np=$p
+        break
+    fi
+done
+[ -n "$np" ] || skip "NetPIPE (NPmpi, NPmpich2) not found; Debian package netpipe-mpich2"
+
+lib="$MPIPROF_LIBDIR/libmpiprof.so"
+[ -f "$lib" ] || fail "$lib does not exist (build the library first)"
+
+cd "$tmp"
+# Messages of 1 byte to 1 KiB (-u), 5 repeats each (-n) and no perturbed
+# sizes (-p 0): well under a second.
+mpirun_2 out err env LD_PRELOAD="$lib" MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_QUIET=1 \
+    "$np" -u 1024 -n 5 -p 0 -o "$tmp/np.out"
+[ -s np.out ] || fail "NetPIPE wrote no results to np.out"
+check_text_protocol prot.txt
+"$PYTHON3" "$srcdir/check_netpipe.py" prot.txt.json prot.txt \
+    || fail "protocol check failed (see above)"
+echo "PASS: netpipe"
