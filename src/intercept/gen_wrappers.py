@@ -6,6 +6,7 @@
 writes OUTDIR/function_table.h  (function ids, no mpi.h: used by every stage)
        OUTDIR/function_table.c  (names and categories)
        OUTDIR/mpi_wrappers.c    (one wrapper per MPI function)
+       OUTDIR/f08_wrappers.c    (one per mpi_f08 entry point of MPICH)
 
 A wrapper is thin: begin (thread state, reentry and enabled checks, clock),
 PMPI call, stop (clock), bytes from the parameters named in the @bytes
@@ -104,14 +105,52 @@ def read_description(path):
     return functions, bytes_rules
 
 
-def count_expr(fn, name):
+class CView:
+    """Parameters of a C wrapper: used as they are."""
+    fortran = False
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, name):
+        return name
+
+    def not_in_place(self, buf):
+        return "%s != MPI_IN_PLACE" % buf
+
+
+class F08View(CView):
+    """Parameters of an mpi_f08 entry point: every argument is a reference
+    (choice buffers are Fortran descriptors), handles are MPI_Fint."""
+    fortran = True
+
+    def __call__(self, name):
+        p = self.fn.by_name[name]
+        t = p.base_type
+        if p.array:
+            return "((const %s *)%s)" % ("MPI_Count" if t == "MPI_Count" else t, name)
+        if t == "MPI_Datatype":
+            return "PMPI_Type_f2c(*(const MPI_Fint *)%s)" % name
+        if t == "MPI_Comm":
+            return "PMPI_Comm_f2c(*(const MPI_Fint *)%s)" % name
+        if t in ("int", "MPI_Count", "MPI_Aint", "MPI_Offset"):
+            return "(*(const %s *)%s)" % (t, name)
+        raise SystemExit("%s: no Fortran view of parameter %s" % (self.fn.name, p.text))
+
+    def not_in_place(self, buf):
+        return "!mpp_f08_in_place(%s)" % buf
+
+
+def count_expr(fn, name, view):
     """C expression for one factor of a @bytes product."""
     neighbor = fn.operation().startswith("Neighbor_")
 
+    comm = view("comm") if "comm" in fn.by_name else "MPI_COMM_NULL"
+
     def length(array_name):
         if neighbor:
-            return "mpp_comm_degree(comm, %d)" % (1 if array_name.startswith("send") else 0)
-        return "mpp_comm_size(comm)"
+            return "mpp_comm_degree(%s, %d)" % (comm, 1 if array_name.startswith("send") else 0)
+        return "mpp_comm_size(%s)" % comm
 
     def param(pname):
         if pname not in fn.by_name:
@@ -119,48 +158,49 @@ def count_expr(fn, name):
         return fn.by_name[pname]
 
     if name == "P":
-        return "mpp_comm_size(comm)"
+        return "mpp_comm_size(%s)" % comm
     if name in ("NOUT", "NIN"):
-        return "mpp_comm_degree(comm, %d)" % (name == "NOUT")
+        return "mpp_comm_degree(%s, %d)" % (comm, name == "NOUT")
     m = re.match(r'^sum\((\w+)\)$', name)
     if m:
         p = param(m.group(1))
         suffix = "_c" if "MPI_Count" in p.type else ""
-        return "mpp_sum_counts%s(%s, %s)" % (suffix, p.name, length(p.name))
+        return "mpp_sum_counts%s(%s, %s)" % (suffix, view(p.name), length(p.name))
     m = re.match(r'^sumw\((\w+),(\w+)\)$', name)
     if m:
         p = param(m.group(1))
         suffix = "_c" if "MPI_Count" in p.type else ""
-        return "mpp_sum_counts_types%s(%s, %s, %s)" % (suffix, p.name, m.group(2), length(p.name))
+        return "mpp_sum_counts_types%s(%s, %s, %s)" % (suffix, view(p.name), view(m.group(2)), length(p.name))
     m = re.match(r'^(\w+)\[rank\]$', name)
     if m:
-        return "(int64_t)%s[mpp_comm_rank(comm)]" % param(m.group(1)).name
+        return "(int64_t)%s[mpp_comm_rank(%s)]" % (view(param(m.group(1)).name), comm)
     p = param(name)
     if p.base_type == "MPI_Datatype":
-        return "mpp_type_bytes(%s)" % p.name
-    return "(int64_t)(%s)" % p.name
+        return "mpp_type_bytes(%s)" % view(p.name)
+    return "(int64_t)(%s)" % view(p.name)
 
 
-def bytes_code(fn, rule):
+def bytes_code(fn, rule, view):
+    ok = "mpp_f08_ok(ierror)" if view.fortran else "ret == MPI_SUCCESS"
     lines = []
     for direction in ("sent", "recv"):
         expr = rule.get(direction)
         if not expr:
             continue
-        cond = ["ret == MPI_SUCCESS"]
+        cond = [ok]
         if expr.endswith("@root"):
             expr = expr[:-5]
-            cond.append("mpp_is_root(comm, root)")
+            cond.append("mpp_is_root(%s, %s)" % (view("comm"), view("root")))
         elif expr.endswith("@nonroot"):
             expr = expr[:-8]
-            cond.append("mpp_is_nonroot(comm, root)")
+            cond.append("mpp_is_nonroot(%s, %s)" % (view("comm"), view("root")))
         factors = expr.split("*")
         if "sendbuf" in fn.by_name and any(re.search(r'\bsend', f) for f in factors):
-            cond.append("sendbuf != MPI_IN_PLACE")
+            cond.append(view.not_in_place("sendbuf"))
         lines.append("    if (%s) {" % " && ".join(cond))
-        lines.append("        int64_t b = %s;" % count_expr(fn, factors[0]))
+        lines.append("        int64_t b = %s;" % count_expr(fn, factors[0], view))
         for f in factors[1:]:
-            lines.append("        if (b) b *= %s;" % count_expr(fn, f))
+            lines.append("        if (b) b *= %s;" % count_expr(fn, f, view))
         lines.append("        call.bytes_%s += b;" % direction)
         lines.append("    }")
     return lines
@@ -202,11 +242,61 @@ def wrapper(fn, bytes_rules):
         out.append("    mpp_reqset_after(&handled, %s, %s);" % (arr, n))
     rule = bytes_rules.get(fn.operation())
     if rule:
-        out += bytes_code(fn, rule)
+        out += bytes_code(fn, rule, CView(fn))
     if fn.actions & {"request", "persistent"}:
         kind = CATEGORY[fn.cls]
         out.append("    if (ret == MPI_SUCCESS) mpp_request_created(&call, *request, %s, %d);"
                    % (kind, "persistent" in fn.actions))
+    out += ["    mpp_call_end(&call, __builtin_return_address(0), __builtin_frame_address(0));",
+            "    return ret;", "}", ""]
+    return out
+
+
+def f08_symbol(fn, profiling=False):
+    """MPICH's mpi_f08 symbol of a function: mpi_send_f08ts_, its large-count
+    mpi_send_f08ts_large_, and the profiling versions pmpir_..., pmpixr_..."""
+    m = re.match(r'^(MPIX?)_(\w+?)(_c)?$', fn.name)
+    family = m.group(1).lower()
+    prefix = "p%sr" % family if profiling else family
+    variant = "f08ts" if "f08ts" in fn.actions else "f08"
+    return "%s_%s_%s_%s" % (prefix, m.group(2).lower(), variant, "large_" if m.group(3) else "")
+
+
+def f08_wrapper(fn, bytes_rules):
+    """An mpi_f08 entry point: times the call and forwards every argument
+    (references, then ierror, then the hidden lengths of CHARACTER
+    arguments) to MPICH's pmpir_ entry point, referenced weakly because
+    only Fortran programs load the library that defines it."""
+    nchar = sum(1 for p in fn.params if "char" in p.type)
+    names = [p.name for p in fn.params] + ["ierror"] + ["len%d" % i for i in range(nchar)]
+    decl = ", ".join("void *%s" % n for n in names)
+    args = ", ".join(names)
+    mine, real = f08_symbol(fn), f08_symbol(fn, profiling=True)
+    category = CATEGORY[fn.cls]
+    out = ["intptr_t %s(%s) __attribute__((weak));" % (real, decl),
+           "MPIPROF_API intptr_t %s(%s)" % (mine, decl), "{",
+           "    mpp_call_t call;",
+           "    if (!mpp_call_begin(&call, %s, %s))" % (fn.fid, category),
+           "        return %s(%s);" % (real, args)]
+    view = F08View(fn)
+    handles = fn.actions & {"complete", "start", "cancel", "free"}
+    if handles:
+        if "array_of_requests" in fn.by_name:
+            arr = "(MPI_Request *)array_of_requests"
+            n = "*(const int *)%s" % ("count" if "count" in fn.by_name else "incount")
+        else:
+            arr, n = "(MPI_Request *)request", "1"
+        out += ["    mpp_reqset_t handled;",
+                "    mpp_reqset_before(&call, &handled, %s, %s, %d);" % (arr, n, "start" in handles)]
+    out += ["    intptr_t ret = %s(%s);" % (real, args), "    mpp_call_stop(&call);"]
+    if handles:
+        out.append("    mpp_reqset_after(&handled, %s, %s);" % (arr, n))
+    rule = bytes_rules.get(fn.operation())
+    if rule:
+        out += bytes_code(fn, rule, view)
+    if fn.actions & {"request", "persistent"}:
+        out.append("    if (mpp_f08_ok(ierror)) mpp_request_created(&call, PMPI_Request_f2c(*(MPI_Fint *)request), %s, %d);"
+                   % (category, "persistent" in fn.actions))
     out += ["    mpp_call_end(&call, __builtin_return_address(0), __builtin_frame_address(0));",
             "    return ret;", "}", ""]
     return out
@@ -247,6 +337,13 @@ def main():
             if f.cls == "handwritten":
                 continue
             w.write("\n".join(wrapper(f, bytes_rules)) + "\n")
+
+    with open(outdir + "/f08_wrappers.c", "w") as w:
+        w.write(BANNER)
+        w.write('#include "wrapper_support.h"\n\n')
+        for f in functions:
+            if f.actions & {"f08", "f08ts"} and f.cls not in ("handwritten", "untimed"):
+                w.write("\n".join(f08_wrapper(f, bytes_rules)) + "\n")
 
 
 if __name__ == "__main__":

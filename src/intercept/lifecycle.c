@@ -48,6 +48,8 @@ static const char *thread_level_name(int level)
 
 void mpp_lifecycle_start(int provided, void *return_address, void *frame_address)
 {
+    if (active)
+        return;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     mpp_config_parse(&mpp_config, NULL);
@@ -221,4 +223,45 @@ MPIPROF_API int MPI_Pcontrol(const int level, ...)
     if (active)
         mpp_collecting = level != 0;
     return MPI_SUCCESS;
+}
+
+/* mpi_f08 entry points of the same (MPICH's f08 bindings call PMPI_Init and
+ * PMPI_Finalize directly, so the C wrappers above would not see them). */
+intptr_t pmpir_init_f08_(void *ierror) __attribute__((weak));
+intptr_t pmpir_init_thread_f08_(void *required, void *provided, void *ierror) __attribute__((weak));
+intptr_t pmpir_finalize_f08_(void *ierror) __attribute__((weak));
+
+static int f08_ok(const void *ierror)
+{
+    return !ierror || *(const int *)ierror == MPI_SUCCESS;
+}
+
+MPIPROF_API intptr_t mpi_init_f08_(void *ierror)
+{
+    intptr_t rc = pmpir_init_f08_(ierror);
+    if (f08_ok(ierror)) {
+        int provided = MPI_THREAD_SINGLE;
+        PMPI_Query_thread(&provided);
+        mpp_lifecycle_start(provided, __builtin_return_address(0), __builtin_frame_address(0));
+    }
+    return rc;
+}
+
+MPIPROF_API intptr_t mpi_init_thread_f08_(void *required, void *provided, void *ierror)
+{
+    intptr_t rc = pmpir_init_thread_f08_(required, provided, ierror);
+    if (f08_ok(ierror))
+        mpp_lifecycle_start(*(int *)provided, __builtin_return_address(0), __builtin_frame_address(0));
+    return rc;
+}
+
+MPIPROF_API intptr_t mpi_finalize_f08_(void *ierror)
+{
+    mpp_lifecycle_finish();
+    return pmpir_finalize_f08_(ierror);
+}
+
+MPIPROF_API intptr_t mpi_pcontrol_f08_(const int *level)
+{
+    return MPI_Pcontrol(*level);
 }

@@ -62,4 +62,25 @@ static inline void mpp_reqset_after(mpp_reqset_t *set, const MPI_Request *reques
             mpp_request_remove(set->keys[i]);
 }
 
+/* --- mpi_f08 entry points ---
+ * MPICH's f08 handles are MPI_Fint, the same integers as its C handles, so
+ * arrays of them are read as C handle arrays. */
+_Static_assert(sizeof(MPI_Fint) == sizeof(MPI_Datatype) && sizeof(MPI_Fint) == sizeof(MPI_Request),
+               "the f08 wrappers read Fortran handle arrays as C handle arrays");
+
+/* MPI_IN_PLACE of mpi_f08: a choice buffer (Fortran descriptor) whose base
+ * address is MPICH's in-place object (declared in mpi.h; defined by the
+ * Fortran library, so referenced weakly). */
+#pragma weak MPIR_F08_MPI_IN_PLACE
+static inline int mpp_f08_in_place(const void *descriptor)
+{
+    return descriptor && *(void *const *)descriptor == (void *)&MPIR_F08_MPI_IN_PLACE;
+}
+
+/* The optional ierror argument says whether the call succeeded. */
+static inline int mpp_f08_ok(const void *ierror)
+{
+    return !ierror || *(const int *)ierror == MPI_SUCCESS;
+}
+
 #endif

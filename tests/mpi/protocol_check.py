@@ -1,8 +1,12 @@
 """Checks of mpiprof's JSON protocol, shared by the MPI integration tests.
 
 The definitions checked here are those of spec/characteristics.md; the JSON
-shape is the one of spec/protocol.md ("JSON sibling").  A value of None (JSON
-null) means "n/a" and is skipped by every check.
+shape is the one of spec/protocol.md ("JSON sibling") and of
+schema/mpiprof-protocol.schema.json.  A value of None (JSON null) means "n/a"
+and is skipped by every check (in a by-process column it counts as 0 in the
+column's sum).  Every main value that is a sum over processes must equal the
+sum of its by-process column (when all processes are listed) and the
+comparative mean times P; Execution time is the maximum instead.
 
 Library use (tests/mpi is on PYTHONPATH when run through run-mpi-test):
 
@@ -11,6 +15,9 @@ Library use (tests/mpi is on PYTHONPATH when run through run-mpi-test):
     pc.check_invariants(doc)
     pc.validate_schema(doc, "schema/mpiprof-protocol.schema.json")
     src = pc.find_src(doc, "MPI_Allreduce", file="x.c", line=42)
+    pc.check_text(doc, "prot.txt")         # the text says the same
+    pc.check_call_sites(doc, "x.c", [...])  # exact SRC points, see there
+    pc.check_approx("Idle time", value, expected, rel=0.10)
 
 Every failed check raises AssertionError (ProtocolError) with a message that
 says which interval, which part and which numbers.
@@ -51,10 +58,6 @@ MAIN_KEYS = (
     "idle_time", "load_imbalance", "potential_sync", "time_variation",
     "overlap",
 )
-
-# Per-process characteristics whose main value is the sum over processes
-# (execution_time is the maximum instead).
-SUMMED_KEYS = tuple(k for k in PER_PROCESS_KEYS if k != "execution_time")
 
 # Tolerances for "equal" sums of floating-point seconds: the library may
 # round its output (the text protocol has 6 decimals).
@@ -415,8 +418,11 @@ def _check_src(where, src, nproc):
             fail("%s has %s values for %d ranks"
                  % (w, len(col) if isinstance(col, list) else repr(col),
                     len(ranks)))
+        # null: the process has no value (e.g. it never made the call),
+        # which counts as 0 in the sum.
         vals = [_num("%s[%d]" % (w, i), x) for i, x in enumerate(col)]
-        if None in vals or total is None:
+        vals = [x for x in vals if x is not None]
+        if total is None:
             continue
         if key == "time":
             ok = _close(sum(vals), total, sum(abs(x) for x in vals))
@@ -746,7 +752,10 @@ def check_call_sites(doc, source, expected, others=(), interval=0):
                      % (where, key, s[key], sum(want), want))
             got = by_rank(s, key)
             for r, v in got.items():
-                if v != per.get(r, 0):
+                # null (n/a) is accepted for a process that never made the
+                # call; it counts as 0.
+                if (0 if v is None else v) != per.get(r, 0) \
+                        or (v is None and r in per and per[r]):
                     fail("%s: by_process %s of rank %s = %r, expected %r "
                          "(all ranks: %r)" % (where, key, r, v,
                                               per.get(r, 0), got))

@@ -1,0 +1,16 @@
+#!/bin/sh
+# The demo: build mpiprof, compile the bundled Jacobi example with
+# mpicc-prof, run it on 2 processes, and show where the protocol is and its
+# headline numbers (rank 0 prints them on stderr when MPI_Finalize returns).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+sh "$top/tools/build.sh"
+demo=$top/demo
+mkdir -p "$demo"
+cd "$demo"
+export MPIPROF_WRAPPER_LIBDIR="$top/.libs" MPIPROF_WRAPPER_INCDIR="$top/include"
+"$top/wrappers/mpicc-prof" -O2 -o jacobi "$top/examples/jacobi.c" -lm
+echo "== mpiexec -n 2 ./jacobi   (profiled by mpiprof)"
+MPIPROF_FORMAT=both mpiexec -n 2 ./jacobi
+echo "== the protocol files are in $demo:"
+ls -1 "$demo"/*.prof "$demo"/*.prof.json 2>/dev/null | tail -n 2
