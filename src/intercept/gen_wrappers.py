@@ -275,6 +275,8 @@ def f08_wrapper(fn, bytes_rules):
     category = CATEGORY[fn.cls]
     out = ["intptr_t %s(%s) __attribute__((weak));" % (real, decl),
            "MPIPROF_API intptr_t %s(%s)" % (mine, decl), "{",
+           "    if (MPP_UNLIKELY(!%s))" % real,
+           '        mpp_f08_missing("%s", "%s");' % (mine, real),
            "    mpp_call_t call;",
            "    if (!mpp_call_begin(&call, %s, %s))" % (fn.fid, category),
            "        return %s(%s);" % (real, args)]

@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "wrapper_support.h"
@@ -124,4 +125,11 @@ void mpp_reqset_before(mpp_call_t *c, mpp_reqset_t *set, const MPI_Request *requ
             c->bytes_recv += info.bytes_recv;
         }
     }
+}
+
+void mpp_f08_missing(const char *entry, const char *target)
+{
+    fprintf(stderr, "mpiprof: %s was called but %s is not loaded: link the program with the MPI "
+            "Fortran library (mpifort-prof does), or preload libmpiprof.so instead\n", entry, target);
+    abort();
 }

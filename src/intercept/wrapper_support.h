@@ -77,6 +77,10 @@ static inline int mpp_f08_in_place(const void *descriptor)
     return descriptor && *(void *const *)descriptor == (void *)&MPIR_F08_MPI_IN_PLACE;
 }
 
+/* An mpi_f08 entry point was called but MPI's Fortran library, which does
+ * the work, is not loaded: say so and abort (there is no way to go on). */
+void mpp_f08_missing(const char *entry, const char *target) __attribute__((noreturn));
+
 /* The optional ierror argument says whether the call succeeded. */
 static inline int mpp_f08_ok(const void *ierror)
 {

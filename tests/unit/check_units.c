@@ -1,0 +1,20 @@
+/* The runner of every Check suite of tests/unit: exit status is the number
+ * of failed tests (0: all passed; 255 for 255 or more). */
+#include <stdlib.h>
+
+#include "suites.h"
+
+int main(void)
+{
+    SRunner *sr = srunner_create(config_suite());
+    srunner_add_suite(sr, characteristics_suite());
+    srunner_add_suite(sr, dictionary_suite());
+    srunner_add_suite(sr, table_suite());
+    srunner_add_suite(sr, profile_suite());
+    srunner_add_suite(sr, requests_suite());
+    srunner_add_suite(sr, writer_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed > 255 ? 255 : failed; /* an exit status keeps 8 bits: never wrap to 0 */
+}

@@ -1,0 +1,47 @@
+/* The Check suites of the MPI-free stages, and small helpers they share.
+ * One <module>_suite() per file; tests/unit/check_units.c runs them all. */
+#ifndef MPP_UNIT_SUITES_H
+#define MPP_UNIT_SUITES_H
+
+#include <check.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "warnings.h"
+
+Suite *config_suite(void);
+Suite *characteristics_suite(void);
+Suite *dictionary_suite(void);
+Suite *table_suite(void);
+Suite *profile_suite(void);
+Suite *requests_suite(void);
+Suite *writer_suite(void);
+
+/* Index of the first recorded warning that contains every one of the given
+ * (NULL-terminated) substrings, or -1. */
+static inline long unit_find_warning(const char *const *needles)
+{
+    for (size_t i = 0; i < mpp_warnings_count(); i++) {
+        const char *text = mpp_warning_text(i);
+        int all = 1;
+        for (const char *const *n = needles; *n; n++)
+            if (!strstr(text, *n)) {
+                all = 0;
+                break;
+            }
+        if (all)
+            return (long)i;
+    }
+    return -1;
+}
+
+#define UNIT_WARNING_WITH(...) unit_find_warning((const char *const[]){__VA_ARGS__, NULL})
+
+/* Shared fixture: every test starts and ends with no warnings recorded. */
+static inline void unit_reset_warnings(void)
+{
+    mpp_warnings_set_echo(0);
+    mpp_warnings_reset();
+}
+
+#endif
