@@ -1,7 +1,11 @@
 /* The interval tree of this process.  Interval 0 is the whole program (from
- * MPI_Init's return to MPI_Finalize's entry); nested intervals are children
- * of the interval open when they begin.  Times are accumulated at interval
- * boundaries only, never per MPI call. */
+ * MPI_Init's return to MPI_Finalize's entry); an interval that begins while
+ * another is open is its child.  One interval is identified by name, begin
+ * position and parent.  Times and CPU usage are accumulated at interval
+ * boundaries only, never per MPI call; MPI calls read only
+ * mpp_current_interval.  Memory is bounded: at most `max_intervals`
+ * distinct intervals and `max_nesting` open at once; marks past either cap
+ * are folded into the enclosing interval with one warning. */
 #ifndef MPP_INTERVALS_H
 #define MPP_INTERVALS_H
 
@@ -12,9 +16,10 @@
 
 typedef struct {
     char name[MPP_NAME_MAX];
-    char file[MPP_PATH_MAX];
+    char file[MPP_PATH_MAX]; /* "" until resolved from `site` */
     int line;
-    int parent;         /* -1 for interval 0 */
+    uintptr_t site;       /* return address of the begin mark when file is not known */
+    int parent;           /* -1 for interval 0 */
     int level;
     uint64_t executions;
     uint64_t first_entry; /* ticks since the start of interval 0 */
@@ -24,6 +29,7 @@ typedef struct {
     /* while open */
     uint64_t open_tick;
     double open_cpu, open_sys;
+    uintptr_t open_thread;
 } mpp_interval_t;
 
 extern mpp_interval_t *mpp_intervals;
@@ -31,9 +37,35 @@ extern uint32_t mpp_nintervals;
 /* Interval every MPI call is attributed to (innermost open one). */
 extern uint32_t mpp_current_interval;
 
-/* Create interval 0 (whole program, begun at `file`:`line`) and open it. */
-int mpp_intervals_init(uint32_t max_intervals, const char *file, int line, uint64_t now);
-/* Close every open interval at `now` (MPI_Finalize). */
+/* Where a mark is in the program: file and line (C macros), or the return
+ * address of the call (Fortran, MPI_Pcontrol), resolved only when needed. */
+typedef struct {
+    const char *file;
+    int line;
+    uintptr_t site;
+} mpp_mark_t;
+
+/* Set by the lifecycle: writes "file:line" for a return address (libdw). */
+extern void (*mpp_describe_site)(uintptr_t site, char *out, unsigned size);
+
+/* Create interval 0 and open it; caps on distinct intervals and nesting. */
+int mpp_intervals_init(uint32_t max_intervals, uint32_t max_nesting, uint64_t now);
+
+/* Begin an interval (child of the innermost open one).  Returns the
+ * interval, or -1 when folded into the enclosing one. */
+int mpp_interval_begin(const char *name, const mpp_mark_t *mark, uint64_t now, uintptr_t thread);
+/* End the innermost open interval; with a name (MPI_Pcontrol), the open
+ * interval of that name, closing what is nested in it.  Misuse (nothing
+ * open, unknown name, other thread) gets one warning naming the mark. */
+void mpp_interval_end(const char *name, const mpp_mark_t *mark, uint64_t now, uintptr_t thread);
+
+/* Replicated code: time between begin and end counts as insufficient
+ * parallelism in every open interval.  Nested marks count once. */
+void mpp_seq_begin(const mpp_mark_t *mark, uint64_t now);
+void mpp_seq_end(const mpp_mark_t *mark, uint64_t now);
+
+/* Close every open interval at `now` (MPI_Finalize), with a warning naming
+ * those the program left open. */
 void mpp_intervals_close_all(uint64_t now);
 
 /* User and system CPU seconds of the process so far. */

@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -8,8 +9,29 @@
 mpp_interval_t *mpp_intervals;
 uint32_t mpp_nintervals;
 uint32_t mpp_current_interval;
-static uint32_t capacity;
+
+static uint32_t capacity;    /* MPIPROF_MAX_INTERVALS */
+static uint32_t max_nesting; /* MPIPROF_MAX_NESTING */
 static uint64_t origin;
+static uint32_t *open_stack; /* open intervals, innermost last */
+static uint32_t open_depth;
+static uint32_t folded_depth; /* begin marks past a cap, ended without effect */
+static uint32_t seq_depth;
+static uint64_t seq_start;
+static int warned_cap;
+
+void (*mpp_describe_site)(uintptr_t site, char *out, unsigned size);
+
+static const char *describe(const mpp_mark_t *m, char *out, unsigned size)
+{
+    if (m->file)
+        snprintf(out, size, "%s:%d", m->file, m->line);
+    else if (m->site && mpp_describe_site)
+        mpp_describe_site(m->site, out, size);
+    else
+        snprintf(out, size, "address %p", (void *)m->site);
+    return out;
+}
 
 void mpp_process_cpu(double *user, double *sys)
 {
@@ -19,45 +41,170 @@ void mpp_process_cpu(double *user, double *sys)
     *sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
 }
 
-static void open_interval(mpp_interval_t *in, uint64_t now)
+static void open_interval(uint32_t id, uint64_t now, uintptr_t thread)
 {
+    mpp_interval_t *in = &mpp_intervals[id];
     if (in->executions++ == 0)
         in->first_entry = now - origin;
     in->open_tick = now;
+    in->open_thread = thread;
     mpp_process_cpu(&in->open_cpu, &in->open_sys);
+    open_stack[open_depth++] = id;
+    mpp_current_interval = id;
 }
 
-static void close_interval(mpp_interval_t *in, uint64_t now)
+static void close_innermost(uint64_t now)
 {
+    mpp_interval_t *in = &mpp_intervals[open_stack[--open_depth]];
     double cpu, sys;
     mpp_process_cpu(&cpu, &sys);
     in->ticks += now - in->open_tick;
     in->cpu += cpu - in->open_cpu;
     in->sys += sys - in->open_sys;
+    mpp_current_interval = open_depth ? open_stack[open_depth - 1] : 0;
 }
 
-int mpp_intervals_init(uint32_t max_intervals, const char *file, int line, uint64_t now)
+int mpp_intervals_init(uint32_t max_intervals, uint32_t nesting, uint64_t now)
 {
     free(mpp_intervals);
+    free(open_stack);
     capacity = max_intervals ? max_intervals : 1;
+    max_nesting = nesting ? nesting : 1;
     mpp_intervals = calloc(capacity, sizeof *mpp_intervals);
-    if (!mpp_intervals)
+    open_stack = calloc(max_nesting + 1, sizeof *open_stack);
+    if (!mpp_intervals || !open_stack)
         return -1;
     origin = now;
     mpp_nintervals = 1;
-    mpp_current_interval = 0;
+    open_depth = folded_depth = seq_depth = 0;
+    warned_cap = 0;
     mpp_interval_t *whole = &mpp_intervals[0];
     strcpy(whole->name, "whole program");
-    strncpy(whole->file, file ? file : "", sizeof whole->file - 1);
-    whole->line = line;
     whole->parent = -1;
-    open_interval(whole, now);
+    open_interval(0, now, 0);
     return 0;
+}
+
+static int same_position(const mpp_interval_t *in, const char *name, const char *file, int line, uintptr_t site)
+{
+    if (strncmp(in->name, name, MPP_NAME_MAX - 1) != 0)
+        return 0;
+    if (file)
+        return in->line == line && strncmp(in->file, file, MPP_PATH_MAX - 1) == 0;
+    return in->site == site;
+}
+
+int mpp_interval_begin(const char *name, const mpp_mark_t *mark, uint64_t now, uintptr_t thread)
+{
+    const char *file = mark->file;
+    int line = mark->line;
+    uintptr_t site = mark->site;
+    char where[MPP_PATH_MAX + 32];
+    uint32_t parent = mpp_current_interval;
+    if (folded_depth) {
+        folded_depth++;
+        return -1;
+    }
+    int found = -1;
+    if (open_depth <= max_nesting) {
+        /* Linear over the intervals: begin marks are rare next to MPI calls,
+         * and the number of distinct intervals is capped. */
+        for (uint32_t id = 1; id < mpp_nintervals && found < 0; id++) {
+            mpp_interval_t *in = &mpp_intervals[id];
+            if (in->parent == (int)parent && same_position(in, name, file, line, site))
+                found = (int)id;
+        }
+    }
+    if (found >= 0) {
+        open_interval((uint32_t)found, now, thread);
+        return found;
+    }
+    if (mpp_nintervals == capacity || open_depth > max_nesting) {
+        if (!warned_cap)
+            mpp_warn("interval \"%s\" at %s: past MPIPROF_MAX_INTERVALS=%u distinct intervals or "
+                     "MPIPROF_MAX_NESTING=%u levels; it and further ones are folded into the enclosing interval",
+                     name, describe(mark, where, sizeof where), capacity - 1, max_nesting);
+        warned_cap = 1;
+        folded_depth++;
+        return -1;
+    }
+    uint32_t id = mpp_nintervals++;
+    mpp_interval_t *in = &mpp_intervals[id];
+    memset(in, 0, sizeof *in);
+    strncpy(in->name, name, MPP_NAME_MAX - 1);
+    if (file)
+        strncpy(in->file, file, MPP_PATH_MAX - 1);
+    in->line = line;
+    in->site = file ? 0 : site;
+    in->parent = (int)parent;
+    in->level = mpp_intervals[parent].level + 1;
+    open_interval(id, now, thread);
+    return (int)id;
+}
+
+void mpp_interval_end(const char *name, const mpp_mark_t *mark, uint64_t now, uintptr_t thread)
+{
+    char where[MPP_PATH_MAX + 32];
+    if (folded_depth) {
+        folded_depth--;
+        return;
+    }
+    if (open_depth <= 1) {
+        mpp_warn("interval end at %s without an open interval; ignored", describe(mark, where, sizeof where));
+        return;
+    }
+    uint32_t target = open_depth - 1;
+    if (name) {
+        while (target >= 1 && strncmp(mpp_intervals[open_stack[target]].name, name, MPP_NAME_MAX - 1) != 0)
+            target--;
+        if (target == 0) {
+            mpp_warn("interval end \"%s\" at %s: no open interval has that name (innermost: \"%s\"); ignored",
+                     name, describe(mark, where, sizeof where), mpp_intervals[open_stack[open_depth - 1]].name);
+            return;
+        }
+        if (target != open_depth - 1)
+            mpp_warn("interval end \"%s\" at %s closes the intervals still open inside it (innermost: \"%s\")",
+                     name, describe(mark, where, sizeof where), mpp_intervals[open_stack[open_depth - 1]].name);
+    }
+    if (mpp_intervals[open_stack[open_depth - 1]].open_thread != thread)
+        mpp_warn("interval \"%s\" ended at %s by another thread than the one that began it; closed anyway",
+                 mpp_intervals[open_stack[open_depth - 1]].name, describe(mark, where, sizeof where));
+    while (open_depth - 1 >= target)
+        close_innermost(now);
+}
+
+void mpp_seq_begin(const mpp_mark_t *mark, uint64_t now)
+{
+    (void)mark;
+    if (seq_depth++ == 0)
+        seq_start = now;
+}
+
+void mpp_seq_end(const mpp_mark_t *mark, uint64_t now)
+{
+    char where[MPP_PATH_MAX + 32];
+    if (seq_depth == 0) {
+        mpp_warn("replicated-code end at %s without a begin; ignored", describe(mark, where, sizeof where));
+        return;
+    }
+    if (--seq_depth)
+        return;
+    /* inclusive: every open interval contains this replicated code */
+    for (uint32_t d = 0; d < open_depth; d++)
+        mpp_intervals[open_stack[d]].seq_ticks += now - seq_start;
 }
 
 void mpp_intervals_close_all(uint64_t now)
 {
-    for (int64_t id = mpp_current_interval; id >= 0; id = mpp_intervals[id].parent)
-        close_interval(&mpp_intervals[id], now);
+    if (seq_depth) {
+        mpp_warn("replicated code still open at MPI_Finalize; counted until then");
+        seq_depth = 1;
+        mpp_seq_end(&(mpp_mark_t){"MPI_Finalize", 0, 0}, now);
+    }
+    for (uint32_t d = 1; d < open_depth; d++)
+        mpp_warn("interval \"%s\" still open at MPI_Finalize; closed there", mpp_intervals[open_stack[d]].name);
+    while (open_depth)
+        close_innermost(now);
+    folded_depth = 0;
     mpp_current_interval = 0;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "autoconf.h"
@@ -28,12 +29,27 @@
 #include "writer.h"
 
 static int active;        /* between a profiled MPI_Init and MPI_Finalize */
+static int state = MPP_LIFE_BEFORE;
 static int rank, nprocs;
 static MPI_Comm profiler_comm = MPI_COMM_NULL;
 static mpp_run_info_t run;
 static uintptr_t init_site[MPP_MAX_DEPTH];
 
 MPIPROF_API const char *mpiprof_version(void) { return PACKAGE_VERSION; }
+
+int mpp_lifecycle_state(void) { return state; }
+int mpp_lifecycle_quiet(void) { return (int)mpp_config.number[MPP_CFG_QUIET]; }
+
+/* "file:line" of a return address, for warnings about marks (rare: the
+ * symbolizer is opened for each). */
+static void describe_site(uintptr_t site, char *out, unsigned size)
+{
+    mpp_symbolizer_t *sym = mpp_symbolizer_open();
+    const char *record = sym ? mpp_symbolize(sym, site) : "";
+    const char *text = strrchr(record, '\x1f');
+    snprintf(out, size, "%s", text ? text + 1 : "?");
+    mpp_symbolizer_close(sym);
+}
 
 static const char *thread_level_name(int level)
 {
@@ -54,8 +70,10 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
     PMPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     mpp_config_parse(&mpp_config, NULL);
     mpp_warnings_set_echo(rank == 0 && !mpp_config.number[MPP_CFG_QUIET]);
-    if (mpp_config.number[MPP_CFG_DISABLE])
+    if (mpp_config.number[MPP_CFG_DISABLE]) {
+        state = MPP_LIFE_DISABLED;
         return;
+    }
 
     PMPI_Comm_dup(MPI_COMM_WORLD, &profiler_comm);
     memset(&run, 0, sizeof run);
@@ -78,11 +96,14 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
     mpp_callsite_init((int)mpp_config.number[MPP_CFG_DEPTH], (int)mpp_config.number[MPP_CFG_UNWIND]);
     mpp_callsite_capture(init_site, return_address, frame_address, 0, UINTPTR_MAX);
     mpp_requests_init(provided == MPI_THREAD_MULTIPLE);
-    if (mpp_intervals_init(1, NULL, 0, mpp_now()) != 0) {
+    mpp_describe_site = describe_site;
+    if (mpp_intervals_init((uint32_t)mpp_config.number[MPP_CFG_MAX_INTERVALS] + 1,
+                           (uint32_t)mpp_config.number[MPP_CFG_MAX_NESTING], mpp_now()) != 0) {
         mpp_warn("out of memory at MPI_Init; the profiler is disabled for this run");
         return;
     }
     active = 1;
+    state = MPP_LIFE_ACTIVE;
     mpp_collecting = 1;
     mpp_thread_attach();
 }
@@ -97,20 +118,19 @@ static const char *function_name(uint32_t fid)
     return fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "MPI_?";
 }
 
-/* File and line of MPI_Init's call: interval 0's position. */
-static void resolve_init_site(mpp_symbolizer_t *sym)
+/* File and line of a return address: the position of MPI_Init's call
+ * (interval 0) and of interval marks made from Fortran or MPI_Pcontrol. */
+static void resolve_position(mpp_symbolizer_t *sym, uintptr_t site, char *file, size_t size, int *line)
 {
-    if (!init_site[0])
-        return;
-    const char *record = mpp_symbolize(sym, init_site[0]);
+    const char *record = mpp_symbolize(sym, site);
     char *function;
     mpp_frame_t *frames;
-    char key[1024];
+    char key[2048];
     snprintf(key, sizeof key, "MPI_Init%c%s", '\x1e', record);
     int n = mpp_srckey_parse(key, &function, &frames);
     if (n > 0) {
-        snprintf(run.init_file, sizeof run.init_file, "%s", frames[0].line ? frames[0].file : frames[0].text);
-        run.init_line = frames[0].line;
+        snprintf(file, size, "%s", frames[0].line ? frames[0].file : frames[0].text);
+        *line = frames[0].line;
     }
     free(function);
     mpp_srckey_free_frames(frames, n);
@@ -145,8 +165,10 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before)
              "(clocks are not aligned by this version)", mpp_clock_name(), mpp_clock_resolution());
     mpp_report_t report = {&run, &mpp_config, rd, results, all, n};
     if (have_path && mpp_write_protocol(&report, path, format) == 0 && !mpp_config.number[MPP_CFG_QUIET]) {
-        fprintf(stderr, "mpiprof: protocol written to %s%s\n", format == MPP_FORMAT_JSON ? "" : path,
-                format == MPP_FORMAT_JSON ? strcat(path, ".json") : (format == MPP_FORMAT_BOTH ? " (and .json)" : ""));
+        char shown[PATH_MAX + 16];
+        snprintf(shown, sizeof shown, "%s%s%s%s", path[0] == '/' ? "" : run.cwd, path[0] == '/' ? "" : "/", path,
+                 format == MPP_FORMAT_JSON ? ".json" : "");
+        fprintf(stderr, "mpiprof: protocol written to %s%s\n", shown, format == MPP_FORMAT_BOTH ? " (and .json)" : "");
         mpp_write_headline(stderr, &report);
     } else if (!have_path) {
         mpp_warn("no writable place for the protocol was found; it is not written");
@@ -164,12 +186,18 @@ void mpp_lifecycle_finish(void)
     uint64_t end = mpp_now();
     mpp_collecting = 0;
     active = 0;
+    state = MPP_LIFE_AFTER;
     mpp_intervals_close_all(end);
     mpp_clock_stop();
     mpp_now_iso8601(run.finished, sizeof run.finished);
 
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
-    resolve_init_site(sym);
+    if (init_site[0])
+        resolve_position(sym, init_site[0], run.init_file, sizeof run.init_file, &run.init_line);
+    for (uint32_t i = 1; i < mpp_nintervals; i++)
+        if (!mpp_intervals[i].file[0] && mpp_intervals[i].site)
+            resolve_position(sym, mpp_intervals[i].site, mpp_intervals[i].file, sizeof mpp_intervals[i].file,
+                             &mpp_intervals[i].line);
     int ntables = 0;
     for (mpp_thread_t *t = mpp_threads(); t; t = t->next)
         ntables++;
@@ -216,13 +244,55 @@ MPIPROF_API int MPI_Finalize(void)
     return PMPI_Finalize();
 }
 
-/* MPI_Pcontrol(0) pauses collection; any other level resumes it.  (Named
- * intervals through MPI_Pcontrol come with interval support.) */
+/* A name passed to MPI_Pcontrol(1, name) or (-1, name), when there is one:
+ * MPI_Pcontrol(1) without a name is legal MPI, so the argument is read only
+ * if it points to mapped memory holding a short printable string. */
+static int pcontrol_name(const char *p, char *out, size_t size)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    unsigned char vec;
+    uintptr_t checked = 0;
+    if (!p)
+        return 0;
+    for (size_t i = 0; i < size; i++) {
+        uintptr_t pg = ((uintptr_t)(p + i)) & ~(uintptr_t)(page - 1);
+        if (pg != checked) {
+            if (mincore((void *)pg, 1, &vec) != 0)
+                return 0;
+            checked = pg;
+        }
+        unsigned char c = (unsigned char)p[i];
+        if (c == '\0')
+            return i > 0 ? (out[i] = '\0', 1) : 0;
+        if (c < 0x20 || c >= 0x7f)
+            return 0;
+        out[i] = (char)c;
+    }
+    return 0;
+}
+
+/* MPI_Pcontrol, IPM's convention: (1, "name") begins an interval, (-1,
+ * "name") ends it; level 0 pauses collection, any other level resumes it. */
 MPIPROF_API int MPI_Pcontrol(const int level, ...)
 {
+    if (active && (level == 1 || level == -1)) {
+        va_list ap;
+        va_start(ap, level);
+        const char *name = va_arg(ap, const char *);
+        va_end(ap);
+        char copy[MPP_NAME_MAX];
+        if (pcontrol_name(name, copy, sizeof copy)) {
+            uintptr_t site = (uintptr_t)__builtin_return_address(0);
+            if (level == 1)
+                mpp_api_begin(copy, site);
+            else
+                mpp_api_end(copy, site);
+            return PMPI_Pcontrol(level);
+        }
+    }
     if (active)
         mpp_collecting = level != 0;
-    return MPI_SUCCESS;
+    return PMPI_Pcontrol(level);
 }
 
 /* mpi_f08 entry points of the same (MPICH's f08 bindings call PMPI_Init and

@@ -160,13 +160,30 @@ void mpp_write_headline(FILE *out, const mpp_report_t *r)
             m[causes[largest].id]);
     if (!isnan(m[MPP_M_IMBALANCE]))
         fprintf(out, "  Load imbalance (potential loss) %.6f s\n", m[MPP_M_IMBALANCE]);
-    int n;
-    int *ids = mpp_interval_cells_by_time(r, 0, &n);
-    for (int i = 0; i < n && i < 3; i++) {
-        const mpp_reduced_cell_t *c = &r->reduced->cells[ids[i]];
-        const mpp_reduced_src_t *s = &r->reduced->srcs[c->src];
-        fprintf(out, "  #%d SRC %d %s at %s: %.6f s in %llu calls\n", i + 1, s->id, s->function,
-                s->nframes ? s->frames[0].text : "?", c->time.sum, (unsigned long long)c->calls);
+    /* Top SRC points of the whole run: an SRC point's cells in every interval. */
+    const mpp_reduced_t *rd = r->reduced;
+    double *time = calloc((size_t)rd->nsrcs + 1, sizeof *time);
+    uint64_t *calls = calloc((size_t)rd->nsrcs + 1, sizeof *calls);
+    if (!time || !calls) {
+        free(time), free(calls);
+        return;
     }
-    free(ids);
+    for (int c = 0; c < rd->ncells; c++) {
+        time[rd->cells[c].src] += rd->cells[c].time.sum;
+        calls[rd->cells[c].src] += rd->cells[c].calls;
+    }
+    for (int rank = 1; rank <= 3; rank++) {
+        int best = -1;
+        for (int s = 0; s < rd->nsrcs; s++)
+            if (time[s] >= 0 && (best < 0 || time[s] > time[best]))
+                best = s;
+        if (best < 0 || calls[best] == 0)
+            break;
+        const mpp_reduced_src_t *s = &rd->srcs[best];
+        fprintf(out, "  #%d SRC %d %s at %s: %.6f s in %llu calls\n", rank, s->id, s->function,
+                s->nframes ? s->frames[0].text : "?", time[best], (unsigned long long)calls[best]);
+        time[best] = -1;
+    }
+    free(time);
+    free(calls);
 }
