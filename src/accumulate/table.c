@@ -66,7 +66,8 @@ mpp_cell_t *mpp_table_insert(mpp_table_t *t, uint64_t hash, uint32_t fid, uint32
     c->hash = hash;
     c->fid = fid;
     c->interval = interval;
-    memcpy(c->frames, frames, sizeof c->frames);
+    memset(c->frames, 0, sizeof c->frames);
+    memcpy(c->frames, frames, (size_t)t->depth * sizeof *frames);
     t->count++;
     return c;
 }

@@ -22,8 +22,6 @@ static int parse_long(const char *s, long *out)
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
-    while (isspace((unsigned char)*end))
-        end++;
     if (errno || end == s || *end)
         return -1;
     *out = v;
@@ -166,10 +164,10 @@ int mpp_config_select_ranks(const mpp_config_t *cfg, int nprocs, unsigned char *
         unsigned long lo = strtoul(p, &end, 10), hi = lo;
         p = end;
         if (*p == '-') hi = strtoul(p + 1, &end, 10), p = end;
-        for (unsigned long r = lo; r <= hi; r++) {
-            if (r < (unsigned long)nprocs) selected[r] = 1;
-            else out_of_range = 1;
-        }
+        if (hi >= (unsigned long)nprocs)
+            out_of_range = 1;
+        for (unsigned long r = lo; r <= hi && r < (unsigned long)nprocs; r++)
+            selected[r] = 1;
         if (*p == ',') p++;
     }
     if (out_of_range)

@@ -38,9 +38,15 @@ static int usable(const char *what)
 
 static void begin(const char *name, const mpp_mark_t *mark)
 {
+    /* Control characters separate the fields of interval keys: never in a name. */
+    char clean[MPP_NAME_MAX];
+    size_t n = 0;
+    for (; name && name[n] && n + 1 < sizeof clean; n++)
+        clean[n] = (unsigned char)name[n] < 0x20 ? '?' : name[n];
+    clean[n] = '\0';
     pthread_mutex_lock(&marks);
     if (usable("mpiprof_interval_begin"))
-        mpp_interval_begin(name && *name ? name : "(unnamed)", mark, mpp_now(), (uintptr_t)pthread_self());
+        mpp_interval_begin(n ? clean : "(unnamed)", mark, mpp_now(), (uintptr_t)pthread_self());
     pthread_mutex_unlock(&marks);
 }
 

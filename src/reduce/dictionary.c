@@ -87,7 +87,8 @@ int mpp_dict_serialize(const mpp_dict_t *d, char **buffer, size_t *length)
     return 0;
 }
 
-int mpp_dict_merge_serialized(mpp_dict_t *d, const char *b, size_t length)
+/* Walk a serialized dictionary; with d == NULL only check its structure. */
+static int walk_serialized(mpp_dict_t *d, const char *b, size_t length)
 {
     const char *p = b, *end = b + length;
     while (p < end) {
@@ -98,17 +99,27 @@ int mpp_dict_merge_serialized(mpp_dict_t *d, const char *b, size_t length)
         memcpy(&len, p, 4), p += 4;
         if ((size_t)(end - p) < (size_t)len + 16 || kind < 0 || kind >= MPP_NREC)
             return -1;
-        char *key = strndup(p, len);
-        int64_t min, sum;
-        p += len;
-        memcpy(&min, p, 8), p += 8;
-        memcpy(&sum, p, 8), p += 8;
-        int rc = key ? mpp_dict_add(d, kind, key, min, sum) : -1;
-        free(key);
-        if (rc != 0)
-            return -1;
+        if (d) {
+            char *key = strndup(p, len);
+            int64_t min, sum;
+            memcpy(&min, p + len, 8);
+            memcpy(&sum, p + len + 8, 8);
+            int rc = key ? mpp_dict_add(d, kind, key, min, sum) : -1;
+            free(key);
+            if (rc != 0)
+                return -1;
+        }
+        p += len + 16;
     }
     return 0;
+}
+
+/* All or nothing: a corrupt buffer merges no record. */
+int mpp_dict_merge_serialized(mpp_dict_t *d, const char *b, size_t length)
+{
+    if (walk_serialized(NULL, b, length) != 0)
+        return -1;
+    return walk_serialized(d, b, length);
 }
 
 char *mpp_interval_parent_key(const char *key)

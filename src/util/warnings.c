@@ -38,7 +38,8 @@ void mpp_warn(const char *fmt, ...)
         if (strcmp(texts[i], text) == 0)
             return;
     if (count == MPP_MAX_WARNINGS) {
-        dropped++;
+        /* the last slot becomes the summary: it counts the warning it displaced */
+        dropped += dropped ? 1 : 2;
         snprintf(texts[count - 1], MPP_WARNING_LEN, "%zu further warnings were dropped", dropped);
         return;
     }

@@ -3,9 +3,41 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "autoconf.h"
 #include "writer.h"
+
+/* A JSON string from text that may not be UTF-8 (paths, command lines,
+ * interval names): invalid bytes become '?' instead of losing the value. */
+static json_t *text(const char *s)
+{
+    json_t *j = json_string(s ? s : "");
+    if (j)
+        return j;
+    size_t n = strlen(s);
+    char *copy = malloc(n + 1);
+    if (!copy)
+        return json_string("?");
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0, o = 0;
+    while (i < n) {
+        int len = u[i] < 0x80 ? 1 : (u[i] >> 5) == 6 ? 2 : (u[i] >> 4) == 14 ? 3 : (u[i] >> 3) == 30 ? 4 : 0;
+        int ok = len > 0 && i + (size_t)len <= n;
+        for (int k = 1; ok && k < len; k++)
+            ok = (u[i + k] & 0xC0) == 0x80;
+        if (ok) {
+            memcpy(copy + o, s + i, (size_t)len);
+            o += (size_t)len, i += (size_t)len;
+        } else {
+            copy[o++] = '?', i++;
+        }
+    }
+    copy[o] = '\0';
+    j = json_string(copy);
+    free(copy);
+    return j ? j : json_string("?");
+}
 
 static json_t *number(double v)
 {
@@ -16,16 +48,16 @@ static json_t *parameters(const mpp_report_t *r)
 {
     const mpp_run_info_t *run = r->run;
     json_t *p = json_object();
-    json_object_set_new(p, "program", json_string(run->program));
-    json_object_set_new(p, "working_directory", json_string(run->cwd));
-    json_object_set_new(p, "started", json_string(run->started));
-    json_object_set_new(p, "finished", json_string(run->finished));
-    json_object_set_new(p, "protocol_written", json_string(run->written));
+    json_object_set_new(p, "program", text(run->program));
+    json_object_set_new(p, "working_directory", text(run->cwd));
+    json_object_set_new(p, "started", text(run->started));
+    json_object_set_new(p, "finished", text(run->finished));
+    json_object_set_new(p, "protocol_written", text(run->written));
     json_object_set_new(p, "processes", json_integer(r->reduced->nprocs));
     json_object_set_new(p, "nodes", json_integer(r->reduced->nnodes));
-    json_object_set_new(p, "threads_level", json_string(run->threads_level));
-    json_object_set_new(p, "mpi_library", json_string(run->mpi_library));
-    json_object_set_new(p, "mpi_standard", json_string(run->mpi_standard));
+    json_object_set_new(p, "threads_level", text(run->threads_level));
+    json_object_set_new(p, "mpi_library", text(run->mpi_library));
+    json_object_set_new(p, "mpi_standard", text(run->mpi_standard));
     json_object_set_new(p, "profiler", json_string("mpiprof " PACKAGE_VERSION));
     json_object_set_new(p, "collection_mode", json_string("dynamic"));
     json_object_set_new(p, "partial", json_boolean(run->partial));
@@ -33,18 +65,18 @@ static json_t *parameters(const mpp_report_t *r)
     for (int i = 0; i < MPP_NVARS; i++) {
         char name[64];
         snprintf(name, sizeof name, "MPIPROF_%s", mpp_vars[i].name);
-        json_object_set_new(cfg, name, json_pack("{s:s, s:b}", "value", r->config->text[i], "default",
+        json_object_set_new(cfg, name, json_pack("{s:o, s:b}", "value", text(r->config->text[i]), "default",
                                                  r->config->is_default[i]));
     }
     json_object_set_new(p, "configuration", cfg);
     json_object_set_new(p, "machine", json_null());
     json_object_set_new(p, "placement", json_null());
     json_object_set_new(p, "hardware_counters", json_null());
-    json_object_set_new(p, "clock", json_string(run->clock));
+    json_object_set_new(p, "clock", text(run->clock));
     json_object_set_new(p, "prediction_model", json_null());
     json_t *w = json_array();
     for (int i = 0; i < r->nwarnings; i++)
-        json_array_append_new(w, json_string(r->warnings[i]));
+        json_array_append_new(w, text(r->warnings[i]));
     json_object_set_new(p, "warnings", w);
     return p;
 }
@@ -105,10 +137,11 @@ static json_t *src_points(const mpp_report_t *r, int interval)
         json_t *stack = json_array();
         for (int f = 0; f < s->nframes; f++) {
             const mpp_frame_t *fr = &s->frames[f];
-            json_array_append_new(stack, json_pack("{s:s, s:s, s:o, s:o, s:s}", "file", fr->file, "path", fr->path,
-                                                   "line", fr->line ? json_integer(fr->line) : json_null(),
-                                                   "function", *fr->function ? json_string(fr->function) : json_null(),
-                                                   "text", fr->text));
+            json_array_append_new(stack, json_pack("{s:o, s:o, s:o, s:o, s:o}", "file", text(fr->file), "path",
+                                                   text(fr->path), "line",
+                                                   fr->line ? json_integer(fr->line) : json_null(), "function",
+                                                   *fr->function ? text(fr->function) : json_null(), "text",
+                                                   text(fr->text)));
         }
         json_t *by = json_object(), *ranks = json_array();
         static const char *keys[MPP_NCELLV] = {"time", "calls", "bytes_sent", "bytes_recv"};
@@ -152,8 +185,8 @@ int mpp_write_json(FILE *out, const mpp_report_t *r)
         int line = in->parent < 0 ? r->run->init_line : in->line;
         json_t *o = json_object();
         json_object_set_new(o, "id", json_integer(in->id));
-        json_object_set_new(o, "name", json_string(in->name));
-        json_object_set_new(o, "file", json_string(file ? file : ""));
+        json_object_set_new(o, "name", text(in->name));
+        json_object_set_new(o, "file", text(file ? file : ""));
         json_object_set_new(o, "line", json_integer(line));
         json_object_set_new(o, "level", json_integer(in->level));
         json_object_set_new(o, "parent", in->parent < 0 ? json_null() : json_integer(in->parent));

@@ -100,8 +100,8 @@ int mpp_output_path(const char *template_text, const char *program, int nprocs, 
             if (!taken(numbered, format))
                 break;
         }
-        mpp_warn("MPIPROF_OUTPUT: '%s' exists and MPIPROF_OVERWRITE is off; the protocol is written to '%s'",
-                 path, numbered);
+        mpp_warn("MPIPROF_OUTPUT: '%s%s' exists and MPIPROF_OVERWRITE is off; the protocol is written to '%s'",
+                 path, (format != MPP_FORMAT_JSON && exists(path)) ? "" : ".json", numbered);
         snprintf(path, sizeof path, "%s", numbered);
     }
     snprintf(out, size, "%s", path);

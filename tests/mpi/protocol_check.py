@@ -205,9 +205,13 @@ def _check_main(where, main):
     return v
 
 
-def _check_comparative(where, comp, main, nproc):
+def _check_comparative(where, comp, main, nproc, nranks=None):
+    """nproc: the interval's processors; nranks: the run's processes (ranks
+    are in [0, nranks)); None: the same as nproc."""
     if comp is None:
         return
+    if nranks is None:
+        nranks = nproc
     for key in PER_PROCESS_KEYS:
         row = _get(where, comp, key)
         w = "%s.%s" % (where, key)
@@ -221,8 +225,9 @@ def _check_comparative(where, comp, main, nproc):
             if mn is None and mx is None and r is None:
                 continue
             if r is not None and (isinstance(r, bool) or not isinstance(r, int)
-                                  or r < 0 or (nproc and r >= nproc)):
-                fail("%s.%s = %r is not a rank in [0, %s)" % (w, rk, r, nproc))
+                                  or r < 0 or (nranks and r >= nranks)):
+                fail("%s.%s = %r is not a rank in [0, %s)"
+                     % (w, rk, r, nranks))
         if mn is not None and mx is not None and mn > mx + ABS_TOL:
             fail("%s: min = %.9f > max = %.9f" % (w, mn, mx))
         if mn is not None and mean is not None and mn > mean + ABS_TOL:
@@ -242,9 +247,16 @@ def _check_comparative(where, comp, main, nproc):
                      "(sum over processes) = %.9f" % (w, mean * nproc, total))
 
 
-def _check_by_process(where, bp, main, comp, nproc):
+def _check_by_process(where, bp, main, comp, nproc, nranks=None):
+    """nproc: the interval's processors; nranks: the run's processes (ranks
+    are in [0, nranks)); None: the same as nproc.  With an "entered" list,
+    only the processes that entered the interval count (the others' values
+    must be null), and the column is complete when all of those are
+    listed."""
     if bp is None:
         return
+    if nranks is None:
+        nranks = nproc
     ranks = _get(where, bp, "ranks")
     if not isinstance(ranks, list):
         fail("%s.ranks is %r, not a list" % (where, ranks))
@@ -252,10 +264,19 @@ def _check_by_process(where, bp, main, comp, nproc):
         fail("%s.ranks %r has duplicates" % (where, ranks))
     for r in ranks:
         if isinstance(r, bool) or not isinstance(r, int) or r < 0 \
-                or (nproc and r >= nproc):
+                or (nranks and r >= nranks):
             fail("%s.ranks contains %r, not a rank in [0, %s)"
-                 % (where, r, nproc))
-    complete = bool(nproc) and len(ranks) == nproc
+                 % (where, r, nranks))
+    entered = bp.get("entered")
+    if entered is None:
+        live = list(range(len(ranks)))
+    else:
+        if not isinstance(entered, list) or len(entered) != len(ranks) \
+                or any(not isinstance(x, bool) for x in entered):
+            fail("%s.entered is %r, expected one boolean per rank of %r"
+                 % (where, entered, ranks))
+        live = [i for i, x in enumerate(entered) if x]
+    complete = bool(nproc) and len(live) == nproc
     cols = {}
     for key in PER_PROCESS_KEYS:
         col = _get(where, bp, key)
@@ -268,12 +289,18 @@ def _check_by_process(where, bp, main, comp, nproc):
                     len(ranks)))
         col = [_num("%s[%d]" % (w, i), x) for i, x in enumerate(col)]
         cols[key] = col
-        vals = [x for x in col if x is not None]
+        for i, x in enumerate(col):
+            if x is not None and i not in live:
+                fail("%s for rank %s = %r, but the process did not enter "
+                     "the interval (entered is false): expected null"
+                     % (w, ranks[i], x))
+        lvals = [col[i] for i in live]
+        vals = [x for x in lvals if x is not None]
         for i, x in enumerate(col):
             if x is not None and x < -ABS_TOL:
                 fail("%s for rank %s = %r is negative" % (w, ranks[i], x))
         total = main.get(key)
-        if complete and len(vals) == len(col) and total is not None:
+        if complete and len(vals) == len(lvals) and total is not None:
             if key == "execution_time":
                 if not _close(max(vals), total):
                     fail("%s: the maximum over processes %.9f differs from "
@@ -283,7 +310,7 @@ def _check_by_process(where, bp, main, comp, nproc):
                 fail("%s: the column %r sums to %.9f, the main value is %.9f"
                      % (w, vals, sum(vals), total))
         row = comp.get(key) if comp else None
-        if complete and vals and len(vals) == len(col) and row:
+        if complete and vals and len(vals) == len(lvals) and row:
             for stat, val in (("min", min(vals)), ("max", max(vals)),
                               ("mean", sum(vals) / len(vals))):
                 if row.get(stat) is not None and not _close(row[stat], val):
@@ -332,14 +359,17 @@ def _check_by_process(where, bp, main, comp, nproc):
                      % (w, idle, texec, te, texec - te))
 
 
-def _check_characteristics(where, part):
+def _check_characteristics(where, part, nranks=None):
     main = _check_main(where + ".main", _get(where, part, "main"))
     nproc = main["processors"]
     nproc = int(nproc) if nproc is not None else None
+    if nranks is not None and nproc is not None and nproc > nranks:
+        fail("%s.main.processors = %r exceeds the processes of the run (%r)"
+             % (where, nproc, nranks))
     comp = _get(where, part, "comparative")
-    _check_comparative(where + ".comparative", comp, main, nproc)
+    _check_comparative(where + ".comparative", comp, main, nproc, nranks)
     _check_by_process(where + ".by_process", _get(where, part, "by_process"),
-                      main, comp, nproc)
+                      main, comp, nproc, nranks)
 
 
 def _check_src(where, src, nproc):
@@ -474,9 +504,14 @@ def check_invariants(doc):
                      % (where, iv["parent"]))
             if not isinstance(iv["level"], int) or iv["level"] < 1:
                 fail("%s: level %r, expected >= 1" % (where, iv["level"]))
-        _check_characteristics(where + " real", iv["real"])
+        # Ranks are those of the run: an interval that only some processes
+        # entered has fewer processors than the run has processes.
+        nranks = nprocs if isinstance(nprocs, int) \
+            and not isinstance(nprocs, bool) else None
+        _check_characteristics(where + " real", iv["real"], nranks)
         if iv["predicted"] is not None:
-            _check_characteristics(where + " predicted", iv["predicted"])
+            _check_characteristics(where + " predicted", iv["predicted"],
+                                   nranks)
         nproc = iv["real"]["main"].get("processors")
         srcs = iv["src"]
         if not isinstance(srcs, list):
@@ -776,6 +811,260 @@ def by_rank(obj, key):
     if col is None:
         fail("by_process has no column %r" % key)
     return dict(zip(bp["ranks"], col))
+
+
+# --------------------------------------------------------------------------
+# Intervals
+
+# MPI functions whose time is not Communication (characteristics.md): the
+# clock and tool-control functions, and MPI-IO (productive I/O).
+NOT_COMMUNICATION = ("MPI_Wtime", "MPI_Wtick", "MPI_Pcontrol", "MPI_T_",
+                     "MPI_File_")
+
+
+def interval(doc, iid):
+    """The interval with that id."""
+    for iv in doc["intervals"]:
+        if iv.get("id") == iid:
+            return iv
+    fail("protocol has no interval %r. Intervals:\n%s"
+         % (iid, describe_intervals(doc)))
+
+
+def describe_intervals(doc):
+    """One line per interval, for messages."""
+    return "\n".join(
+        "  %s %r file=%s line=%s level=%s parent=%s executions=%s" % (
+            iv.get("id"), iv.get("name"), iv.get("file"), iv.get("line"),
+            iv.get("level"), iv.get("parent"), iv.get("executions"))
+        for iv in doc["intervals"])
+
+
+def find_intervals(doc, name, parent=None):
+    """The intervals named name (with that parent id, when given)."""
+    return [iv for iv in doc["intervals"] if iv.get("name") == name
+            and (parent is None or iv.get("parent") == parent)]
+
+
+def find_interval(doc, name, parent=None):
+    """The one interval named name (with that parent id, when given)."""
+    found = find_intervals(doc, name, parent)
+    if len(found) != 1:
+        fail("%d intervals named %r%s, expected exactly 1. Intervals:\n%s"
+             % (len(found), name, "" if parent is None else
+                " with parent %r" % parent, describe_intervals(doc)))
+    return found[0]
+
+
+def children(doc, iid):
+    """Ids of the intervals whose parent is iid, in protocol order."""
+    return [iv["id"] for iv in doc["intervals"] if iv.get("parent") == iid]
+
+
+def subtree(doc, iid):
+    """Ids of the interval iid and of every interval nested in it."""
+    out = [iid]
+    for c in children(doc, iid):
+        out.extend(subtree(doc, c))
+    return out
+
+
+def check_interval(doc, iv, name=None, file=None, line=None, level=None,
+                   parent=None, executions=None):
+    """Check the header fields of interval iv (a dict or an id); a field
+    given as None is not checked; file matches by basename too."""
+    if not isinstance(iv, dict):
+        iv = interval(doc, iv)
+    where = "interval %s (%r)" % (iv.get("id"), iv.get("name"))
+    for key, want in (("name", name), ("line", line), ("level", level),
+                      ("parent", parent), ("executions", executions)):
+        if want is not None and iv.get(key) != want:
+            fail("%s: %s = %r, expected %r. Intervals:\n%s"
+                 % (where, key, iv.get(key), want, describe_intervals(doc)))
+    if file is not None and iv.get("file") not in (file,) and \
+            os.path.basename(str(iv.get("file"))) != os.path.basename(file):
+        fail("%s: file = %r, expected %r. Intervals:\n%s"
+             % (where, iv.get("file"), file, describe_intervals(doc)))
+    return iv
+
+
+def check_interval_tree(doc):
+    """The intervals form a tree listed depth-first: ids are the positions
+    in the list, each parent is listed before its children and is the
+    previous interval or one of its ancestors (pre-order), levels are the
+    parent's plus one."""
+    ivs = doc["intervals"]
+    by_id = {}
+    for n, iv in enumerate(ivs):
+        where = "interval %s (%r)" % (iv.get("id"), iv.get("name"))
+        if iv.get("id") != n:
+            fail("%s is listed at position %d: ids must number the intervals "
+                 "in the order listed. Intervals:\n%s"
+                 % (where, n, describe_intervals(doc)))
+        by_id[n] = iv
+        if n == 0:
+            continue
+        par = iv.get("parent")
+        if par not in by_id:
+            fail("%s: parent %r is not listed before it" % (where, par))
+        if iv.get("level") != by_id[par].get("level") + 1:
+            fail("%s: level %r, but its parent %r has level %r"
+                 % (where, iv.get("level"), par, by_id[par].get("level")))
+        ancestors, a = [], n - 1
+        while a is not None:
+            ancestors.append(a)
+            a = by_id[a].get("parent")
+        if par not in ancestors:
+            fail("%s: its parent %r is neither the interval listed just "
+                 "before it nor one of that one's ancestors %r: the list is "
+                 "not depth-first. Intervals:\n%s"
+                 % (where, par, ancestors, describe_intervals(doc)))
+    return True
+
+
+def _is_communication(function):
+    return not any(function == x or (x.endswith("_")
+                                     and function.startswith(x))
+                   for x in NOT_COMMUNICATION)
+
+
+def check_inclusive(doc, part="real"):
+    """Intervals are inclusive: the communication of each interval (in total
+    and per process) is the time of the SRC points of the interval and of
+    every interval nested in it; a nested interval's execution time and
+    insufficient parallelism on a process are at most its parent's."""
+    for iv in doc["intervals"]:
+        where = "interval %s (%r)" % (iv["id"], iv["name"])
+        chars = iv.get(part)
+        if not chars:
+            continue
+        srcs = [s for i in subtree(doc, iv["id"])
+                for s in interval(doc, i)["src"]
+                if _is_communication(s["function"])]
+        total = chars["main"].get("communication")
+        got = sum(s["time"]["sum"] or 0.0 for s in srcs)
+        if total is not None and not _close(total, got, total + got):
+            fail("%s: communication = %.9f, but the SRC points of the "
+                 "interval and of the intervals nested in it (%s) sum to "
+                 "%.9f" % (where, total, ", ".join(
+                     str(i) for i in subtree(doc, iv["id"])), got))
+        bp = chars.get("by_process")
+        if not bp:
+            continue
+        comm = dict(zip(bp["ranks"], bp["communication"]))
+        for r, c in comm.items():
+            if c is None:
+                continue
+            per = 0.0
+            for s in srcs:
+                sbp = s.get("by_process") or {}
+                col = dict(zip(sbp.get("ranks", []), sbp.get("time", [])))
+                per += col.get(r) or 0.0
+            if not _close(c, per, c + per):
+                fail("%s: communication of rank %s = %.9f, but its time in "
+                     "the SRC points of the interval and of the intervals "
+                     "nested in it sums to %.9f" % (where, r, c, per))
+        if iv["id"] == 0:
+            continue
+        pbp = interval(doc, iv["parent"])[part]["by_process"]
+        for key in ("execution_time", "insufficient_parallelism"):
+            mine = dict(zip(bp["ranks"], bp[key]))
+            theirs = dict(zip(pbp["ranks"], pbp[key]))
+            for r, x in mine.items():
+                if x is None:
+                    continue
+                if theirs.get(r) is None:
+                    fail("%s: rank %s has %s %r in it but none in its "
+                         "parent %s" % (where, r, key, x, iv["parent"]))
+                if x > theirs[r] + ABS_TOL:
+                    fail("%s: %s of rank %s = %.9f exceeds that of its "
+                         "parent %s (%.9f)" % (where, key, r, x,
+                                               iv["parent"], theirs[r]))
+    return True
+
+
+def check_interval_headers(doc, text_path):
+    """The text protocol's interval headers ('==== Interval 3  "name"
+    file=F line=L  level=N  parent=P  executions=E ====') give, in the same
+    order, what the JSON gives."""
+    with open(text_path, encoding="utf-8", errors="replace") as f:
+        heads = [ln for ln in f.read().splitlines()
+                 if ln.startswith("==== Interval ")]
+    pat = re.compile(r'^==== Interval (\d+)\s+"(.*)"\s+file=(\S*)\s+'
+                     r'line=(\d+)\s+level=(\d+)\s+parent=(\S+)\s+'
+                     r'executions=(\d+)\s+====$')
+    if len(heads) != len(doc["intervals"]):
+        fail("text protocol %s has %d interval headers, the JSON %d "
+             "intervals:\n%s" % (text_path, len(heads), len(doc["intervals"]),
+                                 "\n".join(heads)))
+    for ln, iv in zip(heads, doc["intervals"]):
+        m = pat.match(ln)
+        if not m:
+            fail("text protocol %s: interval header %r is not '==== Interval "
+                 "N  \"name\"  file=F line=L  level=N  parent=P  "
+                 "executions=E ===='" % (text_path, ln))
+        par = iv["parent"]
+        want = (str(iv["id"]), iv["name"], iv["file"], str(iv["line"]),
+                str(iv["level"]), None if par is None else str(par),
+                str(iv["executions"]))
+        got = m.groups()
+        for i, key in enumerate(("id", "name", "file", "line", "level",
+                                 "parent", "executions")):
+            if want[i] is None:
+                continue
+            if got[i] != want[i] and not (key == "file" and os.path.basename(
+                    got[i]) == os.path.basename(want[i])):
+                fail("text protocol %s: header %r gives %s=%s, the JSON %r"
+                     % (text_path, ln, key, got[i], want[i]))
+    return True
+
+
+def entered(obj):
+    """{rank: bool} of the by_process "entered" flags of an interval's
+    real/predicted part; fails when there are none."""
+    bp = obj.get("by_process")
+    if not bp or bp.get("entered") is None:
+        fail("no by_process.entered flags")
+    return dict(zip(bp["ranks"], bp["entered"]))
+
+
+def warnings(doc):
+    """The protocol's warnings (parameters.warnings)."""
+    w = doc["parameters"].get("warnings")
+    if not isinstance(w, list):
+        fail("parameters.warnings is %r, not a list" % (w,))
+    return w
+
+
+def find_warnings(doc, *parts):
+    """The warnings that contain every one of the strings parts."""
+    return [w for w in warnings(doc) if all(p in w for p in parts)]
+
+
+def check_warning(doc, *parts):
+    """The one warning containing every one of parts; fails unless there is
+    exactly one."""
+    found = find_warnings(doc, *parts)
+    if len(found) != 1:
+        fail("%d warnings contain all of %r, expected exactly 1. Warnings:"
+             "\n  %s" % (len(found), parts, "\n  ".join(warnings(doc))))
+    return found[0]
+
+
+def read_measurements(path, keys):
+    """The program's own measurements: from its output at path, every line
+    'rank=R key=VALUE ...' that has all of keys, as {R: {key: float}}."""
+    got = {}
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for ln in f:
+            fields = dict(x.split("=", 1) for x in ln.split() if "=" in x)
+            if "rank" not in fields or not all(k in fields for k in keys):
+                continue
+            try:
+                got[int(fields["rank"])] = {k: float(fields[k]) for k in keys}
+            except ValueError:
+                fail("%s: bad measurement line %r" % (path, ln))
+    return got
 
 
 # --------------------------------------------------------------------------

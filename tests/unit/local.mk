@@ -1,14 +1,17 @@
 # tests/unit/local.mk: Check suites of the MPI-free stages, and static checks
-# of the library (wrapper coverage of mpi.h, exported symbols).
+# of the library (wrapper coverage of mpi.h, exported symbols).  Each suite
+# links the MPI-free sources it tests directly, never libmpiprof or MPI.
 TESTS += tests/unit/check_units tests/check-mpi-coverage.sh tests/check-exports.sh
 EXTRA_DIST += tests/check-mpi-coverage.sh tests/check-exports.sh src/intercept/check_coverage.py
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_units
 tests_unit_check_units_SOURCES = tests/unit/check_units.c tests/unit/suites.h \
 	tests/unit/test_config.c tests/unit/test_characteristics.c tests/unit/test_dictionary.c \
-	tests/unit/test_table.c tests/unit/test_writer.c \
+	tests/unit/test_table.c tests/unit/test_profile.c tests/unit/test_requests.c \
+	tests/unit/test_writer.c tests/unit/test_warnings.c \
 	src/util/warnings.c src/util/strmap.c src/util/srckey.c src/context/config.c \
 	src/accumulate/table.c src/accumulate/profile.c src/reduce/dictionary.c \
+	src/attribute/requests.c \
 	src/analyze/characteristics.c src/write/text.c src/write/json.c src/write/output.c
 tests_unit_check_units_CPPFLAGS = $(AM_CPPFLAGS) $(CHECK_CFLAGS) $(JANSSON_CFLAGS) -DPACKAGE_VERSION_FOR_TESTS
 tests_unit_check_units_LDADD = $(CHECK_LIBS) $(JANSSON_LIBS) -lm

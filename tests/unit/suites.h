@@ -16,6 +16,7 @@ Suite *table_suite(void);
 Suite *profile_suite(void);
 Suite *requests_suite(void);
 Suite *writer_suite(void);
+Suite *warnings_suite(void);
 
 /* Index of the first recorded warning that contains every one of the given
  * (NULL-terminated) substrings, or -1. */

@@ -113,7 +113,7 @@ START_TEST(test_config_defaults)
     mpp_config_t cfg;
     memset(&cfg, 0x5a, sizeof cfg);
     mpp_config_parse(&cfg, null_getenv);
-    ck_assert_int_eq(MPP_NVARS, 10); /* a new variable needs its default tested here */
+    ck_assert_int_eq(MPP_NVARS, 12); /* a new variable needs its default tested here */
     for (int i = 0; i < MPP_NVARS; i++) {
         ck_assert_int_eq(cfg.is_default[i], 1);
         ck_assert_str_eq(cfg.text[i], mpp_vars[i].default_value);
@@ -131,6 +131,8 @@ START_TEST(test_config_defaults)
     ck_assert_int_eq(cfg.number[MPP_CFG_MAX_SRC], 16384);
     ck_assert_int_eq(cfg.number[MPP_CFG_UNWIND], MPP_UNWIND_AUTO);
     ck_assert_int_eq(cfg.number[MPP_CFG_CLOCK], MPP_CLOCK_AUTO);
+    ck_assert_int_eq(cfg.number[MPP_CFG_MAX_INTERVALS], 1024);
+    ck_assert_int_eq(cfg.number[MPP_CFG_MAX_NESTING], 64);
     ck_assert_int_eq(mpp_warnings_count(), 0);
 }
 END_TEST
@@ -176,6 +178,10 @@ START_TEST(test_config_int_bounds)
     expect_accepted(MPP_CFG_MAX_SRC, "16", 16);
     expect_accepted(MPP_CFG_MAX_SRC, "4194304", 4194304);
     expect_accepted(MPP_CFG_MAX_SRC, "1000", 1000);
+    expect_accepted(MPP_CFG_MAX_INTERVALS, "1", 1);
+    expect_accepted(MPP_CFG_MAX_INTERVALS, "1048576", 1048576);
+    expect_accepted(MPP_CFG_MAX_NESTING, "1", 1);
+    expect_accepted(MPP_CFG_MAX_NESTING, "4096", 4096);
 }
 END_TEST
 
@@ -253,6 +259,10 @@ START_TEST(test_config_bad_int)
     expect_rejected(MPP_CFG_MAX_SRC, "4194305", "4194305");
     expect_rejected(MPP_CFG_MAX_SRC, "1e3", "1e3");
     expect_rejected(MPP_CFG_MAX_SRC, "0x100", "0x100");
+    expect_rejected(MPP_CFG_MAX_INTERVALS, "0", "0");
+    expect_rejected(MPP_CFG_MAX_INTERVALS, "1048577", "1048577");
+    expect_rejected(MPP_CFG_MAX_NESTING, "-1", "-1");
+    expect_rejected(MPP_CFG_MAX_NESTING, "4097", "4097");
 }
 END_TEST
 

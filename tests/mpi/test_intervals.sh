@@ -1,0 +1,31 @@
+#!/bin/sh
+# intervals: nested intervals marked with MPIPROF_INTERVAL_BEGIN/END in C: a
+# setup phase, a loop body entered 50 times with a nested "exchange" (an
+# MPI_Allreduce) entered 50 times and, inside that, "pack" entered 49 times,
+# and a final phase.  The protocol must list the intervals depth-first in
+# order of first entry with their file:line (the begin mark), level, parent
+# and executions; each SRC point only in the interval its call is made in
+# (exact counts); each interval's execution time per process within 10% of
+# what the rank measured itself, and its communication as well, nested
+# intervals' included; every invariant in every interval, the text agreeing
+# with the JSON, the JSON valid against the schema.
+set -eu
+# shellcheck source=common.sh
+. "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
+need_var MPICC_PROF
+
+cd "$tmp"
+"$MPICC_PROF" -o intervals "$srcdir/intervals.c" || fail "compiling intervals.c with mpicc-prof"
+mpirun_2 out err env MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_QUIET=1 ./intervals
+[ "$(grep -c '^rank=[01] exec=' out)" -eq 2 ] || fail "intervals did not print its measurements: $(cat out err)"
+[ -s prot.txt.json ] || fail "no JSON protocol prot.txt.json (MPIPROF_FORMAT=both)"
+check_text_protocol prot.txt
+
+schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
+if [ -f "$schema" ]; then
+    "$PYTHON3" "$srcdir/check_intervals.py" prot.txt.json prot.txt "$srcdir/intervals.c" out "$schema"
+else
+    echo "NOTE: $schema does not exist: schema validation SKIPPED"
+    "$PYTHON3" "$srcdir/check_intervals.py" prot.txt.json prot.txt "$srcdir/intervals.c" out
+fi || fail "protocol check failed (see above)"
+echo "PASS: intervals"

@@ -1,0 +1,242 @@
+/* Outstanding MPI requests (src/attribute/requests.c): an open-addressing
+ * table with backward-shift deletion keyed by the request handle. */
+#include <stdint.h>
+#include <string.h>
+
+#include "mpp_common.h"
+#include "requests.h"
+#include "suites.h"
+
+static void setup(void)
+{
+    unit_reset_warnings();
+    mpp_requests_init(0);
+}
+
+static void teardown(void) { mpp_requests_reset(); }
+
+static void expect_found(uint64_t handle, int kind, int persistent, int64_t sent, int64_t recv)
+{
+    mpp_request_info_t info;
+    memset(&info, 0, sizeof info);
+    ck_assert_msg(mpp_request_find(handle, &info), "handle %#llx not found", (unsigned long long)handle);
+    ck_assert_uint_eq(info.handle, handle);
+    ck_assert_int_eq(info.kind, kind);
+    ck_assert_int_eq(info.persistent, persistent);
+    ck_assert_int_eq(info.bytes_sent, sent);
+    ck_assert_int_eq(info.bytes_recv, recv);
+}
+
+static void expect_missing(uint64_t handle)
+{
+    mpp_request_info_t info;
+    ck_assert_msg(!mpp_request_find(handle, &info), "handle %#llx should not be found",
+                  (unsigned long long)handle);
+}
+
+/* The home slot of a handle in a table of `cap` slots: a copy of requests.c's
+ * hash, used only to build colliding handles on purpose. */
+static size_t home_slot(uint64_t h, size_t cap) { return (size_t)((h * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1); }
+
+/* `n` handles whose home is `slot` in the initial 1024-slot table. */
+static void colliding(size_t slot, uint64_t *out, int n)
+{
+    int found = 0;
+    for (uint64_t h = 1; found < n; h++)
+        if (home_slot(h, 1024) == slot)
+            out[found++] = h;
+}
+
+/* --- add, find, remove --- */
+
+START_TEST(test_requests_add_find_remove)
+{
+    mpp_request_add(0xac000001, MPP_CAT_SENDRECV, 0, 800, 0);
+    mpp_request_add(0xac000002, MPP_CAT_COLLECTIVE, 0, 8, 8);
+    mpp_request_add(0xac000003, MPP_CAT_IO, 1, 0, 4096);
+    ck_assert_uint_eq(mpp_requests_outstanding(), 3);
+    expect_found(0xac000001, MPP_CAT_SENDRECV, 0, 800, 0);
+    expect_found(0xac000002, MPP_CAT_COLLECTIVE, 0, 8, 8);
+    expect_found(0xac000003, MPP_CAT_IO, 1, 0, 4096);
+    expect_missing(0xac000004);
+    mpp_request_remove(0xac000002);
+    ck_assert_uint_eq(mpp_requests_outstanding(), 2);
+    expect_missing(0xac000002);
+    expect_found(0xac000001, MPP_CAT_SENDRECV, 0, 800, 0);
+    expect_found(0xac000003, MPP_CAT_IO, 1, 0, 4096);
+    mpp_request_remove(0xac000002); /* twice: nothing happens */
+    mpp_request_remove(0xdead);     /* never added */
+    ck_assert_uint_eq(mpp_requests_outstanding(), 2);
+}
+END_TEST
+
+START_TEST(test_requests_add_again_replaces)
+{
+    mpp_request_add(42, MPP_CAT_SENDRECV, 0, 10, 0);
+    mpp_request_add(42, MPP_CAT_COLLECTIVE, 1, 0, 20); /* a handle reused after completion */
+    ck_assert_uint_eq(mpp_requests_outstanding(), 1);
+    expect_found(42, MPP_CAT_COLLECTIVE, 1, 0, 20);
+    mpp_request_remove(42);
+    ck_assert_uint_eq(mpp_requests_outstanding(), 0);
+    expect_missing(42);
+}
+END_TEST
+
+/* --- clusters --- */
+
+START_TEST(test_requests_remove_in_cluster)
+{
+    uint64_t h[6];
+    colliding(500, h, 6);
+    for (int i = 0; i < 6; i++)
+        mpp_request_add(h[i], MPP_CAT_SENDRECV, 0, (int64_t)i, 0);
+    /* remove from the middle, then the head, then the tail */
+    static const int order[6] = {2, 0, 5, 3, 1, 4};
+    for (int r = 0; r < 6; r++) {
+        mpp_request_remove(h[order[r]]);
+        for (int i = 0; i < 6; i++) {
+            int removed = 0;
+            for (int q = 0; q <= r; q++)
+                removed |= order[q] == i;
+            if (removed)
+                expect_missing(h[i]);
+            else
+                expect_found(h[i], MPP_CAT_SENDRECV, 0, i, 0);
+        }
+        ck_assert_uint_eq(mpp_requests_outstanding(), 5 - (uint64_t)r);
+    }
+}
+END_TEST
+
+START_TEST(test_requests_remove_in_wrapping_cluster)
+{
+    /* a cluster that wraps from the last slot to the first, mixed with
+     * entries whose home is slot 0 */
+    uint64_t tail[4], head[3];
+    colliding(1022, tail, 4);
+    colliding(0, head, 3);
+    for (int i = 0; i < 4; i++)
+        mpp_request_add(tail[i], MPP_CAT_COLLECTIVE, 0, 100 + i, 0);
+    for (int i = 0; i < 3; i++)
+        mpp_request_add(head[i], MPP_CAT_SYSTEM, 0, 200 + i, 0);
+    mpp_request_remove(tail[0]);
+    mpp_request_remove(head[1]);
+    mpp_request_remove(tail[2]);
+    for (int i = 0; i < 4; i++) {
+        if (i == 0 || i == 2)
+            expect_missing(tail[i]);
+        else
+            expect_found(tail[i], MPP_CAT_COLLECTIVE, 0, 100 + i, 0);
+    }
+    expect_found(head[0], MPP_CAT_SYSTEM, 0, 200, 0);
+    expect_missing(head[1]);
+    expect_found(head[2], MPP_CAT_SYSTEM, 0, 202, 0);
+    ck_assert_uint_eq(mpp_requests_outstanding(), 4);
+}
+END_TEST
+
+START_TEST(test_requests_remove_every_other)
+{
+    enum { N = 10000 };
+    for (uint64_t i = 1; i <= N; i++)
+        mpp_request_add(i * 8, (int)(i % MPP_NCAT), (int)(i % 2), (int64_t)i, -(int64_t)i);
+    ck_assert_uint_eq(mpp_requests_outstanding(), N);
+    for (uint64_t i = 1; i <= N; i += 2)
+        mpp_request_remove(i * 8);
+    ck_assert_uint_eq(mpp_requests_outstanding(), N / 2);
+    for (uint64_t i = 1; i <= N; i++) {
+        if (i % 2)
+            expect_missing(i * 8);
+        else
+            expect_found(i * 8, (int)(i % MPP_NCAT), 0, (int64_t)i, -(int64_t)i);
+    }
+    /* and back */
+    for (uint64_t i = 1; i <= N; i += 2)
+        mpp_request_add(i * 8, MPP_CAT_IO, 1, 1, 2);
+    ck_assert_uint_eq(mpp_requests_outstanding(), N);
+    for (uint64_t i = 1; i <= N; i += 2)
+        expect_found(i * 8, MPP_CAT_IO, 1, 1, 2);
+}
+END_TEST
+
+START_TEST(test_requests_growth)
+{
+    /* handles as MPICH hands them out: a fixed high part, a counter below */
+    enum { N = 50000 };
+    for (uint64_t i = 0; i < N; i++) {
+        mpp_request_add(0xac000000u + i, MPP_CAT_SENDRECV, 0, (int64_t)i, 0);
+        ck_assert_uint_eq(mpp_requests_outstanding(), i + 1);
+    }
+    for (uint64_t i = 0; i < N; i++)
+        expect_found(0xac000000u + i, MPP_CAT_SENDRECV, 0, (int64_t)i, 0);
+    for (uint64_t i = 0; i < N; i++)
+        mpp_request_remove(0xac000000u + i);
+    ck_assert_uint_eq(mpp_requests_outstanding(), 0);
+    expect_missing(0xac000000u);
+    /* reset forgets everything */
+    mpp_request_add(5, MPP_CAT_SENDRECV, 0, 0, 0);
+    mpp_requests_reset();
+    ck_assert_uint_eq(mpp_requests_outstanding(), 0);
+    expect_missing(5);
+}
+END_TEST
+
+/* --- bad arguments --- */
+
+START_TEST(test_requests_bad_args)
+{
+    /* before anything was added */
+    expect_missing(7);
+    mpp_request_remove(7);
+    ck_assert_uint_eq(mpp_requests_outstanding(), 0);
+    /* handle 0 is never tracked */
+    mpp_request_add(0, MPP_CAT_SENDRECV, 0, 1, 1);
+    ck_assert_uint_eq(mpp_requests_outstanding(), 0);
+    expect_missing(0);
+    mpp_request_add(9, MPP_CAT_SENDRECV, 0, 1, 1);
+    mpp_request_remove(0);
+    ck_assert_uint_eq(mpp_requests_outstanding(), 1);
+    expect_missing(0);
+    /* the largest handle */
+    mpp_request_add(UINT64_MAX, MPP_CAT_SYSTEM, 1, INT64_MAX, INT64_MIN);
+    expect_found(UINT64_MAX, MPP_CAT_SYSTEM, 1, INT64_MAX, INT64_MIN);
+    /* reset twice, then the locking variant */
+    mpp_requests_reset();
+    mpp_requests_reset();
+    mpp_requests_init(1);
+    mpp_request_add(11, MPP_CAT_IO, 0, 3, 4);
+    expect_found(11, MPP_CAT_IO, 0, 3, 4);
+    mpp_request_remove(11);
+    expect_missing(11);
+}
+END_TEST
+
+Suite *requests_suite(void)
+{
+    Suite *s = suite_create("requests");
+    TCase *tc;
+
+    tc = tcase_create("add_find_remove");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_requests_add_find_remove);
+    tcase_add_test(tc, test_requests_add_again_replaces);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("clusters");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_requests_remove_in_cluster);
+    tcase_add_test(tc, test_requests_remove_in_wrapping_cluster);
+    tcase_add_test(tc, test_requests_remove_every_other);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("growth");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_requests_growth);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("bad_args");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_requests_bad_args);
+    suite_add_tcase(s, tc);
+    return s;
+}
