@@ -6,9 +6,12 @@
  *     a begin mark before MPI_Init; an end mark without an open interval; a
  *     replicated-code end without a begin; MPI_Pcontrol(-1, "nosuch") while
  *     "open" is open (name mismatch); MPI_Pcontrol(-1, "outer") while
- *     "inner" is open inside "outer"; "threaded" begun in one thread and
- *     ended in another; "left_open" (with replicated code in it) still open
- *     at MPI_Finalize; end and begin marks after MPI_Finalize.
+ *     "inner" is open inside "outer"; intervals begun in one thread and
+ *     ended in another: "threaded" (both threads alive), "threaded2" (ended
+ *     in the main thread), "threaded3" (ended in a thread created after the
+ *     one that began it was joined); "left_open" (with replicated code in
+ *     it) still open at MPI_Finalize; end and begin marks after
+ *     MPI_Finalize.
  *   intervals_misuse caps       (run with MPIPROF_MAX_INTERVALS=2)
  *     5 distinct intervals: "P" with children "c1" (twice), "c2", "c3" and
  *     "c4" (in "c3"); "c2", "c3", "c4" are past the cap.
@@ -48,10 +51,21 @@ static void busy(double seconds)
         ;
 }
 
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+static int begun, ended;
+
+/* Begins "threaded" and stays alive until it has been ended elsewhere. */
 static void *begin_threaded(void *arg)
 {
     (void)arg;
     MPIPROF_INTERVAL_BEGIN("threaded"); /* MARK:threaded */
+    pthread_mutex_lock(&lock);
+    begun = 1;
+    pthread_cond_broadcast(&cond);
+    while (!ended)
+        pthread_cond_wait(&cond, &lock);
+    pthread_mutex_unlock(&lock);
     return NULL;
 }
 
@@ -59,6 +73,27 @@ static void *end_threaded(void *arg)
 {
     (void)arg;
     MPIPROF_INTERVAL_END(); /* MARK:threaded_end */
+    return NULL;
+}
+
+static void *begin_threaded2(void *arg)
+{
+    (void)arg;
+    MPIPROF_INTERVAL_BEGIN("threaded2"); /* MARK:threaded2 */
+    return NULL;
+}
+
+static void *begin_threaded3(void *arg)
+{
+    (void)arg;
+    MPIPROF_INTERVAL_BEGIN("threaded3"); /* MARK:threaded3 */
+    return NULL;
+}
+
+static void *end_threaded3(void *arg)
+{
+    (void)arg;
+    MPIPROF_INTERVAL_END(); /* MARK:threaded3_end */
     return NULL;
 }
 
@@ -89,10 +124,33 @@ static int marks(int rank)
     MPI_Pcontrol(-1, "outer"); /* MARK:outer_end */
     MPI_Barrier(MPI_COMM_WORLD); /* MARK:after_outer_barrier */
 
-    errors += in_thread(begin_threaded);
+    /* "threaded": begun in thread A, ended in thread B while A still runs. */
+    pthread_t a;
+    errors += pthread_create(&a, NULL, begin_threaded, NULL) != 0;
+    pthread_mutex_lock(&lock);
+    while (!errors && !begun)
+        pthread_cond_wait(&cond, &lock);
+    pthread_mutex_unlock(&lock);
     MPI_Barrier(MPI_COMM_WORLD); /* MARK:threaded_barrier */
     errors += in_thread(end_threaded);
+    pthread_mutex_lock(&lock);
+    ended = 1;
+    pthread_cond_broadcast(&cond);
+    pthread_mutex_unlock(&lock);
+    errors += !errors && pthread_join(a, NULL) != 0;
     MPI_Barrier(MPI_COMM_WORLD); /* MARK:after_threaded_barrier */
+
+    /* "threaded2": begun in a thread (joined), ended in the main thread. */
+    errors += in_thread(begin_threaded2);
+    MPI_Barrier(MPI_COMM_WORLD); /* MARK:threaded2_barrier */
+    MPIPROF_INTERVAL_END(); /* MARK:threaded2_end */
+
+    /* "threaded3": begun in a thread, ended in another thread created after
+     * the first was joined (the system may give it the same pthread_t). */
+    errors += in_thread(begin_threaded3);
+    MPI_Barrier(MPI_COMM_WORLD); /* MARK:threaded3_barrier */
+    errors += in_thread(end_threaded3);
+    MPI_Barrier(MPI_COMM_WORLD); /* MARK:after_threaded3_barrier */
 
     t = now();
     MPIPROF_INTERVAL_BEGIN("left_open"); /* MARK:left_open */
