@@ -12,7 +12,7 @@
  *                   nothing pending (no communication); per process
  *   floor=N         the same loop without and with two __rdtsc() reads around
  *                   each call (t0 = __rdtsc(); MPI_Iprobe; t1 = __rdtsc();
- *                   acc += t1 - t0), N calls each, alternated in halves
+ *                   acc += t1 - t0), N calls each, alternated slice by slice
  *   pingpong=N      N round trips of 8 bytes between ranks 0 and 1
  *                   (MPI_Send + MPI_Recv: 2 calls per process per round trip)
  *   allreduce=N     N x MPI_Allreduce of 1 int (MPI_SUM)
@@ -25,14 +25,15 @@
  *                   from MPI_Finalize's entry to its return on this process
  *
  * Every timed loop is preceded by an untimed warm-up of a tenth of it (at
- * least 10 iterations) and a barrier; its time is the maximum over the
- * processes of the wall time (CLOCK_MONOTONIC) of the loop.
+ * least 10 iterations) and runs in SLICES (10) equal slices, each after a
+ * barrier and timed on its own (CLOCK_MONOTONIC, the maximum over the
+ * processes).  A RESULT gives the whole loop (the sum of the slices) and the
+ * fastest slice, both per MPI call of one process.
  *
  * --intervals  enter and leave one of BENCH_INTERVALS named intervals with
  *              MPI_Pcontrol(1, name) / MPI_Pcontrol(-1, name) around the calls
- *              of memory= and finalize=.  Off by default: mpiprof does not
- *              implement intervals yet (MPI_Pcontrol(level != 0) only
- *              resumes collection), so the output then says so. */
+ *              of memory= and finalize= (bench/run passes it unless
+ *              --no-intervals). */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -66,27 +67,48 @@ static void die(const char *msg)
     exit(2);
 }
 
-/* Loops over passes and phases must make their calls from one call
+/* Loops over passes, slices and phases must make their calls from one call
  * instruction (one SRC point at every MPIPROF_DEPTH): a volatile bound keeps
  * the compiler from unrolling them into one copy per pass. */
-static volatile int two = 2, three = 3;
+static volatile int two = 2;
+
+/* Every timed loop runs in SLICES equal slices, each timed on its own. */
+#define SLICES 10
+static volatile int nslices = SLICES;
 
 static long warmup_of(long n) { return n / 10 > 10 ? n / 10 : 10; }
+static long slice_of(long n) { return n / SLICES > 0 ? n / SLICES : 1; }
 
-/* Maximum over the processes of a local duration (outside every timed loop). */
-static double max_over_ranks(double local)
+/* Per slice, the maximum over the processes (outside every timed loop). */
+static void max_over_ranks(double *t, int n)
 {
-    double global = local;
-    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return global;
+    MPI_Allreduce(MPI_IN_PLACE, t, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 }
 
-static void report(const char *test, long calls_per_process, double seconds, const char *extra)
+typedef struct {
+    double whole;   /* the sum of the slices: the whole loop */
+    double fastest; /* the fastest slice */
+    long calls;     /* MPI calls per process in the whole loop */
+} timing_t;
+
+static timing_t summarize(const double *t, long calls)
+{
+    timing_t r = {0, t[0], calls};
+    for (int k = 0; k < SLICES; k++) {
+        r.whole += t[k];
+        if (t[k] < r.fastest)
+            r.fastest = t[k];
+    }
+    return r;
+}
+
+static void report(const char *test, timing_t r, const char *extra)
 {
     if (rank == 0)
-        printf("RESULT test=%s nprocs=%d calls=%ld seconds=%.9f ns_per_call=%.3f%s%s\n", test, nprocs,
-               calls_per_process, seconds, 1e9 * seconds / (double)calls_per_process, extra ? " " : "",
-               extra ? extra : "");
+        printf("RESULT test=%s nprocs=%d calls=%ld slices=%d seconds=%.9f ns_per_call=%.3f "
+               "fastest_slice_ns_per_call=%.3f%s%s\n",
+               test, nprocs, r.calls, SLICES, r.whole, 1e9 * r.whole / (double)r.calls,
+               1e9 * r.fastest * SLICES / (double)r.calls, extra ? " " : "", extra ? extra : "");
 }
 
 /* ---- local: MPI_Iprobe with nothing pending -------------------------------- */
@@ -132,45 +154,48 @@ static double timed(void (*loop)(long), long n)
     return now() - t0;
 }
 
-/* The untimed warm-up and the timed loop make their MPI calls from the same
- * call stack (same SRC point at every MPIPROF_DEPTH), so the table cells the
- * timed loop uses exist before it starts. */
-static double warm_and_time(void (*loop)(long), long n)
+/* An untimed warm-up of a tenth of the loop, then the loop in SLICES timed
+ * slices, each after a barrier.  All of them call from the same call stack
+ * (same SRC point at every MPIPROF_DEPTH), so the table cells the timed
+ * slices use exist before they start. */
+static timing_t warm_and_time(void (*loop)(long), long n, int calls_per_iteration)
 {
-    double dt = 0;
-    for (int pass = 0; pass < two; pass++) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        dt = timed(loop, pass ? n : warmup_of(n));
-    }
-    return max_over_ranks(dt);
+    double t[SLICES];
+    long per = slice_of(n);
+    for (int pass = 0; pass < two; pass++)
+        for (int k = 0; k < (pass ? nslices : 1); k++) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            t[k] = timed(loop, pass ? per : warmup_of(n));
+        }
+    max_over_ranks(t, SLICES);
+    return summarize(t, per * SLICES * calls_per_iteration);
 }
 
 static void test_local(long n)
 {
-    report("local", n, warm_and_time(iprobe_loop, n), NULL);
+    report("local", warm_and_time(iprobe_loop, n, 1), NULL);
 }
 
+/* The plain and the rdtsc loop, alternated slice by slice. */
 static void test_floor(long n)
 {
-    long half = n / 2 > 0 ? n / 2 : 1;
-    double plain = 0, wrapped = 0, pair = 0;
-    for (int pass = 0; pass < three; pass++) { /* pass 0: warm-up */
-        long m = pass ? half : warmup_of(half);
-        double p = timed(iprobe_loop, m), w = timed(iprobe_rdtsc_loop, m);
-        if (pass) {
-            plain += p;
-            wrapped += w;
+    double plain[SLICES], wrapped[SLICES], pair = 0;
+    long per = slice_of(n);
+    for (int pass = 0; pass < two; pass++)
+        for (int k = 0; k < (pass ? nslices : 1); k++) {
+            long m = pass ? per : warmup_of(n);
+            plain[k] = timed(iprobe_loop, m);
+            wrapped[k] = timed(iprobe_rdtsc_loop, m);
         }
-    }
     for (int pass = 0; pass < two; pass++)
         pair = timed(rdtsc_pair_loop, pass ? n : warmup_of(n));
-    plain = max_over_ranks(plain);
-    wrapped = max_over_ranks(wrapped);
-    pair = max_over_ranks(pair);
+    max_over_ranks(plain, SLICES);
+    max_over_ranks(wrapped, SLICES);
+    max_over_ranks(&pair, 1);
     char extra[128];
     snprintf(extra, sizeof extra, "rdtsc_pair_alone_ns=%.3f", 1e9 * pair / (double)n);
-    report("floor_plain", 2 * half, plain, NULL);
-    report("floor_rdtsc", 2 * half, wrapped, extra);
+    report("floor_plain", summarize(plain, per * SLICES), NULL);
+    report("floor_rdtsc", summarize(wrapped, per * SLICES), extra);
 }
 
 /* ---- two-process workloads -------------------------------------------------- */
@@ -215,7 +240,7 @@ static void test_pair(const char *name, void (*loop)(long), long n, int calls_pe
 {
     if (nprocs != 2)
         die("pingpong, allreduce and nonblocking need exactly 2 processes");
-    report(name, n * calls_per_iteration, warm_and_time(loop, n), NULL);
+    report(name, warm_and_time(loop, n, calls_per_iteration), NULL);
 }
 
 /* ---- memory and finalize: many distinct call sites ---------------------------- */

@@ -11,5 +11,7 @@ AC_DEFUN([MPIPROF_CHECK_HWLOC], [
           [AC_MSG_ERROR([--with-hwloc given but hwloc was not found: install libhwloc-dev])])
     AS_IF([test "x$hwloc_happy" = "xyes"], [AC_DEFINE([MPIPROF_HAVE_HWLOC], [1], [hwloc available])])
     AM_CONDITIONAL([HAVE_HWLOC], [test "x$hwloc_happy" = "xyes"])
-    mpiprof_summary_hwloc=$hwloc_happy
+    AS_IF([test "x$hwloc_happy" = "xyes"], [mpiprof_summary_hwloc=yes],
+          [test "x$with_hwloc" = "xno"], [mpiprof_summary_hwloc="no (--without-hwloc): Machine and Placement are n/a"],
+          [mpiprof_summary_hwloc="no (not found): Machine and Placement are n/a"])
 ])

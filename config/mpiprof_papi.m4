@@ -16,5 +16,19 @@ AC_DEFUN([MPIPROF_CHECK_PAPI], [
     AC_SUBST([PAPI_LIBS])
     AC_SUBST([PAPI_CFLAGS])
     AM_CONDITIONAL([HAVE_PAPI], [test "x$papi_happy" = "xyes"])
-    mpiprof_summary_papi=$papi_happy
+    # PAPI's software-defined events (libsde): only the tests use them, to
+    # drive counters whose values they know on machines without hardware ones.
+    sde_happy=no
+    PAPI_SDE_LIBS=
+    AS_IF([test "x$papi_happy" = "xyes"],
+          [mpiprof_save_CPPFLAGS=$CPPFLAGS
+           mpiprof_save_LIBS=$LIBS
+           CPPFLAGS="$CPPFLAGS $PAPI_CFLAGS"
+           AC_CHECK_HEADER([sde_lib.h], [AC_CHECK_LIB([sde], [papi_sde_init], [sde_happy=yes; PAPI_SDE_LIBS=-lsde])])
+           CPPFLAGS=$mpiprof_save_CPPFLAGS
+           LIBS=$mpiprof_save_LIBS])
+    AC_SUBST([PAPI_SDE_LIBS])
+    AS_IF([test "x$papi_happy" = "xyes"], [mpiprof_summary_papi="yes (software-defined events for the tests: $sde_happy)"],
+          [test "x$with_papi" = "xno"], [mpiprof_summary_papi="no (--without-papi): Hardware counters are n/a"],
+          [mpiprof_summary_papi="no (not found): Hardware counters are n/a"])
 ])

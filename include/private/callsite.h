@@ -10,13 +10,49 @@
  * frames there are skipped.  `unwind` is MPP_UNWIND_*. */
 void mpp_callsite_init(int depth, int unwind);
 
+extern uintptr_t mpp_skipped_lo, mpp_skipped_hi;
+extern int mpp_callsite_always_dwarf;
+int mpp_callsite_in_skipped_slow(uintptr_t pc);
+void mpp_callsite_capture_dwarf(uintptr_t *frames);
+
+/* Is pc in the MPI library, its bindings or mpiprof?  The program's own
+ * code usually lies outside the libraries' whole span: one compare. */
+static inline int mpp_callsite_in_skipped(uintptr_t pc)
+{
+    if (MPP_LIKELY(pc - mpp_skipped_lo >= mpp_skipped_hi - mpp_skipped_lo))
+        return 0;
+    return mpp_callsite_in_skipped_slow(pc);
+}
+
 /* Fill frames[0..depth-1] (zero-padded) for a call whose wrapper has the
  * given return and frame addresses.  Frame pointers are walked within the
  * thread's stack bounds, so a binary without frame pointers gives short or
  * wrong deeper frames but never a crash; calls through the MPI Fortran
  * bindings (return address inside MPI) use the DWARF unwinder. */
-void mpp_callsite_capture(uintptr_t *frames, void *return_address, void *frame_address,
-                          uintptr_t stack_lo, uintptr_t stack_hi);
+static inline __attribute__((always_inline)) void
+mpp_callsite_capture(uintptr_t *frames, int depth, void *return_address, void *frame_address,
+                     uintptr_t stack_lo, uintptr_t stack_hi)
+{
+    uintptr_t pc = (uintptr_t)return_address;
+    if (MPP_UNLIKELY(mpp_callsite_always_dwarf || mpp_callsite_in_skipped(pc))) {
+        mpp_callsite_capture_dwarf(frames);
+        return;
+    }
+    frames[0] = pc;
+    const uintptr_t *fp = (const uintptr_t *)frame_address;
+    int i = 1;
+    for (; i < depth; i++) {
+        const uintptr_t *next = (const uintptr_t *)fp[0];
+        /* A frame pointer must point further up this thread's stack. */
+        if (next <= fp || (uintptr_t)next + 16 > stack_hi || (uintptr_t)next < stack_lo ||
+            ((uintptr_t)next & 7) || !next[1])
+            break;
+        fp = next;
+        frames[i] = fp[1];
+    }
+    for (; i < depth; i++)
+        frames[i] = 0;
+}
 
 int mpp_callsite_depth(void);
 

@@ -1,5 +1,7 @@
 /* The union of string-keyed records of all processes (intervals, SRC
- * points, (interval, SRC) cells, hosts, warnings), built by merging
+ * points, (interval, SRC) cells, hosts, warnings, counter events, and the
+ * machine context: node types, host infos, placement runs, facts; the
+ * encodings of the machine records are in machine.h), built by merging
  * serialized dictionaries up a binary tree (log P rounds), put in canonical
  * order on rank 0 and broadcast.  Pure data manipulation: no MPI here. */
 #ifndef MPP_DICTIONARY_H
@@ -10,7 +12,22 @@
 
 #include "strmap.h"
 
-typedef enum { MPP_REC_INTERVAL = 0, MPP_REC_SRC, MPP_REC_CELL, MPP_REC_HOST, MPP_REC_WARNING, MPP_NREC } mpp_record_kind_t;
+typedef enum {
+    MPP_REC_INTERVAL = 0, MPP_REC_SRC, MPP_REC_CELL, MPP_REC_HOST, MPP_REC_WARNING,
+    MPP_REC_EVENT,     /* counter event: name US component; min: its position in the list asked */
+    MPP_REC_NODETYPE,  /* node description, one per distinct type; min: lowest rank, sum: hosts */
+    MPP_REC_HOSTINFO,  /* host US node-type hash US allowed PUs, from the host's lowest rank */
+    MPP_REC_PLACEMENT, /* run of ranks and their bindings (coalesced by mpp_dict_coalesce_runs) */
+    MPP_REC_FACT,      /* label US value: PAPI version, multiplexing, why nothing is counted, ... */
+    MPP_NREC
+} mpp_record_kind_t;
+
+/* Labels of MPP_REC_FACT records. */
+#define MPP_FACT_PAPI "papi"               /* PAPI version: "PAPI 7.0.0.0" */
+#define MPP_FACT_MULTIPLEXED "multiplexed" /* "perf_event: 8 events on 6 counters" */
+#define MPP_FACT_SPLIT "split"             /* "on": inside/outside-MPI counts measured */
+#define MPP_FACT_NONE "none"               /* why this process counts no event */
+#define MPP_FACT_TOPOLOGY "topology"       /* "host: why its topology could not be read" */
 
 /* Separates the interval key from the SRC key in a cell's key. */
 #define MPP_GS '\x1d'
@@ -40,8 +57,14 @@ int mpp_dict_merge_serialized(mpp_dict_t *d, const char *buffer, size_t length);
 
 /* Canonical order: intervals depth-first with siblings in order of first
  * entry, then SRC points by key, cells by (interval, SRC), hosts, warnings by
- * lowest rank.  The n-th record of a kind has global id n. */
+ * lowest rank, events by position asked, node types, host infos and
+ * placement runs by lowest rank, facts by key.  The n-th record of a kind
+ * has global id n. */
 int mpp_dict_canonical_order(mpp_dict_t *d);
+
+/* Merge the placement runs that continue one another (machine.h), so that
+ * regular layouts keep one run per host however many ranks it has. */
+int mpp_dict_coalesce_runs(mpp_dict_t *d);
 
 /* Parent key of an interval key ("0" has none: NULL).  Allocated. */
 char *mpp_interval_parent_key(const char *key);

@@ -8,6 +8,7 @@
 
 #include "intervals.h"
 #include "mpp_common.h"
+#include "reduced.h"
 #include "table.h"
 
 typedef struct {
@@ -17,6 +18,7 @@ typedef struct {
     double first_entry; /* seconds after interval 0 began */
     double exec, cpu, sys, seq;
     double cat[MPP_NCAT]; /* time in MPI by category, nested intervals included */
+    double *hw;           /* counter values [context.nevents * MPP_HW_NV] (reduced.h), NULL: none */
 } mpp_local_interval_t;
 
 typedef struct {
@@ -26,11 +28,29 @@ typedef struct {
     double time;
 } mpp_local_cell_t;
 
+/* What this process knows of its machine and counters (src/context/):
+ * plain strings, so that reduce needs neither hwloc nor PAPI. */
+typedef struct {
+    /* Machine and placement (topology.h) */
+    const char *machine_na;   /* why they are n/a; NULL when collected */
+    const char *binding;      /* PUs this process may run on ("0-3"), NULL: unknown */
+    /* Called on the lowest rank of each host only: its node-type key and
+     * allowed PUs (machine.h), allocated; or -1 and *error (allocated). */
+    int (*describe_node)(char **type_key, char **allowed, char **error);
+    /* Counters (counters.h): events counted, "name US component" each */
+    const char *counters_na;  /* no counters at all: why; NULL when PAPI ran */
+    char **events;
+    int nevents;
+    char **facts;             /* "label US value" (dictionary.h, MPP_REC_FACT) */
+    int nfacts;
+} mpp_local_context_t;
+
 typedef struct {
     mpp_local_interval_t *intervals;
     int nintervals;
     mpp_local_cell_t *cells;
     int ncells;
+    mpp_local_context_t context;
 } mpp_local_profile_t;
 
 /* Frame record of a return address (symbolize.h's mpp_symbolize). */
@@ -45,5 +65,9 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
                                        double (*to_seconds)(uint64_t), mpp_resolve_fn resolve,
                                        void *resolve_ctx, mpp_function_name_fn function_name);
 void mpp_profile_free(mpp_local_profile_t *p);
+
+/* Attach the counter values of every interval: values[i][e][v] for local
+ * interval i, event e of context.nevents, v < MPP_HW_NV (copied). */
+int mpp_profile_set_counters(mpp_local_profile_t *p, const double *values);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "machine.h"
 #include "srckey.h"
 
 /* Per-process quantities of an interval that are reduced across processes.
@@ -41,6 +42,10 @@ typedef struct {
     int processes;           /* processes that entered it */
     mpp_stat_t q[MPP_NQ];
     double *by_process;      /* [nselected * MPP_NQ]; NaN: not entered */
+    /* Hardware counters (mpp_reduced_counters_t): mpp_hw_width values, the
+     * events' then the derived rates'; count 0 where no process has one. */
+    mpp_stat_t *hw;
+    double *hw_by_process;   /* [nselected * mpp_hw_width]; NaN: none */
 } mpp_reduced_interval_t;
 
 typedef struct {
@@ -60,6 +65,40 @@ typedef struct {
     double *by_process; /* [nselected * MPP_NCELLV]; NaN: no calls */
 } mpp_reduced_cell_t;
 
+/* Per event and interval: the count of each process over the interval, and
+ * (MPIPROF_PAPI_SRC) the part of it inside MPI calls and outside them. */
+enum { MPP_HW_TOTAL = 0, MPP_HW_INSIDE, MPP_HW_OUTSIDE, MPP_HW_NV };
+
+typedef struct {
+    char *name;      /* as given in MPIPROF_PAPI_EVENTS */
+    char *component; /* the PAPI component counting it */
+    int processes;   /* processes that counted it */
+} mpp_reduced_event_t;
+
+/* A derived rate the events allow: mpp_counter_rates[rate] with the
+ * indexes of its events (denominator -1: per second). */
+typedef struct {
+    int rate, numerator, denominator;
+} mpp_rate_use_t;
+
+typedef struct {
+    char *na_reason;       /* set: no counters at all (built without PAPI, not initialized) */
+    char *library;         /* "PAPI 7.0.0.0" */
+    mpp_reduced_event_t *events; /* in the order asked */
+    int nevents;
+    mpp_rate_use_t *rates;
+    int nrates;
+    char **multiplexed;    /* "perf_event: 8 events on 6 counters", from any process */
+    int nmultiplexed;
+    int split;             /* inside/outside-MPI counts were measured */
+    char *none_reason;     /* no event counted: why (nevents 0) */
+} mpp_reduced_counters_t;
+
+static inline int mpp_hw_width(const mpp_reduced_counters_t *c)
+{
+    return c->nevents * MPP_HW_NV + c->nrates;
+}
+
 typedef struct {
     int nprocs;
     int nnodes;
@@ -73,6 +112,9 @@ typedef struct {
     int ncells;
     char **warnings; /* from every process, deduplicated */
     int nwarnings;
+    /* Context: what the run ran on, and the counters (NULL: not collected). */
+    mpp_machine_data_t *machine;
+    mpp_reduced_counters_t *counters;
 } mpp_reduced_t;
 
 void mpp_reduced_free(mpp_reduced_t *r);

@@ -21,8 +21,8 @@ typedef struct {
     uint64_t hash; /* 0: empty slot */
     uint32_t fid;
     uint32_t interval;
+    mpp_stats_t stats; /* next to the key: a hit touches the first cache lines only */
     uintptr_t frames[MPP_MAX_DEPTH];
-    mpp_stats_t stats;
 } mpp_cell_t;
 
 typedef struct {
@@ -32,6 +32,7 @@ typedef struct {
     size_t limit;    /* distinct call-site cells before folding */
     int depth;
     int folded;      /* calls were folded into [other call sites] */
+    uint64_t generation; /* incremented whenever cells move (growth) */
 } mpp_table_t;
 
 int mpp_table_init(mpp_table_t *t, size_t limit, int depth);

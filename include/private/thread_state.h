@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "clock.h"
+#include "counters.h"
 #include "mpp_common.h"
 #include "table.h"
 
@@ -25,6 +26,8 @@ typedef struct mpp_thread {
     mpp_table_t table;
     uint64_t *scratch;      /* request handles of the current call */
     size_t scratch_capacity;
+    mpp_cell_t *last_cell;  /* the cell of the previous call: loops repeat call sites */
+    uint64_t last_generation; /* table generation last_cell belongs to */
     struct mpp_thread *next;
 } mpp_thread_t;
 
@@ -48,15 +51,19 @@ typedef struct {
     int64_t bytes_sent, bytes_recv;
 } mpp_call_t;
 
-static inline int mpp_call_begin(mpp_call_t *c, uint32_t fid, int category)
+#define MPP_ALWAYS_INLINE static inline __attribute__((always_inline))
+
+MPP_ALWAYS_INLINE int mpp_call_begin(mpp_call_t *c, uint32_t fid, int category)
 {
+    if (MPP_UNLIKELY(!mpp_collecting))
+        return 0;
     mpp_thread_t *t = mpp_tls_thread;
     if (MPP_UNLIKELY(!t)) {
         t = mpp_thread_attach();
         if (!t)
             return 0;
     }
-    if (MPP_UNLIKELY(t->in_call | !mpp_collecting))
+    if (MPP_UNLIKELY(t->in_call))
         return 0;
     t->in_call = 1;
     c->thread = t;
@@ -64,13 +71,17 @@ static inline int mpp_call_begin(mpp_call_t *c, uint32_t fid, int category)
     c->category = category;
     c->by_kind_used = 0;
     c->bytes_sent = c->bytes_recv = 0;
+    if (MPP_UNLIKELY(mpp_counters_split_on)) /* MPIPROF_PAPI_SRC=on only */
+        mpp_counters_enter();
     c->t0 = mpp_now();
     return 1;
 }
 
-static inline void mpp_call_stop(mpp_call_t *c)
+MPP_ALWAYS_INLINE void mpp_call_stop(mpp_call_t *c)
 {
     c->t1 = mpp_now();
+    if (MPP_UNLIKELY(mpp_counters_split_on))
+        mpp_counters_leave();
 }
 
 /* Capture the call site, add the call to its cell, leave the call. */

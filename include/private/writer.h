@@ -7,6 +7,7 @@
 
 #include "characteristics.h"
 #include "config.h"
+#include "machine.h"
 #include "reduced.h"
 #include "runinfo.h"
 
@@ -17,7 +18,17 @@ typedef struct {
     const mpp_interval_result_t *results; /* one per reduced interval */
     const char *const *warnings;          /* every warning of the run */
     int nwarnings;
+    const mpp_machine_summary_t *machine; /* Machine and Placement (NULL: not collected) */
 } mpp_report_t;
+
+/* Text shared by both writers, so that they say the same. */
+/* Why Machine/Placement are n/a, NULL when they are given. */
+const char *mpp_report_machine_na(const mpp_report_t *report);
+/* The Hardware counters parameter: the first line (allocated), and whether
+ * counts follow in the intervals. */
+char *mpp_report_counters_line(const mpp_report_t *report, int *counted);
+/* The events' names, for mpp_counter_rate_formula (array allocated, names not). */
+char **mpp_report_event_names(const mpp_reduced_counters_t *counters);
 
 void mpp_write_text(FILE *out, const mpp_report_t *report);
 int mpp_write_json(FILE *out, const mpp_report_t *report);

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "counters.h"
 #include "intervals.h"
 #include "warnings.h"
 
@@ -21,6 +22,8 @@ static uint64_t seq_start;
 static int warned_cap;
 
 void (*mpp_describe_site)(uintptr_t site, char *out, unsigned size);
+/* Hardware counters are read here, at interval boundaries (counters.h). */
+void (*mpp_interval_counters)(uint32_t id, int opening);
 
 static const char *describe(const mpp_mark_t *m, char *out, unsigned size)
 {
@@ -49,15 +52,20 @@ static void open_interval(uint32_t id, uint64_t now, uintptr_t thread)
     in->open_tick = now;
     in->open_thread = thread;
     mpp_process_cpu(&in->open_cpu, &in->open_sys);
+    if (mpp_interval_counters)
+        mpp_interval_counters(id, 1);
     open_stack[open_depth++] = id;
     mpp_current_interval = id;
 }
 
 static void close_innermost(uint64_t now)
 {
-    mpp_interval_t *in = &mpp_intervals[open_stack[--open_depth]];
+    uint32_t id = open_stack[--open_depth];
+    mpp_interval_t *in = &mpp_intervals[id];
     double cpu, sys;
     mpp_process_cpu(&cpu, &sys);
+    if (mpp_interval_counters)
+        mpp_interval_counters(id, 0);
     in->ticks += now - in->open_tick;
     in->cpu += cpu - in->open_cpu;
     in->sys += sys - in->open_sys;

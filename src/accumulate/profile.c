@@ -144,11 +144,28 @@ void mpp_profile_free(mpp_local_profile_t *p)
 {
     if (!p)
         return;
-    for (int i = 0; i < p->nintervals; i++)
+    for (int i = 0; i < p->nintervals; i++) {
         free(p->intervals[i].key);
+        free(p->intervals[i].hw);
+    }
     for (int i = 0; i < p->ncells; i++)
         free(p->cells[i].src);
     free(p->intervals);
     free(p->cells);
     free(p);
+}
+
+int mpp_profile_set_counters(mpp_local_profile_t *p, const double *values)
+{
+    size_t width = (size_t)p->context.nevents * MPP_HW_NV;
+    if (!width || !values)
+        return 0;
+    for (int i = 0; i < p->nintervals; i++) {
+        free(p->intervals[i].hw);
+        p->intervals[i].hw = malloc(width * sizeof(double));
+        if (!p->intervals[i].hw)
+            return -1;
+        memcpy(p->intervals[i].hw, values + (size_t)i * width, width * sizeof(double));
+    }
+    return 0;
 }

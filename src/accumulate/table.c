@@ -46,6 +46,7 @@ static int grow(mpp_table_t *t)
     free(t->cells);
     t->cells = cells;
     t->capacity = capacity;
+    t->generation++;
     return 0;
 }
 

@@ -9,8 +9,9 @@
 
 static struct { uintptr_t lo, hi; } skipped[MAX_SKIPPED];
 static int nskipped;
+uintptr_t mpp_skipped_lo = UINTPTR_MAX, mpp_skipped_hi; /* bounding range of all of them */
+int mpp_callsite_always_dwarf;
 static int depth = 1;
-static int always_dwarf;
 
 int mpp_callsite_depth(void) { return depth; }
 
@@ -35,6 +36,10 @@ static int collect_module(struct dl_phdr_info *info, size_t size, void *arg)
         if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
             skipped[nskipped].lo = info->dlpi_addr + ph->p_vaddr;
             skipped[nskipped].hi = skipped[nskipped].lo + ph->p_memsz;
+            if (skipped[nskipped].lo < mpp_skipped_lo)
+                mpp_skipped_lo = skipped[nskipped].lo;
+            if (skipped[nskipped].hi > mpp_skipped_hi)
+                mpp_skipped_hi = skipped[nskipped].hi;
             nskipped++;
         }
     }
@@ -44,12 +49,14 @@ static int collect_module(struct dl_phdr_info *info, size_t size, void *arg)
 void mpp_callsite_init(int d, int unwind)
 {
     depth = d < 1 ? 1 : d > MPP_MAX_DEPTH ? MPP_MAX_DEPTH : d;
-    always_dwarf = unwind == MPP_UNWIND_DWARF;
+    mpp_callsite_always_dwarf = unwind == MPP_UNWIND_DWARF;
     nskipped = 0;
+    mpp_skipped_lo = UINTPTR_MAX;
+    mpp_skipped_hi = 0;
     dl_iterate_phdr(collect_module, NULL);
 }
 
-static inline int in_skipped(uintptr_t pc)
+int mpp_callsite_in_skipped_slow(uintptr_t pc)
 {
     for (int i = 0; i < nskipped; i++)
         if (pc - skipped[i].lo < skipped[i].hi - skipped[i].lo)
@@ -68,7 +75,7 @@ static _Unwind_Reason_Code unwind_step(struct _Unwind_Context *ctx, void *arg)
     uintptr_t pc = _Unwind_GetIP(ctx);
     if (!pc)
         return _URC_END_OF_STACK;
-    if (in_skipped(pc))
+    if (mpp_callsite_in_skipped(pc))
         return _URC_NO_REASON; /* mpiprof, MPI, its bindings */
     s->frames[s->n++] = pc;
     return s->n == depth ? _URC_END_OF_STACK : _URC_NO_REASON;
@@ -80,27 +87,10 @@ static void __attribute__((noinline)) capture_dwarf(uintptr_t *frames)
     _Unwind_Backtrace(unwind_step, &s);
 }
 
-void mpp_callsite_capture(uintptr_t *frames, void *return_address, void *frame_address,
-                          uintptr_t stack_lo, uintptr_t stack_hi)
+/* Calls through the MPI Fortran bindings, or MPIPROF_UNWIND=dwarf. */
+void mpp_callsite_capture_dwarf(uintptr_t *frames)
 {
-    uintptr_t pc = (uintptr_t)return_address;
-    for (int i = 0; i < depth; i++)
-        frames[i] = 0;
-    if (MPP_UNLIKELY(always_dwarf || in_skipped(pc))) {
-        capture_dwarf(frames);
-        return;
-    }
-    frames[0] = pc;
-    const uintptr_t *fp = frame_address;
-    for (int i = 1; i < depth; i++) {
-        const uintptr_t *next = (const uintptr_t *)fp[0];
-        /* A frame pointer must point further up this thread's stack. */
-        if (next <= fp || (uintptr_t)next + 16 > stack_hi || (uintptr_t)next < stack_lo ||
-            ((uintptr_t)next & 7))
-            break;
-        fp = next;
-        if (!fp[1])
-            break;
-        frames[i] = fp[1];
-    }
+    for (int k = 0; k < depth; k++)
+        frames[k] = 0;
+    capture_dwarf(frames);
 }

@@ -13,10 +13,75 @@
 #include "strmap.h"
 #include "symbolize.h"
 
+/* Function symbols of one module sorted by address: dwfl_module_addrname
+ * scans the whole symbol table for every address, which made resolving a
+ * thousand call sites the largest part of MPI_Finalize. */
+typedef struct {
+    uintptr_t start, end;
+    const char *name; /* owned by libdw */
+} function_t;
+
+typedef struct {
+    Dwfl_Module *module;
+    function_t *functions;
+    size_t count;
+} module_functions_t;
+
+#define MAX_MODULES 64
+
 struct mpp_symbolizer {
     Dwfl *dwfl;
     mpp_strmap_t cache; /* hex address -> char * record */
+    module_functions_t modules[MAX_MODULES];
+    int nmodules;
 };
+
+static int by_start(const void *a, const void *b)
+{
+    const function_t *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static module_functions_t *functions_of(mpp_symbolizer_t *s, Dwfl_Module *module)
+{
+    for (int i = 0; i < s->nmodules; i++)
+        if (s->modules[i].module == module)
+            return &s->modules[i];
+    if (s->nmodules == MAX_MODULES)
+        return NULL;
+    module_functions_t *m = &s->modules[s->nmodules++];
+    m->module = module;
+    int n = dwfl_module_getsymtab(module);
+    m->functions = n > 0 ? calloc((size_t)n, sizeof *m->functions) : NULL;
+    for (int i = 1; m->functions && i < n; i++) {
+        GElf_Sym sym;
+        GElf_Addr addr;
+        const char *name = dwfl_module_getsym_info(module, i, &sym, &addr, NULL, NULL, NULL);
+        if (name && *name && GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_size > 0)
+            m->functions[m->count++] = (function_t){addr, addr + sym.st_size, name};
+    }
+    qsort(m->functions, m->count, sizeof *m->functions, by_start);
+    return m;
+}
+
+/* The function containing pc; libdw's own lookup when the table has none. */
+static const char *function_name(mpp_symbolizer_t *s, Dwfl_Module *module, uintptr_t pc)
+{
+    module_functions_t *m = functions_of(s, module);
+    if (m && m->count) {
+        size_t lo = 0, hi = m->count;
+        while (hi - lo > 1) {
+            size_t mid = (lo + hi) / 2;
+            if (m->functions[mid].start <= pc)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        if (m->functions[lo].start <= pc && pc < m->functions[lo].end)
+            return m->functions[lo].name;
+    }
+    return dwfl_module_addrname(module, pc);
+}
 
 static char *debuginfo_path;
 static const Dwfl_Callbacks callbacks = {
@@ -51,6 +116,8 @@ void mpp_symbolizer_close(mpp_symbolizer_t *s)
         if (s->cache.keys[i])
             free((char *)s->cache.values[i]);
     mpp_strmap_free(&s->cache);
+    for (int i = 0; i < s->nmodules; i++)
+        free(s->modules[i].functions);
     if (s->dwfl)
         dwfl_end(s->dwfl);
     free(s);
@@ -74,7 +141,7 @@ static char *resolve(mpp_symbolizer_t *s, uintptr_t address)
     }
     Dwarf_Addr start = 0;
     const char *module_name = dwfl_module_info(module, NULL, &start, NULL, NULL, NULL, NULL, NULL);
-    const char *function = dwfl_module_addrname(module, pc);
+    const char *function = function_name(s, module, pc);
     Dwfl_Line *line = dwfl_module_getsrc(module, pc);
     int lineno = 0;
     const char *path = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;

@@ -87,8 +87,17 @@ void mpp_call_end(mpp_call_t *c, void *return_address, void *frame_address)
 {
     mpp_thread_t *t = c->thread;
     uintptr_t frames[MPP_MAX_DEPTH];
-    mpp_callsite_capture(frames, return_address, frame_address, t->stack_lo, t->stack_hi);
-    mpp_cell_t *cell = mpp_table_lookup(&t->table, c->fid, mpp_current_interval, frames);
+    mpp_callsite_capture(frames, t->table.depth, return_address, frame_address, t->stack_lo, t->stack_hi);
+    uint32_t interval = mpp_current_interval;
+    mpp_cell_t *cell = t->last_cell;
+    /* A loop calls the same site again and again: try the previous cell
+     * before hashing (valid while the table has not grown since). */
+    if (!(cell && t->last_generation == t->table.generation && cell->fid == c->fid &&
+          cell->interval == interval && mpp_same_frames(cell->frames, frames, t->table.depth))) {
+        cell = mpp_table_lookup(&t->table, c->fid, interval, frames);
+        t->last_cell = cell;
+        t->last_generation = t->table.generation;
+    }
     if (MPP_LIKELY(cell != NULL)) {
         uint64_t dt = c->t1 - c->t0;
         cell->stats.calls++;

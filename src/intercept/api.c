@@ -2,6 +2,7 @@
  * replicated-code marks.  Marks are rare next to MPI calls; a lock keeps
  * them safe when several threads mark. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +15,17 @@
 #include "warnings.h"
 
 static pthread_mutex_t marks = PTHREAD_MUTEX_INITIALIZER;
+
+/* Which thread marks: a number never reused (glibc reuses a pthread_t once
+ * the thread that had it is joined). */
+static uintptr_t thread_id(void)
+{
+    static atomic_uintptr_t next = 1;
+    static __thread uintptr_t id;
+    if (!id)
+        id = atomic_fetch_add(&next, 1);
+    return id;
+}
 
 /* Marks outside MPI_Init..MPI_Finalize do nothing but say so, once. */
 static int usable(const char *what)
@@ -46,7 +58,7 @@ static void begin(const char *name, const mpp_mark_t *mark)
     clean[n] = '\0';
     pthread_mutex_lock(&marks);
     if (usable("mpiprof_interval_begin"))
-        mpp_interval_begin(n ? clean : "(unnamed)", mark, mpp_now(), (uintptr_t)pthread_self());
+        mpp_interval_begin(n ? clean : "(unnamed)", mark, mpp_now(), thread_id());
     pthread_mutex_unlock(&marks);
 }
 
@@ -54,7 +66,7 @@ static void end(const char *name, const mpp_mark_t *mark)
 {
     pthread_mutex_lock(&marks);
     if (usable("mpiprof_interval_end"))
-        mpp_interval_end(name, mark, mpp_now(), (uintptr_t)pthread_self());
+        mpp_interval_end(name, mark, mpp_now(), thread_id());
     pthread_mutex_unlock(&marks);
 }
 

@@ -16,6 +16,7 @@
 #include "characteristics.h"
 #include "clock.h"
 #include "config.h"
+#include "counters.h"
 #include "function_table.h"
 #include "intervals.h"
 #include "lifecycle.h"
@@ -25,6 +26,7 @@
 #include "runinfo.h"
 #include "symbolize.h"
 #include "thread_state.h"
+#include "topology.h"
 #include "warnings.h"
 #include "writer.h"
 
@@ -69,7 +71,7 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     mpp_config_parse(&mpp_config, NULL);
-    mpp_warnings_set_echo(rank == 0 && !mpp_config.number[MPP_CFG_QUIET]);
+    mpp_warnings_set_echo(rank == 0 && !mpp_config.number[MPP_CFG_QUIET] && !mpp_config.number[MPP_CFG_DISABLE]);
     if (mpp_config.number[MPP_CFG_DISABLE]) {
         state = MPP_LIFE_DISABLED;
         return;
@@ -94,12 +96,18 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
 
     mpp_clock_start((int)mpp_config.number[MPP_CFG_CLOCK]);
     mpp_callsite_init((int)mpp_config.number[MPP_CFG_DEPTH], (int)mpp_config.number[MPP_CFG_UNWIND]);
-    mpp_callsite_capture(init_site, return_address, frame_address, 0, UINTPTR_MAX);
+    mpp_callsite_capture(init_site, mpp_callsite_depth(), return_address, frame_address, 0, UINTPTR_MAX);
     mpp_requests_init(provided == MPI_THREAD_MULTIPLE);
     mpp_describe_site = describe_site;
+    /* Context, once per process: the CPU binding (hwloc's topology itself is
+     * loaded at MPI_Finalize, by one process per host), and the counters,
+     * started before interval 0 opens so that it reads them. */
+    mpp_topology_start();
+    mpp_counters_start(mpp_config.text[MPP_CFG_PAPI_EVENTS], (int)mpp_config.number[MPP_CFG_PAPI_SRC]);
     if (mpp_intervals_init((uint32_t)mpp_config.number[MPP_CFG_MAX_INTERVALS] + 1,
                            (uint32_t)mpp_config.number[MPP_CFG_MAX_NESTING], mpp_now()) != 0) {
         mpp_warn("out of memory at MPI_Init; the profiler is disabled for this run");
+        mpp_counters_stop();
         return;
     }
     active = 1;
@@ -147,14 +155,32 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before)
     int have_path = mpp_output_path(mpp_config.text[MPP_CFG_OUTPUT], run.program_name, nprocs, run.hostname,
                                     (int)mpp_config.number[MPP_CFG_OVERWRITE], format, path, sizeof path) == 0;
 
+    mpp_machine_summary_t machine;
+    if (mpp_machine_summarize(rd->machine, &machine) != 0)
+        mpp_warn("out of memory while summarizing Machine and Placement; they may be incomplete");
+    char *machine_na = NULL, *counters_na = NULL;
+    if (machine.na_reason && asprintf(&machine_na, "Machine and Placement are n/a: %s", machine.na_reason) < 0)
+        machine_na = NULL;
+    if (!rd->counters || rd->counters->na_reason)
+        if (asprintf(&counters_na, "Hardware counters are n/a: %s",
+                     rd->counters ? rd->counters->na_reason : "they were not collected") < 0)
+            counters_na = NULL;
+
     /* Warnings: those of every process (merged by the reduction), those raised
-     * here since, and why characteristics are n/a. */
-    const char **all = calloc((size_t)rd->nwarnings + MPP_MAX_WARNINGS + MPP_NMAIN + 1, sizeof *all);
+     * here since, placement, and why characteristics and context are n/a. */
+    const char **all = calloc((size_t)rd->nwarnings + MPP_MAX_WARNINGS + MPP_NMAIN + machine.nwarnings + 4,
+                              sizeof *all);
     int n = 0;
     for (int w = 0; w < rd->nwarnings; w++)
         all[n++] = rd->warnings[w];
     for (size_t w = local_warnings_before; w < mpp_warnings_count(); w++)
         all[n++] = mpp_warning_text(w);
+    for (int w = 0; w < machine.nwarnings; w++)
+        all[n++] = machine.warnings[w];
+    if (machine_na)
+        all[n++] = machine_na;
+    if (counters_na)
+        all[n++] = counters_na;
     for (int m = 0; m < MPP_NMAIN; m++)
         if (mpp_not_available_reason(m))
             all[n++] = mpp_not_available_reason(m);
@@ -163,7 +189,8 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before)
     mpp_now_iso8601(run.written, sizeof run.written);
     snprintf(run.clock, sizeof run.clock, "%s, resolution %.3g s, inter-process offset uncertainty n/a "
              "(clocks are not aligned by this version)", mpp_clock_name(), mpp_clock_resolution());
-    mpp_report_t report = {&run, &mpp_config, rd, results, all, n};
+    mpp_report_t report = {.run = &run, .config = &mpp_config, .reduced = rd, .results = results,
+                           .warnings = all, .nwarnings = n, .machine = &machine};
     if (have_path && mpp_write_protocol(&report, path, format) == 0 && !mpp_config.number[MPP_CFG_QUIET]) {
         char shown[PATH_MAX + 16];
         snprintf(shown, sizeof shown, "%s%s%s%s", path[0] == '/' ? "" : run.cwd, path[0] == '/' ? "" : "/", path,
@@ -177,6 +204,9 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before)
         free(results[i].by_process);
     free(results);
     free(all);
+    mpp_machine_summary_free(&machine);
+    free(machine_na);
+    free(counters_na);
 }
 
 void mpp_lifecycle_finish(void)
@@ -188,6 +218,7 @@ void mpp_lifecycle_finish(void)
     active = 0;
     state = MPP_LIFE_AFTER;
     mpp_intervals_close_all(end);
+    mpp_counters_stop();
     mpp_clock_stop();
     mpp_now_iso8601(run.finished, sizeof run.finished);
 
@@ -207,6 +238,19 @@ void mpp_lifecycle_finish(void)
         tables[k++] = &t->table;
     mpp_local_profile_t *profile = mpp_profile_build(tables, ntables, mpp_intervals, (int)mpp_nintervals,
                                                      mpp_ticks_to_seconds, resolve_frame, sym, function_name);
+    if (profile) { /* the context: what reduce needs of the machine and the counters */
+        mpp_local_context_t *ctx = &profile->context;
+        double *values = NULL;
+        ctx->machine_na = mpp_topology_na();
+        ctx->binding = mpp_topology_binding();
+        ctx->describe_node = mpp_topology_describe;
+        if (mpp_counters_export(profile->nintervals, &ctx->counters_na, &ctx->events, &ctx->nevents, &ctx->facts,
+                                &ctx->nfacts, &values) != 0 ||
+            mpp_profile_set_counters(profile, values) != 0) {
+            mpp_warn("out of memory at MPI_Finalize: hardware counters are left out of the protocol");
+            ctx->nevents = 0;
+        }
+    }
     size_t warnings_before = mpp_warnings_count();
     mpp_reduced_t *rd = profile ? mpp_reduce(profile, profiler_comm, mpp_config.text[MPP_CFG_RANKS], run.hostname)
                                 : NULL;
@@ -214,6 +258,7 @@ void mpp_lifecycle_finish(void)
         write_report(rd, warnings_before);
     mpp_reduced_free(rd);
     mpp_profile_free(profile);
+    mpp_counters_release();
     free(tables);
     mpp_symbolizer_close(sym);
     PMPI_Comm_free(&profiler_comm);

@@ -14,6 +14,12 @@
 
 static inline int64_t mpp_type_bytes(MPI_Datatype type)
 {
+#if defined(MPICH_VERSION)
+    /* MPICH encodes a builtin datatype's size in its handle: kind builtin
+     * (0x4), object datatype (0xc), size in bits 8-15 (MPIR_Datatype_get_basic_size). */
+    if (((unsigned)type & 0xfc000000u) == 0x4c000000u)
+        return ((unsigned)type >> 8) & 0xff;
+#endif
     MPI_Count size = 0;
     if (type == MPI_DATATYPE_NULL || PMPI_Type_size_c(type, &size) != MPI_SUCCESS)
         return 0;

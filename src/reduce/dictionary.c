@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "dictionary.h"
+#include "machine.h"
 #include "srckey.h"
 
 static char *index_key(int kind, const char *key)
@@ -212,6 +213,11 @@ int mpp_dict_canonical_order(mpp_dict_t *d)
     qsort(of_kind[MPP_REC_SRC], count[MPP_REC_SRC], sizeof(size_t), by_key);
     qsort(of_kind[MPP_REC_HOST], count[MPP_REC_HOST], sizeof(size_t), by_key);
     qsort(of_kind[MPP_REC_WARNING], count[MPP_REC_WARNING], sizeof(size_t), by_rank_then_key);
+    qsort(of_kind[MPP_REC_EVENT], count[MPP_REC_EVENT], sizeof(size_t), by_entry_then_key);
+    qsort(of_kind[MPP_REC_NODETYPE], count[MPP_REC_NODETYPE], sizeof(size_t), by_rank_then_key);
+    qsort(of_kind[MPP_REC_HOSTINFO], count[MPP_REC_HOSTINFO], sizeof(size_t), by_rank_then_key);
+    qsort(of_kind[MPP_REC_PLACEMENT], count[MPP_REC_PLACEMENT], sizeof(size_t), by_rank_then_key);
+    qsort(of_kind[MPP_REC_FACT], count[MPP_REC_FACT], sizeof(size_t), by_key);
 
     for (size_t i = 0; i < n; i++)
         id_of[i] = -1;
@@ -253,5 +259,51 @@ int mpp_dict_canonical_order(mpp_dict_t *d)
     }
     mpp_dict_free(d);
     *d = ordered;
+    return 0;
+}
+
+int mpp_dict_coalesce_runs(mpp_dict_t *d)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->count; i++)
+        n += d->records[i].kind == MPP_REC_PLACEMENT;
+    if (n < 2)
+        return 0;
+    mpp_run_t *runs = calloc(n, sizeof *runs);
+    if (!runs)
+        return -1;
+    int nruns = 0;
+    for (size_t i = 0; i < d->count; i++)
+        if (d->records[i].kind == MPP_REC_PLACEMENT && mpp_run_parse(d->records[i].key, &runs[nruns]) == 0)
+            nruns++;
+    nruns = mpp_runs_coalesce(runs, nruns);
+    if ((size_t)nruns == n) { /* nothing merged */
+        for (int r = 0; r < nruns; r++)
+            mpp_run_free(&runs[r]);
+        free(runs);
+        return 0;
+    }
+    mpp_dict_t out;
+    mpp_dict_init(&out);
+    int rc = 0;
+    for (size_t i = 0; i < d->count && rc == 0; i++) {
+        const mpp_record_t *r = &d->records[i];
+        if (r->kind != MPP_REC_PLACEMENT)
+            rc = mpp_dict_add(&out, r->kind, r->key, r->min, r->sum);
+    }
+    for (int r = 0; r < nruns; r++) {
+        char *key = rc == 0 ? mpp_run_key(&runs[r]) : NULL;
+        if (rc == 0)
+            rc = key ? mpp_dict_add(&out, MPP_REC_PLACEMENT, key, runs[r].first, runs[r].count) : -1;
+        free(key);
+        mpp_run_free(&runs[r]);
+    }
+    free(runs);
+    if (rc != 0) {
+        mpp_dict_free(&out);
+        return -1;
+    }
+    mpp_dict_free(d);
+    *d = out;
     return 0;
 }

@@ -5,12 +5,14 @@
 
 #include "characteristics.h"
 #include "config.h"
+#include "counter_stats.h"
 #include "dictionary.h"
+#include "machine.h"
 #include "reduce.h"
 #include "srckey.h"
 #include "warnings.h"
 
-enum { TAG_DICT = 7701, TAG_SELECTED = 7702 };
+enum { TAG_DICT = 7701, TAG_SELECTED = 7702, TAG_CONTEXT = 7703 };
 
 typedef struct {
     double value;
@@ -18,8 +20,10 @@ typedef struct {
 } double_int_t; /* layout of MPI_DOUBLE_INT */
 
 /* Union of every process's dictionary on rank 0: in round k, ranks with bit
- * k set send theirs to rank - 2^k and leave. */
-static void tree_union(mpp_dict_t *d, MPI_Comm comm, int rank, int size)
+ * k set send theirs to rank - 2^k and leave.  `after_merge` (may be NULL)
+ * runs on each merged dictionary: a process holds the records of a block of
+ * consecutive ranks, which is what lets placement runs coalesce. */
+static void tree_union(mpp_dict_t *d, MPI_Comm comm, int rank, int size, int tag, int (*after_merge)(mpp_dict_t *))
 {
     for (int step = 1; step < size; step <<= 1) {
         if (rank & step) {
@@ -27,19 +31,21 @@ static void tree_union(mpp_dict_t *d, MPI_Comm comm, int rank, int size)
             size_t len;
             if (mpp_dict_serialize(d, &buf, &len) != 0)
                 len = 0, buf = NULL;
-            PMPI_Send(buf, (int)len, MPI_BYTE, rank - step, TAG_DICT, comm);
+            PMPI_Send(buf, (int)len, MPI_BYTE, rank - step, tag, comm);
             free(buf);
             return;
         }
         if (rank + step < size) {
             MPI_Status st;
             int len;
-            PMPI_Probe(rank + step, TAG_DICT, comm, &st);
+            PMPI_Probe(rank + step, tag, comm, &st);
             PMPI_Get_count(&st, MPI_BYTE, &len);
             char *buf = malloc(len ? (size_t)len : 1);
-            PMPI_Recv(buf, len, MPI_BYTE, rank + step, TAG_DICT, comm, MPI_STATUS_IGNORE);
+            PMPI_Recv(buf, len, MPI_BYTE, rank + step, tag, comm, MPI_STATUS_IGNORE);
             if (buf && mpp_dict_merge_serialized(d, buf, (size_t)len) != 0)
                 mpp_warn("the profile of rank %d could not be merged (corrupt or out of memory)", rank + step);
+            if (after_merge && after_merge(d) != 0)
+                mpp_warn("placement runs could not be coalesced (out of memory)");
             free(buf);
         }
     }
@@ -120,8 +126,212 @@ static void fill_interval_names(mpp_reduced_interval_t *out, const char *key, co
     const char *us1 = strchr(last, MPP_US);
     const char *us2 = us1 ? strchr(us1 + 1, MPP_US) : NULL;
     out->name = us1 ? strndup(last, (size_t)(us1 - last)) : strdup(last);
-    out->file = us2 ? strndup(us1 + 1, (size_t)(us2 - us1 - 1)) : strdup("");
+    /* shown by base name, like SRC frames; the key keeps the whole path */
+    const char *file = us1 ? us1 + 1 : "";
+    for (const char *c = file; us2 && c < us2; c++)
+        if (*c == '/')
+            file = c + 1;
+    out->file = us2 ? strndup(file, (size_t)(us2 - file)) : strdup("");
     out->line = us2 ? atoi(us2 + 1) : 0;
+}
+
+/* The part of a record key before its first US (allocated). */
+static char *first_field(const char *key)
+{
+    const char *us = strchr(key, MPP_US);
+    return us ? strndup(key, (size_t)(us - key)) : strdup(key);
+}
+
+static const char *after_field(const char *key)
+{
+    const char *us = strchr(key, MPP_US);
+    return us ? us + 1 : "";
+}
+
+static int append(char ***list, int *n, char *item)
+{
+    if (!item)
+        return -1;
+    char **g = realloc(*list, ((size_t)*n + 1) * sizeof *g);
+    if (!g) {
+        free(item);
+        return -1;
+    }
+    *list = g;
+    g[(*n)++] = item;
+    return 0;
+}
+
+/* The counters part of the result on rank 0: events from the union,
+ * PAPI facts from the context union. */
+static mpp_reduced_counters_t *counters_result(const mpp_dict_t *d, const mpp_dict_t *m, const mpp_rate_use_t *uses,
+                                               int nrates, const char *na)
+{
+    mpp_reduced_counters_t *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    int e0 = first_of_kind(d, MPP_REC_EVENT), ne = count_of_kind(d, MPP_REC_EVENT);
+    c->events = calloc((size_t)ne + 1, sizeof *c->events);
+    c->rates = malloc(((size_t)nrates + 1) * sizeof *c->rates);
+    if (!c->events || !c->rates)
+        return c;
+    for (int e = 0; e < ne; e++) {
+        const mpp_record_t *r = &d->records[e0 + e];
+        c->events[e].name = first_field(r->key);
+        c->events[e].component = strdup(after_field(r->key));
+        c->events[e].processes = (int)r->sum;
+    }
+    c->nevents = ne;
+    memcpy(c->rates, uses, (size_t)nrates * sizeof *uses);
+    c->nrates = nrates;
+    if (ne == 0 && na)
+        c->na_reason = strdup(na);
+    long best_none = 0;
+    for (size_t i = 0; i < m->count; i++) {
+        const mpp_record_t *r = &m->records[i];
+        if (r->kind != MPP_REC_FACT)
+            continue;
+        char *label = first_field(r->key);
+        const char *value = after_field(r->key);
+        if (!label)
+            continue;
+        if (!strcmp(label, MPP_FACT_PAPI) && !c->library)
+            c->library = strdup(value);
+        else if (!strcmp(label, MPP_FACT_SPLIT))
+            c->split = 1;
+        else if (!strcmp(label, MPP_FACT_MULTIPLEXED))
+            append(&c->multiplexed, &c->nmultiplexed, strdup(value));
+        else if (!strcmp(label, MPP_FACT_NONE) && r->sum > best_none) {
+            free(c->none_reason);
+            c->none_reason = strdup(value);
+            best_none = r->sum;
+        }
+        free(label);
+    }
+    return c;
+}
+
+/* The machine part of the result on rank 0. */
+static mpp_machine_data_t *machine_result(const mpp_dict_t *d, const mpp_dict_t *m, const char *na)
+{
+    mpp_machine_data_t *md = calloc(1, sizeof *md);
+    if (!md)
+        return NULL;
+    if (na) {
+        md->na_reason = strdup(na);
+        return md;
+    }
+    int nt = count_of_kind(m, MPP_REC_NODETYPE), t0 = first_of_kind(m, MPP_REC_NODETYPE);
+    md->types = calloc((size_t)nt + 1, sizeof *md->types);
+    char (*hashes)[17] = calloc((size_t)nt + 1, sizeof *hashes);
+    for (int t = 0; md->types && hashes && t < nt; t++) {
+        md->types[md->ntypes++] = strdup(m->records[t0 + t].key);
+        mpp_node_type_hash(m->records[t0 + t].key, hashes[t]);
+    }
+    int nh = count_of_kind(d, MPP_REC_HOST), h0 = first_of_kind(d, MPP_REC_HOST);
+    md->hosts = calloc((size_t)nh + 1, sizeof *md->hosts);
+    for (int h = 0; md->hosts && h < nh; h++) {
+        const mpp_record_t *r = &d->records[h0 + h];
+        /* by lowest rank: insertion sort (hosts are few next to ranks) */
+        int at = md->nhosts;
+        while (at > 0 && md->hosts[at - 1].lowest_rank > r->min) {
+            md->hosts[at] = md->hosts[at - 1];
+            at--;
+        }
+        md->hosts[at] = (mpp_machine_host_t){strdup(r->key), (int)r->min, (int)r->sum, -1, NULL};
+        md->nhosts++;
+    }
+    for (size_t i = 0; i < m->count; i++) {
+        const mpp_record_t *r = &m->records[i];
+        if (r->kind == MPP_REC_PLACEMENT) {
+            append(&md->runs, &md->nruns, strdup(r->key));
+        } else if (r->kind == MPP_REC_HOSTINFO) {
+            /* host US hash US allowed */
+            char *host = first_field(r->key);
+            const char *rest = after_field(r->key);
+            for (int h = 0; host && h < md->nhosts; h++) {
+                if (strcmp(md->hosts[h].name, host) != 0)
+                    continue;
+                for (int t = 0; hashes && t < md->ntypes; t++)
+                    if (!strncmp(rest, hashes[t], 16))
+                        md->hosts[h].type = t;
+                free(md->hosts[h].allowed);
+                md->hosts[h].allowed = strdup(after_field(rest));
+            }
+            free(host);
+        }
+    }
+    free(hashes);
+    return md;
+}
+
+static void machine_data_free(mpp_machine_data_t *md)
+{
+    if (!md)
+        return;
+    for (int t = 0; t < md->ntypes; t++)
+        free(md->types[t]);
+    for (int h = 0; h < md->nhosts; h++)
+        free(md->hosts[h].name), free(md->hosts[h].allowed);
+    for (int r = 0; r < md->nruns; r++)
+        free(md->runs[r]);
+    free(md->types), free(md->hosts), free(md->runs), free(md->na_reason);
+    free(md);
+}
+
+static void counters_free(mpp_reduced_counters_t *c)
+{
+    if (!c)
+        return;
+    for (int e = 0; e < c->nevents; e++)
+        free(c->events[e].name), free(c->events[e].component);
+    for (int m = 0; m < c->nmultiplexed; m++)
+        free(c->multiplexed[m]);
+    free(c->events), free(c->rates), free(c->multiplexed), free(c->na_reason), free(c->library),
+        free(c->none_reason);
+    free(c);
+}
+
+/* Second union, to rank 0 only: the machine context.  The lowest rank of
+ * each host (known from the host records of the first union) describes its
+ * node; node types are deduplicated by the union itself, so what travels
+ * grows with the distinct node types, and placement runs coalesce on the
+ * way up. */
+static void context_union(mpp_dict_t *m, const mpp_local_profile_t *lp, const mpp_dict_t *d, const char *hostname,
+                          MPI_Comm comm, int rank, int size)
+{
+    const mpp_local_context_t *ctx = &lp->context;
+    mpp_dict_init(m);
+    for (int f = 0; f < ctx->nfacts; f++)
+        mpp_dict_add(m, MPP_REC_FACT, ctx->facts[f], rank, 1);
+    if (!ctx->machine_na) {
+        mpp_run_t run;
+        if (mpp_run_single(&run, hostname, rank, ctx->binding) == 0) {
+            char *key = mpp_run_key(&run);
+            if (key)
+                mpp_dict_add(m, MPP_REC_PLACEMENT, key, rank, 1);
+            free(key);
+        }
+        mpp_run_free(&run);
+        long host = mpp_dict_find(d, MPP_REC_HOST, hostname);
+        if (host >= 0 && d->records[host].min == rank && ctx->describe_node) {
+            char *type = NULL, *allowed = NULL, *error = NULL, *info = NULL;
+            if (ctx->describe_node(&type, &allowed, &error) == 0) {
+                char hash[17];
+                mpp_node_type_hash(type, hash);
+                mpp_dict_add(m, MPP_REC_NODETYPE, type, rank, 1);
+                if (asprintf(&info, "%s%c%s%c%s", hostname, MPP_US, hash, MPP_US, allowed) >= 0)
+                    mpp_dict_add(m, MPP_REC_HOSTINFO, info, rank, 1);
+            } else if (asprintf(&info, "%s%c%s: %s", MPP_FACT_TOPOLOGY, MPP_US, hostname,
+                                error ? error : "unknown error") >= 0) {
+                mpp_dict_add(m, MPP_REC_FACT, info, rank, 1);
+            }
+            free(type), free(allowed), free(error), free(info);
+        }
+    }
+    tree_union(m, comm, rank, size, TAG_CONTEXT, mpp_dict_coalesce_runs);
+    if (rank == 0)
+        mpp_dict_canonical_order(m);
 }
 
 mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const char *ranks_spec,
@@ -147,15 +357,38 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
     mpp_dict_add(&d, MPP_REC_HOST, hostname, rank, 1);
     for (size_t w = 0; w < mpp_warnings_count(); w++)
         mpp_dict_add(&d, MPP_REC_WARNING, mpp_warning_text(w), rank, 1);
+    for (int e = 0; e < lp->context.nevents; e++) /* min: position in the list asked */
+        mpp_dict_add(&d, MPP_REC_EVENT, lp->context.events[e], e, 1);
 
     /* 2. Union on rank 0, canonical order, broadcast. */
-    tree_union(&d, comm, rank, size);
+    tree_union(&d, comm, rank, size, TAG_DICT, NULL);
     if (rank == 0)
         mpp_dict_canonical_order(&d);
     broadcast_dict(&d, comm, rank);
 
     int ni = count_of_kind(&d, MPP_REC_INTERVAL), nc = count_of_kind(&d, MPP_REC_CELL);
     int i0 = first_of_kind(&d, MPP_REC_INTERVAL), c0 = first_of_kind(&d, MPP_REC_CELL);
+
+    /* Counter events on the global index, and the derived rates they allow. */
+    int ne = count_of_kind(&d, MPP_REC_EVENT), e0 = first_of_kind(&d, MPP_REC_EVENT);
+    char **event_names = calloc((size_t)ne + 1, sizeof *event_names);
+    int *event_map = malloc(((size_t)lp->context.nevents + 1) * sizeof *event_map);
+    mpp_rate_use_t *uses = malloc(((size_t)mpp_ncounter_rates + 1) * sizeof *uses);
+    int nrates = 0;
+    if (event_names && event_map && uses) {
+        for (int e = 0; e < ne; e++)
+            event_names[e] = first_field(d.records[e0 + e].key);
+        for (int l = 0; l < lp->context.nevents; l++) {
+            long pos = mpp_dict_find(&d, MPP_REC_EVENT, lp->context.events[l]);
+            event_map[l] = pos >= 0 ? (int)pos - e0 : -1;
+        }
+        nrates = mpp_counter_rates_select(event_names, ne, uses);
+    } else {
+        ne = 0;
+    }
+    int hw_width = ne * MPP_HW_NV + nrates;
+    size_t nhw = (size_t)ni * hw_width;
+    double *row = malloc(((size_t)hw_width + 1) * sizeof *row);
 
     /* 3. Selected processes (rank 0's choice). */
     char spec[MPP_CONFIG_STRING_MAX] = {0};
@@ -168,17 +401,19 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
     unsigned char *selected = calloc((size_t)size, 1);
     int nselected = mpp_config_select_ranks(&selection_cfg, size, selected);
 
-    /* 4. This process's values on the global index. */
+    /* 4. This process's values on the global index: interval quantities,
+     * cells, counters (then, in `sum` only, how many processes have each
+     * counter value). */
     size_t nq = (size_t)ni * MPP_NQ, ncv = (size_t)nc * MPP_NCELLV;
-    size_t nsum = nq + ncv;
-    double *sum = calloc(nsum + 1, sizeof *sum);
+    size_t nsum = nq + ncv + nhw, nminmax = nq + (size_t)nc + nhw;
+    double *sum = calloc(nsum + nhw + 1, sizeof *sum);
     double *own = malloc((nsum + 1) * sizeof *own);       /* NaN where absent */
     double *execs = calloc((size_t)ni + 1, sizeof *execs);
-    double_int_t *lo = malloc(((size_t)nq + nc + 1) * sizeof *lo);
-    double_int_t *hi = malloc(((size_t)nq + nc + 1) * sizeof *hi);
+    double_int_t *lo = malloc((nminmax + 1) * sizeof *lo);
+    double_int_t *hi = malloc((nminmax + 1) * sizeof *hi);
     for (size_t k = 0; k < nsum; k++)
         own[k] = NAN;
-    for (size_t k = 0; k < nq + (size_t)nc; k++) {
+    for (size_t k = 0; k < nminmax; k++) {
         lo[k] = (double_int_t){INFINITY, rank};
         hi[k] = (double_int_t){-INFINITY, rank};
     }
@@ -195,6 +430,18 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
             lo[at].value = hi[at].value = q[k];
         }
         execs[g] = (double)lp->intervals[i].info->executions;
+        if (lp->intervals[i].hw && row && hw_width) {
+            mpp_counter_row(lp->intervals[i].hw, event_map, lp->context.nevents, ne, uses, nrates,
+                            lp->intervals[i].exec, row);
+            for (int k = 0; k < hw_width; k++) {
+                if (isnan(row[k]))
+                    continue;
+                size_t at = nq + ncv + (size_t)g * hw_width + k, mm = nq + nc + (size_t)g * hw_width + k;
+                sum[at] = own[at] = row[k];
+                sum[nsum + (size_t)g * hw_width + k] = 1;
+                lo[mm].value = hi[mm].value = row[k];
+            }
+        }
     }
     for (int c = 0; c < lp->ncells; c++) {
         char *ck = cell_key(lp->intervals[lp->cells[c].interval].key, lp->cells[c].src);
@@ -213,14 +460,14 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
     }
 
     /* 5. Reductions to rank 0 (log P each). */
-    double *sum_all = rank == 0 ? calloc(nsum + 1, sizeof *sum_all) : NULL;
+    double *sum_all = rank == 0 ? calloc(nsum + nhw + 1, sizeof *sum_all) : NULL;
     double *execs_all = rank == 0 ? calloc((size_t)ni + 1, sizeof *execs_all) : NULL;
-    double_int_t *lo_all = rank == 0 ? malloc((nq + nc + 1) * sizeof *lo_all) : NULL;
-    double_int_t *hi_all = rank == 0 ? malloc((nq + nc + 1) * sizeof *hi_all) : NULL;
-    PMPI_Reduce(sum, sum_all, (int)nsum, MPI_DOUBLE, MPI_SUM, 0, comm);
+    double_int_t *lo_all = rank == 0 ? malloc((nminmax + 1) * sizeof *lo_all) : NULL;
+    double_int_t *hi_all = rank == 0 ? malloc((nminmax + 1) * sizeof *hi_all) : NULL;
+    PMPI_Reduce(sum, sum_all, (int)(nsum + nhw), MPI_DOUBLE, MPI_SUM, 0, comm);
     PMPI_Reduce(execs, execs_all, ni, MPI_DOUBLE, MPI_MAX, 0, comm);
-    PMPI_Reduce(lo, lo_all, (int)(nq + nc), MPI_DOUBLE_INT, MPI_MINLOC, 0, comm);
-    PMPI_Reduce(hi, hi_all, (int)(nq + nc), MPI_DOUBLE_INT, MPI_MAXLOC, 0, comm);
+    PMPI_Reduce(lo, lo_all, (int)nminmax, MPI_DOUBLE_INT, MPI_MINLOC, 0, comm);
+    PMPI_Reduce(hi, hi_all, (int)nminmax, MPI_DOUBLE_INT, MPI_MAXLOC, 0, comm);
 
     /* 6. Per-process values of the selected processes only. */
     double *by_process = NULL;
@@ -239,6 +486,10 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
     } else if (selected[rank]) {
         PMPI_Send(own, (int)nsum, MPI_DOUBLE, 0, TAG_SELECTED, comm);
     }
+
+    /* 7. The machine context and the PAPI facts (to rank 0 only). */
+    mpp_dict_t m;
+    context_union(&m, lp, &d, hostname, comm, rank, size);
 
     mpp_reduced_t *out = NULL;
     if (rank == 0)
@@ -269,6 +520,19 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
             for (int s = 0; s < nselected; s++)
                 memcpy(ri->by_process + (size_t)s * MPP_NQ, by_process + (size_t)s * nsum + (size_t)g * MPP_NQ,
                        MPP_NQ * sizeof(double));
+            if (hw_width) {
+                ri->hw = malloc((size_t)hw_width * sizeof *ri->hw);
+                ri->hw_by_process = malloc(((size_t)nselected * hw_width + 1) * sizeof(double));
+                for (int k = 0; ri->hw && k < hw_width; k++) {
+                    size_t at = nq + ncv + (size_t)g * hw_width + k, mm = nq + nc + (size_t)g * hw_width + k;
+                    ri->hw[k] = (mpp_stat_t){sum_all[at], lo_all[mm].value, hi_all[mm].value, lo_all[mm].rank,
+                                             hi_all[mm].rank, (int)sum_all[nsum + (size_t)g * hw_width + k]};
+                }
+                for (int s = 0; ri->hw_by_process && s < nselected; s++)
+                    memcpy(ri->hw_by_process + (size_t)s * hw_width,
+                           by_process + (size_t)s * nsum + nq + ncv + (size_t)g * hw_width,
+                           (size_t)hw_width * sizeof(double));
+            }
         }
         int ns = count_of_kind(&d, MPP_REC_SRC), s0 = first_of_kind(&d, MPP_REC_SRC);
         out->nsrcs = ns;
@@ -314,11 +578,27 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
             if (text)
                 out->warnings[out->nwarnings++] = text;
         }
+        /* topology that could not be read on some host */
+        for (size_t i = 0; i < m.count; i++) {
+            char *label = m.records[i].kind == MPP_REC_FACT ? first_field(m.records[i].key) : NULL;
+            char *text = NULL;
+            if (label && !strcmp(label, MPP_FACT_TOPOLOGY) &&
+                asprintf(&text, "Machine: the topology of %s; that host's node type is unknown",
+                         after_field(m.records[i].key)) >= 0)
+                append(&out->warnings, &out->nwarnings, text);
+            free(label);
+        }
+        out->machine = machine_result(&d, &m, lp->context.machine_na);
+        out->counters = counters_result(&d, &m, uses, nrates, lp->context.counters_na);
     }
 
-    free(sum), free(own), free(execs), free(lo), free(hi);
+    free(sum), free(own), free(execs), free(lo), free(hi), free(row), free(event_map), free(uses);
+    for (int e = 0; event_names && e < ne; e++)
+        free(event_names[e]);
+    free(event_names);
     free(sum_all), free(execs_all), free(lo_all), free(hi_all), free(by_process), free(selected);
     mpp_dict_free(&d);
+    mpp_dict_free(&m);
     return out;
 }
 
@@ -330,6 +610,8 @@ void mpp_reduced_free(mpp_reduced_t *r)
         free(r->intervals[i].name);
         free(r->intervals[i].file);
         free(r->intervals[i].by_process);
+        free(r->intervals[i].hw);
+        free(r->intervals[i].hw_by_process);
     }
     for (int s = 0; s < r->nsrcs; s++) {
         free(r->srcs[s].function);
@@ -340,5 +622,7 @@ void mpp_reduced_free(mpp_reduced_t *r)
     for (int w = 0; w < r->nwarnings; w++)
         free(r->warnings[w]);
     free(r->intervals), free(r->srcs), free(r->cells), free(r->warnings), free(r->selected);
+    machine_data_free(r->machine);
+    counters_free(r->counters);
     free(r);
 }

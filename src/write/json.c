@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "autoconf.h"
+#include "counter_stats.h"
 #include "writer.h"
 
 /* A JSON string from text that may not be UTF-8 (paths, command lines,
@@ -44,6 +45,161 @@ static json_t *number(double v)
     return isnan(v) ? json_null() : json_real(v);
 }
 
+static json_t *string_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+static json_t *machine(const mpp_report_t *r)
+{
+    static const char *cache_keys[MPP_NCACHE] = {"l1d", "l1i", "l2", "l3"};
+    if (mpp_report_machine_na(r))
+        return json_null();
+    json_t *types = json_array();
+    for (int t = 0; t < r->machine->ntypes; t++) {
+        const mpp_machine_type_t *mt = &r->machine->types[t];
+        const mpp_node_type_t *nt = &mt->type;
+        json_t *caches = json_object(), *hosts = json_array();
+        for (int c = 0; c < MPP_NCACHE; c++)
+            json_object_set_new(caches, cache_keys[c],
+                                nt->cache_size[c] ? json_pack("{s:I, s:i}", "size_bytes", (json_int_t)nt->cache_size[c],
+                                                              "count", nt->cache_count[c])
+                                                  : json_null());
+        for (int h = 0; h < mt->nhosts; h++)
+            json_array_append_new(hosts, json_string(mt->hosts[h]));
+        json_array_append_new(types, json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:I, s:o, s:o, s:s}", "description",
+                                               mt->text, "cpu_model", nt->model ? nt->model : "", "packages",
+                                               nt->packages, "cores", nt->cores, "hardware_threads", nt->pus,
+                                               "numa_nodes", nt->numa, "memory_bytes", (json_int_t)nt->memory,
+                                               "caches", caches, "hosts", hosts, "hosts_text", mt->hosts_text));
+    }
+    return types;
+}
+
+static json_t *placement(const mpp_report_t *r)
+{
+    if (mpp_report_machine_na(r))
+        return json_null();
+    const mpp_machine_summary_t *ms = r->machine;
+    json_t *hosts = json_array(), *warnings = json_array();
+    for (int h = 0; h < ms->nhosts; h++) {
+        const mpp_host_placement_t *hp = &ms->hosts[h];
+        json_t *runs = json_array();
+        for (int k = 0; k < hp->nruns; k++) {
+            const mpp_placed_run_t *p = &hp->runs[k];
+            json_t *pus = json_array();
+            for (int i = 0; i < p->run.npus; i++)
+                json_array_append_new(pus, json_integer(p->run.pus[i]));
+            json_array_append_new(
+                runs, json_pack("{s:i, s:i, s:i, s:o, s:i, s:o, s:s}", "first_rank", p->run.first, "rank_step",
+                                p->run.rank_step, "count", p->run.count, "pus", pus, "pu_step", p->run.pu_step, "bound",
+                                p->bound < 0 ? json_null() : json_boolean(p->bound), "text", p->text ? p->text : ""));
+        }
+        json_array_append_new(hosts, json_pack("{s:s, s:i, s:o, s:s}", "host", hp->host, "ranks", hp->nranks, "runs",
+                                               runs, "text", hp->text ? hp->text : ""));
+    }
+    for (int w = 0; w < ms->nwarnings; w++)
+        json_array_append_new(warnings, json_string(ms->warnings[w]));
+    return json_pack("{s:o, s:o}", "hosts", hosts, "warnings", warnings);
+}
+
+static json_t *counters_parameter(const mpp_report_t *r)
+{
+    const mpp_reduced_counters_t *c = r->reduced->counters;
+    if (!c || c->na_reason)
+        return json_null();
+    int counted;
+    char *line = mpp_report_counters_line(r, &counted);
+    json_t *events = json_array(), *derived = json_array(), *mpx = json_array();
+    for (int e = 0; e < c->nevents; e++)
+        json_array_append_new(events, json_pack("{s:s, s:s, s:i}", "name", c->events[e].name, "component",
+                                                c->events[e].component, "processes", c->events[e].processes));
+    char **names = mpp_report_event_names(c);
+    for (int k = 0; names && k < c->nrates; k++) {
+        char *formula = mpp_counter_rate_formula(&c->rates[k], names);
+        const mpp_counter_rate_t *rate = &mpp_counter_rates[c->rates[k].rate];
+        json_array_append_new(derived, json_pack("{s:s, s:s, s:s}", "name", rate->label, "key", rate->json_key,
+                                                 "formula", formula ? formula : "?"));
+        free(formula);
+    }
+    free(names);
+    for (int m = 0; m < c->nmultiplexed; m++)
+        json_array_append_new(mpx, json_string(c->multiplexed[m]));
+    json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:b, s:o, s:o}", "library", string_or_null(c->library), "summary",
+                          string_or_null(line), "events", events, "derived", derived, "split_mpi", c->split,
+                          "multiplexed", mpx, "none_reason",
+                          c->nevents ? json_null() : string_or_null(c->none_reason ? c->none_reason : "?"));
+    free(line);
+    return o;
+}
+
+static json_t *count_stat(const mpp_stat_t *s)
+{
+    if (!s->count)
+        return json_null();
+    return json_pack("{s:I, s:I, s:i, s:I, s:i, s:f}", "sum", (json_int_t)llround(s->sum), "min",
+                     (json_int_t)llround(s->min), "min_rank", s->min_rank, "max", (json_int_t)llround(s->max),
+                     "max_rank", s->max_rank, "mean", s->sum / s->count);
+}
+
+static json_t *count_or_null(double v)
+{
+    return isnan(v) ? json_null() : json_integer((json_int_t)llround(v));
+}
+
+static json_t *interval_counters(const mpp_report_t *r, const mpp_reduced_interval_t *in)
+{
+    const mpp_reduced_t *rd = r->reduced;
+    const mpp_reduced_counters_t *c = rd->counters;
+    if (!c || c->na_reason || !c->nevents || !in->hw)
+        return json_null();
+    static const char *keys[MPP_HW_NV] = {"total", "inside_mpi", "outside_mpi"};
+    int width = mpp_hw_width(c);
+    json_t *events = json_array(), *derived = json_array(), *ranks = json_array();
+    for (int s = 0; s < rd->nselected; s++)
+        json_array_append_new(ranks, json_integer(rd->selected[s]));
+    for (int e = 0; e < c->nevents; e++) {
+        json_t *o = json_pack("{s:s, s:s}", "name", c->events[e].name, "component", c->events[e].component);
+        json_t *by = json_pack("{s:O}", "ranks", ranks);
+        for (int v = 0; v < MPP_HW_NV; v++) {
+            int shown = v == MPP_HW_TOTAL || c->split;
+            json_object_set_new(o, keys[v], shown ? count_stat(&in->hw[e * MPP_HW_NV + v]) : json_null());
+            if (!shown)
+                continue;
+            json_t *col = json_array();
+            for (int s = 0; in->hw_by_process && s < rd->nselected; s++)
+                json_array_append_new(col, count_or_null(in->hw_by_process[(size_t)s * width + e * MPP_HW_NV + v]));
+            json_object_set_new(by, keys[v], col);
+        }
+        json_object_set_new(o, "by_process", by);
+        json_array_append_new(events, o);
+    }
+    char **names = mpp_report_event_names(c);
+    for (int k = 0; names && k < c->nrates; k++) {
+        const mpp_stat_t *s = &in->hw[c->nevents * MPP_HW_NV + k];
+        const mpp_counter_rate_t *rate = &mpp_counter_rates[c->rates[k].rate];
+        char *formula = mpp_counter_rate_formula(&c->rates[k], names);
+        double overall = mpp_counter_rate_overall(&c->rates[k], in->hw, in->q[MPP_Q_EXEC].max);
+        json_t *col = json_array();
+        for (int sel = 0; in->hw_by_process && sel < rd->nselected; sel++)
+            json_array_append_new(col, number(in->hw_by_process[(size_t)sel * width + c->nevents * MPP_HW_NV + k]));
+        int have = s->count && !isnan(overall);
+        json_array_append_new(
+            derived, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:{s:O, s:o}}", "name", rate->label,
+                               "key", rate->json_key, "formula", formula ? formula : "?", "value",
+                               have ? json_real(overall) : json_null(), "min", have ? json_real(s->min) : json_null(),
+                               "min_rank", have ? json_integer(s->min_rank) : json_null(), "max",
+                               have ? json_real(s->max) : json_null(), "max_rank",
+                               have ? json_integer(s->max_rank) : json_null(), "mean",
+                               have ? json_real(s->sum / s->count) : json_null(), "by_process", "ranks", ranks,
+                               "values", col));
+        free(formula);
+    }
+    free(names);
+    json_decref(ranks);
+    return json_pack("{s:o, s:o}", "events", events, "derived", derived);
+}
+
 static json_t *parameters(const mpp_report_t *r)
 {
     const mpp_run_info_t *run = r->run;
@@ -69,9 +225,9 @@ static json_t *parameters(const mpp_report_t *r)
                                                  r->config->is_default[i]));
     }
     json_object_set_new(p, "configuration", cfg);
-    json_object_set_new(p, "machine", json_null());
-    json_object_set_new(p, "placement", json_null());
-    json_object_set_new(p, "hardware_counters", json_null());
+    json_object_set_new(p, "machine", machine(r));
+    json_object_set_new(p, "placement", placement(r));
+    json_object_set_new(p, "hardware_counters", counters_parameter(r));
     json_object_set_new(p, "clock", text(run->clock));
     json_object_set_new(p, "prediction_model", json_null());
     json_t *w = json_array();
@@ -193,6 +349,7 @@ int mpp_write_json(FILE *out, const mpp_report_t *r)
         json_object_set_new(o, "executions", json_integer((json_int_t)in->executions));
         json_object_set_new(o, "real", real_section(r, in, &r->results[i]));
         json_object_set_new(o, "predicted", json_null());
+        json_object_set_new(o, "hardware_counters", interval_counters(r, in));
         json_object_set_new(o, "src", src_points(r, i));
         json_array_append_new(intervals, o);
     }

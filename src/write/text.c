@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "autoconf.h"
+#include "counter_stats.h"
 #include "writer.h"
 
 #define COLUMNS_PER_BLOCK 8
@@ -22,6 +23,89 @@ static const char *or_na(double v, char *buf, size_t n)
         return "n/a";
     snprintf(buf, n, "%.6f", v);
     return buf;
+}
+
+const char *mpp_report_machine_na(const mpp_report_t *r)
+{
+    if (!r->machine)
+        return "topology and placement were not collected";
+    if (r->machine->na_reason)
+        return r->machine->na_reason;
+    return NULL;
+}
+
+char **mpp_report_event_names(const mpp_reduced_counters_t *c)
+{
+    char **names = malloc(((size_t)c->nevents + 1) * sizeof *names);
+    for (int e = 0; names && e < c->nevents; e++)
+        names[e] = c->events[e].name;
+    return names;
+}
+
+char *mpp_report_counters_line(const mpp_report_t *r, int *counted)
+{
+    const mpp_reduced_counters_t *c = r->reduced->counters;
+    char *line = NULL;
+    int rc;
+    *counted = 0;
+    if (!c)
+        rc = asprintf(&line, "n/a (hardware counters were not collected)");
+    else if (c->na_reason)
+        rc = asprintf(&line, "n/a (%s)", c->na_reason);
+    else if (c->nevents == 0)
+        rc = asprintf(&line, "none counted (%s: %s)", c->library ? c->library : "PAPI",
+                      c->none_reason ? c->none_reason : "no event could be counted");
+    else {
+        char mpx[512] = "";
+        for (int m = 0; m < c->nmultiplexed; m++)
+            snprintf(mpx + strlen(mpx), sizeof mpx - strlen(mpx), "%s%s", m ? "; " : "", c->multiplexed[m]);
+        *counted = 1;
+        rc = asprintf(&line, "%s, %d event%s, inside/outside-MPI split %s, %s%s", c->library ? c->library : "PAPI",
+                      c->nevents, c->nevents == 1 ? "" : "s", c->split ? "on" : "off",
+                      c->nmultiplexed ? "multiplexed: " : "not multiplexed", mpx);
+    }
+    return rc < 0 ? NULL : line;
+}
+
+static void write_context(FILE *out, const mpp_report_t *r)
+{
+    const mpp_reduced_t *rd = r->reduced;
+    const mpp_machine_summary_t *ms = r->machine;
+    const char *na = mpp_report_machine_na(r);
+    if (na) {
+        fprintf(out, "%-22s: n/a (%s)\n", "Machine", na);
+        fprintf(out, "%-22s: n/a (%s)\n", "Placement", na);
+    } else {
+        if (ms->ntypes == 0)
+            fprintf(out, "%-22s: n/a (no host could read its topology, see Warnings)\n", "Machine");
+        else
+            fprintf(out, "%-22s: %d node type%s\n", "Machine", ms->ntypes, ms->ntypes == 1 ? "" : "s");
+        for (int t = 0; t < ms->ntypes; t++)
+            fprintf(out, "   %s; host%s %s\n", ms->types[t].text, ms->types[t].nhosts == 1 ? "" : "s",
+                    ms->types[t].hosts_text);
+        fprintf(out, "%-22s: %d host%s\n", "Placement", ms->nhosts, ms->nhosts == 1 ? "" : "s");
+        for (int h = 0; h < ms->nhosts; h++)
+            fprintf(out, "   %s\n", ms->hosts[h].text);
+        for (int w = 0; w < ms->nwarnings; w++)
+            fprintf(out, "   warning: %s\n", ms->warnings[w]);
+    }
+    int counted;
+    char *line = mpp_report_counters_line(r, &counted);
+    fprintf(out, "%-22s: %s\n", "Hardware counters", line ? line : "?");
+    free(line);
+    for (int e = 0; counted && e < rd->counters->nevents; e++) {
+        const mpp_reduced_event_t *ev = &rd->counters->events[e];
+        fprintf(out, "   %s (component %s, counted on %d of %d processes)\n", ev->name, ev->component,
+                ev->processes, rd->nprocs);
+    }
+    char **names = counted ? mpp_report_event_names(rd->counters) : NULL;
+    for (int k = 0; names && k < rd->counters->nrates; k++) {
+        char *formula = mpp_counter_rate_formula(&rd->counters->rates[k], names);
+        fprintf(out, "   derived: %s = %s\n", mpp_counter_rates[rd->counters->rates[k].rate].label,
+                formula ? formula : "?");
+        free(formula);
+    }
+    free(names);
 }
 
 static void write_parameters(FILE *out, const mpp_report_t *r)
@@ -52,9 +136,7 @@ static void write_parameters(FILE *out, const mpp_report_t *r)
         fprintf(out, "%sMPIPROF_%s=%s%s", i ? ", " : "", mpp_vars[i].name, r->config->text[i],
                 r->config->is_default[i] ? " (default)" : "");
     fputc('\n', out);
-    P("Machine", "n/a (topology is not collected by this version)");
-    P("Placement", "n/a (placement is not collected by this version)");
-    P("Hardware counters", "n/a (hardware counters are not collected by this version)");
+    write_context(out, r);
     P("Clock", "%s", run->clock);
     P("Prediction model", "n/a (predicted characteristics are not computed by this version)");
     fprintf(out, "%-22s: %d\n", "Warnings", r->nwarnings);
@@ -200,6 +282,85 @@ static void write_src_points(FILE *out, const mpp_report_t *r, int interval)
     free(ids);
 }
 
+static void count_stat(FILE *out, const char *label, const mpp_stat_t *s)
+{
+    if (!s->count) {
+        fprintf(out, "   %-16sn/a\n", label);
+        return;
+    }
+    fprintf(out, "   %-16ssum=%.0f  min=%.0f (rank %d)  max=%.0f (rank %d)  mean=%.1f\n", label, s->sum, s->min,
+            s->min_rank, s->max, s->max_rank, s->sum / s->count);
+}
+
+static void write_counters(FILE *out, const mpp_report_t *r, const mpp_reduced_interval_t *in)
+{
+    const mpp_reduced_t *rd = r->reduced;
+    const mpp_reduced_counters_t *c = rd->counters;
+    fprintf(out, "--- Hardware counters ---\n");
+    if (!c || c->na_reason) {
+        fprintf(out, "n/a (see Hardware counters in the Parameters)\n");
+        return;
+    }
+    if (c->nevents == 0) {
+        fprintf(out, "none counted (see Hardware counters in the Parameters)\n");
+        return;
+    }
+    if (!in->hw) {
+        fprintf(out, "n/a (no counts for this interval)\n");
+        return;
+    }
+    int width = mpp_hw_width(c);
+    for (int e = 0; e < c->nevents; e++) {
+        const mpp_stat_t *hw = &in->hw[e * MPP_HW_NV];
+        fprintf(out, "%s  (component %s)\n", c->events[e].name, c->events[e].component);
+        count_stat(out, "total", &hw[MPP_HW_TOTAL]);
+        if (c->split) {
+            count_stat(out, "inside MPI", &hw[MPP_HW_INSIDE]);
+            count_stat(out, "outside MPI", &hw[MPP_HW_OUTSIDE]);
+        }
+        if (!rd->nselected || !in->hw_by_process)
+            continue;
+        fprintf(out, "   %-16s", "by process");
+        for (int s = 0; s < rd->nselected; s++) {
+            const double *v = in->hw_by_process + (size_t)s * width + e * MPP_HW_NV;
+            fprintf(out, "%s%d: ", s ? "  " : "", rd->selected[s]);
+            if (isnan(v[MPP_HW_TOTAL]))
+                fprintf(out, "-");
+            else
+                fprintf(out, "%.0f", v[MPP_HW_TOTAL]);
+            if (c->split && !isnan(v[MPP_HW_INSIDE]))
+                fprintf(out, " (in %.0f, out %.0f)", v[MPP_HW_INSIDE], v[MPP_HW_OUTSIDE]);
+        }
+        fputc('\n', out);
+    }
+    char **names = mpp_report_event_names(c);
+    for (int k = 0; names && k < c->nrates; k++) {
+        const mpp_stat_t *s = &in->hw[c->nevents * MPP_HW_NV + k];
+        char *formula = mpp_counter_rate_formula(&c->rates[k], names);
+        double overall = mpp_counter_rate_overall(&c->rates[k], in->hw, in->q[MPP_Q_EXEC].max);
+        fprintf(out, "%s = %s\n", mpp_counter_rates[c->rates[k].rate].label, formula ? formula : "?");
+        free(formula);
+        if (isnan(overall) || !s->count) {
+            fprintf(out, "   %-16sn/a\n", "value");
+            continue;
+        }
+        fprintf(out, "   %-16s%.6g  min=%.6g (rank %d)  max=%.6g (rank %d)  mean=%.6g\n", "value", overall, s->min,
+                s->min_rank, s->max, s->max_rank, s->sum / s->count);
+        if (!rd->nselected || !in->hw_by_process)
+            continue;
+        fprintf(out, "   %-16s", "by process");
+        for (int sel = 0; sel < rd->nselected; sel++) {
+            double v = in->hw_by_process[(size_t)sel * width + c->nevents * MPP_HW_NV + k];
+            if (isnan(v))
+                fprintf(out, "%s%d: -", sel ? "  " : "", rd->selected[sel]);
+            else
+                fprintf(out, "%s%d: %.6g", sel ? "  " : "", rd->selected[sel], v);
+        }
+        fputc('\n', out);
+    }
+    free(names);
+}
+
 void mpp_write_text(FILE *out, const mpp_report_t *r)
 {
     const mpp_reduced_t *rd = r->reduced;
@@ -223,6 +384,7 @@ void mpp_write_text(FILE *out, const mpp_report_t *r)
         fprintf(out, "--- Main characteristics (predicted) ---\nn/a (see Warnings)\n");
         fprintf(out, "--- Comparative characteristics (predicted) ---\nn/a (see Warnings)\n");
         fprintf(out, "--- Characteristics by process (predicted) ---\nn/a (see Warnings)\n");
+        write_counters(out, r, in);
         write_src_points(out, r, i);
     }
 }

@@ -12,7 +12,9 @@ import protocol_check as pc
 
 N_MSG, N_ONLY1 = 10, 3          # as in intervals_rank1.c
 REL = 0.10
-ORDER = ["whole program", "A", "B", "C", "only1"]
+# "C" (rank 1) is entered before "B" (rank 0): depth-first, in order of
+# first entry, not alphabetical.
+ORDER = ["whole program", "A", "C", "B", "only1"]
 
 # name -> (parent name, level, executions, the ranks that enter it,
 #          measurement key, SRC points of the interval itself)
@@ -106,7 +108,7 @@ def main(argv):
         if names != ORDER:
             pc.fail("intervals listed as %r, expected %r: the union of rank "
                     "0's A->B and rank 1's A->C, depth-first in order of "
-                    "first entry. Intervals:\n%s"
+                    "first entry (C before B). Intervals:\n%s"
                     % (names, ORDER, pc.describe_intervals(doc)))
         ids = {iv["name"]: iv["id"] for iv in doc["intervals"]}
         for name, (parent, level, executions, ranks, key, srcs) in \

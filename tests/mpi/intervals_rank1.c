@@ -2,13 +2,15 @@
  * tests/mpi/test_intervals_rank1.sh.
  *
  *   "A"          both ranks
- *     "B"        rank 0 only: busy T_B, then N_MSG x MPI_Send to rank 1
- *     "C"        rank 1 only, after busy T_DELAY in "A" (so "B" is entered
- *                first): busy T_C, then N_MSG x MPI_Recv from rank 0
+ *     "B"        rank 0 only, after busy T_DELAY in "A": busy T_B, then
+ *                N_MSG x MPI_Send to rank 1
+ *     "C"        rank 1 only: busy T_C, then N_MSG x MPI_Recv from rank 0
  *   "only1"      rank 1 only, N_ONLY1 times: busy T_ONLY1, MPI_Comm_size
  *
  * So the two ranks have different interval trees (A->B on rank 0, A->C on
- * rank 1); the protocol must give their union.  Each rank measures its time
+ * rank 1); the protocol must give their union.  "C" is entered first (T_DELAY
+ * earlier than "B"), so in the protocol it comes before "B", unlike in
+ * alphabetical order.  Each rank measures its time
  * in each interval (from just before the begin mark to just after the end
  * mark) and prints
  *   rank=R a=S b=S c=S only1=S
@@ -59,6 +61,7 @@ int main(int argc, char **argv)
     t = now();
     MPIPROF_INTERVAL_BEGIN("A"); /* MARK:A */
     if (rank == 0) {
+        busy(T_DELAY);
         t2 = now();
         MPIPROF_INTERVAL_BEGIN("B"); /* MARK:B */
         busy(T_B);
@@ -69,7 +72,6 @@ int main(int argc, char **argv)
         MPIPROF_INTERVAL_END();
         b = now() - t2;
     } else {
-        busy(T_DELAY);
         t2 = now();
         MPIPROF_INTERVAL_BEGIN("C"); /* MARK:C */
         busy(T_C);

@@ -18,7 +18,14 @@ MPI_TESTS = \
 	tests/mpi/test_preload.sh \
 	tests/mpi/test_netpipe.sh \
 	tests/mpi/test_config_warnings.sh \
-	tests/mpi/test_output_name.sh
+	tests/mpi/test_output_name.sh \
+	tests/mpi/test_intervals.sh \
+	tests/mpi/test_intervals_seq.sh \
+	tests/mpi/test_intervals_rank1.sh \
+	tests/mpi/test_intervals_fortran.sh \
+	tests/mpi/test_intervals_pcontrol.sh \
+	tests/mpi/test_intervals_misuse.sh \
+	tests/mpi/test_intervals_stub.sh
 
 TESTS += $(MPI_TESTS)
 
@@ -35,6 +42,13 @@ EXTRA_DIST += \
 	tests/mpi/check_fortran.py \
 	tests/mpi/check_preload.py \
 	tests/mpi/check_netpipe.py \
+	tests/mpi/check_intervals.py \
+	tests/mpi/check_intervals_seq.py \
+	tests/mpi/check_intervals_rank1.py \
+	tests/mpi/check_intervals_fortran.py \
+	tests/mpi/check_intervals_pcontrol.py \
+	tests/mpi/check_intervals_misuse.py \
+	tests/mpi/check_intervals_stub.py \
 	tests/mpi/known_counts.c \
 	tests/mpi/load_imbalance.c \
 	tests/mpi/idle.c \
@@ -43,6 +57,14 @@ EXTRA_DIST += \
 	tests/mpi/preload.c \
 	tests/mpi/config_warnings.c \
 	tests/mpi/output_name.c \
+	tests/mpi/intervals.c \
+	tests/mpi/intervals_seq.c \
+	tests/mpi/intervals_rank1.c \
+	tests/mpi/intervals_fortran.f90 \
+	tests/mpi/intervals_fortran_fh.f90 \
+	tests/mpi/intervals_pcontrol.c \
+	tests/mpi/intervals_misuse.c \
+	tests/mpi/intervals_stub.c \
 	examples/jacobi.c \
 	examples/jacobi.f90
 
@@ -58,3 +80,31 @@ AM_TESTS_ENVIRONMENT += \
 	PYTHON3='$(PYTHON3)'; export PYTHON3; \
 	MPICC='$(MPICC)'; export MPICC; \
 	MPIFORT='$(MPIFORT)'; export MPIFORT;
+
+# --- Machine context: hwloc topology and placement, PAPI counters.  Each of
+# these tests checks the n/a lines instead when the library was built
+# without hwloc or PAPI, and so needs to know how it was built.
+CONTEXT_TESTS = \
+	tests/mpi/test_machine.sh \
+	tests/mpi/test_two_hosts.sh \
+	tests/mpi/test_counters_sde.sh \
+	tests/mpi/test_counters_kernel.sh \
+	tests/mpi/test_counters_none.sh
+TESTS += $(CONTEXT_TESTS)
+EXTRA_DIST += $(CONTEXT_TESTS) tests/mpi/context.sh tests/mpi/check_context.py tests/mpi/context.c \
+	tests/mpi/counters_sde.c
+if HAVE_HWLOC
+MPIPROF_TEST_HWLOC = yes
+else
+MPIPROF_TEST_HWLOC = no
+endif
+if HAVE_PAPI
+MPIPROF_TEST_PAPI = yes
+else
+MPIPROF_TEST_PAPI = no
+endif
+AM_TESTS_ENVIRONMENT += \
+	MPIPROF_TEST_HWLOC='$(MPIPROF_TEST_HWLOC)'; export MPIPROF_TEST_HWLOC; \
+	MPIPROF_TEST_PAPI='$(MPIPROF_TEST_PAPI)'; export MPIPROF_TEST_PAPI; \
+	MPIPROF_TEST_SDE_LIBS='$(PAPI_SDE_LIBS)'; export MPIPROF_TEST_SDE_LIBS; \
+	MPIPROF_TEST_PAPI_CFLAGS='$(PAPI_CFLAGS)'; export MPIPROF_TEST_PAPI_CFLAGS;

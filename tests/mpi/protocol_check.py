@@ -1196,7 +1196,128 @@ def _selftest():
     d["intervals"][0]["real"]["by_process"]["overlap"] = [None, None]
     check_invariants(d)
     _selftest_text_and_schema(doc)
+    _selftest_intervals()
     print("selftest: all checks behave")
+
+
+def _sample_block(execs, comms):
+    """A consistent "real" part for per-rank execution times and
+    communication (all of it collective); None: the rank did not enter."""
+    live = [r for r, e in enumerate(execs) if e is not None]
+    texec = max(execs[r] for r in live)
+    pp = {k: [None] * len(execs) for k in PER_PROCESS_KEYS}
+    cmax = max(execs[r] - comms[r] for r in live)
+    for r in live:
+        e, c = execs[r], comms[r]
+        pp["execution_time"][r] = e
+        pp["communication"][r] = pp["collective"][r] = c
+        pp["sendrecv"][r] = pp["system"][r] = 0.0
+        pp["insufficient_parallelism"][r] = 0.0
+        pp["idle_time"][r] = texec - e
+        pp["lost_time"][r] = c + texec - e
+        pp["productive_time"][r] = e - c
+        pp["load_imbalance"][r] = cmax - (e - c)
+    main = {k: None for k in MAIN_KEYS}
+    for k in PER_PROCESS_KEYS:
+        if pp[k][live[0]] is not None:
+            main[k] = sum(pp[k][r] for r in live)
+    main["execution_time"] = texec
+    main["processors"] = len(live)
+    main["total_time"] = texec * len(live)
+    main["productive_time"] = main["total_time"] - main["lost_time"]
+    main["productive_cpu"] = main["productive_time"]
+    main["productive_sys"] = main["productive_io"] = 0.0
+    main["parallelization_efficiency"] = \
+        main["productive_time"] / main["total_time"]
+    comp = {}
+    for k in PER_PROCESS_KEYS:
+        vals = [(pp[k][r], r) for r in live if pp[k][r] is not None]
+        comp[k] = None if not vals else {
+            "min": min(vals)[0], "min_rank": min(vals)[1],
+            "max": max(vals)[0], "max_rank": max(vals)[1],
+            "mean": sum(v for v, _ in vals) / len(vals)}
+    bp = {"ranks": list(range(len(execs)))}
+    bp.update(pp)
+    bp["entered"] = [e is not None for e in execs]
+    return {"main": main, "comparative": comp, "by_process": bp}
+
+
+def _sample_intervals_doc():
+    """_sample_doc with nested intervals: 'child' (both ranks, one
+    MPI_Barrier SRC point) and 'only1' (rank 1 only), inclusive."""
+    doc = _sample_doc()
+    iv0 = doc["intervals"][0]
+    iv0["real"] = _sample_block([1.0, 0.9], [0.3, 0.1])
+    barrier = copy.deepcopy(iv0["src"][1])
+    barrier.update({"id": 7, "function": "MPI_Barrier", "calls": 20,
+                    "bytes_sent": 0,
+                    "time": {"sum": 0.1, "min": 0.05, "min_rank": 0,
+                             "max": 0.05, "max_rank": 0, "mean": 0.05},
+                    "by_process": {"ranks": [0, 1], "time": [0.05, 0.05],
+                                   "calls": [10, 10], "bytes_sent": [0, 0],
+                                   "bytes_recv": [0, 0]}})
+    child = {"id": 1, "name": "child", "file": "x.c", "line": 10, "level": 1,
+             "parent": 0, "executions": 10,
+             "real": _sample_block([0.5, 0.4], [0.05, 0.05]),
+             "predicted": None, "src": [barrier]}
+    only1 = {"id": 2, "name": "only1", "file": "x.c", "line": 20,
+             "level": 1, "parent": 0, "executions": 3,
+             "real": _sample_block([None, 0.2], [None, 0.0]),
+             "predicted": None, "src": []}
+    doc["intervals"] += [child, only1]
+    return doc
+
+
+def _selftest_intervals():
+    doc = _sample_intervals_doc()
+    check_invariants(doc)
+    check_interval_tree(doc)
+    check_inclusive(doc)
+    assert entered(interval(doc, 2)["real"]) == {0: False, 1: True}
+    assert find_interval(doc, "child", 0)["id"] == 1
+    assert subtree(doc, 0) == [0, 1, 2]
+    check_interval(doc, 1, name="child", file="/y/x.c", line=10, level=1,
+                   parent=0, executions=10)
+    doc["parameters"]["warnings"] = ["rank 1: interval end at x.c:5 (main)",
+                                     "something else"]
+    assert len(find_warnings(doc, "interval end", "x.c:5")) == 1
+
+    iv = ("intervals",)
+    broken = [
+        ("value not entered", check_invariants,
+         iv + (2, "real", "by_process", "execution_time"), [0.1, 0.2]),
+        ("rank out of range", check_invariants,
+         iv + (2, "real", "comparative", "execution_time", "max_rank"), 2),
+        ("not inclusive", check_inclusive,
+         iv + (1, "real", "main", "communication"), 0.2),
+        ("rank not inclusive", check_inclusive,
+         iv + (1, "real", "by_process", "communication"), [0.05, 0.01]),
+        ("child longer", check_inclusive,
+         iv + (1, "real", "by_process", "execution_time"), [1.5, 0.4]),
+        ("parent after", check_interval_tree, iv + (1, "parent"), 2),
+        ("level", check_interval_tree, iv + (2, "level"), 2),
+        ("not depth-first", check_interval_tree, iv + (2, "parent"), 1),
+    ]
+    for name, check, path, value in broken:
+        d = copy.deepcopy(doc)
+        if name == "not depth-first":
+            # 0, child, only1 (child of 0), x (child of child): x's parent
+            # is neither only1 nor an ancestor of it.
+            x = copy.deepcopy(d["intervals"][2])
+            x.update({"id": 3, "name": "x", "parent": 1, "level": 2})
+            d["intervals"].append(x)
+            path, value = iv + (3, "parent"), 1
+        obj = d
+        for k in path[:-1]:
+            obj = obj[k]
+        obj[path[-1]] = value
+        try:
+            check(d)
+        except ProtocolError as e:
+            print("selftest: %-18s detected: %s" % (name, str(e)[:100]))
+        else:
+            raise AssertionError("selftest: broken document (%s) passed"
+                                 % name)
 
 
 def _sample_text(doc):

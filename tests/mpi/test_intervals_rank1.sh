@@ -1,7 +1,7 @@
 #!/bin/sh
 # intervals_rank1: intervals that only some processes enter.  Rank 0 enters
 # A->B, rank 1 enters A->C and, alone, "only1" three times.  The protocol must
-# give the union of the two trees (A with children B and C, depth-first in
+# give the union of the two trees (A with children C and B, depth-first in
 # order of first entry); an interval entered by one rank has processors = 1,
 # by_process entered true for that rank only and null values for the other,
 # and comparative min/max ranks = that rank; executions are those of the

@@ -17,6 +17,8 @@ Suite *profile_suite(void);
 Suite *requests_suite(void);
 Suite *writer_suite(void);
 Suite *warnings_suite(void);
+Suite *machine_suite(void);
+Suite *counter_stats_suite(void);
 
 /* Index of the first recorded warning that contains every one of the given
  * (NULL-terminated) substrings, or -1. */

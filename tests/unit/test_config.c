@@ -113,7 +113,7 @@ START_TEST(test_config_defaults)
     mpp_config_t cfg;
     memset(&cfg, 0x5a, sizeof cfg);
     mpp_config_parse(&cfg, null_getenv);
-    ck_assert_int_eq(MPP_NVARS, 12); /* a new variable needs its default tested here */
+    ck_assert_int_eq(MPP_NVARS, 14); /* a new variable needs its default tested here */
     for (int i = 0; i < MPP_NVARS; i++) {
         ck_assert_int_eq(cfg.is_default[i], 1);
         ck_assert_str_eq(cfg.text[i], mpp_vars[i].default_value);
@@ -133,6 +133,8 @@ START_TEST(test_config_defaults)
     ck_assert_int_eq(cfg.number[MPP_CFG_CLOCK], MPP_CLOCK_AUTO);
     ck_assert_int_eq(cfg.number[MPP_CFG_MAX_INTERVALS], 1024);
     ck_assert_int_eq(cfg.number[MPP_CFG_MAX_NESTING], 64);
+    ck_assert_str_eq(cfg.text[MPP_CFG_PAPI_EVENTS], "PAPI_TOT_INS,PAPI_TOT_CYC");
+    ck_assert_int_eq(cfg.number[MPP_CFG_PAPI_SRC], 0);
     ck_assert_int_eq(mpp_warnings_count(), 0);
 }
 END_TEST
@@ -163,7 +165,7 @@ START_TEST(test_config_bool_values)
         long value;
     } cases[] = {{"yes", 1}, {"NO", 0},  {"1", 1},    {"off", 0},  {"On", 1},
                  {"TRUE", 1}, {"false", 0}, {"0", 0}, {"y", 1}, {"N", 0}};
-    static const int bools[] = {MPP_CFG_DISABLE, MPP_CFG_QUIET, MPP_CFG_OVERWRITE};
+    static const int bools[] = {MPP_CFG_DISABLE, MPP_CFG_QUIET, MPP_CFG_OVERWRITE, MPP_CFG_PAPI_SRC};
     for (size_t b = 0; b < MPP_ARRAY_LEN(bools); b++)
         for (size_t i = 0; i < MPP_ARRAY_LEN(cases); i++)
             expect_accepted(bools[b], cases[i].text, cases[i].value);
@@ -215,6 +217,8 @@ START_TEST(test_config_string_values)
     expect_accepted(MPP_CFG_OUTPUT, "run.%n.prof", 0);
     expect_accepted(MPP_CFG_OUTPUT, "/tmp/out dir/r\xc3\xa9sultat.prof", 0); /* spaces, UTF-8 */
     expect_accepted(MPP_CFG_OUTPUT, "%n%n", 0); /* a template, printed with %s: no format injection */
+    expect_accepted(MPP_CFG_PAPI_EVENTS, "sde:::lib::WORK, PAPI_TOT_CYC,perf::TASK-CLOCK", 0);
+    expect_accepted(MPP_CFG_PAPI_EVENTS, "none", 0);
     memset(longest, 'a', sizeof longest - 1);
     longest[sizeof longest - 1] = '\0';
     expect_accepted(MPP_CFG_OUTPUT, longest, 0); /* MPP_CONFIG_STRING_MAX - 1 characters */

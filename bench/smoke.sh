@@ -1,0 +1,48 @@
+#!/bin/sh
+# smoke.sh: bench/run --smoke (tiny iteration counts, a few seconds) must run
+# every workload in every variant and print the whole report.  No timing is
+# checked.  Run by make check (bench/local.mk); by hand from the build tree:
+#   sh bench/smoke.sh
+# Environment: top_srcdir, top_builddir (default: the tree holding this
+# script), PYTHON3 (python3), MPICC (mpicc), MPIEXEC (mpiexec).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top_srcdir=$(cd "${top_srcdir:-$here/..}" && pwd)
+top_builddir=$(cd "${top_builddir:-$top_srcdir}" && pwd)
+export top_srcdir top_builddir
+
+if [ ! -e "$top_builddir/.libs/libmpiprof.so" ]; then
+    echo "SKIP: $top_builddir/.libs/libmpiprof.so not built (shared library disabled?)"
+    exit 77
+fi
+
+out=$(mktemp "${TMPDIR:-/tmp}/mpiprof-bench-smoke.XXXXXX")
+trap 'rm -f "$out"' EXIT
+
+status=0
+"${PYTHON3:-python3}" "$top_srcdir/bench/run" --smoke >"$out" 2>&1 || status=$?
+cat "$out"
+if [ "$status" -ne 0 ]; then
+    echo "FAIL: bench/run --smoke exited with $status" >&2
+    exit 1
+fi
+
+# The report: every section, every workload, every variant, no failed run.
+for label in 'mpiprof overhead benchmark' 'MPI_Iprobe with nothing pending' '8-byte ping-pong' \
+    'MPI_Allreduce of 1 int' 'MPI_Irecv + MPI_Isend + MPI_Waitall(2)' 'FLOOR = the difference' \
+    'Memory: resident set size' 'Finalize: time from MPI_Finalize' '1000 distinct' 'runs succeeded.'
+do
+    grep -qF -- "$label" "$out" || { echo "FAIL: the report lacks '$label'" >&2; exit 1; }
+done
+if grep -q 'FAILED' "$out"; then
+    echo "FAIL: the report marks a failed run" >&2
+    exit 1
+fi
+# 4 workloads x 6 variants, each with a number in the ns/call column.
+rows=$(grep -cE '(unprofiled|MPIPROF_DISABLE=1|linked \(mpicc-prof\)|LD_PRELOAD) +(-|1|default) +\| +[0-9]+\.[0-9]+ ' "$out" || true)
+if [ "$rows" -ne 24 ]; then
+    echo "FAIL: expected 24 rows of per-call numbers, found $rows" >&2
+    exit 1
+fi
+echo "PASS: bench/run --smoke"
