@@ -29,8 +29,12 @@ typedef enum {
 #define MPP_FACT_NONE "none"               /* why this process counts no event */
 #define MPP_FACT_TOPOLOGY "topology"       /* "host: why its topology could not be read" */
 
-/* Separates the interval key from the SRC key in a cell's key. */
+/* A cell's key is the hash of its interval's key, MPP_GS, and the hash of
+ * its SRC key, each as 16 hex digits: short keys keep the union of 10^4
+ * cells cheap (the full keys travel once, in the interval and SRC records). */
 #define MPP_GS '\x1d'
+#define MPP_CELL_KEY_LEN 34
+void mpp_cell_key(const char *interval_key, const char *src_key, char out[MPP_CELL_KEY_LEN]);
 
 typedef struct {
     int kind;
@@ -65,6 +69,13 @@ int mpp_dict_canonical_order(mpp_dict_t *d);
 /* Merge the placement runs that continue one another (machine.h), so that
  * regular layouts keep one run per host however many ranks it has. */
 int mpp_dict_coalesce_runs(mpp_dict_t *d);
+
+/* Map "16 hex digits of the key's hash" -> position, for every record of
+ * `kind` (cells name their interval and SRC point by these hashes). */
+int mpp_dict_index_hashes(const mpp_dict_t *d, int kind, mpp_strmap_t *out);
+/* Positions of a cell's interval and SRC point in d (-1 when unknown). */
+void mpp_dict_cell_parts(const mpp_strmap_t *intervals, const mpp_strmap_t *srcs, const char *cell_key,
+                         long *interval, long *src);
 
 /* Parent key of an interval key ("0" has none: NULL).  Allocated. */
 char *mpp_interval_parent_key(const char *key);

@@ -18,6 +18,9 @@ void mpp_strmap_free(mpp_strmap_t *m);
 /* Return the slot of key, inserting it (a copy) with value `value` when absent;
  * *inserted tells which.  NULL when memory ran out. */
 uintptr_t *mpp_strmap_put(mpp_strmap_t *m, const char *key, uintptr_t value, int *inserted);
+/* The map's own copy of the key of a slot returned by put or get; the slot
+ * is valid until the map grows, the string until the map is freed. */
+const char *mpp_strmap_key_of(const mpp_strmap_t *m, const uintptr_t *slot);
 /* Pointer to the value of key, or NULL. */
 uintptr_t *mpp_strmap_get(const mpp_strmap_t *m, const char *key);
 

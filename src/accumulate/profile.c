@@ -1,3 +1,4 @@
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +96,13 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
     for (int t = 0; t < ntables; t++)
         total += tables[t]->count + 8;
     p->cells = calloc(total ? total : 1, sizeof *p->cells);
-    mpp_strmap_t index;
+    /* A call site appears in several intervals: resolve and build its SRC
+     * key once (by_stack), keep one copy per distinct key (unique, two
+     * addresses can resolve to the same line), and find cells by
+     * (interval, that copy). */
+    mpp_strmap_t by_stack, unique, index;
+    mpp_strmap_init(&by_stack);
+    mpp_strmap_init(&unique);
     mpp_strmap_init(&index);
     for (int t = 0; t < ntables; t++) {
         const mpp_table_t *table = tables[t];
@@ -103,26 +110,35 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
             const mpp_cell_t *c = &table->cells[s];
             if (!c->hash || !c->stats.calls)
                 continue;
-            char *src = src_key(c, table->depth, resolve, resolve_ctx, function_name);
-            char *key = NULL;
-            if (!src || asprintf(&key, "%u%c%s", c->interval, MPP_RS, src) < 0) {
-                free(src);
-                continue;
-            }
+            char stack[24 + 17 * MPP_MAX_DEPTH];
+            int len = snprintf(stack, sizeof stack, "%x", c->fid);
+            for (int f = 0; f < table->depth; f++)
+                len += snprintf(stack + len, sizeof stack - (size_t)len, ":%" PRIxPTR, c->frames[f]);
             int inserted;
-            uintptr_t *slot = mpp_strmap_put(&index, key, (uintptr_t)p->ncells, &inserted);
-            free(key);
-            if (!slot) {
-                free(src);
+            uintptr_t *known = mpp_strmap_put(&by_stack, stack, 0, &inserted);
+            if (!known)
                 continue;
+            if (inserted) {
+                char *src = src_key(c, table->depth, resolve, resolve_ctx, function_name);
+                uintptr_t *u = src ? mpp_strmap_put(&unique, src, 0, &inserted) : NULL;
+                free(src);
+                if (!u)
+                    continue;
+                /* the map's own copy of the key is the canonical string (growth
+                 * moves the map's pointers, never the strings) */
+                *known = (uintptr_t)mpp_strmap_key_of(&unique, u);
             }
+            const char *src = (const char *)*known;
+            char key[48];
+            snprintf(key, sizeof key, "%u:%p", c->interval, (const void *)src);
+            uintptr_t *slot = mpp_strmap_put(&index, key, (uintptr_t)p->ncells, &inserted);
+            if (!slot)
+                continue;
             mpp_local_cell_t *lc = &p->cells[*slot];
             if (inserted) {
                 lc->interval = (int)c->interval;
-                lc->src = src;
+                lc->src = strdup(src);
                 p->ncells++;
-            } else {
-                free(src);
             }
             lc->calls += c->stats.calls;
             lc->bytes_sent += c->stats.bytes_sent;
@@ -136,6 +152,8 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
             }
         }
     }
+    mpp_strmap_free(&by_stack);
+    mpp_strmap_free(&unique);
     mpp_strmap_free(&index);
     return p;
 }

@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -5,15 +6,23 @@
 #include "machine.h"
 #include "srckey.h"
 
-static char *index_key(int kind, const char *key)
+/* The index's key of a record: its kind as a letter, then its key.  Short
+ * keys (cells, hosts) use the caller's buffer: no allocation. */
+static char *index_key(int kind, const char *key, char *small, size_t small_size)
 {
     size_t n = strlen(key);
-    char *k = malloc(n + 2);
+    char *k = n + 2 <= small_size ? small : malloc(n + 2);
     if (!k)
         return NULL;
     k[0] = (char)('A' + kind);
     memcpy(k + 1, key, n + 1);
     return k;
+}
+
+static void index_key_free(char *k, const char *small)
+{
+    if (k != small)
+        free(k);
 }
 
 void mpp_dict_init(mpp_dict_t *d)
@@ -33,10 +42,11 @@ void mpp_dict_free(mpp_dict_t *d)
 
 int mpp_dict_add(mpp_dict_t *d, int kind, const char *key, int64_t min, int64_t sum)
 {
-    char *ik = index_key(kind, key);
+    char small[128];
+    char *ik = index_key(kind, key, small, sizeof small);
     int inserted;
     uintptr_t *slot = ik ? mpp_strmap_put(&d->index, ik, d->count, &inserted) : NULL;
-    free(ik);
+    index_key_free(ik, small);
     if (!slot)
         return -1;
     if (!inserted) {
@@ -60,9 +70,10 @@ int mpp_dict_add(mpp_dict_t *d, int kind, const char *key, int64_t min, int64_t 
 
 long mpp_dict_find(const mpp_dict_t *d, int kind, const char *key)
 {
-    char *ik = index_key(kind, key);
+    char small[128];
+    char *ik = index_key(kind, key, small, sizeof small);
     uintptr_t *slot = ik ? mpp_strmap_get(&d->index, ik) : NULL;
-    free(ik);
+    index_key_free(ik, small);
     return slot ? (long)*slot : -1;
 }
 
@@ -123,6 +134,48 @@ int mpp_dict_merge_serialized(mpp_dict_t *d, const char *b, size_t length)
     return walk_serialized(d, b, length);
 }
 
+static void hash_hex(const char *key, char out[17])
+{
+    snprintf(out, 17, "%016llx", (unsigned long long)mpp_hash_bytes(key, strlen(key)));
+}
+
+void mpp_cell_key(const char *interval_key, const char *src_key, char out[MPP_CELL_KEY_LEN])
+{
+    hash_hex(interval_key, out);
+    out[16] = MPP_GS;
+    hash_hex(src_key, out + 17);
+}
+
+int mpp_dict_index_hashes(const mpp_dict_t *d, int kind, mpp_strmap_t *out)
+{
+    mpp_strmap_init(out);
+    for (size_t i = 0; i < d->count; i++) {
+        if (d->records[i].kind != kind)
+            continue;
+        char hex[17];
+        int inserted;
+        hash_hex(d->records[i].key, hex);
+        if (!mpp_strmap_put(out, hex, i, &inserted))
+            return -1;
+    }
+    return 0;
+}
+
+void mpp_dict_cell_parts(const mpp_strmap_t *intervals, const mpp_strmap_t *srcs, const char *cell_key,
+                         long *interval, long *src)
+{
+    char hex[17];
+    *interval = *src = -1;
+    if (strlen(cell_key) != MPP_CELL_KEY_LEN - 1 || cell_key[16] != MPP_GS)
+        return;
+    memcpy(hex, cell_key, 16);
+    hex[16] = '\0';
+    uintptr_t *slot = mpp_strmap_get(intervals, hex);
+    *interval = slot ? (long)*slot : -1;
+    slot = mpp_strmap_get(srcs, cell_key + 17);
+    *src = slot ? (long)*slot : -1;
+}
+
 char *mpp_interval_parent_key(const char *key)
 {
     const char *last = strrchr(key, MPP_RS);
@@ -170,13 +223,11 @@ static void depth_first(const mpp_dict_t *d, const size_t *sorted, size_t n, con
 }
 
 /* (interval id, src id) of a cell key, using the ids of the ordered dict. */
-static void cell_ids(const mpp_dict_t *d, const long *id_of, const char *key, long *interval, long *src)
+static void cell_ids(const mpp_strmap_t *intervals, const mpp_strmap_t *srcs, const long *id_of, const char *key,
+                     long *interval, long *src)
 {
-    const char *gs = strchr(key, MPP_GS);
-    char *ikey = gs ? strndup(key, (size_t)(gs - key)) : strdup(key);
-    long ip = ikey ? mpp_dict_find(d, MPP_REC_INTERVAL, ikey) : -1;
-    long sp = gs ? mpp_dict_find(d, MPP_REC_SRC, gs + 1) : -1;
-    free(ikey);
+    long ip, sp;
+    mpp_dict_cell_parts(intervals, srcs, key, &ip, &sp);
     *interval = ip >= 0 ? id_of[ip] : -1;
     *src = sp >= 0 ? id_of[sp] : -1;
 }
@@ -226,10 +277,16 @@ int mpp_dict_canonical_order(mpp_dict_t *d)
             id_of[of_kind[k][j]] = (long)j;
     /* indexed by record position: (interval id, src id) of each cell */
     cell_order_ids = calloc((n ? n : 1) * 2, sizeof(long));
+    mpp_strmap_t interval_hashes, src_hashes;
+    mpp_dict_index_hashes(d, MPP_REC_INTERVAL, &interval_hashes);
+    mpp_dict_index_hashes(d, MPP_REC_SRC, &src_hashes);
     for (size_t j = 0; j < count[MPP_REC_CELL]; j++) {
         size_t r = of_kind[MPP_REC_CELL][j];
-        cell_ids(d, id_of, d->records[r].key, &cell_order_ids[2 * r], &cell_order_ids[2 * r + 1]);
+        cell_ids(&interval_hashes, &src_hashes, id_of, d->records[r].key, &cell_order_ids[2 * r],
+                 &cell_order_ids[2 * r + 1]);
     }
+    mpp_strmap_free(&interval_hashes);
+    mpp_strmap_free(&src_hashes);
     qsort(of_kind[MPP_REC_CELL], count[MPP_REC_CELL], sizeof(size_t), by_cell_ids);
     size_t kept_cells = 0;
     for (size_t j = 0; j < count[MPP_REC_CELL]; j++) {

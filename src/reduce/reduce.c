@@ -95,18 +95,6 @@ static int count_of_kind(const mpp_dict_t *d, int kind)
     return n;
 }
 
-static char *cell_key(const char *interval_key, const char *src_key)
-{
-    size_t a = strlen(interval_key), b = strlen(src_key);
-    char *k = malloc(a + b + 2);
-    if (!k)
-        return NULL;
-    memcpy(k, interval_key, a);
-    k[a] = MPP_GS;
-    memcpy(k + a + 1, src_key, b + 1);
-    return k;
-}
-
 static void fill_interval_names(mpp_reduced_interval_t *out, const char *key, const mpp_dict_t *d,
                                 int interval_base)
 {
@@ -347,12 +335,11 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
     for (int i = 0; i < lp->nintervals; i++)
         mpp_dict_add(&d, MPP_REC_INTERVAL, lp->intervals[i].key,
                      (int64_t)(lp->intervals[i].first_entry * 1e9), 1);
+    char (*cell_keys)[MPP_CELL_KEY_LEN] = malloc(((size_t)lp->ncells + 1) * sizeof *cell_keys);
     for (int c = 0; c < lp->ncells; c++) {
-        char *ck = cell_key(lp->intervals[lp->cells[c].interval].key, lp->cells[c].src);
+        mpp_cell_key(lp->intervals[lp->cells[c].interval].key, lp->cells[c].src, cell_keys[c]);
         mpp_dict_add(&d, MPP_REC_SRC, lp->cells[c].src, 0, 0);
-        if (ck)
-            mpp_dict_add(&d, MPP_REC_CELL, ck, 0, 1);
-        free(ck);
+        mpp_dict_add(&d, MPP_REC_CELL, cell_keys[c], 0, 1);
     }
     mpp_dict_add(&d, MPP_REC_HOST, hostname, rank, 1);
     for (size_t w = 0; w < mpp_warnings_count(); w++)
@@ -444,9 +431,7 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
         }
     }
     for (int c = 0; c < lp->ncells; c++) {
-        char *ck = cell_key(lp->intervals[lp->cells[c].interval].key, lp->cells[c].src);
-        long pos = ck ? mpp_dict_find(&d, MPP_REC_CELL, ck) : -1;
-        free(ck);
+        long pos = mpp_dict_find(&d, MPP_REC_CELL, cell_keys[c]);
         if (pos < 0)
             continue;
         int g = (int)pos - c0;
@@ -544,14 +529,15 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
         }
         out->ncells = nc;
         out->cells = calloc((size_t)nc + 1, sizeof *out->cells);
+        mpp_strmap_t interval_hashes, src_hashes;
+        mpp_dict_index_hashes(&d, MPP_REC_INTERVAL, &interval_hashes);
+        mpp_dict_index_hashes(&d, MPP_REC_SRC, &src_hashes);
         for (int g = 0; g < nc; g++) {
             mpp_reduced_cell_t *rc = &out->cells[g];
-            const char *key = d.records[c0 + g].key;
-            const char *gs = strchr(key, MPP_GS);
-            char *ikey = strndup(key, (size_t)(gs - key));
-            rc->interval = (int)mpp_dict_find(&d, MPP_REC_INTERVAL, ikey) - i0;
-            rc->src = (int)mpp_dict_find(&d, MPP_REC_SRC, gs + 1) - s0;
-            free(ikey);
+            long ip, sp;
+            mpp_dict_cell_parts(&interval_hashes, &src_hashes, d.records[c0 + g].key, &ip, &sp);
+            rc->interval = (int)ip - i0;
+            rc->src = (int)sp - s0;
             const double *v = sum_all + nq + (size_t)g * MPP_NCELLV;
             rc->calls = (uint64_t)v[MPP_CELL_CALLS];
             rc->bytes_sent = (uint64_t)v[MPP_CELL_SENT];
@@ -563,6 +549,8 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
                 memcpy(rc->by_process + (size_t)s * MPP_NCELLV,
                        by_process + (size_t)s * nsum + nq + (size_t)g * MPP_NCELLV, MPP_NCELLV * sizeof(double));
         }
+        mpp_strmap_free(&interval_hashes);
+        mpp_strmap_free(&src_hashes);
         int nw = count_of_kind(&d, MPP_REC_WARNING), w0 = first_of_kind(&d, MPP_REC_WARNING);
         out->warnings = calloc((size_t)nw + 1, sizeof(char *));
         for (int w = 0; w < nw; w++) {
@@ -597,6 +585,7 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
         free(event_names[e]);
     free(event_names);
     free(sum_all), free(execs_all), free(lo_all), free(hi_all), free(by_process), free(selected);
+    free(cell_keys);
     mpp_dict_free(&d);
     mpp_dict_free(&m);
     return out;

@@ -85,6 +85,11 @@ uintptr_t *mpp_strmap_put(mpp_strmap_t *m, const char *key, uintptr_t value, int
     return &m->values[i];
 }
 
+const char *mpp_strmap_key_of(const mpp_strmap_t *m, const uintptr_t *slot)
+{
+    return m->keys[slot - m->values];
+}
+
 uintptr_t *mpp_strmap_get(const mpp_strmap_t *m, const char *key)
 {
     if (!m->capacity)

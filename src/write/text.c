@@ -241,10 +241,59 @@ int *mpp_interval_cells_by_time(const mpp_report_t *r, int interval, int *n)
     return ids;
 }
 
-static void write_stat(FILE *out, const char *label, const mpp_stat_t *s)
+/* SRC entries are most of a large protocol (10^4 and more): they are built
+ * in a buffer with these instead of printf, whose float formatting was the
+ * largest cost of writing one.  Same output as "%llu", "%d" and "%.6f". */
+typedef struct {
+    char *p, *end;
+} line_t;
+
+static void put_str(line_t *l, const char *s)
 {
-    fprintf(out, "   %-16ssum=%.6f  min=%.6f (rank %d)  max=%.6f (rank %d)  mean=%.6f\n", label, s->sum,
-            s->min, s->min_rank, s->max, s->max_rank, s->count ? s->sum / s->count : 0.0);
+    while (*s && l->p < l->end)
+        *l->p++ = *s++;
+}
+
+static void put_u64(line_t *l, unsigned long long v)
+{
+    char digits[24];
+    int n = 0;
+    do
+        digits[n++] = (char)('0' + v % 10);
+    while ((v /= 10) && n < 23);
+    while (n && l->p < l->end)
+        *l->p++ = digits[--n];
+}
+
+static void put_int(line_t *l, int v)
+{
+    if (v < 0 && l->p < l->end) {
+        *l->p++ = '-';
+        put_u64(l, (unsigned long long)(-(long long)v));
+    } else {
+        put_u64(l, (unsigned long long)v);
+    }
+}
+
+static void put_fixed6(line_t *l, double v)
+{
+    if (!(fabs(v) < 9e12)) { /* NaN, infinities, huge: printf's own way */
+        char tmp[64];
+        snprintf(tmp, sizeof tmp, "%.6f", v);
+        put_str(l, tmp);
+        return;
+    }
+    if (signbit(v) && v != 0)
+        put_str(l, "-");
+    unsigned long long micro = (unsigned long long)llround(fabs(v) * 1e6);
+    put_u64(l, micro / 1000000);
+    char frac[8];
+    unsigned long long f = micro % 1000000;
+    for (int i = 5; i >= 0; i--, f /= 10)
+        frac[i] = (char)('0' + f % 10);
+    frac[6] = '\0';
+    put_str(l, ".");
+    put_str(l, frac);
 }
 
 static void write_src_points(FILE *out, const mpp_report_t *r, int interval)
@@ -258,25 +307,43 @@ static void write_src_points(FILE *out, const mpp_report_t *r, int interval)
     for (int i = 0; i < n; i++) {
         const mpp_reduced_cell_t *c = &rd->cells[ids[i]];
         const mpp_reduced_src_t *s = &rd->srcs[c->src];
-        fprintf(out, "SRC %d  %s  calls=%llu  bytes_sent=%llu  bytes_recv=%llu\n", s->id, s->function,
-                (unsigned long long)c->calls, (unsigned long long)c->bytes_sent,
-                (unsigned long long)c->bytes_recv);
-        write_stat(out, "time", &c->time);
-        fprintf(out, "   %-16sn/a\n   %-16sn/a\n   %-16sn/a\n", "real sync", "potential sync", "time variation");
+        char buf[1024];
+        line_t l = {buf, buf + sizeof buf};
+        put_str(&l, "SRC "), put_int(&l, s->id), put_str(&l, "  "), put_str(&l, s->function);
+        put_str(&l, "  calls="), put_u64(&l, (unsigned long long)c->calls);
+        put_str(&l, "  bytes_sent="), put_u64(&l, (unsigned long long)c->bytes_sent);
+        put_str(&l, "  bytes_recv="), put_u64(&l, (unsigned long long)c->bytes_recv);
+        put_str(&l, "\n   time            sum="), put_fixed6(&l, c->time.sum);
+        put_str(&l, "  min="), put_fixed6(&l, c->time.min);
+        put_str(&l, " (rank "), put_int(&l, c->time.min_rank);
+        put_str(&l, ")  max="), put_fixed6(&l, c->time.max);
+        put_str(&l, " (rank "), put_int(&l, c->time.max_rank);
+        put_str(&l, ")  mean="), put_fixed6(&l, c->time.count ? c->time.sum / c->time.count : 0.0);
+        put_str(&l, "\n   real sync       n/a\n   potential sync  n/a\n   time variation  n/a\n");
+        fwrite(buf, 1, (size_t)(l.p - buf), out);
         if (rd->nselected) {
-            fprintf(out, "   %-16s", "by process");
+            fputs("   by process      ", out);
             for (int sel = 0; sel < rd->nselected; sel++) {
                 double t = c->by_process[(size_t)sel * MPP_NCELLV + MPP_CELL_TIME];
+                l = (line_t){buf, buf + sizeof buf};
+                if (sel)
+                    put_str(&l, "  ");
+                put_int(&l, rd->selected[sel]);
+                put_str(&l, ": ");
                 if (isnan(t))
-                    fprintf(out, "%s%d: -", sel ? "  " : "", rd->selected[sel]);
+                    put_str(&l, "-");
                 else
-                    fprintf(out, "%s%d: %.6f", sel ? "  " : "", rd->selected[sel], t);
+                    put_fixed6(&l, t);
+                fwrite(buf, 1, (size_t)(l.p - buf), out);
             }
             fputc('\n', out);
         }
-        fprintf(out, "   %-16s", "stack");
-        for (int f = 0; f < s->nframes; f++)
-            fprintf(out, "%s%s", f ? " <- " : "", s->frames[f].text);
+        fputs("   stack           ", out);
+        for (int f = 0; f < s->nframes; f++) {
+            if (f)
+                fputs(" <- ", out);
+            fputs(s->frames[f].text, out);
+        }
         fputc('\n', out);
     }
     free(ids);

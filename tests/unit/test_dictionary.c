@@ -63,6 +63,17 @@ static void expect_order(const mpp_dict_t *d, int kind, const char *const *expec
     ck_assert_msg(expected[n] == NULL, "fewer records of kind %d than expected (%zu)", kind, n);
 }
 
+/* A cell's key (dictionary.h: hashes of its interval's and SRC point's
+ * keys), in one of a few rotating buffers so that several fit in one call. */
+static const char *CELL(const char *interval, const char *src)
+{
+    static char keys[16][MPP_CELL_KEY_LEN];
+    static int next;
+    char *k = keys[next++ % 16];
+    mpp_cell_key(interval, src, k);
+    return k;
+}
+
 #define EXPECT_ORDER(d, kind, ...) expect_order(d, kind, (const char *const[]){__VA_ARGS__, NULL})
 
 /* Records are grouped by kind, in kind order. */
@@ -124,7 +135,7 @@ static void fill_every_kind(mpp_dict_t *d)
     ck_assert_int_eq(mpp_dict_add(d, MPP_REC_INTERVAL, K0, 0, 1), 0);
     ck_assert_int_eq(mpp_dict_add(d, MPP_REC_INTERVAL, K_LOOP, 1000, 1), 0);
     ck_assert_int_eq(mpp_dict_add(d, MPP_REC_SRC, S_SEND, 0, 0), 0);
-    ck_assert_int_eq(mpp_dict_add(d, MPP_REC_CELL, K_LOOP GS S_SEND, 0, 1), 0);
+    ck_assert_int_eq(mpp_dict_add(d, MPP_REC_CELL, CELL(K_LOOP, S_SEND), 0, 1), 0);
     ck_assert_int_eq(mpp_dict_add(d, MPP_REC_HOST, "node1", 0, 1), 0);
     ck_assert_int_eq(mpp_dict_add(d, MPP_REC_WARNING, "something odd", 3, 1), 0);
     ck_assert_int_eq(mpp_dict_add(d, MPP_REC_WARNING, "", INT64_MIN, INT64_MAX / 2), 0);
@@ -153,7 +164,7 @@ START_TEST(test_dictionary_round_trip)
     ck_assert_uint_eq(B.count, A.count);
     ck_assert_int_eq(rec(&B, MPP_REC_INTERVAL, K_LOOP)->min, 1000);
     ck_assert_int_eq(rec(&B, MPP_REC_INTERVAL, K_LOOP)->sum, 2);
-    ck_assert_int_eq(rec(&B, MPP_REC_CELL, K_LOOP GS S_SEND)->sum, 2);
+    ck_assert_int_eq(rec(&B, MPP_REC_CELL, CELL(K_LOOP, S_SEND))->sum, 2);
     free(buf);
 }
 END_TEST
@@ -262,27 +273,27 @@ START_TEST(test_dictionary_canonical_src_cells)
     mpp_dict_add(&A, MPP_REC_SRC, S_SEND, 0, 0);
     mpp_dict_add(&A, MPP_REC_SRC, S_RECV, 0, 0);
     mpp_dict_add(&A, MPP_REC_SRC, S_ALLR, 0, 0);
-    /* cells: interval key GS SRC key */
-    mpp_dict_add(&A, MPP_REC_CELL, K_LOOP GS S_SEND, 0, 1);
-    mpp_dict_add(&A, MPP_REC_CELL, K0 GS S_SEND, 0, 1);
-    mpp_dict_add(&A, MPP_REC_CELL, K_LOOP GS S_ALLR, 0, 1);
-    mpp_dict_add(&A, MPP_REC_CELL, K0 GS S_RECV, 0, 1);
-    mpp_dict_add(&A, MPP_REC_CELL, K_LOOP GS S_RECV, 0, 1);
+    /* cells: named by their interval's and SRC point's keys */
+    mpp_dict_add(&A, MPP_REC_CELL, CELL(K_LOOP, S_SEND), 0, 1);
+    mpp_dict_add(&A, MPP_REC_CELL, CELL(K0, S_SEND), 0, 1);
+    mpp_dict_add(&A, MPP_REC_CELL, CELL(K_LOOP, S_ALLR), 0, 1);
+    mpp_dict_add(&A, MPP_REC_CELL, CELL(K0, S_RECV), 0, 1);
+    mpp_dict_add(&A, MPP_REC_CELL, CELL(K_LOOP, S_RECV), 0, 1);
     mpp_dict_add(&A, MPP_REC_HOST, "node2", 1, 1);
     mpp_dict_add(&A, MPP_REC_HOST, "node10", 2, 1);
     mpp_dict_add(&A, MPP_REC_WARNING, "zz from rank 0", 0, 1);
     mpp_dict_add(&A, MPP_REC_WARNING, "bb from rank 2", 2, 1);
     mpp_dict_add(&A, MPP_REC_WARNING, "aa from rank 2", 2, 1);
-    mpp_dict_add(&A, MPP_REC_CELL, K_AFTER GS S_SEND, 0, 1);   /* unknown interval: dropped */
-    mpp_dict_add(&A, MPP_REC_CELL, K0 GS "MPI_Bcast", 0, 1);   /* unknown SRC: dropped */
+    mpp_dict_add(&A, MPP_REC_CELL, CELL(K_AFTER, S_SEND), 0, 1);   /* unknown interval: dropped */
+    mpp_dict_add(&A, MPP_REC_CELL, CELL(K0, "MPI_Bcast"), 0, 1);   /* unknown SRC: dropped */
     ck_assert_int_eq(mpp_dict_canonical_order(&A), 0);
     expect_grouped(&A);
     EXPECT_ORDER(&A, MPP_REC_INTERVAL, K0, K_LOOP);
     /* SRC points by key: MPI_Allreduce < MPI_Recv < MPI_Send */
     EXPECT_ORDER(&A, MPP_REC_SRC, S_ALLR, S_RECV, S_SEND);
     /* cells by (interval id, SRC id) */
-    EXPECT_ORDER(&A, MPP_REC_CELL, K0 GS S_RECV, K0 GS S_SEND, K_LOOP GS S_ALLR, K_LOOP GS S_RECV,
-                 K_LOOP GS S_SEND);
+    EXPECT_ORDER(&A, MPP_REC_CELL, CELL(K0, S_RECV), CELL(K0, S_SEND), CELL(K_LOOP, S_ALLR), CELL(K_LOOP, S_RECV),
+                 CELL(K_LOOP, S_SEND));
     EXPECT_ORDER(&A, MPP_REC_HOST, "node10", "node2");
     /* warnings by lowest rank, then text */
     EXPECT_ORDER(&A, MPP_REC_WARNING, "zz from rank 0", "aa from rank 2", "bb from rank 2");
@@ -298,7 +309,7 @@ START_TEST(test_dictionary_union_of_two_processes)
     mpp_dict_add(&A, MPP_REC_INTERVAL, K_LOOP, 100, 1);
     mpp_dict_add(&A, MPP_REC_INTERVAL, K_EXCH, 120, 1);
     mpp_dict_add(&A, MPP_REC_SRC, S_SEND, 0, 0);
-    mpp_dict_add(&A, MPP_REC_CELL, K_EXCH GS S_SEND, 0, 1);
+    mpp_dict_add(&A, MPP_REC_CELL, CELL(K_EXCH, S_SEND), 0, 1);
     mpp_dict_add(&A, MPP_REC_HOST, "node1", 0, 1);
     mpp_dict_add(&A, MPP_REC_WARNING, "common", 0, 1);
     /* process 1: a different tree */
@@ -307,7 +318,7 @@ START_TEST(test_dictionary_union_of_two_processes)
     mpp_dict_add(&B, MPP_REC_INTERVAL, K_LOOP, 90, 1);
     mpp_dict_add(&B, MPP_REC_SRC, S_RECV, 0, 0);
     mpp_dict_add(&B, MPP_REC_SRC, S_SEND, 0, 0);
-    mpp_dict_add(&B, MPP_REC_CELL, K_LOOP GS S_RECV, 0, 1);
+    mpp_dict_add(&B, MPP_REC_CELL, CELL(K_LOOP, S_RECV), 0, 1);
     mpp_dict_add(&B, MPP_REC_HOST, "node1", 1, 1);
     mpp_dict_add(&B, MPP_REC_WARNING, "common", 1, 1);
     mpp_dict_add(&B, MPP_REC_WARNING, "only on 1", 1, 1);
@@ -320,7 +331,7 @@ START_TEST(test_dictionary_union_of_two_processes)
     expect_grouped(&A);
     EXPECT_ORDER(&A, MPP_REC_INTERVAL, K0, K_INIT, K_LOOP, K_EXCH);
     EXPECT_ORDER(&A, MPP_REC_SRC, S_RECV, S_SEND);
-    EXPECT_ORDER(&A, MPP_REC_CELL, K_LOOP GS S_RECV, K_EXCH GS S_SEND);
+    EXPECT_ORDER(&A, MPP_REC_CELL, CELL(K_LOOP, S_RECV), CELL(K_EXCH, S_SEND));
     EXPECT_ORDER(&A, MPP_REC_HOST, "node1");
     EXPECT_ORDER(&A, MPP_REC_WARNING, "common", "only on 1");
     ck_assert_int_eq(rec(&A, MPP_REC_INTERVAL, K0)->sum, 2);
