@@ -9,6 +9,7 @@
 #ifndef MPP_INTERVALS_H
 #define MPP_INTERVALS_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #define MPP_NAME_MAX 128
@@ -35,7 +36,7 @@ typedef struct {
 extern mpp_interval_t *mpp_intervals;
 extern uint32_t mpp_nintervals;
 /* Interval every MPI call is attributed to (innermost open one). */
-extern uint32_t mpp_current_interval;
+extern _Atomic uint32_t mpp_current_interval;
 
 /* Where a mark is in the program: file and line (C macros), or the return
  * address of the call (Fortran, MPI_Pcontrol), resolved only when needed. */

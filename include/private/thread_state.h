@@ -13,6 +13,7 @@
 #ifndef MPP_THREAD_STATE_H
 #define MPP_THREAD_STATE_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "clock.h"
@@ -33,7 +34,7 @@ typedef struct mpp_thread {
 
 extern __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-exec")));
 /* 1 between MPI_Init's return and MPI_Finalize's entry, unless paused. */
-extern volatile int mpp_collecting;
+extern _Atomic int mpp_collecting;
 
 /* First MPI call of a thread: register it (NULL when not collecting). */
 mpp_thread_t *mpp_thread_attach(void);
@@ -55,7 +56,7 @@ typedef struct {
 
 MPP_ALWAYS_INLINE int mpp_call_begin(mpp_call_t *c, uint32_t fid, int category)
 {
-    if (MPP_UNLIKELY(!mpp_collecting))
+    if (MPP_UNLIKELY(!atomic_load_explicit(&mpp_collecting, memory_order_relaxed)))
         return 0;
     mpp_thread_t *t = mpp_tls_thread;
     if (MPP_UNLIKELY(!t)) {

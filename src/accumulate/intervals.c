@@ -9,7 +9,7 @@
 
 mpp_interval_t *mpp_intervals;
 uint32_t mpp_nintervals;
-uint32_t mpp_current_interval;
+_Atomic uint32_t mpp_current_interval; /* written by marks, read by every MPI call */
 
 static uint32_t capacity;    /* MPIPROF_MAX_INTERVALS */
 static uint32_t max_nesting; /* MPIPROF_MAX_NESTING */

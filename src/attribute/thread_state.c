@@ -8,7 +8,7 @@
 #include "warnings.h"
 
 __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-exec")));
-volatile int mpp_collecting;
+_Atomic int mpp_collecting; /* read by every thread; relaxed loads are plain moves */
 
 static mpp_thread_t *all_threads;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -88,7 +88,7 @@ void mpp_call_end(mpp_call_t *c, void *return_address, void *frame_address)
     mpp_thread_t *t = c->thread;
     uintptr_t frames[MPP_MAX_DEPTH];
     mpp_callsite_capture(frames, t->table.depth, return_address, frame_address, t->stack_lo, t->stack_hi);
-    uint32_t interval = mpp_current_interval;
+    uint32_t interval = atomic_load_explicit(&mpp_current_interval, memory_order_relaxed);
     mpp_cell_t *cell = t->last_cell;
     /* A loop calls the same site again and again: try the previous cell
      * before hashing (valid while the table has not grown since). */
