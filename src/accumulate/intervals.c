@@ -58,10 +58,20 @@ static void open_interval(uint32_t id, uint64_t now, uintptr_t thread)
     mpp_current_interval = id;
 }
 
+/* The part of the open replicated-code region that lies in this execution
+ * of an interval: from the later of the two starts until now. */
+static uint64_t seq_overlap(const mpp_interval_t *in, uint64_t now)
+{
+    uint64_t from = seq_start > in->open_tick ? seq_start : in->open_tick;
+    return now > from ? now - from : 0;
+}
+
 static void close_innermost(uint64_t now)
 {
     uint32_t id = open_stack[--open_depth];
     mpp_interval_t *in = &mpp_intervals[id];
+    if (seq_depth)
+        in->seq_ticks += seq_overlap(in, now);
     double cpu, sys;
     mpp_process_cpu(&cpu, &sys);
     if (mpp_interval_counters)
@@ -197,9 +207,10 @@ void mpp_seq_end(const mpp_mark_t *mark, uint64_t now)
     }
     if (--seq_depth)
         return;
-    /* inclusive: every open interval contains this replicated code */
+    /* every open interval gets the part of the region inside it (intervals
+     * closed meanwhile got theirs when they closed) */
     for (uint32_t d = 0; d < open_depth; d++)
-        mpp_intervals[open_stack[d]].seq_ticks += now - seq_start;
+        mpp_intervals[open_stack[d]].seq_ticks += seq_overlap(&mpp_intervals[open_stack[d]], now);
 }
 
 void mpp_intervals_close_all(uint64_t now)

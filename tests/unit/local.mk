@@ -9,9 +9,9 @@ tests_unit_check_units_SOURCES = tests/unit/check_units.c tests/unit/suites.h \
 	tests/unit/test_config.c tests/unit/test_characteristics.c tests/unit/test_dictionary.c \
 	tests/unit/test_table.c tests/unit/test_profile.c tests/unit/test_requests.c \
 	tests/unit/test_writer.c tests/unit/test_warnings.c \
-	tests/unit/test_machine.c tests/unit/test_counter_stats.c \
+	tests/unit/test_machine.c tests/unit/test_counter_stats.c tests/unit/test_intervals.c \
 	src/util/warnings.c src/util/strmap.c src/util/srckey.c src/context/config.c \
-	src/accumulate/table.c src/accumulate/profile.c src/reduce/dictionary.c \
+	src/accumulate/table.c src/accumulate/profile.c src/accumulate/intervals.c src/reduce/dictionary.c \
 	src/attribute/requests.c \
 	src/analyze/characteristics.c src/analyze/machine.c src/analyze/counter_stats.c \
 	src/write/text.c src/write/json.c src/write/output.c
