@@ -17,6 +17,11 @@ if [ ! -e "$top_builddir/.libs/libmpiprof.so" ]; then
     exit 77
 fi
 
+if [ "${MPIPROF_TEST_SANITIZERS:-no}" = yes ]; then
+    echo "SKIP: the library is built with --enable-sanitizers: timings would mean nothing"
+    exit 77
+fi
+
 out=$(mktemp "${TMPDIR:-/tmp}/mpiprof-bench-smoke.XXXXXX")
 trap 'rm -f "$out"' EXIT
 

@@ -15,5 +15,6 @@ AC_DEFUN([MPIPROF_SETUP_COMPILERS], [
         [], [enable_sanitizers=no])
     AS_IF([test "x$enable_sanitizers" = "xyes"],
           [MPIPROF_CFLAGS="$MPIPROF_CFLAGS -fsanitize=address,undefined"])
+    AM_CONDITIONAL([MPIPROF_SANITIZERS], [test "x$enable_sanitizers" = "xyes"])
     AM_CONDITIONAL([HAVE_FC], [test -n "$FC"])
 ])

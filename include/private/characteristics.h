@@ -40,15 +40,36 @@ typedef struct {
     double *by_process;              /* [nselected * MPP_NPP]; NaN: n/a or not entered */
 } mpp_interval_result_t;
 
-/* Why characteristics are n/a in this version (NULL when computed). */
+/* Why characteristics are n/a in this version (NULL when computed).
+ * Overlap, computed when the model runs, is n/a only with
+ * MPIPROF_PREDICT=off (mpp_overlap_off_reason). */
 const char *mpp_not_available_reason(mpp_main_t m);
+extern const char mpp_overlap_off_reason[];
 
 /* Per-process quantities of one interval on one process, given the number of
  * processes that executed the interval (for insufficient parallelism). */
 void mpp_process_quantities(const mpp_local_interval_t *in, int processes, double q[MPP_NQ]);
 
+/* Predicted characteristics (characteristics.md): per process p of an
+ * interval, with s(p) its relative core speed,
+ *   work(p)           = C(p) s(p)          (C: computation time, MPP_Q_COMPUTE)
+ *   C'(p)             = mean_q work(q) / s(p)
+ *   insufficient'(p)  = mean_q (insufficient(q) s(q)) / s(p), at most C'(p) + I/O(p)
+ *   MPI'(p)           = the predicted time of its MPI calls by category (pcat:
+ *                       the model's, less Overlap; measured where there is no
+ *                       model; I/O measured)
+ *   T_exec'(p)        = C'(p) + MPI'(p)
+ * and everything else follows from these as from the real quantities.
+ * mpp_process_work gives work(p) and insufficient(q) s(q), whose sums over
+ * processes the reduction makes before the predicted quantities. */
+void mpp_process_work(const double q[MPP_NQ], double speed, double *work, double *insufficient_work);
+void mpp_predicted_quantities(const double q[MPP_NQ], const double pcat[MPP_NCAT], double speed, double mean_work,
+                              double mean_insufficient_work, double out[MPP_NQ]);
+
 /* Main, comparative and by-process characteristics of one reduced interval.
  * result->by_process is allocated (nselected * MPP_NPP). */
 int mpp_characteristics(const mpp_reduced_interval_t *in, int nselected, mpp_interval_result_t *result);
+/* The same from the predicted quantities (in->predicted must be set). */
+int mpp_characteristics_predicted(const mpp_reduced_interval_t *in, int nselected, mpp_interval_result_t *result);
 
 #endif

@@ -28,6 +28,10 @@ void mpp_clock_start(int choice);
 /* Take the last reference point; from then on ticks convert to seconds. */
 void mpp_clock_stop(void);
 double mpp_ticks_to_seconds(uint64_t ticks);
+/* Ticks per second as measured since mpp_clock_start (waits until 1 ms
+ * has passed): good to ~1e-4, for turning model times into ticks while the
+ * program runs (Overlap); seconds are still converted at the end. */
+double mpp_clock_rate_estimate(void);
 /* "TSC (invariant, 2.994 GHz)" or "CLOCK_MONOTONIC"; resolution in seconds. */
 const char *mpp_clock_name(void);
 double mpp_clock_resolution(void);

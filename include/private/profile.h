@@ -18,14 +18,21 @@ typedef struct {
     double first_entry; /* seconds after interval 0 began */
     double exec, cpu, sys, seq;
     double cat[MPP_NCAT]; /* time in MPI by category, nested intervals included */
+    double pcat[MPP_NCAT];  /* predicted time in MPI by category, nested intervals included */
+    double overlap;       /* Overlap of the requests started in it, nested intervals included */
     double *hw;           /* counter values [context.nevents * MPP_HW_NV] (reduced.h), NULL: none */
 } mpp_local_interval_t;
 
 typedef struct {
     int interval; /* local index */
     char *src;    /* SRC key (srckey.h) */
+    uint32_t fid;
     uint64_t calls, bytes_sent, bytes_recv;
     double time;
+    double cat[MPP_NCAT]; /* time by category */
+    double model;         /* the model's time of the calls, summed */
+    double overlap;       /* Overlap of the requests started at this site */
+    double predicted;     /* mpp_profile_predict */
 } mpp_local_cell_t;
 
 /* What this process knows of its machine and counters (src/context/):
@@ -51,6 +58,8 @@ typedef struct {
     mpp_local_cell_t *cells;
     int ncells;
     mpp_local_context_t context;
+    int predict;  /* the model ran (MPIPROF_PREDICT, the same on every process) */
+    double speed; /* relative speed of this process's core (mean 1 over processes) */
 } mpp_local_profile_t;
 
 /* Frame record of a return address (symbolize.h's mpp_symbolize). */
@@ -65,6 +74,14 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
                                        double (*to_seconds)(uint64_t), mpp_resolve_fn resolve,
                                        void *resolve_ctx, mpp_function_name_fn function_name);
 void mpp_profile_free(mpp_local_profile_t *p);
+
+/* The predicted time of every cell and the predicted MPI time and Overlap
+ * of every interval (inclusive).  A cell's predicted time is its model time
+ * less the Overlap of the requests it started (the hidden part of a
+ * transfer costs nothing), split over SendRecv, Collective and System as
+ * its measured time is; the measured time where `op(fid)` is
+ * MPP_OP_MEASURED; I/O time is never modelled: predicted = measured. */
+void mpp_profile_predict(mpp_local_profile_t *p, int (*op)(uint32_t fid));
 
 /* Attach the counter values of every interval: values[i][e][v] for local
  * interval i, event e of context.nevents, v < MPP_HW_NV (copied). */

@@ -25,6 +25,7 @@ typedef enum {
     MPP_Q_COMPUTE,      /* C(p) = T_exec(p) - T_comm(p) - T_io(p) */
     MPP_Q_CPU,          /* user CPU seconds (getrusage) */
     MPP_Q_SYS,          /* system CPU seconds */
+    MPP_Q_OVERLAP,      /* Overlap of the nonblocking requests it started */
     MPP_NQ
 } mpp_quantity_t;
 
@@ -46,6 +47,13 @@ typedef struct {
      * events' then the derived rates'; count 0 where no process has one. */
     mpp_stat_t *hw;
     double *hw_by_process;   /* [nselected * mpp_hw_width]; NaN: none */
+    /* The communication model (0 when it did not run, MPIPROF_PREDICT=off):
+     * Overlap is known, and the predicted quantities of each process
+     * (characteristics.h, mpp_predicted_quantities) are reduced like q. */
+    int overlap_known;
+    int predicted;
+    mpp_stat_t pq[MPP_NQ];
+    double *pred_by_process; /* [nselected * MPP_NQ]; NaN: not entered */
 } mpp_reduced_interval_t;
 
 typedef struct {
@@ -57,12 +65,19 @@ typedef struct {
 
 /* Per-process values of a cell, for the selected processes. */
 enum { MPP_CELL_TIME = 0, MPP_CELL_CALLS, MPP_CELL_SENT, MPP_CELL_RECV, MPP_NCELLV };
+/* ... and those of the communication model. */
+enum { MPP_CELL_PREDICTED = 0, MPP_CELL_OVERLAP, MPP_NCELLP };
 
 typedef struct {
     int interval, src; /* indexes into intervals[] and srcs[] */
     uint64_t calls, bytes_sent, bytes_recv;
     mpp_stat_t time;   /* over processes with calls */
     double *by_process; /* [nselected * MPP_NCELLV]; NaN: no calls */
+    /* The model (mpp_reduced_t.predicted): predicted time (over processes
+     * with the cell) and Overlap of the requests started here. */
+    mpp_stat_t predicted;
+    double overlap;
+    double *model_by_process; /* [nselected * MPP_NCELLP]; NaN: no calls; NULL: no model */
 } mpp_reduced_cell_t;
 
 /* Per event and interval: the count of each process over the interval, and
@@ -115,6 +130,7 @@ typedef struct {
     /* Context: what the run ran on, and the counters (NULL: not collected). */
     mpp_machine_data_t *machine;
     mpp_reduced_counters_t *counters;
+    int predicted; /* the communication model ran: predicted values and Overlap are given */
 } mpp_reduced_t;
 
 void mpp_reduced_free(mpp_reduced_t *r);

@@ -1,27 +1,78 @@
 /* Outstanding MPI requests: what created them, so that the wait, test or
  * start that handles a request is attributed to its category (SendRecv,
  * Collective, I/O, System) and a persistent request's bytes count at each
- * start.  Handles are stored as integers, so this module needs no mpi.h.
- * The table grows with the number of outstanding requests only; a lock is
- * taken only when the program runs MPI_THREAD_MULTIPLE. */
+ * start; and, for Overlap (characteristics.md), when the operation was
+ * started, how long the model says its transfer takes, and the cell of the
+ * call site that started it.  Handles are stored as integers, so this
+ * module needs no mpi.h.  The table grows with the number of outstanding
+ * requests only; a lock is taken only when the program runs
+ * MPI_THREAD_MULTIPLE. */
 #ifndef MPP_REQUESTS_H
 #define MPP_REQUESTS_H
 
 #include <stdint.h>
 
+#include "mpp_common.h"
+
 typedef struct {
     uint64_t handle;
     uint8_t kind;       /* mpp_category_t of the creating call */
     uint8_t persistent;
+    uint32_t serial;    /* which request had the handle: MPI reuses handles, and under
+                           MPI_THREAD_MULTIPLE a new request can take a handle before
+                           the thread that completed the old one removes it */
     int64_t bytes_sent, bytes_recv; /* persistent: per start */
+    double model;       /* model time of its transfer, seconds (persistent: per start) */
 } mpp_request_info_t;
+
+/* The cell of the call that started a request, found again when the
+ * request completes.  Cells move when their thread's table grows, so a
+ * request keeps the cell's slot with the table generation it is valid for
+ * (the fast path), its hash, fid and interval (to find it again in the same
+ * thread's grown table), and, when another thread may complete it
+ * (mpp_requests_keep_frames), its frames, to look the cell up by its key in
+ * the completing thread's own table (tables are per thread, never shared). */
+typedef struct {
+    void *thread;        /* mpp_thread_t of the starting call; NULL: no cell */
+    uint64_t generation; /* of that thread's table when `slot` was read */
+    uint64_t slot;
+    uint64_t hash;
+    uint32_t fid, interval;
+    int depth;           /* frames kept (0: none) */
+    uintptr_t frames[MPP_MAX_DEPTH]; /* last: not touched when none are kept */
+} mpp_request_origin_t;
 
 void mpp_requests_init(int thread_multiple);
 void mpp_requests_reset(void);
+/* Ticks per second of mpp_now(), to turn model seconds into ticks (set once
+ * at MPI_Init; 0: no transfer times, so no Overlap). */
+void mpp_requests_set_tick_rate(double ticks_per_second);
+/* Requests may complete in another thread than the one that started them
+ * (MPI_THREAD_SERIALIZED and MULTIPLE): keep the frames of their origin. */
+void mpp_requests_keep_frames(int on);
 void mpp_request_add(uint64_t handle, int kind, int persistent, int64_t bytes_sent, int64_t bytes_recv);
+/* The same, for Overlap: the model time of the transfer, and, unless the
+ * request is persistent (started later by MPI_Start), the starting call's
+ * return (ticks) and cell. */
+void mpp_request_add_started(uint64_t handle, int kind, int persistent, int64_t bytes_sent, int64_t bytes_recv,
+                             double model, uint64_t returned, const mpp_request_origin_t *origin);
 /* 1 and *out filled when the handle is tracked. */
 int mpp_request_find(uint64_t handle, mpp_request_info_t *out);
+/* A persistent request was started (MPI_Start's return, its cell). */
+void mpp_request_started(uint64_t handle, uint64_t returned, const mpp_request_origin_t *origin);
+/* A call of thread `self` that handles the request (instance `serial`)
+ * was entered at `entry` (ticks).  `gone`: MPI set the handle to
+ * MPI_REQUEST_NULL, the request completed and is removed; otherwise only a
+ * persistent request counts as completed (its handle stays, inactive until
+ * started again: the first wait or test after MPI_Start is taken as its
+ * completion).  If the request was started and not completed since, fill
+ * *origin (its frames only if another thread started it) and *overlap =
+ * min(entry - the start's return, transfer time) and return 1. */
+int mpp_request_complete(uint64_t handle, uint32_t serial, uint64_t entry, int gone, const void *self,
+                         mpp_request_origin_t *origin, uint64_t *overlap);
 void mpp_request_remove(uint64_t handle);
+/* Remove the handle only while it is still the request with that serial. */
+void mpp_request_remove_instance(uint64_t handle, uint32_t serial);
 uint64_t mpp_requests_outstanding(void);
 
 #endif

@@ -11,10 +11,27 @@
 
 #include "mpp_common.h"
 
+/* What the communication model needs of a cell is 16 bytes, added by the
+ * hot path as two plain additions:
+ *   model    the model's time of each call (model.h), summed.  The model's
+ *            parameters are final when MPI_Init returns (calibrated there or
+ *            given), so each call is priced when it is made, from its own
+ *            bytes, communicator size and node locality.  A histogram of
+ *            message-size classes (32 counters, 128 bytes) would be 8 times
+ *            larger and still need the communicator size and locality per
+ *            class, and would be exact only while the calls of a site stay
+ *            in one class;
+ *   overlap  ticks of Overlap of the nonblocking requests this call site
+ *            started (min(time to the completing call, model transfer
+ *            time)), added when the completing call is entered.
+ * A cell with calls == 0 can exist: overlap of requests started by another
+ * thread's cell of the same site, completed here. */
 typedef struct {
     uint64_t calls;
     uint64_t ticks[MPP_NCAT]; /* time inside the call, by category */
     uint64_t bytes_sent, bytes_recv;
+    double model;             /* seconds */
+    uint64_t overlap;         /* ticks */
 } mpp_stats_t;
 
 typedef struct {
@@ -56,6 +73,27 @@ static inline int mpp_same_frames(const uintptr_t *a, const uintptr_t *b, int de
     for (int i = 0; i < depth; i++)
         if (a[i] != b[i]) return 0;
     return 1;
+}
+
+/* The cell at `slot` if the table has not moved its cells since (same
+ * generation) and it still holds `hash`; else NULL. */
+static inline mpp_cell_t *mpp_table_at(mpp_table_t *t, uint64_t generation, size_t slot, uint64_t hash)
+{
+    if (generation != t->generation || slot >= t->capacity || t->cells[slot].hash != hash)
+        return NULL;
+    return &t->cells[slot];
+}
+
+/* The existing cell with this hash, fid and interval, wherever growth put
+ * it; NULL if none.  (The hash covers the frames: two cells of one fid and
+ * interval with the same 64-bit hash are not expected.) */
+static inline mpp_cell_t *mpp_table_find_hash(mpp_table_t *t, uint64_t hash, uint32_t fid, uint32_t interval)
+{
+    size_t mask = t->capacity - 1;
+    for (size_t i = hash & mask; t->cells && t->cells[i].hash; i = (i + 1) & mask)
+        if (t->cells[i].hash == hash && t->cells[i].fid == fid && t->cells[i].interval == interval)
+            return &t->cells[i];
+    return NULL;
 }
 
 /* The cell of (fid, interval, frames[0..depth-1]); NULL only when memory ran out. */

@@ -50,6 +50,17 @@ typedef struct {
     uint32_t by_kind[MPP_NCAT]; /* requests handled, for waits/tests/starts */
     int by_kind_used;
     int64_t bytes_sent, bytes_recv;
+    double model;               /* the model's time of this call, seconds (0: none) */
+    /* The request this call created (mpp_request_created), added to the
+     * request table by mpp_call_end with this call's cell: 0 when none. */
+    uint64_t new_request;
+    int new_kind, new_persistent;
+    int64_t new_sent, new_recv;
+    double new_model;
+    /* Persistent requests this call starts (MPI_Start, MPI_Startall):
+     * request keys as in mpp_reqset_t (handle | serial << 32). */
+    const uint64_t *started;
+    int nstarted;
 } mpp_call_t;
 
 #define MPP_ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -72,6 +83,9 @@ MPP_ALWAYS_INLINE int mpp_call_begin(mpp_call_t *c, uint32_t fid, int category)
     c->category = category;
     c->by_kind_used = 0;
     c->bytes_sent = c->bytes_recv = 0;
+    c->model = 0;
+    c->new_request = 0;
+    c->nstarted = 0;
     if (MPP_UNLIKELY(mpp_counters_split_on)) /* MPIPROF_PAPI_SRC=on only */
         mpp_counters_enter();
     c->t0 = mpp_now();
@@ -85,7 +99,17 @@ MPP_ALWAYS_INLINE void mpp_call_stop(mpp_call_t *c)
         mpp_counters_leave();
 }
 
-/* Capture the call site, add the call to its cell, leave the call. */
+/* Capture the call site, add the call to its cell (and the requests it
+ * created or started to the request table), leave the call. */
 void mpp_call_end(mpp_call_t *c, void *return_address, void *frame_address);
+
+/* Requests may complete in another thread than the one that started them
+ * (MPI_THREAD_SERIALIZED, MULTIPLE): keep the key of their origin's cell. */
+void mpp_thread_requests_keep_frames(int on);
+
+/* A request the call handles (key: handle | serial << 32) completed
+ * (`gone`: MPI set it to MPI_REQUEST_NULL; else a persistent request's
+ * wait/test): add its Overlap to the cell of the call that started it. */
+void mpp_call_request_done(mpp_call_t *c, uint64_t key, int gone);
 
 #endif

@@ -8,6 +8,7 @@
 #include "characteristics.h"
 #include "config.h"
 #include "machine.h"
+#include "model.h"
 #include "reduced.h"
 #include "runinfo.h"
 
@@ -16,6 +17,8 @@ typedef struct {
     const mpp_config_t *config;
     const mpp_reduced_t *reduced;
     const mpp_interval_result_t *results; /* one per reduced interval */
+    const mpp_interval_result_t *predicted; /* the same from the predicted quantities; NULL: n/a */
+    const mpp_model_setup_t *model;       /* the Prediction model parameter; NULL: not run */
     const char *const *warnings;          /* every warning of the run */
     int nwarnings;
     const mpp_machine_summary_t *machine; /* Machine and Placement (NULL: not collected) */
@@ -27,6 +30,9 @@ const char *mpp_report_machine_na(const mpp_report_t *report);
 /* The Hardware counters parameter: the first line (allocated), and whether
  * counts follow in the intervals. */
 char *mpp_report_counters_line(const mpp_report_t *report, int *counted);
+/* The Prediction model parameter's lines (MPP_MODEL_MAX_LINES at most):
+ * the first follows the label, the others are indented under it. */
+int mpp_report_model_lines(const mpp_report_t *report, char lines[][MPP_MODEL_LINE]);
 /* The events' names, for mpp_counter_rate_formula (array allocated, names not). */
 char **mpp_report_event_names(const mpp_reduced_counters_t *counters);
 

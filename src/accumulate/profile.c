@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "profile.h"
 #include "srckey.h"
 #include "strmap.h"
@@ -108,8 +109,8 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
         const mpp_table_t *table = tables[t];
         for (size_t s = 0; s < table->capacity; s++) {
             const mpp_cell_t *c = &table->cells[s];
-            if (!c->hash || !c->stats.calls)
-                continue;
+            if (!c->hash || (!c->stats.calls && !c->stats.overlap))
+                continue; /* calls == 0: Overlap of a request this site started in another thread */
             char stack[24 + 17 * MPP_MAX_DEPTH];
             int len = snprintf(stack, sizeof stack, "%x", c->fid);
             for (int f = 0; f < table->depth; f++)
@@ -138,14 +139,18 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
             if (inserted) {
                 lc->interval = (int)c->interval;
                 lc->src = strdup(src);
+                lc->fid = c->fid;
                 p->ncells++;
             }
             lc->calls += c->stats.calls;
             lc->bytes_sent += c->stats.bytes_sent;
             lc->bytes_recv += c->stats.bytes_recv;
+            lc->model += c->stats.model;
+            lc->overlap += to_seconds(c->stats.overlap);
             for (int k = 0; k < MPP_NCAT; k++) {
                 double seconds = to_seconds(c->stats.ticks[k]);
                 lc->time += seconds;
+                lc->cat[k] += seconds;
                 /* inclusive: the interval and every enclosing one */
                 for (int in = (int)c->interval; in >= 0; in = p->intervals[in].parent)
                     p->intervals[in].cat[k] += seconds;
@@ -156,6 +161,48 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
     mpp_strmap_free(&unique);
     mpp_strmap_free(&index);
     return p;
+}
+
+void mpp_profile_predict(mpp_local_profile_t *p, int (*op)(uint32_t fid))
+{
+    for (int i = 0; i < p->nintervals; i++) {
+        for (int k = 0; k < MPP_NCAT; k++)
+            p->intervals[i].pcat[k] = 0;
+        p->intervals[i].overlap = 0;
+    }
+    for (int c = 0; c < p->ncells; c++) {
+        mpp_local_cell_t *lc = &p->cells[c];
+        double pcat[MPP_NCAT] = {0};
+        pcat[MPP_CAT_IO] = lc->cat[MPP_CAT_IO];
+        int o = op(lc->fid);
+        if (o == MPP_OP_MEASURED) {
+            for (int k = 0; k < MPP_CAT_IO; k++)
+                pcat[k] = lc->cat[k];
+        } else {
+            /* A request's Overlap never exceeds its transfer, which is in
+             * this cell's model time (the cell of the call that started it);
+             * it is measured in ticks against a transfer time turned into
+             * ticks at the rate estimated at MPI_Init, which differs from the
+             * final one by ~1e-5: keep the sum within the model's. */
+            if (lc->overlap > lc->model)
+                lc->overlap = lc->model;
+            double rest = lc->model - lc->overlap, measured = 0;
+            for (int k = 0; k < MPP_CAT_IO; k++)
+                measured += lc->cat[k];
+            for (int k = 0; k < MPP_CAT_IO; k++)
+                pcat[k] = measured > 0 ? rest * lc->cat[k] / measured : 0;
+            if (measured <= 0 && rest > 0) /* no time measured here: the operation's category */
+                pcat[o >= MPP_OP_BARRIER ? MPP_CAT_COLLECTIVE : MPP_CAT_SENDRECV] = rest;
+        }
+        lc->predicted = 0;
+        for (int k = 0; k < MPP_NCAT; k++)
+            lc->predicted += pcat[k];
+        for (int in = lc->interval; in >= 0; in = p->intervals[in].parent) {
+            for (int k = 0; k < MPP_NCAT; k++)
+                p->intervals[in].pcat[k] += pcat[k];
+            p->intervals[in].overlap += lc->overlap;
+        }
+    }
 }
 
 void mpp_profile_free(mpp_local_profile_t *p)

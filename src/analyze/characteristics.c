@@ -60,12 +60,14 @@ const char *mpp_not_available_reason(mpp_main_t m)
         return "Potential sync is n/a: collective entry skew analysis is not implemented in this version";
     case MPP_M_VARIATION:
         return "Time variation is n/a: collective exit skew analysis is not implemented in this version";
-    case MPP_M_OVERLAP:
-        return "Overlap is n/a: it needs the communication model (predicted characteristics), not implemented in this version";
     default:
         return NULL;
     }
 }
+
+const char mpp_overlap_off_reason[] =
+    "Overlap and the predicted characteristics are n/a: MPIPROF_PREDICT=off (Overlap needs the communication "
+    "model's transfer times)";
 
 void mpp_process_quantities(const mpp_local_interval_t *in, int processes, double q[MPP_NQ])
 {
@@ -82,6 +84,38 @@ void mpp_process_quantities(const mpp_local_interval_t *in, int processes, doubl
     q[MPP_Q_COMPUTE] = in->exec - comm - in->cat[3];
     q[MPP_Q_CPU] = in->cpu;
     q[MPP_Q_SYS] = in->sys;
+    q[MPP_Q_OVERLAP] = in->overlap;
+}
+
+void mpp_process_work(const double q[MPP_NQ], double speed, double *work, double *insufficient_work)
+{
+    double s = speed > 0 ? speed : 1.0;
+    *work = q[MPP_Q_COMPUTE] * s;
+    *insufficient_work = q[MPP_Q_INSUFFICIENT] * s;
+}
+
+void mpp_predicted_quantities(const double q[MPP_NQ], const double pcat[MPP_NCAT], double speed, double mean_work,
+                              double mean_insufficient_work, double out[MPP_NQ])
+{
+    double s = speed > 0 ? speed : 1.0;
+    double compute = mean_work / s;
+    double io = pcat[MPP_CAT_IO];
+    double comm = pcat[MPP_CAT_SENDRECV] + pcat[MPP_CAT_COLLECTIVE] + pcat[MPP_CAT_SYSTEM];
+    double insufficient = mean_insufficient_work / s;
+    if (insufficient > compute + io)
+        insufficient = compute + io;
+    out[MPP_Q_EXEC] = compute + comm + io;
+    out[MPP_Q_COMM] = comm;
+    out[MPP_Q_SENDRECV] = pcat[MPP_CAT_SENDRECV];
+    out[MPP_Q_COLLECTIVE] = pcat[MPP_CAT_COLLECTIVE];
+    out[MPP_Q_SYSTEM] = pcat[MPP_CAT_SYSTEM];
+    out[MPP_Q_IO] = io;
+    out[MPP_Q_INSUFFICIENT] = insufficient;
+    out[MPP_Q_PRODUCTIVE] = out[MPP_Q_EXEC] - comm - insufficient;
+    out[MPP_Q_COMPUTE] = compute;
+    out[MPP_Q_CPU] = q[MPP_Q_CPU];
+    out[MPP_Q_SYS] = q[MPP_Q_SYS];
+    out[MPP_Q_OVERLAP] = q[MPP_Q_OVERLAP];
 }
 
 static mpp_comparison_t direct(const mpp_stat_t *s)
@@ -104,10 +138,13 @@ static mpp_comparison_t not_available(void)
     return c;
 }
 
-int mpp_characteristics(const mpp_reduced_interval_t *in, int nselected, mpp_interval_result_t *r)
+/* The characteristics of the quantities q (sums, minima, maxima over the
+ * processes) and their per-process values by_process; `entered` gives, per
+ * selected process, whether it entered the interval (NaN execution time). */
+static int characteristics(const mpp_stat_t *q, const double *by_process, const double *entered, int processes,
+                           int overlap_known, int nselected, mpp_interval_result_t *r)
 {
-    const mpp_stat_t *q = in->q;
-    double P = in->processes;
+    double P = processes;
     double t_exec = q[MPP_Q_EXEC].max;
     double c_max = q[MPP_Q_COMPUTE].max;
     double *m = r->main;
@@ -125,7 +162,8 @@ int mpp_characteristics(const mpp_reduced_interval_t *in, int nselected, mpp_int
     m[MPP_M_PRODUCTIVE] = m[MPP_M_TOTAL] - m[MPP_M_LOST];
     m[MPP_M_KEFF] = m[MPP_M_TOTAL] > 0 ? m[MPP_M_PRODUCTIVE] / m[MPP_M_TOTAL] : 1.0;
     m[MPP_M_IMBALANCE] = P * c_max - q[MPP_Q_COMPUTE].sum;
-    m[MPP_M_REALSYNC] = m[MPP_M_POTSYNC] = m[MPP_M_VARIATION] = m[MPP_M_OVERLAP] = NAN;
+    m[MPP_M_REALSYNC] = m[MPP_M_POTSYNC] = m[MPP_M_VARIATION] = NAN;
+    m[MPP_M_OVERLAP] = overlap_known ? q[MPP_Q_OVERLAP].sum : NAN;
 
     /* Productive split: CPU, Sys from getrusage and MPI-IO time, scaled so
      * that the three add up to the productive time. */
@@ -153,17 +191,18 @@ int mpp_characteristics(const mpp_reduced_interval_t *in, int nselected, mpp_int
     c[MPP_P_SYSTEM] = direct(&q[MPP_Q_SYSTEM]);
     c[MPP_P_IDLE] = reflected(t_exec, &q[MPP_Q_EXEC]);
     c[MPP_P_IMBALANCE] = reflected(c_max, &q[MPP_Q_COMPUTE]);
-    c[MPP_P_REALSYNC] = c[MPP_P_POTSYNC] = c[MPP_P_VARIATION] = c[MPP_P_OVERLAP] = not_available();
+    c[MPP_P_REALSYNC] = c[MPP_P_POTSYNC] = c[MPP_P_VARIATION] = not_available();
+    c[MPP_P_OVERLAP] = overlap_known ? direct(&q[MPP_Q_OVERLAP]) : not_available();
 
     r->by_process = malloc(sizeof(double) * (size_t)(nselected ? nselected : 1) * MPP_NPP);
     if (!r->by_process)
         return -1;
     for (int s = 0; s < nselected; s++) {
-        const double *v = in->by_process + (size_t)s * MPP_NQ;
+        const double *v = by_process + (size_t)s * MPP_NQ;
         double *out = r->by_process + (size_t)s * MPP_NPP;
         for (int k = 0; k < MPP_NPP; k++)
             out[k] = NAN;
-        if (isnan(v[MPP_Q_EXEC]))
+        if (isnan(entered[(size_t)s * MPP_NQ + MPP_Q_EXEC]) || isnan(v[MPP_Q_EXEC]))
             continue; /* this process did not enter the interval */
         out[MPP_P_EXEC] = v[MPP_Q_EXEC];
         out[MPP_P_PRODUCTIVE] = v[MPP_Q_PRODUCTIVE];
@@ -175,6 +214,21 @@ int mpp_characteristics(const mpp_reduced_interval_t *in, int nselected, mpp_int
         out[MPP_P_SYSTEM] = v[MPP_Q_SYSTEM];
         out[MPP_P_IDLE] = t_exec - v[MPP_Q_EXEC];
         out[MPP_P_IMBALANCE] = c_max - v[MPP_Q_COMPUTE];
+        if (overlap_known)
+            out[MPP_P_OVERLAP] = v[MPP_Q_OVERLAP];
     }
     return 0;
+}
+
+int mpp_characteristics(const mpp_reduced_interval_t *in, int nselected, mpp_interval_result_t *r)
+{
+    return characteristics(in->q, in->by_process, in->by_process, in->processes, in->overlap_known, nselected, r);
+}
+
+int mpp_characteristics_predicted(const mpp_reduced_interval_t *in, int nselected, mpp_interval_result_t *r)
+{
+    if (!in->predicted || (nselected && !in->pred_by_process))
+        return -1;
+    return characteristics(in->pq, in->pred_by_process, in->by_process, in->processes, in->overlap_known,
+                           nselected, r);
 }

@@ -7,8 +7,19 @@
 /* Open addressing with backward-shift deletion (no tombstones), at most
  * half full.  Handle 0 marks an empty slot; MPI never hands out 0 as a
  * valid request in MPICH, and a 0 handle is simply not tracked. */
-static mpp_request_info_t *slots;
+typedef struct {
+    mpp_request_info_t info;
+    uint8_t active;      /* started, not yet seen by a completing call */
+    uint64_t returned;   /* ticks: the starting call's return */
+    uint64_t transfer;   /* ticks: the model's transfer time */
+    mpp_request_origin_t origin;
+} slot_t;
+
+static slot_t *slots;
+static double tick_rate;
+static int keep_frames; /* another thread may complete a request: keep the starting call's frames */
 static size_t capacity, count;
+static uint32_t last_serial;
 static int locking;
 static atomic_flag lock = ATOMIC_FLAG_INIT;
 
@@ -36,6 +47,33 @@ void mpp_requests_init(int thread_multiple)
     locking = thread_multiple;
 }
 
+void mpp_requests_set_tick_rate(double ticks_per_second) { tick_rate = ticks_per_second; }
+
+void mpp_requests_keep_frames(int on) { keep_frames = on; }
+
+static uint64_t to_ticks(double seconds)
+{
+    double t = seconds * tick_rate;
+    return t > 0 && t < 1.8e19 ? (uint64_t)t : 0;
+}
+
+/* Field by field, the frames only when asked and only those in use (a
+ * cell key has `depth` of them; depth 0 says there are none): no memcpy
+ * call on the path of every nonblocking call. */
+static inline void copy_origin(mpp_request_origin_t *to, const mpp_request_origin_t *from, const uintptr_t *frames)
+{
+    int depth = !frames || from->depth < 0 ? 0 : from->depth > MPP_MAX_DEPTH ? MPP_MAX_DEPTH : from->depth;
+    to->thread = from->thread;
+    to->generation = from->generation;
+    to->slot = from->slot;
+    to->hash = from->hash;
+    to->fid = from->fid;
+    to->interval = from->interval;
+    to->depth = depth;
+    for (int i = 0; i < depth; i++)
+        to->frames[i] = frames[i];
+}
+
 void mpp_requests_reset(void)
 {
     free(slots);
@@ -46,14 +84,14 @@ void mpp_requests_reset(void)
 static int grow(void)
 {
     size_t cap = capacity ? capacity * 2 : 1024;
-    mpp_request_info_t *s = calloc(cap, sizeof *s);
+    slot_t *s = calloc(cap, sizeof *s);
     if (!s)
         return -1;
     for (size_t i = 0; i < capacity; i++) {
-        if (!slots[i].handle)
+        if (!slots[i].info.handle)
             continue;
-        size_t j = home(slots[i].handle, cap);
-        while (s[j].handle)
+        size_t j = home(slots[i].info.handle, cap);
+        while (s[j].info.handle)
             j = (j + 1) & (cap - 1);
         s[j] = slots[i];
     }
@@ -66,12 +104,18 @@ static int grow(void)
 static size_t find_index(uint64_t handle)
 {
     for (size_t i = home(handle, capacity);; i = (i + 1) & (capacity - 1)) {
-        if (slots[i].handle == handle || !slots[i].handle)
+        if (slots[i].info.handle == handle || !slots[i].info.handle)
             return i;
     }
 }
 
 void mpp_request_add(uint64_t handle, int kind, int persistent, int64_t bytes_sent, int64_t bytes_recv)
+{
+    mpp_request_add_started(handle, kind, persistent, bytes_sent, bytes_recv, 0.0, 0, NULL);
+}
+
+void mpp_request_add_started(uint64_t handle, int kind, int persistent, int64_t bytes_sent, int64_t bytes_recv,
+                             double model, uint64_t returned, const mpp_request_origin_t *origin)
 {
     if (!handle)
         return;
@@ -81,9 +125,32 @@ void mpp_request_add(uint64_t handle, int kind, int persistent, int64_t bytes_se
         return;
     }
     size_t i = find_index(handle);
-    if (!slots[i].handle)
+    if (!slots[i].info.handle)
         count++;
-    slots[i] = (mpp_request_info_t){handle, (uint8_t)kind, (uint8_t)persistent, bytes_sent, bytes_recv};
+    slot_t *s = &slots[i];
+    s->info = (mpp_request_info_t){handle, (uint8_t)kind, (uint8_t)persistent, ++last_serial, bytes_sent,
+                                   bytes_recv, model};
+    s->transfer = to_ticks(model);
+    s->active = !persistent && origin && origin->thread && s->transfer;
+    s->returned = returned;
+    if (s->active)
+        copy_origin(&s->origin, origin, keep_frames ? origin->frames : NULL);
+    give();
+}
+
+void mpp_request_started(uint64_t handle, uint64_t returned, const mpp_request_origin_t *origin)
+{
+    take();
+    if (capacity && handle && origin && origin->thread) {
+        slot_t *s = &slots[find_index(handle)];
+        if (s->info.handle && s->info.persistent) {
+            s->transfer = to_ticks(s->info.model);
+            s->active = s->transfer != 0;
+            s->returned = returned;
+            if (s->active)
+                copy_origin(&s->origin, origin, keep_frames ? origin->frames : NULL);
+        }
+    }
     give();
 }
 
@@ -93,8 +160,8 @@ int mpp_request_find(uint64_t handle, mpp_request_info_t *out)
     take();
     if (capacity && handle) {
         size_t i = find_index(handle);
-        if (slots[i].handle) {
-            *out = slots[i];
+        if (slots[i].info.handle) {
+            *out = slots[i].info;
             found = 1;
         }
     }
@@ -102,29 +169,70 @@ int mpp_request_find(uint64_t handle, mpp_request_info_t *out)
     return found;
 }
 
+/* Remove the slot at i (backward-shift: later entries of its cluster move
+ * into the hole). */
+static void remove_at(size_t i)
+{
+    size_t hole = i;
+    for (size_t j = (i + 1) & (capacity - 1); slots[j].info.handle; j = (j + 1) & (capacity - 1)) {
+        size_t h = home(slots[j].info.handle, capacity);
+        int movable = (hole <= j) ? (h <= hole || h > j) : (h <= hole && h > j);
+        if (movable) {
+            slots[hole] = slots[j];
+            hole = j;
+        }
+    }
+    slots[hole].info.handle = 0;
+    slots[hole].active = 0;
+    count--;
+}
+
+static void remove_locked(uint64_t handle, int any, uint32_t serial)
+{
+    if (!capacity || !handle)
+        return;
+    size_t i = find_index(handle);
+    if (slots[i].info.handle && (any || slots[i].info.serial == serial))
+        remove_at(i);
+}
+
 void mpp_request_remove(uint64_t handle)
 {
     take();
-    if (!capacity || !handle) {
-        give();
-        return;
-    }
-    size_t i = find_index(handle);
-    if (slots[i].handle) {
-        /* backward-shift: move later entries of the cluster into the hole */
-        size_t hole = i;
-        for (size_t j = (i + 1) & (capacity - 1); slots[j].handle; j = (j + 1) & (capacity - 1)) {
-            size_t h = home(slots[j].handle, capacity);
-            int movable = (hole <= j) ? (h <= hole || h > j) : (h <= hole && h > j);
-            if (movable) {
-                slots[hole] = slots[j];
-                hole = j;
+    remove_locked(handle, 1, 0);
+    give();
+}
+
+void mpp_request_remove_instance(uint64_t handle, uint32_t serial)
+{
+    take();
+    remove_locked(handle, 0, serial);
+    give();
+}
+
+int mpp_request_complete(uint64_t handle, uint32_t serial, uint64_t entry, int gone, const void *self,
+                         mpp_request_origin_t *origin, uint64_t *overlap)
+{
+    int done = 0;
+    take();
+    if (capacity && handle) {
+        size_t i = find_index(handle);
+        slot_t *s = &slots[i];
+        if (s->info.handle && s->info.serial == serial && (gone || s->info.persistent)) {
+            if (s->active) {
+                uint64_t elapsed = entry > s->returned ? entry - s->returned : 0;
+                *overlap = elapsed < s->transfer ? elapsed : s->transfer;
+                /* the frames only for another thread's cell */
+                copy_origin(origin, &s->origin, s->origin.thread != self ? s->origin.frames : NULL);
+                s->active = 0;
+                done = 1;
             }
+            if (gone)
+                remove_at(i);
         }
-        slots[hole].handle = 0;
-        count--;
     }
     give();
+    return done;
 }
 
 uint64_t mpp_requests_outstanding(void) { return count; }

@@ -4,6 +4,7 @@
 #include "callsite.h"
 #include "config.h"
 #include "intervals.h"
+#include "requests.h"
 #include "thread_state.h"
 #include "warnings.h"
 
@@ -83,6 +84,68 @@ static void add_split(mpp_stats_t *s, const mpp_call_t *c, uint64_t dt)
     s->ticks[last] += dt - given;
 }
 
+static void origin_of(mpp_request_origin_t *o, mpp_thread_t *t, const mpp_cell_t *cell)
+{
+    o->thread = cell ? t : NULL;
+    if (!cell)
+        return;
+    o->generation = t->table.generation;
+    o->slot = (uint64_t)(cell - t->table.cells);
+    o->hash = cell->hash;
+    o->fid = cell->fid;
+    o->interval = cell->interval;
+    o->depth = t->table.depth; /* the frames are read from the cell only if the table keeps them */
+}
+
+static int t_keeps_frames; /* mpp_requests_keep_frames is on */
+
+void mpp_thread_requests_keep_frames(int on)
+{
+    t_keeps_frames = on;
+    mpp_requests_keep_frames(on);
+}
+
+/* Requests created or started by the call: their start is the call's
+ * return, their origin its cell (Overlap). */
+static void track_requests(mpp_call_t *c, mpp_cell_t *cell)
+{
+    mpp_request_origin_t o;
+    origin_of(&o, c->thread, cell);
+    if (cell && MPP_UNLIKELY(t_keeps_frames)) /* another thread may complete them: their cell's key */
+        for (int i = 0; i < o.depth; i++)
+            o.frames[i] = cell->frames[i];
+    if (c->new_request)
+        mpp_request_add_started(c->new_request, c->new_kind, c->new_persistent, c->new_sent, c->new_recv,
+                                c->new_model, c->t1, &o);
+    for (int i = 0; i < c->nstarted; i++)
+        if (c->started[i])
+            mpp_request_started(c->started[i] & 0xffffffffu, c->t1, &o);
+}
+
+void mpp_call_request_done(mpp_call_t *c, uint64_t key, int gone)
+{
+    mpp_request_origin_t o;
+    uint64_t overlap = 0;
+    mpp_thread_t *t = c->thread;
+    if (!mpp_request_complete(key & 0xffffffffu, (uint32_t)(key >> 32), c->t0, gone, t, &o, &overlap) || !overlap)
+        return;
+    mpp_cell_t *cell = NULL;
+    /* The starting call's cell: where it was, if this thread made that call
+     * and its table has not grown since; if it has, found by its hash (cells
+     * are never removed); if another thread made the call, by its key in
+     * this thread's table (each thread adds to its own table only; the
+     * profile merges cells of the same site). */
+    if (o.thread == t) {
+        cell = mpp_table_at(&t->table, o.generation, (size_t)o.slot, o.hash);
+        if (!cell)
+            cell = mpp_table_find_hash(&t->table, o.hash, o.fid, o.interval);
+    } else if (o.depth == t->table.depth) {
+        cell = mpp_table_lookup(&t->table, o.fid, o.interval, o.frames);
+    }
+    if (cell)
+        cell->stats.overlap += overlap;
+}
+
 void mpp_call_end(mpp_call_t *c, void *return_address, void *frame_address)
 {
     mpp_thread_t *t = c->thread;
@@ -107,6 +170,9 @@ void mpp_call_end(mpp_call_t *c, void *return_address, void *frame_address)
             cell->stats.ticks[c->category] += dt;
         cell->stats.bytes_sent += (uint64_t)c->bytes_sent;
         cell->stats.bytes_recv += (uint64_t)c->bytes_recv;
+        cell->stats.model += c->model;
     }
+    if (MPP_UNLIKELY(c->new_request || c->nstarted))
+        track_requests(c, cell);
     t->in_call = 0;
 }

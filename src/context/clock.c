@@ -59,6 +59,17 @@ void mpp_clock_stop(void)
 
 double mpp_ticks_to_seconds(uint64_t ticks) { return (double)ticks * seconds_per_tick; }
 
+double mpp_clock_rate_estimate(void)
+{
+    if (!mpp_clock_uses_tsc)
+        return 1e9;
+    uint64_t mono;
+    while ((mono = monotonic_ns()) - mono_start < 1000000u)
+        ;
+    uint64_t tsc = __rdtsc();
+    return (double)(tsc - tsc_start) / ((double)(mono - mono_start) * 1e-9);
+}
+
 const char *mpp_clock_name(void) { return name; }
 
 double mpp_clock_resolution(void)

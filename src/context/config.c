@@ -3,6 +3,7 @@
  * default used instead. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,9 @@ mpp_config_t mpp_config;
 static int parse_long(const char *s, long *out)
 {
     char *end;
+    /* strtol skips leading white space; a value must start with its number */
+    if (!isdigit((unsigned char)*s) && !((*s == '-' || *s == '+') && isdigit((unsigned char)s[1])))
+        return -1;
     errno = 0;
     long v = strtol(s, &end, 10);
     if (errno || end == s || *end)
@@ -71,7 +75,10 @@ static int valid_ranks(const char *s)
             p = end;
         }
         if (hi < lo || hi > 100000000UL) return 0;
-    } while (*p == ',' && *++p);
+        if (*p != ',')
+            break;
+        p++; /* a comma is followed by another rank: "1," is malformed */
+    } while (1);
     return *p == '\0';
 }
 
@@ -80,6 +87,63 @@ static int printable(const char *s)
     for (; *s; s++)
         if ((unsigned char)*s < 0x20 || *s == 0x7f) return 0;
     return 1;
+}
+
+/* Longest file name a template may spell out literally: NAME_MAX less room
+ * for what the writer appends (".json", ".tmp.<pid>", a numbered suffix). */
+#define OUTPUT_NAME_MAX (NAME_MAX - 32)
+
+/* MPIPROF_OUTPUT: only the documented placeholders, and no file name (a part
+ * between slashes) that no file system could create.  A last part that is
+ * empty, "." or ".." names a directory, not a file. */
+static int valid_output(const char *s)
+{
+    size_t part = 0;
+    for (const char *c = s; *c; c++) {
+        if (*c == '%' && c[1]) {
+            if (!strchr("pnuh%", c[1]))
+                return 0;
+            c++;
+            part += 2;
+        } else if (*c == '/') {
+            part = 0;
+            continue;
+        } else {
+            part++;
+        }
+        if (part > OUTPUT_NAME_MAX)
+            return 0;
+    }
+    const char *last = strrchr(s, '/');
+    last = last ? last + 1 : s;
+    return *last && strcmp(last, ".") != 0 && strcmp(last, "..") != 0;
+}
+
+/* MPIPROF_PAPI_EVENTS: none, or event names separated by commas (blanks
+ * around a name are allowed).  A PAPI event name (preset, native, sde:::,
+ * with qualifiers) is made of letters, digits and _ . : = + - / @ only. */
+static int valid_event_list(const char *s)
+{
+    if (!strcasecmp(s, "none"))
+        return 1;
+    int names = 0;
+    for (const char *c = s; *c;) {
+        while (*c == ' ')
+            c++;
+        size_t n = 0;
+        for (; c[n] && c[n] != ',' && c[n] != ' '; n++)
+            if (!isalnum((unsigned char)c[n]) && !strchr("_.:=+-/@", c[n]))
+                return 0;
+        c += n;
+        while (*c == ' ')
+            c++;
+        if (!n || (*c && *c != ','))
+            return 0; /* an empty name, or a blank inside one */
+        names++;
+        if (*c == ',' && !*++c)
+            return 0; /* a trailing comma */
+    }
+    return names > 0;
 }
 
 /* Show a bad value safely in a warning: printable characters, bounded. */
@@ -100,6 +164,9 @@ static void quote_value(const char *v, char *out, size_t n)
 
 static int parse_one(const mpp_var_info_t *var, const char *value, long *number)
 {
+    /* Whatever the kind, the value must fit where it is kept (text[]). */
+    if (strlen(value) >= MPP_CONFIG_STRING_MAX)
+        return -1;
     switch (var->kind) {
     case MPP_VT_BOOL:
         return parse_bool(value, number);
@@ -113,7 +180,13 @@ static int parse_one(const mpp_var_info_t *var, const char *value, long *number)
         return valid_ranks(value) ? 0 : -1;
     case MPP_VT_STRING:
         *number = 0;
-        return (*value && printable(value) && strlen(value) < MPP_CONFIG_STRING_MAX) ? 0 : -1;
+        if (!*value || !printable(value))
+            return -1;
+        if (var == &mpp_vars[MPP_CFG_OUTPUT])
+            return valid_output(value) ? 0 : -1;
+        if (var == &mpp_vars[MPP_CFG_PAPI_EVENTS])
+            return valid_event_list(value) ? 0 : -1;
+        return 0;
     }
     return -1;
 }

@@ -274,7 +274,8 @@ void mpp_counters_start(const char *spec, int split)
         int code = 0;
         rc = PAPI_event_name_to_code(tok, &code);
         if (rc != PAPI_OK) {
-            mpp_warn("hardware counter %s cannot be counted (PAPI: %s); it is dropped", tok, PAPI_strerror(rc));
+            mpp_warn("MPIPROF_PAPI_EVENTS: hardware counter %s cannot be counted (PAPI: %s); it is dropped", tok,
+                     PAPI_strerror(rc));
             position++;
             continue;
         }

@@ -10,10 +10,12 @@ writes OUTDIR/function_table.h  (function ids, no mpi.h: used by every stage)
 
 A wrapper is thin: begin (thread state, reentry and enabled checks, clock),
 PMPI call, stop (clock), bytes from the parameters named in the @bytes
-formulas, request tracking, end (call site, accumulation).  Everything the
-wrappers compute follows from the description; nothing is written per
-function by hand except MPI_Init, MPI_Init_thread, MPI_Finalize and
-MPI_Pcontrol (src/intercept/lifecycle.c).
+formulas, the model's time of the call (the @model operation, priced with
+the bytes, the communicator size and where the partner runs), request
+tracking, end (call site, accumulation).  Everything the wrappers compute
+follows from the description; nothing is written per function by hand
+except MPI_Init, MPI_Init_thread, MPI_Finalize and MPI_Pcontrol
+(src/intercept/lifecycle.c).
 """
 import re
 import sys
@@ -63,6 +65,11 @@ class Function:
     def fid(self):
         return "MPP_FN_" + self.name
 
+    @property
+    def base(self):
+        """Name without MPI_ and _c: the first key of a @model line."""
+        return re.sub(r'_c$', '', re.sub(r'^MPIX?_', '', self.name))
+
     def operation(self):
         """Name without MPI_, _c, _init and the I of nonblocking calls."""
         op = re.sub(r'^MPIX?_', '', self.name)
@@ -88,11 +95,30 @@ def split_top(text):
     return out
 
 
+# Model operations of src/analyze/model.c (mpp_model_op_t, same order).
+MODEL_OPS = ["measured", "zero", "started", "p2p", "probe", "barrier", "bcast", "reduce", "allreduce", "scan",
+             "gather", "gatherv", "scatter", "scatterv", "allgather", "alltoall", "alltoallv", "reduce_scatter",
+             "neighbor"]
+# Operations whose calls are priced by mpp_model_cost in the wrapper.
+FORMULA_OPS = MODEL_OPS[MODEL_OPS.index("p2p"):]
+COLLECTIVE_OPS = FORMULA_OPS[FORMULA_OPS.index("barrier"):]
+
+
 def read_description(path):
-    functions, bytes_rules = [], {}
+    """(functions, @bytes rules, @model rules: name -> operation)."""
+    functions, bytes_rules, model_rules = [], {}, {}
     for raw in open(path):
         line = raw.strip()
         if not line or line.startswith("#"):
+            continue
+        if line.startswith("@model"):
+            words = line.split()[1:]
+            if not words or words[0] not in MODEL_OPS:
+                raise SystemExit("@model: unknown operation in: " + line)
+            for name in words[1:]:
+                if name in model_rules:
+                    raise SystemExit("@model names %s twice" % name)
+                model_rules[name] = words[0]
             continue
         if line.startswith("@bytes"):
             words = line.split()[1:]
@@ -102,7 +128,44 @@ def read_description(path):
                 bytes_rules[op] = exprs
             continue
         functions.append(Function(line))
-    return functions, bytes_rules
+    return functions, bytes_rules, model_rules
+
+
+def model_op(fn, model_rules):
+    """The @model operation of a function's requests or call: its name
+    without MPI_ and _c first, then its OPERATION; "measured" otherwise."""
+    return model_rules.get(fn.base, model_rules.get(fn.operation(), "measured"))
+
+
+def call_model_op(fn, model_rules):
+    """How the call's own time is predicted (mpp_functions[].model_op): a
+    persistent request's creation is set-up, measured; its transfer counts
+    at MPI_Start."""
+    if "persistent" in fn.actions:
+        return "measured"
+    return model_op(fn, model_rules)
+
+
+def model_code(fn, model_rules, view, ok):
+    """The model's time of the call (seconds), for the operations priced by
+    a formula: bytes as counted above, the communicator size for
+    collectives, the link to the partner's node."""
+    op = model_op(fn, model_rules)
+    if op not in FORMULA_OPS:
+        return []
+    has = fn.by_name
+    comm = view("comm") if "comm" in has else None
+    if op in COLLECTIVE_OPS and comm:
+        procs, link = "mpp_comm_size(%s)" % comm, "mpp_model_link_comm(%s)" % comm
+    elif "dest" in has and "source" in has and comm:
+        procs, link = "2", "mpp_model_link2(%s, %s, %s)" % (comm, view("dest"), view("source"))
+    elif ("dest" in has or "source" in has) and comm:
+        procs, link = "2", "mpp_model_link(%s, %s)" % (comm, view("dest" if "dest" in has else "source"))
+    else:
+        procs, link = "2", "mpp_model_link_unknown()"
+    return ["    if (mpp_model_on && %s)" % ok,
+            "        call.model = mpp_model_call_cost(&mpp_model_runtime, MPP_OP_%s, call.bytes_sent, call.bytes_recv, %s, %s);"
+            % (op.upper(), procs, link)]
 
 
 class CView:
@@ -215,7 +278,7 @@ def request_array(fn):
     return ("request" if "*" in p.type else "&request"), "1"
 
 
-def wrapper(fn, bytes_rules):
+def wrapper(fn, bytes_rules, model_rules):
     params = ", ".join(p.text for p in fn.params) or "void"
     args = ", ".join(p.name for p in fn.params)
     head = "%s %s(%s)" % (fn.ret, fn.name, params)
@@ -239,10 +302,11 @@ def wrapper(fn, bytes_rules):
                 "    mpp_reqset_before(&call, &handled, %s, %s, %d);" % (arr, n, "start" in handles)]
     out += ["    %s ret = %s(%s);" % (fn.ret, fn.pname, args), "    mpp_call_stop(&call);"]
     if handles:
-        out.append("    mpp_reqset_after(&handled, %s, %s);" % (arr, n))
+        out.append("    mpp_reqset_after(&call, &handled, %s, %s, %d);" % (arr, n, "complete" in handles))
     rule = bytes_rules.get(fn.operation())
     if rule:
         out += bytes_code(fn, rule, CView(fn))
+    out += model_code(fn, model_rules, CView(fn), "ret == MPI_SUCCESS")
     if fn.actions & {"request", "persistent"}:
         kind = CATEGORY[fn.cls]
         out.append("    if (ret == MPI_SUCCESS) mpp_request_created(&call, *request, %s, %d);"
@@ -262,7 +326,7 @@ def f08_symbol(fn, profiling=False):
     return "%s_%s_%s_%s" % (prefix, m.group(2).lower(), variant, "large_" if m.group(3) else "")
 
 
-def f08_wrapper(fn, bytes_rules):
+def f08_wrapper(fn, bytes_rules, model_rules):
     """An mpi_f08 entry point: times the call and forwards every argument
     (references, then ierror, then the hidden lengths of CHARACTER
     arguments) to MPICH's pmpir_ entry point, referenced weakly because
@@ -292,10 +356,11 @@ def f08_wrapper(fn, bytes_rules):
                 "    mpp_reqset_before(&call, &handled, %s, %s, %d);" % (arr, n, "start" in handles)]
     out += ["    intptr_t ret = %s(%s);" % (real, args), "    mpp_call_stop(&call);"]
     if handles:
-        out.append("    mpp_reqset_after(&handled, %s, %s);" % (arr, n))
+        out.append("    mpp_reqset_after(&call, &handled, %s, %s, %d);" % (arr, n, "complete" in handles))
     rule = bytes_rules.get(fn.operation())
     if rule:
         out += bytes_code(fn, rule, view)
+    out += model_code(fn, model_rules, view, "mpp_f08_ok(ierror)")
     if fn.actions & {"request", "persistent"}:
         out.append("    if (mpp_f08_ok(ierror)) mpp_request_created(&call, PMPI_Request_f2c(*(MPI_Fint *)request), %s, %d);"
                    % (category, "persistent" in fn.actions))
@@ -306,11 +371,20 @@ def f08_wrapper(fn, bytes_rules):
 
 def main():
     desc, outdir = sys.argv[1], sys.argv[2]
-    functions, bytes_rules = read_description(desc)
+    functions, bytes_rules, model_rules = read_description(desc)
     known_ops = {f.operation() for f in functions}
     for op in bytes_rules:
         if op not in known_ops:
             raise SystemExit("@bytes names operation %s that no function has" % op)
+    known_names = known_ops | {f.base for f in functions}
+    for name in model_rules:
+        if name not in known_names:
+            raise SystemExit("@model names %s, which is neither a function nor an operation" % name)
+    for f in functions:
+        op = model_op(f, model_rules)
+        if op in FORMULA_OPS and f.cls != "handwritten" and (f.cls == "bykind" or
+                                                            ("comm" not in f.by_name and op in COLLECTIVE_OPS)):
+            raise SystemExit("%s: @model %s needs the parameter comm" % (f.name, op))
 
     with open(outdir + "/function_table.h", "w") as h:
         h.write(BANNER)
@@ -321,15 +395,18 @@ def main():
             h.write("    %s,\n" % f.fid)
         h.write("    MPP_NFUNCTIONS\n} mpp_function_id_t;\n\n")
         h.write("typedef struct {\n    const char *name;\n    int category; /* mpp_category_t; -1: not timed */\n"
-                "    int by_request; /* waits, tests, starts: category of the requests */\n} mpp_function_info_t;\n\n")
+                "    int by_request; /* waits, tests, starts: category of the requests */\n"
+                "    int model_op;   /* mpp_model_op_t: how the call's predicted time is obtained */\n"
+                "} mpp_function_info_t;\n\n")
         h.write("extern const mpp_function_info_t mpp_functions[MPP_NFUNCTIONS];\n\n#endif\n")
 
     with open(outdir + "/function_table.c", "w") as c:
-        c.write(BANNER + '#include "mpp_common.h"\n#include "function_table.h"\n\n')
+        c.write(BANNER + '#include "mpp_common.h"\n#include "function_table.h"\n#include "model.h"\n\n')
         c.write("const mpp_function_info_t mpp_functions[MPP_NFUNCTIONS] = {\n")
         for f in functions:
             cat = CATEGORY.get(f.cls, "-1")
-            c.write('    {"%s", %s, %d},\n' % (f.name, cat, f.cls == "bykind"))
+            c.write('    {"%s", %s, %d, MPP_OP_%s},\n' % (f.name, cat, f.cls == "bykind",
+                                                     call_model_op(f, model_rules).upper()))
         c.write("};\n")
 
     with open(outdir + "/mpi_wrappers.c", "w") as w:
@@ -338,14 +415,14 @@ def main():
         for f in functions:
             if f.cls == "handwritten":
                 continue
-            w.write("\n".join(wrapper(f, bytes_rules)) + "\n")
+            w.write("\n".join(wrapper(f, bytes_rules, model_rules)) + "\n")
 
     with open(outdir + "/f08_wrappers.c", "w") as w:
         w.write(BANNER)
         w.write('#include "wrapper_support.h"\n\n')
         for f in functions:
             if f.actions & {"f08", "f08ts"} and f.cls not in ("handwritten", "untimed"):
-                w.write("\n".join(f08_wrapper(f, bytes_rules)) + "\n")
+                w.write("\n".join(f08_wrapper(f, bytes_rules, model_rules)) + "\n")
 
 
 if __name__ == "__main__":

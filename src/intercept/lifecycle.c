@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "autoconf.h"
+#include "calibrate.h"
 #include "callsite.h"
 #include "characteristics.h"
 #include "clock.h"
@@ -20,6 +21,7 @@
 #include "function_table.h"
 #include "intervals.h"
 #include "lifecycle.h"
+#include "model.h"
 #include "profile.h"
 #include "reduce.h"
 #include "requests.h"
@@ -28,6 +30,7 @@
 #include "thread_state.h"
 #include "topology.h"
 #include "warnings.h"
+#include "wrapper_support.h"
 #include "writer.h"
 
 static int active;        /* between a profiled MPI_Init and MPI_Finalize */
@@ -36,6 +39,7 @@ static int rank, nprocs;
 static MPI_Comm profiler_comm = MPI_COMM_NULL;
 static mpp_run_info_t run;
 static uintptr_t init_site[MPP_MAX_DEPTH];
+static mpp_calibration_t calibration; /* the communication model (model.h) */
 
 MPIPROF_API const char *mpiprof_version(void) { return PACKAGE_VERSION; }
 
@@ -98,6 +102,21 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
     mpp_callsite_init((int)mpp_config.number[MPP_CFG_DEPTH], (int)mpp_config.number[MPP_CFG_UNWIND]);
     mpp_callsite_capture(init_site, mpp_callsite_depth(), return_address, frame_address, 0, UINTPTR_MAX);
     mpp_requests_init(provided == MPI_THREAD_MULTIPLE);
+    mpp_thread_requests_keep_frames(provided >= MPI_THREAD_SERIALIZED);
+    /* The communication model: calibrated (or given), then used by every
+     * modelled call from here on. */
+    mpp_calibration_free(&calibration);
+    mpp_calibrate(profiler_comm, run.hostname, (int)mpp_config.number[MPP_CFG_PREDICT],
+                  mpp_config.text[MPP_CFG_MODEL], &calibration);
+    if (calibration.model_malformed) { /* warned: what is in effect is the default */
+        snprintf(mpp_config.text[MPP_CFG_MODEL], MPP_CONFIG_STRING_MAX, "%s", mpp_vars[MPP_CFG_MODEL].default_value);
+        mpp_config.is_default[MPP_CFG_MODEL] = 1;
+    }
+    if (calibration.setup.enabled) {
+        mpp_requests_set_tick_rate(mpp_clock_rate_estimate());
+        mpp_model_runtime_start(&calibration.setup.model, calibration.setup.nodes, calibration.same_node,
+                                calibration.world_size);
+    }
     mpp_describe_site = describe_site;
     /* Context, once per process: the CPU binding (hwloc's topology itself is
      * loaded at MPI_Finalize, by one process per host), and the counters,
@@ -126,6 +145,11 @@ static const char *function_name(uint32_t fid)
     return fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "MPI_?";
 }
 
+static int function_model_op(uint32_t fid)
+{
+    return fid < MPP_NFUNCTIONS ? mpp_functions[fid].model_op : MPP_OP_MEASURED;
+}
+
 /* File and line of a return address: the position of MPI_Init's call
  * (interval 0) and of interval marks made from Fortran or MPI_Pcontrol. */
 static void resolve_position(mpp_symbolizer_t *sym, uintptr_t site, char *file, size_t size, int *line)
@@ -147,8 +171,17 @@ static void resolve_position(mpp_symbolizer_t *sym, uintptr_t site, char *file, 
 static void write_report(mpp_reduced_t *rd, size_t local_warnings_before)
 {
     mpp_interval_result_t *results = calloc((size_t)rd->nintervals + 1, sizeof *results);
-    for (int i = 0; i < rd->nintervals; i++)
+    mpp_interval_result_t *predicted = rd->predicted ? calloc((size_t)rd->nintervals + 1, sizeof *predicted) : NULL;
+    for (int i = 0; i < rd->nintervals; i++) {
         mpp_characteristics(&rd->intervals[i], rd->nselected, &results[i]);
+        if (predicted && mpp_characteristics_predicted(&rd->intervals[i], rd->nselected, &predicted[i]) != 0) {
+            mpp_warn("out of memory at MPI_Finalize: the predicted characteristics are left out of the protocol");
+            for (int k = 0; k <= i; k++)
+                free(predicted[k].by_process);
+            free(predicted);
+            predicted = NULL;
+        }
+    }
 
     char path[PATH_MAX];
     int format = (int)mpp_config.number[MPP_CFG_FORMAT];
@@ -184,13 +217,15 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before)
     for (int m = 0; m < MPP_NMAIN; m++)
         if (mpp_not_available_reason(m))
             all[n++] = mpp_not_available_reason(m);
-    all[n++] = "Predicted characteristics are n/a: the communication model is not implemented in this version";
+    if (!calibration.setup.enabled)
+        all[n++] = mpp_overlap_off_reason;
 
     mpp_now_iso8601(run.written, sizeof run.written);
     snprintf(run.clock, sizeof run.clock, "%s, resolution %.3g s, inter-process offset uncertainty n/a "
              "(clocks are not aligned by this version)", mpp_clock_name(), mpp_clock_resolution());
     mpp_report_t report = {.run = &run, .config = &mpp_config, .reduced = rd, .results = results,
-                           .warnings = all, .nwarnings = n, .machine = &machine};
+                           .predicted = predicted, .model = &calibration.setup, .warnings = all, .nwarnings = n,
+                           .machine = &machine};
     if (have_path && mpp_write_protocol(&report, path, format) == 0 && !mpp_config.number[MPP_CFG_QUIET]) {
         char shown[PATH_MAX + 16];
         snprintf(shown, sizeof shown, "%s%s%s%s", path[0] == '/' ? "" : run.cwd, path[0] == '/' ? "" : "/", path,
@@ -200,9 +235,13 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before)
     } else if (!have_path) {
         mpp_warn("no writable place for the protocol was found; it is not written");
     }
-    for (int i = 0; i < rd->nintervals; i++)
+    for (int i = 0; i < rd->nintervals; i++) {
         free(results[i].by_process);
+        if (predicted)
+            free(predicted[i].by_process);
+    }
     free(results);
+    free(predicted);
     free(all);
     mpp_machine_summary_free(&machine);
     free(machine_na);
@@ -215,6 +254,7 @@ void mpp_lifecycle_finish(void)
         return;
     uint64_t end = mpp_now();
     mpp_collecting = 0;
+    mpp_model_runtime_stop();
     active = 0;
     state = MPP_LIFE_AFTER;
     mpp_intervals_close_all(end);
@@ -238,7 +278,11 @@ void mpp_lifecycle_finish(void)
         tables[k++] = &t->table;
     mpp_local_profile_t *profile = mpp_profile_build(tables, ntables, mpp_intervals, (int)mpp_nintervals,
                                                      mpp_ticks_to_seconds, resolve_frame, sym, function_name);
-    if (profile) { /* the context: what reduce needs of the machine and the counters */
+    if (profile) { /* the model's part, and the context: what reduce needs of the machine and the counters */
+        profile->predict = calibration.setup.enabled;
+        profile->speed = calibration.speed;
+        if (profile->predict)
+            mpp_profile_predict(profile, function_model_op);
         mpp_local_context_t *ctx = &profile->context;
         double *values = NULL;
         ctx->machine_na = mpp_topology_na();
@@ -261,6 +305,7 @@ void mpp_lifecycle_finish(void)
     mpp_counters_release();
     free(tables);
     mpp_symbolizer_close(sym);
+    mpp_calibration_free(&calibration);
     PMPI_Comm_free(&profiler_comm);
 }
 

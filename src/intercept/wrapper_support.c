@@ -1,5 +1,6 @@
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "wrapper_support.h"
 
@@ -94,6 +95,7 @@ void mpp_reqset_before(mpp_call_t *c, mpp_reqset_t *set, const MPI_Request *requ
 {
     mpp_thread_t *t = c->thread;
     set->n = 0;
+    set->persistent = 0;
     set->keys = set->inline_keys;
     for (int k = 0; k < MPP_NCAT; k++)
         c->by_kind[k] = 0;
@@ -113,18 +115,139 @@ void mpp_reqset_before(mpp_call_t *c, mpp_reqset_t *set, const MPI_Request *requ
     set->n = n;
     for (int i = 0; i < n; i++) {
         mpp_request_info_t info;
-        set->keys[i] = mpp_request_key(requests[i]);
-        if (!set->keys[i] || !mpp_request_find(set->keys[i], &info)) {
+        uint64_t key = mpp_request_key(requests[i]);
+        if (!key || !mpp_request_find(key, &info)) {
             set->keys[i] = 0;
             continue;
         }
+        set->keys[i] = key | (uint64_t)info.serial << 32;
         c->by_kind[info.kind]++;
         c->by_kind_used = 1;
+        set->persistent |= info.persistent;
         if (start && info.persistent) {
             c->bytes_sent += info.bytes_sent;
             c->bytes_recv += info.bytes_recv;
+            c->model += info.model; /* its transfer, priced when the request was created */
         }
     }
+    if (start) { /* mpp_call_end marks them started, with this call's return and cell */
+        c->started = set->keys;
+        c->nstarted = set->n;
+    }
+}
+
+/* --- the communication model at run time --- */
+
+int mpp_model_on;
+mpp_model_t mpp_model_runtime;
+int mpp_model_nodes = 1;
+static unsigned char *world_same_node; /* [world size]: 1 when that rank runs on this node */
+static int world_size;
+static MPI_Group world_group = MPI_GROUP_NULL;
+static int nodes_keyval = MPI_KEYVAL_INVALID;
+
+/* What a communicator's ranks are, cached on it as an attribute (built at
+ * its first modelled call; MPI frees it with the communicator): per rank
+ * (of the remote group for an intercommunicator), whether it runs on
+ * another node than this process. */
+typedef struct {
+    int size;
+    int spans; /* some rank runs on another node */
+    unsigned char remote[];
+} comm_nodes_t;
+
+static int delete_nodes(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)comm, (void)keyval, (void)extra;
+    free(value);
+    return MPI_SUCCESS;
+}
+
+void mpp_model_runtime_start(const mpp_model_t *model, int nodes, const unsigned char *same_node, int size)
+{
+    mpp_model_runtime = *model;
+    mpp_model_nodes = nodes > 1 ? nodes : 1;
+    free(world_same_node);
+    world_same_node = NULL;
+    world_size = 0;
+    if (mpp_model_nodes > 1 && same_node) {
+        world_same_node = malloc((size_t)size);
+        if (world_same_node) {
+            memcpy(world_same_node, same_node, (size_t)size);
+            world_size = size;
+        }
+        PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_nodes, &nodes_keyval, NULL);
+    }
+    mpp_model_on = 1;
+}
+
+void mpp_model_runtime_stop(void)
+{
+    mpp_model_on = 0;
+    if (nodes_keyval != MPI_KEYVAL_INVALID)
+        PMPI_Comm_free_keyval(&nodes_keyval);
+    if (world_group != MPI_GROUP_NULL)
+        PMPI_Group_free(&world_group);
+    /* world_same_node stays: a communicator freed after MPI_Finalize's
+     * entry needs nothing of it, and a late call finds mpp_model_on 0 */
+}
+
+static const comm_nodes_t *comm_nodes(MPI_Comm comm)
+{
+    void *value = NULL;
+    int found = 0;
+    if (nodes_keyval == MPI_KEYVAL_INVALID || comm == MPI_COMM_NULL)
+        return NULL;
+    if (PMPI_Comm_get_attr(comm, nodes_keyval, &value, &found) == MPI_SUCCESS && found)
+        return value;
+    /* first modelled call on this communicator: translate its ranks */
+    int inter = 0, n = 0;
+    MPI_Group group = MPI_GROUP_NULL;
+    PMPI_Comm_test_inter(comm, &inter);
+    if ((inter ? PMPI_Comm_remote_group(comm, &group) : PMPI_Comm_group(comm, &group)) != MPI_SUCCESS)
+        return NULL;
+    PMPI_Group_size(group, &n);
+    comm_nodes_t *cn = calloc(1, sizeof *cn + (size_t)(n > 0 ? n : 1));
+    int *ranks = malloc(2 * (size_t)(n > 0 ? n : 1) * sizeof *ranks);
+    if (cn && ranks) {
+        for (int r = 0; r < n; r++)
+            ranks[r] = r;
+        PMPI_Group_translate_ranks(group, n, ranks, world_group, ranks + n);
+        cn->size = n;
+        for (int r = 0; r < n; r++) {
+            int w = ranks[n + r];
+            cn->remote[r] = w >= 0 && w < world_size && !world_same_node[w];
+            cn->spans |= cn->remote[r];
+        }
+        if (PMPI_Comm_set_attr(comm, nodes_keyval, cn) != MPI_SUCCESS) {
+            free(cn);
+            cn = NULL;
+        }
+    } else {
+        free(cn);
+        cn = NULL;
+    }
+    free(ranks);
+    PMPI_Group_free(&group);
+    return cn;
+}
+
+int mpp_model_link_slow(MPI_Comm comm, int rank)
+{
+    if (!world_same_node)
+        return MPP_LINK_INTER; /* several nodes, but their ranks are unknown: the slower link */
+    if (comm == MPI_COMM_WORLD) {
+        if (rank == MPI_ANY_SOURCE)
+            return MPP_LINK_INTER;
+        return rank >= 0 && rank < world_size && !world_same_node[rank] ? MPP_LINK_INTER : MPP_LINK_INTRA;
+    }
+    const comm_nodes_t *cn = comm_nodes(comm);
+    if (!cn)
+        return MPP_LINK_INTER;
+    if (rank == MPI_ANY_SOURCE || rank < 0 || rank >= cn->size)
+        return cn->spans ? MPP_LINK_INTER : MPP_LINK_INTRA;
+    return cn->remote[rank] ? MPP_LINK_INTER : MPP_LINK_INTRA;
 }
 
 void mpp_f08_missing(const char *entry, const char *target)

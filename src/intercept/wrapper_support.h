@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "function_table.h"
+#include "model.h"
 #include "mpp_common.h"
 #include "requests.h"
 #include "thread_state.h"
@@ -36,36 +37,105 @@ int64_t mpp_sum_counts_c(const MPI_Count counts[], int64_t n);
 int64_t mpp_sum_counts_types(const int counts[], const MPI_Datatype types[], int64_t n);
 int64_t mpp_sum_counts_types_c(const MPI_Count counts[], const MPI_Datatype types[], int64_t n);
 
+_Static_assert(sizeof(MPI_Request) <= 4, "mpp_reqset_t packs a request handle in 32 bits");
+
 static inline uint64_t mpp_request_key(MPI_Request r)
 {
     return r == MPI_REQUEST_NULL ? 0 : (uint64_t)(uint32_t)r;
 }
 
-/* A request a call created: a non-persistent one keeps its bytes on the
- * creating call; a persistent one counts them at every MPI_Start. */
+/* A request a call created: a non-persistent one keeps its bytes and model
+ * time on the creating call; a persistent one counts them at every
+ * MPI_Start.  mpp_call_end adds it to the request table with the call's
+ * return and cell (Overlap). */
 static inline void mpp_request_created(mpp_call_t *c, MPI_Request r, int kind, int persistent)
 {
-    mpp_request_add(mpp_request_key(r), kind, persistent, c->bytes_sent, c->bytes_recv);
-    if (persistent)
+    c->new_request = mpp_request_key(r);
+    c->new_kind = kind;
+    c->new_persistent = persistent;
+    c->new_sent = c->bytes_sent;
+    c->new_recv = c->bytes_recv;
+    c->new_model = c->model;
+    if (persistent) {
         c->bytes_sent = c->bytes_recv = 0;
+        c->model = 0;
+    }
 }
 
 /* Requests a wait/test/start/cancel/free handles, remembered before the call
- * because completion sets them to MPI_REQUEST_NULL. */
+ * because completion sets them to MPI_REQUEST_NULL.  Each entry is the
+ * handle's key (low 32 bits: MPI_Request is an int) and the serial of the
+ * tracked request (high 32 bits), 0 when the handle is not tracked. */
 typedef struct {
     uint64_t inline_keys[8];
     uint64_t *keys;
     int n;
+    int persistent; /* some of them are persistent (their handles stay after completion) */
 } mpp_reqset_t;
 
 void mpp_reqset_before(mpp_call_t *c, mpp_reqset_t *set, const MPI_Request *requests, int n, int start);
 
-/* Requests that became MPI_REQUEST_NULL are done: stop tracking them. */
-static inline void mpp_reqset_after(mpp_reqset_t *set, const MPI_Request *requests, int n)
+/* Requests that became MPI_REQUEST_NULL are done: stop tracking them (unless
+ * another thread's new request already has the handle).  For a call that
+ * completes requests (`complete`: waits, tests), a request done, or a
+ * persistent one handled, adds its Overlap at the call's entry. */
+static inline void mpp_reqset_after(mpp_call_t *c, mpp_reqset_t *set, const MPI_Request *requests, int n,
+                                    int complete)
 {
-    for (int i = 0; i < set->n && i < n; i++)
-        if (set->keys[i] && requests[i] == MPI_REQUEST_NULL)
-            mpp_request_remove(set->keys[i]);
+    for (int i = 0; i < set->n && i < n; i++) {
+        if (!set->keys[i])
+            continue;
+        int gone = requests[i] == MPI_REQUEST_NULL;
+        if (complete && (gone || set->persistent))
+            mpp_call_request_done(c, set->keys[i], gone);
+        else if (gone)
+            mpp_request_remove_instance(set->keys[i] & 0xffffffffu, (uint32_t)(set->keys[i] >> 32));
+    }
+}
+
+/* --- the communication model at run time (model.h) ---
+ * Set at MPI_Init from the calibration (src/reduce/calibrate.c); the
+ * generated wrappers price every call of a modelled operation with
+ * mpp_model_cost when prediction is on. */
+extern int mpp_model_on;
+extern mpp_model_t mpp_model_runtime;
+extern int mpp_model_nodes; /* distinct nodes; 1: every message is intra-node */
+
+void mpp_model_runtime_start(const mpp_model_t *model, int nodes, const unsigned char *same_node, int world_size);
+void mpp_model_runtime_stop(void);
+int mpp_model_link_slow(MPI_Comm comm, int rank);
+
+/* The link of a message to `rank` of comm (MPP_LINK_NONE for
+ * MPI_PROC_NULL).  MPI_ANY_SOURCE: inter-node when comm spans nodes. */
+static inline int mpp_model_link(MPI_Comm comm, int rank)
+{
+    if (rank == MPI_PROC_NULL)
+        return MPP_LINK_NONE;
+    if (MPP_LIKELY(mpp_model_nodes <= 1))
+        return MPP_LINK_INTRA;
+    return mpp_model_link_slow(comm, rank);
+}
+
+/* Sendrecv: the slower of its two partners. */
+static inline int mpp_model_link2(MPI_Comm comm, int dest, int source)
+{
+    int a = mpp_model_link(comm, dest), b = mpp_model_link(comm, source);
+    return a > b ? a : b;
+}
+
+/* A collective: inter-node when the communicator spans nodes. */
+static inline int mpp_model_link_comm(MPI_Comm comm)
+{
+    if (MPP_LIKELY(mpp_model_nodes <= 1))
+        return MPP_LINK_INTRA;
+    return mpp_model_link_slow(comm, MPI_ANY_SOURCE);
+}
+
+/* A message whose partner's node is not known here (RMA on a window,
+ * matched receives): inter-node when the run spans nodes. */
+static inline int mpp_model_link_unknown(void)
+{
+    return mpp_model_nodes > 1 ? MPP_LINK_INTER : MPP_LINK_INTRA;
 }
 
 /* --- mpi_f08 entry points ---

@@ -390,9 +390,15 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
 
     /* 4. This process's values on the global index: interval quantities,
      * cells, counters (then, in `sum` only, how many processes have each
-     * counter value). */
+     * counter value), and, when the model ran, the predicted interval
+     * quantities and the cells' predicted time and Overlap. */
+    int predict = lp->predict;
     size_t nq = (size_t)ni * MPP_NQ, ncv = (size_t)nc * MPP_NCELLV;
-    size_t nsum = nq + ncv + nhw, nminmax = nq + (size_t)nc + nhw;
+    size_t npq = predict ? nq : 0, ncp = predict ? (size_t)nc * MPP_NCELLP : 0;
+    size_t pq0 = nq + ncv + nhw, cp0 = pq0 + npq; /* offsets of the model's values */
+    size_t nsum = nq + ncv + nhw + npq + ncp;
+    size_t pmm0 = nq + (size_t)nc + nhw, pcmm0 = pmm0 + npq; /* ... and of their minima/maxima */
+    size_t nminmax = pmm0 + npq + (predict ? (size_t)nc : 0);
     double *sum = calloc(nsum + nhw + 1, sizeof *sum);
     double *own = malloc((nsum + 1) * sizeof *own);       /* NaN where absent */
     double *execs = calloc((size_t)ni + 1, sizeof *execs);
@@ -404,17 +410,44 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
         lo[k] = (double_int_t){INFINITY, rank};
         hi[k] = (double_int_t){-INFINITY, rank};
     }
-    for (int i = 0; i < lp->nintervals; i++) {
+    /* The predicted computation time is the mean over processes of work =
+     * computation time x core speed, divided by the process's speed: one
+     * more reduction, of the work sums (log P). */
+    double *work = predict ? calloc(2 * (size_t)ni + 1, sizeof *work) : NULL;
+    double *work_all = predict ? calloc(2 * (size_t)ni + 1, sizeof *work_all) : NULL;
+    for (int i = 0; work && i < lp->nintervals; i++) {
         long pos = mpp_dict_find(&d, MPP_REC_INTERVAL, lp->intervals[i].key);
         if (pos < 0)
             continue;
         int g = (int)pos - i0;
         double q[MPP_NQ];
         mpp_process_quantities(&lp->intervals[i], (int)d.records[pos].sum, q);
+        mpp_process_work(q, lp->speed, &work[2 * g], &work[2 * g + 1]);
+    }
+    if (predict)
+        PMPI_Allreduce(work, work_all, 2 * ni, MPI_DOUBLE, MPI_SUM, comm);
+    for (int i = 0; i < lp->nintervals; i++) {
+        long pos = mpp_dict_find(&d, MPP_REC_INTERVAL, lp->intervals[i].key);
+        if (pos < 0)
+            continue;
+        int g = (int)pos - i0;
+        double q[MPP_NQ];
+        int processes = (int)d.records[pos].sum;
+        mpp_process_quantities(&lp->intervals[i], processes, q);
         for (int k = 0; k < MPP_NQ; k++) {
             size_t at = (size_t)g * MPP_NQ + k;
             sum[at] = own[at] = q[k];
             lo[at].value = hi[at].value = q[k];
+        }
+        if (predict && work_all && processes > 0) {
+            double pq[MPP_NQ];
+            mpp_predicted_quantities(q, lp->intervals[i].pcat, lp->speed, work_all[2 * g] / processes,
+                                     work_all[2 * g + 1] / processes, pq);
+            for (int k = 0; k < MPP_NQ; k++) {
+                size_t at = pq0 + (size_t)g * MPP_NQ + k, mm = pmm0 + (size_t)g * MPP_NQ + k;
+                sum[at] = own[at] = pq[k];
+                lo[mm].value = hi[mm].value = pq[k];
+            }
         }
         execs[g] = (double)lp->intervals[i].info->executions;
         if (lp->intervals[i].hw && row && hw_width) {
@@ -430,6 +463,8 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
             }
         }
     }
+    free(work);
+    free(work_all);
     for (int c = 0; c < lp->ncells; c++) {
         long pos = mpp_dict_find(&d, MPP_REC_CELL, cell_keys[c]);
         if (pos < 0)
@@ -442,6 +477,13 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
         v[MPP_CELL_RECV] = (double)lp->cells[c].bytes_recv;
         memcpy(sum + nq + (size_t)g * MPP_NCELLV, v, MPP_NCELLV * sizeof *v);
         lo[nq + g].value = hi[nq + g].value = lp->cells[c].time;
+        if (predict) {
+            double *m = own + cp0 + (size_t)g * MPP_NCELLP;
+            m[MPP_CELL_PREDICTED] = lp->cells[c].predicted;
+            m[MPP_CELL_OVERLAP] = lp->cells[c].overlap;
+            memcpy(sum + cp0 + (size_t)g * MPP_NCELLP, m, MPP_NCELLP * sizeof *m);
+            lo[pcmm0 + g].value = hi[pcmm0 + g].value = lp->cells[c].predicted;
+        }
     }
 
     /* 5. Reductions to rank 0 (log P each). */
@@ -481,6 +523,7 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
         out = calloc(1, sizeof *out);
     if (out) {
         out->nprocs = size;
+        out->predicted = predict;
         out->nnodes = count_of_kind(&d, MPP_REC_HOST);
         out->nselected = nselected;
         out->selected = malloc(((size_t)nselected + 1) * sizeof(int));
@@ -505,6 +548,18 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
             for (int s = 0; s < nselected; s++)
                 memcpy(ri->by_process + (size_t)s * MPP_NQ, by_process + (size_t)s * nsum + (size_t)g * MPP_NQ,
                        MPP_NQ * sizeof(double));
+            ri->overlap_known = ri->predicted = predict;
+            if (predict) {
+                for (int k = 0; k < MPP_NQ; k++) {
+                    size_t at = pq0 + (size_t)g * MPP_NQ + k, mm = pmm0 + (size_t)g * MPP_NQ + k;
+                    ri->pq[k] = (mpp_stat_t){sum_all[at], lo_all[mm].value, hi_all[mm].value, lo_all[mm].rank,
+                                             hi_all[mm].rank, ri->processes};
+                }
+                ri->pred_by_process = malloc(((size_t)nselected * MPP_NQ + 1) * sizeof(double));
+                for (int s = 0; ri->pred_by_process && s < nselected; s++)
+                    memcpy(ri->pred_by_process + (size_t)s * MPP_NQ,
+                           by_process + (size_t)s * nsum + pq0 + (size_t)g * MPP_NQ, MPP_NQ * sizeof(double));
+            }
             if (hw_width) {
                 ri->hw = malloc((size_t)hw_width * sizeof *ri->hw);
                 ri->hw_by_process = malloc(((size_t)nselected * hw_width + 1) * sizeof(double));
@@ -548,6 +603,16 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
             for (int s = 0; s < nselected; s++)
                 memcpy(rc->by_process + (size_t)s * MPP_NCELLV,
                        by_process + (size_t)s * nsum + nq + (size_t)g * MPP_NCELLV, MPP_NCELLV * sizeof(double));
+            if (predict) {
+                const double *m = sum_all + cp0 + (size_t)g * MPP_NCELLP;
+                rc->predicted = (mpp_stat_t){m[MPP_CELL_PREDICTED], lo_all[pcmm0 + g].value, hi_all[pcmm0 + g].value,
+                                             lo_all[pcmm0 + g].rank, hi_all[pcmm0 + g].rank, rc->time.count};
+                rc->overlap = m[MPP_CELL_OVERLAP];
+                rc->model_by_process = malloc(((size_t)nselected * MPP_NCELLP + 1) * sizeof(double));
+                for (int s = 0; rc->model_by_process && s < nselected; s++)
+                    memcpy(rc->model_by_process + (size_t)s * MPP_NCELLP,
+                           by_process + (size_t)s * nsum + cp0 + (size_t)g * MPP_NCELLP, MPP_NCELLP * sizeof(double));
+            }
         }
         mpp_strmap_free(&interval_hashes);
         mpp_strmap_free(&src_hashes);
@@ -601,13 +666,16 @@ void mpp_reduced_free(mpp_reduced_t *r)
         free(r->intervals[i].by_process);
         free(r->intervals[i].hw);
         free(r->intervals[i].hw_by_process);
+        free(r->intervals[i].pred_by_process);
     }
     for (int s = 0; s < r->nsrcs; s++) {
         free(r->srcs[s].function);
         mpp_srckey_free_frames(r->srcs[s].frames, r->srcs[s].nframes);
     }
-    for (int c = 0; c < r->ncells; c++)
+    for (int c = 0; c < r->ncells; c++) {
         free(r->cells[c].by_process);
+        free(r->cells[c].model_by_process);
+    }
     for (int w = 0; w < r->nwarnings; w++)
         free(r->warnings[w]);
     free(r->intervals), free(r->srcs), free(r->cells), free(r->warnings), free(r->selected);

@@ -200,6 +200,35 @@ static json_t *interval_counters(const mpp_report_t *r, const mpp_reduced_interv
     return json_pack("{s:o, s:o}", "events", events, "derived", derived);
 }
 
+/* The Prediction model parameter: its text lines, and the same as data;
+ * null when the model did not run (the reason is in warnings). */
+static json_t *prediction_model(const mpp_report_t *r)
+{
+    const mpp_model_setup_t *s = r->model;
+    if (!s || !s->enabled)
+        return json_null();
+    char lines[MPP_MODEL_MAX_LINES][MPP_MODEL_LINE];
+    int n = mpp_report_model_lines(r, lines);
+    json_t *text_lines = json_array(), *params = json_object();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(text_lines, json_string(lines[i]));
+    static const char *const source_keys[] = {"given", "calibrated", "as_intra", "as_inter", "builtin"};
+    for (int k = 0; k < MPP_NMP; k++) {
+        char shown[32], source[192];
+        double v = mpp_model_param_value(&s->model, k);
+        mpp_model_format_param(k, v, shown, sizeof shown);
+        mpp_model_source_text(s, k, source, sizeof source);
+        json_object_set_new(params, mpp_model_param_names[k],
+                            json_pack("{s:f, s:s, s:s, s:s, s:s}", "value", v, "unit",
+                                      (k == MPP_MP_LAT_INTRA || k == MPP_MP_LAT_INTER) ? "s" : "B/s", "text", shown,
+                                      "source", source_keys[s->source[k]], "source_text", source));
+    }
+    return json_pack("{s:s, s:o, s:{s:f, s:i, s:f, s:i, s:f}, s:i, s:f, s:o}", "summary", lines[0], "parameters",
+                     params, "core_speed", "min", s->speed_min, "min_rank", s->speed_min_rank, "max", s->speed_max,
+                     "max_rank", s->speed_max_rank, "loop_seconds", s->speed_loop, "nodes", s->nodes,
+                     "calibration_seconds", s->seconds, "text", text_lines);
+}
+
 static json_t *parameters(const mpp_report_t *r)
 {
     const mpp_run_info_t *run = r->run;
@@ -229,7 +258,7 @@ static json_t *parameters(const mpp_report_t *r)
     json_object_set_new(p, "placement", placement(r));
     json_object_set_new(p, "hardware_counters", counters_parameter(r));
     json_object_set_new(p, "clock", text(run->clock));
-    json_object_set_new(p, "prediction_model", json_null());
+    json_object_set_new(p, "prediction_model", prediction_model(r));
     json_t *w = json_array();
     for (int i = 0; i < r->nwarnings; i++)
         json_array_append_new(w, text(r->warnings[i]));
@@ -317,11 +346,21 @@ static json_t *src_points(const mpp_report_t *r, int interval)
         json_object_set_new(by, "ranks", ranks);
         for (int k = 0; k < MPP_NCELLV; k++)
             json_object_set_new(by, keys[k], cols[k]);
+        static const char *model_keys[MPP_NCELLP] = {"predicted_time", "overlap"};
+        for (int k = 0; c->model_by_process && k < MPP_NCELLP; k++) {
+            json_t *col = json_array();
+            for (int sel = 0; sel < rd->nselected; sel++)
+                json_array_append_new(col, number(c->model_by_process[(size_t)sel * MPP_NCELLP + k]));
+            json_object_set_new(by, model_keys[k], col);
+        }
         json_array_append_new(
-            list, json_pack("{s:i, s:s, s:I, s:I, s:I, s:o, s:n, s:n, s:n, s:o, s:o}", "id", s->id, "function",
-                            s->function, "calls", (json_int_t)c->calls, "bytes_sent", (json_int_t)c->bytes_sent,
-                            "bytes_recv", (json_int_t)c->bytes_recv, "time", stat_object(&c->time), "real_sync",
-                            "potential_sync", "time_variation", "by_process", by, "stack", stack));
+            list, json_pack("{s:i, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:n, s:n, s:n, s:o, s:o}", "id", s->id,
+                            "function", s->function, "calls", (json_int_t)c->calls, "bytes_sent",
+                            (json_int_t)c->bytes_sent, "bytes_recv", (json_int_t)c->bytes_recv, "time",
+                            stat_object(&c->time), "predicted_time",
+                            rd->predicted ? stat_object(&c->predicted) : json_null(), "overlap",
+                            rd->predicted ? json_real(c->overlap) : json_null(), "real_sync", "potential_sync",
+                            "time_variation", "by_process", by, "stack", stack));
     }
     free(ids);
     return list;
@@ -348,7 +387,9 @@ int mpp_write_json(FILE *out, const mpp_report_t *r)
         json_object_set_new(o, "parent", in->parent < 0 ? json_null() : json_integer(in->parent));
         json_object_set_new(o, "executions", json_integer((json_int_t)in->executions));
         json_object_set_new(o, "real", real_section(r, in, &r->results[i]));
-        json_object_set_new(o, "predicted", json_null());
+        json_object_set_new(o, "predicted", r->predicted && rd->predicted
+                                                ? real_section(r, in, &r->predicted[i])
+                                                : json_null());
         json_object_set_new(o, "hardware_counters", interval_counters(r, in));
         json_object_set_new(o, "src", src_points(r, i));
         json_array_append_new(intervals, o);

@@ -12,16 +12,17 @@
 #include "warnings.h"
 #include "writer.h"
 
-static void expand(const char *t, const char *program, int nprocs, const char *hostname, char *out, size_t size)
+/* Expand the template into out; 0, or -1 when the path did not fit. */
+static int expand(const char *t, const char *program, int nprocs, const char *hostname, char *out, size_t size)
 {
-    size_t j = 0;
+    size_t j = 0, i = 0;
     char unique[64];
     time_t now = time(NULL);
     struct tm tm;
     localtime_r(&now, &tm);
     snprintf(unique, sizeof unique, "%04d%02d%02d-%02d%02d%02d-%ld", tm.tm_year + 1900, tm.tm_mon + 1,
              tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (long)getpid());
-    for (size_t i = 0; t[i] && j + 1 < size; i++) {
+    for (; t[i] && j + 1 < size; i++) {
         char piece[300] = "";
         if (t[i] != '%' || !t[i + 1]) {
             out[j++] = t[i];
@@ -38,16 +39,44 @@ static void expand(const char *t, const char *program, int nprocs, const char *h
                      "it is kept as written", t, t[i]);
             snprintf(piece, sizeof piece, "%%%c", t[i]);
         }
-        for (size_t k = 0; piece[k] && j + 1 < size; k++)
+        size_t k = 0;
+        for (; piece[k] && j + 1 < size; k++)
             out[j++] = piece[k];
+        if (piece[k])
+            break; /* cut: reported below */
     }
     out[j] = '\0';
+    return t[i] ? -1 : 0;
 }
 
+/* Longest file name the writer creates: room is left for ".json",
+ * ".tmp.<pid>" and a numbered suffix within the file system's NAME_MAX. */
+#define OUTPUT_NAME_MAX (NAME_MAX - 32)
+
+/* path = text, when it fits (PATH_MAX); 0 or -1. */
+static int set_path(char *path, const char *text)
+{
+    size_t n = strlen(text);
+    if (n >= PATH_MAX)
+        return -1;
+    memcpy(path, text, n + 1);
+    return 0;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Whether a file can be created in the directory of `path`: tried, not
+ * guessed from permission bits (root passes access() for directories it
+ * cannot write to, such as /proc or a read-only mount). */
 static int directory_writable(const char *path)
 {
     char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", path);
+    if ((size_t)snprintf(dir, sizeof dir, "%s", path) >= sizeof dir)
+        return 0;
     char *slash = strrchr(dir, '/');
     if (!slash)
         strcpy(dir, ".");
@@ -56,13 +85,29 @@ static int directory_writable(const char *path)
     else
         *slash = '\0';
     struct stat st;
-    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0)
+        return 0;
+    char probe[PATH_MAX];
+    if ((size_t)snprintf(probe, sizeof probe, "%s/.mpiprof-probe-XXXXXX", dir) >= sizeof probe)
+        return 0;
+    int fd = mkstemp(probe);
+    if (fd < 0)
+        return 0;
+    close(fd);
+    unlink(probe);
+    return 1;
 }
 
 static int exists(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0;
+}
+
+static int is_directory(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* The file actually checked: the text file, or the .json alone. */
@@ -77,32 +122,61 @@ int mpp_output_path(const char *template_text, const char *program, int nprocs, 
                     int overwrite, int format, char *out, size_t size)
 {
     char path[PATH_MAX];
-    expand(template_text, program, nprocs, hostname, path, sizeof path);
+    const char *default_template = mpp_vars[MPP_CFG_OUTPUT].default_value;
+    if (expand(template_text, program, nprocs, hostname, path, sizeof path) != 0) {
+        char shown[PATH_MAX];
+        memcpy(shown, path, sizeof shown);
+        expand(default_template, program, nprocs, hostname, path, sizeof path);
+        mpp_warn("MPIPROF_OUTPUT='%.80s' expands to a path longer than %d bytes ('%.80s...'); the protocol is "
+                 "written to '%s' instead", template_text, PATH_MAX - 1, shown, path);
+    }
+    if (path[0] && is_directory(path)) {
+        char name[NAME_MAX + 1], inside[2 * PATH_MAX];
+        expand(default_template, program, nprocs, hostname, name, sizeof name);
+        snprintf(inside, sizeof inside, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/", name);
+        mpp_warn("MPIPROF_OUTPUT: '%s' is a directory; the protocol is written into it: '%s'", path, inside);
+        if (set_path(path, inside) != 0)
+            return -1;
+    }
+    /* A file name no file system accepts (a long %p, several of them): cut. */
+    size_t name_length = strlen(base_name(path));
+    if (name_length > OUTPUT_NAME_MAX) {
+        char whole[PATH_MAX];
+        snprintf(whole, sizeof whole, "%s", path);
+        path[strlen(path) - name_length + OUTPUT_NAME_MAX] = '\0';
+        /* the new path first: a warning is cut at MPP_WARNING_LEN */
+        mpp_warn("MPIPROF_OUTPUT: the protocol is written to '%s', as the file name of '%.40s...' (%zu bytes) "
+                 "is longer than %d bytes", path, base_name(whole), name_length, OUTPUT_NAME_MAX);
+    }
     if (!directory_writable(path)) {
-        const char *base = strrchr(path, '/');
-        base = base ? base + 1 : path;
+        const char *base = base_name(path);
         char fallback[PATH_MAX];
         const char *chosen = NULL;
+        /* base is at most OUTPUT_NAME_MAX bytes long: both fit */
         if (directory_writable("./x"))
-            snprintf(fallback, sizeof fallback, "%s", base), chosen = "the working directory";
+            snprintf(fallback, sizeof fallback, "%.*s", OUTPUT_NAME_MAX, base), chosen = "the working directory";
         else
-            snprintf(fallback, sizeof fallback, "/tmp/%s", base), chosen = "/tmp";
+            snprintf(fallback, sizeof fallback, "/tmp/%.*s", OUTPUT_NAME_MAX, base), chosen = "/tmp";
         mpp_warn("MPIPROF_OUTPUT: the directory of '%s' does not exist or is not writable; "
                  "the protocol goes to %s instead: %s", path, chosen, fallback);
-        snprintf(path, sizeof path, "%s", fallback);
+        set_path(path, fallback);
         if (!directory_writable(path))
             return -1;
     }
     if (!overwrite && taken(path, format)) {
-        char numbered[PATH_MAX + 16];
-        for (int n = 1; n < 10000; n++) {
+        char numbered[2 * PATH_MAX];
+        int n = 1;
+        for (; n < 10000; n++) {
             snprintf(numbered, sizeof numbered, "%s.%d", path, n);
             if (!taken(numbered, format))
                 break;
         }
+        if (n == 10000) /* every number taken */
+            snprintf(numbered, sizeof numbered, "%s.p%ld", path, (long)getpid());
         mpp_warn("MPIPROF_OUTPUT: '%s%s' exists and MPIPROF_OVERWRITE is off; the protocol is written to '%s'",
                  path, (format != MPP_FORMAT_JSON && exists(path)) ? "" : ".json", numbered);
-        snprintf(path, sizeof path, "%s", numbered);
+        if (set_path(path, numbered) != 0)
+            return -1;
     }
     snprintf(out, size, "%s", path);
     return 0;

@@ -138,18 +138,32 @@ static void write_parameters(FILE *out, const mpp_report_t *r)
     fputc('\n', out);
     write_context(out, r);
     P("Clock", "%s", run->clock);
-    P("Prediction model", "n/a (predicted characteristics are not computed by this version)");
+    char model[MPP_MODEL_MAX_LINES][MPP_MODEL_LINE];
+    int nmodel = mpp_report_model_lines(r, model);
+    P("Prediction model", "%s", model[0]);
+    for (int i = 1; i < nmodel; i++)
+        fprintf(out, "   %s\n", model[i]);
     fprintf(out, "%-22s: %d\n", "Warnings", r->nwarnings);
     for (int w = 0; w < r->nwarnings; w++)
         fprintf(out, "   %s\n", r->warnings[w]);
 #undef P
 }
 
-static void write_main(FILE *out, const mpp_interval_result_t *res)
+int mpp_report_model_lines(const mpp_report_t *r, char lines[][MPP_MODEL_LINE])
+{
+    if (!r->model) {
+        snprintf(lines[0], MPP_MODEL_LINE, "n/a (the communication model did not run)");
+        return 1;
+    }
+    int n = mpp_model_describe(r->model, lines, MPP_MODEL_MAX_LINES);
+    return n ? n : (snprintf(lines[0], MPP_MODEL_LINE, "?"), 1);
+}
+
+static void write_main(FILE *out, const mpp_interval_result_t *res, const char *kind)
 {
     const double *m = res->main;
     char a[32], b[32], c[32], d[32];
-    fprintf(out, "--- Main characteristics (real) ---\n");
+    fprintf(out, "--- Main characteristics (%s) ---\n", kind);
     fprintf(out, "%-30s", mpp_main_names[MPP_M_KEFF].label), value(out, m[MPP_M_KEFF], "%14.4f"), fputc('\n', out);
     fprintf(out, "%-30s", mpp_main_names[MPP_M_EXEC].label), value(out, m[MPP_M_EXEC], "%14.6f"), fputc('\n', out);
     fprintf(out, "%-30s%14.0f\n", mpp_main_names[MPP_M_PROCESSORS].label, m[MPP_M_PROCESSORS]);
@@ -171,9 +185,9 @@ static void write_main(FILE *out, const mpp_interval_result_t *res)
     }
 }
 
-static void write_comparative(FILE *out, const mpp_interval_result_t *res)
+static void write_comparative(FILE *out, const mpp_interval_result_t *res, const char *kind)
 {
-    fprintf(out, "--- Comparative characteristics (real) ---\n");
+    fprintf(out, "--- Comparative characteristics (%s) ---\n", kind);
     fprintf(out, "%-26s%14s%7s%14s%7s%14s\n", "", "Tmin", "Rank", "Tmax", "Rank", "Tmean");
     for (int k = 0; k < MPP_NPP; k++) {
         const mpp_comparison_t *c = &res->cmp[k];
@@ -187,10 +201,10 @@ static void write_comparative(FILE *out, const mpp_interval_result_t *res)
 }
 
 static void write_by_process(FILE *out, const mpp_report_t *r, const mpp_reduced_interval_t *in,
-                             const mpp_interval_result_t *res)
+                             const mpp_interval_result_t *res, const char *kind)
 {
     const mpp_reduced_t *rd = r->reduced;
-    fprintf(out, "--- Characteristics by process (real) ---\n");
+    fprintf(out, "--- Characteristics by process (%s) ---\n", kind);
     if (rd->nselected == 0) {
         fprintf(out, "no process selected (MPIPROF_RANKS=%s)\n", r->config->text[MPP_CFG_RANKS]);
         return;
@@ -319,6 +333,17 @@ static void write_src_points(FILE *out, const mpp_report_t *r, int interval)
         put_str(&l, ")  max="), put_fixed6(&l, c->time.max);
         put_str(&l, " (rank "), put_int(&l, c->time.max_rank);
         put_str(&l, ")  mean="), put_fixed6(&l, c->time.count ? c->time.sum / c->time.count : 0.0);
+        if (rd->predicted) {
+            put_str(&l, "\n   predicted time  sum="), put_fixed6(&l, c->predicted.sum);
+            put_str(&l, "  min="), put_fixed6(&l, c->predicted.min);
+            put_str(&l, " (rank "), put_int(&l, c->predicted.min_rank);
+            put_str(&l, ")  max="), put_fixed6(&l, c->predicted.max);
+            put_str(&l, " (rank "), put_int(&l, c->predicted.max_rank);
+            put_str(&l, ")  mean="), put_fixed6(&l, c->predicted.count ? c->predicted.sum / c->predicted.count : 0.0);
+            put_str(&l, "\n   overlap         sum="), put_fixed6(&l, c->overlap);
+        } else {
+            put_str(&l, "\n   predicted time  n/a\n   overlap         n/a");
+        }
         put_str(&l, "\n   real sync       n/a\n   potential sync  n/a\n   time variation  n/a\n");
         fwrite(buf, 1, (size_t)(l.p - buf), out);
         if (rd->nselected) {
@@ -337,6 +362,25 @@ static void write_src_points(FILE *out, const mpp_report_t *r, int interval)
                 fwrite(buf, 1, (size_t)(l.p - buf), out);
             }
             fputc('\n', out);
+            static const char *const model_labels[MPP_NCELLP] = {"   by process (predicted)  ",
+                                                                 "   by process (overlap)    "};
+            for (int k = 0; c->model_by_process && k < MPP_NCELLP; k++) {
+                fputs(model_labels[k], out);
+                for (int sel = 0; sel < rd->nselected; sel++) {
+                    double t = c->model_by_process[(size_t)sel * MPP_NCELLP + k];
+                    l = (line_t){buf, buf + sizeof buf};
+                    if (sel)
+                        put_str(&l, "  ");
+                    put_int(&l, rd->selected[sel]);
+                    put_str(&l, ": ");
+                    if (isnan(t))
+                        put_str(&l, "-");
+                    else
+                        put_fixed6(&l, t);
+                    fwrite(buf, 1, (size_t)(l.p - buf), out);
+                }
+                fputc('\n', out);
+            }
         }
         fputs("   stack           ", out);
         for (int f = 0; f < s->nframes; f++) {
@@ -445,12 +489,18 @@ void mpp_write_text(FILE *out, const mpp_report_t *r)
         else
             fprintf(out, "%d", in->parent);
         fprintf(out, "  executions=%llu ====\n", (unsigned long long)in->executions);
-        write_main(out, res);
-        write_comparative(out, res);
-        write_by_process(out, r, in, res);
-        fprintf(out, "--- Main characteristics (predicted) ---\nn/a (see Warnings)\n");
-        fprintf(out, "--- Comparative characteristics (predicted) ---\nn/a (see Warnings)\n");
-        fprintf(out, "--- Characteristics by process (predicted) ---\nn/a (see Warnings)\n");
+        write_main(out, res, "real");
+        write_comparative(out, res, "real");
+        write_by_process(out, r, in, res, "real");
+        if (r->predicted && rd->predicted) {
+            write_main(out, &r->predicted[i], "predicted");
+            write_comparative(out, &r->predicted[i], "predicted");
+            write_by_process(out, r, in, &r->predicted[i], "predicted");
+        } else {
+            fprintf(out, "--- Main characteristics (predicted) ---\nn/a (see Warnings)\n");
+            fprintf(out, "--- Comparative characteristics (predicted) ---\nn/a (see Warnings)\n");
+            fprintf(out, "--- Characteristics by process (predicted) ---\nn/a (see Warnings)\n");
+        }
         write_counters(out, r, in);
         write_src_points(out, r, i);
     }

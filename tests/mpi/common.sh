@@ -16,6 +16,9 @@
 #   check_text_protocol FILE
 #                 fail unless the text protocol FILE has the sections and
 #                 labels of protocol.md
+#   preload LIB   print the LD_PRELOAD value that loads LIB into a process:
+#                 LIB, after the sanitizer runtime when the library is built
+#                 with --enable-sanitizers (run-mpi-test)
 #
 # On failure the text protocol $tmp/prot.txt, if any, is printed so the test
 # log shows what the library wrote.
@@ -110,4 +113,8 @@ check_text_protocol() {
     do
         grep -qF -- "$_label" "$1" || fail "text protocol $1 lacks the label '$_label'"
     done
+}
+
+preload() {
+    echo "${MPIPROF_TEST_PRELOAD_FIRST:+$MPIPROF_TEST_PRELOAD_FIRST:}$1"
 }

@@ -25,9 +25,23 @@ MPI_TESTS = \
 	tests/mpi/test_intervals_fortran.sh \
 	tests/mpi/test_intervals_pcontrol.sh \
 	tests/mpi/test_intervals_misuse.sh \
-	tests/mpi/test_intervals_stub.sh
+	tests/mpi/test_intervals_stub.sh \
+	tests/mpi/test_model_known.sh \
+	tests/mpi/test_model_noise.sh \
+	tests/mpi/test_model_overlap.sh \
+	tests/mpi/test_model_calibration.sh \
+	tests/mpi/test_model_nodes.sh \
+	tests/mpi/test_fuzz_config.sh \
+	tests/mpi/test_correctness.sh \
+	tests/mpi/test_threads.sh \
+	tests/mpi/test_threads_invariants.sh \
+	tests/mpi/test_threads_tsan.sh \
+	tests/mpi/test_valgrind.sh
 
 TESTS += $(MPI_TESTS)
+# Known bugs, each explained at the top of its test (XPASS fails: remove the
+# test here once its bug is fixed).
+XFAIL_TESTS = tests/mpi/test_threads_invariants.sh
 
 EXTRA_DIST += \
 	$(MPI_TESTS) \
@@ -49,6 +63,7 @@ EXTRA_DIST += \
 	tests/mpi/check_intervals_pcontrol.py \
 	tests/mpi/check_intervals_misuse.py \
 	tests/mpi/check_intervals_stub.py \
+	tests/mpi/check_model.py \
 	tests/mpi/known_counts.c \
 	tests/mpi/load_imbalance.c \
 	tests/mpi/idle.c \
@@ -65,6 +80,16 @@ EXTRA_DIST += \
 	tests/mpi/intervals_pcontrol.c \
 	tests/mpi/intervals_misuse.c \
 	tests/mpi/intervals_stub.c \
+	tests/mpi/model_known.c \
+	tests/mpi/model_noise.c \
+	tests/mpi/model_overlap.c \
+	tests/mpi/model_pingpong.c \
+	tests/mpi/model_nodes.c \
+	tests/mpi/fuzz_config.c \
+	tests/mpi/check_fuzz_config.py \
+	tests/mpi/correctness.c \
+	tests/mpi/threads.c \
+	tests/mpi/check_threads.py \
 	examples/jacobi.c \
 	examples/jacobi.f90
 
@@ -80,6 +105,22 @@ AM_TESTS_ENVIRONMENT += \
 	PYTHON3='$(PYTHON3)'; export PYTHON3; \
 	MPICC='$(MPICC)'; export MPICC; \
 	MPIFORT='$(MPIFORT)'; export MPIFORT;
+
+# The library's sources and flags, for test_threads_tsan.sh (which compiles
+# them again with ThreadSanitizer), and how it was built.
+if MPIPROF_SANITIZERS
+MPIPROF_TEST_SANITIZERS = yes
+else
+MPIPROF_TEST_SANITIZERS = no
+endif
+AM_TESTS_ENVIRONMENT += \
+	MPIPROF_TEST_LIB_SOURCES='$(libmpiprof_la_SOURCES)'; export MPIPROF_TEST_LIB_SOURCES; \
+	MPIPROF_TEST_LIB_GENERATED='$(nodist_libmpiprof_la_SOURCES)'; export MPIPROF_TEST_LIB_GENERATED; \
+	MPIPROF_TEST_LIB_CFLAGS='$(MPI_CPPFLAGS) $(JANSSON_CFLAGS) $(LIBDW_CFLAGS) $(HWLOC_CFLAGS) $(PAPI_CFLAGS)'; \
+	export MPIPROF_TEST_LIB_CFLAGS; \
+	MPIPROF_TEST_LIB_LIBS='$(libmpiprof_la_LIBADD)'; export MPIPROF_TEST_LIB_LIBS; \
+	MPIPROF_TEST_SANITIZERS='$(MPIPROF_TEST_SANITIZERS)'; export MPIPROF_TEST_SANITIZERS; \
+	MPIPROF_TEST_CC='$(CC)'; export MPIPROF_TEST_CC;
 
 # --- Machine context: hwloc topology and placement, PAPI counters.  Each of
 # these tests checks the n/a lines instead when the library was built

@@ -422,6 +422,23 @@ def _check_src(where, src, nproc):
                 and vals["sum"] > s + ABS_TOL:
             fail("%s: real_sync.sum = %.9f > time.sum = %.9f"
                  % (where, vals["sum"], s))
+    # predicted_time: the same kind of statistic as time; overlap: seconds;
+    # both null when the communication model did not run.
+    pt = src.get("predicted_time")
+    if pt is not None:
+        w = where + ".predicted_time"
+        pv = {}
+        for k in ("sum", "min", "max", "mean"):
+            pv[k] = _num(w + "." + k, _get(w, pt, k))
+            if pv[k] is not None and pv[k] < -ABS_TOL:
+                fail("%s.%s = %r is negative" % (w, k, pv[k]))
+        if None not in pv.values() and (pv["min"] > pv["mean"] + ABS_TOL
+                                        or pv["mean"] > pv["max"] + ABS_TOL
+                                        or pv["max"] > pv["sum"] + ABS_TOL):
+            fail("%s: not min <= mean <= max <= sum (%r)" % (w, pt))
+    ov = _num(where + ".overlap", src.get("overlap"))
+    if ov is not None and ov < -ABS_TOL:
+        fail("%s.overlap = %r is negative" % (where, ov))
     stack = src["stack"]
     if not isinstance(stack, list) or not stack:
         fail("%s.stack is %r, expected a non-empty list of frames"
@@ -439,7 +456,9 @@ def _check_src(where, src, nproc):
     complete = bool(nproc) and len(ranks) == nproc
     for key, total in (("time", s), ("calls", src["calls"]),
                        ("bytes_sent", src["bytes_sent"]),
-                       ("bytes_recv", src["bytes_recv"])):
+                       ("bytes_recv", src["bytes_recv"]),
+                       ("predicted_time", (pt or {}).get("sum")),
+                       ("overlap", ov)):
         col = bp.get(key)
         w = "%s.by_process.%s" % (where, key)
         if col is None:
@@ -454,10 +473,11 @@ def _check_src(where, src, nproc):
         vals = [x for x in vals if x is not None]
         if total is None:
             continue
-        if key == "time":
-            ok = _close(sum(vals), total, sum(abs(x) for x in vals))
-            if not complete and sum(vals) > total + ABS_TOL:
-                ok = False
+        if key in ("time", "predicted_time", "overlap"):
+            if complete:
+                ok = _close(sum(vals), total, sum(abs(x) for x in vals))
+            else:  # the unselected processes' share is not listed
+                ok = sum(vals) <= total + ABS_TOL + REL_TOL * abs(total)
         else:
             ok = sum(vals) == total if complete else sum(vals) <= total
         if not ok:
@@ -570,33 +590,44 @@ def check_text(doc, text_path):
             fail("%s: no header line '==== Interval %s ...'"
                  % (where, iid))
         block = blocks[iid]
-        # Main characteristics (real): the first section of the block.
-        try:
-            start = block.index("--- Main characteristics (real) ---")
-        except ValueError:
-            fail("%s: no '--- Main characteristics (real) ---'" % where)
-        main = iv["real"]["main"]
-        for label, key in TEXT_MAIN_LABELS:
-            m = None
-            for ln in block[start + 1:]:
-                if ln.startswith("---"):
-                    break
-                m = re.match(r"^\s*%s\s+(\S+)" % re.escape(label), ln)
-                if m:
-                    break
-            if not m:
-                fail("%s: main characteristics lack the line '%s'"
-                     % (where, label))
-            if main.get(key) is None:
-                continue
+        # Main characteristics (real), then (predicted): the text says
+        # what the JSON says; predicted null is "n/a" in the text.
+        for part in ("real", "predicted"):
+            head = "--- Main characteristics (%s) ---" % part
             try:
-                tv = float(m.group(1))
+                start = block.index(head)
             except ValueError:
-                fail("%s: '%s' is %r in the text, %r in the JSON"
-                     % (where, label, m.group(1), main[key]))
-            if abs(tv - main[key]) > 2e-6 + 1e-9 * abs(main[key]):
-                fail("%s: '%s' is %s in the text, %r in the JSON"
-                     % (where, label, m.group(1), main[key]))
+                fail("%s: no '%s'" % (where, head))
+            if iv.get(part) is None:
+                if start + 1 >= len(block) or not block[start + 1].startswith("n/a"):
+                    fail("%s: the JSON's %s part is null but the text's "
+                         "'%s' is not n/a" % (where, part, head))
+                continue
+            main = iv[part]["main"]
+            for label, key in TEXT_MAIN_LABELS:
+                m = None
+                for ln in block[start + 1:]:
+                    if ln.startswith("---"):
+                        break
+                    m = re.match(r"^\s*%s\s+(\S+)" % re.escape(label), ln)
+                    if m:
+                        break
+                if not m:
+                    fail("%s: main characteristics (%s) lack the line '%s'"
+                         % (where, part, label))
+                if main.get(key) is None:
+                    if m.group(1) != "n/a":
+                        fail("%s: '%s' (%s) is %s in the text, null in the "
+                             "JSON" % (where, label, part, m.group(1)))
+                    continue
+                try:
+                    tv = float(m.group(1))
+                except ValueError:
+                    fail("%s: '%s' (%s) is %r in the text, %r in the JSON"
+                         % (where, label, part, m.group(1), main[key]))
+                if abs(tv - main[key]) > 2e-6 + 1e-9 * abs(main[key]):
+                    fail("%s: '%s' (%s) is %s in the text, %r in the JSON"
+                         % (where, label, part, m.group(1), main[key]))
         # SRC points.
         try:
             start = block.index("--- SRC points ---")
@@ -628,6 +659,34 @@ def check_text(doc, text_path):
         if len(src_lines) != len(iv["src"]):
             fail("%s: %d SRC points in the text, %d in the JSON"
                  % (where, len(src_lines), len(iv["src"])))
+        # Each SRC entry's predicted time and Overlap.
+        entries, cur = {}, None
+        for ln in block[start + 1:]:
+            if ln.startswith("---"):
+                break
+            m = re.match(r"^SRC\s+(\d+)\s", ln)
+            if m:
+                cur = entries.setdefault(int(m.group(1)), [])
+            elif cur is not None:
+                cur.append(ln)
+        for s in iv["src"]:
+            lines_of = entries.get(s["id"], [])
+            for label, value in (("predicted time",
+                                  (s.get("predicted_time") or {}).get("sum")),
+                                 ("overlap", s.get("overlap"))):
+                found = [re.match(r"^\s+%s\s+(?:sum=)?(\S+)" % label, ln)
+                         for ln in lines_of]
+                found = [m.group(1) for m in found if m]
+                if not found:
+                    fail("%s: SRC %s has no '%s' line" % (where, s["id"], label))
+                if value is None:
+                    if found[0] != "n/a":
+                        fail("%s: SRC %s '%s' is %s in the text, null in the "
+                             "JSON" % (where, s["id"], label, found[0]))
+                elif found[0] == "n/a" or \
+                        abs(float(found[0]) - value) > 2e-6 + 1e-9 * value:
+                    fail("%s: SRC %s '%s' is %s in the text, %r in the JSON"
+                         % (where, s["id"], label, found[0], value))
     return True
 
 
@@ -931,8 +990,10 @@ def _is_communication(function):
 def check_inclusive(doc, part="real"):
     """Intervals are inclusive: the communication of each interval (in total
     and per process) is the time of the SRC points of the interval and of
-    every interval nested in it; a nested interval's execution time and
-    insufficient parallelism on a process are at most its parent's."""
+    every interval nested in it (their predicted_time for part "predicted");
+    a nested interval's execution time and insufficient parallelism on a
+    process are at most its parent's."""
+    tkey = "time" if part == "real" else "predicted_time"
     for iv in doc["intervals"]:
         where = "interval %s (%r)" % (iv["id"], iv["name"])
         chars = iv.get(part)
@@ -942,7 +1003,7 @@ def check_inclusive(doc, part="real"):
                 for s in interval(doc, i)["src"]
                 if _is_communication(s["function"])]
         total = chars["main"].get("communication")
-        got = sum(s["time"]["sum"] or 0.0 for s in srcs)
+        got = sum((s.get(tkey) or {}).get("sum") or 0.0 for s in srcs)
         if total is not None and not _close(total, got, total + got):
             fail("%s: communication = %.9f, but the SRC points of the "
                  "interval and of the intervals nested in it (%s) sum to "
@@ -958,7 +1019,7 @@ def check_inclusive(doc, part="real"):
             per = 0.0
             for s in srcs:
                 sbp = s.get("by_process") or {}
-                col = dict(zip(sbp.get("ranks", []), sbp.get("time", [])))
+                col = dict(zip(sbp.get("ranks", []), sbp.get(tkey) or []))
                 per += col.get(r) or 0.0
             if not _close(c, per, c + per):
                 fail("%s: communication of rank %s = %.9f, but its time in "
@@ -1107,6 +1168,7 @@ def _sample_doc():
          "bytes_sent": 32000, "bytes_recv": 32000,
          "time": {"sum": 0.2, "min": 0.05, "min_rank": 1, "max": 0.15,
                   "max_rank": 0, "mean": 0.1},
+         "predicted_time": None, "overlap": None,
          "real_sync": None, "potential_sync": None, "time_variation": None,
          "by_process": {"ranks": [0, 1], "time": [0.15, 0.05],
                         "calls": [1000, 1000], "bytes_sent": [16000, 16000],
@@ -1116,6 +1178,7 @@ def _sample_doc():
          "bytes_recv": 0,
          "time": {"sum": 0.1, "min": 0.0, "min_rank": 1, "max": 0.1,
                   "max_rank": 0, "mean": 0.05},
+         "predicted_time": None, "overlap": None,
          "real_sync": None, "potential_sync": None, "time_variation": None,
          "by_process": {"ranks": [0, 1], "time": [0.1, 0.0],
                         "calls": [500, 0], "bytes_sent": [16000, 0],
@@ -1197,7 +1260,44 @@ def _selftest():
     check_invariants(d)
     _selftest_text_and_schema(doc)
     _selftest_intervals()
+    _selftest_predicted(doc)
     print("selftest: all checks behave")
+
+
+def _selftest_predicted(doc):
+    """The predicted part and the SRC points' predicted_time and overlap
+    are checked like the real ones."""
+    doc = copy.deepcopy(doc)
+    iv = doc["intervals"][0]
+    iv["predicted"] = copy.deepcopy(iv["real"])
+    for s in iv["src"]:
+        t = s["time"]
+        s["predicted_time"] = {"sum": t["sum"] / 2, "min": t["min"] / 2, "min_rank": t["min_rank"],
+                               "max": t["max"] / 2, "max_rank": t["max_rank"], "mean": t["mean"] / 2}
+        s["overlap"] = 0.0
+        s["by_process"]["predicted_time"] = [x / 2 for x in s["by_process"]["time"]]
+        s["by_process"]["overlap"] = [0.0, 0.0]
+    check_invariants(doc)
+    at = ("intervals", 0)
+    broken = [
+        ("predicted total", at + ("predicted", "main", "total_time"), 2.1),
+        ("predicted column", at + ("predicted", "by_process", "idle_time"), [0.0, 0.2]),
+        ("SRC predicted col", at + ("src", 0, "by_process", "predicted_time"), [0.1, 0.1]),
+        ("SRC predicted min", at + ("src", 0, "predicted_time", "min"), 0.09),
+        ("SRC overlap < 0", at + ("src", 1, "overlap"), -1.0),
+    ]
+    for name, path, value in broken:
+        d = copy.deepcopy(doc)
+        obj = d
+        for k in path[:-1]:
+            obj = obj[k]
+        obj[path[-1]] = value
+        try:
+            check_invariants(d)
+        except ProtocolError as e:
+            print("selftest: %-18s detected: %s" % (name, str(e)[:100]))
+        else:
+            raise AssertionError("selftest: broken document (%s) passed" % name)
 
 
 def _sample_block(execs, comms):
@@ -1332,6 +1432,7 @@ def _sample_text(doc):
         v = main[key]
         out.append("%-30s %12s" % (label, "n/a" if v is None else
                                    "%.6f" % v))
+    out += ["--- Main characteristics (predicted) ---", "n/a (see Warnings)"]
     out.append("--- SRC points ---")
     for s in iv["src"]:
         out.append("SRC %d  %s  calls=%d  bytes_sent=%d  bytes_recv=%d"
@@ -1340,6 +1441,8 @@ def _sample_text(doc):
         out.append("   time            sum=%.6f  min=%.6f (rank %d)"
                    % (s["time"]["sum"], s["time"]["min"],
                       s["time"]["min_rank"]))
+        out.append("   predicted time  n/a")
+        out.append("   overlap         n/a")
         out.append("   stack           " + " <- ".join(
             f["text"] for f in s["stack"]))
     return "\n".join(out) + "\n"

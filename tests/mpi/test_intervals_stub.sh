@@ -36,7 +36,7 @@ fi
 echo "ok: linked with -lmpiprof_stub, no protocol"
 
 # 2. The same binary, profiled through LD_PRELOAD.
-mpirun_2 out2 err2 env LD_PRELOAD="$lib" MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_QUIET=1 ./stubbed
+mpirun_2 out2 err2 env LD_PRELOAD="$(preload "$lib")" MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_QUIET=1 ./stubbed
 grep -q "^intervals_stub: ok version=$version\$" out2 \
     || fail "with LD_PRELOAD=$lib the program did not run with the library's functions (expected version=$version): $(cat out2 err2)"
 [ -s prot.txt.json ] || fail "no JSON protocol prot.txt.json with LD_PRELOAD=$lib"

@@ -23,7 +23,7 @@ lib="$MPIPROF_LIBDIR/libmpiprof.so"
 cd "$tmp"
 # Messages of 1 byte to 1 KiB (-u), 5 repeats each (-n) and no perturbed
 # sizes (-p 0): well under a second.
-mpirun_2 out err env LD_PRELOAD="$lib" MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_QUIET=1 \
+mpirun_2 out err env LD_PRELOAD="$(preload "$lib")" MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_QUIET=1 \
     "$np" -u 1024 -n 5 -p 0 -o "$tmp/np.out"
 [ -s np.out ] || fail "NetPIPE wrote no results to np.out"
 check_text_protocol prot.txt

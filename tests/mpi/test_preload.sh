@@ -15,7 +15,7 @@ lib="$MPIPROF_LIBDIR/libmpiprof.so"
 cd "$tmp"
 "$MPICC" -g -o preload "$srcdir/preload.c" || fail "compiling preload.c with plain $MPICC"
 # LD_PRELOAD is set for the MPI processes only (through env), not for mpiexec.
-mpirun_2 out err env LD_PRELOAD="$lib" MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_QUIET=1 ./preload
+mpirun_2 out err env LD_PRELOAD="$(preload "$lib")" MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_QUIET=1 ./preload
 grep -q '^preload: ok$' out || fail "preload did not print its result: $(cat out err)"
 check_text_protocol prot.txt
 "$PYTHON3" "$srcdir/check_preload.py" prot.txt.json prot.txt "$srcdir/preload.c" \

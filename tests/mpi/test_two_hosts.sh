@@ -6,7 +6,9 @@
 # on the second) and one Machine node type that both host names have (each
 # host's lowest rank describes its node; the reduction keeps one record per
 # distinct node type).  Text = JSON, schema.  Built without hwloc: Nodes=2
-# and Machine/Placement n/a.  Skipped only when UTS namespaces cannot be
+# and Machine/Placement n/a.  The communication model sees two nodes too: its
+# inter-node parameters are calibrated between ranks 0 and 1, its intra-node
+# ones cannot be (no host runs two processes) and take the inter-node values.  Skipped only when UTS namespaces cannot be
 # created here (unshare missing, or not permitted: needs CAP_SYS_ADMIN).
 set -eu
 # shellcheck source=common.sh
@@ -34,6 +36,11 @@ if ! "$MPIEXEC" -n 1 env MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIP
 fi
 grep -q '^context: 2 processes' out || fail "the program's output is wrong: $(cat out err)"
 check_text_protocol prot.txt
+grep -q '^   inter-node: lat_inter=[0-9.]*[mu]s bw_inter=[0-9.]*[KMG]B/s (calibrated at MPI_Init: ping-pong of ranks 0 and 1, ' prot.txt \
+    || fail "the model's inter-node parameters are not calibrated between the two hosts: $(sed -n '/^Prediction model/,/^Warnings/p' prot.txt)"
+grep -q '^   intra-node: .* (not measured: no node runs two processes; the inter-node value)$' prot.txt \
+    || fail "the model's intra-node parameters are not stated as the inter-node values: $(sed -n '/^Prediction model/,/^Warnings/p' prot.txt)"
+grep -q '(2 nodes)$' prot.txt || fail "the model's calibration does not count 2 nodes"
 check_context two-hosts prot.txt.json prot.txt "$schema" "$a" "$b"
 if built_with hwloc; then
     grep -q "^   .*; hosts mpiprof-node\[1-2\]$" prot.txt || fail "the Machine line does not name both hosts as mpiprof-node[1-2]: $(grep -A2 '^Machine' prot.txt)"

@@ -1,6 +1,7 @@
 /* MPIPROF_* parsing (src/context/config.c): defaults, good values of every
  * kind, malformed values (one warning naming variable, value and default;
  * the default used), and the selection of ranks for per-process columns. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,7 +114,7 @@ START_TEST(test_config_defaults)
     mpp_config_t cfg;
     memset(&cfg, 0x5a, sizeof cfg);
     mpp_config_parse(&cfg, null_getenv);
-    ck_assert_int_eq(MPP_NVARS, 14); /* a new variable needs its default tested here */
+    ck_assert_int_eq(MPP_NVARS, 16); /* a new variable needs its default tested here */
     for (int i = 0; i < MPP_NVARS; i++) {
         ck_assert_int_eq(cfg.is_default[i], 1);
         ck_assert_str_eq(cfg.text[i], mpp_vars[i].default_value);
@@ -135,6 +136,8 @@ START_TEST(test_config_defaults)
     ck_assert_int_eq(cfg.number[MPP_CFG_MAX_NESTING], 64);
     ck_assert_str_eq(cfg.text[MPP_CFG_PAPI_EVENTS], "PAPI_TOT_INS,PAPI_TOT_CYC");
     ck_assert_int_eq(cfg.number[MPP_CFG_PAPI_SRC], 0);
+    ck_assert_int_eq(cfg.number[MPP_CFG_PREDICT], 1);
+    ck_assert_str_eq(cfg.text[MPP_CFG_MODEL], "calibrate");
     ck_assert_int_eq(mpp_warnings_count(), 0);
 }
 END_TEST
@@ -165,7 +168,7 @@ START_TEST(test_config_bool_values)
         long value;
     } cases[] = {{"yes", 1}, {"NO", 0},  {"1", 1},    {"off", 0},  {"On", 1},
                  {"TRUE", 1}, {"false", 0}, {"0", 0}, {"y", 1}, {"N", 0}};
-    static const int bools[] = {MPP_CFG_DISABLE, MPP_CFG_QUIET, MPP_CFG_OVERWRITE, MPP_CFG_PAPI_SRC};
+    static const int bools[] = {MPP_CFG_DISABLE, MPP_CFG_QUIET, MPP_CFG_OVERWRITE, MPP_CFG_PAPI_SRC, MPP_CFG_PREDICT};
     for (size_t b = 0; b < MPP_ARRAY_LEN(bools); b++)
         for (size_t i = 0; i < MPP_ARRAY_LEN(cases); i++)
             expect_accepted(bools[b], cases[i].text, cases[i].value);
@@ -220,8 +223,18 @@ START_TEST(test_config_string_values)
     expect_accepted(MPP_CFG_PAPI_EVENTS, "sde:::lib::WORK, PAPI_TOT_CYC,perf::TASK-CLOCK", 0);
     expect_accepted(MPP_CFG_PAPI_EVENTS, "none", 0);
     memset(longest, 'a', sizeof longest - 1);
+    for (size_t i = 200; i < sizeof longest - 1; i += 201)
+        longest[i] = '/'; /* file names of 200 characters */
     longest[sizeof longest - 1] = '\0';
     expect_accepted(MPP_CFG_OUTPUT, longest, 0); /* MPP_CONFIG_STRING_MAX - 1 characters */
+    static char name[NAME_MAX - 32 + 1];
+    memset(name, 'n', sizeof name - 1);
+    expect_accepted(MPP_CFG_OUTPUT, name, 0); /* the longest file name */
+    expect_accepted(MPP_CFG_OUTPUT, "end%", 0); /* a trailing % is a percent sign */
+    expect_accepted(MPP_CFG_OUTPUT, "./.x", 0);
+    expect_accepted(MPP_CFG_PAPI_EVENTS, "PAPI_TOT_INS", 0);
+    expect_accepted(MPP_CFG_PAPI_EVENTS, "perf::PERF_COUNT_HW_CACHE_L1D:READ:ACCESS,cpu=0,a.b+c/d@e", 0);
+    expect_accepted(MPP_CFG_RANKS, "0,1", 0);
 }
 END_TEST
 
@@ -267,6 +280,11 @@ START_TEST(test_config_bad_int)
     expect_rejected(MPP_CFG_MAX_INTERVALS, "1048577", "1048577");
     expect_rejected(MPP_CFG_MAX_NESTING, "-1", "-1");
     expect_rejected(MPP_CFG_MAX_NESTING, "4097", "4097");
+    expect_rejected(MPP_CFG_DEPTH, " 4", " 4"); /* strtol would skip the blank */
+    expect_rejected(MPP_CFG_DEPTH, "4 ", "4 ");
+    expect_rejected(MPP_CFG_MAX_SRC, "1000000000000000000000000000000", "1000000000000000000000000000000");
+    expect_rejected(MPP_CFG_MAX_SRC, "9223372036854775808", "9223372036854775808");
+    expect_rejected(MPP_CFG_MAX_SRC, "-9223372036854775809", "-9223372036854775809");
 }
 END_TEST
 
@@ -312,6 +330,21 @@ START_TEST(test_config_bad_ranks)
     expect_rejected(MPP_CFG_RANKS, "0-", "0-");
     expect_rejected(MPP_CFG_RANKS, "1,,2", "1,,2");
     expect_rejected(MPP_CFG_RANKS, "0-3\t", "0-3?");
+    expect_rejected(MPP_CFG_RANKS, "1,", "1,");
+    expect_rejected(MPP_CFG_RANKS, ",", ",");
+    /* valid syntax, but longer than can be kept: rejected, never cut */
+    static char many[5001];
+    for (int i = 0; i < 5000; i += 2)
+        memcpy(many + i, "0,", 2);
+    many[4999] = '1';
+    mpp_config_t cfg;
+    nfake = 0;
+    mpp_warnings_reset();
+    fake_set("MPIPROF_RANKS", many);
+    mpp_config_parse(&cfg, fake_getenv);
+    ck_assert_int_eq(cfg.is_default[MPP_CFG_RANKS], 1);
+    ck_assert_str_eq(cfg.text[MPP_CFG_RANKS], "auto");
+    ck_assert_int_eq(mpp_warnings_count(), 1);
 }
 END_TEST
 
@@ -343,6 +376,27 @@ START_TEST(test_config_bad_string)
     mpp_config_parse(&cfg, fake_getenv);
     ck_assert_int_eq(cfg.is_default[MPP_CFG_OUTPUT], 1);
     ck_assert_int_eq(mpp_warnings_count(), 1);
+    /* templates: only the documented placeholders */
+    expect_rejected(MPP_CFG_OUTPUT, "%n%n%s%s", "%n%n%s%s");
+    expect_rejected(MPP_CFG_OUTPUT, "run-%q.prof", "run-%q.prof");
+    /* a file name no file system can create, a directory instead of a file */
+    static char long_name[400];
+    strcpy(long_name, "/tmp/");
+    memset(long_name + 5, 'L', 300);
+    strcpy(long_name + 305, ".prof");
+    expect_rejected(MPP_CFG_OUTPUT, long_name, "/tmp/LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL...");
+    expect_rejected(MPP_CFG_OUTPUT, "/tmp/", "/tmp/");
+    expect_rejected(MPP_CFG_OUTPUT, ".", ".");
+    expect_rejected(MPP_CFG_OUTPUT, "a/..", "a/..");
+    /* event lists */
+    expect_rejected(MPP_CFG_PAPI_EVENTS, "", "");
+    expect_rejected(MPP_CFG_PAPI_EVENTS, "%n%n%s%s", "%n%n%s%s");
+    expect_rejected(MPP_CFG_PAPI_EVENTS, ",,,", ",,,");
+    expect_rejected(MPP_CFG_PAPI_EVENTS, " ", " ");
+    expect_rejected(MPP_CFG_PAPI_EVENTS, "PAPI_TOT_INS,", "PAPI_TOT_INS,");
+    expect_rejected(MPP_CFG_PAPI_EVENTS, "PAPI_TOT_INS PAPI_TOT_CYC", "PAPI_TOT_INS PAPI_TOT_CYC");
+    expect_rejected(MPP_CFG_PAPI_EVENTS, "PAPI_TOT_INS;rm", "PAPI_TOT_INS;rm");
+    expect_rejected(MPP_CFG_PAPI_EVENTS, "PAPI_TOT_INS\n", "PAPI_TOT_INS?");
 }
 END_TEST
 

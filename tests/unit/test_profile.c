@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "profile.h"
 #include "srckey.h"
 #include "suites.h"
@@ -296,6 +297,67 @@ START_TEST(test_profile_folded_cell)
 }
 END_TEST
 
+/* --- the communication model's part --- */
+
+/* fake function ids: MPI_Send p2p, MPI_Allreduce allreduce, MPI_Comm_rank and MPI_File_write measured */
+static int fake_model_op(uint32_t fid)
+{
+    static const int ops[] = {MPP_OP_P2P, MPP_OP_ALLREDUCE, MPP_OP_MEASURED, MPP_OP_MEASURED};
+    ck_assert_uint_lt(fid, 4);
+    return ops[fid];
+}
+
+START_TEST(test_profile_predicted)
+{
+    uintptr_t work[MPP_MAX_DEPTH] = {A_WORK, A_MAIN}, solve[MPP_MAX_DEPTH] = {A_SOLVE, A_MAIN};
+    /* MPI_Send in the loop: 2 s measured, 1.5 s by the model, of which 0.5 s
+     * hidden by Overlap (2 ticks), the Overlap added by thread 2 (it completed
+     * the requests: a cell with no call of its own) */
+    record(&T1, 0, 1, A_WORK, A_MAIN, 0, 0, 10, MPP_CAT_SENDRECV, 8, 1000, 0);
+    mpp_table_lookup(&T1, 0, 1, work)->stats.model = 1.5;
+    mpp_table_lookup(&T2, 0, 1, work)->stats.overlap = 2;
+    /* MPI_Allreduce in the loop, its time split between collective and system
+     * (as a wait's can be): the predicted 0.75 s is split the same way */
+    record(&T1, 1, 1, A_SOLVE, A_MAIN, 0, 0, 3, MPP_CAT_COLLECTIVE, 3, 0, 0);
+    record(&T1, 1, 1, A_SOLVE, A_MAIN, 0, 0, 0, MPP_CAT_SYSTEM, 1, 0, 0);
+    mpp_table_lookup(&T1, 1, 1, solve)->stats.model = 0.75;
+    /* measured: MPI_Comm_rank (system) in 0, MPI_File_write (I/O) in the loop */
+    record(&T1, 2, 0, A_MAIN, 0, 0, 0, 1, MPP_CAT_SYSTEM, 2, 0, 0);
+    record(&T2, 3, 1, A_SOLVE, A_MAIN, 0, 0, 1, MPP_CAT_IO, 4, 0, 0);
+    build();
+    mpp_profile_predict(P, fake_model_op);
+    const mpp_local_cell_t *send = cell_of(1, "MPI_Send" RS R_WORK RS R_MAIN);
+    ck_assert_uint_eq(send->calls, 10);
+    ck_assert_double_eq_tol(send->time, 2, TOL);
+    ck_assert_double_eq_tol(send->model, 1.5, TOL);
+    ck_assert_double_eq_tol(send->overlap, 0.5, TOL);
+    ck_assert_double_eq_tol(send->predicted, 1.0, TOL);
+    ck_assert_double_eq_tol(cell_of(1, "MPI_Allreduce" RS R_SOLVE RS R_MAIN)->predicted, 0.75, TOL);
+    ck_assert_double_eq_tol(cell_of(0, "MPI_Comm_rank" RS R_MAIN)->predicted, 0.5, TOL);
+    ck_assert_double_eq_tol(cell_of(1, "MPI_File_write" RS R_SOLVE RS R_MAIN)->predicted, 1, TOL);
+    const mpp_local_interval_t *loop = &P->intervals[1], *whole = &P->intervals[0];
+    ck_assert_double_eq_tol(loop->pcat[MPP_CAT_SENDRECV], 1.0, TOL);
+    ck_assert_double_eq_tol(loop->pcat[MPP_CAT_COLLECTIVE], 0.75 * 0.75, TOL);
+    ck_assert_double_eq_tol(loop->pcat[MPP_CAT_SYSTEM], 0.75 * 0.25, TOL);
+    ck_assert_double_eq_tol(loop->pcat[MPP_CAT_IO], 1, TOL);
+    ck_assert_double_eq_tol(loop->overlap, 0.5, TOL);
+    ck_assert_double_eq_tol(whole->pcat[MPP_CAT_SYSTEM], 0.75 * 0.25 + 0.5, TOL); /* inclusive */
+    ck_assert_double_eq_tol(whole->pcat[MPP_CAT_SENDRECV], 1.0, TOL);
+    ck_assert_double_eq_tol(whole->overlap, 0.5, TOL);
+    /* Overlap more than the model (the tick rate of MPI_Init against the
+     * final one): capped at the model time, nothing negative */
+    mpp_table_lookup(&T2, 0, 1, work)->stats.overlap = 100;
+    mpp_profile_free(P);
+    build();
+    mpp_profile_predict(P, fake_model_op);
+    send = cell_of(1, "MPI_Send" RS R_WORK RS R_MAIN);
+    ck_assert_double_eq_tol(send->predicted, 0, TOL);
+    ck_assert_double_eq_tol(send->overlap, 1.5, TOL);
+    ck_assert_double_eq_tol(P->intervals[1].pcat[MPP_CAT_SENDRECV], 0, TOL);
+    ck_assert_double_eq_tol(P->intervals[1].overlap, 1.5, TOL);
+}
+END_TEST
+
 /* --- bad arguments --- */
 
 START_TEST(test_profile_bad_args)
@@ -334,6 +396,7 @@ Suite *profile_suite(void)
     tcase_add_test(tc, test_profile_stack_stops_after_main);
     tcase_add_test(tc, test_profile_different_keys_stay_apart);
     tcase_add_test(tc, test_profile_folded_cell);
+    tcase_add_test(tc, test_profile_predicted);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("bad_args");

@@ -162,6 +162,39 @@ START_TEST(test_table_growth_keeps_cells)
 }
 END_TEST
 
+/* A cell found again by its slot (a request's origin, for Overlap) only
+ * while the table has not moved its cells. */
+START_TEST(test_table_at_generation)
+{
+    uintptr_t f[MPP_MAX_DEPTH];
+    uint32_t fid, interval;
+    ck_assert_int_eq(mpp_table_init(&T, 100000, 4), 0);
+    key_of(0, &fid, &interval, f);
+    mpp_cell_t *c = mpp_table_lookup(&T, fid, interval, f);
+    c->stats.model = 0.5;
+    uint64_t generation = T.generation, hash = c->hash;
+    size_t slot = (size_t)(c - T.cells);
+    ck_assert_ptr_eq(mpp_table_at(&T, generation, slot, hash), c);
+    ck_assert_ptr_null(mpp_table_at(&T, generation, slot, hash ^ 2));       /* another cell's hash */
+    ck_assert_ptr_null(mpp_table_at(&T, generation, T.capacity, hash));     /* out of the table */
+    for (int i = 1; i < 2000; i++) { /* growth moves the cells */
+        key_of(i, &fid, &interval, f);
+        mpp_table_lookup(&T, fid, interval, f);
+    }
+    ck_assert_uint_gt(T.generation, generation);
+    ck_assert_ptr_null(mpp_table_at(&T, generation, slot, hash));
+    key_of(0, &fid, &interval, f);
+    mpp_cell_t *moved = mpp_table_find_hash(&T, hash, fid, interval); /* by its hash, where it is now */
+    ck_assert_ptr_nonnull(moved);
+    ck_assert_double_eq_tol(moved->stats.model, 0.5, 1e-12);
+    ck_assert_ptr_null(mpp_table_find_hash(&T, hash, fid + 1, interval));
+    key_of(0, &fid, &interval, f);
+    c = mpp_table_lookup(&T, fid, interval, f); /* the key finds it where it is now */
+    ck_assert_double_eq_tol(c->stats.model, 0.5, 1e-12);
+    ck_assert_ptr_eq(mpp_table_at(&T, T.generation, (size_t)(c - T.cells), c->hash), c);
+}
+END_TEST
+
 /* --- MPIPROF_MAX_SRC --- */
 
 START_TEST(test_table_max_src_folds)
@@ -328,6 +361,7 @@ Suite *table_suite(void)
     tc = tcase_create("growth");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_table_growth_keeps_cells);
+    tcase_add_test(tc, test_table_at_generation);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("limits");

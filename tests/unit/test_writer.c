@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <ftw.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,8 +136,9 @@ static void setup_report(void)
     rd.nsrcs = 2;
 
     memset(cells, 0, sizeof cells);
-    cells[0] = (mpp_reduced_cell_t){0, 0, 400, 3200, 3200, {1.2, 0.5, 0.7, 1, 0, 2}, cell_by[0]};
-    cells[1] = (mpp_reduced_cell_t){0, 1, 10, 80, 0, {3.0, 1.0, 2.0, 0, 1, 2}, cell_by[1]};
+    const mpp_stat_t no_model = {0, 0, 0, 0, 0, 0}; /* the model's part: with_model() */
+    cells[0] = (mpp_reduced_cell_t){0, 0, 400, 3200, 3200, {1.2, 0.5, 0.7, 1, 0, 2}, cell_by[0], no_model, 0, NULL};
+    cells[1] = (mpp_reduced_cell_t){0, 1, 10, 80, 0, {3.0, 1.0, 2.0, 0, 1, 2}, cell_by[1], no_model, 0, NULL};
     const double c0[2 * MPP_NCELLV] = {0.7, 200, 1600, 1600, 0.5, 200, 1600, 1600};
     const double c1[2 * MPP_NCELLV] = {1.0, 5, 40, 0, 2.0, 5, 40, 0};
     memcpy(cell_by[0], c0, sizeof c0);
@@ -722,6 +724,42 @@ START_TEST(test_writer_output_missing_directory)
 }
 END_TEST
 
+/* Directories root can "access" but not write to, a directory named as the
+ * output, file names too long for the file system. */
+START_TEST(test_writer_output_hostile_paths)
+{
+    /* /proc: access(W_OK) succeeds for root, creating a file does not */
+    ck_assert_str_eq(output_path("/proc/x.prof", 0, MPP_FORMAT_TEXT), "x.prof");
+    ck_assert_uint_eq(mpp_warnings_count(), 1);
+    ck_assert_int_ge(UNIT_WARNING_WITH("'/proc/x.prof'", "working directory", "x.prof"), 0);
+    /* an existing directory: the default name inside it */
+    ck_assert_int_eq(mkdir("outdir", 0700), 0);
+    mpp_warnings_reset();
+    const char *p = output_path("outdir", 0, MPP_FORMAT_TEXT);
+    ck_assert_msg(!strncmp(p, "outdir/jacobi.16p.", 18), "%s", p);
+    ck_assert_uint_eq(mpp_warnings_count(), 1);
+    ck_assert_int_ge(UNIT_WARNING_WITH("'outdir' is a directory", p), 0);
+    /* a long program name: the file name is cut to what a file system takes */
+    char program[256], out[4096];
+    memset(program, 'P', 250);
+    program[250] = '\0';
+    mpp_warnings_reset();
+    ck_assert_int_eq(mpp_output_path("%p.prof", program, 2, "h", 0, MPP_FORMAT_BOTH, out, sizeof out), 0);
+    ck_assert_uint_eq(strlen(out), NAME_MAX - 32);
+    ck_assert_uint_eq(mpp_warnings_count(), 1);
+    ck_assert_int_ge(UNIT_WARNING_WITH("MPIPROF_OUTPUT: the protocol is written to", "longer than"), 0);
+    /* a template that expands past PATH_MAX: the default instead */
+    static char many[1000];
+    for (int i = 0; i < 998; i += 2)
+        memcpy(many + i, "%p", 2);
+    mpp_warnings_reset();
+    ck_assert_int_eq(mpp_output_path(many, program, 2, "h", 0, MPP_FORMAT_TEXT, out, sizeof out), 0);
+    ck_assert_uint_eq(mpp_warnings_count(), 2); /* the default's name is cut too */
+    ck_assert_int_ge(UNIT_WARNING_WITH("expands to a path longer than"), 0);
+    ck_assert_msg(!strncmp(out, "PPPP", 4) && !strchr(out, '/'), "%s", out);
+}
+END_TEST
+
 START_TEST(test_writer_output_existing_file)
 {
     touch("out.prof");
@@ -804,6 +842,205 @@ START_TEST(test_writer_bad_args)
 }
 END_TEST
 
+/* --- the communication model's part: Prediction model, predicted
+ * sections, Overlap, SRC predicted time --- */
+
+static mpp_model_setup_t model;
+static double pred_by[2 * MPP_NQ];
+static double cell_model_by[2][2 * MPP_NCELLP];
+static mpp_interval_result_t pres;
+
+/* The report as when the model ran (MPIPROF_MODEL given): each process's
+ * predicted quantities from its real ones, speeds 1, and the model's MPI
+ * times below; the cells' predicted times and Overlap. */
+static void with_model(void)
+{
+    memset(&model, 0, sizeof model);
+    model.enabled = 1;
+    unsigned given;
+    char why[64];
+    ck_assert_int_eq(mpp_model_parse("lat_intra=0.5us,bw_intra=4GB/s,lat_inter=3us,bw_inter=2GB/s", &model.model,
+                                     &given, why, sizeof why), 0);
+    for (int k = 0; k < MPP_NMP; k++)
+        model.source[k] = MPP_PSRC_GIVEN;
+    model.pair[0][0] = model.pair[0][1] = model.pair[1][0] = model.pair[1][1] = -1;
+    model.nodes = 1;
+    model.speed_min = model.speed_max = 1;
+    model.speed_loop = 7e-5;
+    model.seconds = 0.001;
+    /* predicted MPI time: rank 0 1 s SendRecv + 0.5 s Collective, rank 1 0.5 + 0.5; I/O as measured */
+    const double pcat[2][MPP_NCAT] = {{1, 0.5, 0, 0.5}, {0.5, 0.5, 0, 0.25}};
+    double work = 0, iwork = 0;
+    for (int p = 0; p < 2; p++) {
+        double w, iw;
+        mpp_process_work(&iv_by[p * MPP_NQ], 1.0, &w, &iw);
+        work += w, iwork += iw;
+    }
+    for (int k = 0; k < MPP_NQ; k++)
+        iv.pq[k] = (mpp_stat_t){0, INFINITY, -INFINITY, -1, -1, 0};
+    for (int p = 0; p < 2; p++) {
+        double *v = &pred_by[p * MPP_NQ];
+        iv_by[p * MPP_NQ + MPP_Q_OVERLAP] = v[MPP_Q_OVERLAP] = 0.25 * (p + 1);
+        mpp_predicted_quantities(&iv_by[p * MPP_NQ], pcat[p], 1.0, work / 2, iwork / 2, v);
+        for (int k = 0; k < MPP_NQ; k++) {
+            mpp_stat_t *st = &iv.pq[k];
+            st->sum += v[k];
+            if (v[k] < st->min)
+                st->min = v[k], st->min_rank = p;
+            if (v[k] > st->max)
+                st->max = v[k], st->max_rank = p;
+            st->count++;
+        }
+    }
+    iv.q[MPP_Q_OVERLAP] = (mpp_stat_t){0.75, 0.25, 0.5, 0, 1, 2};
+    iv.predicted = iv.overlap_known = 1;
+    iv.pred_by_process = pred_by;
+    rd.predicted = 1;
+    free(res.by_process);
+    ck_assert_int_eq(mpp_characteristics(&iv, 2, &res), 0);
+    memset(&pres, 0, sizeof pres);
+    ck_assert_int_eq(mpp_characteristics_predicted(&iv, 2, &pres), 0);
+    /* MPI_Allreduce: 0.25 + 0.5 s predicted, no Overlap; MPI_Send: 0.5 + 0.375 s, Overlap 0.125 s */
+    cells[0].predicted = (mpp_stat_t){0.75, 0.25, 0.5, 0, 1, 2};
+    cells[0].overlap = 0;
+    const double m0[2 * MPP_NCELLP] = {0.25, 0, 0.5, 0};
+    cells[1].predicted = (mpp_stat_t){0.875, 0.375, 0.5, 1, 0, 2};
+    cells[1].overlap = 0.125;
+    const double m1[2 * MPP_NCELLP] = {0.5, 0.125, 0.375, 0};
+    memcpy(cell_model_by[0], m0, sizeof m0);
+    memcpy(cell_model_by[1], m1, sizeof m1);
+    cells[0].model_by_process = cell_model_by[0];
+    cells[1].model_by_process = cell_model_by[1];
+    report.predicted = &pres;
+    report.model = &model;
+}
+
+static void teardown_model(void)
+{
+    free(pres.by_process);
+    memset(&pres, 0, sizeof pres);
+    report.predicted = NULL;
+    report.model = NULL;
+    teardown_report();
+}
+
+START_TEST(test_writer_text_predicted)
+{
+    with_model();
+    const char *t = write_text();
+    const char *p = section(t, "\nParameters\n");
+    char keff[32], exec[32], comm[128];
+    expect_line(p, "Prediction model", ": message = latency + bytes/bandwidth (intra-node and inter-node parameters); "
+                                       "collectives by MPICH's algorithms for their size; computation = the mean over "
+                                       "processes, by core speed (mpiprof(7), MODEL)");
+    expect_line(p, "   intra-node:", "lat_intra=0.5us bw_intra=4GB/s (given in MPIPROF_MODEL)");
+    expect_line(p, "   inter-node:", "lat_inter=3us bw_inter=2GB/s (given in MPIPROF_MODEL)");
+    expect_line(p, "   core speed:", "relative 1.000 (rank 0) to 1.000 (rank 0), mean 1, from a 0.07 ms compute "
+                                     "loop timed on every process at MPI_Init");
+    const char *real = section(t, "--- Main characteristics (real) ---");
+    expect_line(real, "Overlap", "0.750000");
+    const char *m = section(t, "--- Main characteristics (predicted) ---");
+    /* computation 6 and 4.5 s -> 5.25 s each; MPI 1.5 + I/O 0.5 and 1 + 0.25 s */
+    snprintf(exec, sizeof exec, "%.6f", 7.25);
+    snprintf(keff, sizeof keff, "%.4f", pres.main[MPP_M_KEFF]);
+    snprintf(comm, sizeof comm, "%.6f (SendRecv=1.500000 Real_sync=n/a Collective=1.000000 System=0.000000)",
+             pres.main[MPP_M_COMM]);
+    expect_line(m, "Parallelization efficiency", keff);
+    expect_line(m, "Execution time", exec);
+    expect_line(m, "   Communication", comm);
+    expect_line(m, "   Idle time", "0.750000");
+    expect_line(m, "Load imbalance", "0.000000");
+    expect_line(m, "Overlap", "0.750000");
+    const char *c = section(t, "--- Comparative characteristics (predicted) ---");
+    expect_line(c, "Execution time", "6.500000 1 7.250000 0 6.875000");
+    expect_line(c, "Overlap", "0.250000 0 0.500000 1 0.375000");
+    const char *b = section(t, "--- Characteristics by process (predicted) ---");
+    expect_line(b, "Execution time", "7.250000 6.500000");
+    expect_line(b, "Idle time", "0.000000 0.750000");
+    ck_assert_ptr_null(strstr(t, "n/a (see Warnings)"));
+    const char *send = section(section(t, "--- SRC points ---"), "\nSRC 2  MPI_Send");
+    expect_line(send, "   predicted time", "sum=0.875000 min=0.375000 (rank 1) max=0.500000 (rank 0) mean=0.437500");
+    expect_line(send, "   overlap", "sum=0.125000");
+    expect_line(send, "   by process (predicted)", "0: 0.500000 1: 0.375000");
+    expect_line(send, "   by process (overlap)", "0: 0.125000 1: 0.000000");
+    EXPECT_IN_ORDER(send, "\n   time ", "\n   predicted time ", "\n   overlap ", "\n   real sync ",
+                    "\n   by process ", "\n   by process (predicted) ", "\n   by process (overlap) ", "\n   stack ");
+}
+END_TEST
+
+START_TEST(test_writer_text_predict_off)
+{
+    with_model();
+    model.enabled = 0;
+    report.predicted = NULL;
+    rd.predicted = 0;
+    const char *t = write_text();
+    expect_line(section(t, "\nParameters\n"), "Prediction model", ": n/a (MPIPROF_PREDICT=off)");
+    expect_line(section(t, "--- Main characteristics (predicted) ---"), "", "n/a (see Warnings)");
+    expect_line(section(t, "\nSRC 2  MPI_Send"), "   predicted time", "n/a");
+    expect_line(section(t, "\nSRC 2  MPI_Send"), "   overlap", "n/a");
+    /* no model at all (a report without it) */
+    report.model = NULL;
+    free(out_text);
+    t = write_text();
+    expect_line(section(t, "\nParameters\n"), "Prediction model", ": n/a (the communication model did not run)");
+}
+END_TEST
+
+START_TEST(test_writer_json_predicted)
+{
+    with_model();
+    json_t *doc = write_json();
+    expect_str(doc, "parameters.prediction_model.parameters.lat_intra.text", "0.5us");
+    expect_real(doc, "parameters.prediction_model.parameters.lat_intra.value", 0.5e-6);
+    expect_str(doc, "parameters.prediction_model.parameters.lat_intra.unit", "s");
+    expect_str(doc, "parameters.prediction_model.parameters.bw_inter.source", "given");
+    expect_str(doc, "parameters.prediction_model.parameters.bw_inter.source_text", "given in MPIPROF_MODEL");
+    expect_real(doc, "parameters.prediction_model.parameters.bw_inter.value", 2e9);
+    expect_real(doc, "parameters.prediction_model.core_speed.max", 1);
+    expect_int(doc, "parameters.prediction_model.nodes", 1);
+    ck_assert_uint_eq(json_array_size(path_get(doc, "parameters.prediction_model.text")), 5);
+    expect_str(doc, "parameters.prediction_model.text.1",
+               "intra-node: lat_intra=0.5us bw_intra=4GB/s (given in MPIPROF_MODEL)");
+    /* the predicted part has the shape of the real one */
+    for (int k = 0; k < MPP_NMAIN; k++) {
+        char path[128];
+        snprintf(path, sizeof path, "intervals.0.predicted.main.%s", mpp_main_names[k].json_key);
+        if (isnan(pres.main[k]))
+            expect_null(doc, path);
+        else
+            expect_real(doc, path, pres.main[k]);
+    }
+    expect_real(doc, "intervals.0.predicted.main.execution_time", 7.25);
+    expect_real(doc, "intervals.0.real.main.overlap", 0.75);
+    expect_real(doc, "intervals.0.predicted.comparative.execution_time.min", 6.5);
+    expect_int(doc, "intervals.0.predicted.comparative.execution_time.min_rank", 1);
+    expect_real(doc, "intervals.0.predicted.by_process.idle_time.1", 0.75);
+    ck_assert(json_is_true(path_get(doc, "intervals.0.predicted.by_process.entered.1")));
+    /* SRC points */
+    expect_real(doc, "intervals.0.src.0.predicted_time.sum", 0.875);
+    expect_int(doc, "intervals.0.src.0.predicted_time.min_rank", 1);
+    expect_real(doc, "intervals.0.src.0.overlap", 0.125);
+    expect_real(doc, "intervals.0.src.0.by_process.predicted_time.1", 0.375);
+    expect_real(doc, "intervals.0.src.0.by_process.overlap.0", 0.125);
+    expect_real(doc, "intervals.0.src.1.overlap", 0);
+    json_decref(doc);
+    /* off: null, with the same shape otherwise */
+    model.enabled = 0;
+    report.predicted = NULL;
+    rd.predicted = 0;
+    cells[0].model_by_process = cells[1].model_by_process = NULL;
+    free(out_text);
+    doc = write_json();
+    expect_null(doc, "parameters.prediction_model");
+    expect_null(doc, "intervals.0.predicted");
+    expect_null(doc, "intervals.0.src.0.predicted_time");
+    expect_null(doc, "intervals.0.src.0.overlap");
+    ck_assert_ptr_null(json_object_get(path_get(doc, "intervals.0.src.0.by_process"), "predicted_time"));
+    json_decref(doc);
+}
+END_TEST
+
 Suite *writer_suite(void)
 {
     Suite *s = suite_create("writer");
@@ -831,11 +1068,19 @@ Suite *writer_suite(void)
     tcase_add_test(tc, test_writer_json_non_utf8);
     suite_add_tcase(s, tc);
 
+    tc = tcase_create("predicted");
+    tcase_add_checked_fixture(tc, setup_report, teardown_model);
+    tcase_add_test(tc, test_writer_text_predicted);
+    tcase_add_test(tc, test_writer_text_predict_off);
+    tcase_add_test(tc, test_writer_json_predicted);
+    suite_add_tcase(s, tc);
+
     tc = tcase_create("output");
     tcase_add_checked_fixture(tc, setup_files, teardown_files);
     tcase_add_test(tc, test_writer_output_template);
     tcase_add_test(tc, test_writer_output_unknown_placeholder);
     tcase_add_test(tc, test_writer_output_missing_directory);
+    tcase_add_test(tc, test_writer_output_hostile_paths);
     tcase_add_test(tc, test_writer_output_existing_file);
     tcase_add_test(tc, test_writer_protocol_files);
     suite_add_tcase(s, tc);

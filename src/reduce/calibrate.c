@@ -1,0 +1,308 @@
+/* Calibration of the communication model at MPI_Init (calibrate.h).
+ *
+ * Cost: one communicator split (processes by host) and ten small collectives over all
+ * processes; a ping-pong of two processes on one node (8 bytes, then
+ * 128 KiB: 32 and 6 round trips after a warm-up, more while each size has
+ * taken less than 0.5 ms (256 at most), fewer (but 3) past 5 ms: about
+ * 1 ms in shared memory) and, with several nodes, the same between two
+ * nodes (about 2 ms over a 1 GB/s network); a compute loop of about
+ * 0.07 ms, taken 16 times, on every process at once.  The other processes
+ * wait in the final reduction meanwhile.  About 2.5 ms on one node of a
+ * quiet machine; tens of milliseconds when the ping-pong partners share a
+ * core (then a warning says the model timed the scheduler). */
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "calibrate.h"
+#include "config.h"
+#include "warnings.h"
+
+enum { TAG_PING = 7711 };
+enum { SMALL_REPS = 32, LARGE_REPS = 6, MAX_REPS = 256, FEWEST_REPS = 3, WARMUP = 2, SPEED_REPS = 16,
+       SPEED_ITERATIONS = 40000 };
+#define BUDGET 0.5e-3 /* seconds of ping-pongs of one size, beyond the minimum repetitions */
+#define CAP 5e-3      /* ... and, past FEWEST_REPS, at most (a slow link, or partners sharing a core) */
+#define PLAUSIBLE_INTRA_LATENCY 100e-6 /* more, in shared memory: the scheduler's, not the link's */
+
+/* Host names to node colours: FNV-1a, positive as MPI_Comm_split wants. */
+static int host_colour(const char *host)
+{
+    uint32_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)host; *p; p++)
+        h = (h ^ *p) * 16777619u;
+    return (int)(h & 0x7fffffffu);
+}
+
+/* One-way time (half a round trip) of `bytes` between ranks a and b: the
+ * fastest of `reps` ping-pongs after a warm-up (on a only), more while they
+ * take less than `budget` seconds in all (up to MAX_REPS), fewer (but
+ * FEWEST_REPS) when they take more than CAP.  The
+ * fastest, not a mean: what the link can do, without the machine's noise
+ * (another process taking the core of one side for a time slice, a
+ * connection set up on first use), which is what the predicted
+ * characteristics leave out.  a decides when to stop and says so in the
+ * first byte of each ping, so that both sides stop together. */
+static double pingpong(MPI_Comm comm, int me, int a, int b, char *buf, int bytes, int reps, double budget)
+{
+    int peer = me == a ? b : a;
+    double best = INFINITY, started = PMPI_Wtime();
+    for (int i = -WARMUP;; i++) {
+        double t0 = PMPI_Wtime();
+        if (me == a) {
+            double spent = t0 - started;
+            buf[0] = (char)(i + 1 < FEWEST_REPS || (i + 1 < reps && spent < CAP) ||
+                            (i + 1 < MAX_REPS && spent < budget));
+            int more = buf[0];
+            PMPI_Send(buf, bytes, MPI_BYTE, peer, TAG_PING, comm);
+            PMPI_Recv(buf, bytes, MPI_BYTE, peer, TAG_PING, comm, MPI_STATUS_IGNORE);
+            double t = (PMPI_Wtime() - t0) / 2;
+            if (i >= 0 && t < best)
+                best = t;
+            if (!more)
+                return best;
+        } else {
+            PMPI_Recv(buf, bytes, MPI_BYTE, peer, TAG_PING, comm, MPI_STATUS_IGNORE);
+            int more = buf[0];
+            PMPI_Send(buf, bytes, MPI_BYTE, peer, TAG_PING, comm);
+            if (!more)
+                return 0;
+        }
+    }
+}
+
+/* Latency and bandwidth of the link between ranks a and b, measured on a
+ * (both 0 elsewhere): latency = one-way time of 8 bytes, bandwidth =
+ * 128 KiB / (its one-way time - latency). */
+static void measure_link(MPI_Comm comm, int me, int a, int b, double *latency, double *bandwidth)
+{
+    *latency = *bandwidth = 0;
+    if (me != a && me != b)
+        return;
+    static char buf[MPP_CALIBRATION_LARGE]; /* no allocation that could fail on one side only */
+    double small = pingpong(comm, me, a, b, buf, MPP_CALIBRATION_SMALL, SMALL_REPS, BUDGET);
+    double large = pingpong(comm, me, a, b, buf, MPP_CALIBRATION_LARGE, LARGE_REPS, BUDGET);
+    if (me != a)
+        return;
+    double transfer = large - small;
+    if (transfer < 0.05 * large) /* the latency is all there is: keep the bandwidth finite */
+        transfer = 0.05 * large;
+    *latency = small;
+    *bandwidth = MPP_CALIBRATION_LARGE / transfer;
+}
+
+/* A dependent chain of floating-point multiply-adds: its time follows the
+ * core's clock, not memory.  The fastest of a few runs drops interruptions. */
+static double __attribute__((noinline)) chain(long n, double x)
+{
+    for (long i = 0; i < n; i++)
+        x = x * 0.99999999 + 1e-9;
+    return x;
+}
+
+static volatile double speed_sink;
+
+static double speed_loop(void)
+{
+    double best = INFINITY;
+    for (int r = 0; r < SPEED_REPS; r++) {
+        double t0 = PMPI_Wtime();
+        speed_sink = chain(SPEED_ITERATIONS, 1.0 + speed_sink * 1e-30);
+        double t = PMPI_Wtime() - t0;
+        if (t < best)
+            best = t;
+    }
+    return best > 0 ? best : 1e-9;
+}
+
+typedef struct {
+    int value, rank;
+} int_int_t; /* MPI_2INT */
+
+typedef struct {
+    double value;
+    int rank;
+} double_int_t; /* MPI_DOUBLE_INT */
+
+void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char *model_text,
+                   mpp_calibration_t *out)
+{
+    double started = PMPI_Wtime();
+    int rank, size;
+    memset(out, 0, sizeof *out);
+    out->speed = 1.0;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    out->world_size = size;
+
+    /* 1. Rank 0's settings, for every process. */
+    struct {
+        int predict;
+        char model[MPP_CONFIG_STRING_MAX];
+    } settings;
+    memset(&settings, 0, sizeof settings);
+    if (rank == 0) {
+        settings.predict = predict;
+        strncpy(settings.model, model_text ? model_text : "calibrate", sizeof settings.model - 1);
+    }
+    PMPI_Bcast(&settings, (int)sizeof settings, MPI_BYTE, 0, comm);
+    mpp_model_setup_t *s = &out->setup;
+    s->enabled = settings.predict != 0;
+    for (int l = 0; l < MPP_NLINKS; l++)
+        s->pair[l][0] = s->pair[l][1] = -1;
+    if (!s->enabled)
+        return;
+    mpp_model_t given_model;
+    memset(&given_model, 0, sizeof given_model);
+    unsigned given = 0;
+    char why[160];
+    if (mpp_model_parse(settings.model, &given_model, &given, why, sizeof why) != 0) {
+        char shown[96];
+        size_t j = 0;
+        for (size_t i = 0; settings.model[i] && j + 4 < sizeof shown; i++)
+            shown[j++] = (unsigned char)settings.model[i] < 0x20 ? '?' : settings.model[i];
+        shown[j] = '\0';
+        mpp_warn("MPIPROF_MODEL='%s' is not valid (%s; accepted: %s); using the default 'calibrate'", shown, why,
+                 mpp_vars[MPP_CFG_MODEL].accepted);
+        given = 0;
+        out->model_malformed = 1;
+    }
+
+    /* 2. Nodes: processes with the same host name (as the protocol's Nodes). */
+    MPI_Comm node = MPI_COMM_NULL;
+    int node_rank = 0, node_size = 1;
+    PMPI_Comm_split(comm, host_colour(hostname), rank, &node);
+    PMPI_Comm_rank(node, &node_rank);
+    PMPI_Comm_size(node, &node_size);
+    char leader_host[256];
+    snprintf(leader_host, sizeof leader_host, "%s", hostname);
+    PMPI_Bcast(leader_host, sizeof leader_host, MPI_CHAR, 0, node);
+    if (strcmp(leader_host, hostname) != 0)
+        mpp_warn("the host names %s and %s have the same hash; the communication model takes them for one node",
+                 hostname, leader_host);
+    int leader = rank; /* world rank of this node's lowest rank */
+    PMPI_Bcast(&leader, 1, MPI_INT, 0, node);
+    int is_leader = node_rank == 0, nodes = 0;
+    PMPI_Allreduce(&is_leader, &nodes, 1, MPI_INT, MPI_SUM, comm);
+    s->nodes = nodes;
+    if (nodes > 1) { /* the ranks of this node, by translating its group: no communication */
+        int *ranks = malloc(2 * (size_t)node_size * sizeof *ranks);
+        MPI_Group node_group = MPI_GROUP_NULL, all = MPI_GROUP_NULL;
+        out->same_node = calloc((size_t)size, 1);
+        if (ranks && out->same_node && PMPI_Comm_group(node, &node_group) == MPI_SUCCESS &&
+            PMPI_Comm_group(comm, &all) == MPI_SUCCESS) {
+            for (int i = 0; i < node_size; i++)
+                ranks[i] = i;
+            PMPI_Group_translate_ranks(node_group, node_size, ranks, all, ranks + node_size);
+            for (int i = 0; i < node_size; i++)
+                if (ranks[node_size + i] >= 0 && ranks[node_size + i] < size)
+                    out->same_node[ranks[node_size + i]] = 1;
+        } else {
+            free(out->same_node); /* the link of a message is then taken as inter-node */
+            out->same_node = NULL;
+        }
+        if (node_group != MPI_GROUP_NULL)
+            PMPI_Group_free(&node_group);
+        if (all != MPI_GROUP_NULL)
+            PMPI_Group_free(&all);
+        free(ranks);
+    }
+
+    /* 3. Who measures: the second process of the lowest-ranked node that has
+     * two (intra), the lowest ranks of the first two nodes (inter). */
+    int_int_t want[2] = {{INT_MAX, rank}, {INT_MAX, rank}}, got[2];
+    if (node_rank == 1)
+        want[0].value = leader; /* MINLOC: the lowest leader, and its node's second process */
+    if (is_leader && rank != 0)
+        want[1].value = rank;
+    PMPI_Allreduce(want, got, 2, MPI_2INT, MPI_MINLOC, comm);
+
+    /* More processes than processors on a node: two of them share a core,
+     * and a ping-pong between them times the scheduler. */
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    int crowded = online > 0 && node_size > online, any_crowded = 0;
+    PMPI_Allreduce(&crowded, &any_crowded, 1, MPI_INT, MPI_MAX, comm);
+
+    /* 4. Ping-pongs for what MPIPROF_MODEL does not give. */
+    double measured[MPP_NMP + 1] = {0}, agreed[MPP_NMP + 1];
+    unsigned intra_bits = 1u << MPP_MP_LAT_INTRA | 1u << MPP_MP_BW_INTRA;
+    unsigned inter_bits = 1u << MPP_MP_LAT_INTER | 1u << MPP_MP_BW_INTER;
+    int intra_pair = got[0].value != INT_MAX, inter_pair = got[1].value != INT_MAX;
+    if (intra_pair && (given & intra_bits) != intra_bits) {
+        s->pair[MPP_LINK_INTRA][0] = got[0].value;
+        s->pair[MPP_LINK_INTRA][1] = got[0].rank;
+        measure_link(comm, rank, got[0].value, got[0].rank, &measured[MPP_MP_LAT_INTRA], &measured[MPP_MP_BW_INTRA]);
+    }
+    if (inter_pair && (given & inter_bits) != inter_bits) {
+        s->pair[MPP_LINK_INTER][0] = 0;
+        s->pair[MPP_LINK_INTER][1] = got[1].value;
+        measure_link(comm, rank, 0, got[1].value, &measured[MPP_MP_LAT_INTER], &measured[MPP_MP_BW_INTER]);
+    }
+
+    /* 5. Core speed: every process at once. */
+    PMPI_Barrier(comm);
+    double loop = speed_loop(), loop_sum = 0;
+    PMPI_Allreduce(&loop, &loop_sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+    double mean_loop = loop_sum / size;
+    out->speed = mean_loop / loop;
+    double_int_t sp = {out->speed, rank}, lo, hi;
+    PMPI_Allreduce(&sp, &lo, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm);
+    PMPI_Allreduce(&sp, &hi, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
+    s->speed_min = lo.value, s->speed_min_rank = lo.rank;
+    s->speed_max = hi.value, s->speed_max_rank = hi.rank;
+    s->speed_loop = mean_loop;
+
+    /* 6. The measurements, and the time all this took, for everyone. */
+    measured[MPP_NMP] = PMPI_Wtime() - started;
+    PMPI_Allreduce(measured, agreed, MPP_NMP + 1, MPI_DOUBLE, MPI_MAX, comm);
+    s->seconds = agreed[MPP_NMP];
+    for (int k = 0; k < MPP_NMP; k++) {
+        double *p = mpp_model_param(&s->model, k);
+        int intra = k == MPP_MP_LAT_INTRA || k == MPP_MP_BW_INTRA;
+        if (given & (1u << k)) {
+            *p = mpp_model_param_value(&given_model, k);
+            s->source[k] = MPP_PSRC_GIVEN;
+        } else if (agreed[k] > 0) {
+            *p = agreed[k];
+            s->source[k] = MPP_PSRC_CALIBRATED;
+        } else {
+            s->source[k] = intra ? MPP_PSRC_AS_INTER : MPP_PSRC_AS_INTRA;
+        }
+    }
+    /* Parameters nothing could measure: the other link's (the one a run
+     * of this layout uses), or built-in values for a single process. */
+    for (int k = 0; k < MPP_NMP; k++) {
+        if (s->source[k] != MPP_PSRC_AS_INTER && s->source[k] != MPP_PSRC_AS_INTRA)
+            continue;
+        int other = k ^ 2; /* lat_intra <-> lat_inter, bw_intra <-> bw_inter */
+        int lat = k == MPP_MP_LAT_INTRA || k == MPP_MP_LAT_INTER;
+        if (s->source[other] == MPP_PSRC_GIVEN || s->source[other] == MPP_PSRC_CALIBRATED) {
+            *mpp_model_param(&s->model, k) = mpp_model_param_value(&s->model, other);
+        } else {
+            *mpp_model_param(&s->model, k) = lat ? MPP_MODEL_BUILTIN_LATENCY : MPP_MODEL_BUILTIN_BANDWIDTH;
+            s->source[k] = MPP_PSRC_BUILTIN;
+        }
+    }
+    if (s->source[MPP_MP_LAT_INTRA] == MPP_PSRC_CALIBRATED) {
+        double us = s->model.latency[MPP_LINK_INTRA] * 1e6;
+        if (s->model.latency[MPP_LINK_INTRA] > PLAUSIBLE_INTRA_LATENCY)
+            mpp_warn("the communication model's intra-node ping-pong took %.3g us one way%s: the time the scheduler "
+                     "gives processes sharing a core, not the link's, and the predicted characteristics are priced "
+                     "with it; give the parameters in MPIPROF_MODEL, or run fewer processes per node", us,
+                     any_crowded ? " on a node running more processes than it has processors" : "");
+        else if (any_crowded)
+            mpp_warn("a node runs more processes than it has processors: the communication model's intra-node "
+                     "ping-pong (%.3g us one way) may have timed the scheduler rather than the link", us);
+    }
+    PMPI_Comm_free(&node);
+}
+
+void mpp_calibration_free(mpp_calibration_t *c)
+{
+    free(c->same_node);
+    c->same_node = NULL;
+}

@@ -1,0 +1,22 @@
+#!/bin/sh
+# model_noise: the same program run twice, the second time with rank 1
+# delayed at random (0-3 ms, seeded) before each of its 150 iterations'
+# communication.  The real parallelization efficiency must drop by at least
+# 0.05, and the predicted one (the model calibrated at MPI_Init in each run,
+# the computation replaced by the mean over processes) must move by less
+# than a fifth of that.  The log states both spreads.
+set -eu
+# shellcheck source=common.sh
+. "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
+need_var MPICC_PROF
+
+cd "$tmp"
+"$MPICC_PROF" -o model_noise "$srcdir/model_noise.c" || fail "compiling model_noise.c with mpicc-prof"
+for run in quiet noisy; do
+    mpirun_2 "out.$run" "err.$run" env MPIPROF_OUTPUT="$tmp/$run.txt" MPIPROF_FORMAT=both MPIPROF_QUIET=1 \
+        ./model_noise "$run"
+    check_text_protocol "$run.txt"
+    cp "$run.txt" prot.txt # shown on failure
+done
+"$PYTHON3" "$srcdir/check_model.py" noise quiet.txt.json noisy.txt.json || fail "protocol check failed (see above)"
+echo "PASS: model_noise"

@@ -1,0 +1,24 @@
+#!/bin/sh
+# model_overlap: MPI_Irecv + MPI_Isend of 200000 bytes (10 us + 2 ms in the
+# model MPIPROF_MODEL=lat_intra=10us,bw_intra=100MB/s), then 1 ms (interval
+# "short") or 5 ms (interval "long") of computation, then MPI_Waitall.
+# Overlap per process must be 2 requests x 20 iterations x min(computation,
+# transfer): about 40 ms in "short" (from the computation the program
+# measured), exactly 80.4 ms in "long"; it is attributed to the SRC points
+# of MPI_Isend and MPI_Irecv, whose predicted time is the model's less the
+# Overlap, and the same in the real and the predicted sections; text = JSON;
+# schema.
+set -eu
+# shellcheck source=common.sh
+. "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
+need_var MPICC_PROF
+
+cd "$tmp"
+"$MPICC_PROF" -o model_overlap "$srcdir/model_overlap.c" || fail "compiling model_overlap.c with mpicc-prof"
+mpirun_2 out err env MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_QUIET=1 \
+    MPIPROF_MODEL=lat_intra=10us,bw_intra=100MB/s ./model_overlap
+check_text_protocol prot.txt
+cat model_overlap.0 model_overlap.1 >computed
+"$PYTHON3" "$srcdir/check_model.py" overlap prot.txt.json prot.txt "$srcdir/model_overlap.c" computed \
+    "$top_srcdir/schema/mpiprof-protocol.schema.json" || fail "protocol check failed (see above)"
+echo "PASS: model_overlap"

@@ -1,0 +1,88 @@
+#!/bin/sh
+# threads_tsan: ThreadSanitizer on the profiler.  The library's sources are
+# compiled again with -fsanitize=thread into a temporary libmpiprof.so (the
+# sources and flags of libmpiprof.la, from make), tests/mpi/threads.c is
+# built against it and run under MPI_THREAD_MULTIPLE (four threads in MPI at
+# once: wrappers, per-thread tables, the request table; and warnings, as
+# MPIPROF_MAX_SRC=16 makes every thread's table overflow at about the same
+# time).  No
+# ThreadSanitizer report may have a frame in mpiprof's code (the library's
+# sources or libmpiprof.so); reports entirely inside MPICH, UCX or the test
+# program are counted and shown, not failed (MPICH is not instrumented, so
+# TSan cannot see its own synchronization).  Skipped when the compiler has
+# no ThreadSanitizer, or the library is built with --enable-sanitizers
+# (ASan and TSan do not mix).  UCX_MEM_EVENTS=no: UCX's memory hooks call
+# into TSan's interceptors from exiting threads and crash them.
+set -eu
+# shellcheck source=common.sh
+. "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
+need_var MPICC_PROF
+need_var MPIPROF_TEST_LIB_SOURCES
+need_var MPIPROF_TEST_LIB_GENERATED
+builddir=${top_builddir:?run through tests/mpi/run-mpi-test}
+
+[ "${MPIPROF_TEST_SANITIZERS:-no}" = yes ] && skip "the library is built with AddressSanitizer (--enable-sanitizers); ThreadSanitizer runs in the plain build"
+cc=${MPIPROF_TEST_CC:-cc}
+cd "$tmp"
+echo 'int main(void) { return 0; }' >probe.c
+if ! "$cc" -fsanitize=thread -o probe probe.c 2>/dev/null || ! ./probe; then
+    skip "$cc cannot build and run -fsanitize=thread programs"
+fi
+
+# 1. The library with ThreadSanitizer (in parallel: this is most of the time).
+mkdir lib obj
+start=$(date +%s)
+flags="-std=gnu11 -fvisibility=hidden -fno-omit-frame-pointer -g -O1 -fPIC -fsanitize=thread -D_GNU_SOURCE
+ -I$top_srcdir/include -I$top_srcdir/include/private -I$builddir/include/private
+ -I$builddir/src/gen -I$top_srcdir/src/intercept ${MPIPROF_TEST_LIB_CFLAGS:-}"
+{
+    for s in $MPIPROF_TEST_LIB_SOURCES; do echo "$top_srcdir/$s"; done
+    for s in $MPIPROF_TEST_LIB_GENERATED; do echo "$builddir/$s"; done
+} >sources
+# one source per call: compile.sh SOURCE
+cat >compile.sh <<EOF
+exec $cc $(echo "$flags" | tr '\n' ' ') -c "\$1" -o "obj/\$(echo "\$1" | tr / _).o"
+EOF
+xargs -n 1 -P "$(nproc 2>/dev/null || echo 2)" sh compile.sh <sources || fail "compiling the library with -fsanitize=thread"
+# shellcheck disable=SC2086  # the libraries are several words
+"$cc" -shared -fsanitize=thread -o lib/libmpiprof.so obj/*.o ${MPIPROF_TEST_LIB_LIBS:-} -lpthread -lm \
+    || fail "linking the ThreadSanitizer libmpiprof.so"
+echo "ThreadSanitizer library: $(wc -l <sources) sources in $(($(date +%s) - start)) s"
+
+# 2. The program, against it (mpicc-prof links the library it is told to).
+MPIPROF_WRAPPER_LIBDIR="$tmp/lib" "$MPICC_PROF" -fsanitize=thread -O1 -o threads "$srcdir/threads.c" -lpthread \
+    || fail "compiling threads.c with -fsanitize=thread"
+ldd ./threads | grep -q "$tmp/lib/libmpiprof.so" || fail "threads is not linked with the ThreadSanitizer library: $(ldd ./threads)"
+
+# 3. The run: reports to files, never a changed exit status.
+mpirun_2 out err env UCX_MEM_EVENTS=no TSAN_OPTIONS="log_path=$tmp/tsan exitcode=0 history_size=4" \
+    MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_QUIET=1 MPIPROF_MAX_SRC=16 ./threads multiple 100 spread
+grep -q '^threads: multiple ok ' out || fail "the program did not print its result: $(cat out err)"
+[ -s prot.txt.json ] || fail "no protocol from the ThreadSanitizer run"
+grep -q 'more than MPIPROF_MAX_SRC=16 distinct call sites in one thread' prot.txt \
+    || fail "the threads' tables did not overflow (no MPIPROF_MAX_SRC warning): the run did not test warnings"
+"$PYTHON3" "$srcdir/check_threads.py" --no-invariants prot.txt.json prot.txt "$srcdir/threads.c" multiple 100 \
+    || fail "protocol of the ThreadSanitizer run (see above)"
+cat tsan.* >reports 2>/dev/null || : >reports
+"$PYTHON3" - reports "$top_srcdir" "$builddir" <<'PY' || fail "ThreadSanitizer reports in mpiprof's code (see above)"
+import os, re, sys
+text = open(sys.argv[1], errors="replace").read()
+roots = [os.path.join(os.path.realpath(r), "src") + "/" for r in sys.argv[2:4]]
+blocks = re.findall(r"WARNING: ThreadSanitizer:.*?(?=\n==================|\Z)", text, re.S)
+def ours(block):
+    for line in block.splitlines():
+        if "libmpiprof.so" in line or any(r in line for r in roots):
+            return True
+    return False
+mine = [b for b in blocks if ours(b)]
+others = len(blocks) - len(mine)
+print("ThreadSanitizer: %d reports, %d with a frame in mpiprof, %d only in "
+      "MPICH/UCX/the program (ignored)" % (len(blocks), len(mine), others))
+for b in blocks:
+    if b not in mine:
+        print("  ignored: " + b.splitlines()[0])
+for b in mine:
+    print("==== report in mpiprof:\n" + b, file=sys.stderr)
+sys.exit(1 if mine else 0)
+PY
+echo "PASS: threads_tsan"
