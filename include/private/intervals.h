@@ -27,6 +27,7 @@ typedef struct {
     uint64_t ticks;       /* time inside, all executions */
     uint64_t seq_ticks;   /* time inside replicated (SEQ) code */
     double cpu, sys;      /* seconds of user and system CPU time (getrusage) */
+    uint64_t mpi_union_ticks; /* MPI_THREAD_MULTIPLE: wall time with a thread inside MPI */
     /* while open */
     uint64_t open_tick;
     double open_cpu, open_sys;
@@ -68,6 +69,16 @@ void mpp_seq_end(const mpp_mark_t *mark, uint64_t now);
 /* Close every open interval at `now` (MPI_Finalize), with a warning naming
  * those the program left open. */
 void mpp_intervals_close_all(uint64_t now);
+
+/* Under MPI_THREAD_MULTIPLE several threads are inside MPI at once, and the
+ * sum of their call times can exceed the wall time.  A process's time in MPI
+ * is then the wall time during which at least one of its threads is inside
+ * MPI: the wrappers report entries and exits (a short spinlock, only in this
+ * mode), and the profile scales the categories to it. */
+extern int mpp_union_tracking; /* the wrappers report entries and exits now */
+extern int mpp_union_measured; /* this run measured it (MPI_THREAD_MULTIPLE) */
+void mpp_union_enter(uint64_t now);
+void mpp_union_leave(uint64_t now);
 
 /* User and system CPU seconds of the process so far. */
 void mpp_process_cpu(double *user, double *sys);

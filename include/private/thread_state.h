@@ -18,6 +18,7 @@
 
 #include "clock.h"
 #include "counters.h"
+#include "intervals.h"
 #include "mpp_common.h"
 #include "table.h"
 
@@ -89,6 +90,8 @@ MPP_ALWAYS_INLINE int mpp_call_begin(mpp_call_t *c, uint32_t fid, int category)
     if (MPP_UNLIKELY(mpp_counters_split_on)) /* MPIPROF_PAPI_SRC=on only */
         mpp_counters_enter();
     c->t0 = mpp_now();
+    if (MPP_UNLIKELY(mpp_union_tracking)) /* MPI_THREAD_MULTIPLE only */
+        mpp_union_enter(c->t0);
     return 1;
 }
 

@@ -1,3 +1,5 @@
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,33 @@ static uint64_t seq_start;
 static int warned_cap;
 
 void (*mpp_describe_site)(uintptr_t site, char *out, unsigned size);
+
+int mpp_union_tracking;
+int mpp_union_measured;
+/* a mutex, not a spinlock: with more threads than cores a spinning waiter
+ * can burn the time slice of the holder it waits for */
+static pthread_mutex_t union_lock = PTHREAD_MUTEX_INITIALIZER;
+static int threads_inside;
+static uint64_t union_start;
+
+void mpp_union_enter(uint64_t now)
+{
+    pthread_mutex_lock(&union_lock);
+    if (threads_inside++ == 0)
+        union_start = now;
+    pthread_mutex_unlock(&union_lock);
+}
+
+/* The stretch ends when the last thread leaves MPI: it counts in the
+ * interval open then. */
+void mpp_union_leave(uint64_t now)
+{
+    pthread_mutex_lock(&union_lock);
+    if (threads_inside > 0 && --threads_inside == 0 && now > union_start)
+        mpp_intervals[atomic_load_explicit(&mpp_current_interval, memory_order_relaxed)].mpi_union_ticks +=
+            now - union_start;
+    pthread_mutex_unlock(&union_lock);
+}
 /* Hardware counters are read here, at interval boundaries (counters.h). */
 void (*mpp_interval_counters)(uint32_t id, int opening);
 

@@ -70,6 +70,33 @@ static char *src_key(const mpp_cell_t *c, int depth, mpp_resolve_fn resolve, voi
     return key;
 }
 
+/* MPI_THREAD_MULTIPLE: threads inside MPI at the same time add up to more
+ * than the wall time.  A process's time in MPI is the wall time during which
+ * one of its threads was inside (intervals.h); each interval's categories
+ * share it in proportion to their summed times.  SRC points keep the
+ * summed time of all threads. */
+static void scale_to_union(mpp_local_profile_t *p, const mpp_interval_t *intervals, int nintervals,
+                           double (*to_seconds)(uint64_t))
+{
+    if (!mpp_union_measured)
+        return;
+    double *in_mpi = calloc((size_t)nintervals + 1, sizeof *in_mpi);
+    if (!in_mpi)
+        return;
+    for (int i = 0; i < nintervals; i++) /* inclusive, like every interval total */
+        for (int in = i; in >= 0; in = p->intervals[in].parent)
+            in_mpi[in] += to_seconds(intervals[i].mpi_union_ticks);
+    for (int i = 0; i < nintervals; i++) {
+        double summed = 0;
+        for (int k = 0; k < MPP_NCAT; k++)
+            summed += p->intervals[i].cat[k];
+        if (summed > in_mpi[i] && summed > 0)
+            for (int k = 0; k < MPP_NCAT; k++)
+                p->intervals[i].cat[k] *= in_mpi[i] / summed;
+    }
+    free(in_mpi);
+}
+
 mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int ntables,
                                        const mpp_interval_t *intervals, int nintervals,
                                        double (*to_seconds)(uint64_t), mpp_resolve_fn resolve,
@@ -160,6 +187,7 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
     mpp_strmap_free(&by_stack);
     mpp_strmap_free(&unique);
     mpp_strmap_free(&index);
+    scale_to_union(p, intervals, nintervals, to_seconds);
     return p;
 }
 

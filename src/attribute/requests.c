@@ -1,3 +1,4 @@
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,19 +22,20 @@ static int keep_frames; /* another thread may complete a request: keep the start
 static size_t capacity, count;
 static uint32_t last_serial;
 static int locking;
-static atomic_flag lock = ATOMIC_FLAG_INIT;
+/* MPI_THREAD_MULTIPLE only.  A mutex, not a spinlock: with more threads
+ * than cores a spinning waiter burns the time slice of the holder. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static inline void take(void)
 {
     if (locking)
-        while (atomic_flag_test_and_set_explicit(&lock, memory_order_acquire))
-            ;
+        pthread_mutex_lock(&lock);
 }
 
 static inline void give(void)
 {
     if (locking)
-        atomic_flag_clear_explicit(&lock, memory_order_release);
+        pthread_mutex_unlock(&lock);
 }
 
 static inline size_t home(uint64_t h, size_t cap)

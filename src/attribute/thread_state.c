@@ -150,6 +150,8 @@ void mpp_call_end(mpp_call_t *c, void *return_address, void *frame_address)
 {
     mpp_thread_t *t = c->thread;
     uintptr_t frames[MPP_MAX_DEPTH];
+    if (MPP_UNLIKELY(mpp_union_tracking))
+        mpp_union_leave(c->t1);
     mpp_callsite_capture(frames, t->table.depth, return_address, frame_address, t->stack_lo, t->stack_hi);
     uint32_t interval = atomic_load_explicit(&mpp_current_interval, memory_order_relaxed);
     mpp_cell_t *cell = t->last_cell;

@@ -129,6 +129,7 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
         mpp_counters_stop();
         return;
     }
+    mpp_union_tracking = mpp_union_measured = provided == MPI_THREAD_MULTIPLE;
     active = 1;
     state = MPP_LIFE_ACTIVE;
     mpp_collecting = 1;
@@ -258,6 +259,7 @@ void mpp_lifecycle_finish(void)
     active = 0;
     state = MPP_LIFE_AFTER;
     mpp_intervals_close_all(end);
+    mpp_union_tracking = 0;
     mpp_counters_stop();
     mpp_clock_stop();
     mpp_now_iso8601(run.finished, sizeof run.finished);

@@ -41,7 +41,7 @@ MPI_TESTS = \
 TESTS += $(MPI_TESTS)
 # Known bugs, each explained at the top of its test (XPASS fails: remove the
 # test here once its bug is fixed).
-XFAIL_TESTS = tests/mpi/test_threads_invariants.sh
+XFAIL_TESTS =
 
 EXTRA_DIST += \
 	$(MPI_TESTS) \

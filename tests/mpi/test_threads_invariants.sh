@@ -1,11 +1,9 @@
 #!/bin/sh
 # threads_invariants: the invariants of characteristics.md for
 # tests/mpi/threads.c under MPI_THREAD_MULTIPLE (four threads in MPI at
-# once).  An expected failure (XFAIL_TESTS in local.mk) while the process's
-# Communication is the sum of its threads' times in MPI: with several threads
-# in MPI at once it exceeds the process's execution time, so Productive time
-# and Parallelization efficiency come out negative.  When that is fixed this
-# test passes, automake reports XPASS (a failure), and the XFAIL mark goes.
+# once).  A process's Communication is then the wall time during which one
+# of its threads was inside MPI, not the sum of the threads' times, so
+# Productive time and Parallelization efficiency stay within bounds.
 set -eu
 # shellcheck source=common.sh
 . "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
