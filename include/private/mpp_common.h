@@ -1,14 +1,14 @@
 /* Definitions shared by every stage of mpiprof (no MPI, no system headers
  * beyond the standard ones).  Internal names use the mpp_ prefix; all of
  * them have hidden visibility (the library is built with
- * -fvisibility=hidden), only MPIPROF_API marks what users may call. */
+ * -fvisibility=hidden), only MPP_EXPORT marks what users may call. */
 #ifndef MPP_COMMON_H
 #define MPP_COMMON_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define MPIPROF_API __attribute__((visibility("default")))
+#define MPP_EXPORT __attribute__((visibility("default")))
 #define MPP_LIKELY(x) __builtin_expect(!!(x), 1)
 #define MPP_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define MPP_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

@@ -85,22 +85,22 @@ static void seq(int starting, const mpp_mark_t *mark)
 void mpp_api_begin(const char *name, uintptr_t site) { begin(name, &(mpp_mark_t){NULL, 0, site}); }
 void mpp_api_end(const char *name, uintptr_t site) { end(name, &(mpp_mark_t){NULL, 0, site}); }
 
-MPIPROF_API void mpiprof_interval_begin_at(const char *name, const char *file, int line)
+MPP_EXPORT void mpiprof_interval_begin_at(const char *name, const char *file, int line)
 {
     begin(name, &(mpp_mark_t){file ? file : "?", line, (uintptr_t)__builtin_return_address(0)});
 }
 
-MPIPROF_API void mpiprof_interval_end(void)
+MPP_EXPORT void mpiprof_interval_end(void)
 {
     end(NULL, &(mpp_mark_t){NULL, 0, (uintptr_t)__builtin_return_address(0)});
 }
 
-MPIPROF_API void mpiprof_seq_begin(void)
+MPP_EXPORT void mpiprof_seq_begin(void)
 {
     seq(1, &(mpp_mark_t){NULL, 0, (uintptr_t)__builtin_return_address(0)});
 }
 
-MPIPROF_API void mpiprof_seq_end(void)
+MPP_EXPORT void mpiprof_seq_end(void)
 {
     seq(0, &(mpp_mark_t){NULL, 0, (uintptr_t)__builtin_return_address(0)});
 }
@@ -108,7 +108,7 @@ MPIPROF_API void mpiprof_seq_end(void)
 /* Fortran (gfortran's names: lower case, one trailing underscore; a
  * CHARACTER argument's length comes last, by value).  The begin position is
  * the call's return address, resolved to file:line at MPI_Finalize. */
-MPIPROF_API void mpiprof_interval_begin_(const char *name, size_t length)
+MPP_EXPORT void mpiprof_interval_begin_(const char *name, size_t length)
 {
     char copy[MPP_NAME_MAX];
     while (length > 0 && name[length - 1] == ' ')
@@ -120,17 +120,17 @@ MPIPROF_API void mpiprof_interval_begin_(const char *name, size_t length)
     begin(copy, &(mpp_mark_t){NULL, 0, (uintptr_t)__builtin_return_address(0)});
 }
 
-MPIPROF_API void mpiprof_interval_end_(void)
+MPP_EXPORT void mpiprof_interval_end_(void)
 {
     end(NULL, &(mpp_mark_t){NULL, 0, (uintptr_t)__builtin_return_address(0)});
 }
 
-MPIPROF_API void mpiprof_seq_begin_(void)
+MPP_EXPORT void mpiprof_seq_begin_(void)
 {
     seq(1, &(mpp_mark_t){NULL, 0, (uintptr_t)__builtin_return_address(0)});
 }
 
-MPIPROF_API void mpiprof_seq_end_(void)
+MPP_EXPORT void mpiprof_seq_end_(void)
 {
     seq(0, &(mpp_mark_t){NULL, 0, (uintptr_t)__builtin_return_address(0)});
 }

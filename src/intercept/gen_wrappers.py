@@ -283,13 +283,13 @@ def wrapper(fn, bytes_rules, model_rules):
     args = ", ".join(p.name for p in fn.params)
     head = "%s %s(%s)" % (fn.ret, fn.name, params)
     if fn.cls == "untimed":
-        return ["MPIPROF_API %s" % head, "{", "    return %s(%s);" % (fn.pname, args), "}", ""]
+        return ["MPP_EXPORT %s" % head, "{", "    return %s(%s);" % (fn.pname, args), "}", ""]
     out = []
     if "fortranlib" in fn.actions:
         # Implemented by the MPI Fortran library, which a C program may not
         # link: reference it weakly and fail like MPI when it is absent.
         out += ["#pragma weak %s" % fn.pname]
-    out += ["MPIPROF_API %s" % head, "{"]
+    out += ["MPP_EXPORT %s" % head, "{"]
     if "fortranlib" in fn.actions:
         out += ["    if (!%s)" % fn.pname, "        return MPI_ERR_OTHER;"]
     out += ["    mpp_call_t call;",
@@ -338,7 +338,7 @@ def f08_wrapper(fn, bytes_rules, model_rules):
     mine, real = f08_symbol(fn), f08_symbol(fn, profiling=True)
     category = CATEGORY[fn.cls]
     out = ["intptr_t %s(%s) __attribute__((weak));" % (real, decl),
-           "MPIPROF_API intptr_t %s(%s)" % (mine, decl), "{",
+           "MPP_EXPORT intptr_t %s(%s)" % (mine, decl), "{",
            "    if (MPP_UNLIKELY(!%s))" % real,
            '        mpp_f08_missing("%s", "%s");' % (mine, real),
            "    mpp_call_t call;",

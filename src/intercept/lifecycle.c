@@ -41,7 +41,7 @@ static mpp_run_info_t run;
 static uintptr_t init_site[MPP_MAX_DEPTH];
 static mpp_calibration_t calibration; /* the communication model (model.h) */
 
-MPIPROF_API const char *mpiprof_version(void) { return PACKAGE_VERSION; }
+MPP_EXPORT const char *mpiprof_version(void) { return PACKAGE_VERSION; }
 
 int mpp_lifecycle_state(void) { return state; }
 int mpp_lifecycle_quiet(void) { return (int)mpp_config.number[MPP_CFG_QUIET]; }
@@ -311,7 +311,7 @@ void mpp_lifecycle_finish(void)
     PMPI_Comm_free(&profiler_comm);
 }
 
-MPIPROF_API int MPI_Init(int *argc, char ***argv)
+MPP_EXPORT int MPI_Init(int *argc, char ***argv)
 {
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS) {
@@ -322,7 +322,7 @@ MPIPROF_API int MPI_Init(int *argc, char ***argv)
     return rc;
 }
 
-MPIPROF_API int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+MPP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS)
@@ -330,7 +330,7 @@ MPIPROF_API int MPI_Init_thread(int *argc, char ***argv, int required, int *prov
     return rc;
 }
 
-MPIPROF_API int MPI_Finalize(void)
+MPP_EXPORT int MPI_Finalize(void)
 {
     mpp_lifecycle_finish();
     return PMPI_Finalize();
@@ -365,7 +365,7 @@ static int pcontrol_name(const char *p, char *out, size_t size)
 
 /* MPI_Pcontrol, IPM's convention: (1, "name") begins an interval, (-1,
  * "name") ends it; level 0 pauses collection, any other level resumes it. */
-MPIPROF_API int MPI_Pcontrol(const int level, ...)
+MPP_EXPORT int MPI_Pcontrol(const int level, ...)
 {
     if (active && (level == 1 || level == -1)) {
         va_list ap;
@@ -398,7 +398,7 @@ static int f08_ok(const void *ierror)
     return !ierror || *(const int *)ierror == MPI_SUCCESS;
 }
 
-MPIPROF_API intptr_t mpi_init_f08_(void *ierror)
+MPP_EXPORT intptr_t mpi_init_f08_(void *ierror)
 {
     intptr_t rc = pmpir_init_f08_(ierror);
     if (f08_ok(ierror)) {
@@ -409,7 +409,7 @@ MPIPROF_API intptr_t mpi_init_f08_(void *ierror)
     return rc;
 }
 
-MPIPROF_API intptr_t mpi_init_thread_f08_(void *required, void *provided, void *ierror)
+MPP_EXPORT intptr_t mpi_init_thread_f08_(void *required, void *provided, void *ierror)
 {
     intptr_t rc = pmpir_init_thread_f08_(required, provided, ierror);
     if (f08_ok(ierror))
@@ -417,13 +417,13 @@ MPIPROF_API intptr_t mpi_init_thread_f08_(void *required, void *provided, void *
     return rc;
 }
 
-MPIPROF_API intptr_t mpi_finalize_f08_(void *ierror)
+MPP_EXPORT intptr_t mpi_finalize_f08_(void *ierror)
 {
     mpp_lifecycle_finish();
     return pmpir_finalize_f08_(ierror);
 }
 
-MPIPROF_API intptr_t mpi_pcontrol_f08_(const int *level)
+MPP_EXPORT intptr_t mpi_pcontrol_f08_(const int *level)
 {
     return MPI_Pcontrol(*level);
 }

@@ -310,6 +310,29 @@ static void put_fixed6(line_t *l, double v)
     put_str(l, frac);
 }
 
+/* "label 0: 0.000123  1: -" : one value per selected process, taken at
+ * `offset` of each process's `stride` values; - where it has none. */
+static void write_process_row(FILE *out, const char *label, const mpp_reduced_t *rd, const double *values,
+                              int stride, int offset)
+{
+    char buf[64];
+    fputs(label, out);
+    for (int sel = 0; sel < rd->nselected; sel++) {
+        double t = values[(size_t)sel * stride + offset];
+        line_t l = {buf, buf + sizeof buf};
+        if (sel)
+            put_str(&l, "  ");
+        put_int(&l, rd->selected[sel]);
+        put_str(&l, ": ");
+        if (isnan(t))
+            put_str(&l, "-");
+        else
+            put_fixed6(&l, t);
+        fwrite(buf, 1, (size_t)(l.p - buf), out);
+    }
+    fputc('\n', out);
+}
+
 static void write_src_points(FILE *out, const mpp_report_t *r, int interval)
 {
     const mpp_reduced_t *rd = r->reduced;
@@ -347,40 +370,11 @@ static void write_src_points(FILE *out, const mpp_report_t *r, int interval)
         put_str(&l, "\n   real sync       n/a\n   potential sync  n/a\n   time variation  n/a\n");
         fwrite(buf, 1, (size_t)(l.p - buf), out);
         if (rd->nselected) {
-            fputs("   by process      ", out);
-            for (int sel = 0; sel < rd->nselected; sel++) {
-                double t = c->by_process[(size_t)sel * MPP_NCELLV + MPP_CELL_TIME];
-                l = (line_t){buf, buf + sizeof buf};
-                if (sel)
-                    put_str(&l, "  ");
-                put_int(&l, rd->selected[sel]);
-                put_str(&l, ": ");
-                if (isnan(t))
-                    put_str(&l, "-");
-                else
-                    put_fixed6(&l, t);
-                fwrite(buf, 1, (size_t)(l.p - buf), out);
-            }
-            fputc('\n', out);
+            write_process_row(out, "   by process      ", rd, c->by_process, MPP_NCELLV, MPP_CELL_TIME);
             static const char *const model_labels[MPP_NCELLP] = {"   by process (predicted)  ",
                                                                  "   by process (overlap)    "};
-            for (int k = 0; c->model_by_process && k < MPP_NCELLP; k++) {
-                fputs(model_labels[k], out);
-                for (int sel = 0; sel < rd->nselected; sel++) {
-                    double t = c->model_by_process[(size_t)sel * MPP_NCELLP + k];
-                    l = (line_t){buf, buf + sizeof buf};
-                    if (sel)
-                        put_str(&l, "  ");
-                    put_int(&l, rd->selected[sel]);
-                    put_str(&l, ": ");
-                    if (isnan(t))
-                        put_str(&l, "-");
-                    else
-                        put_fixed6(&l, t);
-                    fwrite(buf, 1, (size_t)(l.p - buf), out);
-                }
-                fputc('\n', out);
-            }
+            for (int k = 0; c->model_by_process && k < MPP_NCELLP; k++)
+                write_process_row(out, model_labels[k], rd, c->model_by_process, MPP_NCELLP, k);
         }
         fputs("   stack           ", out);
         for (int f = 0; f < s->nframes; f++) {
