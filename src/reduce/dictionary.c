@@ -298,25 +298,46 @@ int mpp_dict_canonical_order(mpp_dict_t *d)
     free(cell_order_ids);
     cell_order_ids = NULL;
 
-    /* Rebuild the dictionary in that order. */
-    mpp_dict_t ordered;
-    mpp_dict_init(&ordered);
-    int rc = 0;
+    /* Put the records in that order: the records move (their keys are not
+     * copied again), dropped ones are freed, and the index is rebuilt. */
+    size_t kept = 0;
+    for (int k = 0; k < MPP_NREC; k++)
+        kept += count[k];
+    mpp_record_t *ordered = malloc((kept ? kept : 1) * sizeof *ordered);
+    char *keep = calloc(n ? n : 1, 1);
+    int rc = ordered && keep ? 0 : -1;
+    size_t at = 0;
     for (int k = 0; k < MPP_NREC && rc == 0; k++)
-        for (size_t j = 0; j < count[k] && rc == 0; j++) {
-            const mpp_record_t *r = &d->records[of_kind[k][j]];
-            rc = mpp_dict_add(&ordered, r->kind, r->key, r->min, r->sum);
+        for (size_t j = 0; j < count[k]; j++) {
+            ordered[at++] = d->records[of_kind[k][j]];
+            keep[of_kind[k][j]] = 1;
         }
     for (int k = 0; k < MPP_NREC; k++)
         free(of_kind[k]);
     free(id_of);
     if (rc != 0) {
-        mpp_dict_free(&ordered);
+        free(ordered);
+        free(keep);
         return -1;
     }
-    mpp_dict_free(d);
-    *d = ordered;
-    return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!keep[i])
+            free(d->records[i].key);
+    free(keep);
+    free(d->records);
+    d->records = ordered;
+    d->count = d->capacity = kept;
+    mpp_strmap_free(&d->index);
+    mpp_strmap_init(&d->index);
+    for (size_t i = 0; i < kept && rc == 0; i++) {
+        char small[128];
+        char *ik = index_key(d->records[i].kind, d->records[i].key, small, sizeof small);
+        int inserted;
+        if (!ik || !mpp_strmap_put(&d->index, ik, i, &inserted))
+            rc = -1;
+        index_key_free(ik, small);
+    }
+    return rc;
 }
 
 int mpp_dict_coalesce_runs(mpp_dict_t *d)
