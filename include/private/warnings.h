@@ -14,6 +14,9 @@ void mpp_warnings_set_echo(int echo);
 
 /* Record a warning (printf format).  Identical texts are kept once. */
 void mpp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same, for the protocol's Warnings only: about defaults the user did
+ * not choose (e.g. hardware counters a VM cannot count), not worth stderr. */
+void mpp_warn_protocol_only(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 size_t mpp_warnings_count(void);
 const char *mpp_warning_text(size_t i);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "counters.h"
 #include "dictionary.h"
 #include "mpp_common.h"
@@ -192,7 +193,7 @@ static void start_component(int cidx, const pending_t *ev, int n)
             continue;
         }
         if (rc != PAPI_OK) {
-            mpp_warn("hardware counter %s cannot be counted (PAPI: %s); it is dropped", ev[i].name,
+            (mpp_config.is_default[MPP_CFG_PAPI_EVENTS] ? mpp_warn_protocol_only : mpp_warn)("hardware counter %s cannot be counted (PAPI: %s); it is dropped", ev[i].name,
                      PAPI_strerror(rc));
             continue;
         }

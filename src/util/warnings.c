@@ -16,10 +16,13 @@ static size_t printed;
 static int echo;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
+static unsigned char silent[MPP_MAX_WARNINGS]; /* protocol only, never on stderr */
+
 static void print_pending(void)
 {
     for (; printed < count; printed++)
-        fprintf(stderr, "mpiprof: warning: %s\n", texts[printed]);
+        if (!silent[printed])
+            fprintf(stderr, "mpiprof: warning: %s\n", texts[printed]);
 }
 
 void mpp_warnings_set_echo(int on)
@@ -33,13 +36,10 @@ void mpp_warnings_set_echo(int on)
     pthread_mutex_unlock(&lock);
 }
 
-void mpp_warn(const char *fmt, ...)
+static void record(const char *fmt, va_list ap, int quiet)
 {
     char text[MPP_WARNING_LEN];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
     pthread_mutex_lock(&lock);
     for (size_t i = 0; i < count; i++)
         if (strcmp(texts[i], text) == 0)
@@ -50,11 +50,28 @@ void mpp_warn(const char *fmt, ...)
         snprintf(texts[count - 1], MPP_WARNING_LEN, "%zu further warnings were dropped", dropped);
         goto out;
     }
+    silent[count] = (unsigned char)quiet;
     memcpy(texts[count++], text, sizeof text);
     if (echo)
         print_pending();
 out:
     pthread_mutex_unlock(&lock);
+}
+
+void mpp_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    record(fmt, ap, 0);
+    va_end(ap);
+}
+
+void mpp_warn_protocol_only(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    record(fmt, ap, 1);
+    va_end(ap);
 }
 
 size_t mpp_warnings_count(void)

@@ -142,6 +142,21 @@ START_TEST(test_warnings_echo)
 }
 END_TEST
 
+START_TEST(test_warnings_protocol_only)
+{
+    capture_stderr();
+    mpp_warn_protocol_only("default counter not countable");
+    mpp_warnings_set_echo(1); /* pending: the protocol-only one stays off stderr */
+    mpp_warn("shown");
+    mpp_warn_protocol_only("another default");
+    const char *err = captured_text();
+    ck_assert_str_eq(err, "mpiprof: warning: shown\n");
+    ck_assert_uint_eq(mpp_warnings_count(), 3);
+    ck_assert_str_eq(mpp_warning_text(0), "default counter not countable");
+    ck_assert_str_eq(mpp_warning_text(2), "another default");
+}
+END_TEST
+
 START_TEST(test_warnings_quiet)
 {
     capture_stderr();
@@ -194,6 +209,7 @@ Suite *warnings_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_warnings_echo);
     tcase_add_test(tc, test_warnings_quiet);
+    tcase_add_test(tc, test_warnings_protocol_only);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("bad_args");
