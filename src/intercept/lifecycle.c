@@ -74,6 +74,7 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
         return;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    mpp_world_size = nprocs;
     mpp_config_parse(&mpp_config, NULL);
     mpp_warnings_set_echo(rank == 0 && !mpp_config.number[MPP_CFG_QUIET] && !mpp_config.number[MPP_CFG_DISABLE]);
     if (mpp_config.number[MPP_CFG_DISABLE]) {

@@ -27,7 +27,18 @@ static inline int64_t mpp_type_bytes(MPI_Datatype type)
     return (int64_t)size;
 }
 
-int64_t mpp_comm_size(MPI_Comm comm);     /* remote size for intercommunicators */
+/* Size of MPI_COMM_WORLD, set at MPI_Init: most collectives use it, and
+ * asking MPI costs two calls each time. */
+extern int64_t mpp_world_size;
+int64_t mpp_comm_size_slow(MPI_Comm comm);
+
+/* Remote size for intercommunicators. */
+static inline int64_t mpp_comm_size(MPI_Comm comm)
+{
+    if (comm == MPI_COMM_WORLD && mpp_world_size > 0)
+        return mpp_world_size;
+    return mpp_comm_size_slow(comm);
+}
 int64_t mpp_comm_rank(MPI_Comm comm);
 int64_t mpp_comm_degree(MPI_Comm comm, int out); /* neighbours of a topology */
 int mpp_is_root(MPI_Comm comm, int root);
