@@ -41,7 +41,6 @@ extern _Atomic int mpp_collecting;
 mpp_thread_t *mpp_thread_attach(void);
 /* Every registered thread, for the merge at MPI_Finalize. */
 mpp_thread_t *mpp_threads(void);
-void mpp_threads_reset(void);
 
 typedef struct {
     mpp_thread_t *thread;

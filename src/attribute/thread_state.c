@@ -51,20 +51,6 @@ mpp_thread_t *mpp_thread_attach(void)
 
 mpp_thread_t *mpp_threads(void) { return all_threads; }
 
-void mpp_threads_reset(void)
-{
-    pthread_mutex_lock(&registry_lock);
-    while (all_threads) {
-        mpp_thread_t *t = all_threads;
-        all_threads = t->next;
-        mpp_table_free(&t->table);
-        free(t->scratch);
-        free(t);
-    }
-    pthread_mutex_unlock(&registry_lock);
-    mpp_tls_thread = NULL;
-}
-
 /* Time of a wait/test/start split over the categories of the requests it
  * handled, in proportion to their number. */
 static void add_split(mpp_stats_t *s, const mpp_call_t *c, uint64_t dt)

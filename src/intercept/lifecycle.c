@@ -172,6 +172,12 @@ static void resolve_position(mpp_symbolizer_t *sym, uintptr_t site, char *file, 
 
 static void write_report(mpp_reduced_t *rd, size_t local_warnings_before)
 {
+    /* Interval 0 begins where MPI_Init was called (on rank 0). */
+    if (rd->nintervals > 0) {
+        free(rd->intervals[0].file);
+        rd->intervals[0].file = strdup(run.init_file[0] ? run.init_file : "?");
+        rd->intervals[0].line = run.init_line;
+    }
     mpp_interval_result_t *results = calloc((size_t)rd->nintervals + 1, sizeof *results);
     mpp_interval_result_t *predicted = rd->predicted ? calloc((size_t)rd->nintervals + 1, sizeof *predicted) : NULL;
     for (int i = 0; i < rd->nintervals; i++) {

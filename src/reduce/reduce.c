@@ -95,8 +95,7 @@ static int count_of_kind(const mpp_dict_t *d, int kind)
     return n;
 }
 
-static void fill_interval_names(mpp_reduced_interval_t *out, const char *key, const mpp_dict_t *d,
-                                int interval_base)
+static void fill_interval_names(mpp_reduced_interval_t *out, const char *key, const mpp_dict_t *d)
 {
     char *parent = mpp_interval_parent_key(key);
     out->parent = parent ? ordinal(d, MPP_REC_INTERVAL, mpp_dict_find(d, MPP_REC_INTERVAL, parent)) : -1;
@@ -104,7 +103,6 @@ static void fill_interval_names(mpp_reduced_interval_t *out, const char *key, co
     for (const char *p = key; *p; p++)
         out->level += *p == MPP_RS;
     free(parent);
-    (void)interval_base;
     if (out->parent < 0) {
         out->name = strdup("whole program");
         out->file = NULL;
@@ -536,7 +534,7 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
             mpp_reduced_interval_t *ri = &out->intervals[g];
             const mpp_record_t *rec = &d.records[i0 + g];
             ri->id = g;
-            fill_interval_names(ri, rec->key, &d, i0);
+            fill_interval_names(ri, rec->key, &d);
             ri->processes = (int)rec->sum;
             ri->executions = (uint64_t)execs_all[g];
             for (int k = 0; k < MPP_NQ; k++) {

@@ -376,8 +376,8 @@ int mpp_write_json(FILE *out, const mpp_report_t *r)
     json_t *intervals = json_array();
     for (int i = 0; i < rd->nintervals; i++) {
         const mpp_reduced_interval_t *in = &rd->intervals[i];
-        const char *file = in->parent < 0 ? r->run->init_file : in->file;
-        int line = in->parent < 0 ? r->run->init_line : in->line;
+        const char *file = in->file;
+        int line = in->line;
         json_t *o = json_object();
         json_object_set_new(o, "id", json_integer(in->id));
         json_object_set_new(o, "name", text(in->name));

@@ -474,8 +474,8 @@ void mpp_write_text(FILE *out, const mpp_report_t *r)
     for (int i = 0; i < rd->nintervals; i++) {
         const mpp_reduced_interval_t *in = &rd->intervals[i];
         const mpp_interval_result_t *res = &r->results[i];
-        const char *file = in->parent < 0 ? r->run->init_file : in->file;
-        int line = in->parent < 0 ? r->run->init_line : in->line;
+        const char *file = in->file;
+        int line = in->line;
         fprintf(out, "\n==== Interval %d  \"%s\"  file=%s line=%d  level=%d  parent=", in->id, in->name,
                 file && *file ? file : "?", line, in->level);
         if (in->parent < 0)
