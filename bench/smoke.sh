@@ -36,7 +36,8 @@ fi
 # The report: every section, every workload, every variant, no failed run.
 for label in 'mpiprof overhead benchmark' 'MPI_Iprobe with nothing pending' '8-byte ping-pong' \
     'MPI_Allreduce of 1 int' 'MPI_Irecv + MPI_Isend + MPI_Waitall(2)' 'FLOOR = the difference' \
-    'Memory: resident set size' 'Finalize: time from MPI_Finalize' '1000 distinct' 'runs succeeded.'
+    'Memory: resident set size' 'Finalize: time from MPI_Finalize' '1000 distinct' 'runs succeeded.' \
+    'Wait-state analysis: ns per call it adds' 'messages paired of'
 do
     grep -qF -- "$label" "$out" || { echo "FAIL: the report lacks '$label'" >&2; exit 1; }
 done
@@ -44,10 +45,10 @@ if grep -q 'FAILED' "$out"; then
     echo "FAIL: the report marks a failed run" >&2
     exit 1
 fi
-# 4 workloads x 6 variants, each with a number in the ns/call column.
-rows=$(grep -cE '(unprofiled|MPIPROF_DISABLE=1|linked \(mpicc-prof\)|LD_PRELOAD) +(-|1|default) +\| +[0-9]+\.[0-9]+ ' "$out" || true)
-if [ "$rows" -ne 24 ]; then
-    echo "FAIL: expected 24 rows of per-call numbers, found $rows" >&2
+# 4 workloads x 8 variants, each with a number in the ns/call column.
+rows=$(grep -cE '(unprofiled|MPIPROF_DISABLE=1|linked \(mpicc-prof\)|LD_PRELOAD|WAITSTATES=off) +(-|1|default) +\| +[0-9]+\.[0-9]+ ' "$out" || true)
+if [ "$rows" -ne 32 ]; then
+    echo "FAIL: expected 32 rows of per-call numbers, found $rows" >&2
     exit 1
 fi
 echo "PASS: bench/run --smoke"

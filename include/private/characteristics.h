@@ -40,11 +40,12 @@ typedef struct {
     double *by_process;              /* [nselected * MPP_NPP]; NaN: n/a or not entered */
 } mpp_interval_result_t;
 
-/* Why characteristics are n/a in this version (NULL when computed).
- * Overlap, computed when the model runs, is n/a only with
- * MPIPROF_PREDICT=off (mpp_overlap_off_reason). */
-const char *mpp_not_available_reason(mpp_main_t m);
+/* Overlap, computed when the model runs, is n/a only with
+ * MPIPROF_PREDICT=off; Real sync, Potential sync and Time variation only
+ * with MPIPROF_WAITSTATES=off, and always in the predicted
+ * characteristics (the model has no waiting). */
 extern const char mpp_overlap_off_reason[];
+extern const char mpp_predicted_waits_reason[];
 
 /* Per-process quantities of one interval on one process, given the number of
  * processes that executed the interval (for insufficient parallelism). */

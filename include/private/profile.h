@@ -20,6 +20,7 @@ typedef struct {
     double cat[MPP_NCAT]; /* time in MPI by category, nested intervals included */
     double pcat[MPP_NCAT];  /* predicted time in MPI by category, nested intervals included */
     double overlap;       /* Overlap of the requests started in it, nested intervals included */
+    double wait[3];       /* Real sync, Potential sync, Time variation, nested intervals included */
     double *hw;           /* counter values [context.nevents * MPP_HW_NV] (reduced.h), NULL: none */
 } mpp_local_interval_t;
 
@@ -33,6 +34,7 @@ typedef struct {
     double model;         /* the model's time of the calls, summed */
     double overlap;       /* Overlap of the requests started at this site */
     double predicted;     /* mpp_profile_predict */
+    double wait[3];       /* Real sync, Potential sync, Time variation of its calls */
 } mpp_local_cell_t;
 
 /* What this process knows of its machine and counters (src/context/):
@@ -59,6 +61,7 @@ typedef struct {
     int ncells;
     mpp_local_context_t context;
     int predict;  /* the model ran (MPIPROF_PREDICT, the same on every process) */
+    int waitstates; /* the wait-state analysis ran (MPIPROF_WAITSTATES, the same on every process) */
     double speed; /* relative speed of this process's core (mean 1 over processes) */
 } mpp_local_profile_t;
 

@@ -26,6 +26,9 @@ typedef enum {
     MPP_Q_CPU,          /* user CPU seconds (getrusage) */
     MPP_Q_SYS,          /* system CPU seconds */
     MPP_Q_OVERLAP,      /* Overlap of the nonblocking requests it started */
+    MPP_Q_REALSYNC,     /* wait states (when analysed): Real sync */
+    MPP_Q_POTSYNC,      /* Potential sync */
+    MPP_Q_VARIATION,    /* Time variation */
     MPP_NQ
 } mpp_quantity_t;
 
@@ -51,20 +54,31 @@ typedef struct {
      * Overlap is known, and the predicted quantities of each process
      * (characteristics.h, mpp_predicted_quantities) are reduced like q. */
     int overlap_known;
+    int waitstates_known; /* the wait-state analysis ran (MPIPROF_WAITSTATES) */
     int predicted;
     mpp_stat_t pq[MPP_NQ];
     double *pred_by_process; /* [nselected * MPP_NQ]; NaN: not entered */
 } mpp_reduced_interval_t;
+
+/* Which wait states apply to an SRC point's function (set by the lifecycle,
+ * which knows the MPI functions): Real sync to point-to-point functions,
+ * Potential sync and Time variation to collectives; waits, tests and
+ * starts (requests of either kind) get all three. */
+enum { MPP_SRC_REALSYNC = 1, MPP_SRC_COLLECTIVE_WAITS = 2 };
 
 typedef struct {
     int id;
     char *function;
     int nframes;
     mpp_frame_t *frames;
+    int waits; /* MPP_SRC_* bits */
 } mpp_reduced_src_t;
 
-/* Per-process values of a cell, for the selected processes. */
-enum { MPP_CELL_TIME = 0, MPP_CELL_CALLS, MPP_CELL_SENT, MPP_CELL_RECV, MPP_NCELLV };
+/* Per-process values of a cell, for the selected processes (the wait
+ * states are 0 when they were not analysed: see mpp_reduced_t). */
+enum { MPP_CELL_TIME = 0, MPP_CELL_CALLS, MPP_CELL_SENT, MPP_CELL_RECV, MPP_CELL_REALSYNC, MPP_CELL_POTSYNC,
+       MPP_CELL_VARIATION, MPP_NCELLV };
+#define MPP_CELL_NWAIT 3 /* MPP_CELL_REALSYNC .. MPP_CELL_VARIATION */
 /* ... and those of the communication model. */
 enum { MPP_CELL_PREDICTED = 0, MPP_CELL_OVERLAP, MPP_NCELLP };
 
@@ -77,6 +91,9 @@ typedef struct {
      * with the cell) and Overlap of the requests started here. */
     mpp_stat_t predicted;
     double overlap;
+    /* Real sync, Potential sync, Time variation over processes with the
+     * cell (mpp_reduced_t.waitstates) */
+    mpp_stat_t wait[MPP_CELL_NWAIT];
     double *model_by_process; /* [nselected * MPP_NCELLP]; NaN: no calls; NULL: no model */
 } mpp_reduced_cell_t;
 
@@ -131,6 +148,7 @@ typedef struct {
     mpp_machine_data_t *machine;
     mpp_reduced_counters_t *counters;
     int predicted; /* the communication model ran: predicted values and Overlap are given */
+    int waitstates; /* the wait-state analysis ran: Real sync, Potential sync, Time variation are given */
 } mpp_reduced_t;
 
 void mpp_reduced_free(mpp_reduced_t *r);

@@ -15,7 +15,8 @@ typedef struct {
     char hostname[256];
     char init_file[512];     /* call site of MPI_Init: interval 0's position */
     int init_line;
-    char clock[400];
+    char clock[600];
+    char waitstates[400];    /* which wait-state analyses ran */
     int partial;
 } mpp_run_info_t;
 

@@ -25,13 +25,20 @@
  *            started (min(time to the completing call, model transfer
  *            time)), added when the completing call is entered.
  * A cell with calls == 0 can exist: overlap of requests started by another
- * thread's cell of the same site, completed here. */
+ * thread's cell of the same site, completed here (wait states likewise). */
+/* Wait states of the calls of a cell (ticks, characteristics.md), added by
+ * the wait-state analysis (src/intercept/waitstates.c) when an event is
+ * paired or a batch of collective instants comes back, never by the hot
+ * path itself. */
+enum { MPP_WAIT_REALSYNC = 0, MPP_WAIT_POTSYNC, MPP_WAIT_VARIATION, MPP_NWAIT };
+
 typedef struct {
     uint64_t calls;
     uint64_t ticks[MPP_NCAT]; /* time inside the call, by category */
     uint64_t bytes_sent, bytes_recv;
     double model;             /* seconds */
     uint64_t overlap;         /* ticks */
+    uint64_t wait[MPP_NWAIT]; /* ticks */
 } mpp_stats_t;
 
 typedef struct {

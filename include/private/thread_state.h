@@ -20,6 +20,7 @@
 #include "counters.h"
 #include "intervals.h"
 #include "mpp_common.h"
+#include "requests.h"
 #include "table.h"
 
 typedef struct mpp_thread {
@@ -36,6 +37,10 @@ typedef struct mpp_thread {
 extern __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-exec")));
 /* 1 between MPI_Init's return and MPI_Finalize's entry, unless paused. */
 extern _Atomic int mpp_collecting;
+/* MPI_Pcontrol(0) while the wait-state analysis runs: calls are still
+ * intercepted (every process must count the same collectives and messages,
+ * paused or not) but add nothing to the tables. */
+extern int mpp_paused;
 
 /* First MPI call of a thread: register it (NULL when not collecting). */
 mpp_thread_t *mpp_thread_attach(void);
@@ -61,6 +66,10 @@ typedef struct {
      * request keys as in mpp_reqset_t (handle | serial << 32). */
     const uint64_t *started;
     int nstarted;
+    /* Set by mpp_call_end: the cell the call was added to (NULL: none, e.g.
+     * while MPI_Pcontrol(0) pauses), for the wait-state analysis, which
+     * runs after it. */
+    mpp_cell_t *cell;
 } mpp_call_t;
 
 #define MPP_ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -113,5 +122,13 @@ void mpp_thread_requests_keep_frames(int on);
  * (`gone`: MPI set it to MPI_REQUEST_NULL; else a persistent request's
  * wait/test): add its Overlap to the cell of the call that started it. */
 void mpp_call_request_done(mpp_call_t *c, uint64_t key, int gone);
+
+/* Where the call's cell is, to find it again later (mpp_call_end ran). */
+void mpp_call_origin(const mpp_call_t *c, mpp_request_origin_t *o);
+/* The cell of an origin in the table of thread `self` (which must be the
+ * calling thread): where it was if the table has not moved since, else by
+ * its hash, else (another thread's cell, frames kept) by its key; NULL if
+ * none. */
+mpp_cell_t *mpp_origin_cell(mpp_thread_t *self, const mpp_request_origin_t *o);
 
 #endif

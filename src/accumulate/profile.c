@@ -90,9 +90,13 @@ static void scale_to_union(mpp_local_profile_t *p, const mpp_interval_t *interva
         double summed = 0;
         for (int k = 0; k < MPP_NCAT; k++)
             summed += p->intervals[i].cat[k];
-        if (summed > in_mpi[i] && summed > 0)
+        if (summed > in_mpi[i] && summed > 0) {
             for (int k = 0; k < MPP_NCAT; k++)
                 p->intervals[i].cat[k] *= in_mpi[i] / summed;
+            /* the waits overlap as the calls they happened in do */
+            for (int w = 0; w < MPP_NWAIT; w++)
+                p->intervals[i].wait[w] *= in_mpi[i] / summed;
+        }
     }
     free(in_mpi);
 }
@@ -136,8 +140,9 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
         const mpp_table_t *table = tables[t];
         for (size_t s = 0; s < table->capacity; s++) {
             const mpp_cell_t *c = &table->cells[s];
-            if (!c->hash || (!c->stats.calls && !c->stats.overlap))
-                continue; /* calls == 0: Overlap of a request this site started in another thread */
+            if (!c->hash || (!c->stats.calls && !c->stats.overlap && !c->stats.wait[0] && !c->stats.wait[1] &&
+                             !c->stats.wait[2]))
+                continue; /* calls == 0: Overlap (or a wait state) of a call of another thread's at this site */
             char stack[24 + 17 * MPP_MAX_DEPTH];
             int len = snprintf(stack, sizeof stack, "%x", c->fid);
             for (int f = 0; f < table->depth; f++)
@@ -174,6 +179,12 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
             lc->bytes_recv += c->stats.bytes_recv;
             lc->model += c->stats.model;
             lc->overlap += to_seconds(c->stats.overlap);
+            for (int w = 0; w < MPP_NWAIT; w++) {
+                double seconds = to_seconds(c->stats.wait[w]);
+                lc->wait[w] += seconds;
+                for (int in = (int)c->interval; in >= 0; in = p->intervals[in].parent)
+                    p->intervals[in].wait[w] += seconds;
+            }
             for (int k = 0; k < MPP_NCAT; k++) {
                 double seconds = to_seconds(c->stats.ticks[k]);
                 lc->time += seconds;

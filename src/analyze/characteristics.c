@@ -51,19 +51,9 @@ const mpp_name_t mpp_per_process_names[MPP_NPP] = {
     {"Overlap", "overlap"},
 };
 
-const char *mpp_not_available_reason(mpp_main_t m)
-{
-    switch (m) {
-    case MPP_M_REALSYNC:
-        return "Real sync is n/a: late-sender analysis needs aligned clocks, not implemented in this version";
-    case MPP_M_POTSYNC:
-        return "Potential sync is n/a: collective entry skew analysis is not implemented in this version";
-    case MPP_M_VARIATION:
-        return "Time variation is n/a: collective exit skew analysis is not implemented in this version";
-    default:
-        return NULL;
-    }
-}
+const char mpp_predicted_waits_reason[] =
+    "Real sync, Potential sync and Time variation are n/a in the predicted characteristics: the communication "
+    "model has no waiting";
 
 const char mpp_overlap_off_reason[] =
     "Overlap and the predicted characteristics are n/a: MPIPROF_PREDICT=off (Overlap needs the communication "
@@ -85,6 +75,9 @@ void mpp_process_quantities(const mpp_local_interval_t *in, int processes, doubl
     q[MPP_Q_CPU] = in->cpu;
     q[MPP_Q_SYS] = in->sys;
     q[MPP_Q_OVERLAP] = in->overlap;
+    q[MPP_Q_REALSYNC] = in->wait[0];
+    q[MPP_Q_POTSYNC] = in->wait[1];
+    q[MPP_Q_VARIATION] = in->wait[2];
 }
 
 void mpp_process_work(const double q[MPP_NQ], double speed, double *work, double *insufficient_work)
@@ -116,6 +109,9 @@ void mpp_predicted_quantities(const double q[MPP_NQ], const double pcat[MPP_NCAT
     out[MPP_Q_CPU] = q[MPP_Q_CPU];
     out[MPP_Q_SYS] = q[MPP_Q_SYS];
     out[MPP_Q_OVERLAP] = q[MPP_Q_OVERLAP];
+    /* the model has no waiting: the predicted wait states are n/a (not
+     * reduced into the predicted characteristics, see characteristics()) */
+    out[MPP_Q_REALSYNC] = out[MPP_Q_POTSYNC] = out[MPP_Q_VARIATION] = 0;
 }
 
 static mpp_comparison_t direct(const mpp_stat_t *s)
@@ -142,7 +138,7 @@ static mpp_comparison_t not_available(void)
  * processes) and their per-process values by_process; `entered` gives, per
  * selected process, whether it entered the interval (NaN execution time). */
 static int characteristics(const mpp_stat_t *q, const double *by_process, const double *entered, int processes,
-                           int overlap_known, int nselected, mpp_interval_result_t *r)
+                           int overlap_known, int waits_known, int nselected, mpp_interval_result_t *r)
 {
     double P = processes;
     double t_exec = q[MPP_Q_EXEC].max;
@@ -162,7 +158,9 @@ static int characteristics(const mpp_stat_t *q, const double *by_process, const 
     m[MPP_M_PRODUCTIVE] = m[MPP_M_TOTAL] - m[MPP_M_LOST];
     m[MPP_M_KEFF] = m[MPP_M_TOTAL] > 0 ? m[MPP_M_PRODUCTIVE] / m[MPP_M_TOTAL] : 1.0;
     m[MPP_M_IMBALANCE] = P * c_max - q[MPP_Q_COMPUTE].sum;
-    m[MPP_M_REALSYNC] = m[MPP_M_POTSYNC] = m[MPP_M_VARIATION] = NAN;
+    m[MPP_M_REALSYNC] = waits_known ? q[MPP_Q_REALSYNC].sum : NAN;
+    m[MPP_M_POTSYNC] = waits_known ? q[MPP_Q_POTSYNC].sum : NAN;
+    m[MPP_M_VARIATION] = waits_known ? q[MPP_Q_VARIATION].sum : NAN;
     m[MPP_M_OVERLAP] = overlap_known ? q[MPP_Q_OVERLAP].sum : NAN;
 
     /* Productive split: CPU, Sys from getrusage and MPI-IO time, scaled so
@@ -191,7 +189,9 @@ static int characteristics(const mpp_stat_t *q, const double *by_process, const 
     c[MPP_P_SYSTEM] = direct(&q[MPP_Q_SYSTEM]);
     c[MPP_P_IDLE] = reflected(t_exec, &q[MPP_Q_EXEC]);
     c[MPP_P_IMBALANCE] = reflected(c_max, &q[MPP_Q_COMPUTE]);
-    c[MPP_P_REALSYNC] = c[MPP_P_POTSYNC] = c[MPP_P_VARIATION] = not_available();
+    c[MPP_P_REALSYNC] = waits_known ? direct(&q[MPP_Q_REALSYNC]) : not_available();
+    c[MPP_P_POTSYNC] = waits_known ? direct(&q[MPP_Q_POTSYNC]) : not_available();
+    c[MPP_P_VARIATION] = waits_known ? direct(&q[MPP_Q_VARIATION]) : not_available();
     c[MPP_P_OVERLAP] = overlap_known ? direct(&q[MPP_Q_OVERLAP]) : not_available();
 
     r->by_process = malloc(sizeof(double) * (size_t)(nselected ? nselected : 1) * MPP_NPP);
@@ -216,19 +216,25 @@ static int characteristics(const mpp_stat_t *q, const double *by_process, const 
         out[MPP_P_IMBALANCE] = c_max - v[MPP_Q_COMPUTE];
         if (overlap_known)
             out[MPP_P_OVERLAP] = v[MPP_Q_OVERLAP];
+        if (waits_known) {
+            out[MPP_P_REALSYNC] = v[MPP_Q_REALSYNC];
+            out[MPP_P_POTSYNC] = v[MPP_Q_POTSYNC];
+            out[MPP_P_VARIATION] = v[MPP_Q_VARIATION];
+        }
     }
     return 0;
 }
 
 int mpp_characteristics(const mpp_reduced_interval_t *in, int nselected, mpp_interval_result_t *r)
 {
-    return characteristics(in->q, in->by_process, in->by_process, in->processes, in->overlap_known, nselected, r);
+    return characteristics(in->q, in->by_process, in->by_process, in->processes, in->overlap_known,
+                           in->waitstates_known, nselected, r);
 }
 
 int mpp_characteristics_predicted(const mpp_reduced_interval_t *in, int nselected, mpp_interval_result_t *r)
 {
     if (!in->predicted || (nselected && !in->pred_by_process))
         return -1;
-    return characteristics(in->pq, in->pred_by_process, in->by_process, in->processes, in->overlap_known,
+    return characteristics(in->pq, in->pred_by_process, in->by_process, in->processes, in->overlap_known, 0,
                            nselected, r);
 }

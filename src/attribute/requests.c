@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mt_lock.h"
 #include "requests.h"
 
 /* Open addressing with backward-shift deletion (no tombstones), at most
@@ -21,22 +22,10 @@ static double tick_rate;
 static int keep_frames; /* another thread may complete a request: keep the starting call's frames */
 static size_t capacity, count;
 static uint32_t last_serial;
-static int locking;
-/* MPI_THREAD_MULTIPLE only.  A mutex, not a spinlock: with more threads
- * than cores a spinning waiter burns the time slice of the holder. */
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static mpp_mt_lock_t lock = MPP_MT_LOCK_INITIALIZER;
 
-static inline void take(void)
-{
-    if (locking)
-        pthread_mutex_lock(&lock);
-}
-
-static inline void give(void)
-{
-    if (locking)
-        pthread_mutex_unlock(&lock);
-}
+static inline void take(void) { mpp_mt_take(&lock); }
+static inline void give(void) { mpp_mt_give(&lock); }
 
 static inline size_t home(uint64_t h, size_t cap)
 {
@@ -46,7 +35,7 @@ static inline size_t home(uint64_t h, size_t cap)
 void mpp_requests_init(int thread_multiple)
 {
     mpp_requests_reset();
-    locking = thread_multiple;
+    lock.on = thread_multiple;
 }
 
 void mpp_requests_set_tick_rate(double ticks_per_second) { tick_rate = ticks_per_second; }

@@ -10,6 +10,7 @@
 
 __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-exec")));
 _Atomic int mpp_collecting; /* read by every thread; relaxed loads are plain moves */
+int mpp_paused;
 
 static mpp_thread_t *all_threads;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -108,6 +109,32 @@ static void track_requests(mpp_call_t *c, mpp_cell_t *cell)
             mpp_request_started(c->started[i] & 0xffffffffu, c->t1, &o);
 }
 
+void mpp_call_origin(const mpp_call_t *c, mpp_request_origin_t *o)
+{
+    origin_of(o, c->thread, c->cell);
+    if (c->cell && MPP_UNLIKELY(t_keeps_frames))
+        for (int i = 0; i < o->depth; i++)
+            o->frames[i] = c->cell->frames[i];
+}
+
+mpp_cell_t *mpp_origin_cell(mpp_thread_t *self, const mpp_request_origin_t *o)
+{
+    /* Where it was, if this thread made that call and its table has not
+     * grown since; if it has, found by its hash (cells are never removed);
+     * if another thread made the call, by its key in this thread's table
+     * (each thread adds to its own table only; the profile merges cells of
+     * the same site). */
+    if (!o->thread)
+        return NULL;
+    if (o->thread == self) {
+        mpp_cell_t *cell = mpp_table_at(&self->table, o->generation, (size_t)o->slot, o->hash);
+        return cell ? cell : mpp_table_find_hash(&self->table, o->hash, o->fid, o->interval);
+    }
+    if (o->depth == self->table.depth)
+        return mpp_table_lookup(&self->table, o->fid, o->interval, o->frames);
+    return NULL;
+}
+
 void mpp_call_request_done(mpp_call_t *c, uint64_t key, int gone)
 {
     mpp_request_origin_t o;
@@ -115,19 +142,7 @@ void mpp_call_request_done(mpp_call_t *c, uint64_t key, int gone)
     mpp_thread_t *t = c->thread;
     if (!mpp_request_complete(key & 0xffffffffu, (uint32_t)(key >> 32), c->t0, gone, t, &o, &overlap) || !overlap)
         return;
-    mpp_cell_t *cell = NULL;
-    /* The starting call's cell: where it was, if this thread made that call
-     * and its table has not grown since; if it has, found by its hash (cells
-     * are never removed); if another thread made the call, by its key in
-     * this thread's table (each thread adds to its own table only; the
-     * profile merges cells of the same site). */
-    if (o.thread == t) {
-        cell = mpp_table_at(&t->table, o.generation, (size_t)o.slot, o.hash);
-        if (!cell)
-            cell = mpp_table_find_hash(&t->table, o.hash, o.fid, o.interval);
-    } else if (o.depth == t->table.depth) {
-        cell = mpp_table_lookup(&t->table, o.fid, o.interval, o.frames);
-    }
+    mpp_cell_t *cell = mpp_origin_cell(t, &o);
     if (cell)
         cell->stats.overlap += overlap;
 }
@@ -138,6 +153,13 @@ void mpp_call_end(mpp_call_t *c, void *return_address, void *frame_address)
     uintptr_t frames[MPP_MAX_DEPTH];
     if (MPP_UNLIKELY(mpp_union_tracking))
         mpp_union_leave(c->t1);
+    if (MPP_UNLIKELY(mpp_paused)) { /* MPI_Pcontrol(0) with wait states on */
+        c->cell = NULL;
+        if (c->new_request || c->nstarted)
+            track_requests(c, NULL); /* their kind and handle still matter */
+        t->in_call = 0;
+        return;
+    }
     mpp_callsite_capture(frames, t->table.depth, return_address, frame_address, t->stack_lo, t->stack_hi);
     uint32_t interval = atomic_load_explicit(&mpp_current_interval, memory_order_relaxed);
     mpp_cell_t *cell = t->last_cell;
@@ -160,6 +182,7 @@ void mpp_call_end(mpp_call_t *c, void *return_address, void *frame_address)
         cell->stats.bytes_recv += (uint64_t)c->bytes_recv;
         cell->stats.model += c->model;
     }
+    c->cell = cell;
     if (MPP_UNLIKELY(c->new_request || c->nstarted))
         track_requests(c, cell);
     t->in_call = 0;

@@ -104,12 +104,25 @@ FORMULA_OPS = MODEL_OPS[MODEL_OPS.index("p2p"):]
 COLLECTIVE_OPS = FORMULA_OPS[FORMULA_OPS.index("barrier"):]
 
 
+SYNC_ROLES = ["send", "recv", "sendrecv", "irecv", "psend", "probe", "mrecv", "newcomm", "freecomm"]
+
+
 def read_description(path):
-    """(functions, @bytes rules, @model rules: name -> operation)."""
-    functions, bytes_rules, model_rules = [], {}, {}
+    """(functions, @bytes rules, @model rules: name -> operation,
+    @sync rules: name -> wait-state role)."""
+    functions, bytes_rules, model_rules, sync_rules = [], {}, {}, {}
     for raw in open(path):
         line = raw.strip()
         if not line or line.startswith("#"):
+            continue
+        if line.startswith("@sync"):
+            words = line.split()[1:]
+            if not words or words[0] not in SYNC_ROLES:
+                raise SystemExit("@sync: unknown role in: " + line)
+            for name in words[1:]:
+                if name in sync_rules:
+                    raise SystemExit("@sync names %s twice" % name)
+                sync_rules[name] = words[0]
             continue
         if line.startswith("@model"):
             words = line.split()[1:]
@@ -128,7 +141,7 @@ def read_description(path):
                 bytes_rules[op] = exprs
             continue
         functions.append(Function(line))
-    return functions, bytes_rules, model_rules
+    return functions, bytes_rules, model_rules, sync_rules
 
 
 def model_op(fn, model_rules):
@@ -278,7 +291,131 @@ def request_array(fn):
     return ("request" if "*" in p.type else "&request"), "1"
 
 
-def wrapper(fn, bytes_rules, model_rules):
+def sync_role(fn, sync_rules):
+    """The @sync role of a function (None: none)."""
+    return sync_rules.get(fn.base, sync_rules.get(fn.operation()))
+
+
+def new_comm_param(fn):
+    outs = [p.name for p in fn.params if p.type == "MPI_Comm *"]
+    if len(outs) != 1:
+        raise SystemExit("%s: @sync newcomm needs exactly one MPI_Comm * parameter" % fn.name)
+    return outs[0]
+
+
+# Completion calls: (how many completed, which indexes or NULL, statuses,
+# the condition that any did) - from MPI's parameter names.
+COMPLETIONS = {
+    "Wait": ("1", "NULL", "status", "1"),
+    "Test": ("1", "NULL", "status", "*flag"),
+    "Waitall": ("count", "NULL", "array_of_statuses", "1"),
+    "Testall": ("count", "NULL", "array_of_statuses", "*flag"),
+    "Waitany": ("1", "indx", "status", "*indx != MPI_UNDEFINED"),
+    "Testany": ("1", "indx", "status", "*flag && *indx != MPI_UNDEFINED"),
+    "Waitsome": ("*outcount", "array_of_indices", "array_of_statuses", "*outcount != MPI_UNDEFINED"),
+    "Testsome": ("*outcount", "array_of_indices", "array_of_statuses", "*outcount != MPI_UNDEFINED"),
+}
+
+
+def sync_before(fn, sync_rules):
+    """Wait-state code before the PMPI call: statuses the analysis reads even
+    when the program ignores them, a freed communicator's last batches, the
+    message a matched receive takes."""
+    role = sync_role(fn, sync_rules)
+    out = []
+    ws = "MPP_UNLIKELY(mpp_ws_on)"
+    if "status" in fn.by_name and (role in ("recv", "sendrecv", "probe", "mrecv") or
+                                   fn.base in COMPLETIONS):
+        out += ["    MPI_Status mpp_ws_status;",
+                "    if (%s && status == MPI_STATUS_IGNORE)" % ws,
+                "        status = &mpp_ws_status;"]
+    if "array_of_statuses" in fn.by_name and fn.base in COMPLETIONS:
+        n = "count" if "count" in fn.by_name else "incount"
+        out += ["    if (%s && array_of_statuses == MPI_STATUSES_IGNORE)" % ws,
+                "        array_of_statuses = mpp_ws_statuses(%s);" % n]
+    if role == "freecomm":
+        out += ["    if (%s && comm)" % ws, "        mpp_ws_comm_freeing(*comm);"]
+    if role == "mrecv":
+        out += ["    MPI_Message mpp_ws_message = message ? *message : MPI_MESSAGE_NULL;"]
+    return out
+
+
+def sync_after(fn, sync_rules):
+    """Wait-state code after mpp_call_end (the call's cell is known)."""
+    role = sync_role(fn, sync_rules)
+    has = fn.by_name
+    body = []
+    if role == "send":
+        body.append("mpp_ws_send(&call, comm, dest, tag);")
+    elif role == "recv":
+        body.append("mpp_ws_recv(&call, comm, status);")
+    elif role == "sendrecv":
+        body.append("mpp_ws_send(&call, comm, dest, sendtag);")
+        if "request" in has:
+            body.append("mpp_ws_irecv(comm, *request, 0);")
+        else:
+            body.append("mpp_ws_recv(&call, comm, status);")
+    elif role == "irecv":
+        body.append("mpp_ws_irecv(comm, *request, %d);" % ("persistent" in fn.actions))
+    elif role == "psend":
+        body.append("mpp_ws_send_init(comm, dest, tag, *request);")
+    elif role == "probe":
+        msg = "*message" if "message" in has else "MPI_MESSAGE_NULL"
+        call = "mpp_ws_probe(&call, comm, status, %s);" % msg
+        body.append(("if (*flag) " + call) if "flag" in has else call)
+    elif role == "mrecv":
+        if "request" in has:
+            body.append("mpp_ws_imrecv(mpp_ws_message, *request);")
+        else:
+            body.append("mpp_ws_mrecv(&call, mpp_ws_message, status);")
+    elif role == "newcomm":
+        body.append("mpp_ws_comm_created(*%s);" % new_comm_param(fn))
+    elif fn.cls == "collective" and "comm" in has:
+        if "request" in has:
+            body.append("mpp_ws_icollective(&call, comm, *request, %d);" % ("persistent" in fn.actions))
+        else:
+            body.append("mpp_ws_collective(&call, comm);")
+    if fn.base in COMPLETIONS:
+        n, which, statuses, cond = COMPLETIONS[fn.base]
+        body.append("if (%s) mpp_ws_completed(&call, &handled, %s, %s, %s);" % (cond, n, which, statuses))
+    elif "start" in fn.actions:
+        body.append("mpp_ws_started(&call, &handled);")
+    elif "free" in fn.actions:
+        body.append("mpp_ws_freed(&handled);")
+    if not body:
+        return []
+    return ["    if (MPP_UNLIKELY(mpp_ws_on) && ret == MPI_SUCCESS) {"] + ["        " + b for b in body] + ["    }"]
+
+
+def f08_sync_after(fn, sync_rules):
+    """mpi_f08: collective instances and communicator ids only (their
+    point-to-point calls are not analysed; the protocol says so)."""
+    role = sync_role(fn, sync_rules)
+    has = fn.by_name
+    comm = "PMPI_Comm_f2c(*(const MPI_Fint *)comm)"
+    body = []
+    if role == "newcomm":
+        body.append("mpp_ws_comm_created(PMPI_Comm_f2c(*(const MPI_Fint *)%s));" % new_comm_param(fn))
+    elif fn.cls == "collective" and "comm" in has and "persistent" not in fn.actions:
+        if "request" in has:
+            body.append("mpp_ws_icollective(&call, %s, PMPI_Request_f2c(*(MPI_Fint *)request), 0);" % comm)
+        else:
+            body.append("mpp_ws_collective(&call, %s);" % comm)
+    elif fn.cls == "sendrecv":
+        return ["    if (MPP_UNLIKELY(mpp_ws_on))", "        mpp_ws_f08_p2p = 1;"]
+    if not body:
+        return []
+    return ["    if (MPP_UNLIKELY(mpp_ws_on) && mpp_f08_ok(ierror)) {"] + ["        " + b for b in body] + ["    }"]
+
+
+def f08_sync_before(fn, sync_rules):
+    if sync_role(fn, sync_rules) != "freecomm":
+        return []
+    return ["    if (MPP_UNLIKELY(mpp_ws_on) && comm)",
+            "        mpp_ws_comm_freeing(PMPI_Comm_f2c(*(const MPI_Fint *)comm));"]
+
+
+def wrapper(fn, bytes_rules, model_rules, sync_rules):
     params = ", ".join(p.text for p in fn.params) or "void"
     args = ", ".join(p.name for p in fn.params)
     head = "%s %s(%s)" % (fn.ret, fn.name, params)
@@ -300,6 +437,7 @@ def wrapper(fn, bytes_rules, model_rules):
         arr, n = request_array(fn)
         out += ["    mpp_reqset_t handled;",
                 "    mpp_reqset_before(&call, &handled, %s, %s, %d);" % (arr, n, "start" in handles)]
+    out += sync_before(fn, sync_rules)
     out += ["    %s ret = %s(%s);" % (fn.ret, fn.pname, args), "    mpp_call_stop(&call);"]
     if handles:
         out.append("    mpp_reqset_after(&call, &handled, %s, %s, %d);" % (arr, n, "complete" in handles))
@@ -311,8 +449,9 @@ def wrapper(fn, bytes_rules, model_rules):
         kind = CATEGORY[fn.cls]
         out.append("    if (ret == MPI_SUCCESS) mpp_request_created(&call, *request, %s, %d);"
                    % (kind, "persistent" in fn.actions))
-    out += ["    mpp_call_end(&call, __builtin_return_address(0), __builtin_frame_address(0));",
-            "    return ret;", "}", ""]
+    out += ["    mpp_call_end(&call, __builtin_return_address(0), __builtin_frame_address(0));"]
+    out += sync_after(fn, sync_rules)
+    out += ["    return ret;", "}", ""]
     return out
 
 
@@ -326,7 +465,7 @@ def f08_symbol(fn, profiling=False):
     return "%s_%s_%s_%s" % (prefix, m.group(2).lower(), variant, "large_" if m.group(3) else "")
 
 
-def f08_wrapper(fn, bytes_rules, model_rules):
+def f08_wrapper(fn, bytes_rules, model_rules, sync_rules):
     """An mpi_f08 entry point: times the call and forwards every argument
     (references, then ierror, then the hidden lengths of CHARACTER
     arguments) to MPICH's pmpir_ entry point, referenced weakly because
@@ -354,6 +493,7 @@ def f08_wrapper(fn, bytes_rules, model_rules):
             arr, n = "(MPI_Request *)request", "1"
         out += ["    mpp_reqset_t handled;",
                 "    mpp_reqset_before(&call, &handled, %s, %s, %d);" % (arr, n, "start" in handles)]
+    out += f08_sync_before(fn, sync_rules)
     out += ["    intptr_t ret = %s(%s);" % (real, args), "    mpp_call_stop(&call);"]
     if handles:
         out.append("    mpp_reqset_after(&call, &handled, %s, %s, %d);" % (arr, n, "complete" in handles))
@@ -364,14 +504,15 @@ def f08_wrapper(fn, bytes_rules, model_rules):
     if fn.actions & {"request", "persistent"}:
         out.append("    if (mpp_f08_ok(ierror)) mpp_request_created(&call, PMPI_Request_f2c(*(MPI_Fint *)request), %s, %d);"
                    % (category, "persistent" in fn.actions))
-    out += ["    mpp_call_end(&call, __builtin_return_address(0), __builtin_frame_address(0));",
-            "    return ret;", "}", ""]
+    out += ["    mpp_call_end(&call, __builtin_return_address(0), __builtin_frame_address(0));"]
+    out += f08_sync_after(fn, sync_rules)
+    out += ["    return ret;", "}", ""]
     return out
 
 
 def main():
     desc, outdir = sys.argv[1], sys.argv[2]
-    functions, bytes_rules, model_rules = read_description(desc)
+    functions, bytes_rules, model_rules, sync_rules = read_description(desc)
     known_ops = {f.operation() for f in functions}
     for op in bytes_rules:
         if op not in known_ops:
@@ -380,6 +521,9 @@ def main():
     for name in model_rules:
         if name not in known_names:
             raise SystemExit("@model names %s, which is neither a function nor an operation" % name)
+    for name in sync_rules:
+        if name not in known_names:
+            raise SystemExit("@sync names %s, which is neither a function nor an operation" % name)
     for f in functions:
         op = model_op(f, model_rules)
         if op in FORMULA_OPS and f.cls != "handwritten" and (f.cls == "bykind" or
@@ -411,18 +555,18 @@ def main():
 
     with open(outdir + "/mpi_wrappers.c", "w") as w:
         w.write(BANNER)
-        w.write('#include "wrapper_support.h"\n\n')
+        w.write('#include "waitstate_hooks.h"\n#include "wrapper_support.h"\n\n')
         for f in functions:
             if f.cls == "handwritten":
                 continue
-            w.write("\n".join(wrapper(f, bytes_rules, model_rules)) + "\n")
+            w.write("\n".join(wrapper(f, bytes_rules, model_rules, sync_rules)) + "\n")
 
     with open(outdir + "/f08_wrappers.c", "w") as w:
         w.write(BANNER)
-        w.write('#include "wrapper_support.h"\n\n')
+        w.write('#include "waitstate_hooks.h"\n#include "wrapper_support.h"\n\n')
         for f in functions:
             if f.actions & {"f08", "f08ts"} and f.cls not in ("handwritten", "untimed"):
-                w.write("\n".join(f08_wrapper(f, bytes_rules, model_rules)) + "\n")
+                w.write("\n".join(f08_wrapper(f, bytes_rules, model_rules, sync_rules)) + "\n")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@
 #include "callsite.h"
 #include "characteristics.h"
 #include "clock.h"
+#include "clocksync.h"
 #include "config.h"
 #include "counters.h"
 #include "function_table.h"
@@ -29,6 +30,7 @@
 #include "symbolize.h"
 #include "thread_state.h"
 #include "topology.h"
+#include "waitstate_hooks.h"
 #include "warnings.h"
 #include "wrapper_support.h"
 #include "writer.h"
@@ -40,6 +42,20 @@ static MPI_Comm profiler_comm = MPI_COMM_NULL;
 static mpp_run_info_t run;
 static uintptr_t init_site[MPP_MAX_DEPTH];
 static mpp_calibration_t calibration; /* the communication model (model.h) */
+
+/* Wait states: the clock alignment at MPI_Init, the communicator their
+ * batches travel on, and what the protocol says of them. */
+static int waitstates;
+static mpp_clock_alignment_t alignment;
+static int64_t sync_threshold; /* ticks: differences below it count as 0 */
+static MPI_Comm waitstate_comm = MPI_COMM_NULL;
+static char waitstates_off_reason[160];
+/* rank 0, from MPI_Finalize's reductions: the largest uncertainties at
+ * MPI_Init and MPI_Finalize, offset change, mpi_f08 flag; summed counts */
+static int64_t ws_largest[4];
+static uint64_t ws_sums[7];
+static uint64_t ws_span; /* ticks between the two alignments */
+static void start_waitstates(int thread_multiple);
 
 MPP_EXPORT const char *mpiprof_version(void) { return PACKAGE_VERSION; }
 
@@ -119,6 +135,7 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
                                 calibration.world_size);
     }
     mpp_describe_site = describe_site;
+    start_waitstates(provided == MPI_THREAD_MULTIPLE);
     /* Context, once per process: the CPU binding (hwloc's topology itself is
      * loaded at MPI_Finalize, by one process per host), and the counters,
      * started before interval 0 opens so that it reads them. */
@@ -135,6 +152,86 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
     state = MPP_LIFE_ACTIVE;
     mpp_collecting = 1;
     mpp_thread_attach();
+}
+
+/* Rank 0's MPIPROF_WAITSTATES and MPIPROF_SYNC_BATCH hold for every
+ * process (the batches must break at the same instants everywhere); the
+ * clocks are aligned before the first profiled call. */
+static void start_waitstates(int thread_multiple)
+{
+    int settings[2] = {(int)mpp_config.number[MPP_CFG_WAITSTATES], (int)mpp_config.number[MPP_CFG_SYNC_BATCH]};
+    PMPI_Bcast(settings, 2, MPI_INT, 0, profiler_comm);
+    waitstates = settings[0];
+    snprintf(run.waitstates, sizeof run.waitstates, "off (MPIPROF_WAITSTATES=off)");
+    snprintf(waitstates_off_reason, sizeof waitstates_off_reason,
+             "Real sync, Potential sync and Time variation are n/a: MPIPROF_WAITSTATES=off");
+    if (!waitstates)
+        return;
+    PMPI_Comm_dup(MPI_COMM_WORLD, &waitstate_comm);
+    mpp_clock_align(profiler_comm, &alignment);
+    int64_t uncertainty = alignment.uncertainty, largest = 0;
+    PMPI_Allreduce(&uncertainty, &largest, 1, MPI_INT64_T, MPI_MAX, profiler_comm);
+    sync_threshold = 2 * largest; /* two processes' clocks, each that far from rank 0's */
+    mpp_ws_start(waitstate_comm, alignment.offset, sync_threshold, settings[1], thread_multiple);
+    waitstates_off_reason[0] = '\0';
+}
+
+/* MPI_Finalize: the last wait-state batches, the clocks measured again. */
+static void finish_waitstates(void)
+{
+    if (!waitstates)
+        return;
+    mpp_ws_finish();
+    mpp_clock_alignment_t end;
+    mpp_clock_align(profiler_comm, &end);
+    mpp_ws_stats_t st;
+    mpp_ws_get_stats(&st);
+    int64_t drift = end.offset - alignment.offset;
+    int64_t local[4] = {alignment.uncertainty, end.uncertainty, drift < 0 ? -drift : drift, mpp_ws_f08_p2p};
+    uint64_t counts[7] = {st.messages, st.paired, st.unpaired, st.batches, st.batch_bytes, st.instances,
+                          st.exits_unknown};
+    PMPI_Reduce(local, ws_largest, 4, MPI_INT64_T, MPI_MAX, 0, profiler_comm);
+    PMPI_Reduce(counts, ws_sums, 7, MPI_UINT64_T, MPI_SUM, 0, profiler_comm);
+    ws_span = end.at > alignment.at ? end.at - alignment.at : 1;
+    PMPI_Comm_free(&waitstate_comm);
+}
+
+/* The Clock and Wait states lines and their warnings (rank 0, once ticks
+ * convert to seconds). */
+static void describe_waitstates(void)
+{
+    if (!waitstates) {
+        snprintf(run.clock, sizeof run.clock, "%s, resolution %.3g s, clocks not aligned (MPIPROF_WAITSTATES=off)",
+                 mpp_clock_name(), mpp_clock_resolution());
+        return;
+    }
+    if (rank != 0)
+        return;
+    int64_t *largest = ws_largest;
+    uint64_t *sums = ws_sums;
+    double span = mpp_ticks_to_seconds(ws_span > 0 ? ws_span : 1);
+    snprintf(run.clock, sizeof run.clock,
+             "%s, resolution %.3g s, aligned to rank 0 at MPI_Init (largest offset uncertainty %.3g s) and "
+             "MPI_Finalize (%.3g s); largest change of an offset over the run %.3g s (drift %.3g), not "
+             "corrected in instants reduced during the run; differences below %.3g s count as 0",
+             mpp_clock_name(), mpp_clock_resolution(), mpp_ticks_to_seconds((uint64_t)largest[0]),
+             mpp_ticks_to_seconds((uint64_t)largest[1]), mpp_ticks_to_seconds((uint64_t)largest[2]),
+             mpp_ticks_to_seconds((uint64_t)largest[2]) / span, mpp_ticks_to_seconds((uint64_t)sync_threshold));
+    snprintf(run.waitstates, sizeof run.waitstates,
+             "real sync (late senders) and potential sync / time variation (collectives), batches of %ld; "
+             "%llu messages paired of %llu sent, %llu collective instances; %llu batches (%llu bytes) sent",
+             mpp_config.number[MPP_CFG_SYNC_BATCH], (unsigned long long)sums[1], (unsigned long long)sums[0],
+             (unsigned long long)sums[5], (unsigned long long)sums[3], (unsigned long long)sums[4]);
+    if (sums[2])
+        mpp_warn("Real sync: %llu received messages could not be paired with their send (a receive the profiler "
+                 "did not see, e.g. a request freed before it completed, or a send not profiled); their waits "
+                 "are not counted", (unsigned long long)sums[2]);
+    if (sums[6])
+        mpp_warn("Time variation: %llu nonblocking collective instances had not completed when their batch was "
+                 "reduced; their exits are not counted", (unsigned long long)sums[6]);
+    if (largest[3])
+        mpp_warn("Real sync does not cover point-to-point calls made through the mpi_f08 bindings; some "
+                 "processes made such calls");
 }
 
 static const char *resolve_frame(void *ctx, uintptr_t address)
@@ -170,8 +267,27 @@ static void resolve_position(mpp_symbolizer_t *sym, uintptr_t site, char *file, 
     mpp_srckey_free_frames(frames, n);
 }
 
+/* MPP_SRC_* bits of the wait states that apply to a function. */
+static int waits_of(const char *function)
+{
+    for (int f = 0; f < MPP_NFUNCTIONS; f++) {
+        if (strcmp(mpp_functions[f].name, function))
+            continue;
+        if (mpp_functions[f].by_request)
+            return MPP_SRC_REALSYNC | MPP_SRC_COLLECTIVE_WAITS;
+        if (mpp_functions[f].category == MPP_CAT_SENDRECV)
+            return MPP_SRC_REALSYNC;
+        if (mpp_functions[f].category == MPP_CAT_COLLECTIVE)
+            return MPP_SRC_COLLECTIVE_WAITS;
+        return 0;
+    }
+    return 0;
+}
+
 static void write_report(mpp_reduced_t *rd, size_t local_warnings_before)
 {
+    for (int s = 0; s < rd->nsrcs; s++)
+        rd->srcs[s].waits = waits_of(rd->srcs[s].function);
     /* Interval 0 begins where MPI_Init was called (on rank 0). */
     if (rd->nintervals > 0) {
         free(rd->intervals[0].file);
@@ -222,15 +338,12 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before)
         all[n++] = machine_na;
     if (counters_na)
         all[n++] = counters_na;
-    for (int m = 0; m < MPP_NMAIN; m++)
-        if (mpp_not_available_reason(m))
-            all[n++] = mpp_not_available_reason(m);
+    if (waitstates_off_reason[0])
+        all[n++] = waitstates_off_reason;
     if (!calibration.setup.enabled)
         all[n++] = mpp_overlap_off_reason;
 
     mpp_now_iso8601(run.written, sizeof run.written);
-    snprintf(run.clock, sizeof run.clock, "%s, resolution %.3g s, inter-process offset uncertainty n/a "
-             "(clocks are not aligned by this version)", mpp_clock_name(), mpp_clock_resolution());
     mpp_report_t report = {.run = &run, .config = &mpp_config, .reduced = rd, .results = results,
                            .predicted = predicted, .model = &calibration.setup, .warnings = all, .nwarnings = n,
                            .machine = &machine};
@@ -262,6 +375,8 @@ void mpp_lifecycle_finish(void)
         return;
     uint64_t end = mpp_now();
     mpp_collecting = 0;
+    mpp_paused = 0;
+    finish_waitstates();
     mpp_model_runtime_stop();
     active = 0;
     state = MPP_LIFE_AFTER;
@@ -289,6 +404,7 @@ void mpp_lifecycle_finish(void)
                                                      mpp_ticks_to_seconds, resolve_frame, sym, function_name);
     if (profile) { /* the model's part, and the context: what reduce needs of the machine and the counters */
         profile->predict = calibration.setup.enabled;
+        profile->waitstates = waitstates;
         profile->speed = calibration.speed;
         if (profile->predict)
             mpp_profile_predict(profile, function_model_op);
@@ -304,6 +420,7 @@ void mpp_lifecycle_finish(void)
             ctx->nevents = 0;
         }
     }
+    describe_waitstates();
     size_t warnings_before = mpp_warnings_count();
     mpp_reduced_t *rd = profile ? mpp_reduce(profile, profiler_comm, mpp_config.text[MPP_CFG_RANKS], run.hostname)
                                 : NULL;
@@ -389,7 +506,9 @@ MPP_EXPORT int MPI_Pcontrol(const int level, ...)
             return PMPI_Pcontrol(level);
         }
     }
-    if (active)
+    if (active && waitstates)
+        mpp_paused = level == 0; /* every call still counts for the wait-state bookkeeping */
+    else if (active)
         mpp_collecting = level != 0;
     return PMPI_Pcontrol(level);
 }

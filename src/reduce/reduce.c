@@ -396,7 +396,8 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
     size_t pq0 = nq + ncv + nhw, cp0 = pq0 + npq; /* offsets of the model's values */
     size_t nsum = nq + ncv + nhw + npq + ncp;
     size_t pmm0 = nq + (size_t)nc + nhw, pcmm0 = pmm0 + npq; /* ... and of their minima/maxima */
-    size_t nminmax = pmm0 + npq + (predict ? (size_t)nc : 0);
+    size_t wmm0 = pcmm0 + (predict ? (size_t)nc : 0);      /* the cells' wait states' minima/maxima */
+    size_t nminmax = wmm0 + (lp->waitstates ? (size_t)nc * MPP_CELL_NWAIT : 0);
     double *sum = calloc(nsum + nhw + 1, sizeof *sum);
     double *own = malloc((nsum + 1) * sizeof *own);       /* NaN where absent */
     double *execs = calloc((size_t)ni + 1, sizeof *execs);
@@ -473,8 +474,14 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
         v[MPP_CELL_CALLS] = (double)lp->cells[c].calls;
         v[MPP_CELL_SENT] = (double)lp->cells[c].bytes_sent;
         v[MPP_CELL_RECV] = (double)lp->cells[c].bytes_recv;
+        for (int w = 0; w < MPP_CELL_NWAIT; w++)
+            v[MPP_CELL_REALSYNC + w] = lp->cells[c].wait[w];
         memcpy(sum + nq + (size_t)g * MPP_NCELLV, v, MPP_NCELLV * sizeof *v);
         lo[nq + g].value = hi[nq + g].value = lp->cells[c].time;
+        for (int w = 0; lp->waitstates && w < MPP_CELL_NWAIT; w++) {
+            size_t mm = wmm0 + (size_t)g * MPP_CELL_NWAIT + w;
+            lo[mm].value = hi[mm].value = lp->cells[c].wait[w];
+        }
         if (predict) {
             double *m = own + cp0 + (size_t)g * MPP_NCELLP;
             m[MPP_CELL_PREDICTED] = lp->cells[c].predicted;
@@ -522,6 +529,7 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
     if (out) {
         out->nprocs = size;
         out->predicted = predict;
+        out->waitstates = lp->waitstates;
         out->nnodes = count_of_kind(&d, MPP_REC_HOST);
         out->nselected = nselected;
         out->selected = malloc(((size_t)nselected + 1) * sizeof(int));
@@ -547,6 +555,7 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
                 memcpy(ri->by_process + (size_t)s * MPP_NQ, by_process + (size_t)s * nsum + (size_t)g * MPP_NQ,
                        MPP_NQ * sizeof(double));
             ri->overlap_known = ri->predicted = predict;
+            ri->waitstates_known = lp->waitstates;
             if (predict) {
                 for (int k = 0; k < MPP_NQ; k++) {
                     size_t at = pq0 + (size_t)g * MPP_NQ + k, mm = pmm0 + (size_t)g * MPP_NQ + k;
@@ -597,6 +606,11 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
             rc->bytes_recv = (uint64_t)v[MPP_CELL_RECV];
             rc->time = (mpp_stat_t){v[MPP_CELL_TIME], lo_all[nq + g].value, hi_all[nq + g].value,
                                     lo_all[nq + g].rank, hi_all[nq + g].rank, (int)d.records[c0 + g].sum};
+            for (int w = 0; lp->waitstates && w < MPP_CELL_NWAIT; w++) {
+                size_t mm = wmm0 + (size_t)g * MPP_CELL_NWAIT + w;
+                rc->wait[w] = (mpp_stat_t){v[MPP_CELL_REALSYNC + w], lo_all[mm].value, hi_all[mm].value,
+                                           lo_all[mm].rank, hi_all[mm].rank, rc->time.count};
+            }
             rc->by_process = malloc(((size_t)nselected * MPP_NCELLV + 1) * sizeof(double));
             for (int s = 0; s < nselected; s++)
                 memcpy(rc->by_process + (size_t)s * MPP_NCELLV,

@@ -258,6 +258,7 @@ static json_t *parameters(const mpp_report_t *r)
     json_object_set_new(p, "placement", placement(r));
     json_object_set_new(p, "hardware_counters", counters_parameter(r));
     json_object_set_new(p, "clock", text(run->clock));
+    json_object_set_new(p, "wait_states", text(run->waitstates));
     json_object_set_new(p, "prediction_model", prediction_model(r));
     json_t *w = json_array();
     for (int i = 0; i < r->nwarnings; i++)
@@ -270,6 +271,13 @@ static json_t *stat_object(const mpp_stat_t *s)
 {
     return json_pack("{s:f, s:f, s:i, s:f, s:i, s:f}", "sum", s->sum, "min", s->min, "min_rank", s->min_rank,
                      "max", s->max, "max_rank", s->max_rank, "mean", s->count ? s->sum / s->count : 0.0);
+}
+
+/* A wait state of an SRC point: null when not analysed or not applicable. */
+static json_t *wait_stat(const mpp_reduced_t *rd, const mpp_reduced_src_t *s, const mpp_reduced_cell_t *c, int w)
+{
+    int bit = w ? MPP_SRC_COLLECTIVE_WAITS : MPP_SRC_REALSYNC;
+    return rd->waitstates && (s->waits & bit) ? stat_object(&c->wait[w]) : json_null();
 }
 
 static json_t *real_section(const mpp_report_t *r, const mpp_reduced_interval_t *in,
@@ -329,7 +337,8 @@ static json_t *src_points(const mpp_report_t *r, int interval)
                                                    text(fr->text)));
         }
         json_t *by = json_object(), *ranks = json_array();
-        static const char *keys[MPP_NCELLV] = {"time", "calls", "bytes_sent", "bytes_recv"};
+        static const char *keys[MPP_NCELLV] = {"time", "calls", "bytes_sent", "bytes_recv", "real_sync",
+                                               "potential_sync", "time_variation"};
         json_t *cols[MPP_NCELLV];
         for (int k = 0; k < MPP_NCELLV; k++)
             cols[k] = json_array();
@@ -337,7 +346,10 @@ static json_t *src_points(const mpp_report_t *r, int interval)
             json_array_append_new(ranks, json_integer(rd->selected[sel]));
             for (int k = 0; k < MPP_NCELLV; k++) {
                 double v = c->by_process[(size_t)sel * MPP_NCELLV + k];
-                if (k == MPP_CELL_TIME)
+                int applies = s->waits & (k == MPP_CELL_REALSYNC ? MPP_SRC_REALSYNC : MPP_SRC_COLLECTIVE_WAITS);
+                if (k >= MPP_CELL_REALSYNC && (!rd->waitstates || !applies))
+                    json_array_append_new(cols[k], json_null());
+                else if (k == MPP_CELL_TIME || k >= MPP_CELL_REALSYNC)
                     json_array_append_new(cols[k], isnan(v) ? json_null() : json_real(v));
                 else
                     json_array_append_new(cols[k], isnan(v) ? json_null() : json_integer((json_int_t)v));
@@ -354,13 +366,14 @@ static json_t *src_points(const mpp_report_t *r, int interval)
             json_object_set_new(by, model_keys[k], col);
         }
         json_array_append_new(
-            list, json_pack("{s:i, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:n, s:n, s:n, s:o, s:o}", "id", s->id,
+            list, json_pack("{s:i, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id", s->id,
                             "function", s->function, "calls", (json_int_t)c->calls, "bytes_sent",
                             (json_int_t)c->bytes_sent, "bytes_recv", (json_int_t)c->bytes_recv, "time",
                             stat_object(&c->time), "predicted_time",
                             rd->predicted ? stat_object(&c->predicted) : json_null(), "overlap",
-                            rd->predicted ? json_real(c->overlap) : json_null(), "real_sync", "potential_sync",
-                            "time_variation", "by_process", by, "stack", stack));
+                            rd->predicted ? json_real(c->overlap) : json_null(), "real_sync",
+                            wait_stat(rd, s, c, 0), "potential_sync", wait_stat(rd, s, c, 1), "time_variation",
+                            wait_stat(rd, s, c, 2), "by_process", by, "stack", stack));
     }
     free(ids);
     return list;

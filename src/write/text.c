@@ -138,6 +138,7 @@ static void write_parameters(FILE *out, const mpp_report_t *r)
     fputc('\n', out);
     write_context(out, r);
     P("Clock", "%s", run->clock);
+    P("Wait states", "%s", run->waitstates);
     char model[MPP_MODEL_MAX_LINES][MPP_MODEL_LINE];
     int nmodel = mpp_report_model_lines(r, model);
     P("Prediction model", "%s", model[0]);
@@ -333,6 +334,17 @@ static void write_process_row(FILE *out, const char *label, const mpp_reduced_t 
     fputc('\n', out);
 }
 
+/* "\n   label  sum=..  min=.. (rank r)  max=.. (rank r)  mean=.." */
+static void put_stat(line_t *l, const char *label, const mpp_stat_t *s)
+{
+    put_str(l, "\n   "), put_str(l, label), put_str(l, "sum="), put_fixed6(l, s->sum);
+    put_str(l, "  min="), put_fixed6(l, s->min);
+    put_str(l, " (rank "), put_int(l, s->min_rank);
+    put_str(l, ")  max="), put_fixed6(l, s->max);
+    put_str(l, " (rank "), put_int(l, s->max_rank);
+    put_str(l, ")  mean="), put_fixed6(l, s->count ? s->sum / s->count : 0.0);
+}
+
 static void write_src_points(FILE *out, const mpp_report_t *r, int interval)
 {
     const mpp_reduced_t *rd = r->reduced;
@@ -350,24 +362,24 @@ static void write_src_points(FILE *out, const mpp_report_t *r, int interval)
         put_str(&l, "  calls="), put_u64(&l, (unsigned long long)c->calls);
         put_str(&l, "  bytes_sent="), put_u64(&l, (unsigned long long)c->bytes_sent);
         put_str(&l, "  bytes_recv="), put_u64(&l, (unsigned long long)c->bytes_recv);
-        put_str(&l, "\n   time            sum="), put_fixed6(&l, c->time.sum);
-        put_str(&l, "  min="), put_fixed6(&l, c->time.min);
-        put_str(&l, " (rank "), put_int(&l, c->time.min_rank);
-        put_str(&l, ")  max="), put_fixed6(&l, c->time.max);
-        put_str(&l, " (rank "), put_int(&l, c->time.max_rank);
-        put_str(&l, ")  mean="), put_fixed6(&l, c->time.count ? c->time.sum / c->time.count : 0.0);
+        put_stat(&l, "time            ", &c->time);
         if (rd->predicted) {
-            put_str(&l, "\n   predicted time  sum="), put_fixed6(&l, c->predicted.sum);
-            put_str(&l, "  min="), put_fixed6(&l, c->predicted.min);
-            put_str(&l, " (rank "), put_int(&l, c->predicted.min_rank);
-            put_str(&l, ")  max="), put_fixed6(&l, c->predicted.max);
-            put_str(&l, " (rank "), put_int(&l, c->predicted.max_rank);
-            put_str(&l, ")  mean="), put_fixed6(&l, c->predicted.count ? c->predicted.sum / c->predicted.count : 0.0);
+            put_stat(&l, "predicted time  ", &c->predicted);
             put_str(&l, "\n   overlap         sum="), put_fixed6(&l, c->overlap);
         } else {
             put_str(&l, "\n   predicted time  n/a\n   overlap         n/a");
         }
-        put_str(&l, "\n   real sync       n/a\n   potential sync  n/a\n   time variation  n/a\n");
+        static const char *const wait_labels[MPP_CELL_NWAIT] = {"real sync       ", "potential sync  ",
+                                                                "time variation  "};
+        for (int w = 0; w < MPP_CELL_NWAIT; w++) {
+            if (!(s->waits & (w ? MPP_SRC_COLLECTIVE_WAITS : MPP_SRC_REALSYNC)))
+                continue; /* does not apply to this function */
+            if (rd->waitstates)
+                put_stat(&l, wait_labels[w], &c->wait[w]);
+            else
+                put_str(&l, "\n   "), put_str(&l, wait_labels[w]), put_str(&l, "n/a");
+        }
+        put_str(&l, "\n");
         fwrite(buf, 1, (size_t)(l.p - buf), out);
         if (rd->nselected) {
             write_process_row(out, "   by process      ", rd, c->by_process, MPP_NCELLV, MPP_CELL_TIME);
@@ -375,6 +387,12 @@ static void write_src_points(FILE *out, const mpp_report_t *r, int interval)
                                                                  "   by process (overlap)    "};
             for (int k = 0; c->model_by_process && k < MPP_NCELLP; k++)
                 write_process_row(out, model_labels[k], rd, c->model_by_process, MPP_NCELLP, k);
+            static const char *const wait_rows[MPP_CELL_NWAIT] = {"   by process (real sync)  ",
+                                                                  "   by process (pot. sync)  ",
+                                                                  "   by process (variation)  "};
+            for (int w = 0; rd->waitstates && w < MPP_CELL_NWAIT; w++)
+                if (s->waits & (w ? MPP_SRC_COLLECTIVE_WAITS : MPP_SRC_REALSYNC))
+                    write_process_row(out, wait_rows[w], rd, c->by_process, MPP_NCELLV, MPP_CELL_REALSYNC + w);
         }
         fputs("   stack           ", out);
         for (int f = 0; f < s->nframes; f++) {

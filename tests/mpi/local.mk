@@ -149,3 +149,30 @@ AM_TESTS_ENVIRONMENT += \
 	MPIPROF_TEST_PAPI='$(MPIPROF_TEST_PAPI)'; export MPIPROF_TEST_PAPI; \
 	MPIPROF_TEST_SDE_LIBS='$(PAPI_SDE_LIBS)'; export MPIPROF_TEST_SDE_LIBS; \
 	MPIPROF_TEST_PAPI_CFLAGS='$(PAPI_CFLAGS)'; export MPIPROF_TEST_PAPI_CFLAGS;
+
+# Wait states: Real sync, Potential sync, Time variation (known answers on
+# 2 processes; waitstates_events.c is included by the programs).
+WAITSTATE_TESTS = \
+	tests/mpi/test_waitstates_late_sender.sh \
+	tests/mpi/test_waitstates_collective.sh \
+	tests/mpi/test_waitstates_p2p_kinds.sh \
+	tests/mpi/test_waitstates_comms.sh \
+	tests/mpi/test_waitstates_off.sh \
+	tests/mpi/test_waitstates_threads.sh
+TESTS += $(WAITSTATE_TESTS)
+EXTRA_DIST += \
+	$(WAITSTATE_TESTS) \
+	tests/mpi/check_waitstates_common.py \
+	tests/mpi/check_waitstates_late_sender.py \
+	tests/mpi/check_waitstates_collective.py \
+	tests/mpi/check_waitstates_p2p_kinds.py \
+	tests/mpi/check_waitstates_comms.py \
+	tests/mpi/check_waitstates_off.py \
+	tests/mpi/check_waitstates_threads.py \
+	tests/mpi/waitstates_events.c \
+	tests/mpi/waitstates_late_sender.c \
+	tests/mpi/waitstates_collective.c \
+	tests/mpi/waitstates_p2p_kinds.c \
+	tests/mpi/waitstates_comms.c \
+	tests/mpi/waitstates_off.c \
+	tests/mpi/waitstates_threads.c

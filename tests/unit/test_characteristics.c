@@ -17,6 +17,7 @@ typedef struct {
     double exec, sendrecv, collective, system, io, seq, cpu, sys;
     int absent; /* did not enter the interval */
     double overlap;
+    double wait[3]; /* Real sync, Potential sync, Time variation */
 } proc_t;
 
 static struct {
@@ -76,6 +77,8 @@ static void build(const proc_t *procs, int nprocs)
         li.cpu = procs[p].cpu;
         li.sys = procs[p].sys;
         li.overlap = procs[p].overlap;
+        for (int w = 0; w < 3; w++)
+            li.wait[w] = procs[p].wait[w];
         mpp_process_quantities(&li, entered, v);
         for (int k = 0; k < MPP_NQ; k++) {
             mpp_stat_t *s = &B.in.q[k];
@@ -332,21 +335,16 @@ END_TEST
 START_TEST(test_characteristics_not_available)
 {
     build(two, 2);
+    /* without the model and the wait-state analysis (the reasons are given
+     * in Warnings) */
     for (int m = 0; m < MPP_NMAIN; m++) {
-        const char *reason = mpp_not_available_reason((mpp_main_t)m);
-        if (not_available_main(m)) {
+        if (not_available_main(m))
             ck_assert_msg(isnan(M((mpp_main_t)m)), "%s should be n/a", mpp_main_names[m].label);
-            if (m == MPP_M_OVERLAP) { /* computed by this version, n/a here as without the model */
-                ck_assert_ptr_null(reason);
-                reason = mpp_overlap_off_reason;
-            }
-            ck_assert_ptr_nonnull(reason);
-            ck_assert_ptr_nonnull(strstr(reason, "n/a"));
-        } else {
+        else
             ck_assert_msg(!isnan(M((mpp_main_t)m)), "%s should be computed", mpp_main_names[m].label);
-            ck_assert_ptr_null(reason);
-        }
     }
+    ck_assert_ptr_nonnull(strstr(mpp_overlap_off_reason, "n/a"));
+    ck_assert_ptr_nonnull(strstr(mpp_predicted_waits_reason, "n/a"));
     for (int k = 0; k < MPP_NPP; k++) {
         const mpp_comparison_t *c = &B.res.cmp[k];
         if (not_available_pp(k)) {
@@ -512,6 +510,34 @@ START_TEST(test_characteristics_overlap)
 }
 END_TEST
 
+START_TEST(test_characteristics_waitstates)
+{
+    proc_t procs[2];
+    memcpy(procs, two, sizeof procs);
+    procs[0].wait[0] = 0.4, procs[1].wait[0] = 0.0;  /* rank 0 waited for late senders */
+    procs[0].wait[1] = 0.2, procs[1].wait[1] = 0.05; /* entered collectives first */
+    procs[0].wait[2] = 0.0, procs[1].wait[2] = 0.01;
+    build(procs, 2);
+    ck_assert(isnan(M(MPP_M_REALSYNC)) && isnan(M(MPP_M_POTSYNC)) && isnan(M(MPP_M_VARIATION)));
+    ck_assert(isnan(BY(0, MPP_P_REALSYNC)));
+    double lost = M(MPP_M_LOST);
+    B.in.waitstates_known = 1;
+    free(B.res.by_process);
+    ck_assert_int_eq(mpp_characteristics(&B.in, 2, &B.res), 0);
+    ck_assert_double_eq_tol(M(MPP_M_REALSYNC), 0.4, TOL);
+    ck_assert_double_eq_tol(M(MPP_M_POTSYNC), 0.25, TOL);
+    ck_assert_double_eq_tol(M(MPP_M_VARIATION), 0.01, TOL);
+    expect_cmp(MPP_P_REALSYNC, 0, 1, 0.4, 0, 0.2);
+    expect_cmp(MPP_P_POTSYNC, 0.05, 1, 0.2, 0, 0.125);
+    expect_cmp(MPP_P_VARIATION, 0, 0, 0.01, 1, 0.005);
+    ck_assert_double_eq_tol(BY(0, MPP_P_REALSYNC), 0.4, TOL);
+    ck_assert_double_eq_tol(BY(1, MPP_P_VARIATION), 0.01, TOL);
+    /* wait states explain lost time, they add none */
+    ck_assert_double_eq_tol(M(MPP_M_LOST), lost, TOL);
+    check_invariants();
+}
+END_TEST
+
 /* The predicted interval of `procs` as the reduction builds it: each
  * process's real quantities, its relative core speed speeds[p] and the
  * predicted time of its MPI calls pcat[p] give its predicted quantities
@@ -670,9 +696,6 @@ START_TEST(test_characteristics_bad_args)
     ck_assert_double_eq_tol(none.main[MPP_M_KEFF], keff, TOL);
     ck_assert_double_eq_tol(none.main[MPP_M_LOST], lost, TOL);
     free(none.by_process);
-    /* reasons outside the enumeration */
-    ck_assert_ptr_null(mpp_not_available_reason(MPP_NMAIN));
-    ck_assert_ptr_null(mpp_not_available_reason((mpp_main_t)-1));
     /* processes = 0: no division by zero */
     mpp_local_interval_t li;
     double q[MPP_NQ];
@@ -736,6 +759,7 @@ Suite *characteristics_suite(void)
     tc = tcase_create("predicted");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_characteristics_overlap);
+    tcase_add_test(tc, test_characteristics_waitstates);
     tcase_add_test(tc, test_characteristics_predicted_same_speed);
     tcase_add_test(tc, test_characteristics_predicted_speeds);
     tcase_add_test(tc, test_characteristics_predicted_insufficient_io_overlap);

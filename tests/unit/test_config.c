@@ -114,7 +114,7 @@ START_TEST(test_config_defaults)
     mpp_config_t cfg;
     memset(&cfg, 0x5a, sizeof cfg);
     mpp_config_parse(&cfg, null_getenv);
-    ck_assert_int_eq(MPP_NVARS, 16); /* a new variable needs its default tested here */
+    ck_assert_int_eq(MPP_NVARS, 18); /* a new variable needs its default tested here */
     for (int i = 0; i < MPP_NVARS; i++) {
         ck_assert_int_eq(cfg.is_default[i], 1);
         ck_assert_str_eq(cfg.text[i], mpp_vars[i].default_value);
@@ -138,6 +138,8 @@ START_TEST(test_config_defaults)
     ck_assert_int_eq(cfg.number[MPP_CFG_PAPI_SRC], 0);
     ck_assert_int_eq(cfg.number[MPP_CFG_PREDICT], 1);
     ck_assert_str_eq(cfg.text[MPP_CFG_MODEL], "calibrate");
+    ck_assert_int_eq(cfg.number[MPP_CFG_WAITSTATES], 1);
+    ck_assert_int_eq(cfg.number[MPP_CFG_SYNC_BATCH], 256);
     ck_assert_int_eq(mpp_warnings_count(), 0);
 }
 END_TEST

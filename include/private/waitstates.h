@@ -1,0 +1,115 @@
+/* Wait states without traces (characteristics.md): the bookkeeping that
+ * pairs each received message with its send, and the arithmetic of Real
+ * sync, Potential sync and Time variation.  Pure: no MPI, no clock; the MPI
+ * side (src/intercept/waitstates.c) feeds it instants already aligned to
+ * rank 0's clock, in ticks.
+ *
+ * Real sync pairing.  Messages from one sender on one communicator with one
+ * tag are non-overtaking, so the n-th message a receiver gets on a channel
+ * (communicator id, sender, tag) is the n-th one the sender sent on it.
+ * Senders stream a record (communicator id, tag, send entry) per message to
+ * each receiver in batches; the receiver replays the stream and its own
+ * receives per channel, in order, and pairs them by position.  A channel
+ * keeps only what one side has and the other not yet (FIFO), so memory is
+ * bounded by what is in flight, never by run length; a balanced channel is
+ * dropped when the table needs room (counting restarts at zero on both
+ * sides, which keeps the pairing).
+ *
+ * A receiving call (MPI_Recv, a wait completing receives, ...) is an
+ * *event*: entry R, duration D, the cell it is attributed to, and the
+ * messages it received.  Its Real sync is
+ *     min(D, max over its messages (S - R))   when that is >= threshold, else 0
+ * (S: the matching send's entry): Scalasca's late-sender wait, with the
+ * latest sender for a wait completing several receives.  The event is
+ * delivered when all its messages are paired. */
+#ifndef MPP_WAITSTATES_H
+#define MPP_WAITSTATES_H
+
+#include <stdint.h>
+
+#include "requests.h"
+
+/* What a sender streams per message (16 bytes). */
+typedef struct {
+    uint32_t comm; /* agreed communicator id (never 0) */
+    int32_t tag;
+    int64_t entry; /* send entry, aligned ticks */
+} mpp_send_record_t;
+
+/* A finished event: add `wait` ticks of Real sync to the cell `origin`. */
+typedef void (*mpp_deliver_fn)(void *ctx, const mpp_request_origin_t *origin, int64_t wait);
+
+typedef struct {
+    uint32_t comm;
+    int32_t source, tag;
+    uint32_t hash;  /* 0: empty slot */
+    int kind;       /* what the queue holds: 0 nothing, 1 send entries, 2 receive events */
+    int head, len, cap;
+    int64_t *queue; /* ring: send entries (ticks) or event indexes */
+} mpp_channel_t;
+
+typedef struct {
+    int64_t entry, duration, latest; /* latest: max over paired messages of S - R */
+    int pending;    /* messages not yet paired */
+    int open;       /* more messages may be added */
+    int next_free;
+    int any;        /* some message was paired */
+    mpp_request_origin_t origin;
+} mpp_wait_event_t;
+
+typedef struct {
+    mpp_channel_t *channels;
+    size_t capacity, count;
+    mpp_wait_event_t *events;
+    int nevents, free_event;
+    int64_t threshold;  /* differences below it count as 0 (clock uncertainty) */
+    int64_t max_queue;  /* a channel holding more is desynchronized: dropped */
+    mpp_deliver_fn deliver;
+    void *ctx;
+    /* what happened, for the protocol */
+    uint64_t paired, unpaired_receives, dropped;
+} mpp_p2p_t;
+
+void mpp_p2p_init(mpp_p2p_t *m, int64_t threshold, int64_t max_queue, mpp_deliver_fn deliver, void *ctx);
+void mpp_p2p_free(mpp_p2p_t *m);
+/* A receiving call: returns its event index (-1: out of memory, nothing is
+ * recorded; the caller must then not count its messages either). */
+int mpp_p2p_event_open(mpp_p2p_t *m, int64_t entry, int64_t duration, const mpp_request_origin_t *origin);
+/* One message the event received (source: the sender's MPI_COMM_WORLD rank). */
+void mpp_p2p_received(mpp_p2p_t *m, int event, uint32_t comm, int32_t source, int32_t tag);
+/* No more messages for the event: it is delivered once all are paired. */
+void mpp_p2p_event_close(mpp_p2p_t *m, int event);
+/* A record of the stream from `source`. */
+void mpp_p2p_sent(mpp_p2p_t *m, int32_t source, const mpp_send_record_t *record);
+/* The end (MPI_Finalize): deliver events whose messages never got their
+ * send record with what they have; count those messages as unpaired. */
+void mpp_p2p_finish(mpp_p2p_t *m);
+/* Receive events not yet delivered. */
+int mpp_p2p_pending_events(const mpp_p2p_t *m);
+
+/* Potential sync or Time variation term of one process in one collective
+ * instance: max over members of the instant, less its own, or 0 below the
+ * threshold. */
+static inline int64_t mpp_sync_term(int64_t max, int64_t own, int64_t threshold)
+{
+    int64_t d = max - own;
+    return d >= threshold && d > 0 ? d : 0;
+}
+
+/* Real sync of one event: min(duration, latest) when latest >= threshold. */
+static inline int64_t mpp_late_sender_wait(int64_t duration, int64_t latest, int64_t threshold)
+{
+    if (latest < threshold || latest <= 0)
+        return 0;
+    return latest < duration ? latest : duration;
+}
+
+/* Clock offset by ping-pong: this process sent at t_send (own clock), the
+ * peer answered with its clock t_peer, the answer came back at t_recv.  The
+ * round trip with the smallest t_recv - t_send bounds the error best:
+ * offset = t_peer - (t_send + t_recv) / 2 (add it to own ticks to get the
+ * peer's), uncertainty = half that round trip.  Returns 0, -1 if n < 1. */
+int mpp_clock_offset_estimate(const int64_t *t_send, const int64_t *t_peer, const int64_t *t_recv, int n,
+                              int64_t *offset, int64_t *uncertainty);
+
+#endif

@@ -1,0 +1,258 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "waitstates.h"
+
+void mpp_p2p_init(mpp_p2p_t *m, int64_t threshold, int64_t max_queue, mpp_deliver_fn deliver, void *ctx)
+{
+    memset(m, 0, sizeof *m);
+    m->threshold = threshold;
+    m->max_queue = max_queue > 0 ? max_queue : 1 << 20;
+    m->deliver = deliver;
+    m->ctx = ctx;
+    m->free_event = -1;
+}
+
+void mpp_p2p_free(mpp_p2p_t *m)
+{
+    for (size_t i = 0; i < m->capacity; i++)
+        free(m->channels[i].queue);
+    free(m->channels);
+    free(m->events);
+    memset(m, 0, sizeof *m);
+    m->free_event = -1;
+}
+
+static uint32_t channel_hash(uint32_t comm, int32_t source, int32_t tag)
+{
+    uint64_t h = ((uint64_t)comm << 32 | (uint32_t)source) * 0x9E3779B97F4A7C15ull;
+    h = (h ^ (uint32_t)tag) * 0xff51afd7ed558ccdull;
+    h ^= h >> 29;
+    return (uint32_t)h | 1;
+}
+
+static int balanced(const mpp_channel_t *c) { return c->len == 0; }
+
+/* Rebuild the table with `cap` slots, leaving out balanced channels (their
+ * counts restart at zero on both sides of the pairing). */
+static int rebuild(mpp_p2p_t *m, size_t cap)
+{
+    mpp_channel_t *fresh = calloc(cap, sizeof *fresh);
+    if (!fresh)
+        return -1;
+    size_t count = 0;
+    for (size_t i = 0; i < m->capacity; i++) {
+        mpp_channel_t *c = &m->channels[i];
+        if (!c->hash)
+            continue;
+        if (balanced(c)) {
+            free(c->queue);
+            continue;
+        }
+        size_t j = c->hash & (cap - 1);
+        while (fresh[j].hash)
+            j = (j + 1) & (cap - 1);
+        fresh[j] = *c;
+        count++;
+    }
+    free(m->channels);
+    m->channels = fresh;
+    m->capacity = cap;
+    m->count = count;
+    return 0;
+}
+
+static mpp_channel_t *channel(mpp_p2p_t *m, uint32_t comm, int32_t source, int32_t tag)
+{
+    if ((m->count + 1) * 2 > m->capacity) {
+        /* first drop the balanced channels; grow only if that is not enough */
+        size_t cap = m->capacity ? m->capacity : 256;
+        if (m->capacity && rebuild(m, cap) != 0)
+            return NULL;
+        while ((m->count + 1) * 2 > cap)
+            cap *= 2;
+        if ((cap != m->capacity || !m->channels) && rebuild(m, cap) != 0)
+            return NULL;
+    }
+    uint32_t h = channel_hash(comm, source, tag);
+    size_t mask = m->capacity - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        mpp_channel_t *c = &m->channels[i];
+        if (c->hash == h && c->comm == comm && c->source == source && c->tag == tag)
+            return c;
+        if (!c->hash) {
+            memset(c, 0, sizeof *c);
+            c->hash = h;
+            c->comm = comm;
+            c->source = source;
+            c->tag = tag;
+            m->count++;
+            return c;
+        }
+    }
+}
+
+static int push(mpp_p2p_t *m, mpp_channel_t *c, int kind, int64_t value)
+{
+    if (c->len && c->kind != kind)
+        return -1; /* cannot happen: a queue holds one side only */
+    if (c->len >= m->max_queue) {
+        /* one side never comes (a receive MPI did not let us see, a send
+         * from code that is not profiled): stop pairing on this channel's
+         * backlog rather than grow without bound */
+        m->dropped += (uint64_t)c->len;
+        c->len = 0;
+    }
+    if (c->len == c->cap) {
+        int cap = c->cap ? c->cap * 2 : 8;
+        int64_t *q = malloc((size_t)cap * sizeof *q);
+        if (!q)
+            return -1;
+        for (int i = 0; i < c->len; i++)
+            q[i] = c->queue[(c->head + i) % c->cap];
+        free(c->queue);
+        c->queue = q;
+        c->cap = cap;
+        c->head = 0;
+    }
+    c->kind = kind;
+    c->queue[(c->head + c->len) % c->cap] = value;
+    c->len++;
+    return 0;
+}
+
+static int64_t pop(mpp_channel_t *c)
+{
+    int64_t v = c->queue[c->head];
+    c->head = (c->head + 1) % c->cap;
+    c->len--;
+    return v;
+}
+
+static void deliver_if_done(mpp_p2p_t *m, int e)
+{
+    mpp_wait_event_t *ev = &m->events[e];
+    if (ev->open || ev->pending > 0)
+        return;
+    int64_t wait = mpp_late_sender_wait(ev->duration, ev->latest, m->threshold);
+    if (wait > 0 && m->deliver)
+        m->deliver(m->ctx, &ev->origin, wait);
+    ev->next_free = m->free_event;
+    m->free_event = e;
+    ev->open = -1; /* free */
+}
+
+int mpp_p2p_event_open(mpp_p2p_t *m, int64_t entry, int64_t duration, const mpp_request_origin_t *origin)
+{
+    if (m->free_event < 0) {
+        int n = m->nevents ? m->nevents * 2 : 64;
+        mpp_wait_event_t *grown = realloc(m->events, (size_t)n * sizeof *grown);
+        if (!grown)
+            return -1;
+        m->events = grown;
+        for (int i = n - 1; i >= m->nevents; i--) {
+            grown[i].next_free = m->free_event;
+            grown[i].open = -1;
+            m->free_event = i;
+        }
+        m->nevents = n;
+    }
+    int e = m->free_event;
+    mpp_wait_event_t *ev = &m->events[e];
+    m->free_event = ev->next_free;
+    ev->entry = entry;
+    ev->duration = duration;
+    ev->latest = INT64_MIN;
+    ev->pending = 0;
+    ev->open = 1;
+    if (origin)
+        ev->origin = *origin;
+    else
+        ev->origin.thread = NULL;
+    return e;
+}
+
+static void pair(mpp_p2p_t *m, int e, int64_t send_entry)
+{
+    mpp_wait_event_t *ev = &m->events[e];
+    int64_t late = send_entry - ev->entry;
+    if (late > ev->latest)
+        ev->latest = late;
+    m->paired++;
+}
+
+void mpp_p2p_received(mpp_p2p_t *m, int event, uint32_t comm, int32_t source, int32_t tag)
+{
+    if (event < 0 || event >= m->nevents)
+        return;
+    mpp_channel_t *c = channel(m, comm, source, tag);
+    if (!c)
+        return;
+    if (c->len && c->kind == 1) { /* its send record is here already */
+        pair(m, event, pop(c));
+        return;
+    }
+    if (push(m, c, 2, event) == 0)
+        m->events[event].pending++;
+}
+
+void mpp_p2p_event_close(mpp_p2p_t *m, int event)
+{
+    if (event < 0 || event >= m->nevents)
+        return;
+    m->events[event].open = 0;
+    deliver_if_done(m, event);
+}
+
+void mpp_p2p_sent(mpp_p2p_t *m, int32_t source, const mpp_send_record_t *r)
+{
+    mpp_channel_t *c = channel(m, r->comm, source, r->tag);
+    if (!c)
+        return;
+    if (c->len && c->kind == 2) { /* the receive came first */
+        int e = (int)pop(c);
+        pair(m, e, r->entry);
+        m->events[e].pending--;
+        deliver_if_done(m, e);
+        return;
+    }
+    push(m, c, 1, r->entry);
+}
+
+void mpp_p2p_finish(mpp_p2p_t *m)
+{
+    for (size_t i = 0; i < m->capacity; i++) {
+        mpp_channel_t *c = &m->channels[i];
+        if (!c->hash || c->kind != 2)
+            continue;
+        while (c->len) {
+            int e = (int)pop(c);
+            m->unpaired_receives++;
+            m->events[e].pending--;
+            deliver_if_done(m, e);
+        }
+    }
+}
+
+int mpp_p2p_pending_events(const mpp_p2p_t *m)
+{
+    int n = 0;
+    for (int i = 0; i < m->nevents; i++)
+        n += m->events[i].open != -1;
+    return n;
+}
+
+int mpp_clock_offset_estimate(const int64_t *t_send, const int64_t *t_peer, const int64_t *t_recv, int n,
+                              int64_t *offset, int64_t *uncertainty)
+{
+    int best = -1;
+    for (int i = 0; i < n; i++)
+        if (t_recv[i] >= t_send[i] && (best < 0 || t_recv[i] - t_send[i] < t_recv[best] - t_send[best]))
+            best = i;
+    if (best < 0)
+        return -1;
+    int64_t rtt = t_recv[best] - t_send[best];
+    *offset = t_peer[best] - (t_send[best] + rtt / 2);
+    *uncertainty = (rtt + 1) / 2;
+    return 0;
+}

@@ -1,0 +1,773 @@
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "comms.h"
+#include "handlemap.h"
+#include "mt_lock.h"
+#include "waitstate_hooks.h"
+#include "waitstates.h"
+
+int mpp_ws_on;
+int mpp_ws_f08_p2p;
+
+enum { TAG_STREAM = 7201 };
+
+static MPI_Comm ws_comm = MPI_COMM_NULL;
+static int64_t clock_offset, threshold;
+static int batch = 256, world_size;
+static mpp_mt_lock_t lock = MPP_MT_LOCK_INITIALIZER;
+static mpp_p2p_t matcher;
+static mpp_ws_stats_t stats;
+static unsigned since_progress;
+
+static inline void take(void) { mpp_mt_take(&lock); }
+static inline void give(void) { mpp_mt_give(&lock); }
+
+static inline int64_t aligned(uint64_t ticks) { return (int64_t)ticks + clock_offset; }
+
+/* Wait-state ticks go to the cell of the call they belong to, found from
+ * the calling thread (tables are per thread). */
+static void add_wait(const mpp_request_origin_t *o, int which, int64_t ticks)
+{
+    mpp_thread_t *self = mpp_tls_thread;
+    if (!self || ticks <= 0)
+        return;
+    mpp_cell_t *cell = mpp_origin_cell(self, o);
+    if (cell)
+        cell->stats.wait[which] += (uint64_t)ticks;
+}
+
+static void deliver_real_sync(void *ctx, const mpp_request_origin_t *o, int64_t wait)
+{
+    (void)ctx;
+    add_wait(o, MPP_WAIT_REALSYNC, wait);
+}
+
+/* ------------------------------------------------------------------ */
+/* Send records: per destination, a batch being filled; full batches in
+ * flight until their MPI_Issend completes, then reused. */
+
+typedef struct out_batch {
+    mpp_send_record_t *records;
+    int n;
+    MPI_Request request;
+    struct out_batch *next;
+} out_batch_t;
+
+static out_batch_t **filling; /* [world_size] */
+static out_batch_t *in_flight, *spare;
+static mpp_send_record_t *incoming;
+static MPI_Request incoming_request = MPI_REQUEST_NULL;
+
+static void reclaim(void)
+{
+    out_batch_t **link = &in_flight;
+    while (*link) {
+        out_batch_t *b = *link;
+        int done = 0;
+        PMPI_Test(&b->request, &done, MPI_STATUS_IGNORE);
+        if (done) {
+            *link = b->next;
+            b->next = spare;
+            spare = b;
+        } else {
+            link = &b->next;
+        }
+    }
+}
+
+static out_batch_t *new_batch(void)
+{
+    if (!spare)
+        reclaim();
+    out_batch_t *b = spare;
+    if (b) {
+        spare = b->next;
+    } else {
+        b = calloc(1, sizeof *b);
+        if (b && !(b->records = malloc((size_t)batch * sizeof *b->records))) {
+            free(b);
+            b = NULL;
+        }
+    }
+    if (b) {
+        b->n = 0;
+        b->next = NULL;
+    }
+    return b;
+}
+
+static void flush_to(int dest)
+{
+    out_batch_t *b = filling[dest];
+    if (!b || !b->n)
+        return;
+    filling[dest] = NULL;
+    /* synchronous: its completion says the receiver has it (the end of the
+     * exchange at MPI_Finalize relies on that) */
+    PMPI_Issend(b->records, b->n * (int)sizeof *b->records, MPI_BYTE, dest, TAG_STREAM, ws_comm, &b->request);
+    b->next = in_flight;
+    in_flight = b;
+    stats.batches++;
+    stats.batch_bytes += (uint64_t)b->n * sizeof *b->records;
+}
+
+static void record_send(int dest, uint32_t comm, int tag, uint64_t entry)
+{
+    if (dest < 0 || dest >= world_size)
+        return;
+    out_batch_t *b = filling[dest];
+    if (!b && !(b = filling[dest] = new_batch()))
+        return;
+    b->records[b->n++] = (mpp_send_record_t){comm, tag, aligned(entry)};
+    stats.messages++;
+    if (b->n == batch)
+        flush_to(dest);
+}
+
+static void post_incoming(void)
+{
+    PMPI_Irecv(incoming, batch * (int)sizeof *incoming, MPI_BYTE, MPI_ANY_SOURCE, TAG_STREAM, ws_comm,
+               &incoming_request);
+}
+
+/* Replay the batches that arrived. */
+static void progress_incoming(void)
+{
+    for (;;) {
+        int done = 0, bytes = 0;
+        MPI_Status status;
+        if (incoming_request == MPI_REQUEST_NULL)
+            return;
+        PMPI_Test(&incoming_request, &done, &status);
+        if (!done)
+            return;
+        PMPI_Get_count(&status, MPI_BYTE, &bytes);
+        for (int i = 0; i < bytes / (int)sizeof *incoming; i++)
+            mpp_p2p_sent(&matcher, status.MPI_SOURCE, &incoming[i]);
+        post_incoming();
+    }
+}
+
+/* Receivers look at what arrived every few receives while some of theirs
+ * wait for their send records. */
+static void maybe_progress(void)
+{
+    if ((++since_progress & 15) == 0)
+        progress_incoming();
+}
+
+/* ------------------------------------------------------------------ */
+/* Requests the analysis follows, by handle. */
+
+enum { REQ_RECV = 1, REQ_PRECV, REQ_PSEND, REQ_COLL, REQ_PCOLL };
+
+typedef struct {
+    int kind;
+    int dest, tag;           /* REQ_PSEND */
+    mpp_comm_t *comm;        /* held */
+    uint64_t instance;       /* REQ_COLL, REQ_PCOLL: the instance in progress */
+    int active;              /* REQ_PCOLL: started, not completed */
+} ws_request_t;
+
+static mpp_handlemap_t requests;
+
+static void track(MPI_Request request, int kind, mpp_comm_t *comm, int dest, int tag, uint64_t instance)
+{
+    int inserted;
+    if (request == MPI_REQUEST_NULL)
+        return;
+    ws_request_t *r = mpp_handlemap_put(&requests, (uint32_t)request, &inserted);
+    if (!r)
+        return;
+    if (!inserted)
+        mpp_comm_release(r->comm); /* a handle MPI reused unseen */
+    mpp_comm_hold(comm);
+    *r = (ws_request_t){kind, dest, tag, comm, instance, kind == REQ_COLL};
+}
+
+static void untrack(uint32_t handle)
+{
+    ws_request_t r;
+    if (mpp_handlemap_remove(&requests, handle, &r))
+        mpp_comm_release(r.comm);
+}
+
+/* ------------------------------------------------------------------ */
+/* Collective instances of a communicator. */
+
+typedef struct {
+    int64_t entry, exit;      /* aligned; exit INT64_MIN: not completed yet */
+    mpp_request_origin_t origin;
+} instance_t;
+
+typedef struct coll_batch {
+    MPI_Request request;
+    int n;
+    int64_t *sent, *max;      /* [3n]: entries, exits, -exits (max of -exit: -min exit) */
+    mpp_request_origin_t *origins;
+    MPI_Comm merged;          /* to free once done (intercommunicators), else MPI_COMM_NULL */
+    struct coll_batch *next;
+} coll_batch_t;
+
+struct mpp_coll_ring {
+    uint64_t count, issued;   /* instances begun; instances sent to a reduction */
+    int capacity;             /* grows to 2 batches */
+    instance_t *instances;    /* instance i at i % capacity */
+    MPI_Comm reduce_comm;     /* the communicator, or its merged intracommunicator */
+    int merged;
+    coll_batch_t *in_flight;
+};
+
+static coll_batch_t *detached; /* batches of freed communicators, still in flight */
+
+static void apply_batch(coll_batch_t *b)
+{
+    int n = b->n;
+    for (int j = 0; j < n; j++) {
+        add_wait(&b->origins[j], MPP_WAIT_POTSYNC, mpp_sync_term(b->max[j], b->sent[j], threshold));
+        if (b->max[2 * n + j] != INT64_MAX) /* every member knew its exit */
+            add_wait(&b->origins[j], MPP_WAIT_VARIATION, mpp_sync_term(b->max[n + j], b->sent[n + j], threshold));
+    }
+}
+
+static void free_batch(coll_batch_t *b)
+{
+    if (b->merged != MPI_COMM_NULL)
+        PMPI_Comm_free(&b->merged);
+    free(b->sent);
+    free(b->origins);
+    free(b);
+}
+
+/* Apply the batches whose reductions are done (wait: all of them). */
+static void settle(coll_batch_t **list, int wait)
+{
+    coll_batch_t **link = list;
+    while (*link) {
+        coll_batch_t *b = *link;
+        int done = 0;
+        if (wait)
+            done = PMPI_Wait(&b->request, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+        else
+            PMPI_Test(&b->request, &done, MPI_STATUS_IGNORE);
+        if (!done) {
+            link = &b->next;
+            continue;
+        }
+        apply_batch(b);
+        *link = b->next;
+        free_batch(b);
+    }
+}
+
+/* Send instances issued..issued+n-1 to their reduction. */
+static void issue(struct mpp_coll_ring *ring, int n)
+{
+    coll_batch_t *b = calloc(1, sizeof *b);
+    if (b) {
+        b->sent = malloc(6 * (size_t)n * sizeof *b->sent);
+        b->origins = malloc((size_t)n * sizeof *b->origins);
+    }
+    if (!b || !b->sent || !b->origins) {
+        /* no memory: every member must still make the call, so the
+         * reduction runs on a stack buffer and its result is dropped */
+        if (b) {
+            free(b->sent);
+            free(b->origins);
+            free(b);
+        }
+        int64_t dummy[3] = {0, 0, 0}, out[3];
+        for (int j = 0; j < n; j++)
+            PMPI_Allreduce(dummy, out, 3, MPI_INT64_T, MPI_MAX, ring->reduce_comm);
+        ring->issued += (uint64_t)n;
+        return;
+    }
+    b->n = n;
+    b->max = b->sent + 3 * n;
+    b->merged = MPI_COMM_NULL;
+    for (int j = 0; j < n; j++) {
+        const instance_t *in = &ring->instances[(ring->issued + (uint64_t)j) % (uint64_t)ring->capacity];
+        int known = in->exit != INT64_MIN;
+        b->sent[j] = in->entry;
+        b->sent[n + j] = known ? in->exit : INT64_MIN;
+        b->sent[2 * n + j] = known ? -in->exit : INT64_MAX;
+        b->origins[j] = in->origin;
+        stats.exits_unknown += !known;
+    }
+    ring->issued += (uint64_t)n;
+    PMPI_Iallreduce(b->sent, b->max, 3 * n, MPI_INT64_T, MPI_MAX, ring->reduce_comm, &b->request);
+    b->next = ring->in_flight;
+    ring->in_flight = b;
+    stats.reductions++;
+}
+
+static struct mpp_coll_ring *ring_of(mpp_comm_t *c)
+{
+    if (c->coll || c->members < 2)
+        return c->coll;
+    struct mpp_coll_ring *ring = calloc(1, sizeof *ring);
+    if (!ring)
+        return NULL;
+    ring->reduce_comm = c->handle;
+    if (c->inter) {
+        /* the first collective on it: every member of both groups is here */
+        if (PMPI_Intercomm_merge(c->handle, 0, &ring->reduce_comm) != MPI_SUCCESS) {
+            free(ring);
+            return NULL;
+        }
+        ring->merged = 1;
+    }
+    c->coll = ring;
+    return ring;
+}
+
+static instance_t *slot_of(struct mpp_coll_ring *ring, uint64_t i)
+{
+    return &ring->instances[i % (uint64_t)ring->capacity];
+}
+
+/* A new instance; returns its number (UINT64_MAX: not recorded). */
+static uint64_t begin_instance(mpp_comm_t *c, int64_t entry, const mpp_request_origin_t *origin)
+{
+    struct mpp_coll_ring *ring = c ? ring_of(c) : NULL;
+    if (!ring)
+        return UINT64_MAX;
+    /* batch k goes out when batch k+2 begins: one batch of lag for the
+     * nonblocking ones to complete */
+    if (ring->count - ring->issued >= 2 * (uint64_t)batch)
+        issue(ring, batch);
+    if (ring->count - ring->issued >= (uint64_t)ring->capacity) {
+        int cap = ring->capacity ? ring->capacity * 2 : 8;
+        instance_t *grown = malloc((size_t)cap * sizeof *grown);
+        if (!grown) {
+            issue(ring, (int)(ring->count - ring->issued)); /* make room the only way left */
+        } else {
+            for (uint64_t i = ring->issued; i < ring->count; i++)
+                grown[i % (uint64_t)cap] = *slot_of(ring, i);
+            free(ring->instances);
+            ring->instances = grown;
+            ring->capacity = cap;
+        }
+    }
+    uint64_t i = ring->count++;
+    instance_t *in = slot_of(ring, i);
+    in->entry = entry;
+    in->exit = INT64_MIN;
+    if (origin)
+        in->origin = *origin;
+    else
+        in->origin.thread = NULL;
+    stats.instances++;
+    settle(&ring->in_flight, 0);
+    return i;
+}
+
+static void end_instance(mpp_comm_t *c, uint64_t i, int64_t exit)
+{
+    struct mpp_coll_ring *ring = c ? c->coll : NULL;
+    if (!ring || i == UINT64_MAX || i < ring->issued || i >= ring->count)
+        return; /* already reduced without it */
+    slot_of(ring, i)->exit = exit;
+}
+
+/* Everything not yet reduced goes out, in batches of at most `batch`. */
+static void issue_all(struct mpp_coll_ring *ring)
+{
+    while (ring->count > ring->issued) {
+        uint64_t left = ring->count - ring->issued;
+        issue(ring, left > (uint64_t)batch ? batch : (int)left);
+    }
+}
+
+static void detach_ring(mpp_comm_t *c)
+{
+    struct mpp_coll_ring *ring = c->coll;
+    if (!ring)
+        return;
+    issue_all(ring);
+    if (ring->merged) {
+        /* the merged communicator is freed with the last of its batches */
+        if (ring->in_flight)
+            ring->in_flight->merged = ring->reduce_comm;
+        else
+            PMPI_Comm_free(&ring->reduce_comm);
+    }
+    while (ring->in_flight) {
+        coll_batch_t *b = ring->in_flight;
+        ring->in_flight = b->next;
+        b->next = detached;
+        detached = b;
+    }
+    free(ring->instances);
+    free(ring);
+    c->coll = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Hooks. */
+
+static __thread MPI_Status *scratch_statuses __attribute__((tls_model("initial-exec")));
+static __thread int scratch_count __attribute__((tls_model("initial-exec")));
+
+MPI_Status *mpp_ws_statuses(int n)
+{
+    if (n <= 0)
+        return MPI_STATUSES_IGNORE;
+    if (n > scratch_count) {
+        MPI_Status *grown = realloc(scratch_statuses, (size_t)n * sizeof *grown);
+        if (!grown)
+            return MPI_STATUSES_IGNORE;
+        scratch_statuses = grown;
+        scratch_count = n;
+    }
+    return scratch_statuses;
+}
+
+/* The last probe of this thread: the receive of the message it found
+ * waited there, so that probe is the receiving call. */
+static __thread struct {
+    int valid;
+    MPI_Comm comm;
+    MPI_Message message;
+    int source, tag;
+    uint64_t t0, t1;
+    mpp_request_origin_t origin;
+} last_probe __attribute__((tls_model("initial-exec")));
+
+void mpp_ws_probe(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, MPI_Message message)
+{
+    if (!status || status == MPI_STATUS_IGNORE)
+        return;
+    last_probe.valid = 1;
+    last_probe.comm = comm;
+    last_probe.message = message;
+    last_probe.source = status->MPI_SOURCE;
+    last_probe.tag = status->MPI_TAG;
+    last_probe.t0 = c->t0;
+    last_probe.t1 = c->t1;
+    mpp_call_origin(c, &last_probe.origin);
+}
+
+/* A receiving call's event: its entry, the time it spent, its cell. */
+static int open_event(mpp_call_t *c)
+{
+    mpp_request_origin_t o;
+    mpp_call_origin(c, &o);
+    return mpp_p2p_event_open(&matcher, aligned(c->t0), (int64_t)(c->t1 - c->t0), &o);
+}
+
+static int is_message(const MPI_Status *st)
+{
+    int cancelled = 0;
+    if (!st || st == MPI_STATUS_IGNORE || st->MPI_SOURCE == MPI_PROC_NULL || st->MPI_SOURCE < 0)
+        return 0;
+    PMPI_Test_cancelled(st, &cancelled);
+    return !cancelled;
+}
+
+static void receive(int event, const mpp_comm_t *cm, const MPI_Status *st)
+{
+    int source = cm ? mpp_comm_world_rank(cm, st->MPI_SOURCE) : -1;
+    if (event >= 0 && cm->id && source >= 0)
+        mpp_p2p_received(&matcher, event, cm->id, source, st->MPI_TAG);
+}
+
+/* A blocking receive; when it takes the message a probe just found, the
+ * probe is the call that waited for it, and gets its Real sync. */
+static void blocking_receive(mpp_call_t *c, mpp_comm_t *cm, const MPI_Status *st, int probed)
+{
+    if (!cm || !cm->id || !is_message(st))
+        return;
+    int e = probed ? mpp_p2p_event_open(&matcher, aligned(last_probe.t0), (int64_t)(last_probe.t1 - last_probe.t0),
+                                        &last_probe.origin)
+                   : open_event(c);
+    receive(e, cm, st);
+    mpp_p2p_event_close(&matcher, e);
+    maybe_progress();
+}
+
+void mpp_ws_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status)
+{
+    take();
+    int probed = last_probe.valid && last_probe.comm == comm && is_message(status) &&
+                 last_probe.source == status->MPI_SOURCE && last_probe.tag == status->MPI_TAG;
+    if (probed)
+        last_probe.valid = 0;
+    blocking_receive(c, mpp_comm_get(comm), status, probed);
+    give();
+}
+
+void mpp_ws_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *status)
+{
+    if (message == MPI_MESSAGE_NULL || message == MPI_MESSAGE_NO_PROC)
+        return;
+    take();
+    if (last_probe.valid && last_probe.message == message) {
+        /* MPI_Mrecv names no communicator: the probe that matched it did */
+        last_probe.valid = 0;
+        blocking_receive(c, mpp_comm_get(last_probe.comm), status, 1);
+    }
+    give();
+}
+
+void mpp_ws_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag)
+{
+    if (dest == MPI_PROC_NULL)
+        return;
+    take();
+    mpp_comm_t *cm = mpp_comm_get(comm);
+    if (cm && cm->id)
+        record_send(mpp_comm_world_rank(cm, dest), cm->id, tag, c->t0);
+    give();
+}
+
+void mpp_ws_irecv(MPI_Comm comm, MPI_Request request, int persistent)
+{
+    take();
+    mpp_comm_t *cm = mpp_comm_get(comm);
+    if (cm && cm->id)
+        track(request, persistent ? REQ_PRECV : REQ_RECV, cm, 0, 0, 0);
+    give();
+}
+
+void mpp_ws_imrecv(MPI_Message message, MPI_Request request)
+{
+    if (message == MPI_MESSAGE_NULL || message == MPI_MESSAGE_NO_PROC)
+        return;
+    take();
+    if (last_probe.valid && last_probe.message == message) {
+        last_probe.valid = 0;
+        mpp_comm_t *cm = mpp_comm_get(last_probe.comm);
+        if (cm && cm->id)
+            track(request, REQ_RECV, cm, 0, 0, 0);
+    }
+    give();
+}
+
+void mpp_ws_send_init(MPI_Comm comm, int dest, int tag, MPI_Request request)
+{
+    if (dest == MPI_PROC_NULL)
+        return;
+    take();
+    mpp_comm_t *cm = mpp_comm_get(comm);
+    if (cm && cm->id)
+        track(request, REQ_PSEND, cm, dest, tag, 0);
+    give();
+}
+
+void mpp_ws_collective(mpp_call_t *c, MPI_Comm comm)
+{
+    take();
+    mpp_comm_t *cm = mpp_comm_get(comm);
+    if (cm && cm->members > 1) {
+        mpp_request_origin_t o;
+        mpp_call_origin(c, &o);
+        uint64_t i = begin_instance(cm, aligned(c->t0), &o);
+        end_instance(cm, i, aligned(c->t1));
+    }
+    maybe_progress();
+    give();
+}
+
+void mpp_ws_icollective(mpp_call_t *c, MPI_Comm comm, MPI_Request request, int persistent)
+{
+    take();
+    mpp_comm_t *cm = mpp_comm_get(comm);
+    if (cm && cm->members > 1) {
+        if (persistent) {
+            track(request, REQ_PCOLL, cm, 0, 0, UINT64_MAX);
+        } else {
+            mpp_request_origin_t o;
+            mpp_call_origin(c, &o);
+            track(request, REQ_COLL, cm, 0, 0, begin_instance(cm, aligned(c->t0), &o));
+        }
+    }
+    give();
+}
+
+static uint32_t handle_of(const mpp_reqset_t *set, int i)
+{
+    return (uint32_t)(set->keys[i] & 0xffffffffu);
+}
+
+void mpp_ws_started(mpp_call_t *c, const mpp_reqset_t *set)
+{
+    take();
+    for (int i = 0; i < set->n; i++) {
+        ws_request_t *r = set->keys[i] ? mpp_handlemap_get(&requests, handle_of(set, i)) : NULL;
+        if (!r)
+            continue;
+        if (r->kind == REQ_PSEND) {
+            record_send(mpp_comm_world_rank(r->comm, r->dest), r->comm->id, r->tag, c->t0);
+        } else if (r->kind == REQ_PCOLL) {
+            mpp_request_origin_t o;
+            mpp_call_origin(c, &o);
+            r->instance = begin_instance(r->comm, aligned(c->t0), &o);
+            r->active = 1;
+        }
+    }
+    give();
+}
+
+void mpp_ws_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *which, const MPI_Status *statuses)
+{
+    int event = -1;
+    take();
+    for (int j = 0; j < n; j++) {
+        int i = which ? which[j] : j;
+        if (i < 0 || i >= set->n || !set->keys[i])
+            continue;
+        uint32_t handle = handle_of(set, i);
+        ws_request_t *r = mpp_handlemap_get(&requests, handle);
+        if (!r)
+            continue;
+        const MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[j];
+        if ((r->kind == REQ_RECV || r->kind == REQ_PRECV) && st && is_message(st)) {
+            if (event < 0)
+                event = open_event(c); /* one event: the latest sender counts */
+            receive(event, r->comm, st);
+        } else if (r->kind == REQ_COLL || (r->kind == REQ_PCOLL && r->active)) {
+            end_instance(r->comm, r->instance, aligned(c->t1));
+            r->active = 0;
+        }
+        if (r->kind == REQ_RECV || r->kind == REQ_COLL)
+            untrack(handle);
+    }
+    if (event >= 0) {
+        mpp_p2p_event_close(&matcher, event);
+        maybe_progress();
+    }
+    give();
+}
+
+void mpp_ws_freed(const mpp_reqset_t *set)
+{
+    take();
+    for (int i = 0; i < set->n; i++)
+        if (set->keys[i])
+            untrack(handle_of(set, i));
+    give();
+}
+
+void mpp_ws_comm_created(MPI_Comm comm)
+{
+    mpp_comm_created(comm); /* collective: outside our lock */
+}
+
+void mpp_ws_comm_freeing(MPI_Comm comm)
+{
+    mpp_comm_t *cm = mpp_comm_unregister(comm);
+    if (!cm)
+        return;
+    take();
+    detach_ring(cm); /* what remains is reduced on the communicator before MPI frees it */
+    settle(&detached, 0);
+    give();
+    mpp_comm_release(cm);
+}
+
+/* ------------------------------------------------------------------ */
+
+void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size, int thread_multiple)
+{
+    ws_comm = comm;
+    clock_offset = offset;
+    threshold = thresh;
+    batch = batch_size > 0 ? batch_size : 256;
+    lock.on = thread_multiple;
+    memset(&stats, 0, sizeof stats);
+    PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    filling = calloc((size_t)world_size, sizeof *filling);
+    incoming = malloc((size_t)batch * sizeof *incoming);
+    if (!filling || !incoming) {
+        free(filling);
+        free(incoming);
+        filling = NULL;
+        incoming = NULL;
+        return;
+    }
+    mpp_p2p_init(&matcher, threshold, 1 << 20, deliver_real_sync, NULL);
+    mpp_handlemap_init(&requests, sizeof(ws_request_t));
+    mpp_comms_start(thread_multiple);
+    post_incoming();
+    mpp_ws_on = 1;
+}
+
+static void finish_comm(mpp_comm_t *c, void *arg)
+{
+    (void)arg;
+    struct mpp_coll_ring *ring = c->coll;
+    if (ring)
+        issue_all(ring);
+}
+
+static void release_request(uint32_t key, void *value, void *arg)
+{
+    (void)key, (void)arg;
+    mpp_comm_release(((ws_request_t *)value)->comm);
+}
+
+static void free_ring(mpp_comm_t *c, void *arg)
+{
+    (void)arg;
+    if (c->coll) {
+        detach_ring(c);
+    }
+}
+
+void mpp_ws_finish(void)
+{
+    if (!mpp_ws_on)
+        return;
+    mpp_ws_on = 0;
+    /* Collectives: what every communicator still has, reduced on it (every
+     * member is here, with the same count). */
+    mpp_comms_each(finish_comm, NULL);
+    /* Point-to-point: the last batches, then the end of the exchange: once
+     * every batch of this process is matched it enters a nonblocking
+     * barrier, and keeps receiving until everyone has. */
+    for (int d = 0; d < world_size; d++)
+        flush_to(d);
+    MPI_Request barrier = MPI_REQUEST_NULL;
+    for (;;) {
+        progress_incoming();
+        if (barrier == MPI_REQUEST_NULL) {
+            reclaim();
+            if (!in_flight)
+                PMPI_Ibarrier(ws_comm, &barrier);
+        } else {
+            int done = 0;
+            PMPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+            if (done)
+                break;
+        }
+    }
+    if (incoming_request != MPI_REQUEST_NULL) {
+        PMPI_Cancel(&incoming_request);
+        PMPI_Wait(&incoming_request, MPI_STATUS_IGNORE);
+    }
+    mpp_p2p_finish(&matcher);
+    mpp_comms_each(free_ring, NULL);
+    settle(&detached, 1);
+    stats.paired = matcher.paired;
+    stats.unpaired = matcher.unpaired_receives + matcher.dropped;
+
+    mpp_handlemap_each(&requests, release_request, NULL);
+    mpp_handlemap_free(&requests);
+    mpp_comms_stop();
+    mpp_p2p_free(&matcher);
+    while (spare) {
+        out_batch_t *b = spare;
+        spare = b->next;
+        free(b->records);
+        free(b);
+    }
+    free(filling);
+    filling = NULL;
+    free(incoming);
+    incoming = NULL;
+}
+
+void mpp_ws_get_stats(mpp_ws_stats_t *out) { *out = stats; }

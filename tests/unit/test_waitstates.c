@@ -1,0 +1,311 @@
+/* The pairing of received messages with their sends and the wait-state
+ * formulas (waitstates.h) on hand-made event sequences; the handle map the
+ * MPI side keeps requests and communicators in. */
+#include <check.h>
+#include <stdlib.h>
+
+#include "handlemap.h"
+#include "suites.h"
+#include "waitstates.h"
+
+/* What was delivered, by origin (slot = an id chosen by the test). */
+static int64_t delivered[16];
+static int ndelivered;
+
+static void deliver(void *ctx, const mpp_request_origin_t *o, int64_t wait)
+{
+    (void)ctx;
+    ck_assert_uint_lt(o->slot, 16);
+    delivered[o->slot] += wait;
+    ndelivered++;
+}
+
+static mpp_p2p_t M;
+
+static void setup(void)
+{
+    for (int i = 0; i < 16; i++)
+        delivered[i] = 0;
+    ndelivered = 0;
+    mpp_p2p_init(&M, 10, 1 << 20, deliver, NULL);
+}
+
+static void teardown(void) { mpp_p2p_free(&M); }
+
+static mpp_request_origin_t origin(int id)
+{
+    mpp_request_origin_t o = {0};
+    o.thread = &M; /* any non-NULL: the test's deliver() reads slot only */
+    o.slot = (uint64_t)id;
+    return o;
+}
+
+/* A receiving call with one message: entry, duration, channel. */
+static void recv1(int id, int64_t entry, int64_t duration, uint32_t comm, int source, int tag)
+{
+    mpp_request_origin_t o = origin(id);
+    int e = mpp_p2p_event_open(&M, entry, duration, &o);
+    ck_assert_int_ge(e, 0);
+    mpp_p2p_received(&M, e, comm, source, tag);
+    mpp_p2p_event_close(&M, e);
+}
+
+static void sent(int source, uint32_t comm, int tag, int64_t entry)
+{
+    mpp_send_record_t r = {comm, tag, entry};
+    mpp_p2p_sent(&M, source, &r);
+}
+
+START_TEST(test_late_sender_both_orders)
+{
+    /* the send record arrives after the receive (the usual case: batches) */
+    recv1(0, 1000, 500, 16, 1, 7);
+    ck_assert_int_eq(ndelivered, 0);
+    ck_assert_int_eq(mpp_p2p_pending_events(&M), 1);
+    sent(1, 16, 7, 1300); /* sender entered 300 ticks after the receiver */
+    ck_assert_int_eq(delivered[0], 300);
+    ck_assert_int_eq(mpp_p2p_pending_events(&M), 0);
+    /* ... and before it */
+    sent(1, 16, 7, 5000);
+    recv1(1, 4000, 2000, 16, 1, 7);
+    ck_assert_int_eq(delivered[1], 1000);
+    /* a late receiver waits for nobody */
+    sent(1, 16, 7, 6000);
+    recv1(2, 7000, 10, 16, 1, 7);
+    ck_assert_int_eq(delivered[2], 0);
+    ck_assert_uint_eq(M.paired, 3);
+}
+END_TEST
+
+START_TEST(test_wait_bounded_by_time_in_call)
+{
+    /* min(time in the call, S - R): the receive returned after 200 ticks
+     * (the message had arrived by another path, e.g. eager and clock skew) */
+    recv1(0, 1000, 200, 16, 1, 0);
+    sent(1, 16, 0, 1900);
+    ck_assert_int_eq(delivered[0], 200);
+}
+END_TEST
+
+START_TEST(test_threshold)
+{
+    /* differences below the clock uncertainty (10 ticks here) count as 0 */
+    recv1(0, 1000, 500, 16, 1, 0);
+    sent(1, 16, 0, 1009);
+    ck_assert_int_eq(delivered[0], 0);
+    recv1(1, 2000, 500, 16, 1, 0);
+    sent(1, 16, 0, 2010);
+    ck_assert_int_eq(delivered[1], 10);
+}
+END_TEST
+
+START_TEST(test_channels_by_tag_and_comm)
+{
+    /* sends on tags 1 then 2; the receiver takes tag 2 first: each pairs
+     * with the send of its own tag, not the first one sent */
+    sent(1, 16, 1, 100);
+    sent(1, 16, 2, 900);
+    recv1(0, 500, 1000, 16, 1, 2);
+    recv1(1, 600, 1000, 16, 1, 1);
+    ck_assert_int_eq(delivered[0], 400); /* 900 - 500 */
+    ck_assert_int_eq(delivered[1], 0);   /* sent at 100, before 600 */
+    /* the same tag on another communicator is another channel */
+    sent(1, 17, 1, 5000);
+    recv1(2, 3000, 9000, 16, 1, 1);
+    ck_assert_int_eq(ndelivered, 1); /* only waits > 0 are delivered: the first receive's */
+    ck_assert_int_eq(mpp_p2p_pending_events(&M), 1);
+    sent(1, 16, 1, 3500);
+    ck_assert_int_eq(delivered[2], 500);
+    /* and another source too */
+    recv1(3, 100, 9000, 16, 2, 1);
+    sent(1, 16, 1, 8000);
+    ck_assert_int_eq(delivered[3], 0);
+    ck_assert_int_eq(mpp_p2p_pending_events(&M), 1);
+}
+END_TEST
+
+START_TEST(test_waitall_latest_sender)
+{
+    /* one call completing three receives: the latest sender counts, once */
+    mpp_request_origin_t o = origin(0);
+    int e = mpp_p2p_event_open(&M, 1000, 5000, &o);
+    mpp_p2p_received(&M, e, 16, 1, 0);
+    mpp_p2p_received(&M, e, 16, 2, 0);
+    mpp_p2p_received(&M, e, 16, 3, 0);
+    mpp_p2p_event_close(&M, e);
+    sent(2, 16, 0, 1500);
+    sent(3, 16, 0, 900);
+    ck_assert_int_eq(ndelivered, 0); /* one message still unpaired */
+    sent(1, 16, 0, 3000);
+    ck_assert_int_eq(ndelivered, 1);
+    ck_assert_int_eq(delivered[0], 2000);
+}
+END_TEST
+
+START_TEST(test_out_of_order_completion)
+{
+    /* Waitany/Waitsome: two receives on one channel complete in two calls;
+     * the first call that completes one gets the first message sent,
+     * whichever request MPI matched it to: pairing is by order within the
+     * channel.  Sends at 2000 and 4000; calls entered at 1000 and 3000. */
+    recv1(0, 1000, 5000, 16, 1, 5);
+    recv1(1, 3000, 5000, 16, 1, 5);
+    sent(1, 16, 5, 2000);
+    sent(1, 16, 5, 4000);
+    ck_assert_int_eq(delivered[0], 1000);
+    ck_assert_int_eq(delivered[1], 1000);
+    /* Waitsome completing messages from two sources in one call, out of
+     * the order they were sent */
+    mpp_request_origin_t o = origin(2);
+    int e = mpp_p2p_event_open(&M, 10000, 5000, &o);
+    mpp_p2p_received(&M, e, 16, 2, 9);
+    mpp_p2p_received(&M, e, 16, 1, 9);
+    mpp_p2p_event_close(&M, e);
+    sent(1, 16, 9, 10100);
+    sent(2, 16, 9, 10700);
+    ck_assert_int_eq(delivered[2], 700);
+}
+END_TEST
+
+START_TEST(test_wildcard_receives)
+{
+    /* MPI_ANY_SOURCE / MPI_ANY_TAG: the status gives the envelope, so the
+     * receive lands in the channel of the message it got */
+    sent(3, 16, 11, 500);
+    sent(2, 16, 12, 2500);
+    recv1(0, 1000, 3000, 16, 2, 12); /* the wildcard receive got rank 2's */
+    recv1(1, 1000, 3000, 16, 3, 11);
+    ck_assert_int_eq(delivered[0], 1500);
+    ck_assert_int_eq(delivered[1], 0);
+}
+END_TEST
+
+START_TEST(test_finish_unpaired)
+{
+    recv1(0, 1000, 3000, 16, 1, 0);
+    mpp_request_origin_t o = origin(1);
+    int e = mpp_p2p_event_open(&M, 1000, 3000, &o);
+    mpp_p2p_received(&M, e, 16, 1, 1);
+    mpp_p2p_received(&M, e, 16, 2, 1);
+    mpp_p2p_event_close(&M, e);
+    sent(2, 16, 1, 1800);
+    mpp_p2p_finish(&M);
+    /* the event with one paired message is delivered with what it has */
+    ck_assert_int_eq(delivered[1], 800);
+    ck_assert_int_eq(delivered[0], 0);
+    ck_assert_uint_eq(M.unpaired_receives, 2);
+    ck_assert_int_eq(mpp_p2p_pending_events(&M), 0);
+}
+END_TEST
+
+START_TEST(test_many_channels_bounded)
+{
+    /* a tag per iteration (common in real codes): balanced channels are
+     * dropped when the table needs room, so it does not grow with the run */
+    for (int i = 0; i < 100000; i++) {
+        sent(1, 16, i, 10 * (int64_t)i + 50);
+        recv1(0, 10 * (int64_t)i, 100, 16, 1, i);
+    }
+    ck_assert_int_eq(delivered[0], 100000 * 50);
+    ck_assert_uint_le(M.capacity, 512);
+}
+END_TEST
+
+START_TEST(test_queue_cap)
+{
+    mpp_p2p_free(&M);
+    mpp_p2p_init(&M, 0, 4, deliver, NULL);
+    /* sends nobody receives: the backlog is dropped at the cap */
+    for (int i = 0; i < 10; i++)
+        sent(1, 16, 0, i);
+    ck_assert_uint_ge(M.dropped, 4);
+}
+END_TEST
+
+START_TEST(test_sync_terms)
+{
+    ck_assert_int_eq(mpp_sync_term(100, 40, 10), 60);
+    ck_assert_int_eq(mpp_sync_term(100, 95, 10), 0);  /* below the threshold */
+    ck_assert_int_eq(mpp_sync_term(100, 100, 0), 0);  /* the last to enter waits for nobody */
+    ck_assert_int_eq(mpp_late_sender_wait(50, 80, 0), 50);
+    ck_assert_int_eq(mpp_late_sender_wait(500, 80, 0), 80);
+    ck_assert_int_eq(mpp_late_sender_wait(500, -80, 0), 0);
+    ck_assert_int_eq(mpp_late_sender_wait(500, INT64_MIN, 0), 0);
+}
+END_TEST
+
+START_TEST(test_clock_offset_estimate)
+{
+    /* the peer's clock is ours + 1000; round trips of 400, 100, 250 ticks
+     * with asymmetric delays: the shortest bounds the error best */
+    int64_t t_send[3] = {0, 10000, 20000};
+    int64_t t_recv[3] = {400, 10100, 20250};
+    int64_t t_peer[3] = {1000 + 300, 1000 + 10050, 1000 + 20100};
+    int64_t offset, uncertainty;
+    ck_assert_int_eq(mpp_clock_offset_estimate(t_send, t_peer, t_recv, 3, &offset, &uncertainty), 0);
+    ck_assert_int_eq(offset, 1000);
+    ck_assert_int_eq(uncertainty, 50);
+    ck_assert_int_eq(mpp_clock_offset_estimate(t_send, t_peer, t_recv, 0, &offset, &uncertainty), -1);
+    /* with drift: offsets measured at two instants give the rate; an
+     * instant between is corrected linearly (what the Clock line reports
+     * as the change over the run) */
+    int64_t early = 1000, late = 1600, t0 = 0, t1 = 6000000;
+    double drift = (double)(late - early) / (double)(t1 - t0);
+    ck_assert(drift > 0.99e-4 && drift < 1.01e-4);
+    int64_t mid = early + (int64_t)(drift * 3000000);
+    ck_assert_int_eq(mid, 1300);
+}
+END_TEST
+
+START_TEST(test_handlemap)
+{
+    mpp_handlemap_t m;
+    mpp_handlemap_init(&m, sizeof(int64_t));
+    int inserted;
+    for (uint32_t k = 1; k <= 1000; k++) {
+        int64_t *v = mpp_handlemap_put(&m, k * 7919u, &inserted);
+        ck_assert_ptr_nonnull(v);
+        ck_assert(inserted);
+        *v = k;
+    }
+    ck_assert_uint_eq(m.count, 1000);
+    for (uint32_t k = 1; k <= 1000; k += 2)
+        ck_assert(mpp_handlemap_remove(&m, k * 7919u, NULL));
+    ck_assert(!mpp_handlemap_remove(&m, 1 * 7919u, NULL));
+    for (uint32_t k = 2; k <= 1000; k += 2) {
+        int64_t *v = mpp_handlemap_get(&m, k * 7919u);
+        ck_assert_ptr_nonnull(v);
+        ck_assert_int_eq(*v, k);
+    }
+    ck_assert_ptr_null(mpp_handlemap_get(&m, 3 * 7919u));
+    int64_t *again = mpp_handlemap_put(&m, 2 * 7919u, &inserted);
+    ck_assert(!inserted);
+    ck_assert_int_eq(*again, 2);
+    mpp_handlemap_free(&m);
+    ck_assert_ptr_null(mpp_handlemap_get(&m, 2 * 7919u));
+}
+END_TEST
+
+Suite *waitstates_suite(void)
+{
+    Suite *s = suite_create("waitstates");
+    TCase *tc = tcase_create("pairing");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_late_sender_both_orders);
+    tcase_add_test(tc, test_wait_bounded_by_time_in_call);
+    tcase_add_test(tc, test_threshold);
+    tcase_add_test(tc, test_channels_by_tag_and_comm);
+    tcase_add_test(tc, test_waitall_latest_sender);
+    tcase_add_test(tc, test_out_of_order_completion);
+    tcase_add_test(tc, test_wildcard_receives);
+    tcase_add_test(tc, test_finish_unpaired);
+    tcase_add_test(tc, test_many_channels_bounded);
+    tcase_add_test(tc, test_queue_cap);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("formulas");
+    tcase_add_test(tc, test_sync_terms);
+    tcase_add_test(tc, test_clock_offset_estimate);
+    tcase_add_test(tc, test_handlemap);
+    suite_add_tcase(s, tc);
+    return s;
+}
