@@ -43,7 +43,7 @@ def main():
     ap.add_argument("--suggest", action="store_true")
     a = ap.parse_args()
 
-    functions, _, _ = gen_wrappers.read_description(a.description)
+    functions = gen_wrappers.read_description(a.description)[0]
     described = {f.name: f for f in functions}
     declared = mpi_header.declared_functions(a.mpicc)
     problems = []

@@ -21,21 +21,75 @@ static mpp_p2p_t matcher;
 static mpp_ws_stats_t stats;
 static unsigned since_progress;
 
-static inline void take(void) { mpp_mt_take(&lock); }
+static void apply_deferred(mpp_thread_t *self);
+static size_t ndeferred;
+
+/* Every hook runs between take() and give(); a thread entering one takes
+ * the wait-state ticks other threads paired for its calls. */
+static inline void take(void)
+{
+    mpp_mt_take(&lock);
+    if (MPP_UNLIKELY(ndeferred) && mpp_tls_thread)
+        apply_deferred(mpp_tls_thread);
+}
+
 static inline void give(void) { mpp_mt_give(&lock); }
 
 static inline int64_t aligned(uint64_t ticks) { return (int64_t)ticks + clock_offset; }
 
-/* Wait-state ticks go to the cell of the call they belong to, found from
- * the calling thread (tables are per thread). */
+/* Wait-state ticks go to the cell of the call they belong to.  Tables are
+ * per thread and only their thread may write them while the program runs,
+ * so ticks for another thread's call (MPI_THREAD_MULTIPLE: whichever
+ * thread receives a batch pairs it) wait here until that thread makes its
+ * next MPI call, or MPI_Finalize. */
+typedef struct {
+    mpp_request_origin_t origin;
+    int which;
+    int64_t ticks;
+} deferred_wait_t;
+
+static deferred_wait_t *deferred;
+static size_t deferred_capacity;
+
+static void add_to_cell(mpp_thread_t *owner, const mpp_request_origin_t *o, int which, int64_t ticks)
+{
+    mpp_cell_t *cell = mpp_origin_cell(owner, o);
+    if (cell)
+        cell->stats.wait[which] += (uint64_t)ticks;
+}
+
 static void add_wait(const mpp_request_origin_t *o, int which, int64_t ticks)
 {
     mpp_thread_t *self = mpp_tls_thread;
-    if (!self || ticks <= 0)
+    if (ticks <= 0 || !o->thread)
         return;
-    mpp_cell_t *cell = mpp_origin_cell(self, o);
-    if (cell)
-        cell->stats.wait[which] += (uint64_t)ticks;
+    if (o->thread == self) {
+        add_to_cell(self, o, which, ticks);
+        return;
+    }
+    if (ndeferred == deferred_capacity) {
+        size_t cap = deferred_capacity ? 2 * deferred_capacity : 64;
+        deferred_wait_t *grown = realloc(deferred, cap * sizeof *grown);
+        if (!grown)
+            return;
+        deferred = grown;
+        deferred_capacity = cap;
+    }
+    deferred[ndeferred++] = (deferred_wait_t){*o, which, ticks};
+}
+
+/* The deferred ticks of thread `self` (NULL: of every thread, at the end). */
+static void apply_deferred(mpp_thread_t *self)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < ndeferred; i++) {
+        deferred_wait_t *d = &deferred[i];
+        if (self && d->origin.thread != self)
+            deferred[kept++] = *d;
+        else
+            add_to_cell(d->origin.thread, &d->origin, d->which, d->ticks);
+    }
+    ndeferred = kept;
 }
 
 static void deliver_real_sync(void *ctx, const mpp_request_origin_t *o, int64_t wait)
@@ -751,6 +805,10 @@ void mpp_ws_finish(void)
     mpp_p2p_finish(&matcher);
     mpp_comms_each(free_ring, NULL);
     settle(&detached, 1);
+    apply_deferred(NULL); /* every other thread is done: their tables stay put */
+    free(deferred);
+    deferred = NULL;
+    deferred_capacity = 0;
     stats.paired = matcher.paired;
     stats.unpaired = matcher.unpaired_receives + matcher.dropped;
 

@@ -159,8 +159,7 @@ def note_nominal(what, measured, nominal, rel=0.25, abs_tol=0.0):
     """A note (not a failure) when the program's own measurement is far from
     the nominal value of the program: a loaded machine stretches waits, and
     the profiler must then see what really happened, not the nominal."""
-    print("program measured %s = %.6f (nominal %.6f)" % (what, measured,
-                                                         nominal))
+    print("%s: %.6f (nominal %.6f)" % (what, measured, nominal))
     if not pc.approx(measured, nominal, rel, abs_tol):
         print("NOTE: %s measured %.6f is far from the nominal %.6f: a loaded "
               "machine?" % (what, measured, nominal))

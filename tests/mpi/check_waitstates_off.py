@@ -19,7 +19,8 @@ off:
   entry of the wait-state analyses differs from the on run's; the
   configuration gives MPIPROF_WAITSTATES=off (not the default).  Everything
   else as with them on: the same SRC points with exactly the same calls and
-  bytes, the same intervals, times about the same (25% or 10 ms).
+  bytes, the same intervals, times about the same (40% or 20 ms: two runs
+  of a program whose waits depend on the machine's scheduling).
 bogus:
   exactly one warning naming MPIPROF_WAITSTATES, the bad value and what is
   accepted (off among it), in the protocol and once on stderr (rank 0); the
@@ -37,7 +38,9 @@ import check_waitstates_common as ws
 N, T = 10, 0.010                # as in waitstates_off.c
 NOMINAL = N * T
 REL = 0.10
-SAME_REL, SAME_ABS = 0.25, 0.010
+# "Times roughly the same" across two runs of a timing-dependent program:
+# gross differences only (a run that lost its times, doubled them, ...).
+SAME_REL, SAME_ABS = 0.40, 0.020
 # "MPIPROF_WAITSTATES=off", "MPIPROF_WAITSTATES='off'", "... is off"
 OFF_REASON = re.compile(r"MPIPROF_WAITSTATES\s*(?:=|:|\bis\b|\bset to\b)"
                         r"\s*['\"]?off\b")

@@ -134,6 +134,8 @@ static void setup_report(void)
     srcs[0].nframes = mpp_srckey_parse(KEY_ALLR, &srcs[0].function, &srcs[0].frames);
     srcs[1].id = 2;
     srcs[1].nframes = mpp_srckey_parse(KEY_SEND, &srcs[1].function, &srcs[1].frames);
+    srcs[0].waits = MPP_SRC_COLLECTIVE_WAITS; /* MPI_Allreduce */
+    srcs[1].waits = MPP_SRC_REALSYNC;         /* MPI_Send */
     rd.srcs = srcs;
     rd.nsrcs = 2;
 
@@ -370,6 +372,41 @@ START_TEST(test_writer_text_src_points)
     expect_line(allr, "   time", "sum=1.200000 min=0.500000 (rank 1) max=0.700000 (rank 0) mean=0.600000");
     expect_line(allr, "   by process", "0: 0.700000 1: 0.500000");
     expect_line(allr, "   stack", "jacobi.c:88 (exchange) <- main.c:40 (main)");
+    /* only the wait states that apply: n/a here (not analysed) */
+    expect_line(allr, "   potential sync", "n/a");
+    /* SRC 2 (MPI_Send) comes first: its block ends where SRC 1's begins */
+    ck_assert(strstr(send, "   potential sync") > allr);
+    ck_assert_ptr_null(strstr(allr, "   real sync"));
+}
+END_TEST
+
+START_TEST(test_writer_waitstates)
+{
+    rd.waitstates = 1;
+    iv.waitstates_known = 1;
+    cells[1].wait[0] = (mpp_stat_t){0.4, 0.0, 0.4, 1, 0, 2};  /* MPI_Send? a receive in a real run; the */
+    cells[0].wait[1] = (mpp_stat_t){0.25, 0.05, 0.2, 1, 0, 2}; /* writer does not care which */
+    cells[0].wait[2] = (mpp_stat_t){0.01, 0.0, 0.01, 0, 1, 2};
+    cell_by[0][MPP_CELL_POTSYNC] = 0.2, cell_by[0][MPP_NCELLV + MPP_CELL_POTSYNC] = 0.05;
+    cell_by[1][MPP_CELL_REALSYNC] = 0.4, cell_by[1][MPP_NCELLV + MPP_CELL_REALSYNC] = 0.0;
+    const char *t = write_text();
+    const char *s = section(t, "--- SRC points ---");
+    const char *send = section(s, "\nSRC 2  MPI_Send");
+    const char *allr = section(s, "\nSRC 1  MPI_Allreduce");
+    expect_line(send, "   real sync", "sum=0.400000 min=0.000000 (rank 1) max=0.400000 (rank 0) mean=0.200000");
+    expect_line(send, "   by process (real sync)", "0: 0.400000 1: 0.000000");
+    expect_line(allr, "   potential sync", "sum=0.250000 min=0.050000 (rank 1) max=0.200000 (rank 0) mean=0.125000");
+    expect_line(allr, "   time variation", "sum=0.010000 min=0.000000 (rank 0) max=0.010000 (rank 1) mean=0.005000");
+    expect_line(allr, "   by process (pot. sync)", "0: 0.200000 1: 0.050000");
+    json_t *doc = write_json();
+    json_t *src = json_array_get(json_object_get(json_array_get(json_object_get(doc, "intervals"), 0), "src"), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(src, "function")), "MPI_Send");
+    ck_assert_double_eq_tol(json_real_value(json_object_get(json_object_get(src, "real_sync"), "sum")), 0.4, 1e-12);
+    ck_assert(json_is_null(json_object_get(src, "potential_sync")));
+    json_t *col = json_object_get(json_object_get(src, "by_process"), "real_sync");
+    ck_assert_double_eq_tol(json_real_value(json_array_get(col, 0)), 0.4, 1e-12);
+    ck_assert(json_is_null(json_array_get(json_object_get(json_object_get(src, "by_process"), "time_variation"), 0)));
+    json_decref(doc);
 }
 END_TEST
 
@@ -1060,6 +1097,7 @@ Suite *writer_suite(void)
     tcase_add_test(tc, test_writer_text_main);
     tcase_add_test(tc, test_writer_text_comparative_by_process);
     tcase_add_test(tc, test_writer_text_src_points);
+    tcase_add_test(tc, test_writer_waitstates);
     tcase_add_test(tc, test_writer_cells_by_time);
     tcase_add_test(tc, test_writer_text_not_entered);
     tcase_add_test(tc, test_writer_text_none_selected);
