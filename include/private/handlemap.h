@@ -1,5 +1,6 @@
-/* A map from 32-bit MPI handles (communicators, requests: MPICH's handles
- * are ints) to fixed-size values stored in the map: open addressing,
+/* A map from MPI handles (communicators; requests with the serial that
+ * tells apart the requests MPI gives the same handle: 64-bit keys) to
+ * fixed-size values stored in the map: open addressing,
  * backward-shift deletion, at most half full.  It allocates only when it
  * grows, so once the number of live handles has peaked, adding and removing
  * costs no allocation. */
@@ -10,7 +11,7 @@
 #include <stdint.h>
 
 typedef struct {
-    uint32_t *keys;
+    uint64_t *keys;
     unsigned char *used;
     unsigned char *values;
     size_t value_size, capacity, count;
@@ -19,13 +20,13 @@ typedef struct {
 void mpp_handlemap_init(mpp_handlemap_t *m, size_t value_size);
 void mpp_handlemap_free(mpp_handlemap_t *m);
 /* The value of key, or NULL.  Valid until the next put or remove. */
-void *mpp_handlemap_get(const mpp_handlemap_t *m, uint32_t key);
+void *mpp_handlemap_get(const mpp_handlemap_t *m, uint64_t key);
 /* The value of key, inserted (zeroed) when absent (*inserted says so); NULL
  * when memory ran out. */
-void *mpp_handlemap_put(mpp_handlemap_t *m, uint32_t key, int *inserted);
+void *mpp_handlemap_put(mpp_handlemap_t *m, uint64_t key, int *inserted);
 /* Remove key, copying its value to out (if not NULL); 1 if it was there. */
-int mpp_handlemap_remove(mpp_handlemap_t *m, uint32_t key, void *out);
+int mpp_handlemap_remove(mpp_handlemap_t *m, uint64_t key, void *out);
 /* Every value, in no particular order (do not put or remove meanwhile). */
-void mpp_handlemap_each(mpp_handlemap_t *m, void (*fn)(uint32_t key, void *value, void *arg), void *arg);
+void mpp_handlemap_each(mpp_handlemap_t *m, void (*fn)(uint64_t key, void *value, void *arg), void *arg);
 
 #endif

@@ -53,8 +53,8 @@ void mpp_requests_keep_frames(int on);
 void mpp_request_add(uint64_t handle, int kind, int persistent, int64_t bytes_sent, int64_t bytes_recv);
 /* The same, for Overlap: the model time of the transfer, and, unless the
  * request is persistent (started later by MPI_Start), the starting call's
- * return (ticks) and cell. */
-void mpp_request_add_started(uint64_t handle, int kind, int persistent, int64_t bytes_sent, int64_t bytes_recv,
+ * return (ticks) and cell.  Returns the request's serial (0: not added). */
+uint32_t mpp_request_add_started(uint64_t handle, int kind, int persistent, int64_t bytes_sent, int64_t bytes_recv,
                              double model, uint64_t returned, const mpp_request_origin_t *origin);
 /* 1 and *out filled when the handle is tracked. */
 int mpp_request_find(uint64_t handle, mpp_request_info_t *out);

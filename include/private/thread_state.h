@@ -59,6 +59,7 @@ typedef struct {
     /* The request this call created (mpp_request_created), added to the
      * request table by mpp_call_end with this call's cell: 0 when none. */
     uint64_t new_request;
+    uint32_t new_serial; /* its serial in the request table, set by mpp_call_end (0: not tracked) */
     int new_kind, new_persistent;
     int64_t new_sent, new_recv;
     double new_model;

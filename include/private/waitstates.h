@@ -87,6 +87,46 @@ void mpp_p2p_finish(mpp_p2p_t *m);
 /* Receive events not yet delivered. */
 int mpp_p2p_pending_events(const mpp_p2p_t *m);
 
+/* Collective instances of one communicator as one member keeps them.  The
+ * k-th collective on a communicator is the same instance on every member,
+ * so every member cuts its instances into the same batches: batch k goes
+ * to a reduction (maximum over members) when the first instance of batch
+ * k+2 begins, which leaves one batch of lag for nonblocking collectives to
+ * complete; what remains goes when the communicator is freed. */
+typedef struct {
+    int64_t entry, exit; /* aligned ticks; exit INT64_MIN: not completed yet */
+    mpp_request_origin_t origin;
+} mpp_instance_t;
+
+typedef struct {
+    uint64_t count, issued; /* instances begun; instances taken for a reduction */
+    int capacity;           /* grows to about two batches */
+    mpp_instance_t *instances; /* instance i at i % capacity */
+} mpp_instances_t;
+
+/* How many of the oldest instances must go to a reduction before the next
+ * one begins (0 or `batch`). */
+int mpp_instances_due(const mpp_instances_t *r, int batch);
+/* Room for one more instance; -1 when memory ran out (then take the
+ * pending ones first). */
+int mpp_instances_room(mpp_instances_t *r);
+/* A new instance (room must be there): its number. */
+uint64_t mpp_instances_begin(mpp_instances_t *r, int64_t entry, const mpp_request_origin_t *origin);
+/* Instance i completed at `exit` (ignored once it was taken). */
+void mpp_instances_end(mpp_instances_t *r, uint64_t i, int64_t exit);
+/* Take the n oldest pending instances for a reduction: sent[3n] gets their
+ * entries, exits and negated exits (an exit not known yet: INT64_MIN and
+ * INT64_MAX, so that the maximum over members says someone did not know
+ * it), origins[n] their cells (may be NULL).  Returns how many exits were
+ * not known. */
+int mpp_instances_take(mpp_instances_t *r, int n, int64_t *sent, mpp_request_origin_t *origins);
+/* The reduced batch (max[3n]: maxima over members of sent[3n]): this
+ * member's Potential sync and Time variation of each instance, each
+ * mpp_sync_term or, for a variation some member could not know, -1. */
+void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, int64_t threshold, int64_t *potsync,
+                         int64_t *variation);
+void mpp_instances_free(mpp_instances_t *r);
+
 /* Potential sync or Time variation term of one process in one collective
  * instance: max over members of the instant, less its own, or 0 below the
  * threshold. */

@@ -242,6 +242,84 @@ int mpp_p2p_pending_events(const mpp_p2p_t *m)
     return n;
 }
 
+int mpp_instances_due(const mpp_instances_t *r, int batch)
+{
+    return r->count - r->issued >= 2 * (uint64_t)batch ? batch : 0;
+}
+
+static mpp_instance_t *slot_of(const mpp_instances_t *r, uint64_t i)
+{
+    return &r->instances[i % (uint64_t)r->capacity];
+}
+
+int mpp_instances_room(mpp_instances_t *r)
+{
+    if (r->count - r->issued < (uint64_t)r->capacity)
+        return 0;
+    int cap = r->capacity ? r->capacity * 2 : 8;
+    mpp_instance_t *grown = malloc((size_t)cap * sizeof *grown);
+    if (!grown)
+        return -1;
+    for (uint64_t i = r->issued; i < r->count; i++)
+        grown[i % (uint64_t)cap] = *slot_of(r, i);
+    free(r->instances);
+    r->instances = grown;
+    r->capacity = cap;
+    return 0;
+}
+
+uint64_t mpp_instances_begin(mpp_instances_t *r, int64_t entry, const mpp_request_origin_t *origin)
+{
+    uint64_t i = r->count++;
+    mpp_instance_t *in = slot_of(r, i);
+    in->entry = entry;
+    in->exit = INT64_MIN;
+    if (origin)
+        in->origin = *origin;
+    else
+        in->origin.thread = NULL;
+    return i;
+}
+
+void mpp_instances_end(mpp_instances_t *r, uint64_t i, int64_t exit)
+{
+    if (i >= r->issued && i < r->count)
+        slot_of(r, i)->exit = exit;
+}
+
+int mpp_instances_take(mpp_instances_t *r, int n, int64_t *sent, mpp_request_origin_t *origins)
+{
+    int unknown = 0;
+    for (int j = 0; j < n; j++) {
+        const mpp_instance_t *in = slot_of(r, r->issued + (uint64_t)j);
+        int known = in->exit != INT64_MIN;
+        sent[j] = in->entry;
+        sent[n + j] = known ? in->exit : INT64_MIN;
+        sent[2 * n + j] = known ? -in->exit : INT64_MAX;
+        if (origins)
+            origins[j] = in->origin;
+        unknown += !known;
+    }
+    r->issued += (uint64_t)n;
+    return unknown;
+}
+
+void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, int64_t threshold, int64_t *potsync,
+                         int64_t *variation)
+{
+    for (int j = 0; j < n; j++) {
+        potsync[j] = mpp_sync_term(max[j], sent[j], threshold);
+        variation[j] = max[2 * n + j] == INT64_MAX ? -1 : mpp_sync_term(max[n + j], sent[n + j], threshold);
+    }
+}
+
+void mpp_instances_free(mpp_instances_t *r)
+{
+    free(r->instances);
+    r->instances = NULL;
+    r->capacity = 0;
+}
+
 int mpp_clock_offset_estimate(const int64_t *t_send, const int64_t *t_peer, const int64_t *t_recv, int n,
                               int64_t *offset, int64_t *uncertainty)
 {

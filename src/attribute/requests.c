@@ -105,15 +105,15 @@ void mpp_request_add(uint64_t handle, int kind, int persistent, int64_t bytes_se
     mpp_request_add_started(handle, kind, persistent, bytes_sent, bytes_recv, 0.0, 0, NULL);
 }
 
-void mpp_request_add_started(uint64_t handle, int kind, int persistent, int64_t bytes_sent, int64_t bytes_recv,
-                             double model, uint64_t returned, const mpp_request_origin_t *origin)
+uint32_t mpp_request_add_started(uint64_t handle, int kind, int persistent, int64_t bytes_sent, int64_t bytes_recv,
+                                 double model, uint64_t returned, const mpp_request_origin_t *origin)
 {
     if (!handle)
-        return;
+        return 0;
     take();
     if ((count + 1) * 2 > capacity && grow() != 0) {
         give();
-        return;
+        return 0;
     }
     size_t i = find_index(handle);
     if (!slots[i].info.handle)
@@ -126,7 +126,9 @@ void mpp_request_add_started(uint64_t handle, int kind, int persistent, int64_t 
     s->returned = returned;
     if (s->active)
         copy_origin(&s->origin, origin, keep_frames ? origin->frames : NULL);
+    uint32_t serial = s->info.serial;
     give();
+    return serial;
 }
 
 void mpp_request_started(uint64_t handle, uint64_t returned, const mpp_request_origin_t *origin)

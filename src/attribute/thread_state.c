@@ -101,8 +101,9 @@ static void track_requests(mpp_call_t *c, mpp_cell_t *cell)
     if (cell && MPP_UNLIKELY(t_keeps_frames)) /* another thread may complete them: their cell's key */
         for (int i = 0; i < o.depth; i++)
             o.frames[i] = cell->frames[i];
+    c->new_serial = 0;
     if (c->new_request)
-        mpp_request_add_started(c->new_request, c->new_kind, c->new_persistent, c->new_sent, c->new_recv,
+        c->new_serial = mpp_request_add_started(c->new_request, c->new_kind, c->new_persistent, c->new_sent, c->new_recv,
                                 c->new_model, c->t1, &o);
     for (int i = 0; i < c->nstarted; i++)
         if (c->started[i])

@@ -167,7 +167,7 @@ struct each_arg {
     void *arg;
 };
 
-static void each_entry(uint32_t key, void *value, void *arg)
+static void each_entry(uint64_t key, void *value, void *arg)
 {
     struct each_arg *a = arg;
     (void)key;
@@ -182,7 +182,7 @@ void mpp_comms_each(void (*fn)(mpp_comm_t *, void *), void *arg)
     mpp_handlemap_each(&registry, each_entry, &a);
 }
 
-static void free_entry(uint32_t key, void *value, void *arg)
+static void free_entry(uint64_t key, void *value, void *arg)
 {
     mpp_comm_t *c = *(mpp_comm_t **)value;
     (void)key, (void)arg;

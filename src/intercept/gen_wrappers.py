@@ -352,20 +352,20 @@ def sync_after(fn, sync_rules):
     elif role == "sendrecv":
         body.append("mpp_ws_send(&call, comm, dest, sendtag);")
         if "request" in has:
-            body.append("mpp_ws_irecv(comm, *request, 0);")
+            body.append("mpp_ws_irecv(&call, comm, *request, 0);")
         else:
             body.append("mpp_ws_recv(&call, comm, status);")
     elif role == "irecv":
-        body.append("mpp_ws_irecv(comm, *request, %d);" % ("persistent" in fn.actions))
+        body.append("mpp_ws_irecv(&call, comm, *request, %d);" % ("persistent" in fn.actions))
     elif role == "psend":
-        body.append("mpp_ws_send_init(comm, dest, tag, *request);")
+        body.append("mpp_ws_send_init(&call, comm, dest, tag, *request);")
     elif role == "probe":
         msg = "*message" if "message" in has else "MPI_MESSAGE_NULL"
         call = "mpp_ws_probe(&call, comm, status, %s);" % msg
         body.append(("if (*flag) " + call) if "flag" in has else call)
     elif role == "mrecv":
         if "request" in has:
-            body.append("mpp_ws_imrecv(mpp_ws_message, *request);")
+            body.append("mpp_ws_imrecv(&call, mpp_ws_message, *request);")
         else:
             body.append("mpp_ws_mrecv(&call, mpp_ws_message, status);")
     elif role == "newcomm":

@@ -173,6 +173,17 @@ static void start_waitstates(int thread_multiple)
     PMPI_Allreduce(&uncertainty, &largest, 1, MPI_INT64_T, MPI_MAX, profiler_comm);
     sync_threshold = 2 * largest; /* two processes' clocks, each that far from rank 0's */
     mpp_ws_start(waitstate_comm, alignment.offset, sync_threshold, settings[1], thread_multiple);
+    int started = mpp_ws_on, everywhere = 0;
+    PMPI_Allreduce(&started, &everywhere, 1, MPI_INT, MPI_MIN, profiler_comm);
+    if (!everywhere) { /* out of memory somewhere: the analysis needs every process */
+        mpp_ws_cancel();
+        PMPI_Comm_free(&waitstate_comm);
+        waitstates = 0;
+        snprintf(run.waitstates, sizeof run.waitstates, "off (out of memory at MPI_Init)");
+        snprintf(waitstates_off_reason, sizeof waitstates_off_reason,
+                 "Real sync, Potential sync and Time variation are n/a: out of memory at MPI_Init on some process");
+        return;
+    }
     waitstates_off_reason[0] = '\0';
 }
 

@@ -7,6 +7,7 @@
 #include "mt_lock.h"
 #include "waitstate_hooks.h"
 #include "waitstates.h"
+#include "warnings.h"
 
 int mpp_ws_on;
 int mpp_ws_f08_p2p;
@@ -227,12 +228,17 @@ typedef struct {
 
 static mpp_handlemap_t requests;
 
-static void track(MPI_Request request, int kind, mpp_comm_t *comm, int dest, int tag, uint64_t instance)
+/* Requests are keyed as in mpp_reqset_t: handle | serial << 32 (MPI gives a
+ * new request the handle of one just completed, maybe in another thread
+ * before the completing thread has looked it up). */
+static void track(const mpp_call_t *c, MPI_Request request, int kind, mpp_comm_t *comm, int dest, int tag,
+                  uint64_t instance)
 {
     int inserted;
-    if (request == MPI_REQUEST_NULL)
+    if (request == MPI_REQUEST_NULL || !c->new_request)
         return;
-    ws_request_t *r = mpp_handlemap_put(&requests, (uint32_t)request, &inserted);
+    uint64_t key = mpp_request_key(request) | (uint64_t)c->new_serial << 32;
+    ws_request_t *r = mpp_handlemap_put(&requests, key, &inserted);
     if (!r)
         return;
     if (!inserted)
@@ -241,48 +247,44 @@ static void track(MPI_Request request, int kind, mpp_comm_t *comm, int dest, int
     *r = (ws_request_t){kind, dest, tag, comm, instance, kind == REQ_COLL};
 }
 
-static void untrack(uint32_t handle)
+static void untrack(uint64_t key)
 {
     ws_request_t r;
-    if (mpp_handlemap_remove(&requests, handle, &r))
+    if (mpp_handlemap_remove(&requests, key, &r))
         mpp_comm_release(r.comm);
 }
 
 /* ------------------------------------------------------------------ */
-/* Collective instances of a communicator. */
-
-typedef struct {
-    int64_t entry, exit;      /* aligned; exit INT64_MIN: not completed yet */
-    mpp_request_origin_t origin;
-} instance_t;
+/* Collective instances of a communicator (mpp_instances_t: which batch
+ * goes when) and their reductions in flight. */
 
 typedef struct coll_batch {
     MPI_Request request;
     int n;
-    int64_t *sent, *max;      /* [3n]: entries, exits, -exits (max of -exit: -min exit) */
+    int64_t *sent, *max;      /* [3n]: entries, exits, -exits (mpp_instances_take) */
     mpp_request_origin_t *origins;
     MPI_Comm merged;          /* to free once done (intercommunicators), else MPI_COMM_NULL */
     struct coll_batch *next;
 } coll_batch_t;
 
 struct mpp_coll_ring {
-    uint64_t count, issued;   /* instances begun; instances sent to a reduction */
-    int capacity;             /* grows to 2 batches */
-    instance_t *instances;    /* instance i at i % capacity */
+    mpp_instances_t instances;
     MPI_Comm reduce_comm;     /* the communicator, or its merged intracommunicator */
     int merged;
     coll_batch_t *in_flight;
 };
 
 static coll_batch_t *detached; /* batches of freed communicators, still in flight */
+static int64_t *terms;         /* [2 * batch]: scratch of apply_batch */
 
 static void apply_batch(coll_batch_t *b)
 {
-    int n = b->n;
-    for (int j = 0; j < n; j++) {
-        add_wait(&b->origins[j], MPP_WAIT_POTSYNC, mpp_sync_term(b->max[j], b->sent[j], threshold));
-        if (b->max[2 * n + j] != INT64_MAX) /* every member knew its exit */
-            add_wait(&b->origins[j], MPP_WAIT_VARIATION, mpp_sync_term(b->max[n + j], b->sent[n + j], threshold));
+    int64_t *potsync = terms, *variation = terms + b->n;
+    mpp_instances_terms(b->n, b->sent, b->max, threshold, potsync, variation);
+    for (int j = 0; j < b->n; j++) {
+        add_wait(&b->origins[j], MPP_WAIT_POTSYNC, potsync[j]);
+        if (variation[j] >= 0) /* every member knew its exit */
+            add_wait(&b->origins[j], MPP_WAIT_VARIATION, variation[j]);
     }
 }
 
@@ -316,7 +318,22 @@ static void settle(coll_batch_t **list, int wait)
     }
 }
 
-/* Send instances issued..issued+n-1 to their reduction. */
+/* Every member must make each reduction, so without memory for a batch its
+ * instants are reduced from a buffer set aside at MPI_Init and dropped
+ * (waiting for the previous such reduction first, if it is still going). */
+static MPI_Request fallback_request = MPI_REQUEST_NULL;
+static int64_t *fallback_buffer; /* [6 * batch] */
+
+static void issue_without_memory(struct mpp_coll_ring *ring, int n)
+{
+    if (fallback_request != MPI_REQUEST_NULL)
+        PMPI_Wait(&fallback_request, MPI_STATUS_IGNORE);
+    mpp_instances_take(&ring->instances, n, fallback_buffer, NULL);
+    PMPI_Iallreduce(fallback_buffer, fallback_buffer + 3 * n, 3 * n, MPI_INT64_T, MPI_MAX, ring->reduce_comm,
+                    &fallback_request);
+}
+
+/* The n oldest pending instances go to their reduction. */
 static void issue(struct mpp_coll_ring *ring, int n)
 {
     coll_batch_t *b = calloc(1, sizeof *b);
@@ -325,32 +342,18 @@ static void issue(struct mpp_coll_ring *ring, int n)
         b->origins = malloc((size_t)n * sizeof *b->origins);
     }
     if (!b || !b->sent || !b->origins) {
-        /* no memory: every member must still make the call, so the
-         * reduction runs on a stack buffer and its result is dropped */
         if (b) {
             free(b->sent);
             free(b->origins);
             free(b);
         }
-        int64_t dummy[3] = {0, 0, 0}, out[3];
-        for (int j = 0; j < n; j++)
-            PMPI_Allreduce(dummy, out, 3, MPI_INT64_T, MPI_MAX, ring->reduce_comm);
-        ring->issued += (uint64_t)n;
+        issue_without_memory(ring, n);
         return;
     }
     b->n = n;
     b->max = b->sent + 3 * n;
     b->merged = MPI_COMM_NULL;
-    for (int j = 0; j < n; j++) {
-        const instance_t *in = &ring->instances[(ring->issued + (uint64_t)j) % (uint64_t)ring->capacity];
-        int known = in->exit != INT64_MIN;
-        b->sent[j] = in->entry;
-        b->sent[n + j] = known ? in->exit : INT64_MIN;
-        b->sent[2 * n + j] = known ? -in->exit : INT64_MAX;
-        b->origins[j] = in->origin;
-        stats.exits_unknown += !known;
-    }
-    ring->issued += (uint64_t)n;
+    stats.exits_unknown += (uint64_t)mpp_instances_take(&ring->instances, n, b->sent, b->origins);
     PMPI_Iallreduce(b->sent, b->max, 3 * n, MPI_INT64_T, MPI_MAX, ring->reduce_comm, &b->request);
     b->next = ring->in_flight;
     ring->in_flight = b;
@@ -377,42 +380,22 @@ static struct mpp_coll_ring *ring_of(mpp_comm_t *c)
     return ring;
 }
 
-static instance_t *slot_of(struct mpp_coll_ring *ring, uint64_t i)
-{
-    return &ring->instances[i % (uint64_t)ring->capacity];
-}
-
 /* A new instance; returns its number (UINT64_MAX: not recorded). */
 static uint64_t begin_instance(mpp_comm_t *c, int64_t entry, const mpp_request_origin_t *origin)
 {
     struct mpp_coll_ring *ring = c ? ring_of(c) : NULL;
     if (!ring)
         return UINT64_MAX;
-    /* batch k goes out when batch k+2 begins: one batch of lag for the
-     * nonblocking ones to complete */
-    if (ring->count - ring->issued >= 2 * (uint64_t)batch)
-        issue(ring, batch);
-    if (ring->count - ring->issued >= (uint64_t)ring->capacity) {
-        int cap = ring->capacity ? ring->capacity * 2 : 8;
-        instance_t *grown = malloc((size_t)cap * sizeof *grown);
-        if (!grown) {
-            issue(ring, (int)(ring->count - ring->issued)); /* make room the only way left */
-        } else {
-            for (uint64_t i = ring->issued; i < ring->count; i++)
-                grown[i % (uint64_t)cap] = *slot_of(ring, i);
-            free(ring->instances);
-            ring->instances = grown;
-            ring->capacity = cap;
-        }
-    }
-    uint64_t i = ring->count++;
-    instance_t *in = slot_of(ring, i);
-    in->entry = entry;
-    in->exit = INT64_MIN;
-    if (origin)
-        in->origin = *origin;
-    else
-        in->origin.thread = NULL;
+    mpp_instances_t *in = &ring->instances;
+    int due = mpp_instances_due(in, batch);
+    if (due)
+        issue(ring, due);
+    if (mpp_instances_room(in) != 0) /* no memory: make room the only way left */
+        while (in->count > in->issued)
+            issue(ring, in->count - in->issued > (uint64_t)batch ? batch : (int)(in->count - in->issued));
+    if (mpp_instances_room(in) != 0)
+        return UINT64_MAX;
+    uint64_t i = mpp_instances_begin(in, entry, origin);
     stats.instances++;
     settle(&ring->in_flight, 0);
     return i;
@@ -420,17 +403,16 @@ static uint64_t begin_instance(mpp_comm_t *c, int64_t entry, const mpp_request_o
 
 static void end_instance(mpp_comm_t *c, uint64_t i, int64_t exit)
 {
-    struct mpp_coll_ring *ring = c ? c->coll : NULL;
-    if (!ring || i == UINT64_MAX || i < ring->issued || i >= ring->count)
-        return; /* already reduced without it */
-    slot_of(ring, i)->exit = exit;
+    if (c && c->coll && i != UINT64_MAX)
+        mpp_instances_end(&c->coll->instances, i, exit); /* ignored once reduced without it */
 }
 
 /* Everything not yet reduced goes out, in batches of at most `batch`. */
 static void issue_all(struct mpp_coll_ring *ring)
 {
-    while (ring->count > ring->issued) {
-        uint64_t left = ring->count - ring->issued;
+    mpp_instances_t *in = &ring->instances;
+    while (in->count > in->issued) {
+        uint64_t left = in->count - in->issued;
         issue(ring, left > (uint64_t)batch ? batch : (int)left);
     }
 }
@@ -454,7 +436,7 @@ static void detach_ring(mpp_comm_t *c)
         b->next = detached;
         detached = b;
     }
-    free(ring->instances);
+    mpp_instances_free(&ring->instances);
     free(ring);
     c->coll = NULL;
 }
@@ -577,16 +559,16 @@ void mpp_ws_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag)
     give();
 }
 
-void mpp_ws_irecv(MPI_Comm comm, MPI_Request request, int persistent)
+void mpp_ws_irecv(mpp_call_t *c, MPI_Comm comm, MPI_Request request, int persistent)
 {
     take();
     mpp_comm_t *cm = mpp_comm_get(comm);
     if (cm && cm->id)
-        track(request, persistent ? REQ_PRECV : REQ_RECV, cm, 0, 0, 0);
+        track(c, request, persistent ? REQ_PRECV : REQ_RECV, cm, 0, 0, 0);
     give();
 }
 
-void mpp_ws_imrecv(MPI_Message message, MPI_Request request)
+void mpp_ws_imrecv(mpp_call_t *c, MPI_Message message, MPI_Request request)
 {
     if (message == MPI_MESSAGE_NULL || message == MPI_MESSAGE_NO_PROC)
         return;
@@ -595,19 +577,19 @@ void mpp_ws_imrecv(MPI_Message message, MPI_Request request)
         last_probe.valid = 0;
         mpp_comm_t *cm = mpp_comm_get(last_probe.comm);
         if (cm && cm->id)
-            track(request, REQ_RECV, cm, 0, 0, 0);
+            track(c, request, REQ_RECV, cm, 0, 0, 0);
     }
     give();
 }
 
-void mpp_ws_send_init(MPI_Comm comm, int dest, int tag, MPI_Request request)
+void mpp_ws_send_init(mpp_call_t *c, MPI_Comm comm, int dest, int tag, MPI_Request request)
 {
     if (dest == MPI_PROC_NULL)
         return;
     take();
     mpp_comm_t *cm = mpp_comm_get(comm);
     if (cm && cm->id)
-        track(request, REQ_PSEND, cm, dest, tag, 0);
+        track(c, request, REQ_PSEND, cm, dest, tag, 0);
     give();
 }
 
@@ -631,26 +613,22 @@ void mpp_ws_icollective(mpp_call_t *c, MPI_Comm comm, MPI_Request request, int p
     mpp_comm_t *cm = mpp_comm_get(comm);
     if (cm && cm->members > 1) {
         if (persistent) {
-            track(request, REQ_PCOLL, cm, 0, 0, UINT64_MAX);
+            track(c, request, REQ_PCOLL, cm, 0, 0, UINT64_MAX);
         } else {
             mpp_request_origin_t o;
             mpp_call_origin(c, &o);
-            track(request, REQ_COLL, cm, 0, 0, begin_instance(cm, aligned(c->t0), &o));
+            track(c, request, REQ_COLL, cm, 0, 0, begin_instance(cm, aligned(c->t0), &o));
         }
     }
     give();
 }
 
-static uint32_t handle_of(const mpp_reqset_t *set, int i)
-{
-    return (uint32_t)(set->keys[i] & 0xffffffffu);
-}
 
 void mpp_ws_started(mpp_call_t *c, const mpp_reqset_t *set)
 {
     take();
     for (int i = 0; i < set->n; i++) {
-        ws_request_t *r = set->keys[i] ? mpp_handlemap_get(&requests, handle_of(set, i)) : NULL;
+        ws_request_t *r = set->keys[i] ? mpp_handlemap_get(&requests, set->keys[i]) : NULL;
         if (!r)
             continue;
         if (r->kind == REQ_PSEND) {
@@ -673,8 +651,8 @@ void mpp_ws_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *
         int i = which ? which[j] : j;
         if (i < 0 || i >= set->n || !set->keys[i])
             continue;
-        uint32_t handle = handle_of(set, i);
-        ws_request_t *r = mpp_handlemap_get(&requests, handle);
+        uint64_t key = set->keys[i];
+        ws_request_t *r = mpp_handlemap_get(&requests, key);
         if (!r)
             continue;
         const MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[j];
@@ -687,7 +665,7 @@ void mpp_ws_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *
             r->active = 0;
         }
         if (r->kind == REQ_RECV || r->kind == REQ_COLL)
-            untrack(handle);
+            untrack(key);
     }
     if (event >= 0) {
         mpp_p2p_event_close(&matcher, event);
@@ -701,7 +679,7 @@ void mpp_ws_freed(const mpp_reqset_t *set)
     take();
     for (int i = 0; i < set->n; i++)
         if (set->keys[i])
-            untrack(handle_of(set, i));
+            untrack(set->keys[i]);
     give();
 }
 
@@ -735,11 +713,12 @@ void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size,
     PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
     filling = calloc((size_t)world_size, sizeof *filling);
     incoming = malloc((size_t)batch * sizeof *incoming);
-    if (!filling || !incoming) {
-        free(filling);
-        free(incoming);
-        filling = NULL;
-        incoming = NULL;
+    terms = malloc(2 * (size_t)batch * sizeof *terms);
+    fallback_buffer = malloc(6 * (size_t)batch * sizeof *fallback_buffer);
+    if (!filling || !incoming || !terms || !fallback_buffer) {
+        free(filling), free(incoming), free(terms), free(fallback_buffer);
+        filling = NULL, incoming = NULL, terms = NULL, fallback_buffer = NULL;
+        mpp_warn("out of memory at MPI_Init: the wait-state analysis is off for this run");
         return;
     }
     mpp_p2p_init(&matcher, threshold, 1 << 20, deliver_real_sync, NULL);
@@ -747,6 +726,22 @@ void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size,
     mpp_comms_start(thread_multiple);
     post_incoming();
     mpp_ws_on = 1;
+}
+
+void mpp_ws_cancel(void)
+{
+    if (incoming_request != MPI_REQUEST_NULL) {
+        PMPI_Cancel(&incoming_request);
+        PMPI_Wait(&incoming_request, MPI_STATUS_IGNORE);
+    }
+    if (mpp_ws_on) {
+        mpp_handlemap_free(&requests);
+        mpp_comms_stop();
+        mpp_p2p_free(&matcher);
+    }
+    mpp_ws_on = 0;
+    free(filling), free(incoming), free(terms), free(fallback_buffer);
+    filling = NULL, incoming = NULL, terms = NULL, fallback_buffer = NULL;
 }
 
 static void finish_comm(mpp_comm_t *c, void *arg)
@@ -757,7 +752,7 @@ static void finish_comm(mpp_comm_t *c, void *arg)
         issue_all(ring);
 }
 
-static void release_request(uint32_t key, void *value, void *arg)
+static void release_request(uint64_t key, void *value, void *arg)
 {
     (void)key, (void)arg;
     mpp_comm_release(((ws_request_t *)value)->comm);
@@ -805,6 +800,8 @@ void mpp_ws_finish(void)
     mpp_p2p_finish(&matcher);
     mpp_comms_each(free_ring, NULL);
     settle(&detached, 1);
+    if (fallback_request != MPI_REQUEST_NULL)
+        PMPI_Wait(&fallback_request, MPI_STATUS_IGNORE);
     apply_deferred(NULL); /* every other thread is done: their tables stay put */
     free(deferred);
     deferred = NULL;
@@ -826,6 +823,10 @@ void mpp_ws_finish(void)
     filling = NULL;
     free(incoming);
     incoming = NULL;
+    free(terms);
+    terms = NULL;
+    free(fallback_buffer);
+    fallback_buffer = NULL;
 }
 
 void mpp_ws_get_stats(mpp_ws_stats_t *out) { *out = stats; }

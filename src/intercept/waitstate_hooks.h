@@ -38,6 +38,9 @@ extern int mpp_ws_f08_p2p;
 void mpp_ws_start(MPI_Comm comm, int64_t clock_offset, int64_t threshold, int batch, int thread_multiple);
 /* MPI_Finalize (collective): the last batches, the end of the exchange. */
 void mpp_ws_finish(void);
+/* Right after mpp_ws_start, when it did not start on every process: stop
+ * without exchanging anything. */
+void mpp_ws_cancel(void);
 
 typedef struct {
     uint64_t messages;        /* messages whose send was recorded */
@@ -58,9 +61,9 @@ void mpp_ws_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *status);
 void mpp_ws_probe(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, MPI_Message message);
 /* Requests: a receive (persistent or not), a matched receive, a
  * persistent send, a nonblocking or persistent collective. */
-void mpp_ws_irecv(MPI_Comm comm, MPI_Request request, int persistent);
-void mpp_ws_imrecv(MPI_Message message, MPI_Request request);
-void mpp_ws_send_init(MPI_Comm comm, int dest, int tag, MPI_Request request);
+void mpp_ws_irecv(mpp_call_t *c, MPI_Comm comm, MPI_Request request, int persistent);
+void mpp_ws_imrecv(mpp_call_t *c, MPI_Message message, MPI_Request request);
+void mpp_ws_send_init(mpp_call_t *c, MPI_Comm comm, int dest, int tag, MPI_Request request);
 void mpp_ws_collective(mpp_call_t *c, MPI_Comm comm);
 void mpp_ws_icollective(mpp_call_t *c, MPI_Comm comm, MPI_Request request, int persistent);
 void mpp_ws_started(mpp_call_t *c, const mpp_reqset_t *set);

@@ -17,14 +17,15 @@ void mpp_handlemap_free(mpp_handlemap_t *m)
     mpp_handlemap_init(m, m->value_size);
 }
 
-static size_t home(uint32_t key, size_t cap)
+static size_t home(uint64_t key, size_t cap)
 {
-    return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 24) & (cap - 1);
+    uint64_t h = (key ^ (key >> 29)) * 0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 24) & (cap - 1);
 }
 
 static void *value_at(const mpp_handlemap_t *m, size_t i) { return m->values + i * m->value_size; }
 
-static size_t find_index(const mpp_handlemap_t *m, uint32_t key)
+static size_t find_index(const mpp_handlemap_t *m, uint64_t key)
 {
     for (size_t i = home(key, m->capacity);; i = (i + 1) & (m->capacity - 1))
         if (!m->used[i] || m->keys[i] == key)
@@ -59,7 +60,7 @@ static int grow(mpp_handlemap_t *m)
     return 0;
 }
 
-void *mpp_handlemap_get(const mpp_handlemap_t *m, uint32_t key)
+void *mpp_handlemap_get(const mpp_handlemap_t *m, uint64_t key)
 {
     if (!m->capacity)
         return NULL;
@@ -67,7 +68,7 @@ void *mpp_handlemap_get(const mpp_handlemap_t *m, uint32_t key)
     return m->used[i] ? value_at(m, i) : NULL;
 }
 
-void *mpp_handlemap_put(mpp_handlemap_t *m, uint32_t key, int *inserted)
+void *mpp_handlemap_put(mpp_handlemap_t *m, uint64_t key, int *inserted)
 {
     *inserted = 0;
     if ((m->count + 1) * 2 > m->capacity && grow(m) != 0)
@@ -83,7 +84,7 @@ void *mpp_handlemap_put(mpp_handlemap_t *m, uint32_t key, int *inserted)
     return value_at(m, i);
 }
 
-int mpp_handlemap_remove(mpp_handlemap_t *m, uint32_t key, void *out)
+int mpp_handlemap_remove(mpp_handlemap_t *m, uint64_t key, void *out)
 {
     if (!m->capacity)
         return 0;
@@ -107,7 +108,7 @@ int mpp_handlemap_remove(mpp_handlemap_t *m, uint32_t key, void *out)
     return 1;
 }
 
-void mpp_handlemap_each(mpp_handlemap_t *m, void (*fn)(uint32_t key, void *value, void *arg), void *arg)
+void mpp_handlemap_each(mpp_handlemap_t *m, void (*fn)(uint64_t key, void *value, void *arg), void *arg)
 {
     for (size_t i = 0; i < m->capacity; i++)
         if (m->used[i])

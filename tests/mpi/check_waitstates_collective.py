@@ -12,7 +12,8 @@ Known answers: rank r computes (r+1) x 10 ms before each of 20 operations,
 so rank 0 enters each one 10 ms before rank 1 and both leave it together:
   Potential sync of each phase ~ 20 x 10 ms = 0.2 s, all of it rank 0's,
   within REL = 10% of what the definition gives from the program's instants
-  (sum over instances, sum_p (max_q start_q - start_p)):
+  (sum over instances, sum_p (max_q start_q - start_p)), in total and per
+  process (a rank delayed by the machine may enter an instance last):
     "allreduce":  on the MPI_Allreduce SRC point (and the interval's main,
                   and rank 0's by-process value);
     "iallreduce": counted from the MPI_Iallreduce's entry to the MPI_Wait's
@@ -68,6 +69,7 @@ def main(argv):
         ws.check_waitstates_reported(doc, text_path)
 
         total = tvtotal = 0.0
+        ptotal = {0: 0.0, 1: 0.0}
         for name, sites in (
                 ("allreduce", [("MPI_Allreduce", "allreduce")]),
                 ("iallreduce", [("MPI_Iallreduce", "iallreduce"),
@@ -89,10 +91,13 @@ def main(argv):
                 if all(s is not x for x in srcs):
                     pc.fail("%s: unexpected SRC point %s" % (what,
                                                             pc.describe_src(s)))
+            # per process, as the program's instants give it (nominally
+            # all of it rank 0's, which enters first)
+            pr = {r: per[name][r]["potential_sync"] for r in (0, 1)}
             if len(srcs) == 1:
                 # 20 instances x 10 ms, on rank 0, which enters first.
                 ws.check_src_value(what, srcs[0], "potential_sync", ref[name],
-                                   REL, on_rank=0)
+                                   REL, per_rank=pr)
                 tv = ws.src_stat(srcs[0], "time_variation")["sum"]
             else:
                 # Nonblocking: the instance runs from MPI_Iallreduce's entry
@@ -106,11 +111,14 @@ def main(argv):
                 pc.check_approx("%s: Potential sync of MPI_Iallreduce + "
                                 "MPI_Wait" % what, got, ref[name], REL)
                 for s, p in zip(srcs, ps):
-                    if p and p.get("sum", 0) > SMALL and p.get("max_rank") != 0:
+                    if p and p.get("sum", 0) > SMALL and \
+                            p.get("max_rank") != max(pr, key=pr.get) and \
+                            abs(pr[0] - pr[1]) > 2 * REL * ref[name]:
                         pc.fail("%s: the Potential sync of %s is rank %r's, "
-                                "expected rank 0's (%r)"
+                                "expected rank %d's (the program's instants "
+                                "give %r): %r"
                                 % (what, pc.describe_src(s), p.get("max_rank"),
-                                   p))
+                                   max(pr, key=pr.get), pr, p))
                 tv = sum(((s.get("time_variation") or {}).get("sum") or 0.0)
                          for s in srcs)
                 print("%s: Potential sync %.6f (MPI_Iallreduce %r, MPI_Wait "
@@ -122,22 +130,25 @@ def main(argv):
                             tv, tvref[name], 0, SMALL)
             ws.check_main(what, iv, "potential_sync", ref[name], REL)
             ws.check_rank(what + " (rank 0 enters first)", iv,
-                          "potential_sync", 0, ref[name], REL)
+                          "potential_sync", 0, pr[0], 0, REL * ref[name])
             ws.check_rank(what + " (rank 1 enters last)", iv,
-                          "potential_sync", 1, 0.0, 0, SMALL)
+                          "potential_sync", 1, pr[1], 0, REL * ref[name])
             ws.check_main(what, iv, "time_variation", tvref[name], 0, SMALL)
             for r in (0, 1):
                 ws.check_rank(what, iv, "time_variation", r,
                               per[name][r]["time_variation"], 0, SMALL)
             total += ref[name]
             tvtotal += tvref[name]
+            for r in (0, 1):
+                ptotal[r] += pr[r]
 
         iv0 = pc.interval(doc, 0)
         ws.check_main("whole program (the three phases)", iv0,
                       "potential_sync", total, REL)
-        ws.check_rank("whole program", iv0, "potential_sync", 0, total, REL)
+        ws.check_rank("whole program", iv0, "potential_sync", 0, ptotal[0],
+                      0, REL * total)
         ws.check_rank("whole program (rank 1)", iv0, "potential_sync", 1,
-                      0.0, 0, SMALL)
+                      ptotal[1], 0, REL * total)
         tv0 = ws.check_main("whole program", iv0, "time_variation", tvtotal,
                             0, 3 * SMALL)
         print("collective: Potential sync %.6f in all on rank 0, as the "

@@ -12,12 +12,15 @@ analyses on:
   - every call site has exactly the calls (and bytes) the threads made:
     both threads' calls at one SRC point (same call stack), 2 x 20 per
     process;
+  - every message sent is paired with its receive (when the Parameters
+    entry of the wait-state analyses counts them: 'N messages paired of M
+    sent'): each is received by a profiled call;
   - the wait states are there: interval 0's Real sync, Potential sync and
     Time variation are values, not n/a; Real sync of the late sender's
     MPI_Recv is at least a quarter of its nominal 2 x 20 x 2 ms (and at
     most the time in it: invariants), all rank 0's; Potential sync of the
-    skewed MPI_Allreduce at least a quarter of its nominal 2 x 20 x 1 ms,
-    rank 0's.  (Loose bounds: four threads on a small machine do not keep
+    skewed MPI_Allreduce at least a quarter of its nominal 2 x 20 x 1 ms.
+    (Loose bounds: four threads on a small machine do not keep
     to the nominal times; the point is that the analyses run and stay
     consistent with threads, not their precision.)
 """
@@ -105,9 +108,6 @@ def main(argv):
             pc.fail("Potential sync of the skewed %s is %.6f, expected at "
                     "least a quarter of the nominal %.6f"
                     % (pc.describe_src(ar), ps["sum"], nominal))
-        if ps.get("max_rank") != 0:
-            pc.fail("Potential sync of %s is rank %r's, expected rank 0's "
-                    "(%r)" % (pc.describe_src(ar), ps.get("max_rank"), ps))
         ws.src_stat(ar, "time_variation")
         print("threads: Real sync %.6f at the late sender's MPI_Recv, "
               "Potential sync %.6f at the skewed MPI_Allreduce; counts exact"

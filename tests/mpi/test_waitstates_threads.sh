@@ -4,8 +4,9 @@
 # late-sender messages, exchanges and skewed collectives at once, with the
 # wait-state analyses on.  The run must finish (no deadlock: 60 s at most),
 # every invariant hold, every call site have exactly its calls and bytes,
-# and the wait states be there (Real sync at the late sender's MPI_Recv,
-# Potential sync at the skewed MPI_Allreduce, rank 0's).
+# every message be paired with its receive, and the wait states be there
+# (Real sync at the late sender's MPI_Recv, rank 0's; Potential sync at the
+# skewed MPI_Allreduce).
 set -eu
 # shellcheck source=common.sh
 . "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"

@@ -257,6 +257,62 @@ START_TEST(test_clock_offset_estimate)
 }
 END_TEST
 
+/* Collective instances: batches cut at the same instance counts on every
+ * member, one batch of lag, exits filled in until their batch is taken. */
+START_TEST(test_instances_batches)
+{
+    mpp_instances_t r = {0};
+    const int batch = 4;
+    uint64_t ids[12];
+    for (int i = 0; i < 12; i++) {
+        /* batch k is due when the first instance of batch k+2 begins */
+        int due = mpp_instances_due(&r, batch);
+        ck_assert_int_eq(due, (i == 8) ? batch : 0);
+        if (due) {
+            int64_t sent[3 * 4];
+            mpp_request_origin_t origins[4];
+            int unknown = mpp_instances_take(&r, due, sent, origins);
+            /* instance 1 (nonblocking) never completed before its batch went */
+            ck_assert_int_eq(unknown, 1);
+            ck_assert_int_eq(sent[0], 0);            /* entries */
+            ck_assert_int_eq(sent[4 + 0], 5);        /* exits */
+            ck_assert_int_eq(sent[4 + 1], INT64_MIN);
+            ck_assert_int_eq(sent[8 + 0], -5);       /* negated exits */
+            ck_assert_int_eq(sent[8 + 1], INT64_MAX);
+            ck_assert_uint_eq(origins[2].slot, 2);
+        }
+        ck_assert_int_eq(mpp_instances_room(&r), 0);
+        mpp_request_origin_t o = origin(i);
+        ids[i] = mpp_instances_begin(&r, 100 * i, &o);
+        ck_assert_uint_eq(ids[i], (uint64_t)i);
+        if (i != 1)
+            mpp_instances_end(&r, ids[i], 100 * i + 5);
+    }
+    /* an exit after its batch was taken is ignored */
+    mpp_instances_end(&r, ids[1], 999);
+    ck_assert_uint_eq(r.issued, 4);
+    ck_assert_int_le(r.capacity, 16); /* about two batches, never the run */
+    mpp_instances_free(&r);
+}
+END_TEST
+
+START_TEST(test_instances_terms)
+{
+    /* two instances, this member's instants and the maxima over members;
+     * the second instance's exit was unknown somewhere (INT64_MAX) */
+    int64_t sent[6] = {100, 300, 150, 320, -150, -320};
+    int64_t max[6] = {160, 300, 170, 325, -150, INT64_MAX};
+    int64_t pot[2], var[2];
+    mpp_instances_terms(2, sent, max, 10, pot, var);
+    ck_assert_int_eq(pot[0], 60); /* entered 60 ticks before the last */
+    ck_assert_int_eq(pot[1], 0);  /* the last to enter */
+    ck_assert_int_eq(var[0], 20);
+    ck_assert_int_eq(var[1], -1); /* not known: not counted */
+    mpp_instances_terms(2, sent, max, 25, pot, var);
+    ck_assert_int_eq(var[0], 0);  /* below the clock uncertainty */
+}
+END_TEST
+
 START_TEST(test_handlemap)
 {
     mpp_handlemap_t m;
@@ -304,6 +360,8 @@ Suite *waitstates_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("formulas");
     tcase_add_test(tc, test_sync_terms);
+    tcase_add_test(tc, test_instances_batches);
+    tcase_add_test(tc, test_instances_terms);
     tcase_add_test(tc, test_clock_offset_estimate);
     tcase_add_test(tc, test_handlemap);
     suite_add_tcase(s, tc);
