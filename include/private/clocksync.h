@@ -18,8 +18,11 @@ typedef struct {
     uint64_t at;         /* this process's clock when it was measured */
 } mpp_clock_alignment_t;
 
-/* Round trips per pair (the best one counts). */
+/* Round trips per pair (the best one counts): at least ROUNDS, and while
+ * none has been quiet (under 20 us: on a loaded machine a process may be
+ * descheduled during each), up to MAX_ROUNDS or 0.2 s. */
 #define MPP_CLOCKSYNC_ROUNDS 24
+#define MPP_CLOCKSYNC_MAX_ROUNDS 4096
 
 int mpp_clock_align(MPI_Comm comm, mpp_clock_alignment_t *out);
 
