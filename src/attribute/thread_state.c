@@ -11,7 +11,9 @@
 __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-exec")));
 _Atomic int mpp_collecting; /* read by every thread; relaxed loads are plain moves */
 
-static mpp_thread_t *all_threads;
+/* Threads are only ever prepended, and never freed: a reader may walk the
+ * list from the head it loads while threads attach. */
+static mpp_thread_t *_Atomic all_threads;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void stack_bounds(uintptr_t *lo, uintptr_t *hi)
@@ -42,14 +44,14 @@ mpp_thread_t *mpp_thread_attach(void)
     }
     stack_bounds(&t->stack_lo, &t->stack_hi);
     pthread_mutex_lock(&registry_lock);
-    t->next = all_threads;
-    all_threads = t;
+    t->next = atomic_load_explicit(&all_threads, memory_order_relaxed);
+    atomic_store_explicit(&all_threads, t, memory_order_release);
     pthread_mutex_unlock(&registry_lock);
     mpp_tls_thread = t;
     return t;
 }
 
-mpp_thread_t *mpp_threads(void) { return all_threads; }
+mpp_thread_t *mpp_threads(void) { return atomic_load_explicit(&all_threads, memory_order_acquire); }
 
 /* Time of a wait/test/start split over the categories of the requests it
  * handled, in proportion to their number. */
@@ -162,5 +164,5 @@ void mpp_call_end(mpp_call_t *c, void *return_address, void *frame_address)
     }
     if (MPP_UNLIKELY(c->new_request || c->nstarted))
         track_requests(c, cell);
-    t->in_call = 0;
+    atomic_store_explicit(&t->left, atomic_load_explicit(&t->entered, memory_order_relaxed), memory_order_relaxed);
 }
