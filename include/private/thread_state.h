@@ -3,6 +3,7 @@
  *
  *     mpp_call_t call;
  *     if (!mpp_call_begin(&call, FID, CATEGORY)) return PMPI_x(...);
+ *     if (MPP_UNLIKELY(mpp_watch_on)) mpp_watch_enter(&call, ...);  (watch_support.h)
  *     ret = PMPI_x(...);
  *     mpp_call_stop(&call);
  *     ...bytes, requests...
@@ -21,6 +22,7 @@
 #include "intervals.h"
 #include "mpp_common.h"
 #include "table.h"
+#include "watchdog.h"
 
 typedef struct mpp_thread {
     /* MPI calls begun, and ended (a copy of `entered` at the end): the
@@ -36,6 +38,8 @@ typedef struct mpp_thread {
     mpp_cell_t *last_cell;  /* the cell of the previous call: loops repeat call sites */
     uint64_t last_generation; /* table generation last_cell belongs to */
     struct mpp_thread *next;
+    long tid;               /* kernel thread id, named in hang dumps */
+    mpp_watch_t watch;      /* the current call's arguments, with the watchdog on */
 } mpp_thread_t;
 
 extern __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-exec")));

@@ -22,7 +22,7 @@ static int keep_frames; /* another thread may complete a request: keep the start
 static size_t capacity, count;
 static uint32_t last_serial;
 static int locking;
-/* MPI_THREAD_MULTIPLE only.  A mutex, not a spinlock: with more threads
+/* MPI_THREAD_MULTIPLE or the hang watchdog only.  A mutex, not a spinlock: with more threads
  * than cores a spinning waiter burns the time slice of the holder. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -43,10 +43,10 @@ static inline size_t home(uint64_t h, size_t cap)
     return (size_t)((h * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
 }
 
-void mpp_requests_init(int thread_multiple)
+void mpp_requests_init(int lock_needed)
 {
     mpp_requests_reset();
-    locking = thread_multiple;
+    locking = lock_needed;
 }
 
 void mpp_requests_set_tick_rate(double ticks_per_second) { tick_rate = ticks_per_second; }
@@ -238,3 +238,30 @@ int mpp_request_complete(uint64_t handle, uint32_t serial, uint64_t entry, int g
 }
 
 uint64_t mpp_requests_outstanding(void) { return count; }
+
+void mpp_request_describe(uint64_t handle, uint32_t fid, int32_t peer_world, int32_t tag)
+{
+    take();
+    if (capacity && handle) {
+        slot_t *s = &slots[find_index(handle)];
+        if (s->info.handle) {
+            s->info.described = 1;
+            s->info.fid = fid;
+            s->info.peer_world = peer_world;
+            s->info.tag = tag;
+        }
+    }
+    give();
+}
+
+size_t mpp_requests_list(mpp_request_info_t *out, size_t max)
+{
+    size_t n = 0;
+    take();
+    for (size_t i = 0; i < capacity && n < max; i++)
+        if (slots[i].info.handle)
+            out[n++] = slots[i].info;
+    size_t all = count;
+    give();
+    return all;
+}

@@ -1,5 +1,7 @@
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "callsite.h"
 #include "config.h"
@@ -11,8 +13,8 @@
 __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-exec")));
 _Atomic int mpp_collecting; /* read by every thread; relaxed loads are plain moves */
 
-/* Threads are only ever prepended, and never freed: a reader may walk the
- * list from the head it loads while threads attach. */
+/* Threads are only ever prepended, and never freed: the hang watchdog
+ * walks the list from the head it loads, while threads attach. */
 static mpp_thread_t *_Atomic all_threads;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -43,6 +45,7 @@ mpp_thread_t *mpp_thread_attach(void)
         return NULL;
     }
     stack_bounds(&t->stack_lo, &t->stack_hi);
+    t->tid = (long)syscall(SYS_gettid);
     pthread_mutex_lock(&registry_lock);
     t->next = atomic_load_explicit(&all_threads, memory_order_relaxed);
     atomic_store_explicit(&all_threads, t, memory_order_release);
@@ -93,6 +96,20 @@ void mpp_thread_requests_keep_frames(int on)
     mpp_requests_keep_frames(on);
 }
 
+/* A hang dump names the partner of each outstanding request: the
+ * arguments the wrapper recorded for the watchdog at this call's entry. */
+static void describe_request(const mpp_call_t *c)
+{
+    const mpp_watch_call_t *w = &c->thread->watch.call;
+    if (atomic_load_explicit(&w->serial, memory_order_relaxed) !=
+        atomic_load_explicit(&c->thread->entered, memory_order_relaxed))
+        return; /* not recorded (the watchdog started during the call) */
+    const mpp_watch_peer_t *peer = w->dest.rank != MPP_WATCH_NONE ? &w->dest : &w->source;
+    int32_t world = peer->rank == MPP_WATCH_ANY || peer->rank == MPP_WATCH_PROC_NULL ? peer->rank : peer->world;
+    mpp_request_describe(c->new_request, c->fid, peer->rank == MPP_WATCH_NONE ? MPP_WATCH_NONE : world,
+                         w->tag != MPP_WATCH_NONE ? w->tag : w->sendtag);
+}
+
 /* Requests created or started by the call: their start is the call's
  * return, their origin its cell (Overlap). */
 static void track_requests(mpp_call_t *c, mpp_cell_t *cell)
@@ -102,9 +119,12 @@ static void track_requests(mpp_call_t *c, mpp_cell_t *cell)
     if (cell && MPP_UNLIKELY(t_keeps_frames)) /* another thread may complete them: their cell's key */
         for (int i = 0; i < o.depth; i++)
             o.frames[i] = cell->frames[i];
-    if (c->new_request)
+    if (c->new_request) {
         mpp_request_add_started(c->new_request, c->new_kind, c->new_persistent, c->new_sent, c->new_recv,
                                 c->new_model, c->t1, &o);
+        if (MPP_UNLIKELY(atomic_load_explicit(&mpp_watch_on, memory_order_relaxed)))
+            describe_request(c);
+    }
     for (int i = 0; i < c->nstarted; i++)
         if (c->started[i])
             mpp_request_started(c->started[i] & 0xffffffffu, c->t1, &o);
