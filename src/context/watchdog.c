@@ -338,5 +338,9 @@ void mpp_watchdog_stop(void)
     dog.running = 0;
     pthread_mutex_unlock(&retired_lock);
     free_retired();
+    for (mpp_thread_t *t = mpp_threads(); t; t = t->next) {
+        free(t->watch.dog.block);
+        memset(&t->watch.dog, 0, sizeof t->watch.dog);
+    }
     pthread_cond_destroy(&dog.wake);
 }

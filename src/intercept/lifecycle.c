@@ -307,15 +307,13 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before)
     free(counters_na);
 }
 
-void mpp_lifecycle_finish(void)
+void mpp_lifecycle_finish(void *return_address, void *frame_address)
 {
     if (!active)
         return;
     uint64_t end = mpp_now();
-    if (hang_timeout > 0) { /* the reduction's own MPI calls are not watched */
-        mpp_watchdog_stop();
-        mpp_watch_comms_stop();
-    }
+    if (hang_timeout > 0) /* a process may hang in MPI_Finalize too: watched until it returns */
+        mpp_watch_finalize_enter(return_address, frame_address);
     mpp_collecting = 0;
     mpp_model_runtime_stop();
     active = 0;
@@ -371,6 +369,17 @@ void mpp_lifecycle_finish(void)
     mpp_symbolizer_close(sym);
     mpp_calibration_free(&calibration);
     PMPI_Comm_free(&profiler_comm);
+    if (hang_timeout > 0)
+        mpp_watch_comms_stop();
+}
+
+void mpp_lifecycle_finalized(void)
+{
+    if (hang_timeout <= 0)
+        return;
+    mpp_watch_finalize_leave();
+    mpp_watchdog_stop(); /* its last look marks a dump of MPI_Finalize as resumed */
+    hang_timeout = 0;
 }
 
 MPP_EXPORT int MPI_Init(int *argc, char ***argv)
@@ -394,8 +403,10 @@ MPP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provi
 
 MPP_EXPORT int MPI_Finalize(void)
 {
-    mpp_lifecycle_finish();
-    return PMPI_Finalize();
+    mpp_lifecycle_finish(__builtin_return_address(0), __builtin_frame_address(0));
+    int rc = PMPI_Finalize();
+    mpp_lifecycle_finalized();
+    return rc;
 }
 
 /* A name passed to MPI_Pcontrol(1, name) or (-1, name), when there is one:
@@ -481,8 +492,10 @@ MPP_EXPORT intptr_t mpi_init_thread_f08_(void *required, void *provided, void *i
 
 MPP_EXPORT intptr_t mpi_finalize_f08_(void *ierror)
 {
-    mpp_lifecycle_finish();
-    return pmpir_finalize_f08_(ierror);
+    mpp_lifecycle_finish(__builtin_return_address(0), __builtin_frame_address(0));
+    intptr_t rc = pmpir_finalize_f08_(ierror);
+    mpp_lifecycle_finalized();
+    return rc;
 }
 
 MPP_EXPORT intptr_t mpi_pcontrol_f08_(const int *level)

@@ -37,6 +37,12 @@ void mpp_watch_enter(mpp_call_t *c, const mpp_watch_args_t *a, const uint64_t *k
                             __builtin_return_address(0), __builtin_frame_address(0));                          \
     } while (0)
 
+/* MPI_Finalize, collective over MPI_COMM_WORLD, with the profiler's own
+ * reduction inside, is watched like a wrapped call from its entry (before
+ * collection stops) to the return of PMPI_Finalize. */
+void mpp_watch_finalize_enter(void *return_address, void *frame_address);
+void mpp_watch_finalize_leave(void);
+
 /* Set up (MPI_COMM_WORLD's facts, the attribute that caches the others') at
  * MPI_Init, before the watchdog starts; release at MPI_Finalize. */
 int mpp_watch_comms_start(void);

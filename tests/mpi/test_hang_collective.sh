@@ -7,6 +7,7 @@
 #   recv:  rank 1 waits in MPI_Recv for rank 0.  The report must give the
 #          collective with rank 1 missing (blocked in MPI_Recv at its line)
 #          and the deadlock 0 -> 1 -> 0 through it.
+#   finalize: the same with rank 0 in MPI_Finalize, which is watched too.
 # Each job is killed once the dumps are there; none of its processes may be
 # left.
 set -eu
@@ -19,6 +20,7 @@ need_var MPICC_PROF
 cd "$tmp"
 "$MPICC_PROF" -o hang_collective "$srcdir/hang_collective.c" || fail "compiling hang_collective.c with mpicc-prof"
 allreduce=$(line_of "$srcdir/hang_collective.c" allreduce)
+finalize=$(line_of "$srcdir/hang_collective.c" finalize)
 recv=$(line_of "$srcdir/hang_collective.c" recv)
 
 # need REPORT TEXT...: every TEXT is in the report.
@@ -63,5 +65,20 @@ need report.recv \
     "stack  hang_collective.c:$recv (main)" \
     "missing: rank 1" \
     "rank 1: blocked in MPI_Recv at hang_collective.c:$recv (main)"
+stop_job
+
+# --- rank 0 in MPI_Finalize, rank 1 waits for it
+start_job out3 err3 env MPIPROF_HANG_TIMEOUT=1 MPIPROF_OUTPUT="$tmp/fin.txt" ./hang_collective finalize
+wait_for_files 30 fin.txt.hang.0 fin.txt.hang.1
+need fin.txt.hang.0 "function MPI_Finalize" "comm size=2 inter=0" "members=0-1" \
+    "frame hang_collective.c:$finalize (main)"
+"$MPIPROF_HANG" fin.txt >report.fin 2>report.err || fail "mpiprof-hang exited $?: $(cat report.err)"
+cat report.fin
+need report.fin \
+    "DEADLOCK 1: ranks 0-1 wait for each other (cycle 0 -> 1 -> 0)" \
+    "COLLECTIVE NOT REACHED BY ALL: MPI_Finalize on a communicator of 2 processes, world ranks 0-1" \
+    "stack  hang_collective.c:$finalize (main)" \
+    "rank 1: blocked in MPI_Recv at hang_collective.c:$recv (main)"
+[ -e fin.txt ] && fail "a protocol was written although rank 1 never reached MPI_Finalize"
 stop_job
 echo "PASS: hang_collective"
