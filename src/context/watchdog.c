@@ -199,8 +199,8 @@ static void write_dump(void)
     for (mpp_thread_t *t = mpp_threads(); t; t = t->next)
         threads++;
     mpp_hang_header_t h = {.rank = dog.rank, .world_size = dog.world_size, .timeout = dog.timeout,
-                           .threads = threads, .pid = (long)getpid(), .run = dog.run, .host = dog.host, .program = dog.program,
-                           .written = epoch_now()};
+                           .threads = threads, .pid = (long)getpid(), .run = dog.run, .host = dog.host,
+                           .program = dog.program, .written = epoch_now()};
     mpp_hang_write_header(f, &h);
     for (mpp_thread_t *t = mpp_threads(); t; t = t->next) {
         const mpp_watch_dog_t *d = &t->watch.dog;

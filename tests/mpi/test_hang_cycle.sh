@@ -28,7 +28,8 @@ for r in 0 1; do
         "source rank=$p world=$p" "tag 7" "count 1" "comm size=2 inter=0 id=" "members=0-1" \
         "frame hang_cycle.c:$line (main)" "outstanding 0" "end"
     do
-        grep -qF -- "$want" "prot.txt.hang.$r" || { cat "prot.txt.hang.$r" >&2; fail "prot.txt.hang.$r lacks '$want'"; }
+        grep -qF -- "$want" "prot.txt.hang.$r" ||
+            { cat "prot.txt.hang.$r" >&2; fail "prot.txt.hang.$r lacks '$want'"; }
     done
     grep -q '^resumed' "prot.txt.hang.$r" && fail "prot.txt.hang.$r says the call returned"
     [ "$(grep -c '^call$' "prot.txt.hang.$r")" = 1 ] || fail "prot.txt.hang.$r does not hold exactly one call"
