@@ -51,8 +51,10 @@ wait_for_files() {
 # The job's processes: mpiexec and everything it started (Hydra gives its
 # proxies and the ranks sessions of their own, so a process group does not
 # hold them all).
+# (ps without the sanitizer runtime run-mpi-test may preload: procps hangs
+# under it.)
 _tree() {
-    ps -eo pid=,ppid= | awk -v root="$1" '
+    env -u LD_PRELOAD ps -eo pid=,ppid= | awk -v root="$1" '
         { parent[$1] = $2 }
         END {
             keep[root] = 1
@@ -69,7 +71,7 @@ _tree() {
 # waited for).
 _alive() {
     [ -n "$1" ] || return 0
-    ps -o pid=,stat= -p "$(echo $1 | tr ' ' ,)" | awk '$2 !~ /^Z/ { printf "%s ", $1 }'
+    env -u LD_PRELOAD ps -o pid=,stat= -p "$(echo $1 | tr ' ' ,)" | awk '$2 !~ /^Z/ { printf "%s ", $1 }'
 }
 
 stop_job() {
