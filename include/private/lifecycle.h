@@ -11,8 +11,12 @@ enum { MPP_LIFE_BEFORE = 0, MPP_LIFE_ACTIVE, MPP_LIFE_AFTER, MPP_LIFE_DISABLED }
 /* After the MPI library initialized: `provided` thread level, and the
  * wrapper's return/frame addresses (MPI_Init's call site). */
 void mpp_lifecycle_start(int provided, void *return_address, void *frame_address);
-/* Before the MPI library finalizes: reduce, analyze, write. */
-void mpp_lifecycle_finish(void);
+/* Before the MPI library finalizes: reduce, analyze, write.  The
+ * wrapper's return and frame addresses: MPI_Finalize's call site, which a
+ * hang dump of a process stuck in MPI_Finalize names. */
+void mpp_lifecycle_finish(void *return_address, void *frame_address);
+/* After the MPI library finalized. */
+void mpp_lifecycle_finalized(void);
 int mpp_lifecycle_state(void);
 int mpp_lifecycle_quiet(void);
 

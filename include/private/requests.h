@@ -6,7 +6,7 @@
  * call site that started it.  Handles are stored as integers, so this
  * module needs no mpi.h.  The table grows with the number of outstanding
  * requests only; a lock is taken only when the program runs
- * MPI_THREAD_MULTIPLE. */
+ * MPI_THREAD_MULTIPLE or the hang watchdog is on. */
 #ifndef MPP_REQUESTS_H
 #define MPP_REQUESTS_H
 
@@ -23,6 +23,11 @@ typedef struct {
                            the thread that completed the old one removes it */
     int64_t bytes_sent, bytes_recv; /* persistent: per start */
     double model;       /* model time of its transfer, seconds (persistent: per start) */
+    /* With the hang watchdog on (mpp_request_describe): */
+    uint8_t described;  /* the fields below are set */
+    uint32_t fid;       /* the MPI function that created it */
+    int32_t peer_world; /* partner's MPI_COMM_WORLD rank or an MPP_WATCH_* value */
+    int32_t tag;
 } mpp_request_info_t;
 
 /* The cell of the call that started a request, found again when the
@@ -42,7 +47,9 @@ typedef struct {
     uintptr_t frames[MPP_MAX_DEPTH]; /* last: not touched when none are kept */
 } mpp_request_origin_t;
 
-void mpp_requests_init(int thread_multiple);
+/* `locking`: threads other than the caller's may use the table at once
+ * (MPI_THREAD_MULTIPLE, or the hang watchdog listing it). */
+void mpp_requests_init(int locking);
 void mpp_requests_reset(void);
 /* Ticks per second of mpp_now(), to turn model seconds into ticks (set once
  * at MPI_Init; 0: no transfer times, so no Overlap). */
@@ -74,5 +81,11 @@ void mpp_request_remove(uint64_t handle);
 /* Remove the handle only while it is still the request with that serial. */
 void mpp_request_remove_instance(uint64_t handle, uint32_t serial);
 uint64_t mpp_requests_outstanding(void);
+/* For hang dumps (the watchdog on only): what created a request and its
+ * partner; and a copy of up to `max` outstanding requests, the number of
+ * them returned.  The watchdog thread lists them while MPI threads run, so
+ * mpp_requests_init takes the lock whenever the watchdog is on. */
+void mpp_request_describe(uint64_t handle, uint32_t fid, int32_t peer_world, int32_t tag);
+size_t mpp_requests_list(mpp_request_info_t *out, size_t max);
 
 #endif

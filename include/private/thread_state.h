@@ -3,6 +3,7 @@
  *
  *     mpp_call_t call;
  *     if (!mpp_call_begin(&call, FID, CATEGORY)) return PMPI_x(...);
+ *     if (MPP_UNLIKELY(mpp_watch_on)) mpp_watch_enter(&call, ...);  (watch_support.h)
  *     ret = PMPI_x(...);
  *     mpp_call_stop(&call);
  *     ...bytes, requests...
@@ -22,9 +23,15 @@
 #include "mpp_common.h"
 #include "requests.h"
 #include "table.h"
+#include "watchdog.h"
 
 typedef struct mpp_thread {
-    int in_call;            /* reentry guard: MPI calls made by MPI itself */
+    /* MPI calls begun, and ended (a copy of `entered` at the end): the
+     * thread is inside a call while they differ.  They are the reentry guard
+     * (MPI calls made by MPI itself), and tell the hang watchdog whether the
+     * thread has stayed in one call (watchdog.h).  Atomics written with plain
+     * relaxed stores: the owner is the only writer. */
+    _Atomic uint64_t entered, left;
     uintptr_t stack_lo, stack_hi;
     mpp_table_t table;
     uint64_t *scratch;      /* request handles of the current call */
@@ -32,6 +39,8 @@ typedef struct mpp_thread {
     mpp_cell_t *last_cell;  /* the cell of the previous call: loops repeat call sites */
     uint64_t last_generation; /* table generation last_cell belongs to */
     struct mpp_thread *next;
+    long tid;               /* kernel thread id, named in hang dumps */
+    mpp_watch_t watch;      /* the current call's arguments, with the watchdog on */
 } mpp_thread_t;
 
 extern __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-exec")));
@@ -85,9 +94,10 @@ MPP_ALWAYS_INLINE int mpp_call_begin(mpp_call_t *c, uint32_t fid, int category)
         if (!t)
             return 0;
     }
-    if (MPP_UNLIKELY(t->in_call))
+    uint64_t n = atomic_load_explicit(&t->entered, memory_order_relaxed);
+    if (MPP_UNLIKELY(n != atomic_load_explicit(&t->left, memory_order_relaxed)))
         return 0;
-    t->in_call = 1;
+    atomic_store_explicit(&t->entered, n + 1, memory_order_relaxed);
     c->thread = t;
     c->fid = fid;
     c->category = category;

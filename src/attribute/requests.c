@@ -22,6 +22,7 @@ static double tick_rate;
 static int keep_frames; /* another thread may complete a request: keep the starting call's frames */
 static size_t capacity, count;
 static uint32_t last_serial;
+/* MPI_THREAD_MULTIPLE or the hang watchdog only (mt_lock.h). */
 static mpp_mt_lock_t lock = MPP_MT_LOCK_INITIALIZER;
 
 static inline void take(void) { mpp_mt_take(&lock); }
@@ -32,10 +33,10 @@ static inline size_t home(uint64_t h, size_t cap)
     return (size_t)((h * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
 }
 
-void mpp_requests_init(int thread_multiple)
+void mpp_requests_init(int lock_needed)
 {
     mpp_requests_reset();
-    lock.on = thread_multiple;
+    lock.on = lock_needed;
 }
 
 void mpp_requests_set_tick_rate(double ticks_per_second) { tick_rate = ticks_per_second; }
@@ -119,8 +120,9 @@ uint32_t mpp_request_add_started(uint64_t handle, int kind, int persistent, int6
     if (!slots[i].info.handle)
         count++;
     slot_t *s = &slots[i];
-    s->info = (mpp_request_info_t){handle, (uint8_t)kind, (uint8_t)persistent, ++last_serial, bytes_sent,
-                                   bytes_recv, model};
+    s->info = (mpp_request_info_t){.handle = handle, .kind = (uint8_t)kind, .persistent = (uint8_t)persistent,
+                                   .serial = ++last_serial, .bytes_sent = bytes_sent, .bytes_recv = bytes_recv,
+                                   .model = model};
     s->transfer = to_ticks(model);
     s->active = !persistent && origin && origin->thread && s->transfer;
     s->returned = returned;
@@ -229,3 +231,30 @@ int mpp_request_complete(uint64_t handle, uint32_t serial, uint64_t entry, int g
 }
 
 uint64_t mpp_requests_outstanding(void) { return count; }
+
+void mpp_request_describe(uint64_t handle, uint32_t fid, int32_t peer_world, int32_t tag)
+{
+    take();
+    if (capacity && handle) {
+        slot_t *s = &slots[find_index(handle)];
+        if (s->info.handle) {
+            s->info.described = 1;
+            s->info.fid = fid;
+            s->info.peer_world = peer_world;
+            s->info.tag = tag;
+        }
+    }
+    give();
+}
+
+size_t mpp_requests_list(mpp_request_info_t *out, size_t max)
+{
+    size_t n = 0;
+    take();
+    for (size_t i = 0; i < capacity && n < max; i++)
+        if (slots[i].info.handle)
+            out[n++] = slots[i].info;
+    size_t all = count;
+    give();
+    return all;
+}

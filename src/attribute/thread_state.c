@@ -1,5 +1,7 @@
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "callsite.h"
 #include "config.h"
@@ -12,7 +14,9 @@ __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-exec")))
 _Atomic int mpp_collecting; /* read by every thread; relaxed loads are plain moves */
 int mpp_paused;
 
-static mpp_thread_t *all_threads;
+/* Threads are only ever prepended, and never freed: the hang watchdog
+ * walks the list from the head it loads, while threads attach. */
+static mpp_thread_t *_Atomic all_threads;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void stack_bounds(uintptr_t *lo, uintptr_t *hi)
@@ -42,15 +46,16 @@ mpp_thread_t *mpp_thread_attach(void)
         return NULL;
     }
     stack_bounds(&t->stack_lo, &t->stack_hi);
+    t->tid = (long)syscall(SYS_gettid);
     pthread_mutex_lock(&registry_lock);
-    t->next = all_threads;
-    all_threads = t;
+    t->next = atomic_load_explicit(&all_threads, memory_order_relaxed);
+    atomic_store_explicit(&all_threads, t, memory_order_release);
     pthread_mutex_unlock(&registry_lock);
     mpp_tls_thread = t;
     return t;
 }
 
-mpp_thread_t *mpp_threads(void) { return all_threads; }
+mpp_thread_t *mpp_threads(void) { return atomic_load_explicit(&all_threads, memory_order_acquire); }
 
 /* Time of a wait/test/start split over the categories of the requests it
  * handled, in proportion to their number. */
@@ -92,6 +97,20 @@ void mpp_thread_requests_keep_frames(int on)
     mpp_requests_keep_frames(on);
 }
 
+/* A hang dump names the partner of each outstanding request: the
+ * arguments the wrapper recorded for the watchdog at this call's entry. */
+static void describe_request(const mpp_call_t *c)
+{
+    const mpp_watch_call_t *w = &c->thread->watch.call;
+    if (atomic_load_explicit(&w->serial, memory_order_relaxed) !=
+        atomic_load_explicit(&c->thread->entered, memory_order_relaxed))
+        return; /* not recorded (the watchdog started during the call) */
+    const mpp_watch_peer_t *peer = w->dest.rank != MPP_WATCH_NONE ? &w->dest : &w->source;
+    int32_t world = peer->rank == MPP_WATCH_ANY || peer->rank == MPP_WATCH_PROC_NULL ? peer->rank : peer->world;
+    mpp_request_describe(c->new_request, c->fid, peer->rank == MPP_WATCH_NONE ? MPP_WATCH_NONE : world,
+                         w->tag != MPP_WATCH_NONE ? w->tag : w->sendtag);
+}
+
 /* Requests created or started by the call: their start is the call's
  * return, their origin its cell (Overlap). */
 static void track_requests(mpp_call_t *c, mpp_cell_t *cell)
@@ -102,9 +121,12 @@ static void track_requests(mpp_call_t *c, mpp_cell_t *cell)
         for (int i = 0; i < o.depth; i++)
             o.frames[i] = cell->frames[i];
     c->new_serial = 0;
-    if (c->new_request)
-        c->new_serial = mpp_request_add_started(c->new_request, c->new_kind, c->new_persistent, c->new_sent, c->new_recv,
-                                c->new_model, c->t1, &o);
+    if (c->new_request) {
+        c->new_serial = mpp_request_add_started(c->new_request, c->new_kind, c->new_persistent, c->new_sent,
+                                                c->new_recv, c->new_model, c->t1, &o);
+        if (MPP_UNLIKELY(atomic_load_explicit(&mpp_watch_on, memory_order_relaxed)))
+            describe_request(c);
+    }
     for (int i = 0; i < c->nstarted; i++)
         if (c->started[i])
             mpp_request_started(c->started[i] & 0xffffffffu, c->t1, &o);
@@ -158,7 +180,7 @@ void mpp_call_end(mpp_call_t *c, void *return_address, void *frame_address)
         c->cell = NULL;
         if (c->new_request || c->nstarted)
             track_requests(c, NULL); /* their kind and handle still matter */
-        t->in_call = 0;
+        atomic_store_explicit(&t->left, atomic_load_explicit(&t->entered, memory_order_relaxed), memory_order_relaxed);
         return;
     }
     mpp_callsite_capture(frames, t->table.depth, return_address, frame_address, t->stack_lo, t->stack_hi);
@@ -186,5 +208,5 @@ void mpp_call_end(mpp_call_t *c, void *return_address, void *frame_address)
     c->cell = cell;
     if (MPP_UNLIKELY(c->new_request || c->nstarted))
         track_requests(c, cell);
-    t->in_call = 0;
+    atomic_store_explicit(&t->left, atomic_load_explicit(&t->entered, memory_order_relaxed), memory_order_relaxed);
 }

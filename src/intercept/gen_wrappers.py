@@ -16,6 +16,9 @@ tracking, end (call site, accumulation).  Everything the wrappers compute
 follows from the description; nothing is written per function by hand
 except MPI_Init, MPI_Init_thread, MPI_Finalize and MPI_Pcontrol
 (src/intercept/lifecycle.c).
+
+Right before the PMPI call, one line records the arguments a hang dump
+shows, when the hang watchdog is on (watch_code).
 """
 import re
 import sys
@@ -179,6 +182,32 @@ def model_code(fn, model_rules, view, ok):
     return ["    if (mpp_model_on && %s)" % ok,
             "        call.model = mpp_model_call_cost(&mpp_model_runtime, MPP_OP_%s, call.bytes_sent, call.bytes_recv, %s, %s);"
             % (op.upper(), procs, link)]
+
+
+def watch_code(fn, view, handles):
+    """The hang watchdog's record of the call (src/intercept/watch_support.h):
+    one line before the PMPI call, a predicted branch while
+    MPIPROF_HANG_TIMEOUT is unset.  Roles by parameter name, as above; a
+    count only when it counts the elements of a buffer."""
+    has = fn.by_name
+
+    def scalar(*names):
+        for name in names:
+            p = has.get(name)
+            if p and not p.array and ("*" not in p.type or view.fortran):
+                return view(name)
+        return "MPP_WATCH_NONE"
+
+    comm = "MPI_COMM_NULL"
+    if "comm" in has:
+        comm = "*comm" if "*" in has["comm"].type and not view.fortran else view("comm")
+    buffers = {"buf", "sendbuf", "recvbuf", "buffer", "inbuf", "outbuf", "origin_addr"}
+    count = scalar("count", "sendcount", "recvcount") if buffers & set(has) else "MPP_WATCH_NONE"
+    count = "-1" if count == "MPP_WATCH_NONE" else "(int64_t)" + count
+    keys = "handled.keys, handled.n" if handles else "NULL, 0"
+    return ["    MPP_WATCH_ENTER(&call, %s, %s, %s, %s, %s, %s, %s, %s);"
+            % (keys, comm, scalar("dest"), scalar("source"), scalar("root"), scalar("tag", "recvtag"),
+               scalar("sendtag"), count)]
 
 
 class CView:
@@ -438,6 +467,7 @@ def wrapper(fn, bytes_rules, model_rules, sync_rules):
         out += ["    mpp_reqset_t handled;",
                 "    mpp_reqset_before(&call, &handled, %s, %s, %d);" % (arr, n, "start" in handles)]
     out += sync_before(fn, sync_rules)
+    out += watch_code(fn, CView(fn), handles)
     out += ["    %s ret = %s(%s);" % (fn.ret, fn.pname, args), "    mpp_call_stop(&call);"]
     if handles:
         out.append("    mpp_reqset_after(&call, &handled, %s, %s, %d);" % (arr, n, "complete" in handles))
@@ -494,6 +524,7 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules):
         out += ["    mpp_reqset_t handled;",
                 "    mpp_reqset_before(&call, &handled, %s, %s, %d);" % (arr, n, "start" in handles)]
     out += f08_sync_before(fn, sync_rules)
+    out += watch_code(fn, view, handles)
     out += ["    intptr_t ret = %s(%s);" % (real, args), "    mpp_call_stop(&call);"]
     if handles:
         out.append("    mpp_reqset_after(&call, &handled, %s, %s, %d);" % (arr, n, "complete" in handles))

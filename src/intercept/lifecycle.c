@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "autoconf.h"
@@ -27,11 +28,13 @@
 #include "reduce.h"
 #include "requests.h"
 #include "runinfo.h"
+#include "share.h"
 #include "symbolize.h"
 #include "thread_state.h"
 #include "topology.h"
 #include "waitstate_hooks.h"
 #include "warnings.h"
+#include "watchdog.h"
 #include "wrapper_support.h"
 #include "writer.h"
 
@@ -42,6 +45,11 @@ static MPI_Comm profiler_comm = MPI_COMM_NULL;
 static mpp_run_info_t run;
 static uintptr_t init_site[MPP_MAX_DEPTH];
 static mpp_calibration_t calibration; /* the communication model (model.h) */
+/* The protocol's path, when it is fixed at MPI_Init (the hang watchdog's
+ * dumps go next to it); "": chosen at MPI_Finalize. */
+static char fixed_path[PATH_MAX];
+static int hang_timeout; /* rank 0's MPIPROF_HANG_TIMEOUT; 0: off */
+static char hang_run[160]; /* names the run in every process's hang dump */
 
 /* Wait states: the clock alignment at MPI_Init, the communicator their
  * batches travel on, and what the protocol says of them. */
@@ -84,6 +92,44 @@ static const char *thread_level_name(int level)
     }
 }
 
+/* Rank 0's MPIPROF_HANG_TIMEOUT, for every process; when it is on, the
+ * protocol's path is chosen now, by rank 0, so that each process knows
+ * where its hang dump goes (<protocol>.hang.<rank>).  Collective. */
+static int hang_setup(void)
+{
+    int timeout = mpp_share_int(profiler_comm, (int)mpp_config.number[MPP_CFG_HANG_TIMEOUT]);
+    fixed_path[0] = '\0';
+    if (timeout <= 0)
+        return 0;
+    if (rank == 0) {
+        if (mpp_output_path(mpp_config.text[MPP_CFG_OUTPUT], run.program_name, nprocs, run.hostname,
+                            (int)mpp_config.number[MPP_CFG_OVERWRITE], (int)mpp_config.number[MPP_CFG_FORMAT],
+                            fixed_path, sizeof fixed_path) != 0)
+            fixed_path[0] = '\0';
+        /* dumps of an earlier run may lie at the same path: mpiprof-hang tells them apart */
+        snprintf(hang_run, sizeof hang_run, "%.64s-%ld-%ld", run.hostname, (long)getpid(), (long)time(NULL));
+    }
+    mpp_share_text(profiler_comm, fixed_path, sizeof fixed_path);
+    mpp_share_text(profiler_comm, hang_run, sizeof hang_run);
+    if (!fixed_path[0]) {
+        mpp_warn("MPIPROF_HANG_TIMEOUT: no writable place for the protocol, so none for hang dumps; "
+                 "hangs are not detected");
+        return 0;
+    }
+    return timeout;
+}
+
+static void hang_start(void)
+{
+    mpp_watchdog_setup_t setup = {.timeout = hang_timeout, .rank = rank, .world_size = nprocs,
+                                  .quiet = (int)mpp_config.number[MPP_CFG_QUIET], .protocol_path = fixed_path,
+                                  .run = hang_run, .host = run.hostname, .program = run.program};
+    if (mpp_watch_comms_start() != 0 || mpp_watchdog_start(&setup) != 0) {
+        mpp_watch_comms_stop();
+        hang_timeout = 0;
+    }
+}
+
 void mpp_lifecycle_start(int provided, void *return_address, void *frame_address)
 {
     if (active)
@@ -118,7 +164,8 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
     mpp_clock_start((int)mpp_config.number[MPP_CFG_CLOCK]);
     mpp_callsite_init((int)mpp_config.number[MPP_CFG_DEPTH], (int)mpp_config.number[MPP_CFG_UNWIND]);
     mpp_callsite_capture(init_site, mpp_callsite_depth(), return_address, frame_address, 0, UINTPTR_MAX);
-    mpp_requests_init(provided == MPI_THREAD_MULTIPLE);
+    hang_timeout = hang_setup();
+    mpp_requests_init(provided == MPI_THREAD_MULTIPLE || hang_timeout > 0);
     mpp_thread_requests_keep_frames(provided >= MPI_THREAD_SERIALIZED);
     /* The communication model: calibrated (or given), then used by every
      * modelled call from here on. */
@@ -148,6 +195,8 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
         return;
     }
     mpp_union_tracking = mpp_union_measured = provided == MPI_THREAD_MULTIPLE;
+    if (hang_timeout > 0)
+        hang_start();
     active = 1;
     state = MPP_LIFE_ACTIVE;
     mpp_collecting = 1;
@@ -320,8 +369,10 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before)
 
     char path[PATH_MAX];
     int format = (int)mpp_config.number[MPP_CFG_FORMAT];
-    int have_path = mpp_output_path(mpp_config.text[MPP_CFG_OUTPUT], run.program_name, nprocs, run.hostname,
-                                    (int)mpp_config.number[MPP_CFG_OVERWRITE], format, path, sizeof path) == 0;
+    int have_path = fixed_path[0] ? (snprintf(path, sizeof path, "%s", fixed_path), 1)
+                                  : mpp_output_path(mpp_config.text[MPP_CFG_OUTPUT], run.program_name, nprocs,
+                                                    run.hostname, (int)mpp_config.number[MPP_CFG_OVERWRITE], format,
+                                                    path, sizeof path) == 0;
 
     mpp_machine_summary_t machine;
     if (mpp_machine_summarize(rd->machine, &machine) != 0)
@@ -380,11 +431,13 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before)
     free(counters_na);
 }
 
-void mpp_lifecycle_finish(void)
+void mpp_lifecycle_finish(void *return_address, void *frame_address)
 {
     if (!active)
         return;
     uint64_t end = mpp_now();
+    if (hang_timeout > 0) /* a process may hang in MPI_Finalize too: watched until it returns */
+        mpp_watch_finalize_enter(return_address, frame_address);
     mpp_collecting = 0;
     mpp_paused = 0;
     finish_waitstates();
@@ -444,6 +497,17 @@ void mpp_lifecycle_finish(void)
     mpp_symbolizer_close(sym);
     mpp_calibration_free(&calibration);
     PMPI_Comm_free(&profiler_comm);
+    if (hang_timeout > 0)
+        mpp_watch_comms_stop();
+}
+
+void mpp_lifecycle_finalized(void)
+{
+    if (hang_timeout <= 0)
+        return;
+    mpp_watch_finalize_leave();
+    mpp_watchdog_stop(); /* its last look marks a dump of MPI_Finalize as resumed */
+    hang_timeout = 0;
 }
 
 MPP_EXPORT int MPI_Init(int *argc, char ***argv)
@@ -467,8 +531,10 @@ MPP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provi
 
 MPP_EXPORT int MPI_Finalize(void)
 {
-    mpp_lifecycle_finish();
-    return PMPI_Finalize();
+    mpp_lifecycle_finish(__builtin_return_address(0), __builtin_frame_address(0));
+    int rc = PMPI_Finalize();
+    mpp_lifecycle_finalized();
+    return rc;
 }
 
 /* A name passed to MPI_Pcontrol(1, name) or (-1, name), when there is one:
@@ -556,8 +622,10 @@ MPP_EXPORT intptr_t mpi_init_thread_f08_(void *required, void *provided, void *i
 
 MPP_EXPORT intptr_t mpi_finalize_f08_(void *ierror)
 {
-    mpp_lifecycle_finish();
-    return pmpir_finalize_f08_(ierror);
+    mpp_lifecycle_finish(__builtin_return_address(0), __builtin_frame_address(0));
+    intptr_t rc = pmpir_finalize_f08_(ierror);
+    mpp_lifecycle_finalized();
+    return rc;
 }
 
 MPP_EXPORT intptr_t mpi_pcontrol_f08_(const int *level)

@@ -12,6 +12,7 @@
 #include "mpp_common.h"
 #include "requests.h"
 #include "thread_state.h"
+#include "watch_support.h"
 
 static inline int64_t mpp_type_bytes(MPI_Datatype type)
 {

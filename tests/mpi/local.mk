@@ -36,7 +36,11 @@ MPI_TESTS = \
 	tests/mpi/test_threads.sh \
 	tests/mpi/test_threads_invariants.sh \
 	tests/mpi/test_threads_tsan.sh \
-	tests/mpi/test_valgrind.sh
+	tests/mpi/test_valgrind.sh \
+	tests/mpi/test_hang_cycle.sh \
+	tests/mpi/test_hang_collective.sh \
+	tests/mpi/test_hang_short.sh \
+	tests/mpi/test_hang_analyze.sh
 
 TESTS += $(MPI_TESTS)
 # Known bugs, each explained at the top of its test (XPASS fails: remove the
@@ -90,6 +94,11 @@ EXTRA_DIST += \
 	tests/mpi/correctness.c \
 	tests/mpi/threads.c \
 	tests/mpi/check_threads.py \
+	tests/mpi/hang.sh \
+	tests/mpi/hang_cycle.c \
+	tests/mpi/hang_collective.c \
+	tests/mpi/hang_short.c \
+	tests/mpi/check_hang_analyze.py \
 	examples/jacobi.c \
 	examples/jacobi.f90
 

@@ -114,7 +114,7 @@ START_TEST(test_config_defaults)
     mpp_config_t cfg;
     memset(&cfg, 0x5a, sizeof cfg);
     mpp_config_parse(&cfg, null_getenv);
-    ck_assert_int_eq(MPP_NVARS, 18); /* a new variable needs its default tested here */
+    ck_assert_int_eq(MPP_NVARS, 19); /* a new variable needs its default tested here */
     for (int i = 0; i < MPP_NVARS; i++) {
         ck_assert_int_eq(cfg.is_default[i], 1);
         ck_assert_str_eq(cfg.text[i], mpp_vars[i].default_value);
@@ -140,6 +140,7 @@ START_TEST(test_config_defaults)
     ck_assert_str_eq(cfg.text[MPP_CFG_MODEL], "calibrate");
     ck_assert_int_eq(cfg.number[MPP_CFG_WAITSTATES], 1);
     ck_assert_int_eq(cfg.number[MPP_CFG_SYNC_BATCH], 256);
+    ck_assert_int_eq(cfg.number[MPP_CFG_HANG_TIMEOUT], 0); /* off */
     ck_assert_int_eq(mpp_warnings_count(), 0);
 }
 END_TEST
@@ -189,6 +190,8 @@ START_TEST(test_config_int_bounds)
     expect_accepted(MPP_CFG_MAX_INTERVALS, "1048576", 1048576);
     expect_accepted(MPP_CFG_MAX_NESTING, "1", 1);
     expect_accepted(MPP_CFG_MAX_NESTING, "4096", 4096);
+    expect_accepted(MPP_CFG_HANG_TIMEOUT, "1", 1);
+    expect_accepted(MPP_CFG_HANG_TIMEOUT, "604800", 604800);
 }
 END_TEST
 
@@ -273,6 +276,10 @@ START_TEST(test_config_bad_int)
     expect_rejected(MPP_CFG_DEPTH, "%n%n", "%n%n");
     expect_rejected(MPP_CFG_DEPTH, "4\x01", "4?");
     expect_rejected(MPP_CFG_DEPTH, "\x1b[31m4", "?[31m4");
+    expect_rejected(MPP_CFG_HANG_TIMEOUT, "off", "off");
+    expect_rejected(MPP_CFG_HANG_TIMEOUT, "1.5", "1.5");
+    expect_rejected(MPP_CFG_HANG_TIMEOUT, "60s", "60s");
+    expect_rejected(MPP_CFG_HANG_TIMEOUT, "604801", "604801");
     expect_rejected(MPP_CFG_MAX_SRC, "-1", "-1");
     expect_rejected(MPP_CFG_MAX_SRC, "15", "15");
     expect_rejected(MPP_CFG_MAX_SRC, "4194305", "4194305");
