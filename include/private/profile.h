@@ -44,12 +44,19 @@ typedef struct {
     /* Called on the lowest rank of each host only: its node-type key and
      * allowed PUs (machine.h), allocated; or -1 and *error (allocated). */
     int (*describe_node)(char **type_key, char **allowed, char **error);
+    /* ... or what it gave, when the node was described before the
+     * reduction (partial protocols, mpiprof-merge): used instead of it. */
+    const char *node_type, *node_allowed, *node_error;
     /* Counters (counters.h): events counted, "name US component" each */
     const char *counters_na;  /* no counters at all: why; NULL when PAPI ran */
     char **events;
     int nevents;
     char **facts;             /* "label US value" (dictionary.h, MPP_REC_FACT) */
     int nfacts;
+    /* This process's warnings (mpiprof-merge: those of its partial
+     * protocol); NULL: the ones raised in this process (warnings.h). */
+    const char *const *warnings;
+    int nwarnings;
 } mpp_local_context_t;
 
 typedef struct {
