@@ -2,7 +2,7 @@
  * of a profiled MPI call.  A generated wrapper does:
  *
  *     mpp_call_t call;
- *     if (!mpp_call_begin(&call, FID, CATEGORY)) return PMPI_x(...);
+ *     if (!mpp_call_begin(&call, FID, CATEGORY, __builtin_frame_address(0))) return PMPI_x(...);
  *     ret = PMPI_x(...);
  *     mpp_call_stop(&call);
  *     ...bytes, requests...
@@ -22,8 +22,13 @@
 #include "mpp_common.h"
 #include "table.h"
 
+struct mpp_call;
+
 typedef struct mpp_thread {
-    int in_call;            /* reentry guard: MPI calls made by MPI itself */
+    /* The MPI call this thread is in (NULL: none): the reentry guard (MPI
+     * calls made by MPI itself are not counted), and what a partial
+     * protocol names when the process ends inside a call (faults.c). */
+    struct mpp_call *current;
     uintptr_t stack_lo, stack_hi;
     mpp_table_t table;
     uint64_t *scratch;      /* request handles of the current call */
@@ -42,10 +47,11 @@ mpp_thread_t *mpp_thread_attach(void);
 /* Every registered thread, for the merge at MPI_Finalize. */
 mpp_thread_t *mpp_threads(void);
 
-typedef struct {
+typedef struct mpp_call {
     mpp_thread_t *thread;
     uint64_t t0, t1;
     uint32_t fid;
+    void *frame;                /* the wrapper's frame: the call site, should the process end inside */
     int category;
     uint32_t by_kind[MPP_NCAT]; /* requests handled, for waits/tests/starts */
     int by_kind_used;
@@ -65,7 +71,7 @@ typedef struct {
 
 #define MPP_ALWAYS_INLINE static inline __attribute__((always_inline))
 
-MPP_ALWAYS_INLINE int mpp_call_begin(mpp_call_t *c, uint32_t fid, int category)
+MPP_ALWAYS_INLINE int mpp_call_begin(mpp_call_t *c, uint32_t fid, int category, void *frame)
 {
     if (MPP_UNLIKELY(!atomic_load_explicit(&mpp_collecting, memory_order_relaxed)))
         return 0;
@@ -75,11 +81,12 @@ MPP_ALWAYS_INLINE int mpp_call_begin(mpp_call_t *c, uint32_t fid, int category)
         if (!t)
             return 0;
     }
-    if (MPP_UNLIKELY(t->in_call))
+    if (MPP_UNLIKELY(t->current != NULL))
         return 0;
-    t->in_call = 1;
+    t->current = c;
     c->thread = t;
     c->fid = fid;
+    c->frame = frame;
     c->category = category;
     c->by_kind_used = 0;
     c->bytes_sent = c->bytes_recv = 0;

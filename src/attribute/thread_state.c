@@ -162,5 +162,5 @@ void mpp_call_end(mpp_call_t *c, void *return_address, void *frame_address)
     }
     if (MPP_UNLIKELY(c->new_request || c->nstarted))
         track_requests(c, cell);
-    t->in_call = 0;
+    t->current = NULL;
 }
