@@ -82,6 +82,11 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
                                        void *resolve_ctx, mpp_function_name_fn function_name);
 void mpp_profile_free(mpp_local_profile_t *p);
 
+/* The SRC key (srckey.h) of a call of `fid` from the call stack `frames`
+ * (depth return addresses, zero-padded), allocated: the one its cell gets. */
+char *mpp_profile_src_key(uint32_t fid, const uintptr_t *frames, int depth, mpp_resolve_fn resolve, void *ctx,
+                          mpp_function_name_fn function_name);
+
 /* The predicted time of every cell and the predicted MPI time and Overlap
  * of every interval (inclusive).  A cell's predicted time is its model time
  * less the Overlap of the requests it started (the hidden part of a

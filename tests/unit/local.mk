@@ -16,7 +16,8 @@ tests_unit_check_units_SOURCES = tests/unit/check_units.c tests/unit/suites.h \
 	src/reduce/reduce.c src/reduce/exchange_memory.c \
 	src/attribute/requests.c \
 	src/analyze/characteristics.c src/analyze/machine.c src/analyze/counter_stats.c src/analyze/model.c \
-	src/write/text.c src/write/json.c src/write/output.c
+	src/write/text.c src/write/json.c src/write/output.c \
+	src/write/partial.c src/write/process_data.c
 tests_unit_check_units_CPPFLAGS = $(AM_CPPFLAGS) $(CHECK_CFLAGS) $(JANSSON_CFLAGS) -DPACKAGE_VERSION_FOR_TESTS
 tests_unit_check_units_LDADD = $(CHECK_LIBS) $(JANSSON_LIBS) -lpthread -lm
 endif
