@@ -67,8 +67,11 @@
 #include "partial.h"
 #include "thread_state.h"
 
-/* How long a child may take to write the partial protocol. */
+/* How long a child may take to write the partial protocol, and the stack
+ * it does it on (the handler may run on a small alternate signal stack:
+ * UCX sets one up, 138 KiB, too little for symbolization). */
 #define CHILD_SECONDS 10
+#define CHILD_STACK (16 << 20)
 /* After a job-control signal or exit, how long to wait for the other
  * processes' partial protocols before ending (see wait_for_others). */
 #define OTHERS_MIN_SECONDS 1.0
@@ -131,6 +134,10 @@ static void put_int(line_t *l, long v)
         put(l, c);
     }
 }
+
+/* The one line buffer: static, as a signal stack may be small; only the
+ * ending (one at a time, `ending`) and MPI_Finalize use it. */
+static line_t L;
 
 static void say(line_t *l)
 {
@@ -248,50 +255,18 @@ static void program_frames(const uintptr_t *pcs, int n, uintptr_t *frames, int d
         frames[f] = pcs[k + f];
 }
 
-/* The child: default dispositions (a crash here ends the child only), an
- * alarm as its own time limit, the ordinary pipeline, _exit. */
 static void describe_signal(void);
 
-static void child_main(void)
+/* The ordinary pipeline, on the child's own stack. */
+static void child_pipeline(void)
 {
-    for (size_t i = 0; i < NCAUGHT; i++)
-        signal(caught[i].number, SIG_DFL);
-    signal(SIGALRM, SIG_DFL);
-    sigset_t all;
-    sigfillset(&all);
-    sigprocmask(SIG_UNBLOCK, &all, NULL);
-    alarm(CHILD_SECONDS);
-    quiet = 1;
     if (E.in_signal) {
         describe_signal();
         mpp_intervals_end_at("the signal", E.cpu);
         mpp_lifecycle_stop(E.tick, 0);
     }
-    uintptr_t lo = E.thread ? E.thread->stack_lo : 0, hi = E.thread ? E.thread->stack_hi : UINTPTR_MAX;
-    if (E.call) {
-        /* the wrapper's frame is still on this copy of the stack */
-        void **frame = E.call->frame;
-        mpp_callsite_capture(E.frames, mpp_callsite_depth(), frame[1], frame, lo, hi);
+    if (E.call)
         E.end.call_seconds = mpp_ticks_to_seconds(E.tick - E.call->t0);
-    } else if (E.pc) {
-        /* outside MPI: where the program was.  This child's stack is a copy
-         * of the handler's, signal frame included: unwound from here, it
-         * leads into the interrupted code. */
-        uintptr_t pcs[64];
-        int n = unwind(pcs, 64), k = 0;
-        while (k < n && pcs[k] != E.pc)
-            k++;
-        if (k < n) {
-            program_frames(pcs + k, n - k, E.frames, mpp_callsite_depth());
-        } else if (E.thread && E.fp >= lo && E.fp + 16 <= hi && !(E.fp & 7)) {
-            /* no unwind information through the signal frame: the frame
-             * pointers, within this thread's stack */
-            E.frames[0] = E.pc;
-            const uintptr_t *fp = (const uintptr_t *)E.fp;
-            if (mpp_callsite_depth() > 1)
-                mpp_callsite_capture(E.frames + 1, mpp_callsite_depth() - 1, (void *)fp[1], (void *)fp, lo, hi);
-        }
-    }
     char written[PATH_MAX];
     int rc = mpp_lifecycle_partial(&E.end, E.fid, E.frames, !E.in_signal, written, sizeof written);
     if (rc == 0 && report) {
@@ -306,11 +281,62 @@ static void child_main(void)
     _exit(rc == 0 ? 0 : 1);
 }
 
+/* The child: default dispositions (a crash here ends the child only), an
+ * alarm as its own time limit, the call stack read on the stack as the
+ * signal left it, then the pipeline on a stack of its own, _exit. */
+static void child_main(void)
+{
+    for (size_t i = 0; i < NCAUGHT; i++)
+        signal(caught[i].number, SIG_DFL);
+    signal(SIGALRM, SIG_DFL);
+    sigset_t all;
+    sigfillset(&all);
+    sigprocmask(SIG_UNBLOCK, &all, NULL);
+    alarm(CHILD_SECONDS);
+    quiet = 1;
+    uintptr_t lo = E.thread ? E.thread->stack_lo : 0, hi = E.thread ? E.thread->stack_hi : UINTPTR_MAX;
+    if (E.call) {
+        /* the wrapper's frame is still on this copy of the stack */
+        void **frame = E.call->frame;
+        mpp_callsite_capture(E.frames, mpp_callsite_depth(), frame[1], frame, lo, hi);
+    } else if (E.pc) {
+        /* outside MPI: where the program was.  This child's stack is a copy
+         * of the handler's, signal frame included: unwound from here, it
+         * leads into the interrupted code. */
+        uintptr_t pcs[64];
+        int n = unwind(pcs, 64), k = 0;
+        while (k < n && pcs[k] != E.pc)
+            k++;
+        if (k < n) {
+            /* frames are return addresses, resolved at address - 1
+             * (symbolize.h): the interrupted instruction is the exception */
+            pcs[k] += 1;
+            program_frames(pcs + k, n - k, E.frames, mpp_callsite_depth());
+        } else if (E.thread && E.fp >= lo && E.fp + 16 <= hi && !(E.fp & 7)) {
+            /* no unwind information through the signal frame: the frame
+             * pointers, within this thread's stack */
+            E.frames[0] = E.pc + 1;
+            const uintptr_t *fp = (const uintptr_t *)E.fp;
+            if (mpp_callsite_depth() > 1)
+                mpp_callsite_capture(E.frames + 1, mpp_callsite_depth() - 1, (void *)fp[1], (void *)fp, lo, hi);
+        }
+    }
+    static ucontext_t pipeline;
+    void *stack = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack != MAP_FAILED && getcontext(&pipeline) == 0) {
+        pipeline.uc_stack.ss_sp = stack;
+        pipeline.uc_stack.ss_size = CHILD_STACK;
+        pipeline.uc_link = NULL;
+        makecontext(&pipeline, child_pipeline, 0);
+        setcontext(&pipeline);
+    }
+    child_pipeline(); /* no memory for a stack: try on this one */
+}
+
 /* Fork the child and wait for it, at most CHILD_SECONDS.  Returns how
  * long it took (seconds). */
 static double write_partial(void)
 {
-    line_t l;
     double t0 = monotonic();
     if (report)
         report->written = 0;
@@ -318,32 +344,39 @@ static double write_partial(void)
     if (pid == 0)
         child_main();
     if (pid < 0) {
-        begin_line(&l), put(&l, "no partial protocol: fork failed\n"), say(&l);
+        begin_line(&L), put(&L, "no partial protocol: fork failed\n"), say(&L);
         return 0;
     }
-    int status = 0, done = 0;
+    int status = 0, done = 0, known = 0, late = 0;
     while (!done) {
         pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid || (r < 0 && errno != EINTR)) /* ECHILD: SIGCHLD ignored, the child reaped itself */
+        if (r == pid || (r < 0 && errno != EINTR)) { /* ECHILD: SIGCHLD ignored, the child reaped itself */
             done = 1;
-        else if (monotonic() - t0 > CHILD_SECONDS) {
+            known = r == pid;
+        } else if (monotonic() - t0 > CHILD_SECONDS) {
             kill(pid, SIGKILL);
             waitpid(pid, &status, 0);
-            done = 1;
+            done = late = 1;
         } else {
             pause_seconds(0.005);
         }
     }
-    begin_line(&l);
+    begin_line(&L);
     if (report && report->written) {
-        put(&l, "partial protocol written to ");
-        put(&l, report->path);
-        put(&l, json_only ? ".json\n" : "\n");
+        put(&L, "partial protocol written to ");
+        put(&L, report->path);
+        put(&L, json_only ? ".json\n" : "\n");
     } else {
-        put(&l, "the partial protocol could not be written");
-        put(&l, monotonic() - t0 > CHILD_SECONDS ? " in time (its writer was stopped)\n" : "\n");
+        put(&L, "the partial protocol could not be written");
+        if (late)
+            put(&L, " in time (its writer was stopped)");
+        else if (known && WIFSIGNALED(status))
+            put(&L, " (its writer died of signal "), put_int(&L, WTERMSIG(status)), put(&L, ")");
+        else if (known && WIFEXITED(status))
+            put(&L, " (its writer failed)");
+        put(&L, "\n");
     }
-    say(&l);
+    say(&L);
     return monotonic() - t0;
 }
 
@@ -358,11 +391,11 @@ static void wait_for_others(double own_seconds)
 {
     if (!report || !report->written || my_nprocs > OTHERS_MAX_POLLED)
         return;
-    char suffix[32], path[PATH_MAX + 40];
-    line_t l = {.n = 0};
-    put(&l, ".partial."), put_int(&l, my_rank);
-    l.text[l.n] = '\0';
-    memcpy(suffix, l.text, l.n + 1);
+    static char suffix[32], path[PATH_MAX + 40]; /* static: see L */
+    L.n = 0;
+    put(&L, ".partial."), put_int(&L, my_rank);
+    L.text[L.n] = '\0';
+    memcpy(suffix, L.text, L.n + 1);
     size_t len = strlen(report->path), slen = strlen(suffix);
     if (len < slen || strcmp(report->path + len - slen, suffix) != 0)
         return; /* a numbered name (an older file was in the way): the others' names are not known */
@@ -370,12 +403,12 @@ static void wait_for_others(double own_seconds)
     limit = limit < OTHERS_MIN_SECONDS ? OTHERS_MIN_SECONDS : limit > OTHERS_MAX_SECONDS ? OTHERS_MAX_SECONDS : limit;
     double t0 = monotonic();
     for (int r = 0; r < my_nprocs; r++) {
-        l.n = 0;
-        memcpy(l.text, report->path, len - slen);
-        l.n = len - slen;
-        put(&l, ".partial."), put_int(&l, r), put(&l, json_only ? ".json" : "");
-        l.text[l.n] = '\0';
-        memcpy(path, l.text, l.n + 1);
+        L.n = 0;
+        memcpy(L.text, report->path, len - slen);
+        L.n = len - slen;
+        put(&L, ".partial."), put_int(&L, r), put(&L, json_only ? ".json" : "");
+        L.text[L.n] = '\0';
+        memcpy(path, L.text, L.n + 1);
         while (access(path, F_OK) != 0 && monotonic() - t0 < limit)
             pause_seconds(0.02);
     }
@@ -451,6 +484,14 @@ static int chain(int index, int sig, siginfo_t *info, void *context)
     else
         old->sa_handler(sig);
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    /* A handler that restores the default action and raises the signal
+     * again returns too, but the process ends as soon as this handler
+     * returns (the signal is blocked until then). */
+    sigset_t pending;
+    struct sigaction now;
+    if (sigpending(&pending) == 0 && sigismember(&pending, sig) == 1 && sigaction(sig, NULL, &now) == 0 &&
+        !(now.sa_flags & SA_SIGINFO) && now.sa_handler == SIG_DFL)
+        return 0;
     return 1;
 }
 
@@ -500,13 +541,12 @@ static void on_signal(int sig, siginfo_t *info, void *context)
             E.has_info = 1;
         }
         interrupted_at(context, &E.pc, &E.fp);
-        line_t l;
-        begin_line(&l);
-        put(&l, caught[index].name);
+            begin_line(&L);
+        put(&L, caught[index].name);
         if (E.call)
-            put(&l, " in "), put(&l, E.end.mpi_call);
-        put(&l, ": writing a partial protocol\n");
-        say(&l);
+            put(&L, " in "), put(&L, E.end.mpi_call);
+        put(&L, ": writing a partial protocol\n");
+        say(&L);
         double took = write_partial();
         if (caught[index].job_control && previous[index].sa_handler == SIG_DFL &&
             !(previous[index].sa_flags & SA_SIGINFO))
@@ -518,12 +558,11 @@ static void on_signal(int sig, siginfo_t *info, void *context)
      * (a fault's handler that returns faults again: keep it). */
     if (wrote && goes_on && caught[index].job_control) {
         if (report && report->written) {
-            line_t l;
-            begin_line(&l);
-            put(&l, "the program handled ");
-            put(&l, caught[index].name);
-            put(&l, " and goes on: partial protocol removed\n");
-            say(&l);
+                    begin_line(&L);
+            put(&L, "the program handled ");
+            put(&L, caught[index].name);
+            put(&L, " and goes on: partial protocol removed\n");
+            say(&L);
         }
         remove_partial();
         __atomic_store_n(&ending, 0, __ATOMIC_SEQ_CST);
@@ -577,11 +616,10 @@ static void at_exit(int status, void *arg)
     }
     mpp_intervals_end_at(E.end.kind == MPP_END_RETURN ? "the return from main" : "exit", NULL);
     mpp_lifecycle_stop(E.tick, 1);
-    line_t l;
-    begin_line(&l);
-    put(&l, E.end.kind == MPP_END_RETURN ? "return from main" : "exit");
-    put(&l, " without MPI_Finalize: writing a partial protocol\n");
-    say(&l);
+    begin_line(&L);
+    put(&L, E.end.kind == MPP_END_RETURN ? "return from main" : "exit");
+    put(&L, " without MPI_Finalize: writing a partial protocol\n");
+    say(&L);
     wait_for_others(write_partial());
 }
 
@@ -613,10 +651,9 @@ static void abort_partial(MPI_Comm comm, int errorcode, void *return_address, vo
     E.tick = mpp_now();
     mpp_intervals_end_at("MPI_Abort", NULL);
     mpp_lifecycle_stop(E.tick, 1);
-    line_t l;
-    begin_line(&l);
-    put(&l, "MPI_Abort: writing a partial protocol\n");
-    say(&l);
+    begin_line(&L);
+    put(&L, "MPI_Abort: writing a partial protocol\n");
+    say(&L);
     write_partial();
 }
 
@@ -687,12 +724,11 @@ void mpp_faults_stop(void)
     }
     /* MPI_Finalize was reached: the process did not end early after all */
     if (report && report->written && !quiet) {
-        line_t l;
-        begin_line(&l);
-        put(&l, "MPI_Finalize reached: partial protocol ");
-        put(&l, report->path);
-        put(&l, " removed\n");
-        say(&l);
+            begin_line(&L);
+        put(&L, "MPI_Finalize reached: partial protocol ");
+        put(&L, report->path);
+        put(&L, " removed\n");
+        say(&L);
     }
     remove_partial();
 }

@@ -36,7 +36,12 @@ MPI_TESTS = \
 	tests/mpi/test_threads.sh \
 	tests/mpi/test_threads_invariants.sh \
 	tests/mpi/test_threads_tsan.sh \
-	tests/mpi/test_valgrind.sh
+	tests/mpi/test_valgrind.sh \
+	tests/mpi/test_fault_crash.sh \
+	tests/mpi/test_fault_abort.sh \
+	tests/mpi/test_fault_exit.sh \
+	tests/mpi/test_fault_signal.sh \
+	tests/mpi/test_fault_chain.sh
 
 TESTS += $(MPI_TESTS)
 # Known bugs, each explained at the top of its test (XPASS fails: remove the
@@ -90,6 +95,9 @@ EXTRA_DIST += \
 	tests/mpi/correctness.c \
 	tests/mpi/threads.c \
 	tests/mpi/check_threads.py \
+	tests/mpi/faults.c \
+	tests/mpi/faults.sh \
+	tests/mpi/check_faults.py \
 	examples/jacobi.c \
 	examples/jacobi.f90
 
