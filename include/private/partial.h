@@ -8,7 +8,9 @@
 #ifndef MPP_PARTIAL_H
 #define MPP_PARTIAL_H
 
+#include "config.h"
 #include "profile.h"
+#include "runinfo.h"
 
 /* How a process ended. */
 typedef enum {
@@ -42,13 +44,17 @@ typedef struct {
  * both writers. */
 void mpp_end_describe(const mpp_process_end_t *end, char *out, size_t size);
 
-/* A process's own profile, for its partial protocol's process data. */
+/* A process's own profile, for its partial protocol's process data: all
+ * that mpiprof-merge needs of it, so that it reads no other part. */
 typedef struct {
     int rank;
     const char *hostname;
     const mpp_local_profile_t *profile;
     const char *const *warnings; /* its own, as the reduction took them */
     int nwarnings;
+    const mpp_run_info_t *run;
+    const mpp_config_t *config;
+    const mpp_process_end_t *end;
 } mpp_process_data_t;
 
 typedef struct {

@@ -373,7 +373,8 @@ int mpp_lifecycle_partial(mpp_process_end_t *end, uint32_t fid, const uintptr_t 
         if (rd) {
             end->rank = rank;
             locate_end(end, fid, frames, sym, rd);
-            mpp_process_data_t data = {rank, run.hostname, profile, warnings, warnings ? (int)nwarnings : 0};
+            mpp_process_data_t data = {rank,     run.hostname, profile,     warnings, warnings ? (int)nwarnings : 0,
+                                       &run,     &mpp_config,  end};
             mpp_partial_t partial = {end, 1, &data};
             write_report(rd, nwarnings, &partial, written, size);
             rc = written[0] ? 0 : -1;

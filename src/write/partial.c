@@ -6,8 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <string.h>
+
 #include "machine.h"
 #include "partial.h"
+#include "process_data.h"
 #include "writer.h"
 
 const char *const mpp_end_names[MPP_NEND] = {"signal", "MPI_Abort", "exit", "return"};
@@ -92,6 +95,46 @@ void mpp_write_partial_text(FILE *out, const mpp_report_t *r)
     free(missing);
 }
 
+json_t *mpp_process_end_json(const mpp_process_end_t *e)
+{
+    char line[MPP_END_TEXT + MPP_END_SITE + 256];
+    mpp_end_describe(e, line, sizeof line);
+    return json_pack("{s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "rank", e->rank, "end",
+                     mpp_end_names[e->kind], "signal", e->kind == MPP_END_SIGNAL ? json_integer(e->signal) : json_null(),
+                     "code", e->kind == MPP_END_SIGNAL ? json_null() : json_integer(e->code), "detail",
+                     e->detail[0] ? mpp_json_text(e->detail) : json_null(), "mpi_call",
+                     e->mpi_call[0] ? json_string(e->mpi_call) : json_null(), "call_seconds",
+                     isnan(e->call_seconds) ? json_null() : json_real(e->call_seconds), "src",
+                     e->src ? json_integer(e->src) : json_null(), "site",
+                     e->site[0] ? mpp_json_text(e->site) : json_null(), "text", mpp_json_text(line));
+}
+
+int mpp_process_end_parse(const json_t *o, mpp_process_end_t *e)
+{
+    memset(e, 0, sizeof *e);
+    const char *end = json_string_value(json_object_get(o, "end"));
+    e->kind = -1;
+    for (int k = 0; end && k < MPP_NEND; k++)
+        if (!strcmp(end, mpp_end_names[k]))
+            e->kind = k;
+    if (e->kind < 0 || !json_is_integer(json_object_get(o, "rank")))
+        return -1;
+    e->rank = (int)json_integer_value(json_object_get(o, "rank"));
+    e->signal = (int)json_integer_value(json_object_get(o, "signal"));
+    e->code = (int)json_integer_value(json_object_get(o, "code"));
+    const json_t *seconds = json_object_get(o, "call_seconds");
+    e->call_seconds = json_is_number(seconds) ? json_number_value(seconds) : NAN;
+    e->src = (int)json_integer_value(json_object_get(o, "src"));
+    const char *s;
+    if ((s = json_string_value(json_object_get(o, "detail"))))
+        snprintf(e->detail, sizeof e->detail, "%s", s);
+    if ((s = json_string_value(json_object_get(o, "mpi_call"))))
+        snprintf(e->mpi_call, sizeof e->mpi_call, "%s", s);
+    if ((s = json_string_value(json_object_get(o, "site"))))
+        snprintf(e->site, sizeof e->site, "%s", s);
+    return 0;
+}
+
 json_t *mpp_partial_json(const mpp_report_t *r)
 {
     const mpp_partial_t *p = r->partial;
@@ -100,21 +143,8 @@ json_t *mpp_partial_json(const mpp_report_t *r)
     char *present = mpp_rank_ranges(p->ends, p->nends, r->reduced->nprocs, 0);
     char *missing = mpp_rank_ranges(p->ends, p->nends, r->reduced->nprocs, 1);
     json_t *ends = json_array();
-    for (int i = 0; i < p->nends; i++) {
-        const mpp_process_end_t *e = &p->ends[i];
-        char line[MPP_END_TEXT + MPP_END_SITE + 256];
-        mpp_end_describe(e, line, sizeof line);
-        json_array_append_new(
-            ends, json_pack("{s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}", "rank", e->rank, "end",
-                            mpp_end_names[e->kind], "signal", e->kind == MPP_END_SIGNAL ? json_integer(e->signal)
-                                                                                          : json_null(),
-                            "code", e->kind == MPP_END_SIGNAL ? json_null() : json_integer(e->code), "detail",
-                            e->detail[0] ? json_string(e->detail) : json_null(), "mpi_call",
-                            e->mpi_call[0] ? json_string(e->mpi_call) : json_null(), "call_seconds",
-                            isnan(e->call_seconds) ? json_null() : json_real(e->call_seconds), "src",
-                            e->src ? json_integer(e->src) : json_null(), "site",
-                            e->site[0] ? json_string(e->site) : json_null(), "text", line));
-    }
+    for (int i = 0; i < p->nends; i++)
+        json_array_append_new(ends, mpp_process_end_json(&p->ends[i]));
     json_t *o = json_pack("{s:i, s:s, s:s, s:o}", "count", p->nends, "ranks", present ? present : "", "missing",
                           missing ? missing : "", "processes", ends);
     free(present);

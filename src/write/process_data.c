@@ -127,6 +127,64 @@ static json_t *optional_text(const char *s)
     return s ? mpp_json_text(s) : json_null();
 }
 
+/* The run as this process saw it (runinfo.h): the merged protocol's Parameters. */
+#define RUN_TEXTS(X)                                                                                                   \
+    X(program) X(program_name) X(cwd) X(started) X(finished) X(threads_level) X(mpi_library) X(mpi_standard)         \
+        X(hostname) X(init_file) X(clock)
+
+static json_t *run_json(const mpp_run_info_t *run)
+{
+    json_t *o = json_object();
+#define PUT(f) json_object_set_new(o, #f, mpp_json_text(run->f));
+    RUN_TEXTS(PUT)
+#undef PUT
+    json_object_set_new(o, "nprocs", json_integer(run->nprocs));
+    json_object_set_new(o, "init_line", json_integer(run->init_line));
+    return o;
+}
+
+static void run_parse(const json_t *o, mpp_run_info_t *run)
+{
+    memset(run, 0, sizeof *run);
+    const char *s;
+#define GET(f)                                                                                                         \
+    if ((s = json_string_value(json_object_get(o, #f))))                                                               \
+        snprintf(run->f, sizeof run->f, "%s", s);
+    RUN_TEXTS(GET)
+#undef GET
+    run->nprocs = (int)json_integer_value(json_object_get(o, "nprocs"));
+    run->init_line = (int)json_integer_value(json_object_get(o, "init_line"));
+}
+
+static json_t *config_json(const mpp_config_t *cfg)
+{
+    json_t *o = json_object();
+    for (int i = 0; i < MPP_NVARS; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "MPIPROF_%s", mpp_vars[i].name);
+        json_object_set_new(o, name, json_pack("{s:o, s:b}", "value", mpp_json_text(cfg->text[i]), "default",
+                                               cfg->is_default[i]));
+    }
+    return o;
+}
+
+/* The configuration read back through the parser, as if from the
+ * environment, so that every field is what the process had. */
+static __thread const json_t *config_source;
+
+static const char *config_value(const char *name)
+{
+    const json_t *v = json_object_get(config_source, name);
+    return json_is_true(json_object_get(v, "default")) ? NULL : json_string_value(json_object_get(v, "value"));
+}
+
+static void config_parse(const json_t *o, mpp_config_t *cfg)
+{
+    config_source = o;
+    mpp_config_parse(cfg, config_value);
+    config_source = NULL;
+}
+
 json_t *mpp_process_data_json(const mpp_process_data_t *pd, const mpp_model_setup_t *model)
 {
     const mpp_local_profile_t *lp = pd->profile;
@@ -169,6 +227,9 @@ json_t *mpp_process_data_json(const mpp_process_data_t *pd, const mpp_model_setu
     json_object_set_new(o, "events", strings((const char *const *)ctx->events, ctx->nevents));
     json_object_set_new(o, "facts", strings((const char *const *)ctx->facts, ctx->nfacts));
     json_object_set_new(o, "warnings", strings(pd->warnings, pd->nwarnings));
+    json_object_set_new(o, "end", pd->end ? mpp_process_end_json(pd->end) : json_null());
+    json_object_set_new(o, "run", pd->run ? run_json(pd->run) : json_null());
+    json_object_set_new(o, "configuration", pd->config ? config_json(pd->config) : json_null());
     json_object_set_new(o, "intervals", intervals);
     json_object_set_new(o, "cells", cells);
     return o;
@@ -222,6 +283,16 @@ int mpp_process_data_parse(const json_t *o, mpp_parsed_process_t *out, char *why
     mpp_local_profile_t *lp = &out->profile;
     mpp_local_context_t *ctx = &lp->context;
     out->rank = (int)json_integer_value(json_object_get(o, "rank"));
+    if (mpp_process_end_parse(json_object_get(o, "end"), &out->end) != 0 || out->end.rank != out->rank) {
+        snprintf(why, why_size, "its process data does not say how rank %d ended", out->rank);
+        return -1;
+    }
+    run_parse(json_object_get(o, "run"), &out->run);
+    if (out->run.nprocs <= out->rank) {
+        snprintf(why, why_size, "its process data does not give the run's processes");
+        return -1;
+    }
+    config_parse(json_object_get(o, "configuration"), &out->config);
     out->hostname = dup_or_null(json_object_get(o, "host"));
     lp->predict = json_is_true(json_object_get(o, "predict"));
     lp->speed = number_of(json_object_get(o, "speed"));
@@ -286,6 +357,32 @@ int mpp_process_data_parse(const json_t *o, mpp_parsed_process_t *out, char *why
         get_fields(j, lc, cell_fields, MPP_ARRAY_LEN(cell_fields));
     }
     return 0;
+}
+
+json_t *mpp_process_data_from_lines(char *const *lines, int n, char *why, size_t why_size)
+{
+    json_t *o = NULL, *intervals = json_array(), *cells = json_array();
+    for (int i = 0; i < n; i++) {
+        json_error_t error;
+        json_t *record = json_loads(lines[i], 0, &error);
+        if (!record) {
+            snprintf(why, why_size, "line %d of its process data: %s", i + 1, error.text);
+            json_decref(o), json_decref(intervals), json_decref(cells);
+            return NULL;
+        }
+        if (!o)
+            o = record;
+        else
+            json_array_append_new(json_object_get(record, "cell") ? cells : intervals, record);
+    }
+    if (!o) {
+        snprintf(why, why_size, "its process data section is empty");
+        json_decref(intervals), json_decref(cells);
+        return NULL;
+    }
+    json_object_set_new(o, "intervals", intervals);
+    json_object_set_new(o, "cells", cells);
+    return o;
 }
 
 void mpp_parsed_process_free(mpp_parsed_process_t *p)

@@ -41,7 +41,8 @@ MPI_TESTS = \
 	tests/mpi/test_fault_abort.sh \
 	tests/mpi/test_fault_exit.sh \
 	tests/mpi/test_fault_signal.sh \
-	tests/mpi/test_fault_chain.sh
+	tests/mpi/test_fault_chain.sh \
+	tests/mpi/test_fault_merge.sh
 
 TESTS += $(MPI_TESTS)
 # Known bugs, each explained at the top of its test (XPASS fails: remove the
@@ -98,6 +99,7 @@ EXTRA_DIST += \
 	tests/mpi/faults.c \
 	tests/mpi/faults.sh \
 	tests/mpi/check_faults.py \
+	tests/mpi/check_merge.py \
 	examples/jacobi.c \
 	examples/jacobi.f90
 

@@ -22,6 +22,7 @@ Suite *counter_stats_suite(void);
 Suite *intervals_suite(void);
 Suite *model_suite(void);
 Suite *reduce_suite(void);
+Suite *partial_suite(void);
 
 /* Index of the first recorded warning that contains every one of the given
  * (NULL-terminated) substrings, or -1. */
