@@ -548,8 +548,7 @@ static void on_signal(int sig, siginfo_t *info, void *context)
         put(&L, ": writing a partial protocol\n");
         say(&L);
         double took = write_partial();
-        if (caught[index].job_control && previous[index].sa_handler == SIG_DFL &&
-            !(previous[index].sa_flags & SA_SIGINFO))
+        if (caught[index].job_control) /* before the program's handler, which may end the process */
             wait_for_others(took);
     }
     int goes_on = chain(index, sig, info, context);
