@@ -541,7 +541,7 @@ static void on_signal(int sig, siginfo_t *info, void *context)
             E.has_info = 1;
         }
         interrupted_at(context, &E.pc, &E.fp);
-            begin_line(&L);
+        begin_line(&L);
         put(&L, caught[index].name);
         if (E.call)
             put(&L, " in "), put(&L, E.end.mpi_call);
@@ -557,7 +557,7 @@ static void on_signal(int sig, siginfo_t *info, void *context)
      * (a fault's handler that returns faults again: keep it). */
     if (wrote && goes_on && caught[index].job_control) {
         if (report && report->written) {
-                    begin_line(&L);
+            begin_line(&L);
             put(&L, "the program handled ");
             put(&L, caught[index].name);
             put(&L, " and goes on: partial protocol removed\n");
@@ -723,7 +723,7 @@ void mpp_faults_stop(void)
     }
     /* MPI_Finalize was reached: the process did not end early after all */
     if (report && report->written && !quiet) {
-            begin_line(&L);
+        begin_line(&L);
         put(&L, "MPI_Finalize reached: partial protocol ");
         put(&L, report->path);
         put(&L, " removed\n");

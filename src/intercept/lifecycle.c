@@ -200,14 +200,25 @@ static void announce(void *ctx, const mpp_report_t *report)
 static void write_report(mpp_reduced_t *rd, size_t local_warnings_before, const mpp_partial_t *partial,
                          char *written, size_t size)
 {
-    char path[PATH_MAX], template_text[MPP_CONFIG_STRING_MAX + 32];
-    int format = (int)mpp_config.number[MPP_CFG_FORMAT];
+    char path[PATH_MAX], template_text[2 * PATH_MAX + 32];
+    int format = (int)mpp_config.number[MPP_CFG_FORMAT], overwrite = (int)mpp_config.number[MPP_CFG_OVERWRITE];
     snprintf(template_text, sizeof template_text, "%s", mpp_config.text[MPP_CFG_OUTPUT]);
-    if (partial)
-        snprintf(template_text + strlen(template_text), sizeof template_text - strlen(template_text),
-                 ".partial.%d", rank);
-    int have_path = mpp_output_path(template_text, run.program_name, nprocs, run.hostname,
-                                    (int)mpp_config.number[MPP_CFG_OVERWRITE], format, path, sizeof path) == 0;
+    if (partial) {
+        /* the protocol's path (an older protocol there does not matter),
+         * then its partial protocol's, as a template: '%' doubled */
+        char base[PATH_MAX];
+        if (mpp_output_path(template_text, run.program_name, nprocs, run.hostname, 1, format, base, sizeof base) != 0)
+            base[0] = '\0';
+        size_t n = 0;
+        for (const char *c = base; *c && n + 2 < sizeof template_text - 32; c++) {
+            if (*c == '%')
+                template_text[n++] = '%';
+            template_text[n++] = *c;
+        }
+        snprintf(template_text + n, sizeof template_text - n, ".partial.%d", rank);
+    }
+    int have_path = mpp_output_path(template_text, run.program_name, nprocs, run.hostname, overwrite, format, path,
+                                    sizeof path) == 0;
     if (!have_path)
         mpp_warn("no writable place for the protocol was found; it is not written");
     snprintf(run.clock, sizeof run.clock, "%s, resolution %.3g s, inter-process offset uncertainty n/a "

@@ -99,9 +99,10 @@ json_t *mpp_process_end_json(const mpp_process_end_t *e)
 {
     char line[MPP_END_TEXT + MPP_END_SITE + 256];
     mpp_end_describe(e, line, sizeof line);
+    int signal = e->kind == MPP_END_SIGNAL;
     return json_pack("{s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "rank", e->rank, "end",
-                     mpp_end_names[e->kind], "signal", e->kind == MPP_END_SIGNAL ? json_integer(e->signal) : json_null(),
-                     "code", e->kind == MPP_END_SIGNAL ? json_null() : json_integer(e->code), "detail",
+                     mpp_end_names[e->kind], "signal", signal ? json_integer(e->signal) : json_null(), "code",
+                     signal ? json_null() : json_integer(e->code), "detail",
                      e->detail[0] ? mpp_json_text(e->detail) : json_null(), "mpi_call",
                      e->mpi_call[0] ? json_string(e->mpi_call) : json_null(), "call_seconds",
                      isnan(e->call_seconds) ? json_null() : json_real(e->call_seconds), "src",
