@@ -16,22 +16,22 @@ merge="$top_builddir/tools/mpiprof-merge"
 
 cd "$tmp"
 build_faults
-run_both_killed run TERM
-check_partials sig:SIGTERM run 0 1
+run_both_killed job TERM
+check_partials sig:SIGTERM job 0 1
 
-"$merge" run.partial.0 run.partial.1.json >merge.out 2>&1 || fail "mpiprof-merge failed: $(cat merge.out)"
-grep -q "ranks 0-1 of 2 processes (missing: none) merged into run.partial (and .json)" merge.out \
+"$merge" job.partial.0 job.partial.1.json >merge.out 2>&1 || fail "mpiprof-merge failed: $(cat merge.out)"
+grep -q "ranks 0-1 of 2 processes (missing: none) merged into job.partial (and .json)" merge.out \
     || fail "mpiprof-merge said: $(cat merge.out)"
-"$PYTHON3" "$srcdir/check_merge.py" run.partial "$SOURCE" "$SCHEMA" run 0 1 || fail "the merged protocol"
+"$PYTHON3" "$srcdir/check_merge.py" job.partial "$SOURCE" "$SCHEMA" job 0 1 || fail "the merged protocol"
 
-"$merge" -q -o one run.partial.1 || fail "mpiprof-merge of rank 1 alone"
-"$PYTHON3" "$srcdir/check_merge.py" one "$SOURCE" "$SCHEMA" run 1 || fail "the protocol of rank 1 merged alone"
+"$merge" -q -o one job.partial.1 || fail "mpiprof-merge of rank 1 alone"
+"$PYTHON3" "$srcdir/check_merge.py" one "$SOURCE" "$SCHEMA" job 1 || fail "the protocol of rank 1 merged alone"
 
 # from the text forms only
 mkdir text
-cp run.partial.0 run.partial.1 text/
-"$merge" -q -o text/merged -f both text/run.partial.1 text/run.partial.0 || fail "mpiprof-merge of the text forms"
-"$PYTHON3" - run.partial.json text/merged.json <<'PY' || fail "the merge of the text forms differs"
+cp job.partial.0 job.partial.1 text/
+"$merge" -q -o text/merged -f both text/job.partial.1 text/job.partial.0 || fail "mpiprof-merge of the text forms"
+"$PYTHON3" - job.partial.json text/merged.json <<'PY' || fail "the merge of the text forms differs"
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 for d in (a, b):
@@ -41,9 +41,9 @@ if a != b:
 PY
 
 st=0
-"$merge" -q -o twice run.partial.0 run.partial.0.json 2>twice.err || st=$?
+"$merge" -q -o twice job.partial.0 job.partial.0.json 2>twice.err || st=$?
 [ "$st" -eq 1 ] && grep -q "rank 0 is given twice" twice.err || fail "a rank given twice: status $st, $(cat twice.err)"
 st=0
-"$merge" -q -o whole run.partial 2>whole.err || st=$?
+"$merge" -q -o whole job.partial 2>whole.err || st=$?
 [ "$st" -eq 1 ] && grep -q "no process data" whole.err || fail "a merged protocol as input: status $st, $(cat whole.err)"
 echo "PASS: fault_merge"
