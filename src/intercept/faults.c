@@ -295,19 +295,25 @@ static void child_main(void)
     alarm(CHILD_SECONDS);
     quiet = 1;
     uintptr_t lo = E.thread ? E.thread->stack_lo : 0, hi = E.thread ? E.thread->stack_hi : UINTPTR_MAX;
-    if (E.call) {
-        /* the wrapper's frame is still on this copy of the stack */
-        void **frame = E.call->frame;
+    void **frame = E.call ? E.call->frame : NULL;
+    if (frame && !mpp_callsite_in_skipped((uintptr_t)frame[1])) {
+        /* the wrapper's frame is still on this copy of the stack: the same
+         * frames as mpp_call_end would have taken */
         mpp_callsite_capture(E.frames, mpp_callsite_depth(), frame[1], frame, lo, hi);
     } else if (E.pc) {
-        /* outside MPI: where the program was.  This child's stack is a copy
-         * of the handler's, signal frame included: unwound from here, it
-         * leads into the interrupted code. */
+        /* outside MPI, or called through the MPI Fortran bindings: where the
+         * program was.  This child's stack is a copy of the handler's,
+         * signal frame included: unwound from here, it leads into the
+         * interrupted code, and on through the MPI library to the program. */
         uintptr_t pcs[64];
         int n = unwind(pcs, 64), k = 0;
-        while (k < n && pcs[k] != E.pc)
+        /* from the wrapper's caller (the MPI Fortran binding) when in a call */
+        uintptr_t from = frame ? (uintptr_t)frame[1] : E.pc;
+        while (k < n && pcs[k] != from)
             k++;
-        if (k < n) {
+        if (frame && k < n) {
+            program_frames(pcs + k, n - k, E.frames, mpp_callsite_depth());
+        } else if (!frame && k < n) {
             /* frames are return addresses, resolved at address - 1
              * (symbolize.h): the interrupted instruction is the exception */
             pcs[k] += 1;
