@@ -34,9 +34,10 @@
  * signal): then no partial protocol is written for that signal.  Signals
  * the program ignores when MPI_Init returns stay ignored.
  *
- * If the program's handler returns and the program goes on, the partial
- * protocol written for the signal is removed (the process did not end), as
- * is any partial protocol when the process reaches MPI_Finalize. */
+ * If the program's handler returns after a job-control signal and the
+ * program goes on, the partial protocol written for the signal is removed
+ * (the process did not end), as is any partial protocol when the process
+ * reaches MPI_Finalize. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
