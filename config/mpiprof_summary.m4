@@ -10,6 +10,7 @@ mpiprof $PACKAGE_VERSION configuration summary
   Topology (hwloc) ........ $mpiprof_summary_hwloc
   Counters (PAPI) ......... $mpiprof_summary_papi
   Unit tests (Check) ...... $mpiprof_summary_check
+  Partial protocols fork .. $mpiprof_summary_fork
   Sanitizers .............. $enable_sanitizers
   Install prefix .......... $prefix
 

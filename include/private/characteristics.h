@@ -46,6 +46,7 @@ typedef struct {
  * characteristics (the model has no waiting). */
 extern const char mpp_overlap_off_reason[];
 extern const char mpp_predicted_waits_reason[];
+extern const char mpp_partial_waits_reason[];
 
 /* Per-process quantities of one interval on one process, given the number of
  * processes that executed the interval (for insufficient parallelism). */

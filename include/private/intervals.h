@@ -69,6 +69,10 @@ void mpp_seq_end(const mpp_mark_t *mark, uint64_t now);
 /* Close every open interval at `now` (MPI_Finalize), with a warning naming
  * those the program left open. */
 void mpp_intervals_close_all(uint64_t now);
+/* Before that, for a process ending without MPI_Finalize: what the
+ * warnings name instead of MPI_Finalize, and the CPU times (user, system
+ * seconds) to close with instead of reading them (NULL: read them). */
+void mpp_intervals_end_at(const char *label, const double *cpu);
 
 /* Under MPI_THREAD_MULTIPLE several threads are inside MPI at once, and the
  * sum of their call times can exceed the wall time.  A process's time in MPI

@@ -4,7 +4,10 @@
 #ifndef MPP_LIFECYCLE_H
 #define MPP_LIFECYCLE_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include "partial.h"
 
 enum { MPP_LIFE_BEFORE = 0, MPP_LIFE_ACTIVE, MPP_LIFE_AFTER, MPP_LIFE_DISABLED };
 
@@ -19,6 +22,24 @@ void mpp_lifecycle_finish(void *return_address, void *frame_address);
 void mpp_lifecycle_finalized(void);
 int mpp_lifecycle_state(void);
 int mpp_lifecycle_quiet(void);
+
+/* A process ending without MPI_Finalize (faults.c) writes its partial
+ * protocol with these, without any MPI call: */
+int mpp_lifecycle_partial_possible(void); /* profiling, and no protocol written yet */
+/* End collection at `end` (ticks): intervals close, the clock's rate is
+ * measured.  `read_counters` 0 in a child forked to write the partial
+ * protocol: PAPI's state there is the parent's, so the counters are
+ * neither read nor stopped, and the protocol says they are n/a. */
+void mpp_lifecycle_stop(uint64_t end, int read_counters);
+/* Build this process's profile, reduce it alone and write its partial
+ * protocol; `end` is completed with the rank, the SRC point and the stack
+ * of the call it ended in (`fid` of the MPI function, `frames` its call
+ * stack; fid >= MPP_NFUNCTIONS: not in an MPI call, frames then where it
+ * ended, zero-padded).  0 and the path in `written`, or -1. */
+int mpp_lifecycle_partial(mpp_process_end_t *end, uint32_t fid, const uintptr_t *frames, int counters_read,
+                          char *written, size_t size);
+int mpp_lifecycle_rank(void);
+int mpp_lifecycle_nprocs(void);
 
 /* Interval marks of MPI_Pcontrol (api.c). */
 void mpp_api_begin(const char *name, uintptr_t site);

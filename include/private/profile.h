@@ -46,12 +46,19 @@ typedef struct {
     /* Called on the lowest rank of each host only: its node-type key and
      * allowed PUs (machine.h), allocated; or -1 and *error (allocated). */
     int (*describe_node)(char **type_key, char **allowed, char **error);
+    /* ... or what it gave, when the node was described before the
+     * reduction (partial protocols, mpiprof-merge): used instead of it. */
+    const char *node_type, *node_allowed, *node_error;
     /* Counters (counters.h): events counted, "name US component" each */
     const char *counters_na;  /* no counters at all: why; NULL when PAPI ran */
     char **events;
     int nevents;
     char **facts;             /* "label US value" (dictionary.h, MPP_REC_FACT) */
     int nfacts;
+    /* This process's warnings (mpiprof-merge: those of its partial
+     * protocol); NULL: the ones raised in this process (warnings.h). */
+    const char *const *warnings;
+    int nwarnings;
 } mpp_local_context_t;
 
 typedef struct {
@@ -77,6 +84,11 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
                                        double (*to_seconds)(uint64_t), mpp_resolve_fn resolve,
                                        void *resolve_ctx, mpp_function_name_fn function_name);
 void mpp_profile_free(mpp_local_profile_t *p);
+
+/* The SRC key (srckey.h) of a call of `fid` from the call stack `frames`
+ * (depth return addresses, zero-padded), allocated: the one its cell gets. */
+char *mpp_profile_src_key(uint32_t fid, const uintptr_t *frames, int depth, mpp_resolve_fn resolve, void *ctx,
+                          mpp_function_name_fn function_name);
 
 /* The predicted time of every cell and the predicted MPI time and Overlap
  * of every interval (inclusive).  A cell's predicted time is its model time

@@ -1,5 +1,6 @@
 /* The cross-process reduction at MPI_Finalize, on the profiler's own
- * communicator: the only module that issues mpiprof's own MPI calls.
+ * communicator (src/reduce/exchange_mpi.c, the algorithm in reduce.c over
+ * exchange.h): the only module that issues mpiprof's own MPI calls.
  * Cost grows with log P: a binary-tree union of the keys, one broadcast,
  * four reductions; per-process values travel only from selected processes. */
 #ifndef MPP_REDUCE_H

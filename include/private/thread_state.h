@@ -2,7 +2,7 @@
  * of a profiled MPI call.  A generated wrapper does:
  *
  *     mpp_call_t call;
- *     if (!mpp_call_begin(&call, FID, CATEGORY)) return PMPI_x(...);
+ *     if (!mpp_call_begin(&call, FID, CATEGORY, __builtin_frame_address(0))) return PMPI_x(...);
  *     if (MPP_UNLIKELY(mpp_watch_on)) mpp_watch_enter(&call, ...);  (watch_support.h)
  *     ret = PMPI_x(...);
  *     mpp_call_stop(&call);
@@ -25,6 +25,8 @@
 #include "table.h"
 #include "watchdog.h"
 
+struct mpp_call;
+
 typedef struct mpp_thread {
     /* MPI calls begun, and ended (a copy of `entered` at the end): the
      * thread is inside a call while they differ.  They are the reentry guard
@@ -32,6 +34,9 @@ typedef struct mpp_thread {
      * thread has stayed in one call (watchdog.h).  Atomics written with plain
      * relaxed stores: the owner is the only writer. */
     _Atomic uint64_t entered, left;
+    /* The MPI call this thread is in (valid while entered != left): what a
+     * partial protocol names when the process ends inside a call (faults.c). */
+    struct mpp_call *current;
     uintptr_t stack_lo, stack_hi;
     mpp_table_t table;
     uint64_t *scratch;      /* request handles of the current call */
@@ -51,15 +56,23 @@ extern _Atomic int mpp_collecting;
  * paused or not) but add nothing to the tables. */
 extern int mpp_paused;
 
+/* Whether the thread is inside an MPI call (its `current` is that call). */
+static inline int mpp_thread_in_call(mpp_thread_t *t)
+{
+    return atomic_load_explicit(&t->entered, memory_order_relaxed) !=
+           atomic_load_explicit(&t->left, memory_order_relaxed);
+}
+
 /* First MPI call of a thread: register it (NULL when not collecting). */
 mpp_thread_t *mpp_thread_attach(void);
 /* Every registered thread, for the merge at MPI_Finalize. */
 mpp_thread_t *mpp_threads(void);
 
-typedef struct {
+typedef struct mpp_call {
     mpp_thread_t *thread;
     uint64_t t0, t1;
     uint32_t fid;
+    void *frame;                /* the wrapper's frame: the call site, should the process end inside */
     int category;
     uint32_t by_kind[MPP_NCAT]; /* requests handled, for waits/tests/starts */
     int by_kind_used;
@@ -84,7 +97,7 @@ typedef struct {
 
 #define MPP_ALWAYS_INLINE static inline __attribute__((always_inline))
 
-MPP_ALWAYS_INLINE int mpp_call_begin(mpp_call_t *c, uint32_t fid, int category)
+MPP_ALWAYS_INLINE int mpp_call_begin(mpp_call_t *c, uint32_t fid, int category, void *frame)
 {
     if (MPP_UNLIKELY(!atomic_load_explicit(&mpp_collecting, memory_order_relaxed)))
         return 0;
@@ -98,8 +111,10 @@ MPP_ALWAYS_INLINE int mpp_call_begin(mpp_call_t *c, uint32_t fid, int category)
     if (MPP_UNLIKELY(n != atomic_load_explicit(&t->left, memory_order_relaxed)))
         return 0;
     atomic_store_explicit(&t->entered, n + 1, memory_order_relaxed);
+    t->current = c;
     c->thread = t;
     c->fid = fid;
+    c->frame = frame;
     c->category = category;
     c->by_kind_used = 0;
     c->bytes_sent = c->bytes_recv = 0;

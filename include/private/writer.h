@@ -9,6 +9,7 @@
 #include "config.h"
 #include "machine.h"
 #include "model.h"
+#include "partial.h"
 #include "reduced.h"
 #include "runinfo.h"
 
@@ -22,6 +23,7 @@ typedef struct {
     const char *const *warnings;          /* every warning of the run */
     int nwarnings;
     const mpp_machine_summary_t *machine; /* Machine and Placement (NULL: not collected) */
+    const mpp_partial_t *partial;         /* a partial protocol (partial.h); NULL: a complete one */
 } mpp_report_t;
 
 /* Text shared by both writers, so that they say the same. */
@@ -37,6 +39,10 @@ int mpp_report_model_lines(const mpp_report_t *report, char lines[][MPP_MODEL_LI
 char **mpp_report_event_names(const mpp_reduced_counters_t *counters);
 
 void mpp_write_text(FILE *out, const mpp_report_t *report);
+/* The Partial parameter of a partial protocol (partial.c), and its JSON
+ * form (false for a complete protocol). */
+void mpp_write_partial_text(FILE *out, const mpp_report_t *report);
+struct json_t *mpp_partial_json(const mpp_report_t *report);
 int mpp_write_json(FILE *out, const mpp_report_t *report);
 
 /* Expand the MPIPROF_OUTPUT template (%p %n %u %h %%) and make the path
@@ -46,6 +52,11 @@ int mpp_write_json(FILE *out, const mpp_report_t *report);
  * path checked is the .json one.  Returns 0 or -1 (no usable place). */
 int mpp_output_path(const char *template_text, const char *program, int nprocs, const char *hostname,
                     int overwrite, int format, char *out, size_t size);
+/* %u: date, time and process id now; and the one every later expansion
+ * uses (rank 0's at MPI_Init, so that every process's partial protocol
+ * sits next to the protocol's path). */
+void mpp_output_unique(char *out, size_t size);
+void mpp_output_set_unique(const char *unique);
 
 /* Write the protocol files for `format` at `path` atomically. */
 int mpp_write_protocol(const mpp_report_t *report, const char *path, int format);

@@ -65,8 +65,27 @@ static const char *describe(const mpp_mark_t *m, char *out, unsigned size)
     return out;
 }
 
+/* Where collection ends, for the warnings about what is still open then;
+ * and, in a child forked to write a partial protocol, the CPU times the
+ * ending process had (the child's own are not the program's). */
+static const char *end_label = "MPI_Finalize";
+static int cpu_frozen;
+static double frozen_user, frozen_sys;
+
+void mpp_intervals_end_at(const char *label, const double *cpu)
+{
+    end_label = label;
+    cpu_frozen = cpu != NULL;
+    if (cpu)
+        frozen_user = cpu[0], frozen_sys = cpu[1];
+}
+
 void mpp_process_cpu(double *user, double *sys)
 {
+    if (cpu_frozen) {
+        *user = frozen_user, *sys = frozen_sys;
+        return;
+    }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     *user = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6;
@@ -245,12 +264,12 @@ void mpp_seq_end(const mpp_mark_t *mark, uint64_t now)
 void mpp_intervals_close_all(uint64_t now)
 {
     if (seq_depth) {
-        mpp_warn("replicated code still open at MPI_Finalize; counted until then");
+        mpp_warn("replicated code still open at %s; counted until then", end_label);
         seq_depth = 1;
-        mpp_seq_end(&(mpp_mark_t){"MPI_Finalize", 0, 0}, now);
+        mpp_seq_end(&(mpp_mark_t){end_label, 0, 0}, now);
     }
     for (uint32_t d = 1; d < open_depth; d++)
-        mpp_warn("interval \"%s\" still open at MPI_Finalize; closed there", mpp_intervals[open_stack[d]].name);
+        mpp_warn("interval \"%s\" still open at %s; closed there", mpp_intervals[open_stack[d]].name, end_label);
     while (open_depth)
         close_innermost(now);
     folded_depth = 0;

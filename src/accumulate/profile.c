@@ -32,17 +32,17 @@ static int is_program_entry(const char *frame)
 }
 
 /* "MPI_Send" RS frame RS frame ... (srckey.h) */
-static char *src_key(const mpp_cell_t *c, int depth, mpp_resolve_fn resolve, void *ctx,
-                     mpp_function_name_fn function_name)
+char *mpp_profile_src_key(uint32_t fid, const uintptr_t *frames, int depth, mpp_resolve_fn resolve, void *ctx,
+                          mpp_function_name_fn function_name)
 {
     size_t cap = 256, len = 0;
     char *key = malloc(cap);
     if (!key)
         return NULL;
-    len = (size_t)snprintf(key, cap, "%s", function_name(c->fid));
+    len = (size_t)snprintf(key, cap, "%s", function_name(fid));
     int any = 0;
-    for (int i = 0; i < depth && c->frames[i]; i++) {
-        const char *frame = resolve(ctx, c->frames[i]);
+    for (int i = 0; i < depth && frames[i]; i++) {
+        const char *frame = resolve(ctx, frames[i]);
         size_t need = len + strlen(frame) + 2;
         if (need > cap) {
             cap = need * 2;
@@ -152,7 +152,7 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
             if (!known)
                 continue;
             if (inserted) {
-                char *src = src_key(c, table->depth, resolve, resolve_ctx, function_name);
+                char *src = mpp_profile_src_key(c->fid, c->frames, table->depth, resolve, resolve_ctx, function_name);
                 uintptr_t *u = src ? mpp_strmap_put(&unique, src, 0, &inserted) : NULL;
                 free(src);
                 if (!u)

@@ -55,6 +55,10 @@ const char mpp_predicted_waits_reason[] =
     "Real sync, Potential sync and Time variation are n/a in the predicted characteristics: the communication "
     "model has no waiting";
 
+const char mpp_partial_waits_reason[] =
+    "Real sync, Potential sync and Time variation are n/a in a partial protocol: they pair instants of "
+    "several processes, which a process that ends alone does not have";
+
 const char mpp_overlap_off_reason[] =
     "Overlap and the predicted characteristics are n/a: MPIPROF_PREDICT=off (Overlap needs the communication "
     "model's transfer times)";

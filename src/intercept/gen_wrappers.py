@@ -15,7 +15,7 @@ the bytes, the communicator size and where the partner runs), request
 tracking, end (call site, accumulation).  Everything the wrappers compute
 follows from the description; nothing is written per function by hand
 except MPI_Init, MPI_Init_thread, MPI_Finalize and MPI_Pcontrol
-(src/intercept/lifecycle.c).
+(src/intercept/lifecycle.c) and MPI_Abort (src/intercept/faults.c).
 
 Right before the PMPI call, one line records the arguments a hang dump
 shows, when the hang watchdog is on (watch_code).
@@ -459,7 +459,7 @@ def wrapper(fn, bytes_rules, model_rules, sync_rules):
     if "fortranlib" in fn.actions:
         out += ["    if (!%s)" % fn.pname, "        return MPI_ERR_OTHER;"]
     out += ["    mpp_call_t call;",
-           "    if (!mpp_call_begin(&call, %s, %s))" % (fn.fid, CATEGORY[fn.cls]),
+           "    if (!mpp_call_begin(&call, %s, %s, __builtin_frame_address(0)))" % (fn.fid, CATEGORY[fn.cls]),
            "        return %s(%s);" % (fn.pname, args)]
     handles = fn.actions & {"complete", "start", "cancel", "free"}
     if handles:
@@ -511,7 +511,7 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules):
            "    if (MPP_UNLIKELY(!%s))" % real,
            '        mpp_f08_missing("%s", "%s");' % (mine, real),
            "    mpp_call_t call;",
-           "    if (!mpp_call_begin(&call, %s, %s))" % (fn.fid, category),
+           "    if (!mpp_call_begin(&call, %s, %s, __builtin_frame_address(0)))" % (fn.fid, category),
            "        return %s(%s);" % (real, args)]
     view = F08View(fn)
     handles = fn.actions & {"complete", "start", "cancel", "free"}

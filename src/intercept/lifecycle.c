@@ -20,31 +20,37 @@
 #include "clocksync.h"
 #include "config.h"
 #include "counters.h"
+#include "exchange.h"
+#include "faults.h"
 #include "function_table.h"
 #include "intervals.h"
 #include "lifecycle.h"
 #include "model.h"
+#include "partial.h"
 #include "profile.h"
 #include "reduce.h"
+#include "report.h"
 #include "requests.h"
 #include "runinfo.h"
-#include "share.h"
 #include "symbolize.h"
 #include "thread_state.h"
+#include "share.h"
 #include "topology.h"
 #include "waitstate_hooks.h"
-#include "warnings.h"
 #include "watchdog.h"
+#include "warnings.h"
 #include "wrapper_support.h"
 #include "writer.h"
 
 static int active;        /* between a profiled MPI_Init and MPI_Finalize */
+static int finishing;     /* MPI_Finalize's protocol is on its way (a partial one can still be written) */
 static int state = MPP_LIFE_BEFORE;
 static int rank, nprocs;
 static MPI_Comm profiler_comm = MPI_COMM_NULL;
 static mpp_run_info_t run;
 static uintptr_t init_site[MPP_MAX_DEPTH];
 static mpp_calibration_t calibration; /* the communication model (model.h) */
+
 /* The protocol's path, when it is fixed at MPI_Init (the hang watchdog's
  * dumps go next to it); "": chosen at MPI_Finalize. */
 static char fixed_path[PATH_MAX];
@@ -145,6 +151,11 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
     }
 
     PMPI_Comm_dup(MPI_COMM_WORLD, &profiler_comm);
+    char unique[64] = "";
+    if (rank == 0)
+        mpp_output_unique(unique, sizeof unique);
+    PMPI_Bcast(unique, sizeof unique, MPI_CHAR, 0, profiler_comm);
+    mpp_output_set_unique(unique);
     memset(&run, 0, sizeof run);
     mpp_read_command_line(run.program, sizeof run.program, run.program_name, sizeof run.program_name);
     if (!getcwd(run.cwd, sizeof run.cwd))
@@ -195,12 +206,13 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
         return;
     }
     mpp_union_tracking = mpp_union_measured = provided == MPI_THREAD_MULTIPLE;
-    if (hang_timeout > 0)
-        hang_start();
     active = 1;
     state = MPP_LIFE_ACTIVE;
     mpp_collecting = 1;
     mpp_thread_attach();
+    mpp_faults_start(rank, nprocs, (int)mpp_config.number[MPP_CFG_QUIET]);
+    if (hang_timeout > 0)
+        hang_start();
 }
 
 /* Rank 0's MPIPROF_WAITSTATES and MPIPROF_SYNC_BATCH hold for every
@@ -344,113 +356,86 @@ static int waits_of(const char *function)
     return 0;
 }
 
-static void write_report(mpp_reduced_t *rd, size_t local_warnings_before)
+/* MPI_Finalize's lines on stderr, once the protocol is written. */
+static void announce(void *ctx, const mpp_report_t *report)
 {
-    for (int s = 0; s < rd->nsrcs; s++)
-        rd->srcs[s].waits = waits_of(rd->srcs[s].function);
-    /* Interval 0 begins where MPI_Init was called (on rank 0). */
-    if (rd->nintervals > 0) {
-        free(rd->intervals[0].file);
-        rd->intervals[0].file = strdup(run.init_file[0] ? run.init_file : "?");
-        rd->intervals[0].line = run.init_line;
-    }
-    mpp_interval_result_t *results = calloc((size_t)rd->nintervals + 1, sizeof *results);
-    mpp_interval_result_t *predicted = rd->predicted ? calloc((size_t)rd->nintervals + 1, sizeof *predicted) : NULL;
-    for (int i = 0; i < rd->nintervals; i++) {
-        mpp_characteristics(&rd->intervals[i], rd->nselected, &results[i]);
-        if (predicted && mpp_characteristics_predicted(&rd->intervals[i], rd->nselected, &predicted[i]) != 0) {
-            mpp_warn("out of memory at MPI_Finalize: the predicted characteristics are left out of the protocol");
-            for (int k = 0; k <= i; k++)
-                free(predicted[k].by_process);
-            free(predicted);
-            predicted = NULL;
-        }
-    }
-
-    char path[PATH_MAX];
+    const char *path = ctx;
     int format = (int)mpp_config.number[MPP_CFG_FORMAT];
-    int have_path = fixed_path[0] ? (snprintf(path, sizeof path, "%s", fixed_path), 1)
-                                  : mpp_output_path(mpp_config.text[MPP_CFG_OUTPUT], run.program_name, nprocs,
-                                                    run.hostname, (int)mpp_config.number[MPP_CFG_OVERWRITE], format,
-                                                    path, sizeof path) == 0;
-
-    mpp_machine_summary_t machine;
-    if (mpp_machine_summarize(rd->machine, &machine) != 0)
-        mpp_warn("out of memory while summarizing Machine and Placement; they may be incomplete");
-    char *machine_na = NULL, *counters_na = NULL;
-    if (machine.na_reason && asprintf(&machine_na, "Machine and Placement are n/a: %s", machine.na_reason) < 0)
-        machine_na = NULL;
-    if (!rd->counters || rd->counters->na_reason)
-        if (asprintf(&counters_na, "Hardware counters are n/a: %s",
-                     rd->counters ? rd->counters->na_reason : "they were not collected") < 0)
-            counters_na = NULL;
-
-    /* Warnings: those of every process (merged by the reduction), those raised
-     * here since, placement, and why characteristics and context are n/a. */
-    const char **all = calloc((size_t)rd->nwarnings + MPP_MAX_WARNINGS + MPP_NMAIN + machine.nwarnings + 4,
-                              sizeof *all);
-    int n = 0;
-    for (int w = 0; w < rd->nwarnings; w++)
-        all[n++] = rd->warnings[w];
-    for (size_t w = local_warnings_before; w < mpp_warnings_count(); w++)
-        all[n++] = mpp_warning_text(w);
-    for (int w = 0; w < machine.nwarnings; w++)
-        all[n++] = machine.warnings[w];
-    if (machine_na)
-        all[n++] = machine_na;
-    if (counters_na)
-        all[n++] = counters_na;
-    if (waitstates_off_reason[0])
-        all[n++] = waitstates_off_reason;
-    if (!calibration.setup.enabled)
-        all[n++] = mpp_overlap_off_reason;
-
-    mpp_now_iso8601(run.written, sizeof run.written);
-    mpp_report_t report = {.run = &run, .config = &mpp_config, .reduced = rd, .results = results,
-                           .predicted = predicted, .model = &calibration.setup, .warnings = all, .nwarnings = n,
-                           .machine = &machine};
-    if (have_path && mpp_write_protocol(&report, path, format) == 0 && !mpp_config.number[MPP_CFG_QUIET]) {
-        char shown[PATH_MAX + 16];
-        snprintf(shown, sizeof shown, "%s%s%s%s", path[0] == '/' ? "" : run.cwd, path[0] == '/' ? "" : "/", path,
-                 format == MPP_FORMAT_JSON ? ".json" : "");
-        fprintf(stderr, "mpiprof: protocol written to %s%s\n", shown, format == MPP_FORMAT_BOTH ? " (and .json)" : "");
-        mpp_write_headline(stderr, &report);
-    } else if (!have_path) {
-        mpp_warn("no writable place for the protocol was found; it is not written");
-    }
-    for (int i = 0; i < rd->nintervals; i++) {
-        free(results[i].by_process);
-        if (predicted)
-            free(predicted[i].by_process);
-    }
-    free(results);
-    free(predicted);
-    free(all);
-    mpp_machine_summary_free(&machine);
-    free(machine_na);
-    free(counters_na);
+    if (mpp_config.number[MPP_CFG_QUIET])
+        return;
+    char shown[PATH_MAX + 16];
+    snprintf(shown, sizeof shown, "%s%s%s%s", path[0] == '/' ? "" : run.cwd, path[0] == '/' ? "" : "/", path,
+             format == MPP_FORMAT_JSON ? ".json" : "");
+    fprintf(stderr, "mpiprof: protocol written to %s%s\n", shown, format == MPP_FORMAT_BOTH ? " (and .json)" : "");
+    mpp_write_headline(stderr, report);
 }
 
-void mpp_lifecycle_finish(void *return_address, void *frame_address)
+/* The protocol, or this process's partial protocol at <protocol
+ * path>.partial.<rank> (the path written to `written`, "" when none). */
+static void write_report(mpp_reduced_t *rd, size_t local_warnings_before, const mpp_partial_t *partial,
+                         char *written, size_t size)
 {
-    if (!active)
-        return;
-    uint64_t end = mpp_now();
-    if (hang_timeout > 0) /* a process may hang in MPI_Finalize too: watched until it returns */
-        mpp_watch_finalize_enter(return_address, frame_address);
+    char path[PATH_MAX], template_text[2 * PATH_MAX + 32];
+    int format = (int)mpp_config.number[MPP_CFG_FORMAT], overwrite = (int)mpp_config.number[MPP_CFG_OVERWRITE];
+    snprintf(template_text, sizeof template_text, "%s", mpp_config.text[MPP_CFG_OUTPUT]);
+    if (partial) {
+        /* the protocol's path (an older protocol there does not matter),
+         * then its partial protocol's, as a template: '%' doubled */
+        char base[PATH_MAX];
+        if (mpp_output_path(template_text, run.program_name, nprocs, run.hostname, 1, format, base, sizeof base) != 0)
+            base[0] = '\0';
+        size_t n = 0;
+        for (const char *c = base; *c && n + 2 < sizeof template_text - 32; c++) {
+            if (*c == '%')
+                template_text[n++] = '%';
+            template_text[n++] = *c;
+        }
+        snprintf(template_text + n, sizeof template_text - n, ".partial.%d", rank);
+    }
+    int have_path = !partial && fixed_path[0] ? (snprintf(path, sizeof path, "%s", fixed_path), 1)
+                                              : mpp_output_path(template_text, run.program_name, nprocs, run.hostname,
+                                                                overwrite, format, path, sizeof path) == 0;
+    if (!have_path)
+        mpp_warn("no writable place for the protocol was found; it is not written");
+    for (int s = 0; s < rd->nsrcs; s++)
+        rd->srcs[s].waits = waits_of(rd->srcs[s].function);
+    if (partial) {
+        snprintf(run.clock, sizeof run.clock, "%s, resolution %.3g s%s", mpp_clock_name(), mpp_clock_resolution(),
+                 waitstates ? ", aligned to rank 0 at MPI_Init only (a partial protocol)" : "");
+        snprintf(run.waitstates, sizeof run.waitstates, "not given in a partial protocol");
+    }
+    mpp_report_input_t in = {.run = &run, .config = &mpp_config, .model = &calibration.setup,
+                             .warnings_from = local_warnings_before, .partial = partial,
+                             .waitstates_na = partial ? mpp_partial_waits_reason
+                                                      : waitstates_off_reason[0] ? waitstates_off_reason : NULL,
+                             .written = partial ? NULL : announce, .written_ctx = path};
+    int rc = mpp_report_write(rd, &in, have_path ? path : NULL, format);
+    snprintf(written, size, "%s", rc == 0 ? path : "");
+}
+
+void mpp_lifecycle_stop(uint64_t end, int read_counters)
+{
     mpp_collecting = 0;
-    mpp_paused = 0;
-    finish_waitstates();
     mpp_model_runtime_stop();
     active = 0;
     state = MPP_LIFE_AFTER;
+    finishing = 1;
+    if (!read_counters) /* PAPI's state is the parent's: not read in a child (lifecycle.h) */
+        mpp_interval_counters = NULL;
     mpp_intervals_close_all(end);
     mpp_union_tracking = 0;
-    mpp_counters_stop();
+    if (read_counters)
+        mpp_counters_stop();
     mpp_clock_stop();
     mpp_now_iso8601(run.finished, sizeof run.finished);
+}
 
-    mpp_symbolizer_t *sym = mpp_symbolizer_open();
+/* This process's profile: every thread's table, the intervals, the model's
+ * part and the context (what reduce needs of the machine and the
+ * counters); `counters_na`: why the counters are left out (NULL: export
+ * them).  The tables array is kept in *tables until the profile is freed. */
+static mpp_local_profile_t *local_profile(mpp_symbolizer_t *sym, const char *counters_na, const mpp_table_t ***tables)
+{
     if (init_site[0])
         resolve_position(sym, init_site[0], run.init_file, sizeof run.init_file, &run.init_line);
     for (uint32_t i = 1; i < mpp_nintervals; i++)
@@ -460,15 +445,16 @@ void mpp_lifecycle_finish(void *return_address, void *frame_address)
     int ntables = 0;
     for (mpp_thread_t *t = mpp_threads(); t; t = t->next)
         ntables++;
-    const mpp_table_t **tables = calloc((size_t)ntables + 1, sizeof *tables);
+    *tables = calloc((size_t)ntables + 1, sizeof **tables);
+    if (!*tables)
+        return NULL;
     int k = 0;
     for (mpp_thread_t *t = mpp_threads(); t; t = t->next)
-        tables[k++] = &t->table;
-    mpp_local_profile_t *profile = mpp_profile_build(tables, ntables, mpp_intervals, (int)mpp_nintervals,
+        (*tables)[k++] = &t->table;
+    mpp_local_profile_t *profile = mpp_profile_build(*tables, ntables, mpp_intervals, (int)mpp_nintervals,
                                                      mpp_ticks_to_seconds, resolve_frame, sym, function_name);
-    if (profile) { /* the model's part, and the context: what reduce needs of the machine and the counters */
+    if (profile) {
         profile->predict = calibration.setup.enabled;
-        profile->waitstates = waitstates;
         profile->speed = calibration.speed;
         if (profile->predict)
             mpp_profile_predict(profile, function_model_op);
@@ -477,19 +463,42 @@ void mpp_lifecycle_finish(void *return_address, void *frame_address)
         ctx->machine_na = mpp_topology_na();
         ctx->binding = mpp_topology_binding();
         ctx->describe_node = mpp_topology_describe;
-        if (mpp_counters_export(profile->nintervals, &ctx->counters_na, &ctx->events, &ctx->nevents, &ctx->facts,
-                                &ctx->nfacts, &values) != 0 ||
-            mpp_profile_set_counters(profile, values) != 0) {
+        if (counters_na) {
+            ctx->counters_na = counters_na;
+        } else if (mpp_counters_export(profile->nintervals, &ctx->counters_na, &ctx->events, &ctx->nevents,
+                                       &ctx->facts, &ctx->nfacts, &values) != 0 ||
+                   mpp_profile_set_counters(profile, values) != 0) {
             mpp_warn("out of memory at MPI_Finalize: hardware counters are left out of the protocol");
             ctx->nevents = 0;
         }
     }
+    return profile;
+}
+
+void mpp_lifecycle_finish(void *return_address, void *frame_address)
+{
+    if (!active)
+        return;
+    if (hang_timeout > 0) /* a process may hang in MPI_Finalize too: watched until it returns */
+        mpp_watch_finalize_enter(return_address, frame_address);
+    uint64_t end = mpp_now();
+    mpp_collecting = 0;
+    mpp_paused = 0;
+    finish_waitstates();
+    mpp_lifecycle_stop(end, 1);
+    mpp_symbolizer_t *sym = mpp_symbolizer_open();
+    const mpp_table_t **tables = NULL;
+    mpp_local_profile_t *profile = local_profile(sym, NULL, &tables);
+    if (profile)
+        profile->waitstates = waitstates;
     describe_waitstates();
     size_t warnings_before = mpp_warnings_count();
     mpp_reduced_t *rd = profile ? mpp_reduce(profile, profiler_comm, mpp_config.text[MPP_CFG_RANKS], run.hostname)
                                 : NULL;
+    char written[PATH_MAX];
     if (rank == 0 && rd)
-        write_report(rd, warnings_before);
+        write_report(rd, warnings_before, NULL, written, sizeof written);
+    finishing = 0;
     mpp_reduced_free(rd);
     mpp_profile_free(profile);
     mpp_counters_release();
@@ -497,6 +506,7 @@ void mpp_lifecycle_finish(void *return_address, void *frame_address)
     mpp_symbolizer_close(sym);
     mpp_calibration_free(&calibration);
     PMPI_Comm_free(&profiler_comm);
+    mpp_faults_stop();
     if (hang_timeout > 0)
         mpp_watch_comms_stop();
 }
@@ -508,6 +518,89 @@ void mpp_lifecycle_finalized(void)
     mpp_watch_finalize_leave();
     mpp_watchdog_stop(); /* its last look marks a dump of MPI_Finalize as resumed */
     hang_timeout = 0;
+}
+
+int mpp_lifecycle_rank(void) { return rank; }
+int mpp_lifecycle_nprocs(void) { return nprocs; }
+int mpp_lifecycle_partial_possible(void) { return active || finishing; }
+
+/* The SRC point of the call a process ended in, and its call stack as the
+ * protocol prints it; the node described now, for the process data. */
+static void locate_end(mpp_process_end_t *end, uint32_t fid, const uintptr_t *frames, mpp_symbolizer_t *sym,
+                       const mpp_reduced_t *rd)
+{
+    int depth = 0;
+    while (depth < mpp_callsite_depth() && frames[depth])
+        depth++;
+    if (!depth)
+        return;
+    char *key = mpp_profile_src_key(fid < MPP_NFUNCTIONS ? fid : 0, frames, depth, resolve_frame, sym,
+                                    function_name);
+    char *function = NULL;
+    mpp_frame_t *fr = NULL;
+    int n = key ? mpp_srckey_parse(key, &function, &fr) : 0;
+    size_t at = 0;
+    for (int f = 0; f < n && at < sizeof end->site; f++)
+        at += (size_t)snprintf(end->site + at, sizeof end->site - at, "%s%s", f ? " <- " : "", fr[f].text);
+    /* an SRC point of the protocol with the same function and frames */
+    for (int s = 0; fid < MPP_NFUNCTIONS && s < rd->nsrcs && !end->src; s++) {
+        const mpp_reduced_src_t *src = &rd->srcs[s];
+        int same = src->nframes == n && !strcmp(src->function, function);
+        for (int f = 0; same && f < n; f++)
+            same = !strcmp(src->frames[f].text, fr[f].text) && !strcmp(src->frames[f].path, fr[f].path);
+        if (same)
+            end->src = src->id;
+    }
+    free(function);
+    mpp_srckey_free_frames(fr, n);
+    free(key);
+}
+
+int mpp_lifecycle_partial(mpp_process_end_t *end, uint32_t fid, const uintptr_t *frames, int counters_read,
+                          char *written, size_t size)
+{
+    written[0] = '\0';
+    mpp_symbolizer_t *sym = mpp_symbolizer_open();
+    const mpp_table_t **tables = NULL;
+    mpp_local_profile_t *profile = local_profile(
+        sym, counters_read ? NULL : "not read for a partial protocol written after a signal (PAPI's state is "
+                                    "the ended process's)", &tables);
+    int rc = -1;
+    if (profile) {
+        /* described now, so that the process data carries it (mpiprof-merge) */
+        mpp_local_context_t *ctx = &profile->context;
+        char *type = NULL, *allowed = NULL, *error = NULL;
+        if (!ctx->machine_na && ctx->describe_node) {
+            if (ctx->describe_node(&type, &allowed, &error) == 0)
+                ctx->node_type = type, ctx->node_allowed = allowed;
+            else
+                ctx->node_error = error ? error : "unknown error";
+        }
+        size_t nwarnings = mpp_warnings_count();
+        const char **warnings = calloc(nwarnings + 1, sizeof *warnings);
+        for (size_t w = 0; warnings && w < nwarnings; w++)
+            warnings[w] = mpp_warning_text(w);
+        run.partial = 1;
+        const char *host = run.hostname;
+        mpp_reduced_t *rd = mpp_reduce_in_memory((const mpp_local_profile_t *const[]){profile}, &rank, &host, 1,
+                                                 nprocs, "all");
+        if (rd) {
+            end->rank = rank;
+            locate_end(end, fid, frames, sym, rd);
+            mpp_process_data_t data = {rank,     run.hostname, profile,     warnings, warnings ? (int)nwarnings : 0,
+                                       &run,     &mpp_config,  end};
+            mpp_partial_t partial = {end, 1, &data};
+            write_report(rd, nwarnings, &partial, written, size);
+            rc = written[0] ? 0 : -1;
+        }
+        mpp_reduced_free(rd);
+        free(warnings);
+        free(type), free(allowed), free(error);
+    }
+    mpp_profile_free(profile);
+    free(tables);
+    mpp_symbolizer_close(sym);
+    return rc;
 }
 
 MPP_EXPORT int MPI_Init(int *argc, char ***argv)

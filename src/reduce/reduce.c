@@ -1,3 +1,8 @@
+/* The reduction of every process's profile to one reduced data set on one
+ * process (reduced.h): union of the keys, sums, minima and maxima over the
+ * processes, per-process values of the selected ones.  The messages go
+ * through an exchange (exchange.h): MPI at MPI_Finalize (exchange_mpi.c),
+ * memory for partial protocols and mpiprof-merge (exchange_memory.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,43 +12,38 @@
 #include "config.h"
 #include "counter_stats.h"
 #include "dictionary.h"
+#include "exchange.h"
 #include "machine.h"
-#include "reduce.h"
 #include "srckey.h"
 #include "warnings.h"
 
 enum { TAG_DICT = 7701, TAG_SELECTED = 7702, TAG_CONTEXT = 7703 };
 
-typedef struct {
-    double value;
-    int rank;
-} double_int_t; /* layout of MPI_DOUBLE_INT */
+typedef mpp_double_int_t double_int_t;
 
 /* Union of every process's dictionary on rank 0: in round k, ranks with bit
  * k set send theirs to rank - 2^k and leave.  `after_merge` (may be NULL)
  * runs on each merged dictionary: a process holds the records of a block of
  * consecutive ranks, which is what lets placement runs coalesce. */
-static void tree_union(mpp_dict_t *d, MPI_Comm comm, int rank, int size, int tag, int (*after_merge)(mpp_dict_t *))
+static void tree_union(mpp_dict_t *d, mpp_exchange_t *x, int tag, int (*after_merge)(mpp_dict_t *))
 {
+    int rank = x->position, size = x->size;
     for (int step = 1; step < size; step <<= 1) {
         if (rank & step) {
             char *buf;
             size_t len;
             if (mpp_dict_serialize(d, &buf, &len) != 0)
                 len = 0, buf = NULL;
-            PMPI_Send(buf, (int)len, MPI_BYTE, rank - step, tag, comm);
+            x->send(x, buf, len, rank - step, tag);
             free(buf);
             return;
         }
         if (rank + step < size) {
-            MPI_Status st;
-            int len;
-            PMPI_Probe(rank + step, tag, comm, &st);
-            PMPI_Get_count(&st, MPI_BYTE, &len);
-            char *buf = malloc(len ? (size_t)len : 1);
-            PMPI_Recv(buf, len, MPI_BYTE, rank + step, tag, comm, MPI_STATUS_IGNORE);
-            if (buf && mpp_dict_merge_serialized(d, buf, (size_t)len) != 0)
-                mpp_warn("the profile of rank %d could not be merged (corrupt or out of memory)", rank + step);
+            size_t len = 0;
+            char *buf = x->recv(x, rank + step, tag, &len);
+            if (!buf || mpp_dict_merge_serialized(d, buf, len) != 0)
+                mpp_warn("the profile of rank %d could not be merged (corrupt or out of memory)",
+                         mpp_exchange_rank(x, rank + step));
             if (after_merge && after_merge(d) != 0)
                 mpp_warn("placement runs could not be coalesced (out of memory)");
             free(buf);
@@ -51,17 +51,18 @@ static void tree_union(mpp_dict_t *d, MPI_Comm comm, int rank, int size, int tag
     }
 }
 
-static void broadcast_dict(mpp_dict_t *d, MPI_Comm comm, int rank)
+static void broadcast_dict(mpp_dict_t *d, mpp_exchange_t *x)
 {
+    int rank = x->position;
     char *buf = NULL;
     size_t len = 0;
     if (rank == 0 && mpp_dict_serialize(d, &buf, &len) != 0)
         len = 0;
     long long n = (long long)len;
-    PMPI_Bcast(&n, 1, MPI_LONG_LONG, 0, comm);
+    x->bcast(x, &n, sizeof n);
     if (rank != 0)
         buf = malloc(n ? (size_t)n : 1);
-    PMPI_Bcast(buf, (int)n, MPI_BYTE, 0, comm);
+    x->bcast(x, buf, (size_t)n);
     if (rank != 0) {
         mpp_dict_free(d);
         mpp_dict_init(d);
@@ -278,15 +279,31 @@ static void counters_free(mpp_reduced_counters_t *c)
     free(c);
 }
 
+/* The node of the lowest rank of a host: described now (describe_node,
+ * hwloc), or before the reduction (partial protocols, mpiprof-merge). */
+static int describe_node(const mpp_local_context_t *ctx, char **type, char **allowed, char **error)
+{
+    if (!ctx->node_type && !ctx->node_error)
+        return ctx->describe_node(type, allowed, error);
+    if (ctx->node_error) {
+        *error = strdup(ctx->node_error);
+        return -1;
+    }
+    *type = strdup(ctx->node_type);
+    *allowed = strdup(ctx->node_allowed ? ctx->node_allowed : "");
+    return *type && *allowed ? 0 : -1;
+}
+
 /* Second union, to rank 0 only: the machine context.  The lowest rank of
  * each host (known from the host records of the first union) describes its
  * node; node types are deduplicated by the union itself, so what travels
  * grows with the distinct node types, and placement runs coalesce on the
  * way up. */
 static void context_union(mpp_dict_t *m, const mpp_local_profile_t *lp, const mpp_dict_t *d, const char *hostname,
-                          MPI_Comm comm, int rank, int size)
+                          mpp_exchange_t *x)
 {
     const mpp_local_context_t *ctx = &lp->context;
+    int rank = mpp_exchange_rank(x, x->position);
     mpp_dict_init(m);
     for (int f = 0; f < ctx->nfacts; f++)
         mpp_dict_add(m, MPP_REC_FACT, ctx->facts[f], rank, 1);
@@ -300,9 +317,9 @@ static void context_union(mpp_dict_t *m, const mpp_local_profile_t *lp, const mp
         }
         mpp_run_free(&run);
         long host = mpp_dict_find(d, MPP_REC_HOST, hostname);
-        if (host >= 0 && d->records[host].min == rank && ctx->describe_node) {
+        if (host >= 0 && d->records[host].min == rank && (ctx->describe_node || ctx->node_type || ctx->node_error)) {
             char *type = NULL, *allowed = NULL, *error = NULL, *info = NULL;
-            if (ctx->describe_node(&type, &allowed, &error) == 0) {
+            if (describe_node(ctx, &type, &allowed, &error) == 0) {
                 char hash[17];
                 mpp_node_type_hash(type, hash);
                 mpp_dict_add(m, MPP_REC_NODETYPE, type, rank, 1);
@@ -315,17 +332,46 @@ static void context_union(mpp_dict_t *m, const mpp_local_profile_t *lp, const mp
             free(type), free(allowed), free(error), free(info);
         }
     }
-    tree_union(m, comm, rank, size, TAG_CONTEXT, mpp_dict_coalesce_runs);
-    if (rank == 0)
+    tree_union(m, x, TAG_CONTEXT, mpp_dict_coalesce_runs);
+    if (x->position == 0)
         mpp_dict_canonical_order(m);
 }
 
-mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const char *ranks_spec,
-                          const char *hostname)
+/* The positions whose processes get per-process values: those whose rank
+ * the MPIPROF_RANKS value selects among the run's ranks (calloc'd). */
+static unsigned char *select_positions(const mpp_config_t *cfg, const mpp_exchange_t *x)
 {
-    int rank, size;
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &size);
+    unsigned char *chosen = calloc((size_t)x->nprocs + 1, 1), *selected = calloc((size_t)x->size + 1, 1);
+    if (chosen && selected) {
+        mpp_config_select_ranks(cfg, x->nprocs, chosen);
+        for (int p = 0; p < x->size; p++)
+            selected[p] = chosen[mpp_exchange_rank(x, p)];
+    }
+    free(chosen);
+    return selected;
+}
+
+/* This process's warnings: given with the profile (mpiprof-merge), or
+ * those raised in this process (warnings.h). */
+static size_t warnings_count(const mpp_local_context_t *ctx)
+{
+    return ctx->warnings ? (size_t)ctx->nwarnings : mpp_warnings_count();
+}
+
+static const char *warning_text(const mpp_local_context_t *ctx, size_t w)
+{
+    return ctx->warnings ? ctx->warnings[w] : mpp_warning_text(w);
+}
+
+/* Positions are where a process sits in the exchange (0..size-1, what the
+ * messages and the order of the gathered values follow); ranks are what
+ * the protocol names (the same under MPI; the processes present in
+ * partial protocols otherwise). */
+mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t *x, const char *ranks_spec,
+                                   const char *hostname)
+{
+    int position = x->position, size = x->size;
+    int rank = mpp_exchange_rank(x, position);
 
     /* 1. Keys of this process. */
     mpp_dict_t d;
@@ -340,16 +386,16 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
         mpp_dict_add(&d, MPP_REC_CELL, cell_keys[c], 0, 1);
     }
     mpp_dict_add(&d, MPP_REC_HOST, hostname, rank, 1);
-    for (size_t w = 0; w < mpp_warnings_count(); w++)
-        mpp_dict_add(&d, MPP_REC_WARNING, mpp_warning_text(w), rank, 1);
+    for (size_t w = 0; w < warnings_count(&lp->context); w++)
+        mpp_dict_add(&d, MPP_REC_WARNING, warning_text(&lp->context, w), rank, 1);
     for (int e = 0; e < lp->context.nevents; e++) /* min: position in the list asked */
         mpp_dict_add(&d, MPP_REC_EVENT, lp->context.events[e], e, 1);
 
     /* 2. Union on rank 0, canonical order, broadcast. */
-    tree_union(&d, comm, rank, size, TAG_DICT, NULL);
-    if (rank == 0)
+    tree_union(&d, x, TAG_DICT, NULL);
+    if (position == 0)
         mpp_dict_canonical_order(&d);
-    broadcast_dict(&d, comm, rank);
+    broadcast_dict(&d, x);
 
     int ni = count_of_kind(&d, MPP_REC_INTERVAL), nc = count_of_kind(&d, MPP_REC_CELL);
     int i0 = first_of_kind(&d, MPP_REC_INTERVAL), c0 = first_of_kind(&d, MPP_REC_CELL);
@@ -377,14 +423,16 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
 
     /* 3. Selected processes (rank 0's choice). */
     char spec[MPP_CONFIG_STRING_MAX] = {0};
-    if (rank == 0)
+    if (position == 0)
         strncpy(spec, ranks_spec, sizeof spec - 1);
-    PMPI_Bcast(spec, sizeof spec, MPI_CHAR, 0, comm);
+    x->bcast(x, spec, sizeof spec);
     mpp_config_t selection_cfg;
     memset(&selection_cfg, 0, sizeof selection_cfg);
     strcpy(selection_cfg.text[MPP_CFG_RANKS], spec);
-    unsigned char *selected = calloc((size_t)size, 1);
-    int nselected = mpp_config_select_ranks(&selection_cfg, size, selected);
+    unsigned char *selected = select_positions(&selection_cfg, x);
+    int nselected = 0;
+    for (int p = 0; selected && p < size; p++)
+        nselected += selected[p];
 
     /* 4. This process's values on the global index: interval quantities,
      * cells, counters (then, in `sum` only, how many processes have each
@@ -424,7 +472,7 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
         mpp_process_work(q, lp->speed, &work[2 * g], &work[2 * g + 1]);
     }
     if (predict)
-        PMPI_Allreduce(work, work_all, 2 * ni, MPI_DOUBLE, MPI_SUM, comm);
+        x->reduce(x, work, work_all, 2 * (size_t)ni, MPP_XOP_SUM, 1);
     for (int i = 0; i < lp->nintervals; i++) {
         long pos = mpp_dict_find(&d, MPP_REC_INTERVAL, lp->intervals[i].key);
         if (pos < 0)
@@ -492,42 +540,46 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
     }
 
     /* 5. Reductions to rank 0 (log P each). */
-    double *sum_all = rank == 0 ? calloc(nsum + nhw + 1, sizeof *sum_all) : NULL;
-    double *execs_all = rank == 0 ? calloc((size_t)ni + 1, sizeof *execs_all) : NULL;
-    double_int_t *lo_all = rank == 0 ? malloc((nminmax + 1) * sizeof *lo_all) : NULL;
-    double_int_t *hi_all = rank == 0 ? malloc((nminmax + 1) * sizeof *hi_all) : NULL;
-    PMPI_Reduce(sum, sum_all, (int)(nsum + nhw), MPI_DOUBLE, MPI_SUM, 0, comm);
-    PMPI_Reduce(execs, execs_all, ni, MPI_DOUBLE, MPI_MAX, 0, comm);
-    PMPI_Reduce(lo, lo_all, (int)nminmax, MPI_DOUBLE_INT, MPI_MINLOC, 0, comm);
-    PMPI_Reduce(hi, hi_all, (int)nminmax, MPI_DOUBLE_INT, MPI_MAXLOC, 0, comm);
+    double *sum_all = position == 0 ? calloc(nsum + nhw + 1, sizeof *sum_all) : NULL;
+    double *execs_all = position == 0 ? calloc((size_t)ni + 1, sizeof *execs_all) : NULL;
+    double_int_t *lo_all = position == 0 ? malloc((nminmax + 1) * sizeof *lo_all) : NULL;
+    double_int_t *hi_all = position == 0 ? malloc((nminmax + 1) * sizeof *hi_all) : NULL;
+    x->reduce(x, sum, sum_all, nsum + nhw, MPP_XOP_SUM, 0);
+    x->reduce(x, execs, execs_all, (size_t)ni, MPP_XOP_MAX, 0);
+    x->reduce(x, lo, lo_all, nminmax, MPP_XOP_MINLOC, 0);
+    x->reduce(x, hi, hi_all, nminmax, MPP_XOP_MAXLOC, 0);
 
     /* 6. Per-process values of the selected processes only. */
     double *by_process = NULL;
-    if (rank == 0) {
+    if (position == 0) {
         by_process = malloc(((size_t)nselected * nsum + 1) * sizeof *by_process);
-        for (int r = 0, s = 0; r < size; r++) {
+        for (int r = 0, s = 0; by_process && r < size; r++) {
             if (!selected[r])
                 continue;
-            if (r == 0)
+            if (r == 0) {
                 memcpy(by_process + (size_t)s * nsum, own, nsum * sizeof *own);
-            else
-                PMPI_Recv(by_process + (size_t)s * nsum, (int)nsum, MPI_DOUBLE, r, TAG_SELECTED, comm,
-                          MPI_STATUS_IGNORE);
+            } else {
+                size_t len = 0;
+                double *theirs = x->recv(x, r, TAG_SELECTED, &len);
+                for (size_t k = 0; k < nsum; k++) /* what did not arrive is n/a */
+                    by_process[(size_t)s * nsum + k] = theirs && len == nsum * sizeof *own ? theirs[k] : NAN;
+                free(theirs);
+            }
             s++;
         }
-    } else if (selected[rank]) {
-        PMPI_Send(own, (int)nsum, MPI_DOUBLE, 0, TAG_SELECTED, comm);
+    } else if (selected && selected[position]) {
+        x->send(x, own, nsum * sizeof *own, 0, TAG_SELECTED);
     }
 
     /* 7. The machine context and the PAPI facts (to rank 0 only). */
     mpp_dict_t m;
-    context_union(&m, lp, &d, hostname, comm, rank, size);
+    context_union(&m, lp, &d, hostname, x);
 
     mpp_reduced_t *out = NULL;
-    if (rank == 0)
+    if (position == 0)
         out = calloc(1, sizeof *out);
     if (out) {
-        out->nprocs = size;
+        out->nprocs = x->nprocs;
         out->predicted = predict;
         out->waitstates = lp->waitstates;
         out->nnodes = count_of_kind(&d, MPP_REC_HOST);
@@ -535,7 +587,7 @@ mpp_reduced_t *mpp_reduce(const mpp_local_profile_t *lp, MPI_Comm comm, const ch
         out->selected = malloc(((size_t)nselected + 1) * sizeof(int));
         for (int r = 0, s = 0; r < size; r++)
             if (selected[r])
-                out->selected[s++] = r;
+                out->selected[s++] = mpp_exchange_rank(x, r);
         out->nintervals = ni;
         out->intervals = calloc((size_t)ni + 1, sizeof *out->intervals);
         for (int g = 0; g < ni; g++) {

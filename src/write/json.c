@@ -7,6 +7,7 @@
 
 #include "autoconf.h"
 #include "counter_stats.h"
+#include "process_data.h"
 #include "writer.h"
 
 /* A JSON string from text that may not be UTF-8 (paths, command lines,
@@ -38,6 +39,11 @@ static json_t *text(const char *s)
     j = json_string(copy);
     free(copy);
     return j ? j : json_string("?");
+}
+
+json_t *mpp_json_text(const char *s)
+{
+    return text(s);
 }
 
 static json_t *number(double v)
@@ -245,7 +251,7 @@ static json_t *parameters(const mpp_report_t *r)
     json_object_set_new(p, "mpi_standard", text(run->mpi_standard));
     json_object_set_new(p, "profiler", json_string("mpiprof " PACKAGE_VERSION));
     json_object_set_new(p, "collection_mode", json_string("dynamic"));
-    json_object_set_new(p, "partial", json_boolean(run->partial));
+    json_object_set_new(p, "partial", mpp_partial_json(r));
     json_t *cfg = json_object();
     for (int i = 0; i < MPP_NVARS; i++) {
         char name[64];
@@ -408,6 +414,8 @@ int mpp_write_json(FILE *out, const mpp_report_t *r)
         json_array_append_new(intervals, o);
     }
     json_object_set_new(doc, "intervals", intervals);
+    if (r->partial && r->partial->process)
+        json_object_set_new(doc, "process", mpp_process_data_json(r->partial->process, r->model));
     int rc = json_dumpf(doc, out, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
     fputc('\n', out);
     json_decref(doc);

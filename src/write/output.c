@@ -12,16 +12,31 @@
 #include "warnings.h"
 #include "writer.h"
 
+static char run_unique[64]; /* %u of the run, the same on every process */
+
+void mpp_output_unique(char *out, size_t size)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    snprintf(out, size, "%04d%02d%02d-%02d%02d%02d-%ld", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+             tm.tm_min, tm.tm_sec, (long)getpid());
+}
+
+void mpp_output_set_unique(const char *unique)
+{
+    snprintf(run_unique, sizeof run_unique, "%s", unique);
+}
+
 /* Expand the template into out; 0, or -1 when the path did not fit. */
 static int expand(const char *t, const char *program, int nprocs, const char *hostname, char *out, size_t size)
 {
     size_t j = 0, i = 0;
     char unique[64];
-    time_t now = time(NULL);
-    struct tm tm;
-    localtime_r(&now, &tm);
-    snprintf(unique, sizeof unique, "%04d%02d%02d-%02d%02d%02d-%ld", tm.tm_year + 1900, tm.tm_mon + 1,
-             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (long)getpid());
+    if (run_unique[0])
+        snprintf(unique, sizeof unique, "%s", run_unique);
+    else
+        mpp_output_unique(unique, sizeof unique);
     for (; t[i] && j + 1 < size; i++) {
         char piece[300] = "";
         if (t[i] != '%' || !t[i + 1]) {

@@ -5,6 +5,7 @@
 
 #include "autoconf.h"
 #include "counter_stats.h"
+#include "process_data.h"
 #include "writer.h"
 
 #define COLUMNS_PER_BLOCK 8
@@ -131,6 +132,8 @@ static void write_parameters(FILE *out, const mpp_report_t *r)
     P("MPI standard", "%s", run->mpi_standard);
     P("Profiler", "mpiprof %s", PACKAGE_VERSION);
     P("Collection mode", "%s", run->partial ? "dynamic, partial" : "dynamic");
+    if (r->partial)
+        mpp_write_partial_text(out, r);
     fprintf(out, "%-22s: ", "Configuration");
     for (int i = 0; i < MPP_NVARS; i++)
         fprintf(out, "%sMPIPROF_%s=%s%s", i ? ", " : "", mpp_vars[i].name, r->config->text[i],
@@ -516,4 +519,6 @@ void mpp_write_text(FILE *out, const mpp_report_t *r)
         write_counters(out, r, in);
         write_src_points(out, r, i);
     }
+    if (r->partial && r->partial->process)
+        mpp_write_process_data_text(out, r->partial->process, r->model);
 }

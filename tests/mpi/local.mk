@@ -40,7 +40,13 @@ MPI_TESTS = \
 	tests/mpi/test_hang_cycle.sh \
 	tests/mpi/test_hang_collective.sh \
 	tests/mpi/test_hang_short.sh \
-	tests/mpi/test_hang_analyze.sh
+	tests/mpi/test_hang_analyze.sh \
+	tests/mpi/test_fault_crash.sh \
+	tests/mpi/test_fault_abort.sh \
+	tests/mpi/test_fault_exit.sh \
+	tests/mpi/test_fault_signal.sh \
+	tests/mpi/test_fault_chain.sh \
+	tests/mpi/test_fault_merge.sh
 
 TESTS += $(MPI_TESTS)
 # Known bugs, each explained at the top of its test (XPASS fails: remove the
@@ -99,6 +105,10 @@ EXTRA_DIST += \
 	tests/mpi/hang_collective.c \
 	tests/mpi/hang_short.c \
 	tests/mpi/check_hang_analyze.py \
+	tests/mpi/faults.c \
+	tests/mpi/faults.sh \
+	tests/mpi/check_faults.py \
+	tests/mpi/check_merge.py \
 	examples/jacobi.c \
 	examples/jacobi.f90
 

@@ -515,9 +515,15 @@ def check_invariants(doc):
             p0 = iv["real"]["main"].get("processors") \
                 if isinstance(iv["real"], dict) and \
                 isinstance(iv["real"].get("main"), dict) else None
-            if nprocs is not None and p0 is not None and p0 != nprocs:
-                fail("interval 0 has processors = %r but parameters.processes"
-                     " = %r" % (p0, nprocs))
+            # A partial protocol holds the processes it names, of a run of
+            # parameters.processes.
+            partial = params.get("partial") if isinstance(params, dict) \
+                else None
+            present = partial.get("count") if isinstance(partial, dict) \
+                else nprocs
+            if present is not None and p0 is not None and p0 != present:
+                fail("interval 0 has processors = %r but the protocol holds "
+                     "the data of %r processes (parameters)" % (p0, present))
         else:
             if iv["parent"] not in ids:
                 fail("%s: parent %r is not an interval listed before it"
@@ -803,7 +809,7 @@ def check_call_sites(doc, source, expected, others=(), interval=0):
                  "(allowed besides %s: %s). All SRC points:\n%s"
                  % (describe_src(s), ", ".join(sorted(names)),
                     ", ".join(sorted(others)) or "none", listing))
-    nproc = doc["intervals"][0]["real"]["main"]["processors"]
+    ranks = present_ranks(doc)
     for e in expected:
         fn = e["function"]
         line = marker_line(source, e["marker"])
@@ -840,7 +846,7 @@ def check_call_sites(doc, source, expected, others=(), interval=0):
             if key not in e:
                 continue
             per = e[key]
-            want = [per.get(r, 0) for r in range(nproc)]
+            want = [per.get(r, 0) for r in ranks]
             if s[key] != sum(want):
                 fail("%s: %s = %r, expected %r (sum over processes of %r)"
                      % (where, key, s[key], sum(want), want))
@@ -853,11 +859,29 @@ def check_call_sites(doc, source, expected, others=(), interval=0):
                     fail("%s: by_process %s of rank %s = %r, expected %r "
                          "(all ranks: %r)" % (where, key, r, v,
                                               per.get(r, 0), got))
-            if sorted(got) != list(range(nproc)):
-                fail("%s: by_process lists ranks %r, expected all %d "
+            if sorted(got) != ranks:
+                fail("%s: by_process lists ranks %r, expected all of %r "
                      "(default selection for P <= 64)"
-                     % (where, sorted(got), nproc))
+                     % (where, sorted(got), ranks))
     return True
+
+
+def parse_ranges(text):
+    """[0, 1, 2, 3, 7] from "0-3,7" ("" gives [])."""
+    out = []
+    for part in filter(None, text.split(",")):
+        lo, _, hi = part.partition("-")
+        out.extend(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+def present_ranks(doc):
+    """The ranks whose data the protocol holds: all of the run, or those a
+    partial protocol names (parameters.partial.ranks)."""
+    partial = doc["parameters"].get("partial")
+    if isinstance(partial, dict):
+        return parse_ranges(partial["ranks"])
+    return list(range(doc["intervals"][0]["real"]["main"]["processors"]))
 
 
 def by_rank(obj, key):

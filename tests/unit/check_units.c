@@ -20,6 +20,8 @@ int main(void)
     srunner_add_suite(sr, model_suite());
     srunner_add_suite(sr, waitstates_suite());
     srunner_add_suite(sr, hang_dump_suite());
+    srunner_add_suite(sr, reduce_suite());
+    srunner_add_suite(sr, partial_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -11,13 +11,16 @@ tests_unit_check_units_SOURCES = tests/unit/check_units.c tests/unit/suites.h \
 	tests/unit/test_writer.c tests/unit/test_warnings.c \
 	tests/unit/test_machine.c tests/unit/test_counter_stats.c tests/unit/test_intervals.c \
 	tests/unit/test_model.c tests/unit/test_waitstates.c tests/unit/test_hang_dump.c \
-	src/util/warnings.c src/util/strmap.c src/util/srckey.c src/context/config.c \
-	src/accumulate/table.c src/accumulate/profile.c src/accumulate/intervals.c src/reduce/dictionary.c \
-	src/attribute/requests.c src/accumulate/waitstates.c src/util/handlemap.c \
+	tests/unit/test_reduce.c tests/unit/test_partial.c \
+	src/util/warnings.c src/util/strmap.c src/util/srckey.c src/util/handlemap.c src/context/config.c \
+	src/accumulate/table.c src/accumulate/profile.c src/accumulate/intervals.c src/accumulate/waitstates.c \
+	src/reduce/dictionary.c src/reduce/reduce.c src/reduce/exchange_memory.c \
+	src/attribute/requests.c \
 	src/analyze/characteristics.c src/analyze/machine.c src/analyze/counter_stats.c src/analyze/model.c \
-	src/write/text.c src/write/json.c src/write/output.c src/write/hang_dump.c
+	src/write/text.c src/write/json.c src/write/output.c src/write/hang_dump.c \
+	src/write/partial.c src/write/process_data.c
 tests_unit_check_units_CPPFLAGS = $(AM_CPPFLAGS) $(CHECK_CFLAGS) $(JANSSON_CFLAGS) -DPACKAGE_VERSION_FOR_TESTS
-tests_unit_check_units_LDADD = $(CHECK_LIBS) $(JANSSON_LIBS) -lm
+tests_unit_check_units_LDADD = $(CHECK_LIBS) $(JANSSON_LIBS) -lpthread -lm
 endif
 # With --enable-sanitizers, undefined behaviour fails a test instead of
 # printing a line (the MPI tests get the same from run-mpi-test).

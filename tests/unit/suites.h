@@ -23,6 +23,8 @@ Suite *intervals_suite(void);
 Suite *model_suite(void);
 Suite *waitstates_suite(void);
 Suite *hang_dump_suite(void);
+Suite *reduce_suite(void);
+Suite *partial_suite(void);
 
 /* Index of the first recorded warning that contains every one of the given
  * (NULL-terminated) substrings, or -1. */

@@ -1,0 +1,119 @@
+# shellcheck shell=sh
+# Shared by the tests of partial protocols (tests/mpi/test_fault_*.sh):
+# sourced after common.sh, in $tmp.
+#
+#   build_faults          compile faults.c twice: ./faults with mpicc-prof,
+#                         ./faults-plain with mpicc (the program as it is
+#                         without the profiler)
+#   run_both NAME MODE    run "faults MODE" on 2 processes, profiled (protocol
+#                         path $tmp/NAME, both formats) and not; fail unless
+#                         both end with the same exit status, which is left
+#                         in $status
+#   run_both_killed NAME SIG [mpiexec]
+#                         the same for the mode wait, ended by signal SIG
+#                         sent to both ranks once they wait; or to mpiexec,
+#                         which forwards it, and then the exit status is not
+#                         compared (see below)
+#   check_partials CASE NAME RANK...
+#                         check_faults.py on the partial protocols
+#
+# What MPICH's mpiexec (hydra, 4.0) does, as observed when writing these
+# tests: when a process dies by a signal or calls MPI_Abort, it kills every
+# other process of the job with SIGKILL (each rank is its own process group,
+# so a child a rank forked dies too) and exits with the signal's number (or
+# MPI_Abort's errorcode; a process's exit status when it exits); SIGTERM,
+# SIGINT and SIGUSR1 sent to mpiexec are forwarded to every rank, and after
+# SIGTERM it exits with 0 or 15 depending on how soon the ranks die (both
+# seen without the profiler, with a handler that waits 0.01 to 0.3 s before
+# dying); SIGXCPU is not forwarded (it kills mpiexec alone).  MPICH installs
+# its own SIGUSR1 handler, which returns: a process survives SIGUSR1.
+
+SCHEMA="$top_srcdir/schema/mpiprof-protocol.schema.json"
+SOURCE="$srcdir/faults.c"
+
+build_faults() {
+    need_var MPICC_PROF
+    "$MPICC_PROF" -o faults "$SOURCE" || fail "compiling faults.c with mpicc-prof"
+    "$MPICC" -g -o faults-plain "$SOURCE" || fail "compiling faults.c with mpicc"
+}
+
+# run_one OUT BINARY MODE: status of the run in $status, output in OUT.
+run_one() {
+    _out=$1
+    shift
+    status=0
+    "$MPIEXEC" -n 2 "$@" "$tmp/run" >"$_out" 2>&1 || status=$?
+}
+
+compare_status() {
+    if [ "$1" != "$2" ]; then
+        echo "---- profiled run ($3) ----" >&2
+        cat "$3.out" >&2
+        fail "$3: exit status $1 profiled, $2 without the profiler"
+    fi
+    status=$1
+}
+
+# The profiled program, writing its protocols at $tmp/NAME.
+profiled() {
+    echo env "MPIPROF_OUTPUT=$tmp/$1" MPIPROF_FORMAT=both ./faults
+}
+
+run_both() {
+    mkdir -p "$tmp/run"
+    # shellcheck disable=SC2046 # words of the command
+    run_one "$1.out" $(profiled "$1") "$2"
+    _profiled=$status
+    run_one "$1.plain.out" ./faults-plain "$2"
+    compare_status "$_profiled" "$status" "$1"
+    echo "$1: exit status $status with and without the profiler"
+}
+
+# killed_run OUT SIG TARGET BINARY: mode wait, SIG to the ranks or mpiexec.
+killed_run() {
+    _out=$1 _sig=$2 _target=$3
+    shift 3
+    rm -rf "$tmp/run" && mkdir -p "$tmp/run"
+    "$MPIEXEC" -n 2 "$@" wait "$tmp/run" >"$_out" 2>&1 &
+    _launcher=$!
+    _n=0
+    until [ -s "$tmp/run/pid.0" ] && [ -s "$tmp/run/pid.1" ]; do
+        _n=$((_n + 1))
+        [ "$_n" -lt 300 ] || { kill -KILL "$_launcher"; cat "$_out" >&2; fail "the ranks did not start"; }
+        sleep 0.1
+    done
+    sleep 0.3 # into the receive that never returns
+    if [ "$_target" = mpiexec ]; then
+        kill -s "$_sig" "$_launcher"
+    else
+        kill -s "$_sig" "$(cat "$tmp/run/pid.0")" "$(cat "$tmp/run/pid.1")"
+    fi
+    status=0
+    wait "$_launcher" || status=$?
+}
+
+run_both_killed() {
+    # shellcheck disable=SC2046 # words of the command
+    killed_run "$1.out" "$2" "${3:-ranks}" $(profiled "$1")
+    _profiled=$status
+    killed_run "$1.plain.out" "$2" "${3:-ranks}" ./faults-plain
+    if [ "${3:-ranks}" = mpiexec ]; then
+        echo "$1: SIG$2 to mpiexec: exit status $_profiled profiled, $status without (not compared)"
+        return
+    fi
+    compare_status "$_profiled" "$status" "$1"
+    echo "$1: SIG$2 to ${3:-the ranks}: exit status $status with and without the profiler"
+}
+
+check_partials() {
+    _case=$1 _name=$2
+    shift 2
+    "$PYTHON3" "$srcdir/check_faults.py" "$_case" "$tmp/$_name" "$SOURCE" "$SCHEMA" "$@" || {
+        echo "---- profiled run ----" >&2
+        cat "$tmp/$_name.out" >&2
+        for _r in "$@"; do
+            [ -f "$tmp/$_name.partial.$_r" ] && head -n 40 "$tmp/$_name.partial.$_r" >&2
+        done
+        fail "$_case: the partial protocols are not as expected"
+    }
+}

@@ -1,0 +1,26 @@
+#!/bin/sh
+# fault_exit: processes of faults.c that never call MPI_Finalize:
+#   exit    rank 1 calls exit(3) (rank 0 waits in MPI_Recv, and mpiexec
+#           kills it when rank 1 exits);
+#   return  both ranks return 4 from main.
+# The partial protocols (written at exit by an on_exit handler) must count
+# exactly the MPI calls made, say exit(3) and where it was called, or the
+# return from main and its status, and the exit status must be the one
+# without the profiler.  Both ranks of "return" must have written theirs:
+# each waits (a bounded time) for the other's before it ends, or mpiexec
+# would kill the slower one when the faster one exits.
+set -eu
+# shellcheck source=common.sh
+. "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
+# shellcheck source=faults.sh
+. "$srcdir/faults.sh"
+
+cd "$tmp"
+build_faults
+run_both exit exit
+[ "$status" -eq 3 ] || fail "exit: exit status $status, expected 3"
+check_partials exit exit 1
+run_both return return
+[ "$status" -eq 4 ] || fail "return: exit status $status, expected 4"
+check_partials return return 0 1
+echo "PASS: fault_exit"

@@ -1,0 +1,245 @@
+/* mpiprof-merge: one protocol from the partial protocols of processes of one
+ * run (mpiprof-merge(1)).  Each partial protocol carries its process's
+ * profile as the reduction takes it (its process data); the processes are
+ * reduced together as MPI_Finalize would have reduced them (exchange.h, in
+ * memory, one thread each) and written by the protocol's own writers, marked
+ * partial, naming the processes present, those missing and how each ended.
+ * No MPI. */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "autoconf.h"
+#include "exchange.h"
+#include "partial.h"
+#include "process_data.h"
+#include "characteristics.h"
+#include "report.h"
+#include "warnings.h"
+
+static const char usage[] =
+    "usage: mpiprof-merge [-o PATH] [-f text|json|both] [-q] PARTIAL...\n"
+    "  PARTIAL  partial protocols of one run (<protocol path>.partial.<rank>, text or .json)\n"
+    "  -o PATH  the merged protocol (default: <protocol path>.partial)\n"
+    "  -f       which files to write (default both: PATH and PATH.json)\n"
+    "  -q       print nothing but errors\n";
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* The lines of a text protocol's process data section (allocated). */
+static char **process_lines(const char *path, int *n)
+{
+    FILE *f = fopen(path, "r");
+    char **lines = NULL, *line = NULL;
+    size_t cap = 0;
+    int in_section = 0, count = 0, room = 0;
+    *n = 0;
+    if (!f)
+        return NULL;
+    while (getline(&line, &cap, f) > 0) {
+        line[strcspn(line, "\n")] = '\0';
+        if (!in_section) {
+            in_section = !strncmp(line, "--- Process data", 16);
+            continue;
+        }
+        if (!*line)
+            continue;
+        if (count == room) {
+            room = room ? 2 * room : 64;
+            char **grown = realloc(lines, (size_t)room * sizeof *lines);
+            if (!grown)
+                break;
+            lines = grown;
+        }
+        lines[count++] = strdup(line);
+    }
+    free(line);
+    fclose(f);
+    *n = count;
+    return lines;
+}
+
+/* The process data of one partial protocol: its JSON form when there is
+ * one (the file given, or its .json sibling), else its text form. */
+static json_t *load_process(const char *path, char *why, size_t size)
+{
+    char json_path[4096];
+    snprintf(json_path, sizeof json_path, "%s%s", path, ends_with(path, ".json") ? "" : ".json");
+    if (access(json_path, R_OK) == 0) {
+        json_error_t error;
+        json_t *doc = json_load_file(json_path, 0, &error);
+        if (!doc) {
+            snprintf(why, size, "%s: %s (line %d)", json_path, error.text, error.line);
+            return NULL;
+        }
+        json_t *process = json_incref(json_object_get(doc, "process"));
+        json_decref(doc);
+        if (!process)
+            snprintf(why, size, "%s has no process data: not the partial protocol of one process", json_path);
+        return process;
+    }
+    if (access(path, R_OK) != 0) {
+        snprintf(why, size, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    int n;
+    char **lines = process_lines(path, &n);
+    char detail[256] = "no process data section: not the partial protocol of one process";
+    json_t *process = n ? mpp_process_data_from_lines(lines, n, detail, sizeof detail) : NULL;
+    if (!process)
+        snprintf(why, size, "%s: %s", path, detail);
+    for (int i = 0; i < n; i++)
+        free(lines[i]);
+    free(lines);
+    return process;
+}
+
+static int by_rank(const void *a, const void *b)
+{
+    return ((const mpp_parsed_process_t *)a)->rank - ((const mpp_parsed_process_t *)b)->rank;
+}
+
+/* "<protocol path>.partial" from "<protocol path>.partial.<rank>[.json]". */
+static void default_output(const char *input, char *out, size_t size)
+{
+    snprintf(out, size, "%s", input);
+    if (ends_with(out, ".json"))
+        out[strlen(out) - 5] = '\0';
+    char *dot = strrchr(out, '.');
+    if (dot && dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1))
+        *dot = '\0';
+    if (!ends_with(out, ".partial"))
+        snprintf(out + strlen(out), size - strlen(out), ".partial");
+}
+
+/* The SRC point of the merged protocol a process ended in: the same
+ * function and stack (the partial protocol's number is its own). */
+static int merged_src(const mpp_reduced_t *rd, const mpp_process_end_t *e)
+{
+    for (int s = 0; e->mpi_call[0] && s < rd->nsrcs; s++) {
+        const mpp_reduced_src_t *src = &rd->srcs[s];
+        char stack[MPP_END_SITE];
+        size_t at = 0;
+        for (int f = 0; f < src->nframes && at < sizeof stack; f++)
+            at += (size_t)snprintf(stack + at, sizeof stack - at, "%s%s", f ? " <- " : "", src->frames[f].text);
+        if (!strcmp(src->function, e->mpi_call) && !strcmp(stack, e->site))
+            return src->id;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *output = NULL;
+    int format = MPP_FORMAT_BOTH, quiet = 0, c;
+    while ((c = getopt(argc, argv, "o:f:qh")) != -1) {
+        if (c == 'o')
+            output = optarg;
+        else if (c == 'q')
+            quiet = 1;
+        else if (c == 'f' && (!strcmp(optarg, "text") || !strcmp(optarg, "json") || !strcmp(optarg, "both")))
+            format = !strcmp(optarg, "text") ? MPP_FORMAT_TEXT : !strcmp(optarg, "json") ? MPP_FORMAT_JSON
+                                                                                          : MPP_FORMAT_BOTH;
+        else {
+            fputs(usage, c == 'h' ? stdout : stderr);
+            return c == 'h' ? 0 : 2;
+        }
+    }
+    int n = argc - optind;
+    if (n < 1) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    mpp_warnings_set_echo(0);
+    mpp_parsed_process_t *procs = calloc((size_t)n, sizeof *procs);
+    if (!procs)
+        return 1;
+    for (int i = 0; i < n; i++) {
+        char why[4096 + 256] = "";
+        json_t *process = load_process(argv[optind + i], why, sizeof why);
+        char detail[512];
+        if (!process || mpp_process_data_parse(process, &procs[i], detail, sizeof detail) != 0) {
+            if (process)
+                snprintf(why, sizeof why, "%s: %s", argv[optind + i], detail);
+            fprintf(stderr, "mpiprof-merge: %s\n", why);
+            return 1;
+        }
+        json_decref(process);
+    }
+    qsort(procs, (size_t)n, sizeof *procs, by_rank);
+    int nprocs = procs[0].run.nprocs;
+    for (int i = 0; i < n; i++) {
+        if (i && procs[i].rank == procs[i - 1].rank) {
+            fprintf(stderr, "mpiprof-merge: rank %d is given twice\n", procs[i].rank);
+            return 1;
+        }
+        if (procs[i].run.nprocs != nprocs) {
+            fprintf(stderr, "mpiprof-merge: rank %d ran with %d processes, rank %d with %d: not one run\n",
+                    procs[i].rank, procs[i].run.nprocs, procs[0].rank, nprocs);
+            return 1;
+        }
+    }
+
+    const mpp_local_profile_t **profiles = calloc((size_t)n, sizeof *profiles);
+    int *ranks = calloc((size_t)n, sizeof *ranks);
+    const char **hosts = calloc((size_t)n, sizeof *hosts);
+    mpp_process_end_t *ends = calloc((size_t)n, sizeof *ends);
+    if (!profiles || !ranks || !hosts || !ends)
+        return 1;
+    /* The run as its lowest rank present saw it, from the first start to
+     * the last end. */
+    mpp_run_info_t run = procs[0].run;
+    for (int i = 0; i < n; i++) {
+        profiles[i] = &procs[i].profile;
+        ranks[i] = procs[i].rank;
+        hosts[i] = procs[i].hostname ? procs[i].hostname : "?";
+        ends[i] = procs[i].end;
+        if (strcmp(procs[i].run.started, run.started) < 0)
+            memcpy(run.started, procs[i].run.started, sizeof run.started);
+        if (strcmp(procs[i].run.finished, run.finished) > 0)
+            memcpy(run.finished, procs[i].run.finished, sizeof run.finished);
+    }
+    run.partial = 1;
+    const mpp_config_t *config = &procs[0].config;
+    size_t warnings_from = mpp_warnings_count();
+    mpp_reduced_t *rd = mpp_reduce_in_memory(profiles, ranks, hosts, n, nprocs, config->text[MPP_CFG_RANKS]);
+    if (!rd) {
+        fprintf(stderr, "mpiprof-merge: out of memory (or threads) for %d processes\n", n);
+        return 1;
+    }
+    for (int i = 0; i < n; i++)
+        ends[i].src = merged_src(rd, &ends[i]);
+
+    char path[4096];
+    if (output)
+        snprintf(path, sizeof path, "%s", output);
+    else
+        default_output(argv[optind], path, sizeof path);
+    mpp_partial_t partial = {ends, n, NULL};
+    mpp_report_input_t in = {.run = &run, .config = config, .model = &procs[0].model, .warnings_from = warnings_from,
+                             .partial = &partial, .waitstates_na = mpp_partial_waits_reason};
+    int rc = mpp_report_write(rd, &in, path, format);
+    if (rc != 0) {
+        for (size_t w = warnings_from; w < mpp_warnings_count(); w++)
+            fprintf(stderr, "mpiprof-merge: %s\n", mpp_warning_text(w));
+    } else if (!quiet) {
+        char *present = mpp_rank_ranges(ends, n, nprocs, 0), *missing = mpp_rank_ranges(ends, n, nprocs, 1);
+        printf("mpiprof-merge: rank%s %s of %d processes (missing: %s) merged into %s%s%s\n", n == 1 ? "" : "s",
+               present ? present : "?", nprocs, missing && *missing ? missing : "none", path,
+               format == MPP_FORMAT_JSON ? ".json" : "", format == MPP_FORMAT_BOTH ? " (and .json)" : "");
+        free(present), free(missing);
+    }
+    mpp_reduced_free(rd);
+    for (int i = 0; i < n; i++)
+        mpp_parsed_process_free(&procs[i]);
+    free(procs), free(profiles), free(ranks), free(hosts), free(ends);
+    return rc == 0 ? 0 : 1;
+}
