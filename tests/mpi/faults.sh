@@ -45,11 +45,27 @@ run_one() {
     "$MPIEXEC" -n 2 "$@" "$tmp/run" >"$_out" 2>&1 || status=$?
 }
 
+# hydra's own status when a rank dies: observed to vary from run to run
+# WITHOUT the profiler too (abort(): 6 or 15; SIGFPE: 8 or 9; SIGILL: 4 or
+# 13), because it reports whichever death it sees first: the faulting
+# rank's signal, or the signal it kills the others with.  Two statuses
+# that differ are accepted only when both are such outcomes of a death by a
+# signal (the profiler never turns one into an ordinary exit).
+hydra_signal_status() {
+    case $1 in 4|6|7|8|9|11|13|15) return 0 ;; *) return 1 ;; esac
+}
+
+# compare_status PROFILED PLAIN NAME [crash]: "crash" (a rank died by a
+# signal) allows the variation above.
 compare_status() {
     if [ "$1" != "$2" ]; then
-        echo "---- profiled run ($3) ----" >&2
-        cat "$3.out" >&2
-        fail "$3: exit status $1 profiled, $2 without the profiler"
+        if [ "${4:-}" = crash ] && hydra_signal_status "$1" && hydra_signal_status "$2"; then
+            echo "NOTE: $3: exit status $1 profiled, $2 without the profiler: both a death by a signal as hydra reports it"
+        else
+            echo "---- profiled run ($3) ----" >&2
+            cat "$3.out" >&2
+            fail "$3: exit status $1 profiled, $2 without the profiler"
+        fi
     fi
     status=$1
 }
@@ -65,7 +81,8 @@ run_both() {
     run_one "$1.out" $(profiled "$1") "$2"
     _profiled=$status
     run_one "$1.plain.out" ./faults-plain "$2"
-    compare_status "$_profiled" "$status" "$1"
+    case $2 in segv|bus|fpe|ill|abrt|segv_in_mpi) _kind=crash ;; *) _kind= ;; esac
+    compare_status "$_profiled" "$status" "$1" "$_kind"
     echo "$1: exit status $status with and without the profiler"
 }
 

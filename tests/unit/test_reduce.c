@@ -2,6 +2,7 @@
  * protocols) and several in one address space (mpiprof-merge), named by
  * their ranks in the run, which need not be contiguous. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "exchange.h"
