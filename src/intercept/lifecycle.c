@@ -638,7 +638,10 @@ static int pcontrol_name(const char *p, char *out, size_t size)
     long page = sysconf(_SC_PAGESIZE);
     unsigned char vec;
     uintptr_t checked = 0;
-    if (!p)
+    /* nothing is ever mapped below vm.mmap_min_addr (64 KiB by default):
+     * garbage there is refused without asking the kernel (which, under
+     * AddressSanitizer, may report that low memory as resident) */
+    if ((uintptr_t)p < 65536)
         return 0;
     for (size_t i = 0; i < size; i++) {
         uintptr_t pg = ((uintptr_t)(p + i)) & ~(uintptr_t)(page - 1);
