@@ -1,6 +1,7 @@
 /* The hand-written wrappers: MPI_Init and MPI_Init_thread start the profiler,
  * MPI_Finalize runs the pipeline  accumulate -> reduce -> analyze -> write
  * before the MPI library shuts down, MPI_Pcontrol pauses and resumes. */
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <mpi.h>
@@ -8,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "autoconf.h"
@@ -631,31 +632,41 @@ MPP_EXPORT int MPI_Finalize(void)
 }
 
 /* A name passed to MPI_Pcontrol(1, name) or (-1, name), when there is one:
- * MPI_Pcontrol(1) without a name is legal MPI, so the argument is read only
- * if it points to mapped memory holding a short printable string. */
+ * MPI_Pcontrol(1) without a name is legal MPI, so the argument is garbage
+ * then.  It is read only through the kernel (a write to a pipe fails with
+ * EFAULT on memory this process may not read: unmapped, a guard page,
+ * AddressSanitizer's shadow), and taken only as a short printable string. */
 static int pcontrol_name(const char *p, char *out, size_t size)
 {
-    long page = sysconf(_SC_PAGESIZE);
-    unsigned char vec;
-    uintptr_t checked = 0;
-    /* nothing is ever mapped below vm.mmap_min_addr (64 KiB by default):
-     * garbage there is refused without asking the kernel (which, under
-     * AddressSanitizer, may report that low memory as resident) */
-    if ((uintptr_t)p < 65536)
+    static int fds[2] = {-1, -1};
+    if ((uintptr_t)p < 65536) /* nothing is ever mapped there (vm.mmap_min_addr) */
         return 0;
-    for (size_t i = 0; i < size; i++) {
-        uintptr_t pg = ((uintptr_t)(p + i)) & ~(uintptr_t)(page - 1);
-        if (pg != checked) {
-            if (mincore((void *)pg, 1, &vec) != 0)
-                return 0;
-            checked = pg;
-        }
-        unsigned char c = (unsigned char)p[i];
+    if (fds[0] < 0 && pipe2(fds, O_NONBLOCK | O_CLOEXEC) != 0)
+        return 0;
+    long page = sysconf(_SC_PAGESIZE);
+    size_t n = 0;
+    while (n < size) { /* page by page: the string may end before an unreadable page */
+        size_t chunk = (size_t)page - (((uintptr_t)p + n) & (size_t)(page - 1));
+        if (chunk > size - n)
+            chunk = size - n;
+        /* the system call itself: a sanitizer's write() would check the
+         * memory first, and fault on it */
+        ssize_t put = syscall(SYS_write, fds[1], p + n, chunk);
+        if (put <= 0)
+            break;
+        ssize_t got = read(fds[0], out + n, (size_t)put);
+        if (got != put)
+            break;
+        n += (size_t)got;
+        if (memchr(out + n - (size_t)got, '\0', (size_t)got))
+            break;
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)out[i];
         if (c == '\0')
-            return i > 0 ? (out[i] = '\0', 1) : 0;
+            return i > 0;
         if (c < 0x20 || c >= 0x7f)
             return 0;
-        out[i] = (char)c;
     }
     return 0;
 }

@@ -398,6 +398,8 @@ START_TEST(test_writer_waitstates)
     expect_line(allr, "   potential sync", "sum=0.250000 min=0.050000 (rank 1) max=0.200000 (rank 0) mean=0.125000");
     expect_line(allr, "   time variation", "sum=0.010000 min=0.000000 (rank 0) max=0.010000 (rank 1) mean=0.005000");
     expect_line(allr, "   by process (pot. sync)", "0: 0.200000 1: 0.050000");
+    free(out_text); /* the JSON goes to a buffer of its own */
+    out_text = NULL;
     json_t *doc = write_json();
     json_t *src = json_array_get(json_object_get(json_array_get(json_object_get(doc, "intervals"), 0), "src"), 0);
     ck_assert_str_eq(json_string_value(json_object_get(src, "function")), "MPI_Send");
