@@ -12,6 +12,7 @@ set -eu
 . "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
 # shellcheck source=faults.sh
 . "$srcdir/faults.sh"
+[ "${MPIPROF_TEST_SANITIZERS:-no}" = yes ] && skip "AddressSanitizer installs its own fatal-signal handlers over the program's; handler chaining runs in the plain build"
 
 cd "$tmp"
 build_faults

@@ -13,6 +13,7 @@ set -eu
 . "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
 # shellcheck source=faults.sh
 . "$srcdir/faults.sh"
+[ "${MPIPROF_TEST_SANITIZERS:-no}" = yes ] && skip "AddressSanitizer handles SIGSEGV, SIGBUS, SIGFPE and SIGABRT itself (the process exits 1 before any handler of the program or the profiler runs); the crash paths run in the plain build"
 
 cd "$tmp"
 build_faults
