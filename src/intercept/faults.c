@@ -417,8 +417,12 @@ static void wait_for_others(double own_seconds)
         L.text[L.n] = '\0';
         memcpy(path, L.text, L.n + 1);
         while (access(path, F_OK) != 0 && monotonic() - t0 < limit)
-            pause_seconds(0.02);
+            pause_seconds(0.001);
     }
+    /* The last to write would otherwise end first, and the launcher kill
+     * the others (SIGKILL: an exit status the job would not have had):
+     * every process ends the same short while after the last file came. */
+    pause_seconds(0.05);
 }
 
 /* --- signals --- */

@@ -18,10 +18,12 @@ set -eu
 
 cd "$tmp"
 build_faults
+# hydra reports the exit code (3, 4), or 9 when it killed one rank after the
+# other had exited: seen WITHOUT the profiler too on a loaded machine
 run_both exit exit
-[ "$status" -eq 3 ] || fail "exit: exit status $status, expected 3"
+[ "$status" -eq 3 ] || [ "$status" -eq 9 ] || fail "exit: exit status $status, expected 3 (or hydra's 9)"
 check_partials exit exit 1
 run_both return return
-[ "$status" -eq 4 ] || fail "return: exit status $status, expected 4"
+[ "$status" -eq 4 ] || [ "$status" -eq 9 ] || fail "return: exit status $status, expected 4 (or hydra's 9)"
 check_partials return return 0 1
 echo "PASS: fault_exit"
