@@ -53,7 +53,6 @@ typedef struct {
     int pending;    /* messages not yet paired */
     int open;       /* more messages may be added */
     int next_free;
-    int any;        /* some message was paired */
     mpp_request_origin_t origin;
 } mpp_wait_event_t;
 

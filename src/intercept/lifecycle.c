@@ -292,7 +292,7 @@ static void describe_waitstates(void)
              mpp_ticks_to_seconds((uint64_t)largest[2]) / span, mpp_ticks_to_seconds((uint64_t)sync_threshold));
     snprintf(run.waitstates, sizeof run.waitstates,
              "real sync (late senders) and potential sync / time variation (collectives), batches of %ld; "
-             "%llu messages paired of %llu sent, %llu collective instances; %llu batches (%llu bytes) sent",
+             "%llu messages paired of %llu sent, %llu collective calls (counts summed over processes); %llu batches (%llu bytes) sent",
              mpp_config.number[MPP_CFG_SYNC_BATCH], (unsigned long long)sums[1], (unsigned long long)sums[0],
              (unsigned long long)sums[5], (unsigned long long)sums[3], (unsigned long long)sums[4]);
     if (sums[2])
