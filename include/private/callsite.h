@@ -24,6 +24,18 @@ static inline int mpp_callsite_in_skipped(uintptr_t pc)
     return mpp_callsite_in_skipped_slow(pc);
 }
 
+/* The next frame of a frame-pointer walk from fp, or NULL where the walk
+ * must stop: a frame pointer must point further up this thread's stack,
+ * aligned, to a frame with a return address. */
+static inline const uintptr_t *mpp_callsite_next_frame(const uintptr_t *fp, uintptr_t stack_lo, uintptr_t stack_hi)
+{
+    const uintptr_t *next = (const uintptr_t *)fp[0];
+    if (next <= fp || (uintptr_t)next + 16 > stack_hi || (uintptr_t)next < stack_lo || ((uintptr_t)next & 7) ||
+        !next[1])
+        return NULL;
+    return next;
+}
+
 /* Fill frames[0..depth-1] (zero-padded) for a call whose wrapper has the
  * given return and frame addresses.  Frame pointers are walked within the
  * thread's stack bounds, so a binary without frame pointers gives short or
@@ -41,17 +53,33 @@ mpp_callsite_capture(uintptr_t *frames, int depth, void *return_address, void *f
     frames[0] = pc;
     const uintptr_t *fp = (const uintptr_t *)frame_address;
     int i = 1;
-    for (; i < depth; i++) {
-        const uintptr_t *next = (const uintptr_t *)fp[0];
-        /* A frame pointer must point further up this thread's stack. */
-        if (next <= fp || (uintptr_t)next + 16 > stack_hi || (uintptr_t)next < stack_lo ||
-            ((uintptr_t)next & 7) || !next[1])
-            break;
-        fp = next;
+    for (; i < depth && (fp = mpp_callsite_next_frame(fp, stack_lo, stack_hi)) != NULL; i++)
         frames[i] = fp[1];
-    }
     for (; i < depth; i++)
         frames[i] = 0;
+}
+
+/* Whether mpp_callsite_capture would give exactly `frames`, known to come
+ * from an earlier capture (so frames[0] == the return address means the
+ * frame-pointer walk, not DWARF, produced them): the hot path's test of the
+ * previous call's cell, without writing the frames anywhere. */
+static inline __attribute__((always_inline)) int
+mpp_callsite_matches(const uintptr_t *frames, int depth, void *return_address, void *frame_address,
+                     uintptr_t stack_lo, uintptr_t stack_hi)
+{
+    if (frames[0] != (uintptr_t)return_address)
+        return 0;
+    if (depth == 1)
+        return 1;
+    const uintptr_t *fp = (const uintptr_t *)frame_address;
+    int i = 1;
+    for (; i < depth && (fp = mpp_callsite_next_frame(fp, stack_lo, stack_hi)) != NULL; i++)
+        if (frames[i] != fp[1])
+            return 0;
+    for (; i < depth; i++)
+        if (frames[i])
+            return 0;
+    return 1;
 }
 
 int mpp_callsite_depth(void);

@@ -57,6 +57,9 @@ typedef struct {
     int depth;
     int folded;      /* calls were folded into [other call sites] */
     uint64_t generation; /* incremented whenever cells move (growth) */
+    /* The cell of the thread's previous call (loops repeat call sites): the
+     * hot path tries it before hashing.  NULL once growth has moved it. */
+    mpp_cell_t *recent;
 } mpp_table_t;
 
 int mpp_table_init(mpp_table_t *t, size_t limit, int depth);

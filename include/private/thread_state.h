@@ -1,22 +1,26 @@
-/* What the hot path needs of the calling thread, and the inline begin/stop
- * of a profiled MPI call.  A generated wrapper does:
+/* What the hot path needs of the calling thread, and the inline begin/stop/
+ * end of a profiled MPI call.  A generated wrapper does:
  *
  *     mpp_call_t call;
- *     if (!mpp_call_begin(&call, FID, CATEGORY, __builtin_frame_address(0))) return PMPI_x(...);
- *     if (MPP_UNLIKELY(mpp_watch_on)) mpp_watch_enter(&call, ...);  (watch_support.h)
+ *     if (!mpp_call_begin(&call, FID, USES, __builtin_frame_address(0))) return PMPI_x(...);
+ *     MPP_WATCH_ENTER(&call, ...);                       (watch_support.h)
  *     ret = PMPI_x(...);
  *     mpp_call_stop(&call);
  *     ...bytes, requests...
- *     mpp_call_end(&call, __builtin_return_address(0), __builtin_frame_address(0));
+ *     mpp_call_end(&call, FID, CATEGORY, USES, __builtin_return_address(0), __builtin_frame_address(0));
  *
  * Each thread owns its table: no lock, no system call, no allocation once
- * its call sites are known. */
+ * its call sites are known.  A call from the same site as the thread's
+ * previous call, in the same interval, is added inline (the fast path: a
+ * frame-pointer walk compared with that cell's frames, two TSC reads, a few
+ * additions); anything else goes through mpp_call_end_slow. */
 #ifndef MPP_THREAD_STATE_H
 #define MPP_THREAD_STATE_H
 
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "callsite.h"
 #include "clock.h"
 #include "counters.h"
 #include "intervals.h"
@@ -41,20 +45,33 @@ typedef struct mpp_thread {
     mpp_table_t table;
     uint64_t *scratch;      /* request handles of the current call */
     size_t scratch_capacity;
-    mpp_cell_t *last_cell;  /* the cell of the previous call: loops repeat call sites */
-    uint64_t last_generation; /* table generation last_cell belongs to */
     struct mpp_thread *next;
     long tid;               /* kernel thread id, named in hang dumps */
     mpp_watch_t watch;      /* the current call's arguments, with the watchdog on */
 } mpp_thread_t;
 
 extern __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-exec")));
-/* 1 between MPI_Init's return and MPI_Finalize's entry, unless paused. */
+/* What a wrapper does with a call, one load at each stage of the call:
+ *   MPP_COLLECT_OFF      nothing (before MPI_Init has returned, after
+ *                        MPI_Finalize is entered, MPIPROF_DISABLE, MPI_Pcontrol(0));
+ *   MPP_COLLECT_FAST     profile it, on the inline fast path where it applies;
+ *   MPP_COLLECT_GENERAL  profile it, always through the out-of-line functions,
+ *                        because something the fast path leaves out is on:
+ *                        CLOCK_MONOTONIC, PAPI counters per SRC point,
+ *                        MPI_THREAD_MULTIPLE (union of the threads' times),
+ *                        MPIPROF_UNWIND=dwarf, or a pause with wait states.
+ * Set by mpp_collect_set only. */
+enum { MPP_COLLECT_OFF = 0, MPP_COLLECT_FAST, MPP_COLLECT_GENERAL };
 extern _Atomic int mpp_collecting;
 /* MPI_Pcontrol(0) while the wait-state analysis runs: calls are still
  * intercepted (every process must count the same collectives and messages,
  * paused or not) but add nothing to the tables. */
 extern int mpp_paused;
+
+/* Start (on) or stop collecting, paused or not; chooses FAST or GENERAL
+ * from the clock, counters, thread level and unwinder chosen at MPI_Init,
+ * which must be set before. */
+void mpp_collect_set(int on, int paused);
 
 /* Whether the thread is inside an MPI call (its `current` is that call). */
 static inline int mpp_thread_in_call(mpp_thread_t *t)
@@ -73,7 +90,6 @@ typedef struct mpp_call {
     uint64_t t0, t1;
     uint32_t fid;
     void *frame;                /* the wrapper's frame: the call site, should the process end inside */
-    int category;
     uint32_t by_kind[MPP_NCAT]; /* requests handled, for waits/tests/starts */
     int by_kind_used;
     int64_t bytes_sent, bytes_recv;
@@ -97,48 +113,89 @@ typedef struct mpp_call {
 
 #define MPP_ALWAYS_INLINE static inline __attribute__((always_inline))
 
-MPP_ALWAYS_INLINE int mpp_call_begin(mpp_call_t *c, uint32_t fid, int category, void *frame)
+/* What a wrapper's call uses besides time (the generator knows, so the
+ * inline fast path adds only these). */
+enum {
+    MPP_USES_BYTES = 1,    /* bytes_sent, bytes_recv */
+    MPP_USES_MODEL = 2,    /* model */
+    MPP_USES_REQUESTS = 4, /* by_kind, new_request, started: always the slow path when set */
+};
+
+/* The general begin: first call of a thread, and MPP_COLLECT_GENERAL. */
+int mpp_call_begin_general(mpp_call_t *c, uint32_t fid, void *frame);
+
+/* Begin a call: 0 when it is not profiled (call PMPI and return).  On the
+ * fast path the fields `uses` leaves out stay unset (mpp_call_end_slow
+ * clears them). */
+MPP_ALWAYS_INLINE int mpp_call_begin(mpp_call_t *c, uint32_t fid, unsigned uses, void *frame)
 {
-    if (MPP_UNLIKELY(!atomic_load_explicit(&mpp_collecting, memory_order_relaxed)))
+    int state = atomic_load_explicit(&mpp_collecting, memory_order_relaxed);
+    if (MPP_UNLIKELY(state == MPP_COLLECT_OFF))
         return 0;
     mpp_thread_t *t = mpp_tls_thread;
-    if (MPP_UNLIKELY(!t)) {
-        t = mpp_thread_attach();
-        if (!t)
-            return 0;
-    }
+    if (MPP_UNLIKELY(state != MPP_COLLECT_FAST || !t))
+        return mpp_call_begin_general(c, fid, frame);
     uint64_t n = atomic_load_explicit(&t->entered, memory_order_relaxed);
     if (MPP_UNLIKELY(n != atomic_load_explicit(&t->left, memory_order_relaxed)))
-        return 0;
+        return 0; /* a call MPI makes inside an MPI call */
     atomic_store_explicit(&t->entered, n + 1, memory_order_relaxed);
     t->current = c;
     c->thread = t;
     c->fid = fid;
     c->frame = frame;
-    c->category = category;
-    c->by_kind_used = 0;
-    c->bytes_sent = c->bytes_recv = 0;
-    c->model = 0;
-    c->new_request = 0;
-    c->nstarted = 0;
-    if (MPP_UNLIKELY(mpp_counters_split_on)) /* MPIPROF_PAPI_SRC=on only */
-        mpp_counters_enter();
-    c->t0 = mpp_now();
-    if (MPP_UNLIKELY(mpp_union_tracking)) /* MPI_THREAD_MULTIPLE only */
-        mpp_union_enter(c->t0);
+    if (uses & MPP_USES_BYTES)
+        c->bytes_sent = c->bytes_recv = 0;
+    if (uses & MPP_USES_MODEL)
+        c->model = 0;
+    if (uses & MPP_USES_REQUESTS) {
+        c->by_kind_used = 0;
+        c->new_request = 0;
+        c->nstarted = 0;
+    }
+    c->t0 = __rdtsc(); /* MPP_COLLECT_FAST: the clock is the TSC */
     return 1;
 }
 
+void mpp_call_stop_general(mpp_call_t *c);
+
 MPP_ALWAYS_INLINE void mpp_call_stop(mpp_call_t *c)
 {
-    c->t1 = mpp_now();
-    if (MPP_UNLIKELY(mpp_counters_split_on))
-        mpp_counters_leave();
+    if (MPP_LIKELY(atomic_load_explicit(&mpp_collecting, memory_order_relaxed) == MPP_COLLECT_FAST))
+        c->t1 = __rdtsc();
+    else
+        mpp_call_stop_general(c);
 }
 
 /* Capture the call site, add the call to its cell (and the requests it
  * created or started to the request table), leave the call. */
-void mpp_call_end(mpp_call_t *c, void *return_address, void *frame_address);
+void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_address, void *frame_address);
+
+MPP_ALWAYS_INLINE void mpp_call_end(mpp_call_t *c, uint32_t fid, int category, unsigned uses,
+                                    void *return_address, void *frame_address)
+{
+    mpp_thread_t *t = c->thread;
+    mpp_cell_t *cell = t->table.recent;
+    if (MPP_LIKELY(atomic_load_explicit(&mpp_collecting, memory_order_relaxed) == MPP_COLLECT_FAST && cell &&
+                   cell->fid == fid &&
+                   cell->interval == atomic_load_explicit(&mpp_current_interval, memory_order_relaxed) &&
+                   !(uses & MPP_USES_REQUESTS) &&
+                   mpp_callsite_matches(cell->frames, t->table.depth, return_address, frame_address,
+                                        t->stack_lo, t->stack_hi))) {
+        cell->stats.calls++;
+        cell->stats.ticks[category] += c->t1 - c->t0;
+        if (uses & MPP_USES_BYTES) {
+            cell->stats.bytes_sent += (uint64_t)c->bytes_sent;
+            cell->stats.bytes_recv += (uint64_t)c->bytes_recv;
+        }
+        if (uses & MPP_USES_MODEL)
+            cell->stats.model += c->model;
+        c->cell = cell;
+        atomic_store_explicit(&t->left, atomic_load_explicit(&t->entered, memory_order_relaxed),
+                              memory_order_relaxed);
+        return;
+    }
+    mpp_call_end_slow(c, category, uses, return_address, frame_address);
+}
 
 /* Requests may complete in another thread than the one that started them
  * (MPI_THREAD_SERIALIZED, MULTIPLE): keep the key of their origin's cell. */

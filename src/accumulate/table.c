@@ -47,6 +47,7 @@ static int grow(mpp_table_t *t)
     t->cells = cells;
     t->capacity = capacity;
     t->generation++;
+    t->recent = NULL;
     return 0;
 }
 

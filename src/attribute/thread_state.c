@@ -14,6 +14,14 @@ __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-exec")))
 _Atomic int mpp_collecting; /* read by every thread; relaxed loads are plain moves */
 int mpp_paused;
 
+void mpp_collect_set(int on, int paused)
+{
+    mpp_paused = on && paused;
+    int general = mpp_paused || !mpp_clock_uses_tsc || mpp_counters_split_on || mpp_union_tracking ||
+                  mpp_callsite_always_dwarf;
+    atomic_store(&mpp_collecting, !on ? MPP_COLLECT_OFF : general ? MPP_COLLECT_GENERAL : MPP_COLLECT_FAST);
+}
+
 /* Threads are only ever prepended, and never freed: the hang watchdog
  * walks the list from the head it loads, while threads attach. */
 static mpp_thread_t *_Atomic all_threads;
@@ -170,9 +178,56 @@ void mpp_call_request_done(mpp_call_t *c, uint64_t key, int gone)
         cell->stats.overlap += overlap;
 }
 
-void mpp_call_end(mpp_call_t *c, void *return_address, void *frame_address)
+int mpp_call_begin_general(mpp_call_t *c, uint32_t fid, void *frame)
+{
+    if (!atomic_load_explicit(&mpp_collecting, memory_order_relaxed))
+        return 0;
+    mpp_thread_t *t = mpp_tls_thread;
+    if (MPP_UNLIKELY(!t)) {
+        t = mpp_thread_attach();
+        if (!t)
+            return 0;
+    }
+    uint64_t n = atomic_load_explicit(&t->entered, memory_order_relaxed);
+    if (n != atomic_load_explicit(&t->left, memory_order_relaxed))
+        return 0; /* a call MPI makes inside an MPI call */
+    atomic_store_explicit(&t->entered, n + 1, memory_order_relaxed);
+    t->current = c;
+    c->thread = t;
+    c->fid = fid;
+    c->frame = frame;
+    c->by_kind_used = 0;
+    c->bytes_sent = c->bytes_recv = 0;
+    c->model = 0;
+    c->new_request = 0;
+    c->nstarted = 0;
+    if (MPP_UNLIKELY(mpp_counters_split_on)) /* MPIPROF_PAPI_SRC=on only */
+        mpp_counters_enter();
+    c->t0 = mpp_now();
+    if (MPP_UNLIKELY(mpp_union_tracking)) /* MPI_THREAD_MULTIPLE only */
+        mpp_union_enter(c->t0);
+    return 1;
+}
+
+void mpp_call_stop_general(mpp_call_t *c)
+{
+    c->t1 = mpp_now();
+    if (MPP_UNLIKELY(mpp_counters_split_on))
+        mpp_counters_leave();
+}
+
+void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_address, void *frame_address)
 {
     mpp_thread_t *t = c->thread;
+    if (!(uses & MPP_USES_BYTES)) /* left unset by the fast begin */
+        c->bytes_sent = c->bytes_recv = 0;
+    if (!(uses & MPP_USES_MODEL))
+        c->model = 0;
+    if (!(uses & MPP_USES_REQUESTS)) {
+        c->by_kind_used = 0;
+        c->new_request = 0;
+        c->nstarted = 0;
+    }
     uintptr_t frames[MPP_MAX_DEPTH];
     if (MPP_UNLIKELY(mpp_union_tracking))
         mpp_union_leave(c->t1);
@@ -185,14 +240,13 @@ void mpp_call_end(mpp_call_t *c, void *return_address, void *frame_address)
     }
     mpp_callsite_capture(frames, t->table.depth, return_address, frame_address, t->stack_lo, t->stack_hi);
     uint32_t interval = atomic_load_explicit(&mpp_current_interval, memory_order_relaxed);
-    mpp_cell_t *cell = t->last_cell;
+    mpp_cell_t *cell = t->table.recent;
     /* A loop calls the same site again and again: try the previous cell
-     * before hashing (valid while the table has not grown since). */
-    if (!(cell && t->last_generation == t->table.generation && cell->fid == c->fid &&
-          cell->interval == interval && mpp_same_frames(cell->frames, frames, t->table.depth))) {
+     * before hashing (NULL once the table has grown). */
+    if (!(cell && cell->fid == c->fid && cell->interval == interval &&
+          mpp_same_frames(cell->frames, frames, t->table.depth))) {
         cell = mpp_table_lookup(&t->table, c->fid, interval, frames);
-        t->last_cell = cell;
-        t->last_generation = t->table.generation;
+        t->table.recent = cell;
     }
     if (MPP_LIKELY(cell != NULL)) {
         uint64_t dt = c->t1 - c->t0;
@@ -200,7 +254,7 @@ void mpp_call_end(mpp_call_t *c, void *return_address, void *frame_address)
         if (MPP_UNLIKELY(c->by_kind_used))
             add_split(&cell->stats, c, dt);
         else
-            cell->stats.ticks[c->category] += dt;
+            cell->stats.ticks[category] += dt;
         cell->stats.bytes_sent += (uint64_t)c->bytes_sent;
         cell->stats.bytes_recv += (uint64_t)c->bytes_recv;
         cell->stats.model += c->model;

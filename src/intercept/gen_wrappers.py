@@ -355,8 +355,10 @@ def sync_before(fn, sync_rules):
     ws = "MPP_UNLIKELY(mpp_ws_on)"
     if "status" in fn.by_name and (role in ("recv", "sendrecv", "probe", "mrecv") or
                                    fn.base in COMPLETIONS):
+        # Not only when the analysis is on: a status MPI fills costs less
+        # than testing the switch.
         out += ["    MPI_Status mpp_ws_status;",
-                "    if (%s && status == MPI_STATUS_IGNORE)" % ws,
+                "    if (status == MPI_STATUS_IGNORE)",
                 "        status = &mpp_ws_status;"]
     if "array_of_statuses" in fn.by_name and fn.base in COMPLETIONS:
         n = "count" if "count" in fn.by_name else "incount"
@@ -413,6 +415,8 @@ def sync_after(fn, sync_rules):
         body.append("mpp_ws_freed(&handled);")
     if not body:
         return []
+    if role == "probe" and "flag" in has:  # a probe loop mostly finds nothing: test that first
+        return ["    if (*flag && MPP_UNLIKELY(mpp_ws_on) && ret == MPI_SUCCESS)", "        " + call]
     return ["    if (MPP_UNLIKELY(mpp_ws_on) && ret == MPI_SUCCESS) {"] + ["        " + b for b in body] + ["    }"]
 
 
@@ -444,6 +448,26 @@ def f08_sync_before(fn, sync_rules):
             "        mpp_ws_comm_freeing(PMPI_Comm_f2c(*(const MPI_Fint *)comm));"]
 
 
+def call_uses(fn, bytes_lines, model_lines, handles):
+    """What the call uses besides its time (MPP_USES_*, thread_state.h): the
+    inline fast path sets and adds only that."""
+    uses = []
+    # MPI_Start(all) adds the bytes and model time its persistent requests
+    # were created with (mpp_reqset_before).
+    if bytes_lines or "start" in handles:
+        uses.append("MPP_USES_BYTES")
+    if model_lines or "start" in handles:
+        uses.append("MPP_USES_MODEL")
+    if handles or fn.actions & {"request", "persistent"}:
+        uses.append("MPP_USES_REQUESTS")
+    return " | ".join(uses) or "0"
+
+
+def call_end(fn, category, uses):
+    return ("    mpp_call_end(&call, %s, %s, %s, __builtin_return_address(0), __builtin_frame_address(0));"
+            % (fn.fid, category, uses))
+
+
 def wrapper(fn, bytes_rules, model_rules, sync_rules):
     params = ", ".join(p.text for p in fn.params) or "void"
     args = ", ".join(p.name for p in fn.params)
@@ -458,10 +482,14 @@ def wrapper(fn, bytes_rules, model_rules, sync_rules):
     out += ["MPP_EXPORT %s" % head, "{"]
     if "fortranlib" in fn.actions:
         out += ["    if (!%s)" % fn.pname, "        return MPI_ERR_OTHER;"]
-    out += ["    mpp_call_t call;",
-           "    if (!mpp_call_begin(&call, %s, %s, __builtin_frame_address(0)))" % (fn.fid, CATEGORY[fn.cls]),
-           "        return %s(%s);" % (fn.pname, args)]
     handles = fn.actions & {"complete", "start", "cancel", "free"}
+    rule = bytes_rules.get(fn.operation())
+    bytes_lines = bytes_code(fn, rule, CView(fn)) if rule else []
+    model_lines = model_code(fn, model_rules, CView(fn), "ret == MPI_SUCCESS")
+    uses = call_uses(fn, bytes_lines, model_lines, handles)
+    out += ["    mpp_call_t call;",
+           "    if (!mpp_call_begin(&call, %s, %s, __builtin_frame_address(0)))" % (fn.fid, uses),
+           "        return %s(%s);" % (fn.pname, args)]
     if handles:
         arr, n = request_array(fn)
         out += ["    mpp_reqset_t handled;",
@@ -471,15 +499,12 @@ def wrapper(fn, bytes_rules, model_rules, sync_rules):
     out += ["    %s ret = %s(%s);" % (fn.ret, fn.pname, args), "    mpp_call_stop(&call);"]
     if handles:
         out.append("    mpp_reqset_after(&call, &handled, %s, %s, %d);" % (arr, n, "complete" in handles))
-    rule = bytes_rules.get(fn.operation())
-    if rule:
-        out += bytes_code(fn, rule, CView(fn))
-    out += model_code(fn, model_rules, CView(fn), "ret == MPI_SUCCESS")
+    out += bytes_lines + model_lines
     if fn.actions & {"request", "persistent"}:
         kind = CATEGORY[fn.cls]
         out.append("    if (ret == MPI_SUCCESS) mpp_request_created(&call, *request, %s, %d);"
                    % (kind, "persistent" in fn.actions))
-    out += ["    mpp_call_end(&call, __builtin_return_address(0), __builtin_frame_address(0));"]
+    out += [call_end(fn, CATEGORY[fn.cls], uses)]
     out += sync_after(fn, sync_rules)
     out += ["    return ret;", "}", ""]
     return out
@@ -509,12 +534,16 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules):
     out = ["intptr_t %s(%s) __attribute__((weak));" % (real, decl),
            "MPP_EXPORT intptr_t %s(%s)" % (mine, decl), "{",
            "    if (MPP_UNLIKELY(!%s))" % real,
-           '        mpp_f08_missing("%s", "%s");' % (mine, real),
-           "    mpp_call_t call;",
-           "    if (!mpp_call_begin(&call, %s, %s, __builtin_frame_address(0)))" % (fn.fid, category),
-           "        return %s(%s);" % (real, args)]
+           '        mpp_f08_missing("%s", "%s");' % (mine, real)]
     view = F08View(fn)
     handles = fn.actions & {"complete", "start", "cancel", "free"}
+    rule = bytes_rules.get(fn.operation())
+    bytes_lines = bytes_code(fn, rule, view) if rule else []
+    model_lines = model_code(fn, model_rules, view, "mpp_f08_ok(ierror)")
+    uses = call_uses(fn, bytes_lines, model_lines, handles)
+    out += ["    mpp_call_t call;",
+            "    if (!mpp_call_begin(&call, %s, %s, __builtin_frame_address(0)))" % (fn.fid, uses),
+            "        return %s(%s);" % (real, args)]
     if handles:
         if "array_of_requests" in fn.by_name:
             arr = "(MPI_Request *)array_of_requests"
@@ -528,14 +557,11 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules):
     out += ["    intptr_t ret = %s(%s);" % (real, args), "    mpp_call_stop(&call);"]
     if handles:
         out.append("    mpp_reqset_after(&call, &handled, %s, %s, %d);" % (arr, n, "complete" in handles))
-    rule = bytes_rules.get(fn.operation())
-    if rule:
-        out += bytes_code(fn, rule, view)
-    out += model_code(fn, model_rules, view, "mpp_f08_ok(ierror)")
+    out += bytes_lines + model_lines
     if fn.actions & {"request", "persistent"}:
         out.append("    if (mpp_f08_ok(ierror)) mpp_request_created(&call, PMPI_Request_f2c(*(MPI_Fint *)request), %s, %d);"
                    % (category, "persistent" in fn.actions))
-    out += ["    mpp_call_end(&call, __builtin_return_address(0), __builtin_frame_address(0));"]
+    out += [call_end(fn, category, uses)]
     out += f08_sync_after(fn, sync_rules)
     out += ["    return ret;", "}", ""]
     return out

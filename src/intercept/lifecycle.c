@@ -209,7 +209,7 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
     mpp_union_tracking = mpp_union_measured = provided == MPI_THREAD_MULTIPLE;
     active = 1;
     state = MPP_LIFE_ACTIVE;
-    mpp_collecting = 1;
+    mpp_collect_set(1, 0);
     mpp_thread_attach();
     mpp_faults_start(rank, nprocs, (int)mpp_config.number[MPP_CFG_QUIET]);
     if (hang_timeout > 0)
@@ -416,7 +416,7 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before, const 
 
 void mpp_lifecycle_stop(uint64_t end, int read_counters)
 {
-    mpp_collecting = 0;
+    mpp_collect_set(0, 0);
     mpp_model_runtime_stop();
     active = 0;
     state = MPP_LIFE_AFTER;
@@ -483,8 +483,7 @@ void mpp_lifecycle_finish(void *return_address, void *frame_address)
     if (hang_timeout > 0) /* a process may hang in MPI_Finalize too: watched until it returns */
         mpp_watch_finalize_enter(return_address, frame_address);
     uint64_t end = mpp_now();
-    mpp_collecting = 0;
-    mpp_paused = 0;
+    mpp_collect_set(0, 0);
     finish_waitstates();
     mpp_lifecycle_stop(end, 1);
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
@@ -691,9 +690,9 @@ MPP_EXPORT int MPI_Pcontrol(const int level, ...)
         }
     }
     if (active && waitstates)
-        mpp_paused = level == 0; /* every call still counts for the wait-state bookkeeping */
+        mpp_collect_set(1, level == 0); /* paused: every call still counts for the wait-state bookkeeping */
     else if (active)
-        mpp_collecting = level != 0;
+        mpp_collect_set(level != 0, 0);
     return PMPI_Pcontrol(level);
 }
 

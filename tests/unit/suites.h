@@ -25,6 +25,7 @@ Suite *waitstates_suite(void);
 Suite *hang_dump_suite(void);
 Suite *reduce_suite(void);
 Suite *partial_suite(void);
+Suite *callsite_suite(void);
 
 /* Index of the first recorded warning that contains every one of the given
  * (NULL-terminated) substrings, or -1. */

@@ -346,6 +346,28 @@ START_TEST(test_table_bad_args)
 }
 END_TEST
 
+/* The hot path's cell of the previous call (thread_state.h) must not point
+ * into the old cells once growth has moved them. */
+START_TEST(test_table_growth_clears_recent)
+{
+    uintptr_t f[MPP_MAX_DEPTH];
+    uint32_t fid, interval;
+    ck_assert_int_eq(mpp_table_init(&T, 100000, 4), 0);
+    ck_assert_ptr_null(T.recent);
+    key_of(0, &fid, &interval, f);
+    T.recent = mpp_table_lookup(&T, fid, interval, f);
+    uint64_t generation = T.generation;
+    int i = 1;
+    for (; T.generation == generation; i++) { /* up to the first growth */
+        key_of(i, &fid, &interval, f);
+        mpp_table_lookup(&T, fid, interval, f);
+        if (T.generation == generation)
+            ck_assert_ptr_nonnull(T.recent); /* kept while the cells stay */
+    }
+    ck_assert_ptr_null(T.recent);
+}
+END_TEST
+
 Suite *table_suite(void)
 {
     Suite *s = suite_create("table");
@@ -362,6 +384,7 @@ Suite *table_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_table_growth_keeps_cells);
     tcase_add_test(tc, test_table_at_generation);
+    tcase_add_test(tc, test_table_growth_clears_recent);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("limits");
