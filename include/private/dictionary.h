@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "strmap.h"
+#include "handlemap.h"
 
 typedef enum {
     MPP_REC_INTERVAL = 0, MPP_REC_SRC, MPP_REC_CELL, MPP_REC_HOST, MPP_REC_WARNING,
@@ -35,23 +35,36 @@ typedef enum {
 #define MPP_GS '\x1d'
 #define MPP_CELL_KEY_LEN 34
 void mpp_cell_key(const char *interval_key, const char *src_key, char out[MPP_CELL_KEY_LEN]);
+/* The 16 hex digits of a key's hash (a half of a cell key), and the cell
+ * key of two such halves. */
+void mpp_key_hash_hex(const char *key, char out[17]);
+void mpp_cell_key_of(const char interval_hex[17], const char src_hex[17], char out[MPP_CELL_KEY_LEN]);
 
 typedef struct {
     int kind;
     char *key;
     int64_t min; /* merged by minimum: first entry (ns) of an interval, lowest rank of a warning */
     int64_t sum; /* merged by sum: processes that have the record */
+    uint64_t hash; /* of kind and key, for the index */
 } mpp_record_t;
 
 typedef struct {
     mpp_record_t *records;
     size_t count, capacity;
-    mpp_strmap_t index; /* kind + key -> position */
+    /* kind + key -> position: open addressing over the records' own keys
+     * (position + 1 per slot, 0: empty), at most half full */
+    size_t *index;
+    size_t index_capacity;
+    /* Set by mpp_dict_canonical_order: the (interval id, SRC id) of each
+     * cell record, in order (2 per cell); NULL until then. */
+    long *cell_ids;
 } mpp_dict_t;
 
 void mpp_dict_init(mpp_dict_t *d);
 void mpp_dict_free(mpp_dict_t *d);
 int mpp_dict_add(mpp_dict_t *d, int kind, const char *key, int64_t min, int64_t sum);
+/* The same, giving the record's position (-1: out of memory). */
+long mpp_dict_put(mpp_dict_t *d, int kind, const char *key, int64_t min, int64_t sum);
 /* Position of a record, or -1. */
 long mpp_dict_find(const mpp_dict_t *d, int kind, const char *key);
 
@@ -70,11 +83,12 @@ int mpp_dict_canonical_order(mpp_dict_t *d);
  * regular layouts keep one run per host however many ranks it has. */
 int mpp_dict_coalesce_runs(mpp_dict_t *d);
 
-/* Map "16 hex digits of the key's hash" -> position, for every record of
- * `kind` (cells name their interval and SRC point by these hashes). */
-int mpp_dict_index_hashes(const mpp_dict_t *d, int kind, mpp_strmap_t *out);
+/* Map the key's hash (the 64 bits a cell key gives in hex) -> position,
+ * for every record of `kind` (cells name their interval and SRC point by
+ * these hashes); values are longs.  Free with mpp_handlemap_free. */
+int mpp_dict_index_hashes(const mpp_dict_t *d, int kind, mpp_handlemap_t *out);
 /* Positions of a cell's interval and SRC point in d (-1 when unknown). */
-void mpp_dict_cell_parts(const mpp_strmap_t *intervals, const mpp_strmap_t *srcs, const char *cell_key,
+void mpp_dict_cell_parts(const mpp_handlemap_t *intervals, const mpp_handlemap_t *srcs, const char *cell_key,
                          long *interval, long *src);
 
 /* Parent key of an interval key ("0" has none: NULL).  Allocated. */

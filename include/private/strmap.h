@@ -8,6 +8,7 @@
 
 typedef struct {
     char **keys;
+    uint64_t *hashes; /* of each key: probes compare these first, growth does not hash again */
     uintptr_t *values;
     size_t capacity;
     size_t count;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "handlemap.h"
 #include "model.h"
 #include "profile.h"
 #include "srckey.h"
@@ -129,13 +130,19 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
         total += tables[t]->count + 8;
     p->cells = calloc(total ? total : 1, sizeof *p->cells);
     /* A call site appears in several intervals: resolve and build its SRC
-     * key once (by_stack), keep one copy per distinct key (unique, two
-     * addresses can resolve to the same line), and find cells by
-     * (interval, that copy). */
-    mpp_strmap_t by_stack, unique, index;
-    mpp_strmap_init(&by_stack);
+     * key once (by_stack: by the 64-bit hash of function and frames, as the
+     * table itself tells cells apart), keep one copy per distinct key
+     * (unique, two addresses can resolve to the same line; its value is the
+     * key's ordinal), and find cells by (interval, that ordinal). */
+    mpp_handlemap_t by_stack, index;
+    mpp_strmap_t unique;
+    typedef struct {
+        const char *src;  /* the canonical copy, in `unique` */
+        uint64_t ordinal; /* its value in `unique` */
+    } site_t;
+    mpp_handlemap_init(&by_stack, sizeof(site_t));
+    mpp_handlemap_init(&index, sizeof(int));
     mpp_strmap_init(&unique);
-    mpp_strmap_init(&index);
     for (int t = 0; t < ntables; t++) {
         const mpp_table_t *table = tables[t];
         for (size_t s = 0; s < table->capacity; s++) {
@@ -143,30 +150,28 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
             if (!c->hash || (!c->stats.calls && !c->stats.overlap && !c->stats.wait[0] && !c->stats.wait[1] &&
                              !c->stats.wait[2]))
                 continue; /* calls == 0: Overlap (or a wait state) of a call of another thread's at this site */
-            char stack[24 + 17 * MPP_MAX_DEPTH];
-            int len = snprintf(stack, sizeof stack, "%x", c->fid);
-            for (int f = 0; f < table->depth; f++)
-                len += snprintf(stack + len, sizeof stack - (size_t)len, ":%" PRIxPTR, c->frames[f]);
             int inserted;
-            uintptr_t *known = mpp_strmap_put(&by_stack, stack, 0, &inserted);
+            site_t *known = mpp_handlemap_put(&by_stack, mpp_key_hash(c->fid, 0, c->frames, table->depth), &inserted);
             if (!known)
                 continue;
             if (inserted) {
                 char *src = mpp_profile_src_key(c->fid, c->frames, table->depth, resolve, resolve_ctx, function_name);
-                uintptr_t *u = src ? mpp_strmap_put(&unique, src, 0, &inserted) : NULL;
+                uintptr_t *u = src ? mpp_strmap_put(&unique, src, unique.count, &inserted) : NULL;
                 free(src);
-                if (!u)
+                if (!u) {
+                    mpp_handlemap_remove(&by_stack, mpp_key_hash(c->fid, 0, c->frames, table->depth), NULL);
                     continue;
-                /* the map's own copy of the key is the canonical string (growth
-                 * moves the map's pointers, never the strings) */
-                *known = (uintptr_t)mpp_strmap_key_of(&unique, u);
+                }
+                /* the ordinal, and the map's own copy of the key (growth moves
+                 * the map's pointers, never the strings) */
+                *known = (site_t){mpp_strmap_key_of(&unique, u), *u};
             }
-            const char *src = (const char *)*known;
-            char key[48];
-            snprintf(key, sizeof key, "%u:%p", c->interval, (const void *)src);
-            uintptr_t *slot = mpp_strmap_put(&index, key, (uintptr_t)p->ncells, &inserted);
+            const char *src = known->src;
+            int *slot = mpp_handlemap_put(&index, (uint64_t)c->interval << 32 | known->ordinal, &inserted);
             if (!slot)
                 continue;
+            if (inserted)
+                *slot = p->ncells;
             mpp_local_cell_t *lc = &p->cells[*slot];
             if (inserted) {
                 lc->interval = (int)c->interval;
@@ -195,9 +200,9 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
             }
         }
     }
-    mpp_strmap_free(&by_stack);
+    mpp_handlemap_free(&by_stack);
+    mpp_handlemap_free(&index);
     mpp_strmap_free(&unique);
-    mpp_strmap_free(&index);
     scale_to_union(p, intervals, nintervals, to_seconds);
     return p;
 }

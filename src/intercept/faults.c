@@ -50,6 +50,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -97,6 +98,7 @@ static const caught_t caught[] = {
 static struct sigaction previous[NCAUGHT]; /* chained to */
 static unsigned char installed[NCAUGHT];
 static int my_rank, my_nprocs, quiet, json_only;
+static int writes_json; /* the JSON file is the last one written (MPIPROF_FORMAT=json or both) */
 static int exit_handler_registered;
 static int ending; /* a partial protocol was written or is being written (atomic exchange) */
 
@@ -409,20 +411,40 @@ static void wait_for_others(double own_seconds)
     double limit = 4 * own_seconds;
     limit = limit < OTHERS_MIN_SECONDS ? OTHERS_MIN_SECONDS : limit > OTHERS_MAX_SECONDS ? OTHERS_MAX_SECONDS : limit;
     double t0 = monotonic();
+    struct timespec last = {0, 0}; /* the latest modification time of the files */
+    int all = 1;
     for (int r = 0; r < my_nprocs; r++) {
         L.n = 0;
         memcpy(L.text, report->path, len - slen);
         L.n = len - slen;
-        put(&L, ".partial."), put_int(&L, r), put(&L, json_only ? ".json" : "");
+        /* the file written last: a process whose text file exists may
+         * still be writing its JSON */
+        put(&L, ".partial."), put_int(&L, r), put(&L, writes_json ? ".json" : "");
         L.text[L.n] = '\0';
         memcpy(path, L.text, L.n + 1);
-        while (access(path, F_OK) != 0 && monotonic() - t0 < limit)
+        struct stat st;
+        while (stat(path, &st) != 0 && monotonic() - t0 < limit)
             pause_seconds(0.001);
+        if (stat(path, &st) != 0)
+            all = 0;
+        else if (st.st_mtim.tv_sec > last.tv_sec ||
+                 (st.st_mtim.tv_sec == last.tv_sec && st.st_mtim.tv_nsec > last.tv_nsec))
+            last = st.st_mtim;
     }
     /* The last to write would otherwise end first, and the launcher kill
-     * the others (SIGKILL: an exit status the job would not have had):
-     * every process ends the same short while after the last file came. */
-    pause_seconds(0.05);
+     * the others (SIGKILL: an exit status the job would not have had)
+     * before their own handlers ran: every process ends at the same instant,
+     * 50 ms after the last file was written (its modification time, the
+     * same for every process of a node, however late each one saw it). */
+    if (!all) {
+        pause_seconds(0.05);
+        return;
+    }
+    struct timespec end = {last.tv_sec, last.tv_nsec + 50000000L};
+    if (end.tv_nsec >= 1000000000L)
+        end.tv_sec++, end.tv_nsec -= 1000000000L;
+    while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &end, NULL) == EINTR)
+        ;
 }
 
 /* --- signals --- */
@@ -693,6 +715,7 @@ void mpp_faults_start(int rank, int nprocs, int be_quiet)
     my_nprocs = nprocs;
     quiet = be_quiet;
     json_only = mpp_config.number[MPP_CFG_FORMAT] == MPP_FORMAT_JSON;
+    writes_json = mpp_config.number[MPP_CFG_FORMAT] != MPP_FORMAT_TEXT;
     __atomic_store_n(&ending, 0, __ATOMIC_SEQ_CST);
     if (!report) {
         void *page = mmap(NULL, sizeof *report, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);

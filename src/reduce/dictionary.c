@@ -5,30 +5,24 @@
 #include "dictionary.h"
 #include "machine.h"
 #include "srckey.h"
+#include "strmap.h"
 
-/* The index's key of a record: its kind as a letter, then its key.  Short
- * keys (cells, hosts) use the caller's buffer: no allocation. */
-static char *index_key(int kind, const char *key, char *small, size_t small_size)
+/* The index hashes a record's key and kind together; a cell key names its
+ * interval and SRC point by the hash of the key alone (mpp_key_hash_hex):
+ * one is the other with the kind's term taken out. */
+static uint64_t kind_term(int kind)
 {
-    size_t n = strlen(key);
-    char *k = n + 2 <= small_size ? small : malloc(n + 2);
-    if (!k)
-        return NULL;
-    k[0] = (char)('A' + kind);
-    memcpy(k + 1, key, n + 1);
-    return k;
+    return (uint64_t)(kind + 1) * 0x9E3779B97F4A7C15ull;
 }
 
-static void index_key_free(char *k, const char *small)
+static uint64_t record_hash(int kind, const char *key, size_t len)
 {
-    if (k != small)
-        free(k);
+    return mpp_hash_bytes(key, len) ^ kind_term(kind);
 }
 
 void mpp_dict_init(mpp_dict_t *d)
 {
     memset(d, 0, sizeof *d);
-    mpp_strmap_init(&d->index);
 }
 
 void mpp_dict_free(mpp_dict_t *d)
@@ -36,25 +30,56 @@ void mpp_dict_free(mpp_dict_t *d)
     for (size_t i = 0; i < d->count; i++)
         free(d->records[i].key);
     free(d->records);
-    mpp_strmap_free(&d->index);
+    free(d->index);
+    free(d->cell_ids);
     memset(d, 0, sizeof *d);
 }
 
-int mpp_dict_add(mpp_dict_t *d, int kind, const char *key, int64_t min, int64_t sum)
+/* The index slot of (kind, key): where its position is, or the empty slot
+ * where it goes. */
+static size_t index_slot(const mpp_dict_t *d, int kind, const char *key, uint64_t h)
 {
-    char small[128];
-    char *ik = index_key(kind, key, small, sizeof small);
-    int inserted;
-    uintptr_t *slot = ik ? mpp_strmap_put(&d->index, ik, d->count, &inserted) : NULL;
-    index_key_free(ik, small);
-    if (!slot)
+    size_t mask = d->index_capacity - 1, i = h & mask;
+    for (; d->index[i]; i = (i + 1) & mask) {
+        const mpp_record_t *r = &d->records[d->index[i] - 1];
+        if (r->hash == h && r->kind == kind && !strcmp(r->key, key))
+            break;
+    }
+    return i;
+}
+
+/* Index every record again (after growth or reordering). */
+static int reindex(mpp_dict_t *d, size_t capacity)
+{
+    size_t *index = calloc(capacity, sizeof *index);
+    if (!index)
         return -1;
-    if (!inserted) {
-        mpp_record_t *r = &d->records[*slot];
+    free(d->index);
+    d->index = index;
+    d->index_capacity = capacity;
+    for (size_t p = 0; p < d->count; p++) {
+        size_t i = d->records[p].hash & (capacity - 1); /* keys are distinct: the first empty slot */
+        while (index[i])
+            i = (i + 1) & (capacity - 1);
+        index[i] = p + 1;
+    }
+    return 0;
+}
+
+/* Add (kind, key of len bytes) or merge into the record it has. */
+static long put(mpp_dict_t *d, int kind, const char *key, size_t len, int64_t min, int64_t sum)
+{
+    if ((d->count + 1) * 2 > d->index_capacity &&
+        reindex(d, d->index_capacity ? d->index_capacity * 2 : 256) != 0)
+        return -1;
+    uint64_t h = record_hash(kind, key, len);
+    size_t slot = index_slot(d, kind, key, h);
+    if (d->index[slot]) {
+        mpp_record_t *r = &d->records[d->index[slot] - 1];
         if (min < r->min)
             r->min = min;
         r->sum += sum;
-        return 0;
+        return (long)d->index[slot] - 1;
     }
     if (d->count == d->capacity) {
         size_t cap = d->capacity ? d->capacity * 2 : 64;
@@ -64,17 +89,32 @@ int mpp_dict_add(mpp_dict_t *d, int kind, const char *key, int64_t min, int64_t 
         d->records = grown;
         d->capacity = cap;
     }
-    d->records[d->count++] = (mpp_record_t){kind, strdup(key), min, sum};
-    return 0;
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return -1;
+    memcpy(copy, key, len);
+    copy[len] = '\0';
+    d->records[d->count] = (mpp_record_t){kind, copy, min, sum, h};
+    d->index[slot] = ++d->count;
+    return (long)d->count - 1;
+}
+
+long mpp_dict_put(mpp_dict_t *d, int kind, const char *key, int64_t min, int64_t sum)
+{
+    return put(d, kind, key, strlen(key), min, sum);
+}
+
+int mpp_dict_add(mpp_dict_t *d, int kind, const char *key, int64_t min, int64_t sum)
+{
+    return mpp_dict_put(d, kind, key, min, sum) < 0 ? -1 : 0;
 }
 
 long mpp_dict_find(const mpp_dict_t *d, int kind, const char *key)
 {
-    char small[128];
-    char *ik = index_key(kind, key, small, sizeof small);
-    uintptr_t *slot = ik ? mpp_strmap_get(&d->index, ik) : NULL;
-    index_key_free(ik, small);
-    return slot ? (long)*slot : -1;
+    if (!d->index_capacity)
+        return -1;
+    size_t slot = index_slot(d, kind, key, record_hash(kind, key, strlen(key)));
+    return d->index[slot] ? (long)d->index[slot] - 1 : -1;
 }
 
 int mpp_dict_serialize(const mpp_dict_t *d, char **buffer, size_t *length)
@@ -112,13 +152,19 @@ static int walk_serialized(mpp_dict_t *d, const char *b, size_t length)
         if ((size_t)(end - p) < (size_t)len + 16 || kind < 0 || kind >= MPP_NREC)
             return -1;
         if (d) {
-            char *key = strndup(p, len);
+            char small[256];
+            char *key = len < sizeof small ? small : malloc((size_t)len + 1);
+            if (!key)
+                return -1;
+            memcpy(key, p, len);
+            key[len] = '\0';
             int64_t min, sum;
             memcpy(&min, p + len, 8);
             memcpy(&sum, p + len + 8, 8);
-            int rc = key ? mpp_dict_add(d, kind, key, min, sum) : -1;
-            free(key);
-            if (rc != 0)
+            long rc = put(d, kind, key, len, min, sum);
+            if (key != small)
+                free(key);
+            if (rc < 0)
                 return -1;
         }
         p += len + 16;
@@ -134,46 +180,76 @@ int mpp_dict_merge_serialized(mpp_dict_t *d, const char *b, size_t length)
     return walk_serialized(d, b, length);
 }
 
-static void hash_hex(const char *key, char out[17])
+static void hex64(uint64_t h, char out[17])
 {
-    snprintf(out, 17, "%016llx", (unsigned long long)mpp_hash_bytes(key, strlen(key)));
+    static const char digits[] = "0123456789abcdef";
+    for (int i = 15; i >= 0; i--, h >>= 4)
+        out[i] = digits[h & 15];
+    out[16] = '\0';
+}
+
+void mpp_key_hash_hex(const char *key, char out[17])
+{
+    hex64(mpp_hash_bytes(key, strlen(key)), out);
+}
+
+void mpp_cell_key_of(const char interval_hex[17], const char src_hex[17], char out[MPP_CELL_KEY_LEN])
+{
+    memcpy(out, interval_hex, 16);
+    out[16] = MPP_GS;
+    memcpy(out + 17, src_hex, 17);
 }
 
 void mpp_cell_key(const char *interval_key, const char *src_key, char out[MPP_CELL_KEY_LEN])
 {
-    hash_hex(interval_key, out);
-    out[16] = MPP_GS;
-    hash_hex(src_key, out + 17);
+    char a[17], b[17];
+    mpp_key_hash_hex(interval_key, a);
+    mpp_key_hash_hex(src_key, b);
+    mpp_cell_key_of(a, b, out);
 }
 
-int mpp_dict_index_hashes(const mpp_dict_t *d, int kind, mpp_strmap_t *out)
+int mpp_dict_index_hashes(const mpp_dict_t *d, int kind, mpp_handlemap_t *out)
 {
-    mpp_strmap_init(out);
+    mpp_handlemap_init(out, sizeof(long));
     for (size_t i = 0; i < d->count; i++) {
         if (d->records[i].kind != kind)
             continue;
-        char hex[17];
         int inserted;
-        hash_hex(d->records[i].key, hex);
-        if (!mpp_strmap_put(out, hex, i, &inserted))
+        long *slot = mpp_handlemap_put(out, d->records[i].hash ^ kind_term(kind), &inserted);
+        if (!slot)
             return -1;
+        *slot = (long)i;
     }
     return 0;
 }
 
-void mpp_dict_cell_parts(const mpp_strmap_t *intervals, const mpp_strmap_t *srcs, const char *cell_key,
+/* 16 hex digits (lower case, as hex64 writes them) -> 64 bits; -1 if not. */
+static int parse_hex64(const char *p, uint64_t *h)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 16; i++) {
+        char c = p[i];
+        int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (digit < 0)
+            return -1;
+        v = v << 4 | (uint64_t)digit;
+    }
+    *h = v;
+    return 0;
+}
+
+void mpp_dict_cell_parts(const mpp_handlemap_t *intervals, const mpp_handlemap_t *srcs, const char *cell_key,
                          long *interval, long *src)
 {
-    char hex[17];
+    uint64_t hi, hs;
     *interval = *src = -1;
-    if (strlen(cell_key) != MPP_CELL_KEY_LEN - 1 || cell_key[16] != MPP_GS)
+    if (strlen(cell_key) != MPP_CELL_KEY_LEN - 1 || cell_key[16] != MPP_GS || parse_hex64(cell_key, &hi) != 0 ||
+        parse_hex64(cell_key + 17, &hs) != 0)
         return;
-    memcpy(hex, cell_key, 16);
-    hex[16] = '\0';
-    uintptr_t *slot = mpp_strmap_get(intervals, hex);
-    *interval = slot ? (long)*slot : -1;
-    slot = mpp_strmap_get(srcs, cell_key + 17);
-    *src = slot ? (long)*slot : -1;
+    const long *slot = mpp_handlemap_get(intervals, hi);
+    *interval = slot ? *slot : -1;
+    slot = mpp_handlemap_get(srcs, hs);
+    *src = slot ? *slot : -1;
 }
 
 char *mpp_interval_parent_key(const char *key)
@@ -223,7 +299,7 @@ static void depth_first(const mpp_dict_t *d, const size_t *sorted, size_t n, con
 }
 
 /* (interval id, src id) of a cell key, using the ids of the ordered dict. */
-static void cell_ids(const mpp_strmap_t *intervals, const mpp_strmap_t *srcs, const long *id_of, const char *key,
+static void cell_ids(const mpp_handlemap_t *intervals, const mpp_handlemap_t *srcs, const long *id_of, const char *key,
                      long *interval, long *src)
 {
     long ip, sp;
@@ -277,7 +353,7 @@ int mpp_dict_canonical_order(mpp_dict_t *d)
             id_of[of_kind[k][j]] = (long)j;
     /* indexed by record position: (interval id, src id) of each cell */
     cell_order_ids = calloc((n ? n : 1) * 2, sizeof(long));
-    mpp_strmap_t interval_hashes, src_hashes;
+    mpp_handlemap_t interval_hashes, src_hashes;
     mpp_dict_index_hashes(d, MPP_REC_INTERVAL, &interval_hashes);
     mpp_dict_index_hashes(d, MPP_REC_SRC, &src_hashes);
     for (size_t j = 0; j < count[MPP_REC_CELL]; j++) {
@@ -285,8 +361,8 @@ int mpp_dict_canonical_order(mpp_dict_t *d)
         cell_ids(&interval_hashes, &src_hashes, id_of, d->records[r].key, &cell_order_ids[2 * r],
                  &cell_order_ids[2 * r + 1]);
     }
-    mpp_strmap_free(&interval_hashes);
-    mpp_strmap_free(&src_hashes);
+    mpp_handlemap_free(&interval_hashes);
+    mpp_handlemap_free(&src_hashes);
     qsort(of_kind[MPP_REC_CELL], count[MPP_REC_CELL], sizeof(size_t), by_cell_ids);
     size_t kept_cells = 0;
     for (size_t j = 0; j < count[MPP_REC_CELL]; j++) {
@@ -295,6 +371,13 @@ int mpp_dict_canonical_order(mpp_dict_t *d)
             of_kind[MPP_REC_CELL][kept_cells++] = r;
     }
     count[MPP_REC_CELL] = kept_cells;
+    free(d->cell_ids);
+    d->cell_ids = malloc((kept_cells + 1) * 2 * sizeof *d->cell_ids);
+    for (size_t j = 0; d->cell_ids && j < kept_cells; j++) {
+        size_t r = of_kind[MPP_REC_CELL][j];
+        d->cell_ids[2 * j] = cell_order_ids[2 * r];
+        d->cell_ids[2 * j + 1] = cell_order_ids[2 * r + 1];
+    }
     free(cell_order_ids);
     cell_order_ids = NULL;
 
@@ -327,17 +410,10 @@ int mpp_dict_canonical_order(mpp_dict_t *d)
     free(d->records);
     d->records = ordered;
     d->count = d->capacity = kept;
-    mpp_strmap_free(&d->index);
-    mpp_strmap_init(&d->index);
-    for (size_t i = 0; i < kept && rc == 0; i++) {
-        char small[128];
-        char *ik = index_key(d->records[i].kind, d->records[i].key, small, sizeof small);
-        int inserted;
-        if (!ik || !mpp_strmap_put(&d->index, ik, i, &inserted))
-            rc = -1;
-        index_key_free(ik, small);
-    }
-    return rc;
+    size_t capacity = 256;
+    while (capacity < 2 * (kept + 1))
+        capacity *= 2;
+    return reindex(d, capacity);
 }
 
 int mpp_dict_coalesce_runs(mpp_dict_t *d)

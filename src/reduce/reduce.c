@@ -376,13 +376,26 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
     /* 1. Keys of this process. */
     mpp_dict_t d;
     mpp_dict_init(&d);
-    for (int i = 0; i < lp->nintervals; i++)
-        mpp_dict_add(&d, MPP_REC_INTERVAL, lp->intervals[i].key,
-                     (int64_t)(lp->intervals[i].first_entry * 1e9), 1);
+    /* A cell key is made of the hashes of its interval's and SRC point's
+     * keys: each hashed once (an SRC point has a cell in every interval). */
+    char (*interval_hex)[17] = malloc(((size_t)lp->nintervals + 1) * sizeof *interval_hex);
+    size_t most = (size_t)lp->nintervals + 2 * (size_t)lp->ncells + 1;
+    char (*src_hex)[17] = malloc(most * sizeof *src_hex); /* by record position */
     char (*cell_keys)[MPP_CELL_KEY_LEN] = malloc(((size_t)lp->ncells + 1) * sizeof *cell_keys);
-    for (int c = 0; c < lp->ncells; c++) {
-        mpp_cell_key(lp->intervals[lp->cells[c].interval].key, lp->cells[c].src, cell_keys[c]);
-        mpp_dict_add(&d, MPP_REC_SRC, lp->cells[c].src, 0, 0);
+    for (int i = 0; i < lp->nintervals; i++) {
+        mpp_dict_add(&d, MPP_REC_INTERVAL, lp->intervals[i].key, (int64_t)(lp->intervals[i].first_entry * 1e9), 1);
+        if (interval_hex)
+            mpp_key_hash_hex(lp->intervals[i].key, interval_hex[i]);
+    }
+    for (int c = 0; interval_hex && src_hex && cell_keys && c < lp->ncells; c++) {
+        size_t before = d.count;
+        long pos = mpp_dict_put(&d, MPP_REC_SRC, lp->cells[c].src, 0, 0);
+        cell_keys[c][0] = '\0';
+        if (pos < 0 || (size_t)pos >= most)
+            continue; /* out of memory */
+        if (d.count > before) /* a new SRC point */
+            mpp_key_hash_hex(lp->cells[c].src, src_hex[pos]);
+        mpp_cell_key_of(interval_hex[lp->cells[c].interval], src_hex[pos], cell_keys[c]);
         mpp_dict_add(&d, MPP_REC_CELL, cell_keys[c], 0, 1);
     }
     mpp_dict_add(&d, MPP_REC_HOST, hostname, rank, 1);
@@ -513,7 +526,7 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
     free(work);
     free(work_all);
     for (int c = 0; c < lp->ncells; c++) {
-        long pos = mpp_dict_find(&d, MPP_REC_CELL, cell_keys[c]);
+        long pos = cell_keys ? mpp_dict_find(&d, MPP_REC_CELL, cell_keys[c]) : -1;
         if (pos < 0)
             continue;
         int g = (int)pos - c0;
@@ -643,15 +656,24 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
         }
         out->ncells = nc;
         out->cells = calloc((size_t)nc + 1, sizeof *out->cells);
-        mpp_strmap_t interval_hashes, src_hashes;
-        mpp_dict_index_hashes(&d, MPP_REC_INTERVAL, &interval_hashes);
-        mpp_dict_index_hashes(&d, MPP_REC_SRC, &src_hashes);
+        /* the cells' interval and SRC ids: from the canonical order (this
+         * process made it), else from the cell keys */
+        mpp_handlemap_t interval_hashes, src_hashes;
+        if (!d.cell_ids) {
+            mpp_dict_index_hashes(&d, MPP_REC_INTERVAL, &interval_hashes);
+            mpp_dict_index_hashes(&d, MPP_REC_SRC, &src_hashes);
+        }
         for (int g = 0; g < nc; g++) {
             mpp_reduced_cell_t *rc = &out->cells[g];
-            long ip, sp;
-            mpp_dict_cell_parts(&interval_hashes, &src_hashes, d.records[c0 + g].key, &ip, &sp);
-            rc->interval = (int)ip - i0;
-            rc->src = (int)sp - s0;
+            if (d.cell_ids) {
+                rc->interval = (int)d.cell_ids[2 * g];
+                rc->src = (int)d.cell_ids[2 * g + 1];
+            } else {
+                long ip, sp;
+                mpp_dict_cell_parts(&interval_hashes, &src_hashes, d.records[c0 + g].key, &ip, &sp);
+                rc->interval = (int)ip - i0;
+                rc->src = (int)sp - s0;
+            }
             const double *v = sum_all + nq + (size_t)g * MPP_NCELLV;
             rc->calls = (uint64_t)v[MPP_CELL_CALLS];
             rc->bytes_sent = (uint64_t)v[MPP_CELL_SENT];
@@ -678,8 +700,10 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
                            by_process + (size_t)s * nsum + cp0 + (size_t)g * MPP_NCELLP, MPP_NCELLP * sizeof(double));
             }
         }
-        mpp_strmap_free(&interval_hashes);
-        mpp_strmap_free(&src_hashes);
+        if (!d.cell_ids) {
+            mpp_handlemap_free(&interval_hashes);
+            mpp_handlemap_free(&src_hashes);
+        }
         int nw = count_of_kind(&d, MPP_REC_WARNING), w0 = first_of_kind(&d, MPP_REC_WARNING);
         out->warnings = calloc((size_t)nw + 1, sizeof(char *));
         for (int w = 0; w < nw; w++) {
@@ -715,6 +739,8 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
     free(event_names);
     free(sum_all), free(execs_all), free(lo_all), free(hi_all), free(by_process), free(selected);
     free(cell_keys);
+    free(interval_hex);
+    free(src_hex);
     mpp_dict_free(&d);
     mpp_dict_free(&m);
     return out;

@@ -32,40 +32,46 @@ void mpp_strmap_free(mpp_strmap_t *m)
     for (size_t i = 0; i < m->capacity; i++)
         free(m->keys[i]);
     free(m->keys);
+    free(m->hashes);
     free(m->values);
     memset(m, 0, sizeof *m);
 }
 
-static size_t find_slot(char **keys, size_t capacity, const char *key)
+/* The slot of key (hash h): where it is, or the empty slot where it goes. */
+static size_t find_slot(const mpp_strmap_t *m, const char *key, uint64_t h)
 {
-    size_t i = mpp_hash_bytes(key, strlen(key)) & (capacity - 1);
-    while (keys[i] && strcmp(keys[i], key) != 0)
-        i = (i + 1) & (capacity - 1);
+    size_t mask = m->capacity - 1, i = h & mask;
+    while (m->keys[i] && (m->hashes[i] != h || strcmp(m->keys[i], key) != 0))
+        i = (i + 1) & mask;
     return i;
 }
 
 static int grow(mpp_strmap_t *m)
 {
-    size_t capacity = m->capacity ? m->capacity * 2 : 64;
-    char **keys = calloc(capacity, sizeof *keys);
-    uintptr_t *values = calloc(capacity, sizeof *values);
-    if (!keys || !values) {
-        free(keys);
-        free(values);
+    mpp_strmap_t bigger = {.capacity = m->capacity ? m->capacity * 2 : 64, .count = m->count};
+    bigger.keys = calloc(bigger.capacity, sizeof *bigger.keys);
+    bigger.hashes = malloc(bigger.capacity * sizeof *bigger.hashes);
+    bigger.values = malloc(bigger.capacity * sizeof *bigger.values);
+    if (!bigger.keys || !bigger.hashes || !bigger.values) {
+        free(bigger.keys);
+        free(bigger.hashes);
+        free(bigger.values);
         return -1;
     }
     for (size_t i = 0; i < m->capacity; i++) {
         if (!m->keys[i])
             continue;
-        size_t j = find_slot(keys, capacity, m->keys[i]);
-        keys[j] = m->keys[i];
-        values[j] = m->values[i];
+        size_t j = m->hashes[i] & (bigger.capacity - 1); /* keys are distinct: the first empty slot */
+        while (bigger.keys[j])
+            j = (j + 1) & (bigger.capacity - 1);
+        bigger.keys[j] = m->keys[i];
+        bigger.hashes[j] = m->hashes[i];
+        bigger.values[j] = m->values[i];
     }
     free(m->keys);
+    free(m->hashes);
     free(m->values);
-    m->keys = keys;
-    m->values = values;
-    m->capacity = capacity;
+    *m = bigger;
     return 0;
 }
 
@@ -73,12 +79,16 @@ uintptr_t *mpp_strmap_put(mpp_strmap_t *m, const char *key, uintptr_t value, int
 {
     if ((m->count + 1) * 2 > m->capacity && grow(m) != 0)
         return NULL;
-    size_t i = find_slot(m->keys, m->capacity, key);
+    size_t len = strlen(key);
+    uint64_t h = mpp_hash_bytes(key, len);
+    size_t i = find_slot(m, key, h);
     *inserted = !m->keys[i];
     if (*inserted) {
-        m->keys[i] = strdup(key);
+        m->keys[i] = malloc(len + 1);
         if (!m->keys[i])
             return NULL;
+        memcpy(m->keys[i], key, len + 1);
+        m->hashes[i] = h;
         m->values[i] = value;
         m->count++;
     }
@@ -94,6 +104,6 @@ uintptr_t *mpp_strmap_get(const mpp_strmap_t *m, const char *key)
 {
     if (!m->capacity)
         return NULL;
-    size_t i = find_slot(m->keys, m->capacity, key);
+    size_t i = find_slot(m, key, mpp_hash_bytes(key, strlen(key)));
     return m->keys[i] ? &m->values[i] : NULL;
 }

@@ -206,12 +206,19 @@ static int write_atomically(const char *path, const mpp_report_t *r, int json)
         mpp_warn("cannot create '%s': %s; the protocol is not written there", tmp, strerror(errno));
         return -1;
     }
+    /* A protocol of thousands of SRC points is megabytes: written in large
+     * pieces, not stdio's 4 KiB (one system call each). */
+    char *buffer = malloc(1 << 20);
+    if (buffer)
+        setvbuf(f, buffer, _IOFBF, 1 << 20);
     int rc = 0;
     if (json)
         rc = mpp_write_json(f, r);
     else
         mpp_write_text(f, r);
-    if (fclose(f) != 0 || rc != 0 || rename(tmp, path) != 0) {
+    int closed = fclose(f);
+    free(buffer);
+    if (closed != 0 || rc != 0 || rename(tmp, path) != 0) {
         mpp_warn("writing '%s' failed: %s", path, strerror(errno));
         unlink(tmp);
         return -1;

@@ -186,7 +186,7 @@ class Run:
 
     def stderr_warnings(self):
         return [ln[len("mpiprof: warning: "):] for ln in self.stderr.splitlines()
-                if ln.startswith("mpiprof: warning: ")]
+                if ln.startswith("mpiprof: warning: ") and not MACHINE_STATE.search(ln)]
 
 
 def run(program, workdir, label, settings, cwd=None, what=""):
@@ -215,8 +215,14 @@ def run(program, workdir, label, settings, cwd=None, what=""):
     return Run(out, err, cwd or rundir)
 
 
+# Warnings about the machine's state, not the settings: the model's
+# calibration on a loaded machine (its ping-pong then measures the
+# scheduler).  Set aside, so that a busy CI host does not fail the test.
+MACHINE_STATE = re.compile(r"the communication model's .* took .* one way")
+
+
 def protocol_warnings(doc):
-    return list(doc["parameters"]["warnings"])
+    return [w for w in doc["parameters"]["warnings"] if not MACHINE_STATE.search(w)]
 
 
 def text_warnings(path):
@@ -230,7 +236,8 @@ def text_warnings(path):
         if inside:
             if not ln.startswith("   "):
                 break
-            out.append(ln.strip())
+            if not MACHINE_STATE.search(ln):
+                out.append(ln.strip())
     return out
 
 
