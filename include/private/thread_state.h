@@ -2,13 +2,16 @@
  * end of a profiled MPI call.  A generated wrapper does:
  *
  *     mpp_call_t call;
- *     if (!mpp_call_begin(&call, FID, USES, __builtin_frame_address(0))) return PMPI_x(...);
- *     MPP_WATCH_ENTER(&call, ...);                       (watch_support.h)
+ *     int mpp_mode = mpp_call_begin(&call, FID, USES, __builtin_frame_address(0));
+ *     if (!mpp_mode) return PMPI_x(...);
+ *     MPP_WATCH_ENTER(mpp_mode, &call, ...);             (watch_support.h)
  *     ret = PMPI_x(...);
- *     mpp_call_stop(&call);
+ *     mpp_call_stop(&call, mpp_mode);
  *     ...bytes, requests...
- *     mpp_call_end(&call, FID, CATEGORY, USES, __builtin_return_address(0), __builtin_frame_address(0));
+ *     mpp_call_end(&call, mpp_mode, FID, CATEGORY, USES, __builtin_return_address(0), __builtin_frame_address(0));
  *
+ * The mode begin returns (MPP_COLLECT_*) holds for the whole call: the
+ * stages after it test a register, not the shared state again.
  * Each thread owns its table: no lock, no system call, no allocation once
  * its call sites are known.  A call from the same site as the thread's
  * previous call, in the same interval, is added inline (the fast path: a
@@ -59,7 +62,8 @@ extern __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-e
  *                        because something the fast path leaves out is on:
  *                        CLOCK_MONOTONIC, PAPI counters per SRC point,
  *                        MPI_THREAD_MULTIPLE (union of the threads' times),
- *                        MPIPROF_UNWIND=dwarf, or a pause with wait states.
+ *                        MPIPROF_UNWIND=dwarf, the hang watchdog (arguments
+ *                        recorded at entry), or a pause with wait states.
  * Set by mpp_collect_set only. */
 enum { MPP_COLLECT_OFF = 0, MPP_COLLECT_FAST, MPP_COLLECT_GENERAL };
 extern _Atomic int mpp_collecting;
@@ -69,8 +73,8 @@ extern _Atomic int mpp_collecting;
 extern int mpp_paused;
 
 /* Start (on) or stop collecting, paused or not; chooses FAST or GENERAL
- * from the clock, counters, thread level and unwinder chosen at MPI_Init,
- * which must be set before. */
+ * from the clock, counters, thread level, unwinder and watchdog chosen at
+ * MPI_Init, which must be set before. */
 void mpp_collect_set(int on, int paused);
 
 /* Whether the thread is inside an MPI call (its `current` is that call). */
@@ -124,9 +128,9 @@ enum {
 /* The general begin: first call of a thread, and MPP_COLLECT_GENERAL. */
 int mpp_call_begin_general(mpp_call_t *c, uint32_t fid, void *frame);
 
-/* Begin a call: 0 when it is not profiled (call PMPI and return).  On the
- * fast path the fields `uses` leaves out stay unset (mpp_call_end_slow
- * clears them). */
+/* Begin a call: its mode, MPP_COLLECT_OFF (0) when it is not profiled (call
+ * PMPI and return).  On the fast path the fields `uses` leaves out stay
+ * unset (mpp_call_end_slow clears them). */
 MPP_ALWAYS_INLINE int mpp_call_begin(mpp_call_t *c, uint32_t fid, unsigned uses, void *frame)
 {
     int state = atomic_load_explicit(&mpp_collecting, memory_order_relaxed);
@@ -153,14 +157,14 @@ MPP_ALWAYS_INLINE int mpp_call_begin(mpp_call_t *c, uint32_t fid, unsigned uses,
         c->nstarted = 0;
     }
     c->t0 = __rdtsc(); /* MPP_COLLECT_FAST: the clock is the TSC */
-    return 1;
+    return MPP_COLLECT_FAST;
 }
 
 void mpp_call_stop_general(mpp_call_t *c);
 
-MPP_ALWAYS_INLINE void mpp_call_stop(mpp_call_t *c)
+MPP_ALWAYS_INLINE void mpp_call_stop(mpp_call_t *c, int mode)
 {
-    if (MPP_LIKELY(atomic_load_explicit(&mpp_collecting, memory_order_relaxed) == MPP_COLLECT_FAST))
+    if (MPP_LIKELY(mode == MPP_COLLECT_FAST))
         c->t1 = __rdtsc();
     else
         mpp_call_stop_general(c);
@@ -170,12 +174,12 @@ MPP_ALWAYS_INLINE void mpp_call_stop(mpp_call_t *c)
  * created or started to the request table), leave the call. */
 void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_address, void *frame_address);
 
-MPP_ALWAYS_INLINE void mpp_call_end(mpp_call_t *c, uint32_t fid, int category, unsigned uses,
+MPP_ALWAYS_INLINE void mpp_call_end(mpp_call_t *c, int mode, uint32_t fid, int category, unsigned uses,
                                     void *return_address, void *frame_address)
 {
     mpp_thread_t *t = c->thread;
     mpp_cell_t *cell = t->table.recent;
-    if (MPP_LIKELY(atomic_load_explicit(&mpp_collecting, memory_order_relaxed) == MPP_COLLECT_FAST && cell &&
+    if (MPP_LIKELY(mode == MPP_COLLECT_FAST && cell &&
                    cell->fid == fid &&
                    cell->interval == atomic_load_explicit(&mpp_current_interval, memory_order_relaxed) &&
                    !(uses & MPP_USES_REQUESTS) &&

@@ -118,17 +118,27 @@ void mpp_predicted_quantities(const double q[MPP_NQ], const double pcat[MPP_NCAT
     out[MPP_Q_REALSYNC] = out[MPP_Q_POTSYNC] = out[MPP_Q_VARIATION] = 0;
 }
 
+/* The mean of values lies between their minimum and maximum; sum / count
+ * can round just outside (three equal values x: 3x / 3 may exceed x), and
+ * a reflected mean then goes below 0. */
+static double mean_within(double mean, double min, double max)
+{
+    return mean < min ? min : mean > max ? max : mean;
+}
+
 static mpp_comparison_t direct(const mpp_stat_t *s)
 {
-    mpp_comparison_t c = {s->min, s->max, s->count ? s->sum / s->count : NAN, s->min_rank, s->max_rank};
+    mpp_comparison_t c = {s->min, s->max, s->count ? mean_within(s->sum / s->count, s->min, s->max) : NAN,
+                          s->min_rank, s->max_rank};
     return c;
 }
 
 /* X(p) = base - Y(p): the minimum of X is where Y is largest. */
 static mpp_comparison_t reflected(double base, const mpp_stat_t *y)
 {
-    mpp_comparison_t c = {base - y->max, base - y->min, y->count ? base - y->sum / y->count : NAN,
-                          y->max_rank, y->min_rank};
+    mpp_comparison_t c = {base - y->max, base - y->min,
+                          y->count ? base - mean_within(y->sum / y->count, y->min, y->max) : NAN, y->max_rank,
+                          y->min_rank};
     return c;
 }
 

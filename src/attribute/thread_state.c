@@ -18,7 +18,7 @@ void mpp_collect_set(int on, int paused)
 {
     mpp_paused = on && paused;
     int general = mpp_paused || !mpp_clock_uses_tsc || mpp_counters_split_on || mpp_union_tracking ||
-                  mpp_callsite_always_dwarf;
+                  mpp_callsite_always_dwarf || atomic_load(&mpp_watch_on);
     atomic_store(&mpp_collecting, !on ? MPP_COLLECT_OFF : general ? MPP_COLLECT_GENERAL : MPP_COLLECT_FAST);
 }
 
@@ -180,7 +180,8 @@ void mpp_call_request_done(mpp_call_t *c, uint64_t key, int gone)
 
 int mpp_call_begin_general(mpp_call_t *c, uint32_t fid, void *frame)
 {
-    if (!atomic_load_explicit(&mpp_collecting, memory_order_relaxed))
+    int mode = atomic_load_explicit(&mpp_collecting, memory_order_relaxed);
+    if (!mode)
         return 0;
     mpp_thread_t *t = mpp_tls_thread;
     if (MPP_UNLIKELY(!t)) {
@@ -206,7 +207,7 @@ int mpp_call_begin_general(mpp_call_t *c, uint32_t fid, void *frame)
     c->t0 = mpp_now();
     if (MPP_UNLIKELY(mpp_union_tracking)) /* MPI_THREAD_MULTIPLE only */
         mpp_union_enter(c->t0);
-    return 1;
+    return mode;
 }
 
 void mpp_call_stop_general(mpp_call_t *c)

@@ -205,7 +205,7 @@ def watch_code(fn, view, handles):
     count = scalar("count", "sendcount", "recvcount") if buffers & set(has) else "MPP_WATCH_NONE"
     count = "-1" if count == "MPP_WATCH_NONE" else "(int64_t)" + count
     keys = "handled.keys, handled.n" if handles else "NULL, 0"
-    return ["    MPP_WATCH_ENTER(&call, %s, %s, %s, %s, %s, %s, %s, %s);"
+    return ["    MPP_WATCH_ENTER(mpp_mode, &call, %s, %s, %s, %s, %s, %s, %s, %s);"
             % (keys, comm, scalar("dest"), scalar("source"), scalar("root"), scalar("tag", "recvtag"),
                scalar("sendtag"), count)]
 
@@ -464,7 +464,7 @@ def call_uses(fn, bytes_lines, model_lines, handles):
 
 
 def call_end(fn, category, uses):
-    return ("    mpp_call_end(&call, %s, %s, %s, __builtin_return_address(0), __builtin_frame_address(0));"
+    return ("    mpp_call_end(&call, mpp_mode, %s, %s, %s, __builtin_return_address(0), __builtin_frame_address(0));"
             % (fn.fid, category, uses))
 
 
@@ -488,7 +488,8 @@ def wrapper(fn, bytes_rules, model_rules, sync_rules):
     model_lines = model_code(fn, model_rules, CView(fn), "ret == MPI_SUCCESS")
     uses = call_uses(fn, bytes_lines, model_lines, handles)
     out += ["    mpp_call_t call;",
-           "    if (!mpp_call_begin(&call, %s, %s, __builtin_frame_address(0)))" % (fn.fid, uses),
+           "    int mpp_mode = mpp_call_begin(&call, %s, %s, __builtin_frame_address(0));" % (fn.fid, uses),
+           "    if (!mpp_mode)",
            "        return %s(%s);" % (fn.pname, args)]
     if handles:
         arr, n = request_array(fn)
@@ -496,7 +497,7 @@ def wrapper(fn, bytes_rules, model_rules, sync_rules):
                 "    mpp_reqset_before(&call, &handled, %s, %s, %d);" % (arr, n, "start" in handles)]
     out += sync_before(fn, sync_rules)
     out += watch_code(fn, CView(fn), handles)
-    out += ["    %s ret = %s(%s);" % (fn.ret, fn.pname, args), "    mpp_call_stop(&call);"]
+    out += ["    %s ret = %s(%s);" % (fn.ret, fn.pname, args), "    mpp_call_stop(&call, mpp_mode);"]
     if handles:
         out.append("    mpp_reqset_after(&call, &handled, %s, %s, %d);" % (arr, n, "complete" in handles))
     out += bytes_lines + model_lines
@@ -542,7 +543,8 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules):
     model_lines = model_code(fn, model_rules, view, "mpp_f08_ok(ierror)")
     uses = call_uses(fn, bytes_lines, model_lines, handles)
     out += ["    mpp_call_t call;",
-            "    if (!mpp_call_begin(&call, %s, %s, __builtin_frame_address(0)))" % (fn.fid, uses),
+            "    int mpp_mode = mpp_call_begin(&call, %s, %s, __builtin_frame_address(0));" % (fn.fid, uses),
+           "    if (!mpp_mode)",
             "        return %s(%s);" % (real, args)]
     if handles:
         if "array_of_requests" in fn.by_name:
@@ -554,7 +556,7 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules):
                 "    mpp_reqset_before(&call, &handled, %s, %s, %d);" % (arr, n, "start" in handles)]
     out += f08_sync_before(fn, sync_rules)
     out += watch_code(fn, view, handles)
-    out += ["    intptr_t ret = %s(%s);" % (real, args), "    mpp_call_stop(&call);"]
+    out += ["    intptr_t ret = %s(%s);" % (real, args), "    mpp_call_stop(&call, mpp_mode);"]
     if handles:
         out.append("    mpp_reqset_after(&call, &handled, %s, %s, %d);" % (arr, n, "complete" in handles))
     out += bytes_lines + model_lines

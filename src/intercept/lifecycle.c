@@ -212,8 +212,10 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
     mpp_collect_set(1, 0);
     mpp_thread_attach();
     mpp_faults_start(rank, nprocs, (int)mpp_config.number[MPP_CFG_QUIET]);
-    if (hang_timeout > 0)
+    if (hang_timeout > 0) {
         hang_start();
+        mpp_collect_set(1, 0); /* the watchdog's calls take the general path */
+    }
 }
 
 /* Rank 0's MPIPROF_WAITSTATES and MPIPROF_SYNC_BATCH hold for every

@@ -1,11 +1,12 @@
 /* What a generated wrapper records for the hang watchdog (watchdog.h) when
  * MPIPROF_HANG_TIMEOUT is set: one line before the PMPI call,
  *
- *     MPP_WATCH_ENTER(&call, keys, nkeys, comm, dest, source, root, tag, sendtag, count);
+ *     MPP_WATCH_ENTER(mpp_mode, &call, keys, nkeys, comm, dest, source, root, tag, sendtag, count);
  *
  * (roles the function lacks are MPP_WATCH_NONE, count -1; keys: the
- * requests a wait or test handles).  With the watchdog off it is one
- * predicted branch.  The MPI-aware half: ranks are translated to
+ * requests a wait or test handles).  With the watchdog on every call is in
+ * MPP_COLLECT_GENERAL mode (thread_state.h): on the fast path it is one
+ * predicted branch on the call's mode, already in a register.  The MPI-aware half: ranks are translated to
  * MPI_COMM_WORLD ranks with facts cached on each communicator. */
 #ifndef MPP_WATCH_SUPPORT_H
 #define MPP_WATCH_SUPPORT_H
@@ -30,9 +31,9 @@ typedef struct {
 void mpp_watch_enter(mpp_call_t *c, const mpp_watch_args_t *a, const uint64_t *keys, int nkeys,
                      void *return_address, void *frame_address);
 
-#define MPP_WATCH_ENTER(call, keys, nkeys, ...)                                                                \
+#define MPP_WATCH_ENTER(mode, call, keys, nkeys, ...)                                                          \
     do {                                                                                                       \
-        if (MPP_UNLIKELY(atomic_load_explicit(&mpp_watch_on, memory_order_relaxed)))                           \
+        if (MPP_UNLIKELY((mode) != MPP_COLLECT_FAST) && atomic_load_explicit(&mpp_watch_on, memory_order_relaxed)) \
             mpp_watch_enter(call, &(const mpp_watch_args_t){__VA_ARGS__}, keys, nkeys,                         \
                             __builtin_return_address(0), __builtin_frame_address(0));                          \
     } while (0)

@@ -330,6 +330,26 @@ START_TEST(test_characteristics_comparative_reflected)
 }
 END_TEST
 
+/* Three processes with the same execution time x, where the sum 3x divided
+ * by 3 rounds above x: the idle time's mean must not come out negative
+ * (the protocol's schema and the definition say >= 0). */
+START_TEST(test_characteristics_mean_rounding)
+{
+    const double x = 0.49543508709194095; /* (x + x + x) / 3 > x in doubles */
+    ck_assert((x + x + x) / 3 > x);
+    static proc_t same[3];
+    for (int p = 0; p < 3; p++)
+        same[p] = (proc_t){.exec = x, .cpu = x / 2, .collective = x / 4};
+    build(same, 3);
+    const mpp_comparison_t *idle = &B.res.cmp[MPP_P_IDLE], *exec = &B.res.cmp[MPP_P_EXEC];
+    ck_assert_double_ge(idle->mean, 0);
+    ck_assert_double_ge(idle->mean, idle->min);
+    ck_assert_double_le(idle->mean, idle->max);
+    ck_assert_double_le(exec->mean, exec->max);
+    ck_assert_double_eq(exec->mean, x);
+}
+END_TEST
+
 /* --- n/a, absent processes, degenerate intervals --- */
 
 START_TEST(test_characteristics_not_available)
@@ -740,6 +760,7 @@ Suite *characteristics_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_characteristics_comparative_two);
     tcase_add_test(tc, test_characteristics_comparative_reflected);
+    tcase_add_test(tc, test_characteristics_mean_rounding);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("invariants");
