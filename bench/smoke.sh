@@ -37,7 +37,8 @@ fi
 for label in 'mpiprof overhead benchmark' 'MPI_Iprobe with nothing pending' '8-byte ping-pong' \
     'MPI_Allreduce of 1 int' 'MPI_Irecv + MPI_Isend + MPI_Waitall(2)' 'FLOOR = the difference' \
     'Memory: resident set size' 'Finalize: time from MPI_Finalize' '1000 distinct' 'runs succeeded.' \
-    'Wait-state analysis: ns per call it adds' 'messages paired of'
+    'Wait-state analysis: ns per call it adds' 'messages paired of' \
+    'Same process, slice by slice'
 do
     grep -qF -- "$label" "$out" || { echo "FAIL: the report lacks '$label'" >&2; exit 1; }
 done
@@ -49,6 +50,12 @@ fi
 rows=$(grep -cE '(unprofiled|MPIPROF_DISABLE=1|linked \(mpicc-prof\)|LD_PRELOAD|WAITSTATES=off) +(-|1|default) +\| +[0-9]+\.[0-9]+ ' "$out" || true)
 if [ "$rows" -ne 32 ]; then
     echo "FAIL: expected 32 rows of per-call numbers, found $rows" >&2
+    exit 1
+fi
+# The same-process comparison: one row per variant, each with its ratio.
+paired=$(grep -cE '^  (unprofiled|linked|LD_PRELOAD).* ns +[-+][0-9.]+ ns +[-+][0-9.]+ ns +-?[0-9.]+x ' "$out" || true)
+if [ "$paired" -ne 8 ]; then
+    echo "FAIL: expected 8 rows of the same-process comparison, found $paired" >&2
     exit 1
 fi
 echo "PASS: bench/run --smoke"
