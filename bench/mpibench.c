@@ -23,6 +23,9 @@
  *                   same state for the three (see bench/README.md); the
  *                   result is the median over the triples of each one's
  *                   added cost, floor and their ratio
+ *   paired_pingpong=N, paired_allreduce=N, paired_nonblocking=N
+ *                   the two-process loops the same way: PMPI_ and MPI_
+ *                   versions alternated in PAIRED_SLICES / 2 slice pairs
  *   pingpong=N      N round trips of 8 bytes between ranks 0 and 1
  *                   (MPI_Send + MPI_Recv: 2 calls per process per round trip)
  *   allreduce=N     N x MPI_Allreduce of 1 int (MPI_SUM)
@@ -123,27 +126,36 @@ static void report(const char *test, timing_t r, const char *extra)
 
 /* ---- local: MPI_Iprobe with nothing pending -------------------------------- */
 
-static void __attribute__((noinline)) iprobe_loop(long n)
-{
-    int flag;
-    for (long i = 0; i < n; i++)
-        MPI_Iprobe(MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
-}
+/* Every loop exists twice: calling MPI_x (profiled when a profiler is
+ * linked or preloaded) and PMPI_x (never intercepted), for the
+ * same-process comparisons (paired=, paired_*=). */
+#define IPROBE_LOOP(name, P)                                                                                   \
+    static void __attribute__((noinline)) name(long n)                                                       \
+    {                                                                                                          \
+        int flag;                                                                                              \
+        for (long i = 0; i < n; i++)                                                                           \
+            P##Iprobe(MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);                          \
+    }
+IPROBE_LOOP(iprobe_loop, MPI_)
+IPROBE_LOOP(pmpi_iprobe_loop, PMPI_)
 
 /* The same loop, with what every profiler has to do at least: read the clock
  * before and after the call and keep the difference. */
-static void __attribute__((noinline)) iprobe_rdtsc_loop(long n)
-{
-    int flag;
-    uint64_t acc = 0;
-    for (long i = 0; i < n; i++) {
-        uint64_t t0 = __rdtsc();
-        MPI_Iprobe(MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
-        uint64_t t1 = __rdtsc();
-        acc += t1 - t0;
+#define IPROBE_RDTSC_LOOP(name, P)                                                                             \
+    static void __attribute__((noinline)) name(long n)                                                       \
+    {                                                                                                          \
+        int flag;                                                                                              \
+        uint64_t acc = 0;                                                                                      \
+        for (long i = 0; i < n; i++) {                                                                         \
+            uint64_t t0 = __rdtsc();                                                                           \
+            P##Iprobe(MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);                          \
+            uint64_t t1 = __rdtsc();                                                                           \
+            acc += t1 - t0;                                                                                    \
+        }                                                                                                      \
+        sink_ticks += acc;                                                                                     \
     }
-    sink_ticks += acc;
-}
+IPROBE_RDTSC_LOOP(iprobe_rdtsc_loop, MPI_)
+IPROBE_RDTSC_LOOP(pmpi_iprobe_rdtsc_loop, PMPI_)
 
 static void __attribute__((noinline)) rdtsc_pair_loop(long n)
 {
@@ -208,27 +220,6 @@ static void test_floor(long n)
     report("floor_rdtsc", summarize(wrapped, per * SLICES), extra);
 }
 
-/* The same three loops calling PMPI_Iprobe: never intercepted. */
-static void __attribute__((noinline)) pmpi_iprobe_loop(long n)
-{
-    int flag;
-    for (long i = 0; i < n; i++)
-        PMPI_Iprobe(MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
-}
-
-static void __attribute__((noinline)) pmpi_iprobe_rdtsc_loop(long n)
-{
-    int flag;
-    uint64_t acc = 0;
-    for (long i = 0; i < n; i++) {
-        uint64_t t0 = __rdtsc();
-        PMPI_Iprobe(MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
-        uint64_t t1 = __rdtsc();
-        acc += t1 - t0;
-    }
-    sink_ticks += acc;
-}
-
 #define PAIRED_SLICES 200
 
 static int compare_doubles(const void *a, const void *b)
@@ -274,40 +265,49 @@ static void test_paired(long n)
 
 /* ---- two-process workloads -------------------------------------------------- */
 
-static void __attribute__((noinline)) pingpong_loop(long n)
-{
-    double buf = 0;
-    for (long i = 0; i < n; i++) {
-        if (rank == 0) {
-            MPI_Send(&buf, 8, MPI_BYTE, 1, TAG, MPI_COMM_WORLD);
-            MPI_Recv(&buf, 8, MPI_BYTE, 1, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else if (rank == 1) {
-            MPI_Recv(&buf, 8, MPI_BYTE, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            MPI_Send(&buf, 8, MPI_BYTE, 0, TAG, MPI_COMM_WORLD);
-        }
+#define PINGPONG_LOOP(name, P)                                                                                 \
+    static void __attribute__((noinline)) name(long n)                                                       \
+    {                                                                                                          \
+        double buf = 0;                                                                                        \
+        for (long i = 0; i < n; i++) {                                                                         \
+            if (rank == 0) {                                                                                   \
+                P##Send(&buf, 8, MPI_BYTE, 1, TAG, MPI_COMM_WORLD);                                            \
+                P##Recv(&buf, 8, MPI_BYTE, 1, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);                         \
+            } else if (rank == 1) {                                                                            \
+                P##Recv(&buf, 8, MPI_BYTE, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);                         \
+                P##Send(&buf, 8, MPI_BYTE, 0, TAG, MPI_COMM_WORLD);                                            \
+            }                                                                                                  \
+        }                                                                                                      \
     }
-}
+PINGPONG_LOOP(pingpong_loop, MPI_)
+PINGPONG_LOOP(pmpi_pingpong_loop, PMPI_)
 
-static void __attribute__((noinline)) allreduce_loop(long n)
-{
-    int in = rank, out = 0;
-    for (long i = 0; i < n; i++)
-        MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-}
+#define ALLREDUCE_LOOP(name, P)                                                                                \
+    static void __attribute__((noinline)) name(long n)                                                       \
+    {                                                                                                          \
+        int in = rank, out = 0;                                                                                \
+        for (long i = 0; i < n; i++)                                                                           \
+            P##Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);                                      \
+    }
+ALLREDUCE_LOOP(allreduce_loop, MPI_)
+ALLREDUCE_LOOP(pmpi_allreduce_loop, PMPI_)
 
 /* GCC (12) mistakes MPI_STATUSES_IGNORE for an array of size 0. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
-static void __attribute__((noinline)) nonblocking_loop(long n)
-{
-    double out = rank, in = 0;
-    MPI_Request req[2];
-    for (long i = 0; i < n; i++) {
-        MPI_Irecv(&in, 8, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &req[0]);
-        MPI_Isend(&out, 8, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &req[1]);
-        MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+#define NONBLOCKING_LOOP(name, P)                                                                              \
+    static void __attribute__((noinline)) name(long n)                                                       \
+    {                                                                                                          \
+        double out = rank, in = 0;                                                                             \
+        MPI_Request req[2];                                                                                    \
+        for (long i = 0; i < n; i++) {                                                                         \
+            P##Irecv(&in, 8, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &req[0]);                                    \
+            P##Isend(&out, 8, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &req[1]);                                   \
+            P##Waitall(2, req, MPI_STATUSES_IGNORE);                                                           \
+        }                                                                                                      \
     }
-}
+NONBLOCKING_LOOP(nonblocking_loop, MPI_)
+NONBLOCKING_LOOP(pmpi_nonblocking_loop, PMPI_)
 #pragma GCC diagnostic pop
 
 static void test_pair(const char *name, void (*loop)(long), long n, int calls_per_iteration)
@@ -315,6 +315,41 @@ static void test_pair(const char *name, void (*loop)(long), long n, int calls_pe
     if (nprocs != 2)
         die("pingpong, allreduce and nonblocking need exactly 2 processes");
     report(name, warm_and_time(loop, n, calls_per_iteration), NULL);
+}
+
+/* Both processes alternate, slice by slice, the PMPI_ and the MPI_ version
+ * of a two-process loop (a PMPI_Barrier before each slice, the slowest
+ * process's time): the added cost per call measured as paired= does for
+ * MPI_Iprobe.  PMPI slices are invisible to the profiler on both sides, so
+ * what it pairs (messages, collectives) stays consistent. */
+static void test_paired_pair(const char *name, void (*pmpi_loop)(long), void (*mpi_loop)(long), long n,
+                             int calls_per_iteration)
+{
+    if (nprocs != 2)
+        die("paired_pingpong, paired_allreduce and paired_nonblocking need exactly 2 processes");
+    enum { S = PAIRED_SLICES / 2 };
+    static double t[2][S], plain[S], added[S], ratio[S];
+    long per = n / S > 0 ? n / S : 1;
+    pmpi_loop(warmup_of(n));
+    mpi_loop(warmup_of(n));
+    for (int s = 0; s < S; s++)
+        for (int j = 0; j < 2; j++) {
+            int k = (s + j) % 2;
+            PMPI_Barrier(MPI_COMM_WORLD);
+            t[k][s] = timed(k ? mpi_loop : pmpi_loop, per);
+        }
+    PMPI_Allreduce(MPI_IN_PLACE, t, 2 * S, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    double calls = (double)per * calls_per_iteration;
+    for (int s = 0; s < S; s++) {
+        plain[s] = 1e9 * t[0][s] / calls;
+        added[s] = 1e9 * (t[1][s] - t[0][s]) / calls;
+        ratio[s] = t[0][s] > 0 ? t[1][s] / t[0][s] : 0;
+    }
+    if (rank == 0)
+        printf("RESULT test=paired_%s nprocs=%d calls=%.0f slices=%d plain_ns=%.3f added_ns=%.3f added_q1=%.3f "
+               "added_q3=%.3f ratio=%.4f\n",
+               name, nprocs, calls * S, S, quantile(plain, S, 0.5), quantile(added, S, 0.5), quantile(added, S, 0.25),
+               quantile(added, S, 0.75), quantile(ratio, S, 0.5));
 }
 
 /* ---- memory and finalize: many distinct call sites ---------------------------- */
@@ -411,6 +446,12 @@ int main(int argc, char **argv)
             test_floor(a);
         else if (!strncmp(arg, "paired=", 7))
             test_paired(a);
+        else if (!strncmp(arg, "paired_pingpong=", 16))
+            test_paired_pair("pingpong", pmpi_pingpong_loop, pingpong_loop, a, 2);
+        else if (!strncmp(arg, "paired_allreduce=", 17))
+            test_paired_pair("allreduce", pmpi_allreduce_loop, allreduce_loop, a, 1);
+        else if (!strncmp(arg, "paired_nonblocking=", 19))
+            test_paired_pair("nonblocking", pmpi_nonblocking_loop, nonblocking_loop, a, 3);
         else if (!strncmp(arg, "pingpong=", 9))
             test_pair("pingpong", pingpong_loop, a, 2);
         else if (!strncmp(arg, "allreduce=", 10))

@@ -38,7 +38,7 @@ for label in 'mpiprof overhead benchmark' 'MPI_Iprobe with nothing pending' '8-b
     'MPI_Allreduce of 1 int' 'MPI_Irecv + MPI_Isend + MPI_Waitall(2)' 'FLOOR = the difference' \
     'Memory: resident set size' 'Finalize: time from MPI_Finalize' '1000 distinct' 'runs succeeded.' \
     'Wait-state analysis: ns per call it adds' 'messages paired of' \
-    'Same process, slice by slice'
+    'Same process, slice by slice' 'Same processes, slice by slice: the two-process workloads'
 do
     grep -qF -- "$label" "$out" || { echo "FAIL: the report lacks '$label'" >&2; exit 1; }
 done
@@ -56,6 +56,12 @@ fi
 paired=$(grep -cE '^  (unprofiled|linked|LD_PRELOAD).* ns +[-+][0-9.]+ ns +[-+][0-9.]+ ns +-?[0-9.]+x ' "$out" || true)
 if [ "$paired" -ne 8 ]; then
     echo "FAIL: expected 8 rows of the same-process comparison, found $paired" >&2
+    exit 1
+fi
+# ... and of the two-process workloads: 3 x 8 rows, each with its ratio.
+paired2=$(grep -cE '^    (unprofiled|linked|LD_PRELOAD).* ns +[-+][0-9.]+ ns +\[[-+][0-9.]+\.\.[-+][0-9.]+\] +[0-9.]+x$' "$out" || true)
+if [ "$paired2" -ne 24 ]; then
+    echo "FAIL: expected 24 rows of the two-process same-process comparison, found $paired2" >&2
     exit 1
 fi
 echo "PASS: bench/run --smoke"
