@@ -49,6 +49,8 @@ typedef struct {
     uintptr_t frames[MPP_MAX_DEPTH];
 } mpp_cell_t;
 
+#define MPP_RECENT 32 /* a power of two */
+
 typedef struct {
     mpp_cell_t *cells;
     size_t capacity; /* power of two */
@@ -57,10 +59,20 @@ typedef struct {
     int depth;
     int folded;      /* calls were folded into [other call sites] */
     uint64_t generation; /* incremented whenever cells move (growth) */
-    /* The cell of the thread's previous call (loops repeat call sites): the
-     * hot path tries it before hashing.  NULL once growth has moved it. */
-    mpp_cell_t *recent;
+    /* The cells of the thread's recent calls, by their return address
+     * (mpp_recent_slot): loops repeat a few call sites, and the hot path
+     * tries the slot's cell before hashing.  Cleared when growth moves the
+     * cells. */
+    mpp_cell_t *recent[MPP_RECENT];
 } mpp_table_t;
+
+/* The recent[] slot of a call returning to `pc`: its low bits.  The call
+ * sites of one loop lie a few bytes to a few dozen apart, so they get
+ * different slots unless they are a multiple of MPP_RECENT bytes apart. */
+static inline unsigned mpp_recent_slot(uintptr_t pc)
+{
+    return (unsigned)pc & (MPP_RECENT - 1);
+}
 
 int mpp_table_init(mpp_table_t *t, size_t limit, int depth);
 void mpp_table_free(mpp_table_t *t);

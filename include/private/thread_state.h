@@ -13,10 +13,11 @@
  * The mode begin returns (MPP_COLLECT_*) holds for the whole call: the
  * stages after it test a register, not the shared state again.
  * Each thread owns its table: no lock, no system call, no allocation once
- * its call sites are known.  A call from the same site as the thread's
- * previous call, in the same interval, is added inline (the fast path: a
- * frame-pointer walk compared with that cell's frames, two TSC reads, a few
- * additions); anything else goes through mpp_call_end_slow. */
+ * its call sites are known.  A call from a site the thread called recently
+ * (the table's recent cell for its return address), in the same interval,
+ * is added inline (the fast path: a frame-pointer walk compared with that
+ * cell's frames, two TSC reads, a few additions); anything else goes
+ * through mpp_call_end_slow. */
 #ifndef MPP_THREAD_STATE_H
 #define MPP_THREAD_STATE_H
 
@@ -128,6 +129,22 @@ enum {
 /* The general begin: first call of a thread, and MPP_COLLECT_GENERAL. */
 int mpp_call_begin_general(mpp_call_t *c, uint32_t fid, void *frame);
 
+/* Enter call c in thread t, unless the thread is in an MPI call already (a
+ * call MPI makes inside one: not profiled, 0): the watchdog's counter, the
+ * current call a partial protocol names, the call's identity. */
+MPP_ALWAYS_INLINE int mpp_call_enter(mpp_thread_t *t, mpp_call_t *c, uint32_t fid, void *frame)
+{
+    uint64_t n = atomic_load_explicit(&t->entered, memory_order_relaxed);
+    if (MPP_UNLIKELY(n != atomic_load_explicit(&t->left, memory_order_relaxed)))
+        return 0;
+    atomic_store_explicit(&t->entered, n + 1, memory_order_relaxed);
+    t->current = c;
+    c->thread = t;
+    c->fid = fid;
+    c->frame = frame;
+    return 1;
+}
+
 /* Begin a call: its mode, MPP_COLLECT_OFF (0) when it is not profiled (call
  * PMPI and return).  On the fast path the fields `uses` leaves out stay
  * unset (mpp_call_end_slow clears them). */
@@ -139,14 +156,8 @@ MPP_ALWAYS_INLINE int mpp_call_begin(mpp_call_t *c, uint32_t fid, unsigned uses,
     mpp_thread_t *t = mpp_tls_thread;
     if (MPP_UNLIKELY(state != MPP_COLLECT_FAST || !t))
         return mpp_call_begin_general(c, fid, frame);
-    uint64_t n = atomic_load_explicit(&t->entered, memory_order_relaxed);
-    if (MPP_UNLIKELY(n != atomic_load_explicit(&t->left, memory_order_relaxed)))
-        return 0; /* a call MPI makes inside an MPI call */
-    atomic_store_explicit(&t->entered, n + 1, memory_order_relaxed);
-    t->current = c;
-    c->thread = t;
-    c->fid = fid;
-    c->frame = frame;
+    if (MPP_UNLIKELY(!mpp_call_enter(t, c, fid, frame)))
+        return 0;
     if (uses & MPP_USES_BYTES)
         c->bytes_sent = c->bytes_recv = 0;
     if (uses & MPP_USES_MODEL)
@@ -178,7 +189,7 @@ MPP_ALWAYS_INLINE void mpp_call_end(mpp_call_t *c, int mode, uint32_t fid, int c
                                     void *return_address, void *frame_address)
 {
     mpp_thread_t *t = c->thread;
-    mpp_cell_t *cell = t->table.recent;
+    mpp_cell_t *cell = t->table.recent[mpp_recent_slot((uintptr_t)return_address)];
     if (MPP_LIKELY(mode == MPP_COLLECT_FAST && cell &&
                    cell->fid == fid &&
                    cell->interval == atomic_load_explicit(&mpp_current_interval, memory_order_relaxed) &&

@@ -47,7 +47,7 @@ static int grow(mpp_table_t *t)
     t->cells = cells;
     t->capacity = capacity;
     t->generation++;
-    t->recent = NULL;
+    memset(t->recent, 0, sizeof t->recent);
     return 0;
 }
 

@@ -189,14 +189,8 @@ int mpp_call_begin_general(mpp_call_t *c, uint32_t fid, void *frame)
         if (!t)
             return 0;
     }
-    uint64_t n = atomic_load_explicit(&t->entered, memory_order_relaxed);
-    if (n != atomic_load_explicit(&t->left, memory_order_relaxed))
-        return 0; /* a call MPI makes inside an MPI call */
-    atomic_store_explicit(&t->entered, n + 1, memory_order_relaxed);
-    t->current = c;
-    c->thread = t;
-    c->fid = fid;
-    c->frame = frame;
+    if (!mpp_call_enter(t, c, fid, frame))
+        return 0;
     c->by_kind_used = 0;
     c->bytes_sent = c->bytes_recv = 0;
     c->model = 0;
@@ -241,13 +235,14 @@ void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_
     }
     mpp_callsite_capture(frames, t->table.depth, return_address, frame_address, t->stack_lo, t->stack_hi);
     uint32_t interval = atomic_load_explicit(&mpp_current_interval, memory_order_relaxed);
-    mpp_cell_t *cell = t->table.recent;
-    /* A loop calls the same site again and again: try the previous cell
-     * before hashing (NULL once the table has grown). */
+    mpp_cell_t **recent = &t->table.recent[mpp_recent_slot(frames[0])];
+    mpp_cell_t *cell = *recent;
+    /* Loops call a few sites again and again: try the recent cell of this
+     * return address before hashing (NULL once the table has grown). */
     if (!(cell && cell->fid == c->fid && cell->interval == interval &&
           mpp_same_frames(cell->frames, frames, t->table.depth))) {
         cell = mpp_table_lookup(&t->table, c->fid, interval, frames);
-        t->table.recent = cell;
+        *recent = cell;
     }
     if (MPP_LIKELY(cell != NULL)) {
         uint64_t dt = c->t1 - c->t0;

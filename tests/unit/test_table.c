@@ -346,25 +346,42 @@ START_TEST(test_table_bad_args)
 }
 END_TEST
 
-/* The hot path's cell of the previous call (thread_state.h) must not point
+/* The hot path's cells of recent calls (thread_state.h) must not point
  * into the old cells once growth has moved them. */
 START_TEST(test_table_growth_clears_recent)
 {
     uintptr_t f[MPP_MAX_DEPTH];
     uint32_t fid, interval;
     ck_assert_int_eq(mpp_table_init(&T, 100000, 4), 0);
-    ck_assert_ptr_null(T.recent);
+    for (int k = 0; k < MPP_RECENT; k++)
+        ck_assert_ptr_null(T.recent[k]);
     key_of(0, &fid, &interval, f);
-    T.recent = mpp_table_lookup(&T, fid, interval, f);
+    for (int k = 0; k < MPP_RECENT; k++)
+        T.recent[k] = mpp_table_lookup(&T, fid, interval, f);
     uint64_t generation = T.generation;
     int i = 1;
     for (; T.generation == generation; i++) { /* up to the first growth */
         key_of(i, &fid, &interval, f);
         mpp_table_lookup(&T, fid, interval, f);
         if (T.generation == generation)
-            ck_assert_ptr_nonnull(T.recent); /* kept while the cells stay */
+            ck_assert_ptr_nonnull(T.recent[MPP_RECENT - 1]); /* kept while the cells stay */
     }
-    ck_assert_ptr_null(T.recent);
+    for (int k = 0; k < MPP_RECENT; k++)
+        ck_assert_ptr_null(T.recent[k]);
+}
+END_TEST
+
+/* Two call sites of one loop, a few bytes to a few dozen apart, get
+ * different recent[] slots unless they are MPP_RECENT bytes apart. */
+START_TEST(test_table_recent_slots_apart)
+{
+    for (uintptr_t pc = 0x401000; pc < 0x401000 + 256; pc++)
+        for (uintptr_t gap = 1; gap <= 2 * MPP_RECENT; gap++) {
+            ck_assert_uint_lt(mpp_recent_slot(pc), MPP_RECENT);
+            int same = mpp_recent_slot(pc) == mpp_recent_slot(pc + gap);
+            ck_assert_msg(same == (gap % MPP_RECENT == 0), "pc %#lx and %lu bytes further: same slot %d",
+                          (unsigned long)pc, (unsigned long)gap, same);
+        }
 }
 END_TEST
 
@@ -385,6 +402,7 @@ Suite *table_suite(void)
     tcase_add_test(tc, test_table_growth_keeps_cells);
     tcase_add_test(tc, test_table_at_generation);
     tcase_add_test(tc, test_table_growth_clears_recent);
+    tcase_add_test(tc, test_table_recent_slots_apart);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("limits");
