@@ -46,22 +46,21 @@ if grep -q 'FAILED' "$out"; then
     echo "FAIL: the report marks a failed run" >&2
     exit 1
 fi
+# expect_rows N WHAT REGEX: the report has N lines matching REGEX.
+expect_rows() {
+    found=$(grep -cE "$3" "$out" || true)
+    if [ "$found" -ne "$1" ]; then
+        echo "FAIL: expected $1 rows of $2, found $found" >&2
+        exit 1
+    fi
+}
 # 4 workloads x 8 variants, each with a number in the ns/call column.
-rows=$(grep -cE '(unprofiled|MPIPROF_DISABLE=1|linked \(mpicc-prof\)|LD_PRELOAD|WAITSTATES=off) +(-|1|default) +\| +[0-9]+\.[0-9]+ ' "$out" || true)
-if [ "$rows" -ne 32 ]; then
-    echo "FAIL: expected 32 rows of per-call numbers, found $rows" >&2
-    exit 1
-fi
-# The same-process comparison: one row per variant, each with its ratio.
-paired=$(grep -cE '^  (unprofiled|linked|LD_PRELOAD).* ns +[-+][0-9.]+ ns +[-+][0-9.]+ ns +-?[0-9.]+x ' "$out" || true)
-if [ "$paired" -ne 8 ]; then
-    echo "FAIL: expected 8 rows of the same-process comparison, found $paired" >&2
-    exit 1
-fi
-# ... and of the two-process workloads: 3 x 8 rows, each with its ratio.
-paired2=$(grep -cE '^    (unprofiled|linked|LD_PRELOAD).* ns +[-+][0-9.]+ ns +\[[-+][0-9.]+\.\.[-+][0-9.]+\] +[0-9.]+x$' "$out" || true)
-if [ "$paired2" -ne 24 ]; then
-    echo "FAIL: expected 24 rows of the two-process same-process comparison, found $paired2" >&2
-    exit 1
-fi
+expect_rows 32 "per-call numbers" \
+    '(unprofiled|MPIPROF_DISABLE=1|linked \(mpicc-prof\)|LD_PRELOAD|WAITSTATES=off) +(-|1|default) +\| +[0-9]+\.[0-9]+ '
+# The same-process comparison: one row per variant, each with its ratio ...
+expect_rows 8 "the same-process comparison" \
+    '^  (unprofiled|linked|LD_PRELOAD).* ns +[-+][0-9.]+ ns +[-+][0-9.]+ ns +-?[0-9.]+x '
+# ... and of the two-process workloads: 3 x 8 rows.
+expect_rows 24 "the two-process same-process comparison" \
+    '^    (unprofiled|linked|LD_PRELOAD).* ns +[-+][0-9.]+ ns +\[[-+][0-9.]+\.\.[-+][0-9.]+\] +[0-9.]+x$'
 echo "PASS: bench/run --smoke"

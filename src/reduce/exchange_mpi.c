@@ -71,15 +71,20 @@ static void mpi_bcast(mpp_exchange_t *x, void *buf, size_t len)
     PMPI_Bcast(buf, (int)len, MPI_BYTE, 0, comm_of(x));
 }
 
+/* To position 0, or to every process. */
+static void reduce_to(const void *in, void *out, size_t n, MPI_Datatype type, MPI_Op op, int all, MPI_Comm comm)
+{
+    if (all)
+        PMPI_Allreduce(in, out, (int)n, type, op, comm);
+    else
+        PMPI_Reduce(in, out, (int)n, type, op, 0, comm);
+}
+
 static void mpi_reduce(mpp_exchange_t *x, const void *in, void *out, size_t n, mpp_xop_t op, int all)
 {
     const mpi_ctx_t *ctx = x->ctx;
     if (op == MPP_XOP_SUM || op == MPP_XOP_MAX) {
-        MPI_Op mop = op == MPP_XOP_SUM ? MPI_SUM : MPI_MAX;
-        if (all)
-            PMPI_Allreduce(in, out, (int)n, MPI_DOUBLE, mop, ctx->comm);
-        else
-            PMPI_Reduce(in, out, (int)n, MPI_DOUBLE, mop, 0, ctx->comm);
+        reduce_to(in, out, n, MPI_DOUBLE, op == MPP_XOP_SUM ? MPI_SUM : MPI_MAX, all, ctx->comm);
         return;
     }
     const mpp_double_int_t *from = in;
@@ -88,20 +93,12 @@ static void mpi_reduce(mpp_exchange_t *x, const void *in, void *out, size_t n, m
     if (!mine || !result) { /* the slow way, without memory for the copies */
         free(mine);
         free(result);
-        MPI_Op mop = op == MPP_XOP_MINLOC ? MPI_MINLOC : MPI_MAXLOC;
-        if (all)
-            PMPI_Allreduce(in, out, (int)n, MPI_DOUBLE_INT, mop, ctx->comm);
-        else
-            PMPI_Reduce(in, out, (int)n, MPI_DOUBLE_INT, mop, 0, ctx->comm);
+        reduce_to(in, out, n, MPI_DOUBLE_INT, op == MPP_XOP_MINLOC ? MPI_MINLOC : MPI_MAXLOC, all, ctx->comm);
         return;
     }
     for (size_t i = 0; i < n; i++)
         mine[i] = (pair_t){from[i].value, from[i].rank};
-    MPI_Op mop = op == MPP_XOP_MINLOC ? ctx->minloc : ctx->maxloc;
-    if (all)
-        PMPI_Allreduce(mine, result, (int)n, ctx->pair, mop, ctx->comm);
-    else
-        PMPI_Reduce(mine, result, (int)n, ctx->pair, mop, 0, ctx->comm);
+    reduce_to(mine, result, n, ctx->pair, op == MPP_XOP_MINLOC ? ctx->minloc : ctx->maxloc, all, ctx->comm);
     int rank;
     PMPI_Comm_rank(ctx->comm, &rank);
     for (size_t i = 0; (all || rank == 0) && i < n; i++)
