@@ -58,6 +58,10 @@ typedef struct {
     /* Set by mpp_dict_canonical_order: the (interval id, SRC id) of each
      * cell record, in order (2 per cell); NULL until then. */
     long *cell_ids;
+    /* Keys loaded by mpp_dict_load_serialized, one block: records whose
+     * key lies in it do not own their key. */
+    char *arena;
+    size_t arena_size;
 } mpp_dict_t;
 
 void mpp_dict_init(mpp_dict_t *d);
@@ -71,6 +75,10 @@ long mpp_dict_find(const mpp_dict_t *d, int kind, const char *key);
 /* Serialized form: records one after the other (kind, key length, key, min, sum). */
 int mpp_dict_serialize(const mpp_dict_t *d, char **buffer, size_t *length);
 int mpp_dict_merge_serialized(mpp_dict_t *d, const char *buffer, size_t length);
+/* Load a serialized dictionary into an empty d, its keys copied into one
+ * block (the broadcast canonical dictionary: 10^4 records and more, each
+ * allocated on its own took most of the time).  All or nothing. */
+int mpp_dict_load_serialized(mpp_dict_t *d, const char *buffer, size_t length);
 
 /* Canonical order: intervals depth-first with siblings in order of first
  * entry, then SRC points by key, cells by (interval, SRC), hosts, warnings by

@@ -25,10 +25,18 @@ void mpp_dict_init(mpp_dict_t *d)
     memset(d, 0, sizeof *d);
 }
 
+/* Free a record's key unless the arena holds it. */
+static void free_key(const mpp_dict_t *d, char *key)
+{
+    if (!(d->arena && key >= d->arena && key < d->arena + d->arena_size))
+        free(key);
+}
+
 void mpp_dict_free(mpp_dict_t *d)
 {
     for (size_t i = 0; i < d->count; i++)
-        free(d->records[i].key);
+        free_key(d, d->records[i].key);
+    free(d->arena);
     free(d->records);
     free(d->index);
     free(d->cell_ids);
@@ -169,6 +177,62 @@ static int walk_serialized(mpp_dict_t *d, const char *b, size_t length)
         }
         p += len + 16;
     }
+    return 0;
+}
+
+int mpp_dict_load_serialized(mpp_dict_t *d, const char *b, size_t length)
+{
+    if (d->count || walk_serialized(NULL, b, length) != 0)
+        return -1;
+    /* the keys, each followed by its NUL, take less than the buffer */
+    char *arena = malloc(length ? length : 1), *at = arena;
+    size_t n = 0;
+    for (const char *p = b; p < b + length; n++) {
+        uint32_t len;
+        memcpy(&len, p + 1, 4);
+        p += 5 + len + 16;
+    }
+    mpp_record_t *records = malloc((n ? n : 1) * sizeof *records);
+    size_t capacity = 256;
+    while (capacity < 2 * (n + 1))
+        capacity *= 2;
+    size_t *index = calloc(capacity, sizeof *index);
+    if (!arena || !records || !index) {
+        free(arena), free(records), free(index);
+        return -1;
+    }
+    for (const char *p = b; p < b + length;) {
+        mpp_record_t *r = &records[d->count];
+        uint32_t len;
+        r->kind = *p;
+        memcpy(&len, p + 1, 4);
+        memcpy(at, p + 5, len);
+        at[len] = '\0';
+        r->key = at;
+        at += len + 1;
+        memcpy(&r->min, p + 5 + len, 8);
+        memcpy(&r->sum, p + 5 + len + 8, 8);
+        r->hash = record_hash(r->kind, r->key, len);
+        p += 5 + len + 16;
+        d->records = records; /* index_slot reads the records placed so far */
+        d->index = index;
+        d->index_capacity = capacity;
+        size_t slot = index_slot(d, r->kind, r->key, r->hash);
+        if (!index[slot]) { /* keys of a serialized dictionary are distinct; a repeat merges */
+            index[slot] = ++d->count;
+        } else {
+            mpp_record_t *e = &records[index[slot] - 1];
+            if (r->min < e->min)
+                e->min = r->min;
+            e->sum += r->sum;
+        }
+    }
+    d->records = records;
+    d->capacity = n;
+    d->index = index;
+    d->index_capacity = capacity;
+    d->arena = arena;
+    d->arena_size = length;
     return 0;
 }
 
@@ -405,7 +469,7 @@ int mpp_dict_canonical_order(mpp_dict_t *d)
     }
     for (size_t i = 0; i < n; i++)
         if (!keep[i])
-            free(d->records[i].key);
+            free_key(d, d->records[i].key);
     free(keep);
     free(d->records);
     d->records = ordered;

@@ -66,7 +66,8 @@ static void broadcast_dict(mpp_dict_t *d, mpp_exchange_t *x)
     if (rank != 0) {
         mpp_dict_free(d);
         mpp_dict_init(d);
-        mpp_dict_merge_serialized(d, buf, (size_t)n);
+        if (mpp_dict_load_serialized(d, buf, (size_t)n) != 0)
+            mpp_warn("the canonical dictionary from rank 0 could not be loaded (corrupt or out of memory)");
     }
     free(buf);
 }

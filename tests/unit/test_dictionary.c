@@ -235,6 +235,57 @@ START_TEST(test_dictionary_corrupt_rejected)
 }
 END_TEST
 
+/* Loading (the broadcast canonical dictionary) gives the same records and
+ * lookups as merging; the loaded dictionary takes further records, and
+ * frees keys of both origins; a repeated key merges; corrupt input loads
+ * nothing; a non-empty dictionary is refused. */
+START_TEST(test_dictionary_load)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    fill_every_kind(&A);
+    ck_assert_int_eq(mpp_dict_serialize(&A, &buf, &len), 0);
+    ck_assert_int_eq(mpp_dict_load_serialized(&B, buf, len), 0);
+    ck_assert_uint_eq(B.count, A.count);
+    for (size_t i = 0; i < A.count; i++) {
+        ck_assert_int_eq(B.records[i].kind, A.records[i].kind);
+        ck_assert_str_eq(B.records[i].key, A.records[i].key);
+        ck_assert_int_eq(B.records[i].min, A.records[i].min);
+        ck_assert_int_eq(B.records[i].sum, A.records[i].sum);
+        ck_assert_int_eq(mpp_dict_find(&B, B.records[i].kind, B.records[i].key), (long)i);
+    }
+    ck_assert_int_eq(mpp_dict_load_serialized(&B, buf, len), -1); /* not empty */
+    /* new records after loading, and a merge into a loaded one */
+    for (int k = 0; k < 300; k++) {
+        char key[32];
+        snprintf(key, sizeof key, "added %d", k);
+        ck_assert_int_eq(mpp_dict_add(&B, MPP_REC_WARNING, key, k, 1), 0);
+    }
+    ck_assert_int_eq(mpp_dict_add(&B, MPP_REC_INTERVAL, K_LOOP, 5, 1), 0);
+    ck_assert_int_eq(rec(&B, MPP_REC_INTERVAL, K_LOOP)->min, 5);
+    ck_assert_int_eq(mpp_dict_find(&B, MPP_REC_WARNING, "added 299"), (long)A.count + 299);
+    for (size_t i = 0; i < A.count; i++)
+        ck_assert_int_eq(mpp_dict_find(&B, A.records[i].kind, A.records[i].key), (long)i);
+    /* the same buffer twice in one: one record per key, sums added */
+    char *twice = malloc(2 * len);
+    memcpy(twice, buf, len);
+    memcpy(twice + len, buf, len);
+    mpp_dict_t d;
+    mpp_dict_init(&d);
+    ck_assert_int_eq(mpp_dict_load_serialized(&d, twice, 2 * len), 0);
+    ck_assert_uint_eq(d.count, A.count);
+    ck_assert_int_eq(rec(&d, MPP_REC_INTERVAL, K_LOOP)->sum, 2 * rec(&A, MPP_REC_INTERVAL, K_LOOP)->sum);
+    mpp_dict_free(&d);
+    /* truncated: nothing loaded */
+    mpp_dict_init(&d);
+    ck_assert_int_eq(mpp_dict_load_serialized(&d, buf, len - 1), -1);
+    ck_assert_uint_eq(d.count, 0);
+    mpp_dict_free(&d);
+    free(twice);
+    free(buf);
+}
+END_TEST
+
 /* --- canonical order --- */
 
 START_TEST(test_dictionary_canonical_intervals)
@@ -541,6 +592,7 @@ Suite *dictionary_suite(void)
     tcase_add_test(tc, test_dictionary_round_trip);
     tcase_add_test(tc, test_dictionary_empty_round_trip);
     tcase_add_test(tc, test_dictionary_corrupt_rejected);
+    tcase_add_test(tc, test_dictionary_load);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("canonical_order");
