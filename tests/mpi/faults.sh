@@ -121,6 +121,12 @@ run_both_killed() {
         echo "$1: SIG$2 to mpiexec: exit status $_profiled profiled, $status without (not compared)"
         return
     fi
+    if [ "$_profiled" != "$status" ]; then
+        # The reference run, without the profiler, once more: hydra has
+        # reported 1 instead of the signal for a plain job killed this way.
+        echo "NOTE: $1: exit status $_profiled profiled, $status without the profiler; the plain run again"
+        killed_run "$1.plain.out" "$2" "${3:-ranks}" ./faults-plain
+    fi
     compare_status "$_profiled" "$status" "$1"
     echo "$1: SIG$2 to ${3:-the ranks}: exit status $status with and without the profiler"
 }
