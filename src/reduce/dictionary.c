@@ -147,51 +147,69 @@ int mpp_dict_serialize(const mpp_dict_t *d, char **buffer, size_t *length)
     return 0;
 }
 
+/* One record of a serialized dictionary; its key is not NUL-terminated. */
+typedef struct {
+    int kind;
+    const char *key;
+    uint32_t len;
+    int64_t min, sum;
+} serial_record_t;
+
+/* Read the record at *p (the buffer ends at end) and move past it: 1, or 0
+ * at the end, or -1 when the buffer is malformed there. */
+static int next_record(const char **p, const char *end, serial_record_t *r)
+{
+    if (*p == end)
+        return 0;
+    if (end - *p < 5)
+        return -1;
+    r->kind = **p;
+    memcpy(&r->len, *p + 1, 4);
+    r->key = *p + 5;
+    if ((size_t)(end - r->key) < (size_t)r->len + 16 || r->kind < 0 || r->kind >= MPP_NREC)
+        return -1;
+    memcpy(&r->min, r->key + r->len, 8);
+    memcpy(&r->sum, r->key + r->len + 8, 8);
+    *p = r->key + r->len + 16;
+    return 1;
+}
+
 /* Walk a serialized dictionary; with d == NULL only check its structure. */
 static int walk_serialized(mpp_dict_t *d, const char *b, size_t length)
 {
     const char *p = b, *end = b + length;
-    while (p < end) {
-        if (end - p < 5)
+    serial_record_t r;
+    int more;
+    while ((more = next_record(&p, end, &r)) > 0) {
+        if (!d)
+            continue;
+        char small[256];
+        char *key = r.len < sizeof small ? small : malloc((size_t)r.len + 1);
+        if (!key)
             return -1;
-        int kind = *p++;
-        uint32_t len;
-        memcpy(&len, p, 4), p += 4;
-        if ((size_t)(end - p) < (size_t)len + 16 || kind < 0 || kind >= MPP_NREC)
+        memcpy(key, r.key, r.len);
+        key[r.len] = '\0';
+        long rc = put(d, r.kind, key, r.len, r.min, r.sum);
+        if (key != small)
+            free(key);
+        if (rc < 0)
             return -1;
-        if (d) {
-            char small[256];
-            char *key = len < sizeof small ? small : malloc((size_t)len + 1);
-            if (!key)
-                return -1;
-            memcpy(key, p, len);
-            key[len] = '\0';
-            int64_t min, sum;
-            memcpy(&min, p + len, 8);
-            memcpy(&sum, p + len + 8, 8);
-            long rc = put(d, kind, key, len, min, sum);
-            if (key != small)
-                free(key);
-            if (rc < 0)
-                return -1;
-        }
-        p += len + 16;
     }
-    return 0;
+    return more;
 }
 
 int mpp_dict_load_serialized(mpp_dict_t *d, const char *b, size_t length)
 {
-    if (d->count || walk_serialized(NULL, b, length) != 0)
+    const char *p = b, *end = b + length;
+    serial_record_t r;
+    size_t n = 0;
+    int more;
+    while ((more = next_record(&p, end, &r)) > 0)
+        n++;
+    if (d->count || more < 0)
         return -1;
     /* the keys, each followed by its NUL, take less than the buffer */
     char *arena = malloc(length ? length : 1), *at = arena;
-    size_t n = 0;
-    for (const char *p = b; p < b + length; n++) {
-        uint32_t len;
-        memcpy(&len, p + 1, 4);
-        p += 5 + len + 16;
-    }
     mpp_record_t *records = malloc((n ? n : 1) * sizeof *records);
     size_t capacity = 256;
     while (capacity < 2 * (n + 1))
@@ -201,38 +219,30 @@ int mpp_dict_load_serialized(mpp_dict_t *d, const char *b, size_t length)
         free(arena), free(records), free(index);
         return -1;
     }
-    for (const char *p = b; p < b + length;) {
-        mpp_record_t *r = &records[d->count];
-        uint32_t len;
-        r->kind = *p;
-        memcpy(&len, p + 1, 4);
-        memcpy(at, p + 5, len);
-        at[len] = '\0';
-        r->key = at;
-        at += len + 1;
-        memcpy(&r->min, p + 5 + len, 8);
-        memcpy(&r->sum, p + 5 + len + 8, 8);
-        r->hash = record_hash(r->kind, r->key, len);
-        p += 5 + len + 16;
-        d->records = records; /* index_slot reads the records placed so far */
-        d->index = index;
-        d->index_capacity = capacity;
-        size_t slot = index_slot(d, r->kind, r->key, r->hash);
-        if (!index[slot]) { /* keys of a serialized dictionary are distinct; a repeat merges */
-            index[slot] = ++d->count;
-        } else {
-            mpp_record_t *e = &records[index[slot] - 1];
-            if (r->min < e->min)
-                e->min = r->min;
-            e->sum += r->sum;
-        }
-    }
+    free(d->records);
+    free(d->index);
     d->records = records;
     d->capacity = n;
     d->index = index;
     d->index_capacity = capacity;
     d->arena = arena;
     d->arena_size = length;
+    for (p = b; next_record(&p, end, &r) > 0;) {
+        memcpy(at, r.key, r.len);
+        at[r.len] = '\0';
+        uint64_t h = record_hash(r.kind, at, r.len);
+        size_t slot = index_slot(d, r.kind, at, h);
+        if (index[slot]) { /* keys of a serialized dictionary are distinct; a repeat merges */
+            mpp_record_t *e = &records[index[slot] - 1];
+            if (r.min < e->min)
+                e->min = r.min;
+            e->sum += r.sum;
+            continue;
+        }
+        records[d->count] = (mpp_record_t){r.kind, at, r.min, r.sum, h};
+        index[slot] = ++d->count;
+        at += r.len + 1;
+    }
     return 0;
 }
 

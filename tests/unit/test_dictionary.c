@@ -141,6 +141,19 @@ static void fill_every_kind(mpp_dict_t *d)
     ck_assert_int_eq(mpp_dict_add(d, MPP_REC_WARNING, "", INT64_MIN, INT64_MAX / 2), 0);
 }
 
+/* got has want's records, in the same order, each found where it is. */
+static void expect_same_records(const mpp_dict_t *got, const mpp_dict_t *want)
+{
+    ck_assert_uint_eq(got->count, want->count);
+    for (size_t i = 0; i < want->count; i++) {
+        ck_assert_int_eq(got->records[i].kind, want->records[i].kind);
+        ck_assert_str_eq(got->records[i].key, want->records[i].key);
+        ck_assert_int_eq(got->records[i].min, want->records[i].min);
+        ck_assert_int_eq(got->records[i].sum, want->records[i].sum);
+        ck_assert_int_eq(mpp_dict_find(got, got->records[i].kind, got->records[i].key), (long)i);
+    }
+}
+
 START_TEST(test_dictionary_round_trip)
 {
     char *buf = NULL;
@@ -151,14 +164,7 @@ START_TEST(test_dictionary_round_trip)
         expected += 1 + 4 + strlen(A.records[i].key) + 8 + 8;
     ck_assert_uint_eq(len, expected);
     ck_assert_int_eq(mpp_dict_merge_serialized(&B, buf, len), 0);
-    ck_assert_uint_eq(B.count, A.count);
-    for (size_t i = 0; i < A.count; i++) {
-        ck_assert_int_eq(B.records[i].kind, A.records[i].kind);
-        ck_assert_str_eq(B.records[i].key, A.records[i].key);
-        ck_assert_int_eq(B.records[i].min, A.records[i].min);
-        ck_assert_int_eq(B.records[i].sum, A.records[i].sum);
-        ck_assert_int_eq(mpp_dict_find(&B, B.records[i].kind, B.records[i].key), (long)i);
-    }
+    expect_same_records(&B, &A);
     /* merging the same buffer again: minima kept, sums doubled */
     ck_assert_int_eq(mpp_dict_merge_serialized(&B, buf, len), 0);
     ck_assert_uint_eq(B.count, A.count);
@@ -246,14 +252,7 @@ START_TEST(test_dictionary_load)
     fill_every_kind(&A);
     ck_assert_int_eq(mpp_dict_serialize(&A, &buf, &len), 0);
     ck_assert_int_eq(mpp_dict_load_serialized(&B, buf, len), 0);
-    ck_assert_uint_eq(B.count, A.count);
-    for (size_t i = 0; i < A.count; i++) {
-        ck_assert_int_eq(B.records[i].kind, A.records[i].kind);
-        ck_assert_str_eq(B.records[i].key, A.records[i].key);
-        ck_assert_int_eq(B.records[i].min, A.records[i].min);
-        ck_assert_int_eq(B.records[i].sum, A.records[i].sum);
-        ck_assert_int_eq(mpp_dict_find(&B, B.records[i].kind, B.records[i].key), (long)i);
-    }
+    expect_same_records(&B, &A);
     ck_assert_int_eq(mpp_dict_load_serialized(&B, buf, len), -1); /* not empty */
     /* new records after loading, and a merge into a loaded one */
     for (int k = 0; k < 300; k++) {
