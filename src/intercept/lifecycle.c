@@ -29,6 +29,7 @@
 #include "model.h"
 #include "partial.h"
 #include "profile.h"
+#include "ptp_collectives.h"
 #include "reduce.h"
 #include "report.h"
 #include "requests.h"
@@ -155,7 +156,7 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
     char unique[64] = "";
     if (rank == 0)
         mpp_output_unique(unique, sizeof unique);
-    PMPI_Bcast(unique, sizeof unique, MPI_CHAR, 0, profiler_comm);
+    mpp_ptp_bcast(unique, sizeof unique, MPI_CHAR, 0, profiler_comm);
     mpp_output_set_unique(unique);
     memset(&run, 0, sizeof run);
     mpp_read_command_line(run.program, sizeof run.program, run.program_name, sizeof run.program_name);
@@ -224,7 +225,7 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
 static void start_waitstates(int thread_multiple)
 {
     int settings[2] = {(int)mpp_config.number[MPP_CFG_WAITSTATES], (int)mpp_config.number[MPP_CFG_SYNC_BATCH]};
-    PMPI_Bcast(settings, 2, MPI_INT, 0, profiler_comm);
+    mpp_ptp_bcast(settings, 2, MPI_INT, 0, profiler_comm);
     waitstates = settings[0];
     snprintf(run.waitstates, sizeof run.waitstates, "off (MPIPROF_WAITSTATES=off)");
     snprintf(waitstates_off_reason, sizeof waitstates_off_reason,
@@ -234,11 +235,11 @@ static void start_waitstates(int thread_multiple)
     PMPI_Comm_dup(MPI_COMM_WORLD, &waitstate_comm);
     mpp_clock_align(profiler_comm, &alignment);
     int64_t uncertainty = alignment.uncertainty, largest = 0;
-    PMPI_Allreduce(&uncertainty, &largest, 1, MPI_INT64_T, MPI_MAX, profiler_comm);
+    mpp_ptp_allreduce(&uncertainty, &largest, 1, MPI_INT64_T, MPI_MAX, profiler_comm);
     sync_threshold = 2 * largest; /* two processes' clocks, each that far from rank 0's */
     mpp_ws_start(waitstate_comm, alignment.offset, sync_threshold, settings[1], thread_multiple);
     int started = mpp_ws_on, everywhere = 0;
-    PMPI_Allreduce(&started, &everywhere, 1, MPI_INT, MPI_MIN, profiler_comm);
+    mpp_ptp_allreduce(&started, &everywhere, 1, MPI_INT, MPI_MIN, profiler_comm);
     if (!everywhere) { /* out of memory somewhere: the analysis needs every process */
         mpp_ws_cancel();
         PMPI_Comm_free(&waitstate_comm);
@@ -265,8 +266,8 @@ static void finish_waitstates(void)
     int64_t local[4] = {alignment.uncertainty, end.uncertainty, drift < 0 ? -drift : drift, mpp_ws_f08_p2p};
     uint64_t counts[7] = {st.messages, st.paired, st.unpaired, st.batches, st.batch_bytes, st.instances,
                           st.exits_unknown};
-    PMPI_Reduce(local, ws_largest, 4, MPI_INT64_T, MPI_MAX, 0, profiler_comm);
-    PMPI_Reduce(counts, ws_sums, 7, MPI_UINT64_T, MPI_SUM, 0, profiler_comm);
+    mpp_ptp_reduce(local, ws_largest, 4, MPI_INT64_T, MPI_MAX, 0, profiler_comm);
+    mpp_ptp_reduce(counts, ws_sums, 7, MPI_UINT64_T, MPI_SUM, 0, profiler_comm);
     ws_span = end.at > alignment.at ? end.at - alignment.at : 1;
     PMPI_Comm_free(&waitstate_comm);
 }

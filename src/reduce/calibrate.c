@@ -20,6 +20,7 @@
 
 #include "calibrate.h"
 #include "config.h"
+#include "ptp_collectives.h"
 #include "warnings.h"
 
 enum { TAG_PING = 7711 };
@@ -149,7 +150,7 @@ void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char 
         settings.predict = predict;
         strncpy(settings.model, model_text ? model_text : "calibrate", sizeof settings.model - 1);
     }
-    PMPI_Bcast(&settings, (int)sizeof settings, MPI_BYTE, 0, comm);
+    mpp_ptp_bcast(&settings, (int)sizeof settings, MPI_BYTE, 0, comm);
     mpp_model_setup_t *s = &out->setup;
     s->enabled = settings.predict != 0;
     for (int l = 0; l < MPP_NLINKS; l++)
@@ -180,14 +181,14 @@ void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char 
     PMPI_Comm_size(node, &node_size);
     char leader_host[256];
     snprintf(leader_host, sizeof leader_host, "%s", hostname);
-    PMPI_Bcast(leader_host, sizeof leader_host, MPI_CHAR, 0, node);
+    mpp_ptp_bcast(leader_host, sizeof leader_host, MPI_CHAR, 0, node);
     if (strcmp(leader_host, hostname) != 0)
         mpp_warn("the host names %s and %s have the same hash; the communication model takes them for one node",
                  hostname, leader_host);
     int leader = rank; /* world rank of this node's lowest rank */
-    PMPI_Bcast(&leader, 1, MPI_INT, 0, node);
+    mpp_ptp_bcast(&leader, 1, MPI_INT, 0, node);
     int is_leader = node_rank == 0, nodes = 0;
-    PMPI_Allreduce(&is_leader, &nodes, 1, MPI_INT, MPI_SUM, comm);
+    mpp_ptp_allreduce(&is_leader, &nodes, 1, MPI_INT, MPI_SUM, comm);
     s->nodes = nodes;
     if (nodes > 1) { /* the ranks of this node, by translating its group: no communication */
         int *ranks = malloc(2 * (size_t)node_size * sizeof *ranks);
@@ -219,13 +220,13 @@ void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char 
         want[0].value = leader; /* MINLOC: the lowest leader, and its node's second process */
     if (is_leader && rank != 0)
         want[1].value = rank;
-    PMPI_Allreduce(want, got, 2, MPI_2INT, MPI_MINLOC, comm);
+    mpp_ptp_allreduce(want, got, 2, MPI_2INT, MPI_MINLOC, comm);
 
     /* More processes than processors on a node: two of them share a core,
      * and a ping-pong between them times the scheduler. */
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     int crowded = online > 0 && node_size > online, any_crowded = 0;
-    PMPI_Allreduce(&crowded, &any_crowded, 1, MPI_INT, MPI_MAX, comm);
+    mpp_ptp_allreduce(&crowded, &any_crowded, 1, MPI_INT, MPI_MAX, comm);
 
     /* 4. Ping-pongs for what MPIPROF_MODEL does not give. */
     double measured[MPP_NMP + 1] = {0}, agreed[MPP_NMP + 1];
@@ -244,21 +245,21 @@ void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char 
     }
 
     /* 5. Core speed: every process at once. */
-    PMPI_Barrier(comm);
+    mpp_ptp_barrier(comm);
     double loop = speed_loop(), loop_sum = 0;
-    PMPI_Allreduce(&loop, &loop_sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+    mpp_ptp_allreduce(&loop, &loop_sum, 1, MPI_DOUBLE, MPI_SUM, comm);
     double mean_loop = loop_sum / size;
     out->speed = mean_loop / loop;
     double_int_t sp = {out->speed, rank}, lo, hi;
-    PMPI_Allreduce(&sp, &lo, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm);
-    PMPI_Allreduce(&sp, &hi, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
+    mpp_ptp_allreduce(&sp, &lo, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm);
+    mpp_ptp_allreduce(&sp, &hi, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
     s->speed_min = lo.value, s->speed_min_rank = lo.rank;
     s->speed_max = hi.value, s->speed_max_rank = hi.rank;
     s->speed_loop = mean_loop;
 
     /* 6. The measurements, and the time all this took, for everyone. */
     measured[MPP_NMP] = PMPI_Wtime() - started;
-    PMPI_Allreduce(measured, agreed, MPP_NMP + 1, MPI_DOUBLE, MPI_MAX, comm);
+    mpp_ptp_allreduce(measured, agreed, MPP_NMP + 1, MPI_DOUBLE, MPI_MAX, comm);
     s->seconds = agreed[MPP_NMP];
     for (int k = 0; k < MPP_NMP; k++) {
         double *p = mpp_model_param(&s->model, k);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "exchange.h"
+#include "ptp_collectives.h"
 #include "reduce.h"
 
 /* MINLOC and MAXLOC on MPI_DOUBLE_INT take MPICH's path for a type with a
@@ -68,16 +69,17 @@ static void *mpi_recv(mpp_exchange_t *x, int source, int tag, size_t *len)
 
 static void mpi_bcast(mpp_exchange_t *x, void *buf, size_t len)
 {
-    PMPI_Bcast(buf, (int)len, MPI_BYTE, 0, comm_of(x));
+    mpp_ptp_bcast(buf, (int)len, MPI_BYTE, 0, comm_of(x));
 }
 
-/* To position 0, or to every process. */
+/* To position 0, or to every process (ptp_collectives.h: whatever
+ * collective algorithms the program selected). */
 static void reduce_to(const void *in, void *out, size_t n, MPI_Datatype type, MPI_Op op, int all, MPI_Comm comm)
 {
     if (all)
-        PMPI_Allreduce(in, out, (int)n, type, op, comm);
+        mpp_ptp_allreduce(in, out, (int)n, type, op, comm);
     else
-        PMPI_Reduce(in, out, (int)n, type, op, 0, comm);
+        mpp_ptp_reduce(in, out, (int)n, type, op, 0, comm);
 }
 
 static void mpi_reduce(mpp_exchange_t *x, const void *in, void *out, size_t n, mpp_xop_t op, int all)

@@ -1,8 +1,9 @@
+#include "ptp_collectives.h"
 #include "share.h"
 
 int mpp_share_int(MPI_Comm comm, int value)
 {
-    PMPI_Bcast(&value, 1, MPI_INT, 0, comm);
+    mpp_ptp_bcast(&value, 1, MPI_INT, 0, comm);
     return value;
 }
 
@@ -11,5 +12,5 @@ void mpp_share_text(MPI_Comm comm, char *text, size_t size)
     if (!size)
         return;
     text[size - 1] = '\0';
-    PMPI_Bcast(text, (int)size, MPI_CHAR, 0, comm);
+    mpp_ptp_bcast(text, (int)size, MPI_CHAR, 0, comm);
 }
