@@ -107,7 +107,8 @@ FORMULA_OPS = MODEL_OPS[MODEL_OPS.index("p2p"):]
 COLLECTIVE_OPS = FORMULA_OPS[FORMULA_OPS.index("barrier"):]
 
 
-SYNC_ROLES = ["send", "recv", "sendrecv", "irecv", "psend", "probe", "mrecv", "newcomm", "freecomm"]
+SYNC_ROLES = ["send", "recv", "sendrecv", "irecv", "psend", "probe", "mrecv", "newcomm", "groupcomm", "idup",
+              "freecomm"]
 
 
 def read_description(path):
@@ -332,6 +333,38 @@ def new_comm_param(fn):
     return outs[0]
 
 
+def parent_comm_param(fn):
+    """The communicator a @sync newcomm constructor is collective over."""
+    ins = [p.name for p in fn.params if p.type == "MPI_Comm"]
+    if len(ins) != 1:
+        raise SystemExit("%s: @sync newcomm needs exactly one MPI_Comm parameter (the parent)" % fn.name)
+    return ins[0]
+
+
+def comm_created(fn, role, view):
+    """The hook of a communicator constructor (@sync newcomm, groupcomm,
+    idup), its arguments as view gives them; new: the new handle."""
+    has = fn.by_name
+    if view.fortran:
+        new = "PMPI_Comm_f2c(*(const MPI_Fint *)%s)" % new_comm_param(fn)
+    else:
+        new = "*" + new_comm_param(fn)
+    if role == "newcomm":
+        return "mpp_ws_comm_created(%s, %s);" % (view(parent_comm_param(fn)), new)
+    if role == "idup":
+        request = "PMPI_Request_f2c(*(MPI_Fint *)request)" if view.fortran else "*request"
+        return "mpp_ws_comm_idup(&call, %s, %s, %d, %s);" % (view("comm"), new_comm_param(fn), view.fortran, request)
+    parent = view("comm") if "comm" in has else "MPI_COMM_NULL"
+    tag = view("tag") if "tag" in has else "-1"
+    if "stringtag" not in has:
+        stringtag = "NULL, 0"
+    elif view.fortran:  # a CHARACTER argument: its length is the first hidden one
+        stringtag = "(const char *)stringtag, (size_t)len0"
+    else:
+        stringtag = "stringtag, stringtag ? strlen(stringtag) : 0"
+    return "mpp_ws_comm_created_by_group(%s, %s, %s, %s);" % (parent, tag, stringtag, new)
+
+
 # Completion calls: (how many completed, which indexes or NULL, statuses,
 # the condition that any did) - from MPI's parameter names.
 COMPLETIONS = {
@@ -399,8 +432,8 @@ def sync_after(fn, sync_rules):
             body.append("mpp_ws_imrecv(&call, mpp_ws_message, *request);")
         else:
             body.append("mpp_ws_mrecv(&call, mpp_ws_message, status);")
-    elif role == "newcomm":
-        body.append("mpp_ws_comm_created(*%s);" % new_comm_param(fn))
+    elif role in ("newcomm", "groupcomm", "idup"):
+        body.append(comm_created(fn, role, CView(fn)))
     elif fn.cls == "collective" and "comm" in has:
         if "request" in has:
             body.append("mpp_ws_icollective(&call, comm, *request, %d);" % ("persistent" in fn.actions))
@@ -427,8 +460,8 @@ def f08_sync_after(fn, sync_rules):
     has = fn.by_name
     comm = "PMPI_Comm_f2c(*(const MPI_Fint *)comm)"
     body = []
-    if role == "newcomm":
-        body.append("mpp_ws_comm_created(PMPI_Comm_f2c(*(const MPI_Fint *)%s));" % new_comm_param(fn))
+    if role in ("newcomm", "groupcomm", "idup"):
+        body.append(comm_created(fn, role, F08View(fn)))
     elif fn.cls == "collective" and "comm" in has and "persistent" not in fn.actions:
         if "request" in has:
             body.append("mpp_ws_icollective(&call, %s, PMPI_Request_f2c(*(MPI_Fint *)request), 0);" % comm)
@@ -614,7 +647,7 @@ def main():
 
     with open(outdir + "/mpi_wrappers.c", "w") as w:
         w.write(BANNER)
-        w.write('#include "waitstate_hooks.h"\n#include "wrapper_support.h"\n\n')
+        w.write('#include <string.h>\n\n#include "waitstate_hooks.h"\n#include "wrapper_support.h"\n\n')
         for f in functions:
             if f.cls == "handwritten":
                 continue

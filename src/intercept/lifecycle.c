@@ -69,7 +69,7 @@ static char waitstates_off_reason[160];
 /* rank 0, from MPI_Finalize's reductions: the largest uncertainties at
  * MPI_Init and MPI_Finalize, offset change, mpi_f08 flag; summed counts */
 static int64_t ws_largest[4];
-static uint64_t ws_sums[7];
+static uint64_t ws_sums[9];
 static uint64_t ws_span; /* ticks between the two alignments */
 static void start_waitstates(int thread_multiple);
 
@@ -264,10 +264,10 @@ static void finish_waitstates(void)
     mpp_ws_get_stats(&st);
     int64_t drift = end.offset - alignment.offset;
     int64_t local[4] = {alignment.uncertainty, end.uncertainty, drift < 0 ? -drift : drift, mpp_ws_f08_p2p};
-    uint64_t counts[7] = {st.messages, st.paired, st.unpaired, st.batches, st.batch_bytes, st.instances,
-                          st.exits_unknown};
+    uint64_t counts[9] = {st.messages,  st.paired,        st.unpaired, st.batches,   st.batch_bytes,
+                          st.instances, st.exits_unknown, st.dropped,  st.unfollowed};
     mpp_ptp_reduce(local, ws_largest, 4, MPI_INT64_T, MPI_MAX, 0, profiler_comm);
-    mpp_ptp_reduce(counts, ws_sums, 7, MPI_UINT64_T, MPI_SUM, 0, profiler_comm);
+    mpp_ptp_reduce(counts, ws_sums, 9, MPI_UINT64_T, MPI_SUM, 0, profiler_comm);
     ws_span = end.at > alignment.at ? end.at - alignment.at : 1;
     PMPI_Comm_free(&waitstate_comm);
 }
@@ -308,6 +308,14 @@ static void describe_waitstates(void)
     if (largest[3])
         mpp_warn("Real sync does not cover point-to-point calls made through the mpi_f08 bindings; some "
                  "processes made such calls");
+    if (sums[7])
+        mpp_warn("Potential sync, Time variation: %llu batches of collective instances could not be reduced (the "
+                 "members of a communicator counted different collective calls on it: calls the profiler did not "
+                 "see); their waits are not counted", (unsigned long long)sums[7]);
+    if (sums[8])
+        mpp_warn("wait states: %llu calls on communicators the analysis cannot follow (made by MPI_Comm_spawn, "
+                 "_connect, _accept, _join or where no profiled call created them: their members' ids are not "
+                 "known) are not analysed", (unsigned long long)sums[8]);
 }
 
 static const char *resolve_frame(void *ctx, uintptr_t address)

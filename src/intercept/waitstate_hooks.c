@@ -8,25 +8,23 @@
 #include "waitstate_hooks.h"
 #include "waitstates.h"
 #include "warnings.h"
+#include "ws_exchange.h"
 
 int mpp_ws_on;
 int mpp_ws_f08_p2p;
 
-enum { TAG_STREAM = 7201 };
-
-static MPI_Comm ws_comm = MPI_COMM_NULL;
 static int64_t clock_offset, threshold;
-static int batch = 256, world_size;
+static int batch = 256;
 static mpp_mt_lock_t lock = MPP_MT_LOCK_INITIALIZER;
 static mpp_p2p_t matcher;
 static mpp_ws_stats_t stats;
-static unsigned since_progress;
 
 static void apply_deferred(mpp_thread_t *self);
 static size_t ndeferred;
 
-/* Every hook runs between take() and give(); a thread entering one takes
- * the wait-state ticks other threads paired for its calls. */
+/* The hooks' bookkeeping runs between take() and give(), their MPI calls
+ * outside (ws_exchange.h); a thread entering a hook takes the wait-state
+ * ticks other threads paired for its calls. */
 static inline void take(void)
 {
     mpp_mt_take(&lock);
@@ -35,6 +33,15 @@ static inline void take(void)
 }
 
 static inline void give(void) { mpp_mt_give(&lock); }
+
+/* Give the lock, then send what this thread queued meanwhile. */
+static inline void give_and_send(void)
+{
+    int queued = mpp_wsx_queued();
+    give();
+    if (queued)
+        mpp_wsx_flush();
+}
 
 static inline int64_t aligned(uint64_t ticks) { return (int64_t)ticks + clock_offset; }
 
@@ -99,124 +106,29 @@ static void deliver_real_sync(void *ctx, const mpp_request_origin_t *o, int64_t 
     add_wait(o, MPP_WAIT_REALSYNC, wait);
 }
 
-/* ------------------------------------------------------------------ */
-/* Send records: per destination, a batch being filled; full batches in
- * flight until their MPI_Issend completes, then reused. */
-
-typedef struct out_batch {
-    mpp_send_record_t *records;
-    int n;
-    MPI_Request request;
-    struct out_batch *next;
-} out_batch_t;
-
-static out_batch_t **filling; /* [world_size] */
-static out_batch_t *in_flight, *spare;
-static mpp_send_record_t *incoming;
-static MPI_Request incoming_request = MPI_REQUEST_NULL;
-
-static void reclaim(void)
+static void replay(int source, const mpp_send_record_t *records, int n)
 {
-    out_batch_t **link = &in_flight;
-    while (*link) {
-        out_batch_t *b = *link;
-        int done = 0;
-        PMPI_Test(&b->request, &done, MPI_STATUS_IGNORE);
-        if (done) {
-            *link = b->next;
-            b->next = spare;
-            spare = b;
-        } else {
-            link = &b->next;
-        }
-    }
+    for (int i = 0; i < n; i++)
+        mpp_p2p_sent(&matcher, source, &records[i]);
 }
 
-static out_batch_t *new_batch(void)
-{
-    if (!spare)
-        reclaim();
-    out_batch_t *b = spare;
-    if (b) {
-        spare = b->next;
-    } else {
-        b = calloc(1, sizeof *b);
-        if (b && !(b->records = malloc((size_t)batch * sizeof *b->records))) {
-            free(b);
-            b = NULL;
-        }
-    }
-    if (b) {
-        b->n = 0;
-        b->next = NULL;
-    }
-    return b;
-}
+/* Receivers look at what arrived every few receives or collectives while
+ * some of theirs wait for their send records; the reductions' messages
+ * each time some reduction of theirs waits for them.  Outside the lock. */
+static __thread unsigned since_progress __attribute__((tls_model("initial-exec")));
 
-static void flush_to(int dest)
+static void maybe_progress(int reductions_pending)
 {
-    out_batch_t *b = filling[dest];
-    if (!b || !b->n)
-        return;
-    filling[dest] = NULL;
-    /* synchronous: its completion says the receiver has it (the end of the
-     * exchange at MPI_Finalize relies on that) */
-    PMPI_Issend(b->records, b->n * (int)sizeof *b->records, MPI_BYTE, dest, TAG_STREAM, ws_comm, &b->request);
-    b->next = in_flight;
-    in_flight = b;
-    stats.batches++;
-    stats.batch_bytes += (uint64_t)b->n * sizeof *b->records;
-}
-
-static void record_send(int dest, uint32_t comm, int tag, uint64_t entry)
-{
-    if (dest < 0 || dest >= world_size)
-        return;
-    out_batch_t *b = filling[dest];
-    if (!b && !(b = filling[dest] = new_batch()))
-        return;
-    b->records[b->n++] = (mpp_send_record_t){comm, tag, aligned(entry)};
-    stats.messages++;
-    if (b->n == batch)
-        flush_to(dest);
-}
-
-static void post_incoming(void)
-{
-    PMPI_Irecv(incoming, batch * (int)sizeof *incoming, MPI_BYTE, MPI_ANY_SOURCE, TAG_STREAM, ws_comm,
-               &incoming_request);
-}
-
-/* Replay the batches that arrived. */
-static void progress_incoming(void)
-{
-    for (;;) {
-        int done = 0, bytes = 0;
-        MPI_Status status;
-        if (incoming_request == MPI_REQUEST_NULL)
-            return;
-        PMPI_Test(&incoming_request, &done, &status);
-        if (!done)
-            return;
-        PMPI_Get_count(&status, MPI_BYTE, &bytes);
-        for (int i = 0; i < bytes / (int)sizeof *incoming; i++)
-            mpp_p2p_sent(&matcher, status.MPI_SOURCE, &incoming[i]);
-        post_incoming();
-    }
-}
-
-/* Receivers look at what arrived every few receives while some of theirs
- * wait for their send records. */
-static void maybe_progress(void)
-{
+    if (reductions_pending)
+        mpp_wsx_progress_reductions();
     if ((++since_progress & 15) == 0)
-        progress_incoming();
+        mpp_wsx_progress_stream();
 }
 
 /* ------------------------------------------------------------------ */
 /* Requests the analysis follows, by handle. */
 
-enum { REQ_RECV = 1, REQ_PRECV, REQ_PSEND, REQ_COLL, REQ_PCOLL };
+enum { REQ_RECV = 1, REQ_PRECV, REQ_PSEND, REQ_COLL, REQ_PCOLL, REQ_IDUP };
 
 typedef struct {
     int kind;
@@ -224,6 +136,9 @@ typedef struct {
     mpp_comm_t *comm;        /* held */
     uint64_t instance;       /* REQ_COLL, REQ_PCOLL: the instance in progress */
     int active;              /* REQ_PCOLL: started, not completed */
+    mpp_comm_t *made;        /* REQ_IDUP: the duplicate's entry, registered once the request completes */
+    void *newcomm;           /* REQ_IDUP: where MPI writes its handle (MPI_Comm *, or MPI_Fint * for Fortran) */
+    int fortran;
 } ws_request_t;
 
 static mpp_handlemap_t requests;
@@ -231,50 +146,50 @@ static mpp_handlemap_t requests;
 /* Requests are keyed as in mpp_reqset_t: handle | serial << 32 (MPI gives a
  * new request the handle of one just completed, maybe in another thread
  * before the completing thread has looked it up). */
-static void track(const mpp_call_t *c, MPI_Request request, int kind, mpp_comm_t *comm, int dest, int tag,
-                  uint64_t instance)
+static ws_request_t *track(const mpp_call_t *c, MPI_Request request, int kind, mpp_comm_t *comm, int dest, int tag,
+                           uint64_t instance)
 {
     int inserted;
     if (request == MPI_REQUEST_NULL || !c->new_request)
-        return;
+        return NULL;
     uint64_t key = mpp_request_key(request) | (uint64_t)c->new_serial << 32;
     ws_request_t *r = mpp_handlemap_put(&requests, key, &inserted);
     if (!r)
-        return;
-    if (!inserted)
-        mpp_comm_release(r->comm); /* a handle MPI reused unseen */
+        return NULL;
+    if (!inserted) { /* a handle MPI reused unseen */
+        mpp_comm_release(r->comm);
+        mpp_comm_release(r->made);
+    }
     mpp_comm_hold(comm);
-    *r = (ws_request_t){kind, dest, tag, comm, instance, kind == REQ_COLL};
+    *r = (ws_request_t){kind, dest, tag, comm, instance, kind == REQ_COLL, NULL, NULL, 0};
+    return r;
 }
 
 static void untrack(uint64_t key)
 {
     ws_request_t r;
-    if (mpp_handlemap_remove(&requests, key, &r))
+    if (mpp_handlemap_remove(&requests, key, &r)) {
         mpp_comm_release(r.comm);
+        mpp_comm_release(r.made);
+    }
 }
 
 /* ------------------------------------------------------------------ */
 /* Collective instances of a communicator (mpp_instances_t: which batch
- * goes when) and their reductions in flight. */
+ * goes when) and their reductions (ws_exchange.h). */
 
 typedef struct coll_batch {
-    MPI_Request request;
     int n;
-    int64_t *sent, *max;      /* [3n]: entries, exits, -exits (mpp_instances_take) */
+    int64_t *sent;            /* [3n]: entries, exits, -exits (mpp_instances_take) */
+    const int64_t *max;       /* [3n]: their maxima over the members, once reduced */
     mpp_request_origin_t *origins;
-    MPI_Comm merged;          /* to free once done (intercommunicators), else MPI_COMM_NULL */
-    struct coll_batch *next;
 } coll_batch_t;
 
 struct mpp_coll_ring {
     mpp_instances_t instances;
-    MPI_Comm reduce_comm;     /* the communicator, or its merged intracommunicator */
-    int merged;
-    coll_batch_t *in_flight;
+    uint64_t batches;         /* batches issued: the next one's number */
 };
 
-static coll_batch_t *detached; /* batches of freed communicators, still in flight */
 static int64_t *terms;         /* [2 * batch]: scratch of apply_batch */
 
 static void apply_batch(coll_batch_t *b)
@@ -288,57 +203,32 @@ static void apply_batch(coll_batch_t *b)
     }
 }
 
-static void free_batch(coll_batch_t *b)
+/* A reduction ended (lock held): its maxima, or NULL when it was dropped. */
+static void reduction_ended(void *user, const int64_t *values, int n)
 {
-    if (b->merged != MPI_COMM_NULL)
-        PMPI_Comm_free(&b->merged);
+    coll_batch_t *b = user;
+    if (!b)
+        return;
+    if (values && n == 3 * b->n) {
+        b->max = values;
+        apply_batch(b);
+    }
     free(b->sent);
     free(b->origins);
     free(b);
 }
 
-/* Apply the batches whose reductions are done (wait: all of them). */
-static void settle(coll_batch_t **list, int wait)
-{
-    coll_batch_t **link = list;
-    while (*link) {
-        coll_batch_t *b = *link;
-        int done = 0;
-        if (wait)
-            done = PMPI_Wait(&b->request, MPI_STATUS_IGNORE) == MPI_SUCCESS;
-        else
-            PMPI_Test(&b->request, &done, MPI_STATUS_IGNORE);
-        if (!done) {
-            link = &b->next;
-            continue;
-        }
-        apply_batch(b);
-        *link = b->next;
-        free_batch(b);
-    }
-}
+/* Every member must take part in each reduction, so without memory for a
+ * batch its instants are reduced from a buffer set aside at MPI_Init and
+ * dropped. */
+static int64_t *fallback_buffer; /* [3 * batch] */
 
-/* Every member must make each reduction, so without memory for a batch its
- * instants are reduced from a buffer set aside at MPI_Init and dropped
- * (waiting for the previous such reduction first, if it is still going). */
-static MPI_Request fallback_request = MPI_REQUEST_NULL;
-static int64_t *fallback_buffer; /* [6 * batch] */
-
-static void issue_without_memory(struct mpp_coll_ring *ring, int n)
-{
-    if (fallback_request != MPI_REQUEST_NULL)
-        PMPI_Wait(&fallback_request, MPI_STATUS_IGNORE);
-    mpp_instances_take(&ring->instances, n, fallback_buffer, NULL);
-    PMPI_Iallreduce(fallback_buffer, fallback_buffer + 3 * n, 3 * n, MPI_INT64_T, MPI_MAX, ring->reduce_comm,
-                    &fallback_request);
-}
-
-/* The n oldest pending instances go to their reduction. */
-static void issue(struct mpp_coll_ring *ring, int n)
+/* The n oldest pending instances of c go to their reduction. */
+static void issue(mpp_comm_t *c, struct mpp_coll_ring *ring, int n)
 {
     coll_batch_t *b = calloc(1, sizeof *b);
     if (b) {
-        b->sent = malloc(6 * (size_t)n * sizeof *b->sent);
+        b->sent = malloc(3 * (size_t)n * sizeof *b->sent);
         b->origins = malloc((size_t)n * sizeof *b->origins);
     }
     if (!b || !b->sent || !b->origins) {
@@ -347,37 +237,22 @@ static void issue(struct mpp_coll_ring *ring, int n)
             free(b->origins);
             free(b);
         }
-        issue_without_memory(ring, n);
-        return;
+        b = NULL;
     }
-    b->n = n;
-    b->max = b->sent + 3 * n;
-    b->merged = MPI_COMM_NULL;
-    stats.exits_unknown += (uint64_t)mpp_instances_take(&ring->instances, n, b->sent, b->origins);
-    PMPI_Iallreduce(b->sent, b->max, 3 * n, MPI_INT64_T, MPI_MAX, ring->reduce_comm, &b->request);
-    b->next = ring->in_flight;
-    ring->in_flight = b;
+    int64_t *values = b ? b->sent : fallback_buffer;
+    if (b)
+        b->n = n;
+    stats.exits_unknown += (uint64_t)mpp_instances_take(&ring->instances, n, values, b ? b->origins : NULL);
+    mpp_wsx_reduce_locked(c->id, ring->batches++, 3 * n, values, &c->tree, b);
     stats.reductions++;
 }
 
+/* Only communicators with an id are analysed: their members know them by it. */
 static struct mpp_coll_ring *ring_of(mpp_comm_t *c)
 {
-    if (c->coll || c->members < 2)
+    if (c->coll || c->members < 2 || c->id == MPP_COMM_ID_NONE || c->freed)
         return c->coll;
-    struct mpp_coll_ring *ring = calloc(1, sizeof *ring);
-    if (!ring)
-        return NULL;
-    ring->reduce_comm = c->handle;
-    if (c->inter) {
-        /* the first collective on it: every member of both groups is here */
-        if (PMPI_Intercomm_merge(c->handle, 0, &ring->reduce_comm) != MPI_SUCCESS) {
-            free(ring);
-            return NULL;
-        }
-        ring->merged = 1;
-    }
-    c->coll = ring;
-    return ring;
+    return c->coll = calloc(1, sizeof *c->coll);
 }
 
 /* A new instance; returns its number (UINT64_MAX: not recorded). */
@@ -389,15 +264,14 @@ static uint64_t begin_instance(mpp_comm_t *c, int64_t entry, const mpp_request_o
     mpp_instances_t *in = &ring->instances;
     int due = mpp_instances_due(in, batch);
     if (due)
-        issue(ring, due);
+        issue(c, ring, due);
     if (mpp_instances_room(in) != 0) /* no memory: make room the only way left */
         while (in->count > in->issued)
-            issue(ring, in->count - in->issued > (uint64_t)batch ? batch : (int)(in->count - in->issued));
+            issue(c, ring, in->count - in->issued > (uint64_t)batch ? batch : (int)(in->count - in->issued));
     if (mpp_instances_room(in) != 0)
         return UINT64_MAX;
     uint64_t i = mpp_instances_begin(in, entry, origin);
     stats.instances++;
-    settle(&ring->in_flight, 0);
     return i;
 }
 
@@ -408,36 +282,24 @@ static void end_instance(mpp_comm_t *c, uint64_t i, int64_t exit)
 }
 
 /* Everything not yet reduced goes out, in batches of at most `batch`. */
-static void issue_all(struct mpp_coll_ring *ring)
+static void issue_all(mpp_comm_t *c)
 {
-    mpp_instances_t *in = &ring->instances;
+    mpp_instances_t *in = &c->coll->instances;
     while (in->count > in->issued) {
         uint64_t left = in->count - in->issued;
-        issue(ring, left > (uint64_t)batch ? batch : (int)left);
+        issue(c, c->coll, left > (uint64_t)batch ? batch : (int)left);
     }
 }
 
+/* The communicator goes: what remains of its instances is reduced (its
+ * reductions need only the members' places, not the communicator). */
 static void detach_ring(mpp_comm_t *c)
 {
-    struct mpp_coll_ring *ring = c->coll;
-    if (!ring)
+    if (!c->coll)
         return;
-    issue_all(ring);
-    if (ring->merged) {
-        /* the merged communicator is freed with the last of its batches */
-        if (ring->in_flight)
-            ring->in_flight->merged = ring->reduce_comm;
-        else
-            PMPI_Comm_free(&ring->reduce_comm);
-    }
-    while (ring->in_flight) {
-        coll_batch_t *b = ring->in_flight;
-        ring->in_flight = b->next;
-        b->next = detached;
-        detached = b;
-    }
-    mpp_instances_free(&ring->instances);
-    free(ring);
+    issue_all(c);
+    mpp_instances_free(&c->coll->instances);
+    free(c->coll);
     c->coll = NULL;
 }
 
@@ -494,6 +356,7 @@ static int open_event(mpp_call_t *c)
     return mpp_p2p_event_open(&matcher, aligned(c->t0), (int64_t)(c->t1 - c->t0), &o);
 }
 
+/* A status that received a message (an MPI query: outside the lock). */
 static int is_message(const MPI_Status *st)
 {
     int cancelled = 0;
@@ -507,64 +370,87 @@ static void receive(int event, const mpp_comm_t *cm, const MPI_Status *st)
 {
     int source = cm ? mpp_comm_world_rank(cm, st->MPI_SOURCE) : -1;
     if (event >= 0 && cm->id && source >= 0)
-        mpp_p2p_received(&matcher, event, cm->id, source, st->MPI_TAG);
+        mpp_p2p_received(&matcher, event, cm->channel, source, st->MPI_TAG);
 }
 
-/* A blocking receive; when it takes the message a probe just found, the
- * probe is the call that waited for it, and gets its Real sync. */
+/* A blocking receive of a message; when it takes the message a probe just
+ * found, the probe is the call that waited for it, and gets its Real
+ * sync.  Lock held. */
 static void blocking_receive(mpp_call_t *c, mpp_comm_t *cm, const MPI_Status *st, int probed)
 {
-    if (!cm || !cm->id || !is_message(st))
-        return;
     int e = probed ? mpp_p2p_event_open(&matcher, aligned(last_probe.t0), (int64_t)(last_probe.t1 - last_probe.t0),
                                         &last_probe.origin)
                    : open_event(c);
     receive(e, cm, st);
     mpp_p2p_event_close(&matcher, e);
-    maybe_progress();
 }
 
 void mpp_ws_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status)
 {
-    take();
-    int probed = last_probe.valid && last_probe.comm == comm && is_message(status) &&
-                 last_probe.source == status->MPI_SOURCE && last_probe.tag == status->MPI_TAG;
+    int message = is_message(status);
+    int probed = last_probe.valid && last_probe.comm == comm && message && last_probe.source == status->MPI_SOURCE &&
+                 last_probe.tag == status->MPI_TAG;
     if (probed)
         last_probe.valid = 0;
-    blocking_receive(c, mpp_comm_get(comm), status, probed);
+    mpp_comm_t *cm = message ? mpp_comm_get(comm) : NULL;
+    if (!cm || !cm->id)
+        return;
+    take();
+    blocking_receive(c, cm, status, probed);
+    int pending = mpp_wsx_pending_locked();
     give();
+    maybe_progress(pending);
 }
 
 void mpp_ws_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *status)
 {
     if (message == MPI_MESSAGE_NULL || message == MPI_MESSAGE_NO_PROC)
         return;
+    if (!last_probe.valid || last_probe.message != message)
+        return;
+    /* MPI_Mrecv names no communicator: the probe that matched it did */
+    last_probe.valid = 0;
+    mpp_comm_t *cm = is_message(status) ? mpp_comm_get(last_probe.comm) : NULL;
+    if (!cm || !cm->id)
+        return;
     take();
-    if (last_probe.valid && last_probe.message == message) {
-        /* MPI_Mrecv names no communicator: the probe that matched it did */
-        last_probe.valid = 0;
-        blocking_receive(c, mpp_comm_get(last_probe.comm), status, 1);
-    }
+    blocking_receive(c, cm, status, 1);
+    int pending = mpp_wsx_pending_locked();
     give();
+    maybe_progress(pending);
+}
+
+/* A call on a communicator the analysis cannot follow (counted for Warnings). */
+static int unfollowed(const mpp_comm_t *cm)
+{
+    if (!cm || cm->id != MPP_COMM_ID_NONE || cm->members < 2)
+        return 0;
+    take();
+    stats.unfollowed++;
+    give();
+    return 1;
 }
 
 void mpp_ws_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag)
 {
     if (dest == MPI_PROC_NULL)
         return;
-    take();
     mpp_comm_t *cm = mpp_comm_get(comm);
-    if (cm && cm->id)
-        record_send(mpp_comm_world_rank(cm, dest), cm->id, tag, c->t0);
-    give();
+    if (!cm || unfollowed(cm) || !cm->id)
+        return;
+    int world_dest = mpp_comm_world_rank(cm, dest);
+    take();
+    stats.messages += (uint64_t)mpp_wsx_record_send_locked(world_dest, cm->channel, tag, aligned(c->t0));
+    give_and_send();
 }
 
 void mpp_ws_irecv(mpp_call_t *c, MPI_Comm comm, MPI_Request request, int persistent)
 {
-    take();
     mpp_comm_t *cm = mpp_comm_get(comm);
-    if (cm && cm->id)
-        track(c, request, persistent ? REQ_PRECV : REQ_RECV, cm, 0, 0, 0);
+    if (!cm || !cm->id)
+        return;
+    take();
+    track(c, request, persistent ? REQ_PRECV : REQ_RECV, cm, 0, 0, 0);
     give();
 }
 
@@ -572,13 +458,14 @@ void mpp_ws_imrecv(mpp_call_t *c, MPI_Message message, MPI_Request request)
 {
     if (message == MPI_MESSAGE_NULL || message == MPI_MESSAGE_NO_PROC)
         return;
+    if (!last_probe.valid || last_probe.message != message)
+        return;
+    last_probe.valid = 0;
+    mpp_comm_t *cm = mpp_comm_get(last_probe.comm);
+    if (!cm || !cm->id)
+        return;
     take();
-    if (last_probe.valid && last_probe.message == message) {
-        last_probe.valid = 0;
-        mpp_comm_t *cm = mpp_comm_get(last_probe.comm);
-        if (cm && cm->id)
-            track(c, request, REQ_RECV, cm, 0, 0, 0);
-    }
+    track(c, request, REQ_RECV, cm, 0, 0, 0);
     give();
 }
 
@@ -586,43 +473,48 @@ void mpp_ws_send_init(mpp_call_t *c, MPI_Comm comm, int dest, int tag, MPI_Reque
 {
     if (dest == MPI_PROC_NULL)
         return;
-    take();
     mpp_comm_t *cm = mpp_comm_get(comm);
-    if (cm && cm->id)
-        track(c, request, REQ_PSEND, cm, dest, tag, 0);
+    if (!cm || !cm->id)
+        return;
+    take();
+    track(c, request, REQ_PSEND, cm, dest, tag, 0);
     give();
 }
 
 void mpp_ws_collective(mpp_call_t *c, MPI_Comm comm)
 {
-    take();
     mpp_comm_t *cm = mpp_comm_get(comm);
+    unfollowed(cm);
+    take();
     if (cm && cm->members > 1) {
         mpp_request_origin_t o;
         mpp_call_origin(c, &o);
         uint64_t i = begin_instance(cm, aligned(c->t0), &o);
         end_instance(cm, i, aligned(c->t1));
     }
-    maybe_progress();
-    give();
+    int pending = mpp_wsx_pending_locked();
+    give_and_send();
+    maybe_progress(pending);
 }
 
 void mpp_ws_icollective(mpp_call_t *c, MPI_Comm comm, MPI_Request request, int persistent)
 {
-    take();
     mpp_comm_t *cm = mpp_comm_get(comm);
-    if (cm && cm->members > 1) {
-        if (persistent) {
-            track(c, request, REQ_PCOLL, cm, 0, 0, UINT64_MAX);
-        } else {
-            mpp_request_origin_t o;
-            mpp_call_origin(c, &o);
-            track(c, request, REQ_COLL, cm, 0, 0, begin_instance(cm, aligned(c->t0), &o));
-        }
+    if (!cm || cm->members < 2 || unfollowed(cm))
+        return;
+    take();
+    if (persistent) {
+        track(c, request, REQ_PCOLL, cm, 0, 0, UINT64_MAX);
+    } else {
+        mpp_request_origin_t o;
+        mpp_call_origin(c, &o);
+        track(c, request, REQ_COLL, cm, 0, 0, begin_instance(cm, aligned(c->t0), &o));
     }
-    give();
+    int pending = mpp_wsx_pending_locked();
+    give_and_send();
+    if (pending)
+        mpp_wsx_progress_reductions();
 }
-
 
 void mpp_ws_started(mpp_call_t *c, const mpp_reqset_t *set)
 {
@@ -632,7 +524,8 @@ void mpp_ws_started(mpp_call_t *c, const mpp_reqset_t *set)
         if (!r)
             continue;
         if (r->kind == REQ_PSEND) {
-            record_send(mpp_comm_world_rank(r->comm, r->dest), r->comm->id, r->tag, c->t0);
+            stats.messages += (uint64_t)mpp_wsx_record_send_locked(mpp_comm_world_rank(r->comm, r->dest),
+                                                                   r->comm->channel, r->tag, aligned(c->t0));
         } else if (r->kind == REQ_PCOLL) {
             mpp_request_origin_t o;
             mpp_call_origin(c, &o);
@@ -640,12 +533,73 @@ void mpp_ws_started(mpp_call_t *c, const mpp_reqset_t *set)
             r->active = 1;
         }
     }
-    give();
+    give_and_send();
+}
+
+/* Per thread: which statuses of a completion received a message (tested
+ * before the lock is taken), and the duplicates whose MPI_Comm_idup
+ * completed (registered after it is given). */
+static __thread unsigned char *scratch_messages __attribute__((tls_model("initial-exec")));
+static __thread int scratch_messages_count __attribute__((tls_model("initial-exec")));
+
+typedef struct {
+    mpp_comm_t *made;
+    void *newcomm;
+    int fortran;
+} made_comm_t;
+
+static __thread made_comm_t *made_list __attribute__((tls_model("initial-exec")));
+static __thread int made_count __attribute__((tls_model("initial-exec")));
+static __thread int made_capacity __attribute__((tls_model("initial-exec")));
+
+static const unsigned char *messages_of(int n, const MPI_Status *statuses)
+{
+    if (statuses == MPI_STATUSES_IGNORE || n <= 0)
+        return NULL;
+    if (n > scratch_messages_count) {
+        unsigned char *grown = realloc(scratch_messages, (size_t)n);
+        if (!grown)
+            return NULL;
+        scratch_messages = grown;
+        scratch_messages_count = n;
+    }
+    for (int j = 0; j < n; j++)
+        scratch_messages[j] = (unsigned char)is_message(&statuses[j]);
+    return scratch_messages;
+}
+
+static void completed_idup(ws_request_t *r)
+{
+    if (!r->made)
+        return;
+    if (made_count == made_capacity) {
+        int cap = made_capacity ? 2 * made_capacity : 8;
+        made_comm_t *grown = realloc(made_list, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return; /* the duplicate stays unanalysed (untrack releases it) */
+        made_list = grown;
+        made_capacity = cap;
+    }
+    made_list[made_count++] = (made_comm_t){r->made, r->newcomm, r->fortran};
+    r->made = NULL;
+}
+
+/* The duplicates exist now: registered under the handles MPI wrote. */
+static void register_made(void)
+{
+    for (int i = 0; i < made_count; i++) {
+        made_comm_t *m = &made_list[i];
+        MPI_Comm handle =
+            m->fortran ? PMPI_Comm_f2c(*(const MPI_Fint *)m->newcomm) : *(const MPI_Comm *)m->newcomm;
+        mpp_comm_register(m->made, handle);
+    }
+    made_count = 0;
 }
 
 void mpp_ws_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *which, const MPI_Status *statuses)
 {
     int event = -1;
+    const unsigned char *messages = messages_of(n, statuses);
     take();
     for (int j = 0; j < n; j++) {
         int i = which ? which[j] : j;
@@ -655,23 +609,27 @@ void mpp_ws_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *
         ws_request_t *r = mpp_handlemap_get(&requests, key);
         if (!r)
             continue;
-        const MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[j];
-        if ((r->kind == REQ_RECV || r->kind == REQ_PRECV) && st && is_message(st)) {
+        if ((r->kind == REQ_RECV || r->kind == REQ_PRECV) && messages && messages[j]) {
             if (event < 0)
                 event = open_event(c); /* one event: the latest sender counts */
-            receive(event, r->comm, st);
+            receive(event, r->comm, &statuses[j]);
         } else if (r->kind == REQ_COLL || (r->kind == REQ_PCOLL && r->active)) {
             end_instance(r->comm, r->instance, aligned(c->t1));
             r->active = 0;
+        } else if (r->kind == REQ_IDUP) {
+            completed_idup(r);
         }
-        if (r->kind == REQ_RECV || r->kind == REQ_COLL)
+        if (r->kind == REQ_RECV || r->kind == REQ_COLL || r->kind == REQ_IDUP)
             untrack(key);
     }
-    if (event >= 0) {
+    if (event >= 0)
         mpp_p2p_event_close(&matcher, event);
-        maybe_progress();
-    }
+    int pending = mpp_wsx_pending_locked();
     give();
+    if (made_count)
+        register_made();
+    if (event >= 0 || pending)
+        maybe_progress(pending);
 }
 
 void mpp_ws_freed(const mpp_reqset_t *set)
@@ -683,9 +641,31 @@ void mpp_ws_freed(const mpp_reqset_t *set)
     give();
 }
 
-void mpp_ws_comm_created(MPI_Comm comm)
+void mpp_ws_comm_created(MPI_Comm parent, MPI_Comm comm)
 {
-    mpp_comm_created(comm); /* collective: outside our lock */
+    mpp_comm_created(parent, comm); /* local queries only */
+}
+
+void mpp_ws_comm_created_by_group(MPI_Comm parent, int tag, const char *stringtag, size_t len, MPI_Comm comm)
+{
+    mpp_comm_created_by_group(parent, tag, stringtag, len, comm);
+}
+
+void mpp_ws_comm_idup(mpp_call_t *c, MPI_Comm parent, void *newcomm, int fortran, MPI_Request request)
+{
+    mpp_comm_t *made = mpp_comm_duplicating(parent);
+    if (!made)
+        return;
+    take();
+    ws_request_t *r = track(c, request, REQ_IDUP, NULL, 0, 0, 0);
+    if (r) {
+        r->made = made;
+        r->newcomm = newcomm;
+        r->fortran = fortran;
+    }
+    give();
+    if (!r)
+        mpp_comm_release(made);
 }
 
 void mpp_ws_comm_freeing(MPI_Comm comm)
@@ -694,76 +674,76 @@ void mpp_ws_comm_freeing(MPI_Comm comm)
     if (!cm)
         return;
     take();
-    detach_ring(cm); /* what remains is reduced on the communicator before MPI frees it */
-    settle(&detached, 0);
-    give();
+    cm->freed = 1; /* a persistent request may outlive it: its instances are not counted */
+    detach_ring(cm); /* what remains goes to its reductions now */
+    int pending = mpp_wsx_pending_locked();
+    give_and_send();
+    if (pending)
+        mpp_wsx_progress_reductions();
     mpp_comm_release(cm);
 }
 
 /* ------------------------------------------------------------------ */
 
+static void free_memory(void)
+{
+    free(terms);
+    free(fallback_buffer);
+    terms = NULL, fallback_buffer = NULL;
+}
+
 void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size, int thread_multiple)
 {
-    ws_comm = comm;
     clock_offset = offset;
     threshold = thresh;
     batch = batch_size > 0 ? batch_size : 256;
     lock.on = thread_multiple;
     memset(&stats, 0, sizeof stats);
-    PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
-    filling = calloc((size_t)world_size, sizeof *filling);
-    incoming = malloc((size_t)batch * sizeof *incoming);
     terms = malloc(2 * (size_t)batch * sizeof *terms);
-    fallback_buffer = malloc(6 * (size_t)batch * sizeof *fallback_buffer);
-    if (!filling || !incoming || !terms || !fallback_buffer) {
-        free(filling), free(incoming), free(terms), free(fallback_buffer);
-        filling = NULL, incoming = NULL, terms = NULL, fallback_buffer = NULL;
+    fallback_buffer = malloc(3 * (size_t)batch * sizeof *fallback_buffer);
+    if (!terms || !fallback_buffer ||
+        mpp_wsx_start(comm, batch, &lock, (mpp_wsx_callbacks_t){replay, reduction_ended}) != 0) {
+        free_memory();
         mpp_warn("out of memory at MPI_Init: the wait-state analysis is off for this run");
         return;
     }
     mpp_p2p_init(&matcher, threshold, 1 << 20, deliver_real_sync, NULL);
     mpp_handlemap_init(&requests, sizeof(ws_request_t));
     mpp_comms_start(thread_multiple);
-    post_incoming();
     mpp_ws_on = 1;
 }
 
 void mpp_ws_cancel(void)
 {
-    if (incoming_request != MPI_REQUEST_NULL) {
-        PMPI_Cancel(&incoming_request);
-        PMPI_Wait(&incoming_request, MPI_STATUS_IGNORE);
-    }
     if (mpp_ws_on) {
+        mpp_wsx_cancel();
         mpp_handlemap_free(&requests);
         mpp_comms_stop();
         mpp_p2p_free(&matcher);
     }
     mpp_ws_on = 0;
-    free(filling), free(incoming), free(terms), free(fallback_buffer);
-    filling = NULL, incoming = NULL, terms = NULL, fallback_buffer = NULL;
+    free_memory();
 }
 
 static void finish_comm(mpp_comm_t *c, void *arg)
 {
     (void)arg;
-    struct mpp_coll_ring *ring = c->coll;
-    if (ring)
-        issue_all(ring);
+    if (c->coll)
+        issue_all(c);
 }
 
 static void release_request(uint64_t key, void *value, void *arg)
 {
     (void)key, (void)arg;
-    mpp_comm_release(((ws_request_t *)value)->comm);
+    ws_request_t *r = value;
+    mpp_comm_release(r->comm);
+    mpp_comm_release(r->made);
 }
 
 static void free_ring(mpp_comm_t *c, void *arg)
 {
     (void)arg;
-    if (c->coll) {
-        detach_ring(c);
-    }
+    detach_ring(c);
 }
 
 void mpp_ws_finish(void)
@@ -771,62 +751,34 @@ void mpp_ws_finish(void)
     if (!mpp_ws_on)
         return;
     mpp_ws_on = 0;
-    /* Collectives: what every communicator still has, reduced on it (every
-     * member is here, with the same count). */
+    /* Collectives: what every communicator still has, to its reductions
+     * (every member is here, with the same count); then the end of the
+     * exchange, which delivers every result. */
+    take();
     mpp_comms_each(finish_comm, NULL);
-    /* Point-to-point: the last batches, then the end of the exchange: once
-     * every batch of this process is matched it enters a nonblocking
-     * barrier, and keeps receiving until everyone has. */
-    for (int d = 0; d < world_size; d++)
-        flush_to(d);
-    MPI_Request barrier = MPI_REQUEST_NULL;
-    for (;;) {
-        progress_incoming();
-        if (barrier == MPI_REQUEST_NULL) {
-            reclaim();
-            if (!in_flight)
-                PMPI_Ibarrier(ws_comm, &barrier);
-        } else {
-            int done = 0;
-            PMPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
-            if (done)
-                break;
-        }
-    }
-    if (incoming_request != MPI_REQUEST_NULL) {
-        PMPI_Cancel(&incoming_request);
-        PMPI_Wait(&incoming_request, MPI_STATUS_IGNORE);
-    }
+    give_and_send();
+    mpp_wsx_finish();
     mpp_p2p_finish(&matcher);
+    take();
     mpp_comms_each(free_ring, NULL);
-    settle(&detached, 1);
-    if (fallback_request != MPI_REQUEST_NULL)
-        PMPI_Wait(&fallback_request, MPI_STATUS_IGNORE);
+    give();
     apply_deferred(NULL); /* every other thread is done: their tables stay put */
     free(deferred);
     deferred = NULL;
     deferred_capacity = 0;
     stats.paired = matcher.paired;
     stats.unpaired = matcher.unpaired_receives + matcher.dropped;
+    mpp_wsx_stats_t x;
+    mpp_wsx_get_stats(&x);
+    stats.batches = x.batches;
+    stats.batch_bytes = x.batch_bytes;
+    stats.dropped = x.dropped;
 
     mpp_handlemap_each(&requests, release_request, NULL);
     mpp_handlemap_free(&requests);
     mpp_comms_stop();
     mpp_p2p_free(&matcher);
-    while (spare) {
-        out_batch_t *b = spare;
-        spare = b->next;
-        free(b->records);
-        free(b);
-    }
-    free(filling);
-    filling = NULL;
-    free(incoming);
-    incoming = NULL;
-    free(terms);
-    terms = NULL;
-    free(fallback_buffer);
-    fallback_buffer = NULL;
+    free_memory();
 }
 
 void mpp_ws_get_stats(mpp_ws_stats_t *out) { *out = stats; }

@@ -4,26 +4,31 @@
  * collective instances of its communicator (Potential sync, Time
  * variation).  Off, every hook is one predictable branch in the wrapper.
  *
+ * The profiler issues no operation on the program's communicators, only
+ * local queries (sizes, groups, rank translation): communicator ids are
+ * derived by every member alone (commids.h), and everything the processes
+ * exchange travels on the profiler's own communicator (ws_exchange.h).
+ *
  * Point-to-point: each send appends (communicator id, tag, entry) to a
  * batch for its destination; a full batch travels with MPI_Issend on the
- * profiler's communicator; receivers replay them (waitstates.h).  At
- * MPI_Finalize the last batches go out and a nonblocking barrier entered
- * once all of a process's batches are matched ends the exchange (no process
- * needs to know how many batches it will get).
+ * profiler's communicator; receivers replay them (waitstates.h).
  *
  * Collectives: the k-th collective on a communicator is the same instance on
  * every member.  Each member keeps (entry, exit) of its instances; when the
- * first instance of batch k+2 begins, batch k goes to an MPI_Iallreduce(MAX)
- * on that communicator (an intercommunicator: on its merged
- * intracommunicator) - the same instance count on every member, so the
- * profiler's collectives interleave with the program's in the same order
- * everywhere; one batch of lag lets nonblocking collectives complete first.
- * Results are tested, never waited for, until the communicator is freed
- * (what remains is issued then) or MPI_Finalize. */
+ * first instance of batch k+2 begins, batch k is reduced (maximum) over the
+ * members by point-to-point messages along a tree (treereduce.h) - one
+ * batch of lag lets nonblocking collectives complete first.  Their
+ * messages are tested from the hooks, never waited for; what remains of a
+ * communicator's instances goes when it is freed, and at MPI_Finalize,
+ * where the exchange ends once no message of it is in flight anywhere.
+ *
+ * Under MPI_THREAD_MULTIPLE one lock guards the bookkeeping; no lock is
+ * held across an MPI call. */
 #ifndef MPP_WAITSTATE_HOOKS_H
 #define MPP_WAITSTATE_HOOKS_H
 
 #include <mpi.h>
+#include <stddef.h>
 
 #include "mpp_common.h"
 #include "thread_state.h"
@@ -34,7 +39,8 @@ extern int mpp_ws_on;
 extern int mpp_ws_f08_p2p;
 
 /* MPI_Init: clocks already aligned (offset, threshold in ticks); comm:
- * the profiler's own (a duplicate of MPI_COMM_WORLD). */
+ * the profiler's own (a duplicate of MPI_COMM_WORLD), which carries every
+ * message of the analysis. */
 void mpp_ws_start(MPI_Comm comm, int64_t clock_offset, int64_t threshold, int batch, int thread_multiple);
 /* MPI_Finalize (collective): the last batches, the end of the exchange. */
 void mpp_ws_finish(void);
@@ -50,6 +56,8 @@ typedef struct {
     uint64_t instances;       /* collective instances recorded */
     uint64_t reductions;      /* batches of instants reduced */
     uint64_t exits_unknown;   /* nonblocking instances reduced before they completed */
+    uint64_t dropped;         /* batches whose reduction ended without a result (members disagreed) */
+    uint64_t unfollowed;      /* calls on communicators of more than one process without an id */
 } mpp_ws_stats_t;
 void mpp_ws_get_stats(mpp_ws_stats_t *out);
 
@@ -71,7 +79,15 @@ void mpp_ws_started(mpp_call_t *c, const mpp_reqset_t *set);
  * completed, with their statuses (statuses[j] for the j-th). */
 void mpp_ws_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *which, const MPI_Status *statuses);
 void mpp_ws_freed(const mpp_reqset_t *set);
-void mpp_ws_comm_created(MPI_Comm comm);
+/* Constructors (commids.h): one collective over `parent` returned comm
+ * (MPI_COMM_NULL on a member left out); one that only the members call,
+ * with its parent (MPI_COMM_NULL: none), integer tag (-1: none) and string
+ * tag (NULL: none); MPI_Comm_idup, whose new communicator exists once its
+ * request completes: MPI writes its handle at newcomm (an MPI_Fint for a
+ * Fortran caller). */
+void mpp_ws_comm_created(MPI_Comm parent, MPI_Comm comm);
+void mpp_ws_comm_created_by_group(MPI_Comm parent, int tag, const char *stringtag, size_t len, MPI_Comm comm);
+void mpp_ws_comm_idup(mpp_call_t *c, MPI_Comm parent, void *newcomm, int fortran, MPI_Request request);
 void mpp_ws_comm_freeing(MPI_Comm comm);
 
 /* Scratch statuses for a completion called with MPI_STATUSES_IGNORE (the

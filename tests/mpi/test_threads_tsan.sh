@@ -5,14 +5,17 @@
 # built against it and run under MPI_THREAD_MULTIPLE (four threads in MPI at
 # once: wrappers, per-thread tables, the request table; and warnings, as
 # MPIPROF_MAX_SRC=16 makes every thread's table overflow at about the same
-# time).  No
-# ThreadSanitizer report may have a frame in mpiprof's code (the library's
-# sources or libmpiprof.so); reports entirely inside MPICH, UCX or the test
-# program are counted and shown, not failed (MPICH is not instrumented, so
-# TSan cannot see its own synchronization).  Skipped when the compiler has
-# no ThreadSanitizer, or the library is built with --enable-sanitizers
-# (ASan and TSan do not mix).  UCX_MEM_EVENTS=no: UCX's memory hooks call
-# into TSan's interceptors from exiting threads and crash them.
+# time), then tests/mpi/waitstates_idup_threads.c (threads duplicating
+# intercommunicators with MPI_Comm_idup amid nonblocking collectives: the
+# wait-state hooks, their communicator registry and their messages at
+# once).  No ThreadSanitizer report may have a frame in mpiprof's code (the
+# library's sources or libmpiprof.so); reports entirely inside MPICH, UCX or
+# the test program are counted and shown, not failed (MPICH is not
+# instrumented, so TSan cannot see its own synchronization).  Skipped when
+# the compiler has no ThreadSanitizer, or the library is built with
+# --enable-sanitizers (ASan and TSan do not mix).  UCX_MEM_EVENTS=no: UCX's
+# memory hooks call into TSan's interceptors from exiting threads and crash
+# them.
 set -eu
 # shellcheck source=common.sh
 . "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
@@ -63,6 +66,15 @@ grep -q 'more than MPIPROF_MAX_SRC=16 distinct call sites in one thread' prot.tx
     || fail "the threads' tables did not overflow (no MPIPROF_MAX_SRC warning): the run did not test warnings"
 "$PYTHON3" "$srcdir/check_threads.py" --no-invariants prot.txt.json prot.txt "$srcdir/threads.c" multiple 100 \
     || fail "protocol of the ThreadSanitizer run (see above)"
+# 4. The wait-state hooks of several threads at once, with communicators
+# duplicated by MPI_Comm_idup and their collectives' reductions in flight
+# (waitstates_idup_threads.c, 20 rounds).
+MPIPROF_WRAPPER_LIBDIR="$tmp/lib" "$MPICC_PROF" -fsanitize=thread -O1 -o idup_threads \
+    "$srcdir/waitstates_idup_threads.c" -lpthread || fail "compiling waitstates_idup_threads.c with -fsanitize=thread"
+mpirun_2 idup.out idup.err env UCX_MEM_EVENTS=no TSAN_OPTIONS="log_path=$tmp/tsan exitcode=0 history_size=4" \
+    MPIPROF_OUTPUT="$tmp/idup.txt" MPIPROF_QUIET=1 ./idup_threads "$tmp/events" 20
+grep -q '^waitstates_idup_threads: ok$' idup.out || fail "waitstates_idup_threads: wrong results: $(cat idup.out idup.err)"
+[ -s idup.txt ] || fail "no protocol from the ThreadSanitizer run of waitstates_idup_threads"
 cat tsan.* >reports 2>/dev/null || : >reports
 "$PYTHON3" - reports "$top_srcdir" "$builddir" <<'PY' || fail "ThreadSanitizer reports in mpiprof's code (see above)"
 import os, re, sys

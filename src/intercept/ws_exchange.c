@@ -1,0 +1,452 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "commids.h"
+#include "ws_exchange.h"
+
+enum { TAG_STREAM = 7201, TAG_REDUCTION = 7202 };
+
+/* A reduction message: this header, then n int64_t values. */
+typedef struct {
+    uint64_t comm, seq;
+    int32_t n, flags;
+} reduction_header_t;
+
+enum { FLAG_RESULT = 1, FLAG_MISMATCH = 2, FLAG_SUM = 4 };
+
+/* Every message buffer has room for a full stream batch or a reduction of
+ * 3 x batch values. */
+typedef struct message {
+    MPI_Request request;
+    int dest, tag, bytes;
+    int records;              /* a stream batch being filled: records in it */
+    struct message *next;
+    unsigned char data[];
+} message_t;
+
+/* One posted receive of each kind; `busy`: a thread is testing it. */
+typedef struct {
+    int tag, busy, active;
+    MPI_Request request;
+    unsigned char *buffer;
+} receive_t;
+
+static MPI_Comm comm = MPI_COMM_NULL;
+static int batch, world_size;
+static size_t capacity;
+static mpp_mt_lock_t *lock;
+static mpp_wsx_callbacks_t cb;
+static message_t **filling; /* [world_size] */
+static message_t *spare, *in_flight, *queue, **queue_tail = &queue;
+static int sending, reclaiming;
+static receive_t stream_in = {TAG_STREAM, 0, 0, MPI_REQUEST_NULL, NULL};
+static receive_t reductions_in = {TAG_REDUCTION, 0, 0, MPI_REQUEST_NULL, NULL};
+static mpp_reductions_t reductions;
+static mpp_tree_t world_tree;       /* this process in the tree of all processes (the end's rounds) */
+static uint64_t data_sent, data_received; /* stream batches and reduction messages, not the rounds' */
+static mpp_wsx_stats_t stats;
+static int round_done;
+static int64_t round_totals[2];
+
+static __thread int queued __attribute__((tls_model("initial-exec")));
+
+static inline void take(void) { mpp_mt_take(lock); }
+static inline void give(void) { mpp_mt_give(lock); }
+
+int mpp_wsx_queued(void) { return queued; }
+
+static message_t *new_message_locked(void)
+{
+    message_t *m = spare;
+    if (m)
+        spare = m->next;
+    else if (!(m = malloc(sizeof *m + capacity)))
+        return NULL;
+    m->records = 0;
+    m->next = NULL;
+    return m;
+}
+
+static void queue_locked(message_t *m, int dest, int tag, int bytes, int data)
+{
+    m->dest = dest;
+    m->tag = tag;
+    m->bytes = bytes;
+    m->next = NULL;
+    *queue_tail = m;
+    queue_tail = &m->next;
+    queued = 1;
+    if (data)
+        data_sent++;
+}
+
+void mpp_wsx_flush(void)
+{
+    queued = 0;
+    take();
+    if (sending || !queue) {
+        give();
+        return;
+    }
+    sending = 1;
+    while (queue) {
+        message_t *list = queue;
+        queue = NULL;
+        queue_tail = &queue;
+        give();
+        /* synchronous: its completion says the receiver has it */
+        for (message_t *m = list; m; m = m->next)
+            PMPI_Issend(m->data, m->bytes, MPI_BYTE, m->dest, m->tag, comm, &m->request);
+        take();
+        message_t *last = list;
+        while (last->next)
+            last = last->next;
+        last->next = in_flight;
+        in_flight = list;
+    }
+    sending = 0;
+    give();
+}
+
+/* Buffers of the sends that completed go back to the spares. */
+static void reclaim(void)
+{
+    take();
+    if (reclaiming || !in_flight) {
+        give();
+        return;
+    }
+    reclaiming = 1;
+    message_t *list = in_flight, *done = NULL, *pending = NULL;
+    in_flight = NULL;
+    give();
+    while (list) {
+        message_t *m = list;
+        int complete = 0;
+        list = m->next;
+        PMPI_Test(&m->request, &complete, MPI_STATUS_IGNORE);
+        message_t **to = complete ? &done : &pending;
+        m->next = *to;
+        *to = m;
+    }
+    take();
+    while (pending) {
+        message_t *m = pending;
+        pending = m->next;
+        m->next = in_flight;
+        in_flight = m;
+    }
+    while (done) {
+        message_t *m = done;
+        done = m->next;
+        m->next = spare;
+        spare = m;
+    }
+    reclaiming = 0;
+    give();
+}
+
+/* ------------------------------------------------------------------ */
+/* Stream */
+
+static void flush_stream_locked(int dest)
+{
+    message_t *m = filling[dest];
+    if (!m || !m->records)
+        return;
+    filling[dest] = NULL;
+    int bytes = m->records * (int)sizeof(mpp_send_record_t);
+    queue_locked(m, dest, TAG_STREAM, bytes, 1);
+    stats.batches++;
+    stats.batch_bytes += (uint64_t)bytes;
+}
+
+int mpp_wsx_record_send_locked(int dest, uint32_t channel, int32_t tag, int64_t entry)
+{
+    if (dest < 0 || dest >= world_size)
+        return 0;
+    message_t *m = filling[dest];
+    if (!m && !(m = filling[dest] = new_message_locked()))
+        return 0;
+    mpp_send_record_t record = {channel, tag, entry};
+    memcpy(m->data + (size_t)m->records * sizeof record, &record, sizeof record);
+    if (++m->records == batch)
+        flush_stream_locked(dest);
+    return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reductions */
+
+static void send_reduction_locked(int dest, const mpp_reduction_t *r, int result)
+{
+    message_t *m = new_message_locked();
+    if (!m)
+        return; /* the reduction will not finish: dropped at the end */
+    reduction_header_t h = {r->comm, r->seq, r->n,
+                            (result ? FLAG_RESULT : 0) | (r->mismatch ? FLAG_MISMATCH : 0) |
+                                (r->op == MPP_REDUCE_SUM ? FLAG_SUM : 0)};
+    memcpy(m->data, &h, sizeof h);
+    memcpy(m->data + sizeof h, r->values, (size_t)r->n * sizeof *r->values);
+    queue_locked(m, dest, TAG_REDUCTION, (int)(sizeof h + (size_t)r->n * sizeof *r->values),
+                 r->comm != MPP_COMM_ID_CONTROL);
+}
+
+static void ended_locked(mpp_reduction_t *r)
+{
+    if (r->comm == MPP_COMM_ID_CONTROL) {
+        round_totals[0] = r->values[0];
+        round_totals[1] = r->n > 1 ? r->values[1] : 0;
+        round_done = 1;
+        return;
+    }
+    if (r->mismatch)
+        stats.dropped++;
+    cb.result(r->user, r->mismatch ? NULL : r->values, r->n);
+}
+
+static void step_locked(mpp_reduction_t *r, mpp_reduction_next_t next)
+{
+    if (next == MPP_REDUCTION_SEND_UP) {
+        send_reduction_locked(r->tree.parent, r, 0);
+        mpp_reduction_sent_up(r);
+    } else if (next == MPP_REDUCTION_RESULT) {
+        for (int i = 0; i < r->tree.nchildren; i++)
+            send_reduction_locked(r->tree.children[i], r, 1);
+        ended_locked(r);
+        mpp_reduction_remove(&reductions, r);
+    }
+}
+
+static void reduce_locked(uint64_t id, uint64_t seq, int op, int n, const int64_t *values, const mpp_tree_t *tree,
+                          void *user)
+{
+    mpp_reduction_t *r;
+    mpp_reduction_next_t next = mpp_reduction_own(&reductions, id, seq, op, n, values, tree, user, &r);
+    if (next == MPP_REDUCTION_ERROR) {
+        if (id != MPP_COMM_ID_CONTROL) {
+            stats.dropped++;
+            cb.result(user, NULL, n);
+        }
+        return;
+    }
+    step_locked(r, next);
+}
+
+void mpp_wsx_reduce_locked(uint64_t id, uint64_t seq, int n, const int64_t *values, const mpp_tree_t *tree,
+                           void *user)
+{
+    reduce_locked(id, seq, MPP_REDUCE_MAX, n, values, tree, user);
+}
+
+int mpp_wsx_pending_locked(void) { return reductions.count > 0; }
+
+static void dispatch_reduction_locked(const unsigned char *buffer, int bytes)
+{
+    reduction_header_t h;
+    if (bytes < (int)sizeof h)
+        return;
+    memcpy(&h, buffer, sizeof h);
+    if (h.n < 0 || (size_t)bytes != sizeof h + (size_t)h.n * sizeof(int64_t))
+        return;
+    if (h.comm != MPP_COMM_ID_CONTROL)
+        data_received++;
+    const int64_t *values = (const int64_t *)(const void *)(buffer + sizeof h); /* the header keeps them aligned */
+    mpp_reduction_t *r;
+    mpp_reduction_next_t next =
+        h.flags & FLAG_RESULT
+            ? mpp_reduction_result(&reductions, h.comm, h.seq, h.n, values, h.flags & FLAG_MISMATCH, &r)
+            : mpp_reduction_part(&reductions, h.comm, h.seq, h.flags & FLAG_SUM ? MPP_REDUCE_SUM : MPP_REDUCE_MAX,
+                                 h.n, values, h.flags & FLAG_MISMATCH, &r);
+    if (next != MPP_REDUCTION_ERROR)
+        step_locked(r, next);
+}
+
+/* ------------------------------------------------------------------ */
+/* Receives */
+
+static void post(receive_t *in)
+{
+    PMPI_Irecv(in->buffer, (int)capacity, MPI_BYTE, MPI_ANY_SOURCE, in->tag, comm, &in->request);
+}
+
+/* Take what arrived, one thread at a time; the request is touched only by
+ * the thread that set `busy`. */
+static void progress_receive(receive_t *in)
+{
+    take();
+    if (in->busy || !in->active) {
+        give();
+        return;
+    }
+    in->busy = 1;
+    give();
+    for (;;) {
+        int done = 0, bytes = 0;
+        MPI_Status status;
+        PMPI_Test(&in->request, &done, &status);
+        if (!done)
+            break;
+        PMPI_Get_count(&status, MPI_BYTE, &bytes);
+        take();
+        if (in == &stream_in) {
+            data_received++;
+            cb.replay(status.MPI_SOURCE, (const mpp_send_record_t *)(const void *)in->buffer,
+                      bytes / (int)sizeof(mpp_send_record_t));
+        } else {
+            dispatch_reduction_locked(in->buffer, bytes);
+        }
+        give();
+        post(in);
+    }
+    take();
+    in->busy = 0;
+    give();
+    if (queued)
+        mpp_wsx_flush();
+}
+
+void mpp_wsx_progress_stream(void)
+{
+    progress_receive(&stream_in);
+    reclaim();
+}
+
+void mpp_wsx_progress_reductions(void) { progress_receive(&reductions_in); }
+
+static void cancel_receive(receive_t *in)
+{
+    if (in->active) {
+        PMPI_Cancel(&in->request);
+        PMPI_Wait(&in->request, MPI_STATUS_IGNORE);
+        in->active = 0;
+    }
+    free(in->buffer);
+    in->buffer = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+
+int mpp_wsx_start(MPI_Comm c, int batch_size, mpp_mt_lock_t *l, mpp_wsx_callbacks_t callbacks)
+{
+    comm = c;
+    batch = batch_size;
+    lock = l;
+    cb = callbacks;
+    memset(&stats, 0, sizeof stats);
+    data_sent = data_received = 0;
+    spare = in_flight = queue = NULL;
+    queue_tail = &queue;
+    sending = reclaiming = 0;
+    size_t stream_bytes = (size_t)batch * sizeof(mpp_send_record_t);
+    size_t reduction_bytes = sizeof(reduction_header_t) + 3 * (size_t)batch * sizeof(int64_t);
+    capacity = stream_bytes > reduction_bytes ? stream_bytes : reduction_bytes;
+    int rank;
+    PMPI_Comm_size(comm, &world_size);
+    PMPI_Comm_rank(comm, &rank);
+    filling = calloc((size_t)world_size, sizeof *filling);
+    stream_in.buffer = malloc(capacity);
+    reductions_in.buffer = malloc(capacity);
+    int *everyone = malloc((size_t)world_size * sizeof *everyone);
+    if (!filling || !stream_in.buffer || !reductions_in.buffer || !everyone) {
+        free(filling), free(stream_in.buffer), free(reductions_in.buffer), free(everyone);
+        filling = NULL, stream_in.buffer = reductions_in.buffer = NULL;
+        return -1;
+    }
+    for (int r = 0; r < world_size; r++)
+        everyone[r] = r;
+    mpp_tree_place(&world_tree, everyone, world_size, rank, MPP_COMM_ID_CONTROL);
+    free(everyone);
+    mpp_reductions_init(&reductions);
+    post(&stream_in);
+    post(&reductions_in);
+    stream_in.active = reductions_in.active = 1;
+    return 0;
+}
+
+static void free_messages(message_t *m)
+{
+    while (m) {
+        message_t *next = m->next;
+        free(m);
+        m = next;
+    }
+}
+
+static void drop_left(mpp_reduction_t *r, void *arg)
+{
+    (void)arg;
+    if (r->own && r->comm != MPP_COMM_ID_CONTROL) {
+        stats.dropped++;
+        cb.result(r->user, NULL, r->n);
+    }
+}
+
+static void stop(void)
+{
+    cancel_receive(&stream_in);
+    cancel_receive(&reductions_in);
+    mpp_reductions_each(&reductions, drop_left, NULL);
+    mpp_reductions_free(&reductions);
+    for (int d = 0; filling && d < world_size; d++)
+        free(filling[d]);
+    free(filling);
+    filling = NULL;
+    free_messages(spare);
+    free_messages(queue);
+    spare = queue = NULL;
+    queue_tail = &queue;
+}
+
+void mpp_wsx_cancel(void)
+{
+    /* nothing was sent yet */
+    stop();
+}
+
+void mpp_wsx_finish(void)
+{
+    take();
+    for (int d = 0; d < world_size; d++)
+        flush_stream_locked(d);
+    give();
+    mpp_wsx_flush();
+    int64_t previous[2] = {-1, -1};
+    int running = 0;
+    for (uint64_t round = 0;;) {
+        progress_receive(&stream_in);
+        progress_receive(&reductions_in);
+        reclaim();
+        take();
+        if (!running) {
+            int64_t counts[2] = {(int64_t)data_sent, (int64_t)data_received};
+            round_done = 0;
+            running = 1;
+            reduce_locked(MPP_COMM_ID_CONTROL, round, MPP_REDUCE_SUM, 2, counts, &world_tree, NULL);
+        }
+        int over = 0;
+        if (round_done) {
+            running = 0;
+            round++;
+            over = round_totals[0] == round_totals[1] && round_totals[0] == previous[0] &&
+                   round_totals[1] == previous[1];
+            previous[0] = round_totals[0];
+            previous[1] = round_totals[1];
+        }
+        give();
+        mpp_wsx_flush();
+        if (over)
+            break;
+    }
+    /* every message of the analysis has been received: the sends complete */
+    take();
+    message_t *list = in_flight;
+    in_flight = NULL;
+    give();
+    for (message_t *m = list; m; m = m->next)
+        PMPI_Wait(&m->request, MPI_STATUS_IGNORE);
+    free_messages(list);
+    stop();
+}
+
+void mpp_wsx_get_stats(mpp_wsx_stats_t *out) { *out = stats; }
