@@ -20,9 +20,13 @@ program), MPI_THREAD_MULTIPLE, wait-state analyses on:
     MPI_Allreduce's Potential sync, rank 0's, and the late receive's Real
     sync within 25% (or 20 ms) of what the program's instants give
     (threads on 2 cores may be held between the program's instant and the
-    profiler's).
+    profiler's), differences below the protocol's threshold counting as 0;
+    when that threshold is more than a quarter of the program's 2 ms waits
+    (clocks aligned coarsely on a loaded machine) the values are not
+    compared, only computed.
 """
 import os
+import re
 import sys
 
 import protocol_check as pc
@@ -30,8 +34,40 @@ import check_waitstates_common as ws
 
 NTHREADS, ITERS = 2, 150
 K = NTHREADS * ITERS
+T_SKEW = T_LATE = 0.002
 REL, ABS = 0.25, 0.02  # threads on 2 cores: the program's instants are
                        # taken around the wrappers, the profiler's inside
+
+
+def threshold(doc):
+    """The Clock parameter's 'differences below X s count as 0'."""
+    m = re.search(r"differences below ([0-9.eE+-]+) s count as 0",
+                  str(doc["parameters"].get("clock")))
+    if not m:
+        pc.fail("the clock parameter does not give the threshold below which "
+                "differences count as 0: %r" % doc["parameters"].get("clock"))
+    return float(m.group(1))
+
+
+def expected_potential_sync(ev, key, thr):
+    """Potential sync of the instances of key, differences below thr as 0."""
+    total = 0.0
+    for inst in ws.events(ev, key).values():
+        smax = max(s for s, _ in inst.values())
+        total += sum(smax - s for s, _ in inst.values() if smax - s >= thr)
+    return total
+
+
+def expected_real_sync(ev, recv_key, send_key, thr):
+    """Real sync of the messages of recv_key/send_key, late below thr as 0."""
+    recv, send = ws.events(ev, recv_key), ws.events(ev, send_key)
+    total = 0.0
+    for i, inst in recv.items():
+        (rs, re_), = inst.values()
+        (ss, _), = send[i].values()
+        if ss - rs >= thr:
+            total += min(re_ - rs, ss - rs)
+    return total
 
 
 def main(argv):
@@ -49,18 +85,26 @@ def main(argv):
             pc.fail("threads_level is %r, expected MPI_THREAD_MULTIPLE" % lvl)
         ev = ws.read_events(prefix)
 
+        # A loaded machine aligns the clocks coarsely: waits shorter than
+        # the threshold count as 0, and waits near it flip either way.
+        thr = threshold(doc)
+        precise = thr < 0.25 * min(T_SKEW, T_LATE)
+        if not precise:
+            print("note: %s: differences below %.3g s count as 0 (clocks "
+                  "aligned coarsely on a loaded machine), too close to the "
+                  "program's %.3g s waits: their values are not compared"
+                  % (text_path, thr, min(T_SKEW, T_LATE)))
         skew = ws.site(doc, 0, "MPI_Allreduce", source, "skew_allreduce")
         ws.check_counts(skew, calls={0: K, 1: K})
-        expected_ps = 0.0
-        for t in range(NTHREADS):
-            tot, _ = ws.expected_collective(ev, "skew%d" % t)
-            expected_ps += tot["potential_sync"]
+        expected_ps = sum(expected_potential_sync(ev, "skew%d" % t, thr)
+                          for t in range(NTHREADS))
         ps = ws.src_stat(skew, "potential_sync")
-        pc.check_approx("Potential sync of the skewed MPI_Allreduce on "
-                        "idup'ed communicators (%s), against the program's "
-                        "instants" % pc.describe_src(skew),
-                        ps["sum"], expected_ps, REL, ABS)
-        if ps.get("max_rank") != 0:
+        if precise:
+            pc.check_approx("Potential sync of the skewed MPI_Allreduce on "
+                            "idup'ed communicators (%s), against the "
+                            "program's instants" % pc.describe_src(skew),
+                            ps["sum"], expected_ps, REL, ABS)
+        if precise and ps.get("max_rank") != 0:
             pc.fail("Potential sync of %s: max_rank %r, expected 0 (rank 1 "
                     "enters late)" % (pc.describe_src(skew), ps))
 
@@ -68,14 +112,15 @@ def main(argv):
         send = ws.site(doc, 0, "MPI_Send", source, "late_send")
         ws.check_counts(recv, calls={0: K})
         ws.check_counts(send, calls={1: K})
-        expected_rs = sum(ws.expected_real_sync(ev, "recv%d" % t,
-                                                "send%d" % t)
+        expected_rs = sum(expected_real_sync(ev, "recv%d" % t, "send%d" % t,
+                                             thr)
                           for t in range(NTHREADS))
         rs = ws.src_stat(recv, "real_sync")
-        pc.check_approx("Real sync of the late MPI_Recv on idup'ed "
-                        "communicators (%s), against the program's instants"
-                        % pc.describe_src(recv), rs["sum"], expected_rs, REL,
-                        ABS)
+        if precise:
+            pc.check_approx("Real sync of the late MPI_Recv on idup'ed "
+                            "communicators (%s), against the program's "
+                            "instants" % pc.describe_src(recv), rs["sum"],
+                            expected_rs, REL, ABS)
 
         barrier = ws.site(doc, 0, "MPI_Barrier", source, "grand_barrier")
         ws.check_counts(barrier, calls={0: K, 1: K})
@@ -99,8 +144,10 @@ def main(argv):
             for key in ("potential_sync", "time_variation"):
                 ws.src_stat(s, key)  # fails when n/a
         print("%s: Potential sync %.4f s (instants: %.4f s), Real sync "
-              "%.4f s (instants: %.4f s) on idup'ed communicators"
-              % (text_path, ps["sum"], expected_ps, rs["sum"], expected_rs))
+              "%.4f s (instants: %.4f s) on idup'ed communicators; "
+              "differences below %.3g s count as 0"
+              % (text_path, ps["sum"], expected_ps, rs["sum"], expected_rs,
+                 thr))
     except AssertionError as e:
         print("FAIL: %s" % e, file=sys.stderr)
         return 1
