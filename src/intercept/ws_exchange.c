@@ -50,6 +50,8 @@ static int64_t round_totals[2];
 
 static __thread int queued __attribute__((tls_model("initial-exec")));
 
+static void reclaim(void);
+
 static inline void take(void) { mpp_mt_take(lock); }
 static inline void give(void) { mpp_mt_give(lock); }
 
@@ -106,6 +108,9 @@ void mpp_wsx_flush(void)
     }
     sending = 0;
     give();
+    /* a process that only sends comes here once a batch: its buffers in
+     * flight go back to the spares (none is allocated once they suffice) */
+    reclaim();
 }
 
 /* Buffers of the sends that completed go back to the spares. */
