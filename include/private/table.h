@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "frame_step.h"
 #include "mpp_common.h"
 
 /* What the communication model needs of a cell is 16 bytes, added by the
@@ -47,6 +48,11 @@ typedef struct {
     uint32_t interval;
     mpp_stats_t stats; /* next to the key: a hit touches the first cache lines only */
     uintptr_t frames[MPP_MAX_DEPTH];
+    /* steps[i]: the unwind rule from frames[i] to frames[i+1], with which
+     * the hot path walks the current stack to compare it with the frames
+     * (callsite.h); MPP_STEP_UNKNOWN where the capture cannot be repeated
+     * that way (set by the first capture that can). */
+    mpp_step_rule_t steps[MPP_MAX_DEPTH];
 } mpp_cell_t;
 
 #define MPP_RECENT 32 /* a power of two */

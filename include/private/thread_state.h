@@ -15,9 +15,9 @@
  * Each thread owns its table: no lock, no system call, no allocation once
  * its call sites are known.  A call from a site the thread called recently
  * (the table's recent cell for its return address), in the same interval,
- * is added inline (the fast path: a frame-pointer walk compared with that
- * cell's frames, two TSC reads, a few additions); anything else goes
- * through mpp_call_end_slow. */
+ * is added inline (the fast path: a walk of the stack by that cell's own
+ * unwind rules, compared with its frames; two TSC reads; a few additions);
+ * anything else goes through mpp_call_end_slow. */
 #ifndef MPP_THREAD_STATE_H
 #define MPP_THREAD_STATE_H
 
@@ -116,8 +116,6 @@ typedef struct mpp_call {
     mpp_cell_t *cell;
 } mpp_call_t;
 
-#define MPP_ALWAYS_INLINE static inline __attribute__((always_inline))
-
 /* What a wrapper's call uses besides time (the generator knows, so the
  * inline fast path adds only these). */
 enum {
@@ -194,7 +192,7 @@ MPP_ALWAYS_INLINE void mpp_call_end(mpp_call_t *c, int mode, uint32_t fid, int c
                    cell->fid == fid &&
                    cell->interval == atomic_load_explicit(&mpp_current_interval, memory_order_relaxed) &&
                    !(uses & MPP_USES_REQUESTS) &&
-                   mpp_callsite_matches(cell->frames, t->table.depth, return_address, frame_address,
+                   mpp_callsite_matches(cell->frames, cell->steps, t->table.depth, return_address, frame_address,
                                         t->stack_lo, t->stack_hi))) {
         cell->stats.calls++;
         cell->stats.ticks[category] += c->t1 - c->t0;

@@ -70,6 +70,7 @@ mpp_cell_t *mpp_table_insert(mpp_table_t *t, uint64_t hash, uint32_t fid, uint32
     c->interval = interval;
     memset(c->frames, 0, sizeof c->frames);
     memcpy(c->frames, frames, (size_t)t->depth * sizeof *frames);
+    memset(c->steps, 0, sizeof c->steps); /* MPP_STEP_UNKNOWN */
     t->count++;
     return c;
 }

@@ -1,5 +1,6 @@
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -27,22 +28,6 @@ void mpp_collect_set(int on, int paused)
 static mpp_thread_t *_Atomic all_threads;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void stack_bounds(uintptr_t *lo, uintptr_t *hi)
-{
-    pthread_attr_t attr;
-    void *addr;
-    size_t size;
-    *lo = 0;
-    *hi = UINTPTR_MAX;
-    if (pthread_getattr_np(pthread_self(), &attr) != 0)
-        return;
-    if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
-        *lo = (uintptr_t)addr;
-        *hi = (uintptr_t)addr + size;
-    }
-    pthread_attr_destroy(&attr);
-}
-
 mpp_thread_t *mpp_thread_attach(void)
 {
     if (!mpp_collecting)
@@ -53,7 +38,7 @@ mpp_thread_t *mpp_thread_attach(void)
         free(t);
         return NULL;
     }
-    stack_bounds(&t->stack_lo, &t->stack_hi);
+    mpp_stack_bounds(&t->stack_lo, &t->stack_hi);
     t->tid = (long)syscall(SYS_gettid);
     pthread_mutex_lock(&registry_lock);
     t->next = atomic_load_explicit(&all_threads, memory_order_relaxed);
@@ -224,25 +209,41 @@ void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_
         c->nstarted = 0;
     }
     uintptr_t frames[MPP_MAX_DEPTH];
+    mpp_step_rule_t steps[MPP_MAX_DEPTH];
     if (MPP_UNLIKELY(mpp_union_tracking))
         mpp_union_leave(c->t1);
-    if (MPP_UNLIKELY(mpp_paused)) { /* MPI_Pcontrol(0) with wait states on */
+    /* MPI_Pcontrol(0) with wait states on, or a call the MPI library makes
+     * itself (from its Fortran bindings: not the program's) */
+    if (MPP_UNLIKELY(mpp_paused) ||
+        MPP_UNLIKELY(mpp_callsite_library_call((uintptr_t)return_address, c->fid))) {
         c->cell = NULL;
         if (c->new_request || c->nstarted)
             track_requests(c, NULL); /* their kind and handle still matter */
         atomic_store_explicit(&t->left, atomic_load_explicit(&t->entered, memory_order_relaxed), memory_order_relaxed);
         return;
     }
-    mpp_callsite_capture(frames, t->table.depth, return_address, frame_address, t->stack_lo, t->stack_hi);
     uint32_t interval = atomic_load_explicit(&mpp_current_interval, memory_order_relaxed);
-    mpp_cell_t **recent = &t->table.recent[mpp_recent_slot(frames[0])];
-    mpp_cell_t *cell = *recent;
-    /* Loops call a few sites again and again: try the recent cell of this
-     * return address before hashing (NULL once the table has grown). */
+    int depth = t->table.depth;
+    /* Loops call a few sites again and again: the recent cell of this
+     * return address, while the stack is still that cell's (the fast path's
+     * test, for the calls it leaves out: requests, the general mode) ... */
+    mpp_cell_t *cell = t->table.recent[mpp_recent_slot((uintptr_t)return_address)];
     if (!(cell && cell->fid == c->fid && cell->interval == interval &&
-          mpp_same_frames(cell->frames, frames, t->table.depth))) {
-        cell = mpp_table_lookup(&t->table, c->fid, interval, frames);
-        *recent = cell;
+          mpp_callsite_matches(cell->frames, cell->steps, depth, return_address, frame_address, t->stack_lo,
+                               t->stack_hi))) {
+        /* ... else a capture, the recent cell of its first frame, the table */
+        mpp_callsite_capture(frames, steps, depth, return_address, frame_address, t->stack_lo, t->stack_hi);
+        mpp_cell_t **recent = &t->table.recent[mpp_recent_slot(frames[0])];
+        cell = *recent;
+        if (!(cell && cell->fid == c->fid && cell->interval == interval &&
+              mpp_same_frames(cell->frames, frames, depth))) {
+            cell = mpp_table_lookup(&t->table, c->fid, interval, frames);
+            *recent = cell;
+        }
+        /* the rules that let the fast path repeat this capture (a cell made
+         * without them: another thread's origin, the DWARF unwinder) */
+        if (cell && MPP_UNLIKELY(cell->steps[0].kind == MPP_STEP_UNKNOWN) && steps[0].kind != MPP_STEP_UNKNOWN)
+            memcpy(cell->steps, steps, sizeof cell->steps);
     }
     if (MPP_LIKELY(cell != NULL)) {
         uint64_t dt = c->t1 - c->t0;

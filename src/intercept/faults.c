@@ -63,6 +63,7 @@
 #include "clock.h"
 #include "config.h"
 #include "faults.h"
+#include "frame_rules.h"
 #include "function_table.h"
 #include "intervals.h"
 #include "lifecycle.h"
@@ -193,7 +194,7 @@ typedef struct {
     int signal_index;                /* in caught[] */
     siginfo_t info;
     int has_info;
-    uintptr_t pc, fp;                /* where the signal interrupted the program (0: unknown) */
+    uintptr_t pc, sp, fp;            /* where the signal interrupted the program (0: unknown) */
     uint64_t tick;
     double cpu[2];
 } ending_t;
@@ -297,38 +298,28 @@ static void child_main(void)
     sigprocmask(SIG_UNBLOCK, &all, NULL);
     alarm(CHILD_SECONDS);
     quiet = 1;
-    uintptr_t lo = E.thread ? E.thread->stack_lo : 0, hi = E.thread ? E.thread->stack_hi : UINTPTR_MAX;
+    mpp_frame_rules_forked(); /* the other threads are gone: a rule miss must not wait for them */
+    uintptr_t lo = E.thread ? E.thread->stack_lo : 0, hi = E.thread ? E.thread->stack_hi : 0;
+    if (!E.thread)
+        mpp_stack_bounds(&lo, &hi);
     void **frame = E.call ? E.call->frame : NULL;
-    if (frame && !mpp_callsite_in_skipped((uintptr_t)frame[1])) {
+    if (frame) {
         /* the wrapper's frame is still on this copy of the stack: the same
          * frames as mpp_call_end would have taken */
-        mpp_callsite_capture(E.frames, mpp_callsite_depth(), frame[1], frame, lo, hi);
+        mpp_callsite_capture(E.frames, NULL, mpp_callsite_depth(), frame[1], frame, lo, hi);
     } else if (E.pc) {
-        /* outside MPI, or called through the MPI Fortran bindings: where the
-         * program was.  This child's stack is a copy of the handler's,
-         * signal frame included: unwound from here, it leads into the
-         * interrupted code, and on through the MPI library to the program. */
-        uintptr_t pcs[64];
-        int n = unwind(pcs, 64), k = 0;
-        /* from the wrapper's caller (the MPI Fortran binding) when in a call */
-        uintptr_t from = frame ? (uintptr_t)frame[1] : E.pc;
-        while (k < n && pcs[k] != from)
-            k++;
-        if (frame && k < n) {
-            program_frames(pcs + k, n - k, E.frames, mpp_callsite_depth());
-        } else if (!frame && k < n) {
-            /* frames are return addresses, resolved at address - 1
-             * (symbolize.h): the interrupted instruction is the exception */
-            pcs[k] += 1;
-            program_frames(pcs + k, n - k, E.frames, mpp_callsite_depth());
-        } else if (E.thread && E.fp >= lo && E.fp + 16 <= hi && !(E.fp & 7)) {
-            /* no unwind information through the signal frame: the frame
-             * pointers, within this thread's stack */
-            E.frames[0] = E.pc + 1;
-            const uintptr_t *fp = (const uintptr_t *)E.fp;
-            if (mpp_callsite_depth() > 1)
-                mpp_callsite_capture(E.frames + 1, mpp_callsite_depth() - 1, (void *)fp[1], (void *)fp, lo, hi);
-        }
+        /* outside MPI: where the program was, walked from the registers the
+         * signal interrupted (frames are return addresses, resolved at
+         * address - 1 (symbolize.h): the interrupted instruction is the
+         * exception); the C library's frames at the top (abort, raise) say
+         * less than their caller */
+        uintptr_t pcs[MPP_MAX_DEPTH + 16];
+        mpp_frame_regs_t regs = {E.pc + 1, E.sp, E.fp};
+        mpp_callsite_capture_regs(pcs, (int)MPP_ARRAY_LEN(pcs), regs, lo, hi);
+        int n = 0;
+        while (n < (int)MPP_ARRAY_LEN(pcs) && pcs[n])
+            n++;
+        program_frames(pcs, n, E.frames, mpp_callsite_depth());
     }
     static ucontext_t pipeline;
     void *stack = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
@@ -449,19 +440,17 @@ static void wait_for_others(double own_seconds)
 
 /* --- signals --- */
 
-/* The program counter and frame pointer the signal interrupted. */
-static void interrupted_at(const void *context, uintptr_t *pc, uintptr_t *fp)
+/* The program counter, stack and frame pointers the signal interrupted. */
+static void interrupted_at(const void *context, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp)
 {
     const ucontext_t *uc = context;
-    *pc = *fp = 0;
+    *pc = *sp = *fp = 0;
     if (!uc)
         return;
 #if defined(__x86_64__)
     *pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+    *sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
     *fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
-#elif defined(__aarch64__)
-    *pc = (uintptr_t)uc->uc_mcontext.pc;
-    *fp = (uintptr_t)uc->uc_mcontext.regs[29];
 #endif
 }
 
@@ -573,7 +562,7 @@ static void on_signal(int sig, siginfo_t *info, void *context)
             E.info = *info;
             E.has_info = 1;
         }
-        interrupted_at(context, &E.pc, &E.fp);
+        interrupted_at(context, &E.pc, &E.sp, &E.fp);
         begin_line(&L);
         put(&L, caught[index].name);
         if (E.call)
@@ -678,8 +667,12 @@ static void abort_partial(MPI_Comm comm, int errorcode, void *return_address, vo
     else
         snprintf(E.end.detail, sizeof E.end.detail, "MPI_COMM_NULL");
     mpp_thread_t *t = mpp_tls_thread;
-    mpp_callsite_capture(E.frames, mpp_callsite_depth(), return_address, frame_address, t ? t->stack_lo : 0,
-                         t ? t->stack_hi : UINTPTR_MAX);
+    uintptr_t lo, hi;
+    if (t)
+        lo = t->stack_lo, hi = t->stack_hi;
+    else
+        mpp_stack_bounds(&lo, &hi);
+    mpp_callsite_capture(E.frames, NULL, mpp_callsite_depth(), return_address, frame_address, lo, hi);
     E.tick = mpp_now();
     mpp_intervals_end_at("MPI_Abort", NULL);
     mpp_lifecycle_stop(E.tick, 1);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -137,6 +138,17 @@ static void hang_start(void)
     }
 }
 
+/* The id of an MPI function by its name in lower case ("mpi_file_open"):
+ * which function an entry point of the MPI library's bindings implements
+ * (callsite.h, mpp_callsite_library_call). */
+static int function_of_name(const char *name)
+{
+    for (int f = 0; f < MPP_NFUNCTIONS; f++)
+        if (!strcasecmp(mpp_functions[f].name, name))
+            return f;
+    return -1;
+}
+
 void mpp_lifecycle_start(int provided, void *return_address, void *frame_address)
 {
     if (active)
@@ -174,8 +186,10 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
     gethostname(run.hostname, sizeof run.hostname - 1);
 
     mpp_clock_start((int)mpp_config.number[MPP_CFG_CLOCK]);
-    mpp_callsite_init((int)mpp_config.number[MPP_CFG_DEPTH], (int)mpp_config.number[MPP_CFG_UNWIND]);
-    mpp_callsite_capture(init_site, mpp_callsite_depth(), return_address, frame_address, 0, UINTPTR_MAX);
+    mpp_callsite_init((int)mpp_config.number[MPP_CFG_DEPTH], (int)mpp_config.number[MPP_CFG_UNWIND], function_of_name);
+    uintptr_t stack_lo, stack_hi;
+    mpp_stack_bounds(&stack_lo, &stack_hi);
+    mpp_callsite_capture(init_site, NULL, mpp_callsite_depth(), return_address, frame_address, stack_lo, stack_hi);
     hang_timeout = hang_setup();
     mpp_requests_init(provided == MPI_THREAD_MULTIPLE || hang_timeout > 0);
     mpp_thread_requests_keep_frames(provided >= MPI_THREAD_SERIALIZED);

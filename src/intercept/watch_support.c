@@ -202,7 +202,7 @@ void mpp_watch_enter(mpp_call_t *c, const mpp_watch_args_t *a, const uint64_t *k
     w->sendtag = a->sendtag;
     w->count = a->count;
     w->depth = t->table.depth;
-    mpp_callsite_capture(w->frames, w->depth, return_address, frame_address, t->stack_lo, t->stack_hi);
+    mpp_callsite_capture(w->frames, NULL, w->depth, return_address, frame_address, t->stack_lo, t->stack_hi);
     w->nrequests = keys ? nkeys : 0;
     for (int i = 0; i < w->nrequests && i < MPP_WATCH_REQUESTS; i++)
         w->requests[i] = keys[i];

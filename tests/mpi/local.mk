@@ -16,6 +16,7 @@ MPI_TESTS = \
 	tests/mpi/test_fortran_mpi.sh \
 	tests/mpi/test_fortran_f08.sh \
 	tests/mpi/test_preload.sh \
+	tests/mpi/test_callsite_nofp.sh \
 	tests/mpi/test_netpipe.sh \
 	tests/mpi/test_config_warnings.sh \
 	tests/mpi/test_output_name.sh \
@@ -80,6 +81,12 @@ EXTRA_DIST += \
 	tests/mpi/fortran_mpi.f90 \
 	tests/mpi/fortran_f08.f90 \
 	tests/mpi/preload.c \
+	tests/mpi/callsite_nofp.c \
+	tests/mpi/callsite_nofp_lib.c \
+	tests/mpi/callsite_nofp_f08.f90 \
+	tests/mpi/callsite_nofp_f08_main.c \
+	tests/mpi/callsite_fortran_io.f90 \
+	tests/mpi/check_callsite_nofp.py \
 	tests/mpi/config_warnings.c \
 	tests/mpi/output_name.c \
 	tests/mpi/intervals.c \
