@@ -177,7 +177,8 @@ WAITSTATE_TESTS = \
 	tests/mpi/test_waitstates_p2p_kinds.sh \
 	tests/mpi/test_waitstates_comms.sh \
 	tests/mpi/test_waitstates_off.sh \
-	tests/mpi/test_waitstates_threads.sh
+	tests/mpi/test_waitstates_threads.sh \
+	tests/mpi/test_waitstates_f08.sh
 TESTS += $(WAITSTATE_TESTS)
 EXTRA_DIST += \
 	$(WAITSTATE_TESTS) \
@@ -188,10 +189,12 @@ EXTRA_DIST += \
 	tests/mpi/check_waitstates_comms.py \
 	tests/mpi/check_waitstates_off.py \
 	tests/mpi/check_waitstates_threads.py \
+	tests/mpi/check_waitstates_f08.py \
 	tests/mpi/waitstates_events.c \
 	tests/mpi/waitstates_late_sender.c \
 	tests/mpi/waitstates_collective.c \
 	tests/mpi/waitstates_p2p_kinds.c \
 	tests/mpi/waitstates_comms.c \
 	tests/mpi/waitstates_off.c \
-	tests/mpi/waitstates_threads.c
+	tests/mpi/waitstates_threads.c \
+	tests/mpi/waitstates_f08.f90
