@@ -16,6 +16,7 @@ MPI_TESTS = \
 	tests/mpi/test_fortran_mpi.sh \
 	tests/mpi/test_fortran_f08.sh \
 	tests/mpi/test_preload.sh \
+	tests/mpi/test_callsites_cxx.sh \
 	tests/mpi/test_netpipe.sh \
 	tests/mpi/test_config_warnings.sh \
 	tests/mpi/test_output_name.sh \
@@ -65,6 +66,7 @@ EXTRA_DIST += \
 	tests/mpi/check_idle.py \
 	tests/mpi/check_fortran.py \
 	tests/mpi/check_preload.py \
+	tests/mpi/check_callsites_cxx.py \
 	tests/mpi/check_netpipe.py \
 	tests/mpi/check_intervals.py \
 	tests/mpi/check_intervals_seq.py \
@@ -80,6 +82,7 @@ EXTRA_DIST += \
 	tests/mpi/fortran_mpi.f90 \
 	tests/mpi/fortran_f08.f90 \
 	tests/mpi/preload.c \
+	tests/mpi/callsites_cxx.cc \
 	tests/mpi/config_warnings.c \
 	tests/mpi/output_name.c \
 	tests/mpi/intervals.c \
@@ -123,6 +126,7 @@ AM_TESTS_ENVIRONMENT += \
 	MPIEXEC='$(MPIEXEC)'; export MPIEXEC; \
 	PYTHON3='$(PYTHON3)'; export PYTHON3; \
 	MPICC='$(MPICC)'; export MPICC; \
+	MPICXX='$(MPICXX)'; export MPICXX; \
 	MPIFORT='$(MPIFORT)'; export MPIFORT;
 
 # The library's sources and flags, for test_threads_tsan.sh (which compiles
