@@ -375,7 +375,7 @@ COMPLETIONS = {
 def completion_code(fn, view):
     """The hook of a wait or test: the requests it completed, with their
     statuses.  Indexes of mpi_f08 calls are converted to C's
-    (mpp_f08_indices: which base MPICH's binding uses is found at run time)."""
+    (mpp_f08_indices, from the base sync_before found)."""
     n, which, statuses, cond = COMPLETIONS[fn.base]
     count = "1" if n == "1" else view.out(n) if n == "outcount" else view(n)
     tests = []
@@ -388,7 +388,7 @@ def completion_code(fn, view):
     elif not view.fortran:
         call = "mpp_ws_completed(&call, &handled, %s, %s, %s);" % (count, which, statuses)
     else:
-        tests.append("(mpp_ws_which = mpp_f08_indices(%s, %s))" % (which, count))
+        tests.append("(mpp_ws_which = mpp_f08_indices(%s, %s, mpp_ws_base))" % (which, count))
         call = "mpp_ws_completed(&call, &handled, %s, mpp_ws_which, %s);" % (count, statuses)
     out = ["const int *mpp_ws_which;"] if which and view.fortran else []
     return out + [("if (%s) " % " && ".join(tests) if tests else "") + call]
@@ -397,7 +397,8 @@ def completion_code(fn, view):
 def sync_before(fn, sync_rules, view):
     """Wait-state code before the PMPI call: statuses the analysis reads even
     when the program ignores them, a freed communicator's last batches, the
-    message a matched receive takes."""
+    message a matched receive takes, where an mpi_f08 binding's indexes
+    begin."""
     role = sync_role(fn, sync_rules)
     out = []
     ws = "MPP_UNLIKELY(mpp_ws_on)"
@@ -420,6 +421,8 @@ def sync_before(fn, sync_rules, view):
         else:
             out += ["    if (%s && array_of_statuses == MPI_STATUSES_IGNORE)" % ws,
                     "        array_of_statuses = mpp_ws_statuses(%s);" % n]
+    if view.fortran and fn.base in COMPLETIONS and COMPLETIONS[fn.base][1]:
+        out += ["    int mpp_ws_base = %s ? mpp_f08_index_base() : 0;" % ws]
     if role == "freecomm":
         out += ["    if (%s && comm)" % ws, "        mpp_ws_comm_freeing(%s);" % view.out("comm")]
     if role == "mrecv":

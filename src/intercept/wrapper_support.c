@@ -291,7 +291,7 @@ static int grequest_cancel(void *extra, int complete)
     return MPI_SUCCESS;
 }
 
-static int f08_index_base(void)
+int mpp_f08_index_base(void)
 {
     static _Atomic int known = -1;
     int base = atomic_load_explicit(&known, memory_order_relaxed);
@@ -318,7 +318,7 @@ static int f08_index_base(void)
 static __thread int *f08_indices __attribute__((tls_model("initial-exec")));
 static __thread int f08_indices_capacity __attribute__((tls_model("initial-exec")));
 
-const int *mpp_f08_indices(const void *indices, int n)
+const int *mpp_f08_indices(const void *indices, int n, int base)
 {
     if (n > f08_indices_capacity) { /* grows with the largest count seen: warm-up only */
         int *grown = realloc(f08_indices, (size_t)n * sizeof *grown);
@@ -327,7 +327,6 @@ const int *mpp_f08_indices(const void *indices, int n)
         f08_indices = grown;
         f08_indices_capacity = n;
     }
-    int base = f08_index_base();
     const int *from = indices;
     for (int i = 0; i < n; i++)
         f08_indices[i] = from[i] - base;

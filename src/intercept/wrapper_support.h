@@ -194,11 +194,14 @@ static inline const MPI_Status *mpp_f08_statuses(const void *statuses)
     return statuses == MPI_F08_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : (const MPI_Status *)statuses;
 }
 
-/* The first n indexes an mpi_f08 MPI_Waitany/Testany/Waitsome/Testsome
- * returned, as C's indexes (from 0), in a buffer of the thread's; NULL
- * when it cannot grow.  Fortran counts from 1, but MPICH 4.0's bindings
- * return C's indexes: which one the loaded binding does is asked of it
- * once. */
-const int *mpp_f08_indices(const void *indices, int n);
+/* Where the indexes an mpi_f08 MPI_Waitany/Testany/Waitsome/Testsome
+ * returns begin: Fortran counts from 1, but MPICH 4.0's bindings return
+ * C's indexes.  The loaded binding is asked once, by the first such call
+ * with the wait-state analysis on, before its PMPI call: inside a
+ * profiled call, so that MPI calls the binding makes pass through. */
+int mpp_f08_index_base(void);
+/* The first n of those indexes as C's, in a buffer of the thread's; NULL
+ * when it cannot grow. */
+const int *mpp_f08_indices(const void *indices, int n, int base);
 
 #endif
