@@ -39,6 +39,7 @@ struct mpp_symbolizer {
     module_functions_t modules[MAX_MODULES];
     int nmodules;
     demangler_t demangle; /* NULL: no C++ runtime loaded */
+    int demangle_looked_up;
 };
 
 static int by_start(const void *a, const void *b)
@@ -101,9 +102,6 @@ mpp_symbolizer_t *mpp_symbolizer_open(void)
     if (!s)
         return NULL;
     mpp_strmap_init(&s->cache);
-    /* From the C++ runtime the program already loads, if it does: a C
-     * program does not, and has no mangled names. */
-    s->demangle = (demangler_t)dlsym(RTLD_DEFAULT, "__cxa_demangle");
     s->dwfl = dwfl_begin(&callbacks);
     if (s->dwfl) {
         dwfl_report_begin(s->dwfl);
@@ -142,9 +140,17 @@ static const char *basename_of(const char *path)
  * "_Z" names: the demangler also reads plain names as types ("f" -> "float").
  * Every process of a program loads the same runtime, so SRC keys stay equal
  * across processes. */
-static char *demangled(const mpp_symbolizer_t *s, const char *name)
+static char *demangled(mpp_symbolizer_t *s, const char *name)
 {
-    if (!s->demangle || !name || strncmp(name, "_Z", 2) != 0)
+    if (!name || strncmp(name, "_Z", 2) != 0)
+        return NULL;
+    if (!s->demangle_looked_up) {
+        /* From the C++ runtime the program already loads, at its first
+         * mangled name: a C program has none, and never looks. */
+        s->demangle = (demangler_t)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+        s->demangle_looked_up = 1;
+    }
+    if (!s->demangle)
         return NULL;
     int status = -1;
     char *readable = s->demangle(name, NULL, NULL, &status);
