@@ -213,11 +213,24 @@ def watch_code(fn, view, handles):
 class CView:
     """Parameters of a C wrapper: used as they are."""
     fortran = False
+    ok = "ret == MPI_SUCCESS"
+    status_ignore, statuses_ignore = "MPI_STATUS_IGNORE", "MPI_STATUSES_IGNORE"
 
     def __init__(self, fn):
         self.fn = fn
 
     def __call__(self, name):
+        return name
+
+    def out(self, name):
+        """The value an output (or in-out) argument has: C passes a pointer."""
+        return "*" + name
+
+    def status(self, name):
+        """A status argument as a C MPI_Status pointer."""
+        return name
+
+    def statuses(self, name):
         return name
 
     def not_in_place(self, buf):
@@ -226,21 +239,33 @@ class CView:
 
 class F08View(CView):
     """Parameters of an mpi_f08 entry point: every argument is a reference
-    (choice buffers are Fortran descriptors), handles are MPI_Fint."""
+    (choice buffers are Fortran descriptors), handles are MPI_Fint, statuses
+    TYPE(MPI_Status) (C's layout: wrapper_support.h), LOGICAL flags nonzero
+    when true."""
     fortran = True
+    ok = "mpp_f08_ok(ierror)"
+    status_ignore, statuses_ignore = "MPI_F08_STATUS_IGNORE", "MPI_F08_STATUSES_IGNORE"
+    HANDLES = {"MPI_Datatype": "Type", "MPI_Comm": "Comm", "MPI_Request": "Request", "MPI_Message": "Message"}
 
     def __call__(self, name):
         p = self.fn.by_name[name]
         t = p.base_type
         if p.array:
             return "((const %s *)%s)" % ("MPI_Count" if t == "MPI_Count" else t, name)
-        if t == "MPI_Datatype":
-            return "PMPI_Type_f2c(*(const MPI_Fint *)%s)" % name
-        if t == "MPI_Comm":
-            return "PMPI_Comm_f2c(*(const MPI_Fint *)%s)" % name
+        if t in self.HANDLES:
+            return "PMPI_%s_f2c(*(const MPI_Fint *)%s)" % (self.HANDLES[t], name)
         if t in ("int", "MPI_Count", "MPI_Aint", "MPI_Offset"):
             return "(*(const %s *)%s)" % (t, name)
         raise SystemExit("%s: no Fortran view of parameter %s" % (self.fn.name, p.text))
+
+    def out(self, name):
+        return self(name)
+
+    def status(self, name):
+        return "(const MPI_Status *)%s" % name
+
+    def statuses(self, name):
+        return "mpp_f08_statuses(%s)" % name
 
     def not_in_place(self, buf):
         return "!mpp_f08_in_place(%s)" % buf
@@ -286,7 +311,7 @@ def count_expr(fn, name, view):
 
 
 def bytes_code(fn, rule, view):
-    ok = "mpp_f08_ok(ierror)" if view.fortran else "ret == MPI_SUCCESS"
+    ok = view.ok
     lines = []
     for direction in ("sent", "recv"):
         expr = rule.get(direction)
@@ -332,83 +357,118 @@ def new_comm_param(fn):
     return outs[0]
 
 
-# Completion calls: (how many completed, which indexes or NULL, statuses,
-# the condition that any did) - from MPI's parameter names.
+# Completion calls: (how many completed, the parameter of their indexes
+# (None: all of them), their statuses, the condition that any did; None:
+# always) - from MPI's parameter names, read through a view.
 COMPLETIONS = {
-    "Wait": ("1", "NULL", "status", "1"),
-    "Test": ("1", "NULL", "status", "*flag"),
-    "Waitall": ("count", "NULL", "array_of_statuses", "1"),
-    "Testall": ("count", "NULL", "array_of_statuses", "*flag"),
-    "Waitany": ("1", "indx", "status", "*indx != MPI_UNDEFINED"),
-    "Testany": ("1", "indx", "status", "*flag && *indx != MPI_UNDEFINED"),
-    "Waitsome": ("*outcount", "array_of_indices", "array_of_statuses", "*outcount != MPI_UNDEFINED"),
-    "Testsome": ("*outcount", "array_of_indices", "array_of_statuses", "*outcount != MPI_UNDEFINED"),
+    "Wait": ("1", None, "status", None),
+    "Test": ("1", None, "status", "flag"),
+    "Waitall": ("count", None, "array_of_statuses", None),
+    "Testall": ("count", None, "array_of_statuses", "flag"),
+    "Waitany": ("1", "indx", "status", "indx"),
+    "Testany": ("1", "indx", "status", "flag indx"),
+    "Waitsome": ("outcount", "array_of_indices", "array_of_statuses", "outcount"),
+    "Testsome": ("outcount", "array_of_indices", "array_of_statuses", "outcount"),
 }
 
 
-def sync_before(fn, sync_rules):
+def completion_code(fn, view):
+    """The hook of a wait or test: the requests it completed, with their
+    statuses.  Indexes of mpi_f08 calls are converted to C's
+    (mpp_f08_indices, from the base sync_before found)."""
+    n, which, statuses, cond = COMPLETIONS[fn.base]
+    count = "1" if n == "1" else view.out(n) if n == "outcount" else view(n)
+    tests = []
+    for word in (cond or "").split():
+        # flag: set; an index or count: defined
+        tests.append(view.out(word) + ("" if word == "flag" else " != MPI_UNDEFINED"))
+    statuses = (view.status if statuses == "status" else view.statuses)(statuses)
+    if not which:
+        call = "mpp_ws_completed(&call, &handled, %s, NULL, %s);" % (count, statuses)
+    elif not view.fortran:
+        call = "mpp_ws_completed(&call, &handled, %s, %s, %s);" % (count, which, statuses)
+    else:
+        tests.append("(mpp_ws_which = mpp_f08_indices(%s, %s, mpp_ws_base))" % (which, count))
+        call = "mpp_ws_completed(&call, &handled, %s, mpp_ws_which, %s);" % (count, statuses)
+    out = ["const int *mpp_ws_which;"] if which and view.fortran else []
+    return out + [("if (%s) " % " && ".join(tests) if tests else "") + call]
+
+
+def sync_before(fn, sync_rules, view):
     """Wait-state code before the PMPI call: statuses the analysis reads even
     when the program ignores them, a freed communicator's last batches, the
-    message a matched receive takes."""
+    message a matched receive takes, where an mpi_f08 binding's indexes
+    begin."""
     role = sync_role(fn, sync_rules)
     out = []
     ws = "MPP_UNLIKELY(mpp_ws_on)"
     if "status" in fn.by_name and (role in ("recv", "sendrecv", "probe", "mrecv") or
                                    fn.base in COMPLETIONS):
         # Not only when the analysis is on: a status MPI fills costs less
-        # than testing the switch.
+        # than testing the switch.  (An mpi_f08 TYPE(MPI_Status) has the
+        # layout of MPI_Status.)
         out += ["    MPI_Status mpp_ws_status;",
-                "    if (status == MPI_STATUS_IGNORE)",
+                "    if (status == %s)" % view.status_ignore,
                 "        status = &mpp_ws_status;"]
     if "array_of_statuses" in fn.by_name and fn.base in COMPLETIONS:
-        n = "count" if "count" in fn.by_name else "incount"
-        out += ["    if (%s && array_of_statuses == MPI_STATUSES_IGNORE)" % ws,
-                "        array_of_statuses = mpp_ws_statuses(%s);" % n]
+        n = view("count" if "count" in fn.by_name else "incount")
+        if view.fortran:  # a failed scratch allocation keeps ignoring them
+            out += ["    if (%s && array_of_statuses == %s) {" % (ws, view.statuses_ignore),
+                    "        MPI_Status *mpp_ws_scratch = mpp_ws_statuses(%s);" % n,
+                    "        if (mpp_ws_scratch != MPI_STATUSES_IGNORE)",
+                    "            array_of_statuses = mpp_ws_scratch;",
+                    "    }"]
+        else:
+            out += ["    if (%s && array_of_statuses == MPI_STATUSES_IGNORE)" % ws,
+                    "        array_of_statuses = mpp_ws_statuses(%s);" % n]
+    if view.fortran and fn.base in COMPLETIONS and COMPLETIONS[fn.base][1]:
+        out += ["    int mpp_ws_base = %s ? mpp_f08_index_base() : 0;" % ws]
     if role == "freecomm":
-        out += ["    if (%s && comm)" % ws, "        mpp_ws_comm_freeing(*comm);"]
+        out += ["    if (%s && comm)" % ws, "        mpp_ws_comm_freeing(%s);" % view.out("comm")]
     if role == "mrecv":
-        out += ["    MPI_Message mpp_ws_message = message ? *message : MPI_MESSAGE_NULL;"]
+        out += ["    MPI_Message mpp_ws_message = message ? %s : MPI_MESSAGE_NULL;" % view.out("message")]
     return out
 
 
-def sync_after(fn, sync_rules):
+def sync_after(fn, sync_rules, view):
     """Wait-state code after mpp_call_end (the call's cell is known)."""
     role = sync_role(fn, sync_rules)
     has = fn.by_name
+    v, out = view, view.out
     body = []
     if role == "send":
-        body.append("mpp_ws_send(&call, comm, dest, tag);")
+        body.append("mpp_ws_send(&call, %s, %s, %s);" % (v("comm"), v("dest"), v("tag")))
     elif role == "recv":
-        body.append("mpp_ws_recv(&call, comm, status);")
+        body.append("mpp_ws_recv(&call, %s, %s);" % (v("comm"), v.status("status")))
     elif role == "sendrecv":
-        body.append("mpp_ws_send(&call, comm, dest, sendtag);")
+        body.append("mpp_ws_send(&call, %s, %s, %s);" % (v("comm"), v("dest"), v("sendtag")))
         if "request" in has:
-            body.append("mpp_ws_irecv(&call, comm, *request, 0);")
+            body.append("mpp_ws_irecv(&call, %s, %s, 0);" % (v("comm"), out("request")))
         else:
-            body.append("mpp_ws_recv(&call, comm, status);")
+            body.append("mpp_ws_recv(&call, %s, %s);" % (v("comm"), v.status("status")))
     elif role == "irecv":
-        body.append("mpp_ws_irecv(&call, comm, *request, %d);" % ("persistent" in fn.actions))
+        body.append("mpp_ws_irecv(&call, %s, %s, %d);" % (v("comm"), out("request"), "persistent" in fn.actions))
     elif role == "psend":
-        body.append("mpp_ws_send_init(&call, comm, dest, tag, *request);")
+        body.append("mpp_ws_send_init(&call, %s, %s, %s, %s);" % (v("comm"), v("dest"), v("tag"), out("request")))
     elif role == "probe":
-        msg = "*message" if "message" in has else "MPI_MESSAGE_NULL"
-        call = "mpp_ws_probe(&call, comm, status, %s);" % msg
-        body.append(("if (*flag) " + call) if "flag" in has else call)
+        msg = out("message") if "message" in has else "MPI_MESSAGE_NULL"
+        call = "mpp_ws_probe(&call, %s, %s, %s);" % (v("comm"), v.status("status"), msg)
+        body.append(("if (%s) " % out("flag") + call) if "flag" in has else call)
     elif role == "mrecv":
         if "request" in has:
-            body.append("mpp_ws_imrecv(&call, mpp_ws_message, *request);")
+            body.append("mpp_ws_imrecv(&call, mpp_ws_message, %s);" % out("request"))
         else:
-            body.append("mpp_ws_mrecv(&call, mpp_ws_message, status);")
+            body.append("mpp_ws_mrecv(&call, mpp_ws_message, %s);" % v.status("status"))
     elif role == "newcomm":
-        body.append("mpp_ws_comm_created(*%s);" % new_comm_param(fn))
+        body.append("mpp_ws_comm_created(%s);" % out(new_comm_param(fn)))
     elif fn.cls == "collective" and "comm" in has:
         if "request" in has:
-            body.append("mpp_ws_icollective(&call, comm, *request, %d);" % ("persistent" in fn.actions))
+            body.append("mpp_ws_icollective(&call, %s, %s, %d);"
+                        % (v("comm"), out("request"), "persistent" in fn.actions))
         else:
-            body.append("mpp_ws_collective(&call, comm);")
+            body.append("mpp_ws_collective(&call, %s);" % v("comm"))
     if fn.base in COMPLETIONS:
-        n, which, statuses, cond = COMPLETIONS[fn.base]
-        body.append("if (%s) mpp_ws_completed(&call, &handled, %s, %s, %s);" % (cond, n, which, statuses))
+        body += completion_code(fn, view)
     elif "start" in fn.actions:
         body.append("mpp_ws_started(&call, &handled);")
     elif "free" in fn.actions:
@@ -416,36 +476,8 @@ def sync_after(fn, sync_rules):
     if not body:
         return []
     if role == "probe" and "flag" in has:  # a probe loop mostly finds nothing: test that first
-        return ["    if (*flag && MPP_UNLIKELY(mpp_ws_on) && ret == MPI_SUCCESS)", "        " + call]
-    return ["    if (MPP_UNLIKELY(mpp_ws_on) && ret == MPI_SUCCESS) {"] + ["        " + b for b in body] + ["    }"]
-
-
-def f08_sync_after(fn, sync_rules):
-    """mpi_f08: collective instances and communicator ids only (their
-    point-to-point calls are not analysed; the protocol says so)."""
-    role = sync_role(fn, sync_rules)
-    has = fn.by_name
-    comm = "PMPI_Comm_f2c(*(const MPI_Fint *)comm)"
-    body = []
-    if role == "newcomm":
-        body.append("mpp_ws_comm_created(PMPI_Comm_f2c(*(const MPI_Fint *)%s));" % new_comm_param(fn))
-    elif fn.cls == "collective" and "comm" in has and "persistent" not in fn.actions:
-        if "request" in has:
-            body.append("mpp_ws_icollective(&call, %s, PMPI_Request_f2c(*(MPI_Fint *)request), 0);" % comm)
-        else:
-            body.append("mpp_ws_collective(&call, %s);" % comm)
-    elif fn.cls == "sendrecv":
-        return ["    if (MPP_UNLIKELY(mpp_ws_on))", "        mpp_ws_f08_p2p = 1;"]
-    if not body:
-        return []
-    return ["    if (MPP_UNLIKELY(mpp_ws_on) && mpp_f08_ok(ierror)) {"] + ["        " + b for b in body] + ["    }"]
-
-
-def f08_sync_before(fn, sync_rules):
-    if sync_role(fn, sync_rules) != "freecomm":
-        return []
-    return ["    if (MPP_UNLIKELY(mpp_ws_on) && comm)",
-            "        mpp_ws_comm_freeing(PMPI_Comm_f2c(*(const MPI_Fint *)comm));"]
+        return ["    if (%s && MPP_UNLIKELY(mpp_ws_on) && %s)" % (out("flag"), view.ok), "        " + call]
+    return (["    if (MPP_UNLIKELY(mpp_ws_on) && %s) {" % view.ok] + ["        " + b for b in body] + ["    }"])
 
 
 def call_uses(fn, bytes_lines, model_lines, handles):
@@ -495,7 +527,7 @@ def wrapper(fn, bytes_rules, model_rules, sync_rules):
         arr, n = request_array(fn)
         out += ["    mpp_reqset_t handled;",
                 "    mpp_reqset_before(&call, &handled, %s, %s, %d);" % (arr, n, "start" in handles)]
-    out += sync_before(fn, sync_rules)
+    out += sync_before(fn, sync_rules, CView(fn))
     out += watch_code(fn, CView(fn), handles)
     out += ["    %s ret = %s(%s);" % (fn.ret, fn.pname, args), "    mpp_call_stop(&call, mpp_mode);"]
     if handles:
@@ -506,7 +538,7 @@ def wrapper(fn, bytes_rules, model_rules, sync_rules):
         out.append("    if (ret == MPI_SUCCESS) mpp_request_created(&call, *request, %s, %d);"
                    % (kind, "persistent" in fn.actions))
     out += [call_end(fn, CATEGORY[fn.cls], uses)]
-    out += sync_after(fn, sync_rules)
+    out += sync_after(fn, sync_rules, CView(fn))
     out += ["    return ret;", "}", ""]
     return out
 
@@ -525,7 +557,12 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules):
     """An mpi_f08 entry point: times the call and forwards every argument
     (references, then ierror, then the hidden lengths of CHARACTER
     arguments) to MPICH's pmpir_ entry point, referenced weakly because
-    only Fortran programs load the library that defines it."""
+    only Fortran programs load the library that defines it.  Bytes, model,
+    requests and wait states as in the C wrapper, from the arguments read
+    through F08View.  MPICH's pmpir_*_f08ts_ entry points call the C MPI_
+    functions (their MPIR_*_cdesc glue), the others PMPI_: a C wrapper
+    reached so finds its thread inside this call and passes the call
+    through (mpp_call_enter), so each call counts once, here."""
     nchar = sum(1 for p in fn.params if "char" in p.type)
     names = [p.name for p in fn.params] + ["ierror"] + ["len%d" % i for i in range(nchar)]
     decl = ", ".join("void *%s" % n for n in names)
@@ -554,7 +591,7 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules):
             arr, n = "(MPI_Request *)request", "1"
         out += ["    mpp_reqset_t handled;",
                 "    mpp_reqset_before(&call, &handled, %s, %s, %d);" % (arr, n, "start" in handles)]
-    out += f08_sync_before(fn, sync_rules)
+    out += sync_before(fn, sync_rules, view)
     out += watch_code(fn, view, handles)
     out += ["    intptr_t ret = %s(%s);" % (real, args), "    mpp_call_stop(&call, mpp_mode);"]
     if handles:
@@ -564,7 +601,7 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules):
         out.append("    if (mpp_f08_ok(ierror)) mpp_request_created(&call, PMPI_Request_f2c(*(MPI_Fint *)request), %s, %d);"
                    % (category, "persistent" in fn.actions))
     out += [call_end(fn, category, uses)]
-    out += f08_sync_after(fn, sync_rules)
+    out += sync_after(fn, sync_rules, view)
     out += ["    return ret;", "}", ""]
     return out
 

@@ -67,8 +67,8 @@ static int64_t sync_threshold; /* ticks: differences below it count as 0 */
 static MPI_Comm waitstate_comm = MPI_COMM_NULL;
 static char waitstates_off_reason[160];
 /* rank 0, from MPI_Finalize's reductions: the largest uncertainties at
- * MPI_Init and MPI_Finalize, offset change, mpi_f08 flag; summed counts */
-static int64_t ws_largest[4];
+ * MPI_Init and MPI_Finalize, offset change; summed counts */
+static int64_t ws_largest[3];
 static uint64_t ws_sums[7];
 static uint64_t ws_span; /* ticks between the two alignments */
 static void start_waitstates(int thread_multiple);
@@ -276,10 +276,10 @@ static void finish_waitstates(void)
     mpp_ws_stats_t st;
     mpp_ws_get_stats(&st);
     int64_t drift = end.offset - alignment.offset;
-    int64_t local[4] = {alignment.uncertainty, end.uncertainty, drift < 0 ? -drift : drift, mpp_ws_f08_p2p};
+    int64_t local[3] = {alignment.uncertainty, end.uncertainty, drift < 0 ? -drift : drift};
     uint64_t counts[7] = {st.messages, st.paired, st.unpaired, st.batches, st.batch_bytes, st.instances,
                           st.exits_unknown};
-    PMPI_Reduce(local, ws_largest, 4, MPI_INT64_T, MPI_MAX, 0, profiler_comm);
+    PMPI_Reduce(local, ws_largest, 3, MPI_INT64_T, MPI_MAX, 0, profiler_comm);
     PMPI_Reduce(counts, ws_sums, 7, MPI_UINT64_T, MPI_SUM, 0, profiler_comm);
     ws_span = end.at > alignment.at ? end.at - alignment.at : 1;
     PMPI_Comm_free(&waitstate_comm);
@@ -318,9 +318,6 @@ static void describe_waitstates(void)
     if (sums[6])
         mpp_warn("Time variation: %llu nonblocking collective instances had not completed when their batch was "
                  "reduced; their exits are not counted", (unsigned long long)sums[6]);
-    if (largest[3])
-        mpp_warn("Real sync does not cover point-to-point calls made through the mpi_f08 bindings; some "
-                 "processes made such calls");
 }
 
 static const char *resolve_frame(void *ctx, uintptr_t address)

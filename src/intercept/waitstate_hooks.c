@@ -10,7 +10,6 @@
 #include "warnings.h"
 
 int mpp_ws_on;
-int mpp_ws_f08_p2p;
 
 enum { TAG_STREAM = 7201 };
 

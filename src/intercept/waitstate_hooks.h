@@ -30,8 +30,6 @@
 #include "wrapper_support.h"
 
 extern int mpp_ws_on;
-/* Some mpi_f08 point-to-point call was made (not analysed: stated in Warnings). */
-extern int mpp_ws_f08_p2p;
 
 /* MPI_Init: clocks already aligned (offset, threshold in ticks); comm:
  * the profiler's own (a duplicate of MPI_COMM_WORLD). */

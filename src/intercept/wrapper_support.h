@@ -5,6 +5,7 @@
 #define MPP_WRAPPER_SUPPORT_H
 
 #include <mpi.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "function_table.h"
@@ -174,5 +175,33 @@ static inline int mpp_f08_ok(const void *ierror)
 {
     return !ierror || *(const int *)ierror == MPI_SUCCESS;
 }
+
+/* An mpi_f08 TYPE(MPI_Status) is MPICH's MPI_F08_status, laid out as its
+ * MPI_Status: the wrappers read the bindings' statuses as C's, and give a
+ * binding an MPI_Status of theirs where the program passes
+ * MPI_STATUS_IGNORE (no MPI_Status_f082c copy either way). */
+#define MPP_SAME_FIELD(f) (offsetof(MPI_F08_status, f) == offsetof(MPI_Status, f))
+_Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status) && MPP_SAME_FIELD(count_lo) &&
+                   MPP_SAME_FIELD(count_hi_and_cancelled) && MPP_SAME_FIELD(MPI_SOURCE) &&
+                   MPP_SAME_FIELD(MPI_TAG) && MPP_SAME_FIELD(MPI_ERROR),
+               "the f08 wrappers read TYPE(MPI_Status) as MPI_Status");
+#undef MPP_SAME_FIELD
+
+/* The statuses of an mpi_f08 completion as C's: MPI_STATUSES_IGNORE for
+ * its own ignore object. */
+static inline const MPI_Status *mpp_f08_statuses(const void *statuses)
+{
+    return statuses == MPI_F08_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : (const MPI_Status *)statuses;
+}
+
+/* Where the indexes an mpi_f08 MPI_Waitany/Testany/Waitsome/Testsome
+ * returns begin: Fortran counts from 1, but MPICH 4.0's bindings return
+ * C's indexes.  The loaded binding is asked once, by the first such call
+ * with the wait-state analysis on, before its PMPI call: inside a
+ * profiled call, so that MPI calls the binding makes pass through. */
+int mpp_f08_index_base(void);
+/* The first n of those indexes as C's, in a buffer of the thread's; NULL
+ * when it cannot grow. */
+const int *mpp_f08_indices(const void *indices, int n, int base);
 
 #endif

@@ -17,6 +17,7 @@ MPI_TESTS = \
 	tests/mpi/test_fortran_f08.sh \
 	tests/mpi/test_preload.sh \
 	tests/mpi/test_callsite_nofp.sh \
+	tests/mpi/test_callsites_cxx.sh \
 	tests/mpi/test_netpipe.sh \
 	tests/mpi/test_config_warnings.sh \
 	tests/mpi/test_output_name.sh \
@@ -66,6 +67,7 @@ EXTRA_DIST += \
 	tests/mpi/check_idle.py \
 	tests/mpi/check_fortran.py \
 	tests/mpi/check_preload.py \
+	tests/mpi/check_callsites_cxx.py \
 	tests/mpi/check_netpipe.py \
 	tests/mpi/check_intervals.py \
 	tests/mpi/check_intervals_seq.py \
@@ -87,6 +89,7 @@ EXTRA_DIST += \
 	tests/mpi/callsite_nofp_f08_main.c \
 	tests/mpi/callsite_fortran_io.f90 \
 	tests/mpi/check_callsite_nofp.py \
+	tests/mpi/callsites_cxx.cc \
 	tests/mpi/config_warnings.c \
 	tests/mpi/output_name.c \
 	tests/mpi/intervals.c \
@@ -130,6 +133,7 @@ AM_TESTS_ENVIRONMENT += \
 	MPIEXEC='$(MPIEXEC)'; export MPIEXEC; \
 	PYTHON3='$(PYTHON3)'; export PYTHON3; \
 	MPICC='$(MPICC)'; export MPICC; \
+	MPICXX='$(MPICXX)'; export MPICXX; \
 	MPIFORT='$(MPIFORT)'; export MPIFORT;
 
 # The library's sources and flags, for test_threads_tsan.sh (which compiles
@@ -184,7 +188,8 @@ WAITSTATE_TESTS = \
 	tests/mpi/test_waitstates_p2p_kinds.sh \
 	tests/mpi/test_waitstates_comms.sh \
 	tests/mpi/test_waitstates_off.sh \
-	tests/mpi/test_waitstates_threads.sh
+	tests/mpi/test_waitstates_threads.sh \
+	tests/mpi/test_waitstates_f08.sh
 TESTS += $(WAITSTATE_TESTS)
 EXTRA_DIST += \
 	$(WAITSTATE_TESTS) \
@@ -195,10 +200,12 @@ EXTRA_DIST += \
 	tests/mpi/check_waitstates_comms.py \
 	tests/mpi/check_waitstates_off.py \
 	tests/mpi/check_waitstates_threads.py \
+	tests/mpi/check_waitstates_f08.py \
 	tests/mpi/waitstates_events.c \
 	tests/mpi/waitstates_late_sender.c \
 	tests/mpi/waitstates_collective.c \
 	tests/mpi/waitstates_p2p_kinds.c \
 	tests/mpi/waitstates_comms.c \
 	tests/mpi/waitstates_off.c \
-	tests/mpi/waitstates_threads.c
+	tests/mpi/waitstates_threads.c \
+	tests/mpi/waitstates_f08.f90

@@ -26,6 +26,7 @@ Suite *hang_dump_suite(void);
 Suite *reduce_suite(void);
 Suite *partial_suite(void);
 Suite *callsite_suite(void);
+Suite *headline_suite(void);
 
 /* Index of the first recorded warning that contains every one of the given
  * (NULL-terminated) substrings, or -1. */
