@@ -195,7 +195,8 @@ typedef struct {
     siginfo_t info;
     int has_info;
     uintptr_t pc, sp, fp;            /* where the signal interrupted the program (0: unknown) */
-    uint64_t tick;
+    uint64_t tick;                   /* when it ended */
+    uint64_t stop_tick;              /* where collection ends (collection_end) */
     double cpu[2];
 } ending_t;
 
@@ -208,6 +209,17 @@ static pid_t fork_now(void)
 #else
     return (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
 #endif
+}
+
+/* Where collection ends: when the process ended, or, when it ended inside
+ * MPI_Finalize, at that call's entry, as in a complete protocol (interval 0
+ * ends there; what MPI_Finalize took since is the call's, not the
+ * program's computation). */
+static uint64_t collection_end(void)
+{
+    if (E.call && E.fid == MPP_FN_MPI_Finalize && E.call->t0 && E.call->t0 < E.tick)
+        return E.call->t0;
+    return E.tick;
 }
 
 /* --- call stacks --- */
@@ -267,7 +279,7 @@ static void child_pipeline(void)
     if (E.in_signal) {
         describe_signal();
         mpp_intervals_end_at("the signal", E.cpu);
-        mpp_lifecycle_stop(E.tick, 0);
+        mpp_lifecycle_stop(E.stop_tick, 0);
     }
     if (E.call)
         E.end.call_seconds = mpp_ticks_to_seconds(E.tick - E.call->t0);
@@ -557,6 +569,7 @@ static void on_signal(int sig, siginfo_t *info, void *context)
             const char *name = E.fid < MPP_NFUNCTIONS ? mpp_functions[E.fid].name : "MPI_?";
             memcpy(E.end.mpi_call, name, strnlen(name, sizeof E.end.mpi_call - 1));
         }
+        E.stop_tick = collection_end();
         E.signal_index = index;
         if (info) {
             E.info = *info;
@@ -636,7 +649,7 @@ static void at_exit(int status, void *arg)
                  E.fid < MPP_NFUNCTIONS ? mpp_functions[E.fid].name : "MPI_?");
     }
     mpp_intervals_end_at(E.end.kind == MPP_END_RETURN ? "the return from main" : "exit", NULL);
-    mpp_lifecycle_stop(E.tick, 1);
+    mpp_lifecycle_stop(collection_end(), 1);
     begin_line(&L);
     put(&L, E.end.kind == MPP_END_RETURN ? "return from main" : "exit");
     put(&L, " without MPI_Finalize: writing a partial protocol\n");

@@ -489,13 +489,45 @@ static mpp_local_profile_t *local_profile(mpp_symbolizer_t *sym, const char *cou
     return profile;
 }
 
+/* MPI_Finalize is the call its thread is in from its entry until
+ * PMPI_Finalize returns, like a wrapped call: a process that ends in
+ * between names it in its partial protocol (faults.c), and the hang
+ * watchdog watches it.  Static: the thread's current call must stay valid
+ * to the end (a wrapper's call lives on its stack, gone once it returns). */
+static mpp_call_t finalize_call;
+static mpp_thread_t *finalizing;
+
+static void enter_finalize(uint64_t now, void *return_address, void *frame_address)
+{
+    mpp_thread_t *t = mpp_tls_thread ? mpp_tls_thread : mpp_thread_attach();
+    if (!t || mpp_thread_in_call(t))
+        return; /* called from inside another MPI call: that one stays the current call */
+    finalize_call = (mpp_call_t){.thread = t, .fid = MPP_FN_MPI_Finalize, .frame = frame_address, .t0 = now};
+    /* set before the entry counts: a signal handler that sees the thread in
+     * a call reads this call, never the previous one's dead frame */
+    t->current = &finalize_call;
+    atomic_signal_fence(memory_order_seq_cst);
+    mpp_call_enter(t, &finalize_call, MPP_FN_MPI_Finalize, frame_address);
+    finalizing = t;
+    if (hang_timeout > 0) /* a process may hang in MPI_Finalize too: watched until it returns */
+        mpp_watch_finalize_enter(&finalize_call, return_address, frame_address);
+}
+
+static void leave_finalize(void)
+{
+    mpp_thread_t *t = finalizing;
+    if (t)
+        atomic_store_explicit(&t->left, atomic_load_explicit(&t->entered, memory_order_relaxed),
+                              memory_order_relaxed);
+    finalizing = NULL;
+}
+
 void mpp_lifecycle_finish(void *return_address, void *frame_address)
 {
     if (!active)
         return;
-    if (hang_timeout > 0) /* a process may hang in MPI_Finalize too: watched until it returns */
-        mpp_watch_finalize_enter(return_address, frame_address);
     uint64_t end = mpp_now();
+    enter_finalize(end, return_address, frame_address);
     mpp_collect_set(0, 0);
     finish_waitstates();
     mpp_lifecycle_stop(end, 1);
@@ -526,9 +558,9 @@ void mpp_lifecycle_finish(void *return_address, void *frame_address)
 
 void mpp_lifecycle_finalized(void)
 {
+    leave_finalize();
     if (hang_timeout <= 0)
         return;
-    mpp_watch_finalize_leave();
     mpp_watchdog_stop(); /* its last look marks a dump of MPI_Finalize as resumed */
     hang_timeout = 0;
 }

@@ -209,31 +209,11 @@ void mpp_watch_enter(mpp_call_t *c, const mpp_watch_args_t *a, const uint64_t *k
     atomic_store_explicit(&w->serial, atomic_load_explicit(&t->entered, memory_order_relaxed), memory_order_release);
 }
 
-static mpp_thread_t *finalizing;
-
-void mpp_watch_finalize_enter(void *return_address, void *frame_address)
+void mpp_watch_finalize_enter(mpp_call_t *c, void *return_address, void *frame_address)
 {
-    mpp_thread_t *t = mpp_tls_thread ? mpp_tls_thread : mpp_thread_attach();
-    if (!t)
-        return;
-    uint64_t n = atomic_load_explicit(&t->entered, memory_order_relaxed);
-    if (n != atomic_load_explicit(&t->left, memory_order_relaxed))
-        return; /* called from inside another MPI call */
-    atomic_store_explicit(&t->entered, n + 1, memory_order_relaxed);
-    mpp_call_t c = {.thread = t, .fid = MPP_FN_MPI_Finalize, .t0 = mpp_now()};
     mpp_watch_args_t args = {MPI_COMM_WORLD, MPP_WATCH_NONE, MPP_WATCH_NONE, MPP_WATCH_NONE, MPP_WATCH_NONE,
                              MPP_WATCH_NONE, -1};
-    mpp_watch_enter(&c, &args, NULL, 0, return_address, frame_address);
-    finalizing = t;
-}
-
-void mpp_watch_finalize_leave(void)
-{
-    mpp_thread_t *t = finalizing;
-    if (t)
-        atomic_store_explicit(&t->left, atomic_load_explicit(&t->entered, memory_order_relaxed),
-                              memory_order_relaxed);
-    finalizing = NULL;
+    mpp_watch_enter(c, &args, NULL, 0, return_address, frame_address);
 }
 
 int mpp_watch_comms_start(void)

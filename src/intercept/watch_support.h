@@ -40,9 +40,9 @@ void mpp_watch_enter(mpp_call_t *c, const mpp_watch_args_t *a, const uint64_t *k
 
 /* MPI_Finalize, collective over MPI_COMM_WORLD, with the profiler's own
  * reduction inside, is watched like a wrapped call from its entry (before
- * collection stops) to the return of PMPI_Finalize. */
-void mpp_watch_finalize_enter(void *return_address, void *frame_address);
-void mpp_watch_finalize_leave(void);
+ * collection stops) to the return of PMPI_Finalize: c is the call the
+ * thread entered for it (lifecycle.c). */
+void mpp_watch_finalize_enter(mpp_call_t *c, void *return_address, void *frame_address);
 
 /* Set up (MPI_COMM_WORLD's facts, the attribute that caches the others') at
  * MPI_Init, before the watchdog starts; release at MPI_Finalize. */

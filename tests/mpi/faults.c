@@ -26,6 +26,10 @@
  *                           MPI_Init: they append "handler SIGNAL RANK" to
  *                           DIR/handled, then die of the signal as if they
  *                           were not there
+ *   finalize_hold           rank 1 writes its pid and holds back outside
+ *                           MPI (HOLD line) until a signal comes; rank 0
+ *                           writes its pid and calls MPI_Finalize (FINALIZE
+ *                           line), where it waits for rank 1
  *   finalize_after_usr1     every process has its own SIGUSR1 handler
  *                           (installed before MPI_Init) that returns; rank
  *                           1 raises SIGUSR1 and the run ends with
@@ -99,6 +103,13 @@ static void receive_forever(void)
         MPI_Recv(&x, 1, MPI_INT, 1 - rank, 98, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* MARK:peer */
 }
 
+static void hold_back(void)
+{
+    write_pid();
+    for (;;)
+        pause(); /* MARK:hold */
+}
+
 static int zero(void)
 {
     static volatile int z;
@@ -162,6 +173,12 @@ int main(int argc, char **argv)
 
     if (!strcmp(mode, "wait") || !strcmp(mode, "chain_term")) {
         receive_forever();
+    } else if (!strcmp(mode, "finalize_hold")) {
+        if (rank == 1)
+            hold_back();
+        write_pid();
+        MPI_Finalize(); /* MARK:finalize */
+        return 0;
     } else if (!strcmp(mode, "return")) {
         return 4; /* MARK:return */
     } else if (!strcmp(mode, "finalize_after_usr1")) {

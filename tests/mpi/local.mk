@@ -48,7 +48,8 @@ MPI_TESTS = \
 	tests/mpi/test_fault_exit.sh \
 	tests/mpi/test_fault_signal.sh \
 	tests/mpi/test_fault_chain.sh \
-	tests/mpi/test_fault_merge.sh
+	tests/mpi/test_fault_merge.sh \
+	tests/mpi/test_fault_finalize.sh
 
 TESTS += $(MPI_TESTS)
 # Known bugs, each explained at the top of its test (XPASS fails: remove the
