@@ -22,7 +22,10 @@
  * child, and that must cost the partial protocol only, never hang the job,
  * so an overrunning child is killed.  The exit and MPI_Abort paths run the
  * same child (not in a signal, the program's state is sound, but a crash
- * in the pipeline must not change how the process ends).
+ * in the pipeline must not change how the process ends).  The child is in
+ * a process group of its own, so that it finishes its file even when the
+ * launcher kills the process and its group meanwhile (another process of
+ * the job ended first).
  *
  * Then the program's own handling: the handler that was installed when
  * MPI_Init returned (the program's, or the MPI library's) is called as the
@@ -302,6 +305,13 @@ static void child_pipeline(void)
  * signal left it, then the pipeline on a stack of its own, _exit. */
 static void child_main(void)
 {
+    /* A process group of its own: a launcher that kills the ending process
+     * with its group (MPICH's mpiexec, once another process of the job has
+     * ended: two MPI_Abort at once, a fault during an exit) leaves the
+     * writer to finish, within its time limit.  Writing to a terminal from
+     * that background group must not stop it. */
+    setpgid(0, 0);
+    signal(SIGTTOU, SIG_IGN);
     for (size_t i = 0; i < NCAUGHT; i++)
         signal(caught[i].number, SIG_DFL);
     signal(SIGALRM, SIG_DFL);
@@ -355,6 +365,8 @@ static double write_partial(void)
     pid_t pid = fork_now();
     if (pid == 0)
         child_main();
+    if (pid > 0)
+        setpgid(pid, pid); /* as the child does first: whichever runs first (see child_main) */
     if (pid < 0) {
         begin_line(&L), put(&L, "no partial protocol: fork failed\n"), say(&L);
         return 0;
@@ -676,7 +688,7 @@ static void abort_partial(MPI_Comm comm, int errorcode, void *return_address, vo
     if (name[0])
         snprintf(E.end.detail, sizeof E.end.detail, "%s", name);
     else if (comm != MPI_COMM_NULL && PMPI_Comm_size(comm, &size) == MPI_SUCCESS)
-        snprintf(E.end.detail, sizeof E.end.detail, "a communicator of %d processes", size);
+        snprintf(E.end.detail, sizeof E.end.detail, "a communicator of %d process%s", size, size == 1 ? "" : "es");
     else
         snprintf(E.end.detail, sizeof E.end.detail, "MPI_COMM_NULL");
     mpp_thread_t *t = mpp_tls_thread;

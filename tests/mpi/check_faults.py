@@ -34,10 +34,17 @@ CASES = {
     "abrt": ("signal", "SIGABRT", None, "fault_abrt", "fault"),
     "segv_in_mpi": ("signal", "SIGSEGV", "MPI_Allreduce", "inmpi", "main"),
     "abort": ("MPI_Abort", 7, "MPI_Abort", "abort", "main"),
+    "abort_self": ("MPI_Abort", 7, "MPI_Abort", "abort_self", "main"),
+    "abort_split": ("MPI_Abort", 7, "MPI_Abort", "abort_split", "main"),
+    "abort_both": ("MPI_Abort", 7, "MPI_Abort", "abort_both", "main"),
     "exit": ("exit", 3, None, "exit", "main"),
     "return": ("return", 4, None, None, None),
 }
 OTHERS = ("MPI_Init", "MPI_Comm_rank", "MPI_Comm_size")
+# the communicator an MPI_Abort names (detail)
+ABORTED = {"abort": "MPI_COMM_WORLD", "abort_self": "MPI_COMM_SELF",
+           "abort_both": "MPI_COMM_SELF",
+           "abort_split": "a communicator of 1 process"}
 # finalize:NAME, by rank: (MPI call, marker of the site, function of its
 # first frame)
 FINALIZE_HOLD = {0: ("MPI_Finalize", "finalize", "main"),
@@ -50,6 +57,9 @@ def expected_calls(case, rank):
             "calls": {rank: N_ALLREDUCE},
             "bytes_sent": {rank: N_ALLREDUCE * 16},
             "bytes_recv": {rank: N_ALLREDUCE * 16}}]
+    if case == "abort_split":
+        exp.append({"function": "MPI_Comm_split", "marker": "split",
+                    "calls": {rank: 1}})
     if rank == 0:
         exp.append({"function": "MPI_Send", "marker": "send",
                     "calls": {0: N_SEND}, "bytes_sent": {0: N_SEND * 32}})
@@ -86,7 +96,8 @@ def check_calls(doc, case, rank, source):
                 pc.fail("rank %d: %s at line %d: by_process %s = %r"
                         % (rank, e["function"], line, key,
                            pc.by_rank(s, key)))
-    known = {"MPI_Allreduce", "MPI_Send", "MPI_Recv"} | set(OTHERS)
+    known = ({"MPI_Allreduce", "MPI_Send", "MPI_Recv"} | set(OTHERS)
+             | {e["function"] for e in expected_calls(case, rank)})
     for s in srcs:
         if s["function"] not in known:
             pc.fail("rank %d: unexpected SRC point %s" % (rank,
@@ -120,6 +131,8 @@ def check_end(doc, case, rank, source):
             pc.fail("detail %r does not name %s" % (end["detail"], what))
     else:
         pc.check_equal("code", end["code"], what)
+    if case in ABORTED:
+        pc.check_equal("detail", end["detail"], ABORTED[case])
     pc.check_equal("mpi_call", end["mpi_call"], call)
     if call and kind == "signal" and not (end["call_seconds"] or 0) > 0:
         pc.fail("call_seconds = %r, expected > 0" % end["call_seconds"])

@@ -59,11 +59,13 @@ hydra_signal_status() {
 # compare_status PROFILED PLAIN NAME [crash|exit]: "crash" (a rank died by
 # a signal) allows the variation above; "exit" (ranks exit without
 # MPI_Finalize) allows hydra's 9 for one of the two runs: it kills a rank
-# still exiting once another has (seen without the profiler too).
+# still exiting once another has (seen without the profiler too), and its
+# 1 ("Hangup (signal 1)", seen without the profiler after two ranks exited
+# at once from MPI_Abort on MPI_COMM_SELF).
 compare_status() {
     if [ "$1" != "$2" ]; then
         if { [ "${4:-}" = crash ] && hydra_signal_status "$1" && hydra_signal_status "$2"; } ||
-            { [ "${4:-}" = exit ] && { [ "$1" -eq 9 ] || [ "$2" -eq 9 ]; }; }; then
+            { [ "${4:-}" = exit ] && { [ "$1" -eq 9 ] || [ "$2" -eq 9 ] || [ "$1" -eq 1 ] || [ "$2" -eq 1 ]; }; }; then
             echo "NOTE: $3: exit status $1 profiled, $2 without the profiler: both a death by a signal as hydra reports it"
         else
             echo "---- profiled run ($3) ----" >&2
@@ -88,7 +90,13 @@ run_both() {
     run_one "$1.out" $(profiled "$1") "$2"
     _profiled=$status
     run_one "$1.plain.out" ./faults-plain "$2"
-    case $2 in segv|bus|fpe|ill|abrt|segv_in_mpi) _kind=crash ;; exit|return) _kind=exit ;; *) _kind= ;; esac
+    # MPI_Abort on a communicator of one process: MPICH exits with the
+    # errorcode (its other processes are killed as after an exit)
+    case $2 in
+        segv|bus|fpe|ill|abrt|segv_in_mpi) _kind=crash ;;
+        exit|return|abort_self|abort_split|abort_both) _kind=exit ;;
+        *) _kind= ;;
+    esac
     compare_status "$_profiled" "$status" "$1" "$_kind"
     echo "$1: exit status $status with and without the profiler"
 }
