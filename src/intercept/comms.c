@@ -4,6 +4,7 @@
 #include "comms.h"
 #include "handlemap.h"
 #include "mt_lock.h"
+#include "world.h"
 
 /* Handle -> entry pointer; a lock only under MPI_THREAD_MULTIPLE. */
 static mpp_handlemap_t registry;
@@ -29,12 +30,12 @@ static mpp_comm_t *describe(MPI_Comm comm, uint32_t id)
     if (c->inter)
         PMPI_Comm_remote_size(comm, &c->peers);
     c->members = c->inter ? c->size + c->peers : c->size;
-    if (comm == MPI_COMM_WORLD)
+    if (comm == mpp_world())
         return c;
     MPI_Group group = MPI_GROUP_NULL, world_group = MPI_GROUP_NULL;
     int *ranks = malloc(2 * (size_t)(c->peers > 0 ? c->peers : 1) * sizeof *ranks);
     if (ranks && (c->inter ? PMPI_Comm_remote_group(comm, &group) : PMPI_Comm_group(comm, &group)) == MPI_SUCCESS &&
-        PMPI_Comm_group(MPI_COMM_WORLD, &world_group) == MPI_SUCCESS) {
+        PMPI_Comm_group(mpp_world(), &world_group) == MPI_SUCCESS) {
         for (int r = 0; r < c->peers; r++)
             ranks[r] = r;
         PMPI_Group_translate_ranks(group, c->peers, ranks, world_group, ranks + c->peers);
@@ -77,7 +78,9 @@ void mpp_comms_start(int thread_multiple)
 {
     lock.on = thread_multiple;
     mpp_handlemap_init(&registry, sizeof(mpp_comm_t *));
-    world_entry = describe(MPI_COMM_WORLD, MPP_COMM_ID_WORLD);
+    world_entry = describe(mpp_world(), MPP_COMM_ID_WORLD);
+    if (!mpp_world_model())
+        return; /* sessions alone: MPI_COMM_SELF is not valid */
     take();
     mpp_comm_t *self = describe(MPI_COMM_SELF, MPP_COMM_ID_SELF);
     if (self && !insert(self))
@@ -87,7 +90,7 @@ void mpp_comms_start(int thread_multiple)
 
 mpp_comm_t *mpp_comm_get(MPI_Comm comm)
 {
-    if (comm == MPI_COMM_WORLD)
+    if (comm == mpp_world())
         return world_entry;
     if (comm == MPI_COMM_NULL)
         return NULL;
@@ -137,7 +140,7 @@ void mpp_comm_created(MPI_Comm comm)
 
 mpp_comm_t *mpp_comm_unregister(MPI_Comm comm)
 {
-    if (comm == MPI_COMM_NULL || comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF)
+    if (comm == MPI_COMM_NULL || comm == mpp_world() || comm == MPI_COMM_SELF)
         return NULL;
     mpp_comm_t *c = NULL;
     take();

@@ -215,12 +215,13 @@ static pid_t fork_now(void)
 }
 
 /* Where collection ends: when the process ended, or, when it ended inside
- * MPI_Finalize, at that call's entry, as in a complete protocol (interval 0
- * ends there; what MPI_Finalize took since is the call's, not the
+ * the call that ends the profile (MPI_Finalize, the last
+ * MPI_Session_finalize), at that call's entry, as in a complete protocol
+ * (interval 0 ends there; what the call took since is its own, not the
  * program's computation). */
 static uint64_t collection_end(void)
 {
-    if (E.call && E.fid == MPP_FN_MPI_Finalize && E.call->t0 && E.call->t0 < E.tick)
+    if (mpp_lifecycle_ending_call(E.call) && E.call->t0 && E.call->t0 < E.tick)
         return E.call->t0;
     return E.tick;
 }

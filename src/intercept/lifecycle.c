@@ -41,6 +41,7 @@
 #include "waitstate_hooks.h"
 #include "watchdog.h"
 #include "warnings.h"
+#include "world.h"
 #include "wrapper_support.h"
 #include "writer.h"
 
@@ -51,6 +52,9 @@ static int rank, nprocs;
 static MPI_Comm profiler_comm = MPI_COMM_NULL;
 static mpp_run_info_t run;
 static uintptr_t init_site[MPP_MAX_DEPTH];
+/* The calls that started and ended the profile, as the Clock line names
+ * them (world.h: MPI_Session_init and _finalize in a program of sessions). */
+static const char *started_in = "MPI_Init", *ended_in = "MPI_Finalize";
 static mpp_calibration_t calibration; /* the communication model (model.h) */
 
 /* The protocol's path, when it is fixed at MPI_Init (the hang watchdog's
@@ -151,10 +155,11 @@ static int function_of_name(const char *name)
 
 void mpp_lifecycle_start(int provided, void *return_address, void *frame_address)
 {
-    if (active)
+    if (active || state == MPP_LIFE_AFTER) /* MPI started again (sessions) after the protocol: not profiled */
         return;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    PMPI_Comm_rank(mpp_world(), &rank);
+    PMPI_Comm_size(mpp_world(), &nprocs);
+    started_in = mpp_world_model() ? "MPI_Init" : "MPI_Session_init";
     mpp_world_size = nprocs;
     mpp_config_parse(&mpp_config, NULL);
     mpp_warnings_set_echo(rank == 0 && !mpp_config.number[MPP_CFG_QUIET] && !mpp_config.number[MPP_CFG_DISABLE]);
@@ -163,7 +168,7 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
         return;
     }
 
-    PMPI_Comm_dup(MPI_COMM_WORLD, &profiler_comm);
+    PMPI_Comm_dup(mpp_world(), &profiler_comm);
     char unique[64] = "";
     if (rank == 0)
         mpp_output_unique(unique, sizeof unique);
@@ -245,7 +250,7 @@ static void start_waitstates(int thread_multiple)
              "Real sync, Potential sync and Time variation are n/a: MPIPROF_WAITSTATES=off");
     if (!waitstates)
         return;
-    PMPI_Comm_dup(MPI_COMM_WORLD, &waitstate_comm);
+    PMPI_Comm_dup(mpp_world(), &waitstate_comm);
     mpp_clock_align(profiler_comm, &alignment);
     int64_t uncertainty = alignment.uncertainty, largest = 0;
     PMPI_Allreduce(&uncertainty, &largest, 1, MPI_INT64_T, MPI_MAX, profiler_comm);
@@ -300,11 +305,11 @@ static void describe_waitstates(void)
     uint64_t *sums = ws_sums;
     double span = mpp_ticks_to_seconds(ws_span > 0 ? ws_span : 1);
     snprintf(run.clock, sizeof run.clock,
-             "%s, resolution %.3g s, aligned to rank 0 at MPI_Init (largest offset uncertainty %.3g s) and "
-             "MPI_Finalize (%.3g s); largest change of an offset over the run %.3g s (drift %.3g), not "
+             "%s, resolution %.3g s, aligned to rank 0 at %s (largest offset uncertainty %.3g s) and "
+             "%s (%.3g s); largest change of an offset over the run %.3g s (drift %.3g), not "
              "corrected in instants reduced during the run; differences below %.3g s count as 0",
-             mpp_clock_name(), mpp_clock_resolution(), mpp_ticks_to_seconds((uint64_t)largest[0]),
-             mpp_ticks_to_seconds((uint64_t)largest[1]), mpp_ticks_to_seconds((uint64_t)largest[2]),
+             mpp_clock_name(), mpp_clock_resolution(), started_in, mpp_ticks_to_seconds((uint64_t)largest[0]),
+             ended_in, mpp_ticks_to_seconds((uint64_t)largest[1]), mpp_ticks_to_seconds((uint64_t)largest[2]),
              mpp_ticks_to_seconds((uint64_t)largest[2]) / span, mpp_ticks_to_seconds((uint64_t)sync_threshold));
     snprintf(run.waitstates, sizeof run.waitstates,
              "real sync (late senders) and potential sync / time variation (collectives), batches of %ld; "
@@ -414,8 +419,9 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before, const 
     for (int s = 0; s < rd->nsrcs; s++)
         rd->srcs[s].waits = waits_of(rd->srcs[s].function);
     if (partial) {
-        snprintf(run.clock, sizeof run.clock, "%s, resolution %.3g s%s", mpp_clock_name(), mpp_clock_resolution(),
-                 waitstates ? ", aligned to rank 0 at MPI_Init only (a partial protocol)" : "");
+        snprintf(run.clock, sizeof run.clock, "%s, resolution %.3g s%s%s%s", mpp_clock_name(),
+                 mpp_clock_resolution(), waitstates ? ", aligned to rank 0 at " : "", waitstates ? started_in : "",
+                 waitstates ? " only (a partial protocol)" : "");
         snprintf(run.waitstates, sizeof run.waitstates, "not given in a partial protocol");
     }
     mpp_report_input_t in = {.run = &run, .config = &mpp_config, .model = &calibration.setup,
@@ -489,45 +495,40 @@ static mpp_local_profile_t *local_profile(mpp_symbolizer_t *sym, const char *cou
     return profile;
 }
 
-/* MPI_Finalize is the call its thread is in from its entry until
- * PMPI_Finalize returns, like a wrapped call: a process that ends in
+/* The call that ends the profile (MPI_Finalize, or the last
+ * MPI_Session_finalize) is the call its thread is in from its entry until
+ * the MPI library's returns, like a wrapped call: a process that ends in
  * between names it in its partial protocol (faults.c), and the hang
  * watchdog watches it.  Static: the thread's current call must stay valid
  * to the end (a wrapper's call lives on its stack, gone once it returns). */
 static mpp_call_t finalize_call;
 static mpp_thread_t *finalizing;
 
-static void enter_finalize(uint64_t now, void *return_address, void *frame_address)
+int mpp_lifecycle_ending_call(const struct mpp_call *c) { return c && c == &finalize_call; }
+
+static void enter_finalize(uint32_t fid, uint64_t now, void *return_address, void *frame_address)
 {
     mpp_thread_t *t = mpp_tls_thread ? mpp_tls_thread : mpp_thread_attach();
     if (!t || mpp_thread_in_call(t))
         return; /* called from inside another MPI call: that one stays the current call */
-    finalize_call = (mpp_call_t){.thread = t, .fid = MPP_FN_MPI_Finalize, .frame = frame_address, .t0 = now};
+    finalize_call = (mpp_call_t){.thread = t, .fid = fid, .frame = frame_address, .t0 = now};
     /* set before the entry counts: a signal handler that sees the thread in
      * a call reads this call, never the previous one's dead frame */
     t->current = &finalize_call;
     atomic_signal_fence(memory_order_seq_cst);
-    mpp_call_enter(t, &finalize_call, MPP_FN_MPI_Finalize, frame_address);
+    mpp_call_enter(t, &finalize_call, fid, frame_address);
     finalizing = t;
     if (hang_timeout > 0) /* a process may hang in MPI_Finalize too: watched until it returns */
         mpp_watch_finalize_enter(&finalize_call, return_address, frame_address);
 }
 
-static void leave_finalize(void)
-{
-    mpp_thread_t *t = finalizing;
-    if (t)
-        atomic_store_explicit(&t->left, atomic_load_explicit(&t->entered, memory_order_relaxed),
-                              memory_order_relaxed);
-    finalizing = NULL;
-}
-
-void mpp_lifecycle_finish(void *return_address, void *frame_address)
+void mpp_lifecycle_finish(uint32_t fid, void *return_address, void *frame_address)
 {
     if (!active)
         return;
     uint64_t end = mpp_now();
-    enter_finalize(end, return_address, frame_address);
+    enter_finalize(fid, end, return_address, frame_address);
+    ended_in = fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "MPI_Finalize";
     mpp_collect_set(0, 0);
     finish_waitstates();
     mpp_lifecycle_stop(end, 1);
@@ -558,7 +559,10 @@ void mpp_lifecycle_finish(void *return_address, void *frame_address)
 
 void mpp_lifecycle_finalized(void)
 {
-    leave_finalize();
+    if (finalizing) /* the ending call returned */
+        atomic_store_explicit(&finalizing->left, atomic_load_explicit(&finalizing->entered, memory_order_relaxed),
+                              memory_order_relaxed);
+    finalizing = NULL;
     if (hang_timeout <= 0)
         return;
     mpp_watchdog_stop(); /* its last look marks a dump of MPI_Finalize as resumed */
@@ -654,6 +658,7 @@ MPP_EXPORT int MPI_Init(int *argc, char ***argv)
     if (rc == MPI_SUCCESS) {
         int provided = MPI_THREAD_SINGLE;
         PMPI_Query_thread(&provided);
+        mpp_world_model_opened();
         mpp_lifecycle_start(provided, __builtin_return_address(0), __builtin_frame_address(0));
     }
     return rc;
@@ -662,16 +667,29 @@ MPP_EXPORT int MPI_Init(int *argc, char ***argv)
 MPP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
+        mpp_world_model_opened();
         mpp_lifecycle_start(*provided, __builtin_return_address(0), __builtin_frame_address(0));
+    }
     return rc;
+}
+
+/* MPI_Finalize ends the profile unless a session opened first is open (world.h). */
+static int finalize_begins(void *return_address, void *frame_address)
+{
+    if (!mpp_world_model_closing())
+        return 0;
+    mpp_lifecycle_finish(MPP_FN_MPI_Finalize, return_address, frame_address);
+    mpp_world_release();
+    return 1;
 }
 
 MPP_EXPORT int MPI_Finalize(void)
 {
-    mpp_lifecycle_finish(__builtin_return_address(0), __builtin_frame_address(0));
+    int ends = finalize_begins(__builtin_return_address(0), __builtin_frame_address(0));
     int rc = PMPI_Finalize();
-    mpp_lifecycle_finalized();
+    if (ends)
+        mpp_lifecycle_finalized();
     return rc;
 }
 
@@ -758,6 +776,7 @@ MPP_EXPORT intptr_t mpi_init_f08_(void *ierror)
     if (f08_ok(ierror)) {
         int provided = MPI_THREAD_SINGLE;
         PMPI_Query_thread(&provided);
+        mpp_world_model_opened();
         mpp_lifecycle_start(provided, __builtin_return_address(0), __builtin_frame_address(0));
     }
     return rc;
@@ -766,16 +785,19 @@ MPP_EXPORT intptr_t mpi_init_f08_(void *ierror)
 MPP_EXPORT intptr_t mpi_init_thread_f08_(void *required, void *provided, void *ierror)
 {
     intptr_t rc = pmpir_init_thread_f08_(required, provided, ierror);
-    if (f08_ok(ierror))
+    if (f08_ok(ierror)) {
+        mpp_world_model_opened();
         mpp_lifecycle_start(*(int *)provided, __builtin_return_address(0), __builtin_frame_address(0));
+    }
     return rc;
 }
 
 MPP_EXPORT intptr_t mpi_finalize_f08_(void *ierror)
 {
-    mpp_lifecycle_finish(__builtin_return_address(0), __builtin_frame_address(0));
+    int ends = finalize_begins(__builtin_return_address(0), __builtin_frame_address(0));
     intptr_t rc = pmpir_finalize_f08_(ierror);
-    mpp_lifecycle_finalized();
+    if (ends)
+        mpp_lifecycle_finalized();
     return rc;
 }
 

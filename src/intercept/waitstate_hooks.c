@@ -709,7 +709,7 @@ void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size,
     batch = batch_size > 0 ? batch_size : 256;
     lock.on = thread_multiple;
     memset(&stats, 0, sizeof stats);
-    PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    PMPI_Comm_size(mpp_world(), &world_size);
     filling = calloc((size_t)world_size, sizeof *filling);
     incoming = malloc((size_t)batch * sizeof *incoming);
     terms = malloc(2 * (size_t)batch * sizeof *terms);

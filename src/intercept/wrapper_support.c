@@ -179,7 +179,7 @@ void mpp_model_runtime_start(const mpp_model_t *model, int nodes, const unsigned
             memcpy(world_same_node, same_node, (size_t)size);
             world_size = size;
         }
-        PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+        PMPI_Comm_group(mpp_world(), &world_group);
         PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_nodes, &nodes_keyval, NULL);
     }
     mpp_model_on = 1;
@@ -240,7 +240,7 @@ int mpp_model_link_slow(MPI_Comm comm, int rank)
 {
     if (!world_same_node)
         return MPP_LINK_INTER; /* several nodes, but their ranks are unknown: the slower link */
-    if (comm == MPI_COMM_WORLD) {
+    if (comm == mpp_world()) {
         if (rank == MPI_ANY_SOURCE)
             return MPP_LINK_INTER;
         return rank >= 0 && rank < world_size && !world_same_node[rank] ? MPP_LINK_INTER : MPP_LINK_INTRA;

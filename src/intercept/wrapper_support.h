@@ -14,6 +14,7 @@
 #include "requests.h"
 #include "thread_state.h"
 #include "watch_support.h"
+#include "world.h"
 
 static inline int64_t mpp_type_bytes(MPI_Datatype type)
 {
@@ -29,15 +30,15 @@ static inline int64_t mpp_type_bytes(MPI_Datatype type)
     return (int64_t)size;
 }
 
-/* Size of MPI_COMM_WORLD, set at MPI_Init: most collectives use it, and
- * asking MPI costs two calls each time. */
+/* Size of the world (world.h), set at the profile's start: most
+ * collectives use MPI_COMM_WORLD, and asking MPI costs two calls each time. */
 extern int64_t mpp_world_size;
 int64_t mpp_comm_size_slow(MPI_Comm comm);
 
 /* Remote size for intercommunicators. */
 static inline int64_t mpp_comm_size(MPI_Comm comm)
 {
-    if (comm == MPI_COMM_WORLD && mpp_world_size > 0)
+    if (comm == mpp_world() && mpp_world_size > 0)
         return mpp_world_size;
     return mpp_comm_size_slow(comm);
 }

@@ -49,7 +49,8 @@ MPI_TESTS = \
 	tests/mpi/test_fault_signal.sh \
 	tests/mpi/test_fault_chain.sh \
 	tests/mpi/test_fault_merge.sh \
-	tests/mpi/test_fault_finalize.sh
+	tests/mpi/test_fault_finalize.sh \
+	tests/mpi/test_sessions.sh
 
 TESTS += $(MPI_TESTS)
 # Known bugs, each explained at the top of its test (XPASS fails: remove the
@@ -120,6 +121,8 @@ EXTRA_DIST += \
 	tests/mpi/faults.sh \
 	tests/mpi/check_faults.py \
 	tests/mpi/check_merge.py \
+	tests/mpi/sessions.c \
+	tests/mpi/check_sessions.py \
 	examples/jacobi.c \
 	examples/jacobi.f90
 
