@@ -46,8 +46,8 @@ int mpp_lifecycle_partial(mpp_process_end_t *end, uint32_t fid, const uintptr_t 
 int mpp_lifecycle_rank(void);
 int mpp_lifecycle_nprocs(void);
 
-/* Interval marks of MPI_Pcontrol (api.c). */
-void mpp_api_begin(const char *name, uintptr_t site);
-void mpp_api_end(const char *name, uintptr_t site);
+/* Whether the wait-state analysis runs (MPI_Pcontrol(0) then keeps the
+ * calls counted: api.c). */
+int mpp_lifecycle_waitstates(void);
 
 #endif

@@ -14,8 +14,9 @@ formulas, the model's time of the call (the @model operation, priced with
 the bytes, the communicator size and where the partner runs), request
 tracking, end (call site, accumulation).  Everything the wrappers compute
 follows from the description; nothing is written per function by hand
-except MPI_Init, MPI_Init_thread, MPI_Finalize and MPI_Pcontrol
-(src/intercept/lifecycle.c) and MPI_Abort (src/intercept/faults.c).
+except MPI_Init, MPI_Init_thread and MPI_Finalize (src/intercept/lifecycle.c),
+MPI_Pcontrol (src/intercept/api.c), MPI_Session_init and MPI_Session_finalize
+(src/intercept/world.c) and MPI_Abort (src/intercept/faults.c).
 
 Right before the PMPI call, one line records the arguments a hang dump
 shows, when the hang watchdog is on (watch_code).

@@ -1,17 +1,14 @@
 /* The hand-written wrappers: MPI_Init and MPI_Init_thread start the profiler,
  * MPI_Finalize runs the pipeline  accumulate -> reduce -> analyze -> write
- * before the MPI library shuts down, MPI_Pcontrol pauses and resumes. */
-#include <fcntl.h>
+ * before the MPI library shuts down. */
 #include <limits.h>
 #include <math.h>
 #include <mpi.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "autoconf.h"
@@ -570,6 +567,7 @@ void mpp_lifecycle_finalized(void)
 }
 
 int mpp_lifecycle_rank(void) { return rank; }
+int mpp_lifecycle_waitstates(void) { return waitstates; }
 int mpp_lifecycle_nprocs(void) { return nprocs; }
 int mpp_lifecycle_partial_possible(void) { return active || finishing; }
 
@@ -693,72 +691,6 @@ MPP_EXPORT int MPI_Finalize(void)
     return rc;
 }
 
-/* A name passed to MPI_Pcontrol(1, name) or (-1, name), when there is one:
- * MPI_Pcontrol(1) without a name is legal MPI, so the argument is garbage
- * then.  It is read only through the kernel (a write to a pipe fails with
- * EFAULT on memory this process may not read: unmapped, a guard page,
- * AddressSanitizer's shadow), and taken only as a short printable string. */
-static int pcontrol_name(const char *p, char *out, size_t size)
-{
-    static int fds[2] = {-1, -1};
-    if ((uintptr_t)p < 65536) /* nothing is ever mapped there (vm.mmap_min_addr) */
-        return 0;
-    if (fds[0] < 0 && pipe2(fds, O_NONBLOCK | O_CLOEXEC) != 0)
-        return 0;
-    long page = sysconf(_SC_PAGESIZE);
-    size_t n = 0;
-    while (n < size) { /* page by page: the string may end before an unreadable page */
-        size_t chunk = (size_t)page - (((uintptr_t)p + n) & (size_t)(page - 1));
-        if (chunk > size - n)
-            chunk = size - n;
-        /* the system call itself: a sanitizer's write() would check the
-         * memory first, and fault on it */
-        ssize_t put = syscall(SYS_write, fds[1], p + n, chunk);
-        if (put <= 0)
-            break;
-        ssize_t got = read(fds[0], out + n, (size_t)put);
-        if (got != put)
-            break;
-        n += (size_t)got;
-        if (memchr(out + n - (size_t)got, '\0', (size_t)got))
-            break;
-    }
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)out[i];
-        if (c == '\0')
-            return i > 0;
-        if (c < 0x20 || c >= 0x7f)
-            return 0;
-    }
-    return 0;
-}
-
-/* MPI_Pcontrol, IPM's convention: (1, "name") begins an interval, (-1,
- * "name") ends it; level 0 pauses collection, any other level resumes it. */
-MPP_EXPORT int MPI_Pcontrol(const int level, ...)
-{
-    if (active && (level == 1 || level == -1)) {
-        va_list ap;
-        va_start(ap, level);
-        const char *name = va_arg(ap, const char *);
-        va_end(ap);
-        char copy[MPP_NAME_MAX];
-        if (pcontrol_name(name, copy, sizeof copy)) {
-            uintptr_t site = (uintptr_t)__builtin_return_address(0);
-            if (level == 1)
-                mpp_api_begin(copy, site);
-            else
-                mpp_api_end(copy, site);
-            return PMPI_Pcontrol(level);
-        }
-    }
-    if (active && waitstates)
-        mpp_collect_set(1, level == 0); /* paused: every call still counts for the wait-state bookkeeping */
-    else if (active)
-        mpp_collect_set(level != 0, 0);
-    return PMPI_Pcontrol(level);
-}
-
 /* mpi_f08 entry points of the same (MPICH's f08 bindings call PMPI_Init and
  * PMPI_Finalize directly, so the C wrappers above would not see them). */
 intptr_t pmpir_init_f08_(void *ierror) __attribute__((weak));
@@ -799,9 +731,4 @@ MPP_EXPORT intptr_t mpi_finalize_f08_(void *ierror)
     if (ends)
         mpp_lifecycle_finalized();
     return rc;
-}
-
-MPP_EXPORT intptr_t mpi_pcontrol_f08_(const int *level)
-{
-    return MPI_Pcontrol(*level);
 }
