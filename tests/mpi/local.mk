@@ -122,6 +122,7 @@ EXTRA_DIST += \
 	tests/mpi/check_faults.py \
 	tests/mpi/check_merge.py \
 	tests/mpi/sessions.c \
+	tests/mpi/sessions_f08.f90 \
 	tests/mpi/check_sessions.py \
 	examples/jacobi.c \
 	examples/jacobi.f90

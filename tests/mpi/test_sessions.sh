@@ -10,7 +10,7 @@
 # schema (check_sessions.py).  Also: two sessions, the second finalized last
 # (with the hang watchdog on, which watches through the same world); and
 # MPI_Init around the sessions, profiled from MPI_Init to MPI_Finalize as
-# before.
+# before; and a program of sessions in mpi_f08 (sessions_f08.f90).
 set -eu
 # shellcheck source=common.sh
 . "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
@@ -33,4 +33,23 @@ for mode in sessions two world; do
     "$PYTHON3" "$srcdir/check_sessions.py" "$arg" "$prot.json" "$prot" "$srcdir/sessions.c" "$schema" ||
         { head -n 60 "$prot" >&2; fail "$mode: the protocol is not as expected"; }
 done
+
+need_var MPIFORT_PROF
+"$MPIFORT_PROF" -o sessions_f08 "$srcdir/sessions_f08.f90" || fail "compiling sessions_f08.f90 with mpifort-prof"
+mpirun_2 f08.out f08.err env MPIPROF_OUTPUT="$tmp/prot_f08" MPIPROF_FORMAT=both ./sessions_f08
+grep -q '^sessions_f08: ok$' f08.out || fail "f08: sessions_f08 did not print its result: $(cat f08.out f08.err)"
+"$PYTHON3" - prot_f08.json prot_f08 "$srcdir/sessions_f08.f90" "$schema" <<'PY' || fail "f08: the protocol is not as expected"
+import sys
+import protocol_check as pc
+json_path, text_path, source, schema = sys.argv[1:5]
+doc = pc.load(json_path)
+pc.check_invariants(doc)
+pc.validate_schema(doc, schema)
+pc.check_text(doc, text_path)
+pc.check_interval(doc, 0, file=source, line=pc.marker_line(source, "session_init"))
+pc.check_call_sites(doc, source, [{"function": "MPI_Allreduce", "marker": "allreduce", "calls": {0: 50, 1: 50}}],
+                    ("MPI_Group_from_session_pset", "MPI_Comm_create_from_group", "MPI_Group_free",
+                     "MPI_Comm_rank", "MPI_Comm_size", "MPI_Comm_free"))
+print("f08: interval 0 at the MPI_Session_init line, 100 MPI_Allreduce")
+PY
 echo "PASS: sessions"
