@@ -135,11 +135,15 @@ MPP_ALWAYS_INLINE int mpp_call_enter(mpp_thread_t *t, mpp_call_t *c, uint32_t fi
     uint64_t n = atomic_load_explicit(&t->entered, memory_order_relaxed);
     if (MPP_UNLIKELY(n != atomic_load_explicit(&t->left, memory_order_relaxed)))
         return 0;
-    atomic_store_explicit(&t->entered, n + 1, memory_order_relaxed);
-    t->current = c;
+    /* the call is filled in and named before the thread counts as inside
+     * it: a signal in between must not find it inside a call whose record
+     * is the previous call's dead frame (faults.c) */
     c->thread = t;
     c->fid = fid;
     c->frame = frame;
+    t->current = c;
+    atomic_signal_fence(memory_order_release);
+    atomic_store_explicit(&t->entered, n + 1, memory_order_relaxed);
     return 1;
 }
 
