@@ -206,14 +206,18 @@ void mpp_request_remove_instance(uint64_t handle, uint32_t serial)
 }
 
 int mpp_request_complete(uint64_t handle, uint32_t serial, uint64_t entry, int gone, const void *self,
-                         mpp_request_origin_t *origin, uint64_t *overlap)
+                         mpp_request_origin_t *origin, uint64_t *overlap, int *kind)
 {
     int done = 0;
+    if (kind)
+        *kind = -1;
     take();
     if (capacity && handle) {
         size_t i = find_index(handle);
         slot_t *s = &slots[i];
         if (s->info.handle && s->info.serial == serial && (gone || s->info.persistent)) {
+            if (kind)
+                *kind = s->info.kind;
             if (s->active) {
                 uint64_t elapsed = entry > s->returned ? entry - s->returned : 0;
                 *overlap = elapsed < s->transfer ? elapsed : s->transfer;

@@ -485,12 +485,13 @@ void mpp_ws_probe(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, MPI_Me
     mpp_call_origin(c, &last_probe.origin);
 }
 
-/* A receiving call's event: its entry, the time it spent, its cell. */
-static int open_event(mpp_call_t *c)
+/* A receiving call's event: its entry, the time it spent in SendRecv, its
+ * cell. */
+static int open_event(mpp_call_t *c, uint64_t sendrecv_ticks)
 {
     mpp_request_origin_t o;
     mpp_call_origin(c, &o);
-    return mpp_p2p_event_open(&matcher, aligned(c->t0), (int64_t)(c->t1 - c->t0), &o);
+    return mpp_p2p_event_open(&matcher, aligned(c->t0), (int64_t)sendrecv_ticks, &o);
 }
 
 static int is_message(const MPI_Status *st)
@@ -517,7 +518,7 @@ static void blocking_receive(mpp_call_t *c, mpp_comm_t *cm, const MPI_Status *st
         return;
     int e = probed ? mpp_p2p_event_open(&matcher, aligned(last_probe.t0), (int64_t)(last_probe.t1 - last_probe.t0),
                                         &last_probe.origin)
-                   : open_event(c);
+                   : open_event(c, c->t1 - c->t0);
     receive(e, cm, st);
     mpp_p2p_event_close(&matcher, e);
     maybe_progress();
@@ -657,7 +658,9 @@ void mpp_ws_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *
         const MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[j];
         if ((r->kind == REQ_RECV || r->kind == REQ_PRECV) && st && is_message(st)) {
             if (event < 0)
-                event = open_event(c); /* one event: the latest sender counts */
+                /* one event: the latest sender counts; its time is the
+                 * call's SendRecv part (it may complete collectives too) */
+                event = open_event(c, mpp_call_ticks_of(c, MPP_CAT_SENDRECV, MPP_CAT_SENDRECV));
             receive(event, r->comm, st);
         } else if (r->kind == REQ_COLL || (r->kind == REQ_PCOLL && r->active)) {
             end_instance(r->comm, r->instance, aligned(c->t1));

@@ -48,7 +48,8 @@ MPI_TESTS = \
 	tests/mpi/test_fault_exit.sh \
 	tests/mpi/test_fault_signal.sh \
 	tests/mpi/test_fault_chain.sh \
-	tests/mpi/test_fault_merge.sh
+	tests/mpi/test_fault_merge.sh \
+	tests/mpi/test_mixed_completion.sh
 
 TESTS += $(MPI_TESTS)
 # Known bugs, each explained at the top of its test (XPASS fails: remove the
@@ -119,6 +120,8 @@ EXTRA_DIST += \
 	tests/mpi/faults.sh \
 	tests/mpi/check_faults.py \
 	tests/mpi/check_merge.py \
+	tests/mpi/mixed_completion.c \
+	tests/mpi/check_mixed_completion.py \
 	examples/jacobi.c \
 	examples/jacobi.f90
 
