@@ -275,11 +275,14 @@ struct mpp_coll_ring {
 
 static coll_batch_t *detached; /* batches of freed communicators, still in flight */
 static int64_t *terms;         /* [2 * batch]: scratch of apply_batch */
+/* This process's time covered by Potential sync and by Time variation so
+ * far, over all its communicators: instances share it (cover.h). */
+static mpp_cover_t entries_covered, exits_covered;
 
 static void apply_batch(coll_batch_t *b)
 {
     int64_t *potsync = terms, *variation = terms + b->n;
-    mpp_instances_terms(b->n, b->sent, b->max, threshold, potsync, variation);
+    mpp_instances_terms(b->n, b->sent, b->max, threshold, &entries_covered, &exits_covered, potsync, variation);
     for (int j = 0; j < b->n; j++) {
         add_wait(&b->origins[j], MPP_WAIT_POTSYNC, potsync[j]);
         if (variation[j] >= 0) /* every member knew its exit */
@@ -712,6 +715,8 @@ void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size,
     batch = batch_size > 0 ? batch_size : 256;
     lock.on = thread_multiple;
     memset(&stats, 0, sizeof stats);
+    mpp_cover_reset(&entries_covered);
+    mpp_cover_reset(&exits_covered);
     PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
     filling = calloc((size_t)world_size, sizeof *filling);
     incoming = malloc((size_t)batch * sizeof *incoming);

@@ -49,7 +49,8 @@ MPI_TESTS = \
 	tests/mpi/test_fault_signal.sh \
 	tests/mpi/test_fault_chain.sh \
 	tests/mpi/test_fault_merge.sh \
-	tests/mpi/test_mixed_completion.sh
+	tests/mpi/test_mixed_completion.sh \
+	tests/mpi/test_overlapping_windows.sh
 
 TESTS += $(MPI_TESTS)
 # Known bugs, each explained at the top of its test (XPASS fails: remove the
@@ -122,6 +123,8 @@ EXTRA_DIST += \
 	tests/mpi/check_merge.py \
 	tests/mpi/mixed_completion.c \
 	tests/mpi/check_mixed_completion.py \
+	tests/mpi/overlapping_windows.c \
+	tests/mpi/check_overlapping_windows.py \
 	examples/jacobi.c \
 	examples/jacobi.f90
 

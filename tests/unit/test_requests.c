@@ -213,6 +213,37 @@ START_TEST(test_requests_overlap_persistent)
 }
 END_TEST
 
+/* Requests in flight at once share the process's time: each instant of
+ * Overlap counts once, for the request completed first. */
+START_TEST(test_requests_overlap_shared)
+{
+    mpp_requests_set_tick_rate(1e9);
+    mpp_request_origin_t o = origin(3), got;
+    uint64_t overlap = 0, sum = 0;
+    mpp_request_info_t info;
+    uint32_t serial[40];
+    /* 40 requests returned 10 ns apart, each a 1 ms transfer, completed 5 ms later */
+    for (int i = 0; i < 40; i++) {
+        mpp_request_add_started(100 + (uint64_t)i, MPP_CAT_COLLECTIVE, 0, 8, 8, 1e-3, 1000 + 10 * (uint64_t)i, &o);
+        ck_assert(mpp_request_find(100 + (uint64_t)i, &info));
+        serial[i] = info.serial;
+    }
+    for (int i = 0; i < 40; i++) {
+        ck_assert_int_eq(mpp_request_complete(100 + (uint64_t)i, serial[i], 6000000, 1, NULL, &got, &overlap, NULL),
+                         1);
+        ck_assert_uint_eq(overlap, i == 0 ? 1000000 : 10); /* the first its transfer, the others what sticks out */
+        sum += overlap;
+    }
+    ck_assert_uint_eq(sum, 1000000 + 39 * 10); /* the union of the windows, not 40 ms */
+    /* an earlier window completed later gets only what is still uncovered */
+    mpp_request_add_started(200, MPP_CAT_SENDRECV, 0, 8, 0, 1e-3, 500, &o);
+    ck_assert(mpp_request_find(200, &info));
+    ck_assert_int_eq(mpp_request_complete(200, info.serial, 9000000, 1, NULL, &got, &overlap, NULL), 1);
+    ck_assert_uint_eq(overlap, 500);
+    mpp_requests_set_tick_rate(0);
+}
+END_TEST
+
 START_TEST(test_requests_overlap_none)
 {
     mpp_request_origin_t o = origin(3), got;
@@ -393,6 +424,7 @@ Suite *requests_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_requests_overlap_nonblocking);
     tcase_add_test(tc, test_requests_overlap_persistent);
+    tcase_add_test(tc, test_requests_overlap_shared);
     tcase_add_test(tc, test_requests_overlap_none);
     suite_add_tcase(s, tc);
 
