@@ -50,7 +50,8 @@ MPI_TESTS = \
 	tests/mpi/test_fault_chain.sh \
 	tests/mpi/test_fault_merge.sh \
 	tests/mpi/test_mixed_completion.sh \
-	tests/mpi/test_overlapping_windows.sh
+	tests/mpi/test_overlapping_windows.sh \
+	tests/mpi/test_io_split.sh
 
 TESTS += $(MPI_TESTS)
 # Known bugs, each explained at the top of its test (XPASS fails: remove the
@@ -125,6 +126,8 @@ EXTRA_DIST += \
 	tests/mpi/check_mixed_completion.py \
 	tests/mpi/overlapping_windows.c \
 	tests/mpi/check_overlapping_windows.py \
+	tests/mpi/io_split.c \
+	tests/mpi/check_io_split.py \
 	examples/jacobi.c \
 	examples/jacobi.f90
 
