@@ -12,7 +12,7 @@
  *
  * Memory is bounded: at most MPP_COVER_PIECES disjoint covered pieces are
  * kept, sorted.  When a window needs one more, the closest pieces are
- * joined first (the smallest gaps, until half the room is free): a joined
+ * joined first (the smallest gaps, until a quarter is left): a joined
  * gap counts as covered, so a later window falling in it is credited less,
  * never more (an undercount, never an overcount).  Windows mostly come in
  * time order and land after the last piece, at constant cost; no

@@ -54,25 +54,23 @@ static int64_t kth_smallest(int64_t *a, int n, int k)
     return a[k];
 }
 
-/* Full: join the smallest gaps until half the pieces are left (so that the
- * next MPP_COVER_PIECES / 2 windows cost no more joining). */
+/* Full: join the smallest gaps until a quarter of the pieces is left, so
+ * that the next three quarters of MPP_COVER_PIECES windows need no joining
+ * (the cost of a join is spread over them: a few ns per window).  Gaps
+ * equal to the largest one joined are all joined too (more room, never an
+ * overcount). */
 static void join_closest(mpp_cover_t *c)
 {
-    int gaps = c->n - 1, join = c->n - MPP_COVER_PIECES / 2;
+    int gaps = c->n - 1, join = c->n - MPP_COVER_PIECES / 4;
     if (join <= 0 || gaps <= 0)
         return;
     for (int i = 0; i < gaps; i++)
         c->scratch[i] = c->piece[i + 1].from - c->piece[i].to;
     int64_t limit = kth_smallest(c->scratch, gaps, join - 1);
-    int below = 0;
-    for (int i = 0; i < gaps; i++)
-        below += c->piece[i + 1].from - c->piece[i].to < limit;
-    int at_limit = join - below; /* gaps equal to the limit to join, oldest first */
     int out = 0;
     for (int i = 1; i < c->n; i++) {
         int64_t gap = c->piece[i].from - c->piece[i - 1].to;
-        if (gap < limit || (gap == limit && at_limit > 0)) {
-            at_limit -= gap == limit;
+        if (gap <= limit) {
             c->joined += (uint64_t)gap;
             c->piece[out].to = c->piece[i].to;
         } else {
@@ -97,8 +95,9 @@ int64_t mpp_cover_add(mpp_cover_t *c, int64_t from, int64_t to)
         c->n = n + 1;
         return to - from;
     }
-    /* the first piece that ends at or after `from` (one does: the last) */
-    int lo = 0, hi = n - 1;
+    /* the first piece that ends at or after `from` (one does: the last;
+     * mostly it is, for windows of operations started together) */
+    int lo = n == 1 || p[n - 2].to < from ? n - 1 : 0, hi = n - 1;
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
         if (p[mid].to < from)
