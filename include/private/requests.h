@@ -72,11 +72,15 @@ void mpp_request_started(uint64_t handle, uint64_t returned, const mpp_request_o
  * MPI_REQUEST_NULL, the request completed and is removed; otherwise only a
  * persistent request counts as completed (its handle stays, inactive until
  * started again: the first wait or test after MPI_Start is taken as its
- * completion).  If the request was started and not completed since, fill
- * *origin (its frames only if another thread started it) and *overlap =
- * min(entry - the start's return, transfer time) and return 1. */
+ * completion).  *kind (when kind is not NULL) is the request's category
+ * when it counts as completed, -1 otherwise.  If the request was started
+ * and not completed since, fill *origin (its frames only if another thread
+ * started it) and *overlap and return 1.  Its Overlap window is
+ * [start's return, + min(entry - start's return, transfer time)); requests
+ * in flight at once share the process's time: *overlap is the part of the
+ * window no request completed before covered (cover.h). */
 int mpp_request_complete(uint64_t handle, uint32_t serial, uint64_t entry, int gone, const void *self,
-                         mpp_request_origin_t *origin, uint64_t *overlap);
+                         mpp_request_origin_t *origin, uint64_t *overlap, int *kind);
 void mpp_request_remove(uint64_t handle);
 /* Remove the handle only while it is still the request with that serial. */
 void mpp_request_remove_instance(uint64_t handle, uint32_t serial);

@@ -95,7 +95,7 @@ typedef struct mpp_call {
     uint64_t t0, t1;
     uint32_t fid;
     void *frame;                /* the wrapper's frame: the call site, should the process end inside */
-    uint32_t by_kind[MPP_NCAT]; /* requests handled, for waits/tests/starts */
+    uint32_t by_kind[MPP_NCAT]; /* requests completed (none: handled), for waits/tests/starts */
     int by_kind_used;
     int64_t bytes_sent, bytes_recv;
     double model;               /* the model's time of this call, seconds (0: none) */
@@ -220,8 +220,16 @@ void mpp_thread_requests_keep_frames(int on);
 
 /* A request the call handles (key: handle | serial << 32) completed
  * (`gone`: MPI set it to MPI_REQUEST_NULL; else a persistent request's
- * wait/test): add its Overlap to the cell of the call that started it. */
-void mpp_call_request_done(mpp_call_t *c, uint64_t key, int gone);
+ * wait/test): add its Overlap to the cell of the call that started it.
+ * Returns its category when it counts as completed, else -1. */
+int mpp_call_request_done(mpp_call_t *c, uint64_t key, int gone);
+
+/* Ticks of the time of a call that handles requests (MPP_USES_REQUESTS: a
+ * wait, test or start; mpp_call_end has run) that went to `category`: its
+ * share by the kinds of the requests it completed, or, when it handled no
+ * tracked request, all of it if its own category (the wrapper's) is that
+ * one. */
+uint64_t mpp_call_ticks_of(const mpp_call_t *c, int category, int call_category);
 
 /* Where the call's cell is, to find it again later (mpp_call_end ran). */
 void mpp_call_origin(const mpp_call_t *c, mpp_request_origin_t *o);

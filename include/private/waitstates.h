@@ -27,6 +27,7 @@
 
 #include <stdint.h>
 
+#include "cover.h"
 #include "requests.h"
 
 /* What a sender streams per message (16 bytes). */
@@ -121,9 +122,16 @@ void mpp_instances_end(mpp_instances_t *r, uint64_t i, int64_t exit);
 int mpp_instances_take(mpp_instances_t *r, int n, int64_t *sent, mpp_request_origin_t *origins);
 /* The reduced batch (max[3n]: maxima over members of sent[3n]): this
  * member's Potential sync and Time variation of each instance, each
- * mpp_sync_term or, for a variation some member could not know, -1. */
-void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, int64_t threshold, int64_t *potsync,
-                         int64_t *variation);
+ * mpp_sync_term or, for a variation some member could not know, -1.
+ * They are windows of this process's time line, [own entry, latest
+ * entry) and [own exit, latest exit), which overlap when the process runs
+ * ahead through several instances (a root of non-synchronizing
+ * collectives, nonblocking collectives in flight at once): with the
+ * process's covers `entries` and `exits` (NULL: none), each term is only
+ * the part of its window no earlier instance covered (cover.h), so each
+ * instant of the process's time counts once. */
+void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, int64_t threshold, mpp_cover_t *entries,
+                         mpp_cover_t *exits, int64_t *potsync, int64_t *variation);
 void mpp_instances_free(mpp_instances_t *r);
 
 /* Potential sync or Time variation term of one process in one collective

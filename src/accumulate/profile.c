@@ -94,9 +94,10 @@ static void scale_to_union(mpp_local_profile_t *p, const mpp_interval_t *interva
         if (summed > in_mpi[i] && summed > 0) {
             for (int k = 0; k < MPP_NCAT; k++)
                 p->intervals[i].cat[k] *= in_mpi[i] / summed;
-            /* the waits overlap as the calls they happened in do */
-            for (int w = 0; w < MPP_NWAIT; w++)
-                p->intervals[i].wait[w] *= in_mpi[i] / summed;
+            /* Real sync overlaps as the receiving calls it happened in do;
+             * Potential sync and Time variation are shared by the threads
+             * already (each instant of the process's time counts once). */
+            p->intervals[i].wait[MPP_WAIT_REALSYNC] *= in_mpi[i] / summed;
         }
     }
     free(in_mpi);

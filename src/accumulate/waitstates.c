@@ -304,12 +304,19 @@ int mpp_instances_take(mpp_instances_t *r, int n, int64_t *sent, mpp_request_ori
     return unknown;
 }
 
-void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, int64_t threshold, int64_t *potsync,
-                         int64_t *variation)
+void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, int64_t threshold, mpp_cover_t *entries,
+                         mpp_cover_t *exits, int64_t *potsync, int64_t *variation)
 {
     for (int j = 0; j < n; j++) {
-        potsync[j] = mpp_sync_term(max[j], sent[j], threshold);
-        variation[j] = max[2 * n + j] == INT64_MAX ? -1 : mpp_sync_term(max[n + j], sent[n + j], threshold);
+        int64_t entry = sent[j], exit = sent[n + j];
+        int64_t p = mpp_sync_term(max[j], entry, threshold);
+        potsync[j] = entries ? mpp_cover_add(entries, entry, entry + p) : p;
+        if (max[2 * n + j] == INT64_MAX) {
+            variation[j] = -1;
+            continue;
+        }
+        int64_t v = mpp_sync_term(max[n + j], exit, threshold);
+        variation[j] = exits ? mpp_cover_add(exits, exit, exit + v) : v;
     }
 }
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cover.h"
 #include "mt_lock.h"
 #include "requests.h"
 
@@ -22,6 +23,9 @@ static double tick_rate;
 static int keep_frames; /* another thread may complete a request: keep the starting call's frames */
 static size_t capacity, count;
 static uint32_t last_serial;
+/* The process's time covered by Overlap so far: requests in flight at once
+ * share it (each instant counts once, cover.h). */
+static mpp_cover_t overlap_cover;
 /* MPI_THREAD_MULTIPLE or the hang watchdog only (mt_lock.h). */
 static mpp_mt_lock_t lock = MPP_MT_LOCK_INITIALIZER;
 
@@ -71,6 +75,7 @@ void mpp_requests_reset(void)
     free(slots);
     slots = NULL;
     capacity = count = 0;
+    mpp_cover_reset(&overlap_cover);
 }
 
 static int grow(void)
@@ -206,17 +211,24 @@ void mpp_request_remove_instance(uint64_t handle, uint32_t serial)
 }
 
 int mpp_request_complete(uint64_t handle, uint32_t serial, uint64_t entry, int gone, const void *self,
-                         mpp_request_origin_t *origin, uint64_t *overlap)
+                         mpp_request_origin_t *origin, uint64_t *overlap, int *kind)
 {
     int done = 0;
+    if (kind)
+        *kind = -1;
     take();
     if (capacity && handle) {
         size_t i = find_index(handle);
         slot_t *s = &slots[i];
         if (s->info.handle && s->info.serial == serial && (gone || s->info.persistent)) {
+            if (kind)
+                *kind = s->info.kind;
             if (s->active) {
                 uint64_t elapsed = entry > s->returned ? entry - s->returned : 0;
-                *overlap = elapsed < s->transfer ? elapsed : s->transfer;
+                uint64_t window = elapsed < s->transfer ? elapsed : s->transfer;
+                /* what other requests' Overlap has not covered of it */
+                *overlap = (uint64_t)mpp_cover_add(&overlap_cover, (int64_t)s->returned,
+                                                   (int64_t)(s->returned + window));
                 /* the frames only for another thread's cell */
                 copy_origin(origin, &s->origin, s->origin.thread != self ? s->origin.frames : NULL);
                 s->active = 0;

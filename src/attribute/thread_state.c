@@ -51,22 +51,42 @@ mpp_thread_t *mpp_thread_attach(void)
 mpp_thread_t *mpp_threads(void) { return atomic_load_explicit(&all_threads, memory_order_acquire); }
 
 /* Time of a wait/test/start split over the categories of the requests it
- * handled, in proportion to their number. */
-static void add_split(mpp_stats_t *s, const mpp_call_t *c, uint64_t dt)
+ * completed (or, completing none, handled), in proportion to their number;
+ * the rounding remainder goes to the last category. */
+static void split_by_kind(const mpp_call_t *c, uint64_t dt, uint64_t share[MPP_NCAT])
 {
     uint64_t total = 0, given = 0;
     int last = -1;
     for (int k = 0; k < MPP_NCAT; k++)
         total += c->by_kind[k];
     for (int k = 0; k < MPP_NCAT; k++) {
-        if (!c->by_kind[k])
+        share[k] = 0;
+        if (!c->by_kind[k]) /* none at all: by_kind_used is never set then */
             continue;
-        uint64_t share = dt * c->by_kind[k] / total;
-        s->ticks[k] += share;
-        given += share;
+        share[k] = dt * c->by_kind[k] / total;
+        given += share[k];
         last = k;
     }
-    s->ticks[last] += dt - given;
+    if (last >= 0)
+        share[last] += dt - given;
+}
+
+static void add_split(mpp_stats_t *s, const mpp_call_t *c, uint64_t dt)
+{
+    uint64_t share[MPP_NCAT];
+    split_by_kind(c, dt, share);
+    for (int k = 0; k < MPP_NCAT; k++)
+        s->ticks[k] += share[k];
+}
+
+uint64_t mpp_call_ticks_of(const mpp_call_t *c, int category, int call_category)
+{
+    uint64_t dt = c->t1 - c->t0;
+    if (!c->by_kind_used)
+        return category == call_category ? dt : 0;
+    uint64_t share[MPP_NCAT];
+    split_by_kind(c, dt, share);
+    return share[category];
 }
 
 static void origin_of(mpp_request_origin_t *o, mpp_thread_t *t, const mpp_cell_t *cell)
@@ -151,16 +171,19 @@ mpp_cell_t *mpp_origin_cell(mpp_thread_t *self, const mpp_request_origin_t *o)
     return NULL;
 }
 
-void mpp_call_request_done(mpp_call_t *c, uint64_t key, int gone)
+int mpp_call_request_done(mpp_call_t *c, uint64_t key, int gone)
 {
     mpp_request_origin_t o;
     uint64_t overlap = 0;
+    int kind;
     mpp_thread_t *t = c->thread;
-    if (!mpp_request_complete(key & 0xffffffffu, (uint32_t)(key >> 32), c->t0, gone, t, &o, &overlap) || !overlap)
-        return;
+    if (!mpp_request_complete(key & 0xffffffffu, (uint32_t)(key >> 32), c->t0, gone, t, &o, &overlap, &kind) ||
+        !overlap)
+        return kind;
     mpp_cell_t *cell = mpp_origin_cell(t, &o);
     if (cell)
         cell->stats.overlap += overlap;
+    return kind;
 }
 
 int mpp_call_begin_general(mpp_call_t *c, uint32_t fid, void *frame)

@@ -275,11 +275,14 @@ struct mpp_coll_ring {
 
 static coll_batch_t *detached; /* batches of freed communicators, still in flight */
 static int64_t *terms;         /* [2 * batch]: scratch of apply_batch */
+/* This process's time covered by Potential sync and by Time variation so
+ * far, over all its communicators: instances share it (cover.h). */
+static mpp_cover_t entries_covered, exits_covered;
 
 static void apply_batch(coll_batch_t *b)
 {
     int64_t *potsync = terms, *variation = terms + b->n;
-    mpp_instances_terms(b->n, b->sent, b->max, threshold, potsync, variation);
+    mpp_instances_terms(b->n, b->sent, b->max, threshold, &entries_covered, &exits_covered, potsync, variation);
     for (int j = 0; j < b->n; j++) {
         add_wait(&b->origins[j], MPP_WAIT_POTSYNC, potsync[j]);
         if (variation[j] >= 0) /* every member knew its exit */
@@ -485,12 +488,13 @@ void mpp_ws_probe(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, MPI_Me
     mpp_call_origin(c, &last_probe.origin);
 }
 
-/* A receiving call's event: its entry, the time it spent, its cell. */
-static int open_event(mpp_call_t *c)
+/* A receiving call's event: its entry, the time it spent in SendRecv, its
+ * cell. */
+static int open_event(mpp_call_t *c, uint64_t sendrecv_ticks)
 {
     mpp_request_origin_t o;
     mpp_call_origin(c, &o);
-    return mpp_p2p_event_open(&matcher, aligned(c->t0), (int64_t)(c->t1 - c->t0), &o);
+    return mpp_p2p_event_open(&matcher, aligned(c->t0), (int64_t)sendrecv_ticks, &o);
 }
 
 static int is_message(const MPI_Status *st)
@@ -517,7 +521,7 @@ static void blocking_receive(mpp_call_t *c, mpp_comm_t *cm, const MPI_Status *st
         return;
     int e = probed ? mpp_p2p_event_open(&matcher, aligned(last_probe.t0), (int64_t)(last_probe.t1 - last_probe.t0),
                                         &last_probe.origin)
-                   : open_event(c);
+                   : open_event(c, c->t1 - c->t0);
     receive(e, cm, st);
     mpp_p2p_event_close(&matcher, e);
     maybe_progress();
@@ -657,7 +661,9 @@ void mpp_ws_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *
         const MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[j];
         if ((r->kind == REQ_RECV || r->kind == REQ_PRECV) && st && is_message(st)) {
             if (event < 0)
-                event = open_event(c); /* one event: the latest sender counts */
+                /* one event: the latest sender counts; its time is the
+                 * call's SendRecv part (it may complete collectives too) */
+                event = open_event(c, mpp_call_ticks_of(c, MPP_CAT_SENDRECV, MPP_CAT_SENDRECV));
             receive(event, r->comm, st);
         } else if (r->kind == REQ_COLL || (r->kind == REQ_PCOLL && r->active)) {
             end_instance(r->comm, r->instance, aligned(c->t1));
@@ -709,6 +715,8 @@ void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size,
     batch = batch_size > 0 ? batch_size : 256;
     lock.on = thread_multiple;
     memset(&stats, 0, sizeof stats);
+    mpp_cover_reset(&entries_covered);
+    mpp_cover_reset(&exits_covered);
     PMPI_Comm_size(mpp_world(), &world_size);
     filling = calloc((size_t)world_size, sizeof *filling);
     incoming = malloc((size_t)batch * sizeof *incoming);

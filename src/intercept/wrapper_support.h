@@ -92,19 +92,32 @@ void mpp_reqset_before(mpp_call_t *c, mpp_reqset_t *set, const MPI_Request *requ
 /* Requests that became MPI_REQUEST_NULL are done: stop tracking them (unless
  * another thread's new request already has the handle).  For a call that
  * completes requests (`complete`: waits, tests), a request done, or a
- * persistent one handled, adds its Overlap at the call's entry. */
+ * persistent one handled, adds its Overlap at the call's entry; and the
+ * call's time is split over the kinds of the requests it completed (those
+ * it handled, when it completed none), so that the SendRecv part of a wait
+ * completing a receive and collectives is the receive's share. */
 static inline void mpp_reqset_after(mpp_call_t *c, mpp_reqset_t *set, const MPI_Request *requests, int n,
                                     int complete)
 {
+    uint32_t completed[MPP_NCAT] = {0};
+    int any = 0;
     for (int i = 0; i < set->n && i < n; i++) {
         if (!set->keys[i])
             continue;
         int gone = requests[i] == MPI_REQUEST_NULL;
-        if (complete && (gone || set->persistent))
-            mpp_call_request_done(c, set->keys[i], gone);
-        else if (gone)
+        if (complete && (gone || set->persistent)) {
+            int kind = mpp_call_request_done(c, set->keys[i], gone);
+            if (kind >= 0 && kind < MPP_NCAT) {
+                completed[kind]++;
+                any = 1;
+            }
+        } else if (gone) {
             mpp_request_remove_instance(set->keys[i] & 0xffffffffu, (uint32_t)(set->keys[i] >> 32));
+        }
     }
+    if (any)
+        for (int k = 0; k < MPP_NCAT; k++)
+            c->by_kind[k] = completed[k];
 }
 
 /* --- the communication model at run time (model.h) ---

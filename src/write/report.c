@@ -2,6 +2,7 @@
  * interval, the Warnings (every process's, this one's, and why what is
  * n/a is n/a), Machine and Placement, then both writers.  Shared by
  * MPI_Finalize, the partial protocols and mpiprof-merge. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,7 +50,7 @@ int mpp_report_write(mpp_reduced_t *rd, const mpp_report_input_t *in, const char
 
     /* Warnings: those of every process (merged by the reduction), those raised
      * here since, placement, and why characteristics and context are n/a. */
-    const char **all = calloc((size_t)rd->nwarnings + MPP_MAX_WARNINGS + MPP_NMAIN + (size_t)machine.nwarnings + 4,
+    const char **all = calloc((size_t)rd->nwarnings + MPP_MAX_WARNINGS + MPP_NMAIN + (size_t)machine.nwarnings + 5,
                               sizeof *all);
     int n = 0;
     for (int w = 0; all && w < rd->nwarnings; w++)
@@ -64,6 +65,12 @@ int mpp_report_write(mpp_reduced_t *rd, const mpp_report_input_t *in, const char
         all[n++] = counters_na;
     if (all && in->waitstates_na)
         all[n++] = in->waitstates_na;
+    int split_na = 0;
+    for (int i = 0; i < rd->nintervals; i++)
+        split_na |= isnan(results[i].main[MPP_M_CPU]) ||
+                    (predicted && isnan(predicted[i].main[MPP_M_CPU]));
+    if (all && split_na)
+        all[n++] = mpp_split_unmeasured_reason;
     if (all && (!in->model || !in->model->enabled))
         all[n++] = mpp_overlap_off_reason;
     else if (all)

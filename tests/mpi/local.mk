@@ -50,7 +50,10 @@ MPI_TESTS = \
 	tests/mpi/test_fault_chain.sh \
 	tests/mpi/test_fault_merge.sh \
 	tests/mpi/test_fault_finalize.sh \
-	tests/mpi/test_sessions.sh
+	tests/mpi/test_sessions.sh \
+	tests/mpi/test_mixed_completion.sh \
+	tests/mpi/test_overlapping_windows.sh \
+	tests/mpi/test_io_split.sh
 
 TESTS += $(MPI_TESTS)
 # Known bugs, each explained at the top of its test (XPASS fails: remove the
@@ -124,6 +127,12 @@ EXTRA_DIST += \
 	tests/mpi/sessions.c \
 	tests/mpi/sessions_f08.f90 \
 	tests/mpi/check_sessions.py \
+	tests/mpi/mixed_completion.c \
+	tests/mpi/check_mixed_completion.py \
+	tests/mpi/overlapping_windows.c \
+	tests/mpi/check_overlapping_windows.py \
+	tests/mpi/io_split.c \
+	tests/mpi/check_io_split.py \
 	examples/jacobi.c \
 	examples/jacobi.f90
 

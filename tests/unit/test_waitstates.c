@@ -303,13 +303,53 @@ START_TEST(test_instances_terms)
     int64_t sent[6] = {100, 300, 150, 320, -150, -320};
     int64_t max[6] = {160, 300, 170, 325, -150, INT64_MAX};
     int64_t pot[2], var[2];
-    mpp_instances_terms(2, sent, max, 10, pot, var);
+    mpp_instances_terms(2, sent, max, 10, NULL, NULL, pot, var);
     ck_assert_int_eq(pot[0], 60); /* entered 60 ticks before the last */
     ck_assert_int_eq(pot[1], 0);  /* the last to enter */
     ck_assert_int_eq(var[0], 20);
     ck_assert_int_eq(var[1], -1); /* not known: not counted */
-    mpp_instances_terms(2, sent, max, 25, pot, var);
+    mpp_instances_terms(2, sent, max, 25, NULL, NULL, pot, var);
     ck_assert_int_eq(var[0], 0);  /* below the clock uncertainty */
+}
+END_TEST
+
+/* A root running ahead through non-synchronizing collectives: its windows
+ * [own entry, latest entry) and [own exit, latest exit) of the instances
+ * cover one stretch of its time line, which counts once (cover.h); the
+ * process's Potential sync is the union of its windows, not their sum. */
+START_TEST(test_instances_terms_shared)
+{
+    enum { N = 50 };
+    static mpp_cover_t entries, exits;
+    mpp_cover_reset(&entries);
+    mpp_cover_reset(&exits);
+    int64_t sent[3 * N], max[3 * N], pot[N], var[N];
+    for (int j = 0; j < N; j++) {
+        sent[j] = 1000 + 10 * j;             /* the root enters ... */
+        sent[N + j] = 1005 + 10 * j;         /* ... and leaves at once */
+        sent[2 * N + j] = -sent[N + j];
+        max[j] = 100000 + 20 * j;            /* the other member, much later */
+        max[N + j] = 100010 + 20 * j;
+        max[2 * N + j] = -sent[N + j];
+    }
+    mpp_instances_terms(N, sent, max, 10, &entries, &exits, pot, var);
+    int64_t pot_sum = 0, var_sum = 0;
+    for (int j = 0; j < N; j++) {
+        ck_assert_int_ge(pot[j], 0);
+        ck_assert_int_ge(var[j], 0);
+        pot_sum += pot[j], var_sum += var[j];
+    }
+    ck_assert_int_eq(pot[0], 100000 - 1000);         /* the first gets its whole window */
+    ck_assert_int_eq(pot[1], 20);                    /* the next what sticks out */
+    ck_assert_int_eq(pot_sum, 100000 + 20 * (N - 1) - 1000); /* the union */
+    ck_assert_int_eq(var_sum, 100010 + 20 * (N - 1) - 1005);
+    /* without covers, every window counts in full: far more than the time */
+    mpp_instances_terms(N, sent, max, 10, NULL, NULL, pot, var);
+    ck_assert_int_eq(pot[1], 100020 - 1010);
+    /* a second batch over the same stretch (another communicator) adds nothing */
+    mpp_instances_terms(N, sent, max, 10, &entries, &exits, pot, var);
+    for (int j = 0; j < N; j++)
+        ck_assert_int_eq(pot[j], 0);
 }
 END_TEST
 
@@ -362,6 +402,7 @@ Suite *waitstates_suite(void)
     tcase_add_test(tc, test_sync_terms);
     tcase_add_test(tc, test_instances_batches);
     tcase_add_test(tc, test_instances_terms);
+    tcase_add_test(tc, test_instances_terms_shared);
     tcase_add_test(tc, test_clock_offset_estimate);
     tcase_add_test(tc, test_handlemap);
     suite_add_tcase(s, tc);
