@@ -75,23 +75,73 @@ typedef struct {
  * every process of the collective (the root included, MPI_IN_PLACE too). */
 int64_t mpp_model_size(int op, int64_t sent, int64_t recv, int64_t procs);
 
-/* Predicted seconds of one call of `op` over `link` with `procs` processes
- * (the communicator's size, remote size for intercommunicators).  0 for
- * MPP_LINK_NONE and for the operations without a formula. */
+/* Every formula is  units x a + bytes x b  for the latency a and the
+ * inverse bandwidth b of one link: the terms of one call of `op` with
+ * `procs` processes (the communicator's size, remote size for
+ * intercommunicators); 0 and 0 for the operations without a formula. */
+void mpp_model_terms(int op, int64_t sent, int64_t recv, int64_t procs, double *units, double *bytes);
+
+/* Predicted seconds of one call of `op` over `link`: its terms priced with
+ * m's parameters of that link.  0 for MPP_LINK_NONE. */
 double mpp_model_cost(const mpp_model_t *m, int op, int64_t sent, int64_t recv, int64_t procs, int link);
 
-/* The same for the wrappers, where op is a constant: a message is priced
- * inline (a few instructions), the rest by mpp_model_cost. */
-static inline double mpp_model_call_cost(const mpp_model_t *m, int op, int64_t sent, int64_t recv, int64_t procs,
-                                         int link)
+/* What the profile keeps of the model's time of calls until MPI_Finalize,
+ * where the parameters become final (measured again there, the better
+ * kept): per link, the latency units and the bytes of the formulas, summed
+ * (a price).  Its seconds are  sum over links of units a + bytes / bandwidth. */
+enum { MPP_PRICE_UNITS = 0, MPP_PRICE_BYTES = 1, MPP_NPRICE = 2 * MPP_NLINKS };
+
+static inline double mpp_model_price_seconds(const mpp_model_t *m, const double price[MPP_NPRICE])
 {
+    double s = 0;
+    for (int l = 0; l < MPP_NLINKS; l++)
+        s += price[2 * l + MPP_PRICE_UNITS] * m->latency[l] +
+             (m->bandwidth[l] > 0 ? price[2 * l + MPP_PRICE_BYTES] / m->bandwidth[l] : 0.0);
+    return s;
+}
+
+static inline void mpp_price_add(double sum[MPP_NPRICE], const double price[MPP_NPRICE])
+{
+    for (int k = 0; k < MPP_NPRICE; k++)
+        sum[k] += price[k];
+}
+
+/* One call's price: a call (or a request) uses one link.  Plain scalars,
+ * so that the wrappers' few stores and the cell's two additions stay as
+ * cheap as the one price in seconds they replace. */
+typedef struct {
+    double units, bytes;
+    int link; /* MPP_LINK_INTRA or MPP_LINK_INTER; nothing priced: units = bytes = 0 */
+} mpp_call_price_t;
+
+/* The price of one call for the wrappers, where op is a constant, into *p
+ * (zero on entry): a message inline (a few instructions), the rest by
+ * mpp_model_terms; nothing over MPP_LINK_NONE. */
+static inline void mpp_model_call_price(mpp_call_price_t *p, int op, int64_t sent, int64_t recv, int64_t procs,
+                                        int link)
+{
+    if (link < 0 || link >= MPP_NLINKS)
+        return;
+    p->link = link;
     if (op == MPP_OP_P2P) {
-        if (link < 0 || link >= MPP_NLINKS)
-            return 0.0;
         int64_t n = sent > recv ? sent : recv;
-        return m->latency[link] + (n > 0 ? (double)n / m->bandwidth[link] : 0.0);
+        p->units = 1.0;
+        p->bytes = n > 0 ? (double)n : 0.0;
+        return;
     }
-    return mpp_model_cost(m, op, sent, recv, procs, link);
+    mpp_model_terms(op, sent, recv, procs, &p->units, &p->bytes);
+}
+
+static inline __attribute__((always_inline)) void mpp_price_add_call(double sum[MPP_NPRICE],
+                                                                     const mpp_call_price_t *p)
+{
+    sum[2 * p->link + MPP_PRICE_UNITS] += p->units;
+    sum[2 * p->link + MPP_PRICE_BYTES] += p->bytes;
+}
+
+static inline double mpp_model_call_seconds(const mpp_model_t *m, const mpp_call_price_t *p)
+{
+    return p->units * m->latency[p->link] + (p->bytes > 0 ? p->bytes / m->bandwidth[p->link] : 0.0);
 }
 
 /* The algorithm the formula models ("binomial tree", "ring", ...). */

@@ -9,18 +9,22 @@
 
 #include <stdint.h>
 
+#include "model.h"
 #include "mpp_common.h"
 
-/* What the communication model needs of a cell is 16 bytes, added by the
- * hot path as two plain additions:
- *   model    the model's time of each call (model.h), summed.  The model's
- *            parameters are final when MPI_Init returns (calibrated there or
- *            given), so each call is priced when it is made, from its own
- *            bytes, communicator size and node locality.  A histogram of
- *            message-size classes (32 counters, 128 bytes) would be 8 times
- *            larger and still need the communicator size and locality per
- *            class, and would be exact only while the calls of a site stay
- *            in one class;
+/* What the communication model needs of a cell is 40 bytes, added by the
+ * hot path as plain additions:
+ *   model    the price of each call (model.h: per link, the latency units
+ *            and bytes of its formula), summed.  Each call is priced when it
+ *            is made, from its own bytes, communicator size and node
+ *            locality, but the parameters are final only at MPI_Finalize
+ *            (measured again there, the better of the two kept: a noisy
+ *            node can spoil either measurement), where a price becomes
+ *            seconds, exactly.  Seconds priced at MPI_Init would need
+ *            re-scaling by latency and bandwidth separately, per link,
+ *            which is these four numbers; a histogram of message-size
+ *            classes (32 counters, 128 bytes) would be larger and still need
+ *            the communicator size and locality per class;
  *   overlap  ticks of Overlap of the nonblocking requests this call site
  *            started (min(time to the completing call, model transfer
  *            time)), added when the completing call is entered.
@@ -36,7 +40,7 @@ typedef struct {
     uint64_t calls;
     uint64_t ticks[MPP_NCAT]; /* time inside the call, by category */
     uint64_t bytes_sent, bytes_recv;
-    double model;             /* seconds */
+    double model[MPP_NPRICE]; /* the model's price (model.h) */
     uint64_t overlap;         /* ticks */
     uint64_t wait[MPP_NWAIT]; /* ticks */
 } mpp_stats_t;

@@ -102,58 +102,85 @@ const char *mpp_model_algorithm(int op, int64_t n, int64_t P)
     }
 }
 
-double mpp_model_cost(const mpp_model_t *m, int op, int64_t sent, int64_t recv, int64_t procs, int link)
+void mpp_model_terms(int op, int64_t sent, int64_t recv, int64_t procs, double *units, double *bytes)
 {
-    if (!m || link < 0 || link >= MPP_NLINKS || op < MPP_OP_P2P || op >= MPP_NOPS)
-        return 0.0;
+    *units = *bytes = 0.0;
+    if (op < MPP_OP_P2P || op >= MPP_NOPS)
+        return;
     int64_t P = procs < 1 ? 1 : procs;
-    double a = m->latency[link];
-    double b = m->bandwidth[link] > 0 ? 1.0 / m->bandwidth[link] : 0.0;
     int64_t size = mpp_model_size(op, sent, recv, P);
     double n = (double)size, L = ceil_log2(P), f = (double)(P - 1) / (double)P, p1 = (double)(P - 1);
+    double a = 0, b = 0; /* the formula's factors of the latency and of the inverse bandwidth */
     switch (op) {
     case MPP_OP_P2P:
     case MPP_OP_NEIGHBOR:
-        return a + n * b;
+        a = 1, b = n;
+        break;
     case MPP_OP_PROBE:
-        return a;
+        a = 1;
+        break;
     case MPP_OP_BARRIER:
-        return L * a;
+        a = L;
+        break;
     case MPP_OP_BCAST:
         if (P < MPP_MODEL_BCAST_MIN_PROCS || size <= MPP_MODEL_BCAST_SHORT)
-            return L * (a + n * b);
-        if (is_pof2(P) && size <= MPP_MODEL_BCAST_LONG)
-            return 2 * L * a + 2 * f * n * b;
-        return (L + p1) * a + 2 * f * n * b;
+            a = L, b = L * n;
+        else if (is_pof2(P) && size <= MPP_MODEL_BCAST_LONG)
+            a = 2 * L, b = 2 * f * n;
+        else
+            a = L + p1, b = 2 * f * n;
+        break;
     case MPP_OP_REDUCE:
     case MPP_OP_ALLREDUCE:
         if (size <= MPP_MODEL_REDUCE_SHORT)
-            return L * (a + n * b);
-        return 2 * L * a + 2 * f * n * b;
+            a = L, b = L * n;
+        else
+            a = 2 * L, b = 2 * f * n;
+        break;
     case MPP_OP_SCAN:
-        return L * (a + n * b);
+        a = L, b = L * n;
+        break;
     case MPP_OP_GATHER:
     case MPP_OP_SCATTER:
-        return L * a + f * n * b;
+        a = L, b = f * n;
+        break;
     case MPP_OP_GATHERV:
     case MPP_OP_SCATTERV:
     case MPP_OP_ALLTOALLV:
-        return p1 * a + f * n * b;
+        a = p1, b = f * n;
+        break;
     case MPP_OP_ALLGATHER:
         if ((is_pof2(P) && size < MPP_MODEL_ALLGATHER_LONG) || (!is_pof2(P) && size < MPP_MODEL_ALLGATHER_SHORT))
-            return L * a + f * n * b;
-        return p1 * a + f * n * b;
+            a = L, b = f * n;
+        else
+            a = p1, b = f * n;
+        break;
     case MPP_OP_ALLTOALL:
         if (P >= MPP_MODEL_ALLTOALL_MIN_PROCS && size / P <= MPP_MODEL_ALLTOALL_SHORT)
-            return L * a + L * (n / 2) * b;
-        return p1 * a + f * n * b;
+            a = L, b = L * (n / 2);
+        else
+            a = p1, b = f * n;
+        break;
     case MPP_OP_REDUCE_SCATTER:
         if (size < MPP_MODEL_REDUCE_SCATTER_LONG)
-            return L * a + f * n * b;
-        return p1 * a + f * n * b;
+            a = L, b = f * n;
+        else
+            a = p1, b = f * n;
+        break;
     default:
-        return 0.0;
+        break;
     }
+    *units = a;
+    *bytes = b;
+}
+
+double mpp_model_cost(const mpp_model_t *m, int op, int64_t sent, int64_t recv, int64_t procs, int link)
+{
+    if (!m || link < 0 || link >= MPP_NLINKS)
+        return 0.0;
+    double price[MPP_NPRICE] = {0};
+    mpp_model_terms(op, sent, recv, procs, &price[2 * link + MPP_PRICE_UNITS], &price[2 * link + MPP_PRICE_BYTES]);
+    return mpp_model_price_seconds(m, price);
 }
 
 /* --- parameters --- */

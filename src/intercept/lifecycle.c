@@ -460,7 +460,7 @@ static mpp_local_profile_t *local_profile(mpp_symbolizer_t *sym, const char *cou
         profile->predict = calibration.setup.enabled;
         profile->speed = calibration.speed;
         if (profile->predict)
-            mpp_profile_predict(profile, function_model_op);
+            mpp_profile_predict(profile, function_model_op, &calibration.setup.model);
         mpp_local_context_t *ctx = &profile->context;
         double *values = NULL;
         ctx->machine_na = mpp_topology_na();

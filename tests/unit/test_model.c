@@ -33,6 +33,14 @@ static double cost(int op, long sent, long recv, long P)
     return mpp_model_cost(&M, op, sent, recv, P, MPP_LINK_INTRA);
 }
 
+/* the same as the wrappers price it: the price of one call, in seconds */
+static double call_cost(int op, long sent, long recv, long P, int link)
+{
+    mpp_call_price_t p = {0};
+    mpp_model_call_price(&p, op, sent, recv, P, link);
+    return mpp_model_call_seconds(&M, &p);
+}
+
 #define EXPECT(op, sent, recv, P, value)                                                                          \
     do {                                                                                                          \
         double got_ = cost(op, sent, recv, P), want_ = (value);                                                   \
@@ -53,11 +61,11 @@ START_TEST(test_model_p2p)
     ck_assert_double_eq_tol(mpp_model_cost(&M, MPP_OP_P2P, 1000, 0, 2, MPP_LINK_INTER), AE + 1000 * BE, 1e-18);
     ck_assert_double_eq(mpp_model_cost(&M, MPP_OP_P2P, 1000, 0, 2, MPP_LINK_NONE), 0); /* MPI_PROC_NULL */
     /* the wrappers' inline pricing of a message is the same */
-    ck_assert_double_eq_tol(mpp_model_call_cost(&M, MPP_OP_P2P, 1000, 0, 2, MPP_LINK_INTRA), A + 1000 * B, 1e-18);
-    ck_assert_double_eq_tol(mpp_model_call_cost(&M, MPP_OP_P2P, 0, 70000, 2, MPP_LINK_INTER), AE + 70000 * BE, 1e-18);
-    ck_assert_double_eq(mpp_model_call_cost(&M, MPP_OP_P2P, 1000, 0, 2, MPP_LINK_NONE), 0);
-    ck_assert_double_eq_tol(mpp_model_call_cost(&M, MPP_OP_P2P, -4, -4, 2, MPP_LINK_INTRA), A, 1e-18);
-    ck_assert_double_eq_tol(mpp_model_call_cost(&M, MPP_OP_BARRIER, 0, 0, 8, MPP_LINK_INTRA), 3 * A, 1e-18);
+    ck_assert_double_eq_tol(call_cost(MPP_OP_P2P, 1000, 0, 2, MPP_LINK_INTRA), A + 1000 * B, 1e-18);
+    ck_assert_double_eq_tol(call_cost(MPP_OP_P2P, 0, 70000, 2, MPP_LINK_INTER), AE + 70000 * BE, 1e-18);
+    ck_assert_double_eq(call_cost(MPP_OP_P2P, 1000, 0, 2, MPP_LINK_NONE), 0);
+    ck_assert_double_eq_tol(call_cost(MPP_OP_P2P, -4, -4, 2, MPP_LINK_INTRA), A, 1e-18);
+    ck_assert_double_eq_tol(call_cost(MPP_OP_BARRIER, 0, 0, 8, MPP_LINK_INTRA), 3 * A, 1e-18);
     /* N calls of a size: N times one (what the integration test checks in a protocol) */
     double sum = 0;
     for (int i = 0; i < 1000; i++)
@@ -320,6 +328,50 @@ START_TEST(test_model_describe)
 }
 END_TEST
 
+/* --- the price kept until MPI_Finalize --- */
+
+/* Every operation's price, in seconds at any parameters, is its cost at
+ * them: a price taken at MPI_Init is exact at MPI_Finalize's parameters. */
+START_TEST(test_model_price)
+{
+    static const long sizes[] = {0, 8, 2048, 2049, 12288, 70000, 600000};
+    static const long procs[] = {1, 2, 5, 8, 64};
+    const mpp_model_t other = {.latency = {3e-7, 4e-5}, .bandwidth = {2e10, 1e8}};
+    for (int op = MPP_OP_P2P; op < MPP_NOPS; op++)
+        for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+            for (size_t j = 0; j < sizeof procs / sizeof *procs; j++)
+                for (int link = MPP_LINK_INTRA; link < MPP_NLINKS; link++) {
+                    mpp_call_price_t p = {0};
+                    double price[MPP_NPRICE] = {0};
+                    mpp_model_call_price(&p, op, sizes[i], sizes[i] / 2, procs[j], link);
+                    ck_assert_int_eq(p.link, link);
+                    mpp_price_add_call(price, &p);
+                    double want = mpp_model_cost(&M, op, sizes[i], sizes[i] / 2, procs[j], link);
+                    double got = mpp_model_price_seconds(&M, price);
+                    ck_assert_msg(fabs(got - want) <= 1e-12 * want + 1e-18, "%s n=%ld P=%ld link %d: %g, cost %g",
+                                  mpp_model_op_names[op], sizes[i], procs[j], link, got, want);
+                    ck_assert(fabs(mpp_model_call_seconds(&M, &p) - want) <= 1e-12 * want + 1e-18);
+                    want = mpp_model_cost(&other, op, sizes[i], sizes[i] / 2, procs[j], link);
+                    got = mpp_model_price_seconds(&other, price);
+                    ck_assert(fabs(got - want) <= 1e-12 * want + 1e-18);
+                    /* only the call's own link is priced */
+                    ck_assert_double_eq(price[2 * (1 - link)], 0);
+                    ck_assert_double_eq(price[2 * (1 - link) + 1], 0);
+                }
+    mpp_call_price_t p = {0};
+    mpp_model_call_price(&p, MPP_OP_P2P, 100, 0, 2, MPP_LINK_NONE); /* MPI_PROC_NULL */
+    ck_assert(p.units == 0 && p.bytes == 0 && p.link == MPP_LINK_INTRA);
+    /* summed calls of both links, then priced: the sum of their costs */
+    double sum[MPP_NPRICE] = {0};
+    mpp_model_call_price(&p, MPP_OP_P2P, 1000, 0, 2, MPP_LINK_INTRA);
+    mpp_price_add_call(sum, &p);
+    p = (mpp_call_price_t){0};
+    mpp_model_call_price(&p, MPP_OP_ALLREDUCE, 8, 8, 4, MPP_LINK_INTER);
+    mpp_price_add_call(sum, &p);
+    ck_assert_double_eq_tol(mpp_model_price_seconds(&M, sum), A + 1000 * B + 2 * (AE + 8 * BE), 1e-18);
+}
+END_TEST
+
 Suite *model_suite(void)
 {
     Suite *s = suite_create("model");
@@ -336,6 +388,7 @@ Suite *model_suite(void)
     tcase_add_test(tc, test_model_reduce_scatter);
     tcase_add_test(tc, test_model_neighbor_and_links);
     tcase_add_test(tc, test_model_size);
+    tcase_add_test(tc, test_model_price);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("parameters");

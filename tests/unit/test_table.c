@@ -171,7 +171,7 @@ START_TEST(test_table_at_generation)
     ck_assert_int_eq(mpp_table_init(&T, 100000, 4), 0);
     key_of(0, &fid, &interval, f);
     mpp_cell_t *c = mpp_table_lookup(&T, fid, interval, f);
-    c->stats.model = 0.5;
+    c->stats.model[MPP_PRICE_BYTES] = 0.5;
     uint64_t generation = T.generation, hash = c->hash;
     size_t slot = (size_t)(c - T.cells);
     ck_assert_ptr_eq(mpp_table_at(&T, generation, slot, hash), c);
@@ -186,11 +186,11 @@ START_TEST(test_table_at_generation)
     key_of(0, &fid, &interval, f);
     mpp_cell_t *moved = mpp_table_find_hash(&T, hash, fid, interval); /* by its hash, where it is now */
     ck_assert_ptr_nonnull(moved);
-    ck_assert_double_eq_tol(moved->stats.model, 0.5, 1e-12);
+    ck_assert_double_eq_tol(moved->stats.model[MPP_PRICE_BYTES], 0.5, 1e-12);
     ck_assert_ptr_null(mpp_table_find_hash(&T, hash, fid + 1, interval));
     key_of(0, &fid, &interval, f);
     c = mpp_table_lookup(&T, fid, interval, f); /* the key finds it where it is now */
-    ck_assert_double_eq_tol(c->stats.model, 0.5, 1e-12);
+    ck_assert_double_eq_tol(c->stats.model[MPP_PRICE_BYTES], 0.5, 1e-12);
     ck_assert_ptr_eq(mpp_table_at(&T, T.generation, (size_t)(c - T.cells), c->hash), c);
 }
 END_TEST
