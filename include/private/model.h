@@ -167,7 +167,7 @@ int mpp_model_parse(const char *text, mpp_model_t *m, unsigned *given, char *why
 
 typedef enum {
     MPP_PSRC_GIVEN = 0,   /* MPIPROF_MODEL */
-    MPP_PSRC_CALIBRATED,  /* ping-pong at MPI_Init */
+    MPP_PSRC_CALIBRATED,  /* ping-pong at MPI_Init, and again at MPI_Finalize (mpp_model_setup_t.at) */
     MPP_PSRC_AS_INTRA,    /* one node: inter-node messages do not occur; the intra-node value */
     MPP_PSRC_AS_INTER,    /* no node runs two processes: the inter-node value */
     MPP_PSRC_BUILTIN      /* one process: nothing to measure; a built-in value */
@@ -181,11 +181,34 @@ typedef enum {
 #define MPP_CALIBRATION_SMALL 8
 #define MPP_CALIBRATION_LARGE (128 * 1024)
 
+/* The calibration's measurements: at MPI_Init, and at MPI_Finalize. */
+enum { MPP_AT_INIT = 0, MPP_AT_FINALIZE = 1, MPP_NAT };
+
+/* One ping-pong of a link: the fastest one-way times (seconds) of its
+ * small and large messages; 0: not made. */
+typedef struct {
+    double small, large;
+} mpp_pingpong_t;
+
+/* What a link can do at most: a one-way latency longer than this, or a
+ * bandwidth lower, is the machine's noise (a process that waited for a
+ * time slice of the scheduler), not the link's (mpiprof(7), MODEL). */
+#define MPP_PLAUSIBLE_LATENCY_INTRA 100e-6
+#define MPP_PLAUSIBLE_BANDWIDTH_INTRA 100e6
+#define MPP_PLAUSIBLE_LATENCY_INTER 1e-3
+#define MPP_PLAUSIBLE_BANDWIDTH_INTER 5e6
+
 typedef struct {
     int enabled;                   /* 0: MPIPROF_PREDICT=off */
     mpp_model_t model;
     int source[MPP_NMP];           /* mpp_param_source_t */
     int pair[MPP_NLINKS][2];       /* the ranks whose ping-pong measured each link; -1: none */
+    mpp_pingpong_t measured[MPP_NLINKS][MPP_NAT]; /* the ping-pongs of the calibrated links */
+    int at[MPP_NMP];               /* a calibrated parameter: the measurement it is from (MPP_AT_*) */
+    unsigned implausible;          /* bit 1 << link: no measurement of a calibrated parameter of that
+                                      link was plausible; the predicted characteristics are n/a */
+    unsigned shared_cpu;           /* bit 1 << link: the ping-pong's processes shared one CPU that
+                                      neither could leave (their affinity) */
     int nodes;                     /* distinct host names */
     /* Relative core speed (mean 1 over processes) from a compute loop timed
      * at MPI_Init: the slowest and fastest process. */
@@ -193,7 +216,28 @@ typedef struct {
     int speed_min_rank, speed_max_rank;
     double speed_loop;             /* seconds of that loop, mean over processes */
     double seconds;                /* how long the calibration took at MPI_Init */
+    double seconds_finalize;       /* ... and its measurement at MPI_Finalize (0: none) */
 } mpp_model_setup_t;
+
+/* Latency and bandwidth of a link from one ping-pong: latency = the small
+ * message's one-way time, bandwidth = MPP_CALIBRATION_LARGE / (large's -
+ * small's), the transfer taken as at least 5% of the large message's time
+ * (a link whose latency is all there is keeps a finite bandwidth). */
+void mpp_model_link_from(const mpp_pingpong_t *pp, double *latency, double *bandwidth);
+/* A latency and bandwidth a link can have (MPP_PLAUSIBLE_*). */
+int mpp_model_plausible_latency(int link, double latency);
+int mpp_model_plausible_bandwidth(int link, double bandwidth);
+/* The parameters of `link` that are calibrated (source), from its
+ * measurements at MPI_Init and, when made, MPI_Finalize: the better of each
+ * (the lower latency, the higher bandwidth: noise only ever lengthens a
+ * round trip), with at[] saying which, and the link's implausible bit.
+ * Pure: the same on every process from the same measurements. */
+void mpp_model_keep_better(mpp_model_setup_t *s, int link);
+/* The model can price calls: enabled and no implausible calibration. */
+static inline int mpp_model_usable(const mpp_model_setup_t *s) { return s && s->enabled && !s->implausible; }
+/* Why the predicted characteristics and Overlap are n/a when the model is
+ * enabled but not usable: the measurements and their limits, one line. */
+void mpp_model_na_reason(const mpp_model_setup_t *s, char *out, size_t size);
 
 #define MPP_MODEL_LINE 512
 #define MPP_MODEL_MAX_LINES 6

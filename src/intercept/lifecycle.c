@@ -457,7 +457,10 @@ static mpp_local_profile_t *local_profile(mpp_symbolizer_t *sym, const char *cou
     mpp_local_profile_t *profile = mpp_profile_build(*tables, ntables, mpp_intervals, (int)mpp_nintervals,
                                                      mpp_ticks_to_seconds, resolve_frame, sym, function_name);
     if (profile) {
-        profile->predict = calibration.setup.enabled;
+        /* the model's parameters as they stand: MPI_Finalize's
+         * measurement taken into account, or MPI_Init's alone (a partial
+         * protocol); none that could be plausible: no prediction */
+        profile->predict = mpp_model_usable(&calibration.setup);
         profile->speed = calibration.speed;
         if (profile->predict)
             mpp_profile_predict(profile, function_model_op, &calibration.setup.model);
@@ -488,6 +491,7 @@ void mpp_lifecycle_finish(void *return_address, void *frame_address)
     mpp_collect_set(0, 0);
     finish_waitstates();
     mpp_lifecycle_stop(end, 1);
+    mpp_calibrate_again(profiler_comm, &calibration); /* after the counters' last read: not the program's */
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
     const mpp_table_t **tables = NULL;
     mpp_local_profile_t *profile = local_profile(sym, NULL, &tables);

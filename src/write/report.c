@@ -2,6 +2,7 @@
  * interval, the Warnings (every process's, this one's, and why what is
  * n/a is n/a), Machine and Placement, then both writers.  Shared by
  * MPI_Finalize, the partial protocols and mpiprof-merge. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,10 +65,17 @@ int mpp_report_write(mpp_reduced_t *rd, const mpp_report_input_t *in, const char
         all[n++] = counters_na;
     if (all && in->waitstates_na)
         all[n++] = in->waitstates_na;
-    if (all && (!in->model || !in->model->enabled))
+    char model_na[MPP_MODEL_LINE + 96];
+    if (all && (!in->model || !in->model->enabled)) {
         all[n++] = mpp_overlap_off_reason;
-    else if (all)
+    } else if (all && !mpp_model_usable(in->model)) {
+        char reason[MPP_MODEL_LINE];
+        mpp_model_na_reason(in->model, reason, sizeof reason);
+        snprintf(model_na, sizeof model_na, "Overlap and the predicted characteristics are n/a: %s", reason);
+        all[n++] = model_na;
+    } else if (all) {
         all[n++] = mpp_predicted_waits_reason;
+    }
 
     mpp_now_iso8601(run->written, sizeof run->written);
     mpp_report_t report = {.run = run, .config = in->config, .reduced = rd, .results = results,
