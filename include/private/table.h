@@ -35,6 +35,8 @@
  * paired or a batch of collective instants comes back, never by the hot
  * path itself. */
 enum { MPP_WAIT_REALSYNC = 0, MPP_WAIT_POTSYNC, MPP_WAIT_VARIATION, MPP_NWAIT };
+/* which + MPP_WAIT_FINE_PART: the fine part of `which` (mpp_table_fold_fine). */
+enum { MPP_WAIT_FINE_PART = MPP_NWAIT };
 
 typedef struct {
     uint64_t calls;
@@ -43,6 +45,7 @@ typedef struct {
     double model[MPP_NPRICE]; /* the model's price (model.h) */
     uint64_t overlap;         /* ticks */
     uint64_t wait[MPP_NWAIT]; /* ticks */
+    uint64_t fine[MPP_NWAIT]; /* ticks below MPI_Init's threshold, from MPP_WAIT_FINE on (waitstates.h) */
 } mpp_stats_t;
 
 typedef struct {
@@ -80,6 +83,9 @@ static inline unsigned mpp_recent_slot(uintptr_t pc)
 
 int mpp_table_init(mpp_table_t *t, size_t limit, int depth);
 void mpp_table_free(mpp_table_t *t);
+/* MPI_Finalize: the fine part of every cell's wait states added to them
+ * (`count`) or dropped. */
+void mpp_table_fold_fine(mpp_table_t *t, int count);
 
 static inline uint64_t mpp_key_hash(uint32_t fid, uint32_t interval, const uintptr_t *frames, int depth)
 {

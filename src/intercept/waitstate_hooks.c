@@ -15,7 +15,7 @@ int mpp_ws_f08_p2p;
 enum { TAG_STREAM = 7201 };
 
 static MPI_Comm ws_comm = MPI_COMM_NULL;
-static int64_t clock_offset, threshold;
+static int64_t clock_offset, threshold, fine_threshold;
 static int batch = 256, world_size;
 static mpp_mt_lock_t lock = MPP_MT_LOCK_INITIALIZER;
 static mpp_p2p_t matcher;
@@ -55,7 +55,9 @@ static size_t deferred_capacity;
 static void add_to_cell(mpp_thread_t *owner, const mpp_request_origin_t *o, int which, int64_t ticks)
 {
     mpp_cell_t *cell = mpp_origin_cell(owner, o);
-    if (cell)
+    if (cell && which >= MPP_WAIT_FINE_PART)
+        cell->stats.fine[which - MPP_WAIT_FINE_PART] += (uint64_t)ticks;
+    else if (cell)
         cell->stats.wait[which] += (uint64_t)ticks;
 }
 
@@ -93,10 +95,10 @@ static void apply_deferred(mpp_thread_t *self)
     ndeferred = kept;
 }
 
-static void deliver_real_sync(void *ctx, const mpp_request_origin_t *o, int64_t wait)
+static void deliver_real_sync(void *ctx, const mpp_request_origin_t *o, int64_t wait, int fine)
 {
     (void)ctx;
-    add_wait(o, MPP_WAIT_REALSYNC, wait);
+    add_wait(o, MPP_WAIT_REALSYNC + (fine ? MPP_WAIT_FINE_PART : 0), wait);
 }
 
 /* ------------------------------------------------------------------ */
@@ -280,11 +282,13 @@ static int64_t *terms;         /* [2 * batch]: scratch of apply_batch */
 static void apply_batch(coll_batch_t *b)
 {
     int64_t *potsync = terms, *variation = terms + b->n;
-    mpp_instances_terms(b->n, b->sent, b->max, threshold, potsync, variation);
+    mpp_instances_terms(b->n, b->sent, b->max, fine_threshold, potsync, variation);
     for (int j = 0; j < b->n; j++) {
-        add_wait(&b->origins[j], MPP_WAIT_POTSYNC, potsync[j]);
+        /* a term is the difference itself: below `threshold`, the fine part */
+        add_wait(&b->origins[j], MPP_WAIT_POTSYNC + (potsync[j] < threshold ? MPP_WAIT_FINE_PART : 0), potsync[j]);
         if (variation[j] >= 0) /* every member knew its exit */
-            add_wait(&b->origins[j], MPP_WAIT_VARIATION, variation[j]);
+            add_wait(&b->origins[j], MPP_WAIT_VARIATION + (variation[j] < threshold ? MPP_WAIT_FINE_PART : 0),
+                     variation[j]);
     }
 }
 
@@ -702,11 +706,16 @@ void mpp_ws_comm_freeing(MPI_Comm comm)
 
 /* ------------------------------------------------------------------ */
 
+void mpp_ws_fine_threshold(int64_t fine)
+{
+    fine_threshold = matcher.fine = fine < threshold ? fine : threshold;
+}
+
 void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size, int thread_multiple)
 {
     ws_comm = comm;
     clock_offset = offset;
-    threshold = thresh;
+    threshold = fine_threshold = thresh;
     batch = batch_size > 0 ? batch_size : 256;
     lock.on = thread_multiple;
     memset(&stats, 0, sizeof stats);

@@ -195,6 +195,30 @@ START_TEST(test_table_at_generation)
 }
 END_TEST
 
+/* MPI_Finalize: the fine part of the wait states (waitstates.h) added to
+ * them when its clock alignment allows, dropped otherwise; either way gone. */
+START_TEST(test_table_fold_fine)
+{
+    uintptr_t f[MPP_MAX_DEPTH];
+    uint32_t fid, interval;
+    ck_assert_int_eq(mpp_table_init(&T, 100000, 4), 0);
+    mpp_table_fold_fine(&T, 1); /* empty */
+    key_of(0, &fid, &interval, f);
+    mpp_cell_t *c = mpp_table_lookup(&T, fid, interval, f);
+    c->stats.wait[MPP_WAIT_REALSYNC] = 100;
+    c->stats.fine[MPP_WAIT_REALSYNC] = 7;
+    c->stats.fine[MPP_WAIT_VARIATION] = 3;
+    mpp_table_fold_fine(&T, 1);
+    ck_assert_uint_eq(c->stats.wait[MPP_WAIT_REALSYNC], 107);
+    ck_assert_uint_eq(c->stats.wait[MPP_WAIT_VARIATION], 3);
+    ck_assert_uint_eq(c->stats.fine[MPP_WAIT_REALSYNC] + c->stats.fine[MPP_WAIT_VARIATION], 0);
+    c->stats.fine[MPP_WAIT_POTSYNC] = 5;
+    mpp_table_fold_fine(&T, 0);
+    ck_assert_uint_eq(c->stats.wait[MPP_WAIT_POTSYNC], 0);
+    ck_assert_uint_eq(c->stats.fine[MPP_WAIT_POTSYNC], 0);
+}
+END_TEST
+
 /* --- MPIPROF_MAX_SRC --- */
 
 START_TEST(test_table_max_src_folds)
@@ -401,6 +425,7 @@ Suite *table_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_table_growth_keeps_cells);
     tcase_add_test(tc, test_table_at_generation);
+    tcase_add_test(tc, test_table_fold_fine);
     tcase_add_test(tc, test_table_growth_clears_recent);
     tcase_add_test(tc, test_table_recent_slots_apart);
     suite_add_tcase(s, tc);
