@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "model.h"
 #include "mpp_common.h"
 
 typedef struct {
@@ -22,7 +23,9 @@ typedef struct {
                            MPI_THREAD_MULTIPLE a new request can take a handle before
                            the thread that completed the old one removes it */
     int64_t bytes_sent, bytes_recv; /* persistent: per start */
-    double model;       /* model time of its transfer, seconds (persistent: per start) */
+    double model;       /* model time of its transfer, seconds at the parameters of MPI_Init (Overlap;
+                           persistent: per start) */
+    mpp_call_price_t price; /* a persistent request: its transfer's price (model.h), per start */
     /* With the hang watchdog on (mpp_request_describe): */
     uint8_t described;  /* the fields below are set */
     uint32_t fid;       /* the MPI function that created it */
@@ -58,11 +61,13 @@ void mpp_requests_set_tick_rate(double ticks_per_second);
  * (MPI_THREAD_SERIALIZED and MULTIPLE): keep the frames of their origin. */
 void mpp_requests_keep_frames(int on);
 void mpp_request_add(uint64_t handle, int kind, int persistent, int64_t bytes_sent, int64_t bytes_recv);
-/* The same, for Overlap: the model time of the transfer, and, unless the
- * request is persistent (started later by MPI_Start), the starting call's
- * return (ticks) and cell.  Returns the request's serial (0: not added). */
+/* The same, for Overlap: the model time of the transfer (and, persistent,
+ * its price: NULL for none), and, unless the request is persistent
+ * (started later by MPI_Start), the starting call's return (ticks) and
+ * cell.  Returns the request's serial (0: not added). */
 uint32_t mpp_request_add_started(uint64_t handle, int kind, int persistent, int64_t bytes_sent, int64_t bytes_recv,
-                             double model, uint64_t returned, const mpp_request_origin_t *origin);
+                                 const mpp_call_price_t *price, double model, uint64_t returned,
+                                 const mpp_request_origin_t *origin);
 /* 1 and *out filled when the handle is tracked. */
 int mpp_request_find(uint64_t handle, mpp_request_info_t *out);
 /* A persistent request was started (MPI_Start's return, its cell). */

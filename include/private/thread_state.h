@@ -98,18 +98,21 @@ typedef struct mpp_call {
     uint32_t by_kind[MPP_NCAT]; /* requests completed (none: handled), for waits/tests/starts */
     int by_kind_used;
     int64_t bytes_sent, bytes_recv;
-    double model;               /* the model's time of this call, seconds (0: none) */
+    mpp_call_price_t model;     /* the model's price of this call (model.h; 0: none) */
     /* The request this call created (mpp_request_created), added to the
      * request table by mpp_call_end with this call's cell: 0 when none. */
     uint64_t new_request;
     uint32_t new_serial; /* its serial in the request table, set by mpp_call_end (0: not tracked) */
     int new_kind, new_persistent;
     int64_t new_sent, new_recv;
-    double new_model;
+    mpp_call_price_t new_price; /* its transfer's price (persistent: per start) */
+    double new_model;           /* ... in seconds at the parameters of MPI_Init (Overlap) */
     /* Persistent requests this call starts (MPI_Start, MPI_Startall):
-     * request keys as in mpp_reqset_t (handle | serial << 32). */
+     * request keys as in mpp_reqset_t (handle | serial << 32), and the
+     * price of their transfers (on either link). */
     const uint64_t *started;
     int nstarted;
+    double started_price[MPP_NPRICE];
     /* Set by mpp_call_end: the cell the call was added to (NULL: none, e.g.
      * while MPI_Pcontrol(0) pauses), for the wait-state analysis, which
      * runs after it. */
@@ -162,8 +165,8 @@ MPP_ALWAYS_INLINE int mpp_call_begin(mpp_call_t *c, uint32_t fid, unsigned uses,
         return 0;
     if (uses & MPP_USES_BYTES)
         c->bytes_sent = c->bytes_recv = 0;
-    if (uses & MPP_USES_MODEL)
-        c->model = 0;
+    if (uses & (MPP_USES_MODEL | MPP_USES_REQUESTS)) /* a request it creates takes the call's price */
+        c->model = (mpp_call_price_t){0};
     if (uses & MPP_USES_REQUESTS) {
         c->by_kind_used = 0;
         c->new_request = 0;
@@ -205,7 +208,7 @@ MPP_ALWAYS_INLINE void mpp_call_end(mpp_call_t *c, int mode, uint32_t fid, int c
             cell->stats.bytes_recv += (uint64_t)c->bytes_recv;
         }
         if (uses & MPP_USES_MODEL)
-            cell->stats.model += c->model;
+            mpp_price_add_call(cell->stats.model, &c->model);
         c->cell = cell;
         atomic_store_explicit(&t->left, atomic_load_explicit(&t->entered, memory_order_relaxed),
                               memory_order_relaxed);

@@ -26,6 +26,16 @@ void mpp_table_free(mpp_table_t *t)
     memset(t, 0, sizeof *t);
 }
 
+void mpp_table_fold_fine(mpp_table_t *t, int count)
+{
+    for (size_t i = 0; t->cells && i < t->capacity; i++)
+        for (int w = 0; w < MPP_NWAIT; w++) {
+            if (count)
+                t->cells[i].stats.wait[w] += t->cells[i].stats.fine[w];
+            t->cells[i].stats.fine[w] = 0;
+        }
+}
+
 static mpp_cell_t *place(mpp_cell_t *cells, size_t capacity, uint64_t hash)
 {
     size_t i = hash & (capacity - 1);

@@ -108,11 +108,12 @@ static size_t find_index(uint64_t handle)
 
 void mpp_request_add(uint64_t handle, int kind, int persistent, int64_t bytes_sent, int64_t bytes_recv)
 {
-    mpp_request_add_started(handle, kind, persistent, bytes_sent, bytes_recv, 0.0, 0, NULL);
+    mpp_request_add_started(handle, kind, persistent, bytes_sent, bytes_recv, NULL, 0.0, 0, NULL);
 }
 
 uint32_t mpp_request_add_started(uint64_t handle, int kind, int persistent, int64_t bytes_sent, int64_t bytes_recv,
-                                 double model, uint64_t returned, const mpp_request_origin_t *origin)
+                                 const mpp_call_price_t *price, double model, uint64_t returned,
+                                 const mpp_request_origin_t *origin)
 {
     if (!handle)
         return 0;
@@ -128,6 +129,8 @@ uint32_t mpp_request_add_started(uint64_t handle, int kind, int persistent, int6
     s->info = (mpp_request_info_t){.handle = handle, .kind = (uint8_t)kind, .persistent = (uint8_t)persistent,
                                    .serial = ++last_serial, .bytes_sent = bytes_sent, .bytes_recv = bytes_recv,
                                    .model = model};
+    if (price)
+        s->info.price = *price;
     s->transfer = to_ticks(model);
     s->active = !persistent && origin && origin->thread && s->transfer;
     s->returned = returned;

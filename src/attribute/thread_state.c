@@ -136,7 +136,8 @@ static void track_requests(mpp_call_t *c, mpp_cell_t *cell)
     c->new_serial = 0;
     if (c->new_request) {
         c->new_serial = mpp_request_add_started(c->new_request, c->new_kind, c->new_persistent, c->new_sent,
-                                                c->new_recv, c->new_model, c->t1, &o);
+                                                c->new_recv, c->new_persistent ? &c->new_price : NULL,
+                                                c->new_model, c->t1, &o);
         if (MPP_UNLIKELY(atomic_load_explicit(&mpp_watch_on, memory_order_relaxed)))
             describe_request(c);
     }
@@ -201,7 +202,7 @@ int mpp_call_begin_general(mpp_call_t *c, uint32_t fid, void *frame)
         return 0;
     c->by_kind_used = 0;
     c->bytes_sent = c->bytes_recv = 0;
-    c->model = 0;
+    c->model = (mpp_call_price_t){0};
     c->new_request = 0;
     c->nstarted = 0;
     if (MPP_UNLIKELY(mpp_counters_split_on)) /* MPIPROF_PAPI_SRC=on only */
@@ -225,7 +226,7 @@ void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_
     if (!(uses & MPP_USES_BYTES)) /* left unset by the fast begin */
         c->bytes_sent = c->bytes_recv = 0;
     if (!(uses & MPP_USES_MODEL))
-        c->model = 0;
+        c->model = (mpp_call_price_t){0};
     if (!(uses & MPP_USES_REQUESTS)) {
         c->by_kind_used = 0;
         c->new_request = 0;
@@ -277,7 +278,9 @@ void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_
             cell->stats.ticks[category] += dt;
         cell->stats.bytes_sent += (uint64_t)c->bytes_sent;
         cell->stats.bytes_recv += (uint64_t)c->bytes_recv;
-        cell->stats.model += c->model;
+        mpp_price_add_call(cell->stats.model, &c->model);
+        if (MPP_UNLIKELY(c->nstarted))
+            mpp_price_add(cell->stats.model, c->started_price);
     }
     c->cell = cell;
     if (MPP_UNLIKELY(c->new_request || c->nstarted))

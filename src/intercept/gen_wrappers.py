@@ -10,7 +10,7 @@ writes OUTDIR/function_table.h  (function ids, no mpi.h: used by every stage)
 
 A wrapper is thin: begin (thread state, reentry and enabled checks, clock),
 PMPI call, stop (clock), bytes from the parameters named in the @bytes
-formulas, the model's time of the call (the @model operation, priced with
+formulas, the model's price of the call (the @model operation's terms for
 the bytes, the communicator size and where the partner runs), request
 tracking, end (call site, accumulation).  Everything the wrappers compute
 follows from the description; nothing is written per function by hand
@@ -103,7 +103,7 @@ def split_top(text):
 MODEL_OPS = ["measured", "zero", "started", "p2p", "probe", "barrier", "bcast", "reduce", "allreduce", "scan",
              "gather", "gatherv", "scatter", "scatterv", "allgather", "alltoall", "alltoallv", "reduce_scatter",
              "neighbor"]
-# Operations whose calls are priced by mpp_model_cost in the wrapper.
+# Operations whose calls are priced by mpp_model_call_price in the wrapper.
 FORMULA_OPS = MODEL_OPS[MODEL_OPS.index("p2p"):]
 COLLECTIVE_OPS = FORMULA_OPS[FORMULA_OPS.index("barrier"):]
 
@@ -164,8 +164,8 @@ def call_model_op(fn, model_rules):
 
 
 def model_code(fn, model_rules, view, ok):
-    """The model's time of the call (seconds), for the operations priced by
-    a formula: bytes as counted above, the communicator size for
+    """The model's price of the call (model.h), for the operations priced
+    by a formula: bytes as counted above, the communicator size for
     collectives, the link to the partner's node."""
     op = model_op(fn, model_rules)
     if op not in FORMULA_OPS:
@@ -181,7 +181,7 @@ def model_code(fn, model_rules, view, ok):
     else:
         procs, link = "2", "mpp_model_link_unknown()"
     return ["    if (mpp_model_on && %s)" % ok,
-            "        call.model = mpp_model_call_cost(&mpp_model_runtime, MPP_OP_%s, call.bytes_sent, call.bytes_recv, %s, %s);"
+            "        mpp_model_call_price(&call.model, MPP_OP_%s, call.bytes_sent, call.bytes_recv, %s, %s);"
             % (op.upper(), procs, link)]
 
 
@@ -485,7 +485,7 @@ def call_uses(fn, bytes_lines, model_lines, handles):
     """What the call uses besides its time (MPP_USES_*, thread_state.h): the
     inline fast path sets and adds only that."""
     uses = []
-    # MPI_Start(all) adds the bytes and model time its persistent requests
+    # MPI_Start(all) adds the bytes and model price its persistent requests
     # were created with (mpp_reqset_before).
     if bytes_lines or "start" in handles:
         uses.append("MPP_USES_BYTES")

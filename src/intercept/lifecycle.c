@@ -36,6 +36,7 @@
 #include "share.h"
 #include "topology.h"
 #include "waitstate_hooks.h"
+#include "waitstates.h"
 #include "watchdog.h"
 #include "warnings.h"
 #include "world.h"
@@ -65,11 +66,16 @@ static char hang_run[160]; /* names the run in every process's hang dump */
 static int waitstates;
 static mpp_clock_alignment_t alignment;
 static int64_t sync_threshold; /* ticks: differences below it count as 0 */
+static int64_t fine_threshold; /* ticks: ... or below this one, when MPI_Finalize's alignment allows */
+static int64_t used_threshold; /* ticks: the one of the two the protocol's wait states have */
 static MPI_Comm waitstate_comm = MPI_COMM_NULL;
 static char waitstates_off_reason[160];
-/* rank 0, from MPI_Finalize's reductions: the largest uncertainties at
- * MPI_Init and MPI_Finalize, offset change; summed counts */
-static int64_t ws_largest[3];
+/* from MPI_Finalize's reductions: the largest uncertainties at MPI_Init and
+ * MPI_Finalize, offset change, error of MPI_Init's offsets
+ * (mpp_clock_init_error), pairs stuck on one CPU at MPI_Init; (rank 0)
+ * summed counts */
+enum { WS_U_INIT, WS_U_FINALIZE, WS_CHANGE, WS_INIT_ERROR, WS_SHARED_CPU, WS_NLARGEST };
+static int64_t ws_largest[WS_NLARGEST];
 static uint64_t ws_sums[7];
 static uint64_t ws_span; /* ticks between the two alignments */
 static void start_waitstates(int thread_multiple);
@@ -248,11 +254,13 @@ static void start_waitstates(int thread_multiple)
     if (!waitstates)
         return;
     PMPI_Comm_dup(mpp_world(), &waitstate_comm);
-    mpp_clock_align(profiler_comm, &alignment);
+    mpp_clock_align(profiler_comm, run.hostname, NULL, &alignment);
     int64_t uncertainty = alignment.uncertainty, largest = 0;
     PMPI_Allreduce(&uncertainty, &largest, 1, MPI_INT64_T, MPI_MAX, profiler_comm);
-    sync_threshold = 2 * largest; /* two processes' clocks, each that far from rank 0's */
+    sync_threshold = used_threshold = 2 * largest; /* two processes' clocks, each that far from rank 0's */
+    fine_threshold = (int64_t)(MPP_WAIT_FINE * mpp_clock_rate_estimate());
     mpp_ws_start(waitstate_comm, alignment.offset, sync_threshold, settings[1], thread_multiple);
+    mpp_ws_fine_threshold(fine_threshold);
     int started = mpp_ws_on, everywhere = 0;
     PMPI_Allreduce(&started, &everywhere, 1, MPI_INT, MPI_MIN, profiler_comm);
     if (!everywhere) { /* out of memory somewhere: the analysis needs every process */
@@ -274,18 +282,29 @@ static void finish_waitstates(void)
         return;
     mpp_ws_finish();
     mpp_clock_alignment_t end;
-    mpp_clock_align(profiler_comm, &end);
+    mpp_clock_align(profiler_comm, run.hostname, &alignment, &end);
     mpp_ws_stats_t st;
     mpp_ws_get_stats(&st);
     int64_t drift = end.offset - alignment.offset;
-    int64_t local[3] = {alignment.uncertainty, end.uncertainty, drift < 0 ? -drift : drift};
+    int64_t local[WS_NLARGEST] = {alignment.uncertainty, end.uncertainty, drift < 0 ? -drift : drift,
+                                  end.init_error, alignment.shared_cpu};
     uint64_t counts[7] = {st.messages, st.paired, st.unpaired, st.batches, st.batch_bytes, st.instances,
                           st.exits_unknown};
-    PMPI_Reduce(local, ws_largest, 3, MPI_INT64_T, MPI_MAX, 0, profiler_comm);
+    PMPI_Allreduce(local, ws_largest, WS_NLARGEST, MPI_INT64_T, MPI_MAX, profiler_comm);
+    /* Instants were aligned with MPI_Init's offsets, and differences below
+     * its threshold counted as 0, but for the fine part (waitstates.h):
+     * counted now if MPI_Finalize's alignment shows MPI_Init's offsets
+     * good enough for it. */
+    int fine = fine_threshold < sync_threshold && 2 * ws_largest[WS_INIT_ERROR] <= fine_threshold;
+    for (mpp_thread_t *t = mpp_threads(); t; t = t->next)
+        mpp_table_fold_fine(&t->table, fine);
+    used_threshold = fine ? fine_threshold : sync_threshold;
     PMPI_Reduce(counts, ws_sums, 7, MPI_UINT64_T, MPI_SUM, 0, profiler_comm);
     ws_span = end.at > alignment.at ? end.at - alignment.at : 1;
     PMPI_Comm_free(&waitstate_comm);
 }
+
+static double seconds_of(int64_t ticks) { return mpp_ticks_to_seconds(ticks > 0 ? (uint64_t)ticks : 0); }
 
 /* The Clock and Wait states lines and their warnings (rank 0, once ticks
  * convert to seconds). */
@@ -301,13 +320,34 @@ static void describe_waitstates(void)
     int64_t *largest = ws_largest;
     uint64_t *sums = ws_sums;
     double span = mpp_ticks_to_seconds(ws_span > 0 ? ws_span : 1);
+    double used = mpp_ticks_to_seconds((uint64_t)used_threshold), error = seconds_of(largest[WS_INIT_ERROR]);
+    char why[160];
+    if (used_threshold < sync_threshold)
+        snprintf(why, sizeof why, "lowered from MPI_Init's %.3g s, as MPI_Finalize's alignment allows",
+                 seconds_of(sync_threshold));
+    else
+        snprintf(why, sizeof why, "twice the largest uncertainty at MPI_Init");
     snprintf(run.clock, sizeof run.clock,
              "%s, resolution %.3g s, aligned to rank 0 at %s (largest offset uncertainty %.3g s) and "
              "%s (%.3g s); largest change of an offset over the run %.3g s (drift %.3g), not "
-             "corrected in instants reduced during the run; differences below %.3g s count as 0",
-             mpp_clock_name(), mpp_clock_resolution(), started_in, mpp_ticks_to_seconds((uint64_t)largest[0]),
-             ended_in, mpp_ticks_to_seconds((uint64_t)largest[1]), mpp_ticks_to_seconds((uint64_t)largest[2]),
-             mpp_ticks_to_seconds((uint64_t)largest[2]) / span, mpp_ticks_to_seconds((uint64_t)sync_threshold));
+             "corrected in instants reduced during the run, which %s's offsets aligned (error at most "
+             "%.3g s, as %s's alignment bounds it); differences below %.3g s count as 0 (%s)",
+             mpp_clock_name(), mpp_clock_resolution(), started_in, seconds_of(largest[WS_U_INIT]), ended_in,
+             seconds_of(largest[WS_U_FINALIZE]), seconds_of(largest[WS_CHANGE]), seconds_of(largest[WS_CHANGE]) / span,
+             started_in, error, ended_in, used, why);
+    if (used > MPP_WAIT_FINE)
+        mpp_warn("Wait states: differences below %.3g s count as 0, more than the %g us a quiet clock alignment "
+                 "gives: %s; shorter waits are not in Real sync, Potential sync and Time variation",
+                 used, MPP_WAIT_FINE * 1e6,
+                 largest[WS_SHARED_CPU]
+                     ? "at MPI_Init two processes whose clocks were aligned shared one CPU their affinity lets "
+                       "neither leave, so that every round trip waited for the scheduler"
+                     : "no round trip of the clock alignment at MPI_Init was quicker (a loaded node, or a slow "
+                       "network), and MPI_Finalize's alignment did not show MPI_Init's offsets better");
+    if (2 * error > used && 2 * error > MPP_WAIT_FINE)
+        mpp_warn("Wait states: differences below %.3g s may be the clocks' drift over the run, not waiting: "
+                 "MPI_Finalize's alignment bounds the error of MPI_Init's offsets, which aligned the instants, to "
+                 "%.3g s, and only differences below %.3g s count as 0", 2 * error, error, used);
     snprintf(run.waitstates, sizeof run.waitstates,
              "real sync (late senders) and potential sync / time variation (collectives), batches of %ld; "
              "%llu messages paired of %llu sent, %llu collective calls (counts summed over processes); %llu batches (%llu bytes) sent",
@@ -471,10 +511,13 @@ static mpp_local_profile_t *local_profile(mpp_symbolizer_t *sym, const char *cou
     mpp_local_profile_t *profile = mpp_profile_build(*tables, ntables, mpp_intervals, (int)mpp_nintervals,
                                                      mpp_ticks_to_seconds, resolve_frame, sym, function_name);
     if (profile) {
-        profile->predict = calibration.setup.enabled;
+        /* the model's parameters as they stand: MPI_Finalize's
+         * measurement taken into account, or MPI_Init's alone (a partial
+         * protocol); none that could be plausible: no prediction */
+        profile->predict = mpp_model_usable(&calibration.setup);
         profile->speed = calibration.speed;
         if (profile->predict)
-            mpp_profile_predict(profile, function_model_op);
+            mpp_profile_predict(profile, function_model_op, &calibration.setup.model);
         mpp_local_context_t *ctx = &profile->context;
         double *values = NULL;
         ctx->machine_na = mpp_topology_na();
@@ -529,15 +572,16 @@ void mpp_lifecycle_finish(uint32_t fid, void *return_address, void *frame_addres
     mpp_collect_set(0, 0);
     finish_waitstates();
     mpp_lifecycle_stop(end, 1);
+    mpp_calibrate_again(profiler_comm, &calibration); /* after the counters' last read: not the program's */
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
     const mpp_table_t **tables = NULL;
     mpp_local_profile_t *profile = local_profile(sym, NULL, &tables);
     if (profile)
         profile->waitstates = waitstates;
-    describe_waitstates();
     size_t warnings_before = mpp_warnings_count();
     mpp_reduced_t *rd = profile ? mpp_reduce(profile, profiler_comm, mpp_config.text[MPP_CFG_RANKS], run.hostname)
                                 : NULL;
+    describe_waitstates(); /* its warnings are rank 0's about the run: added as they are, after the reduction's */
     char written[PATH_MAX];
     if (rank == 0 && rd)
         write_report(rd, warnings_before, NULL, written, sizeof written);

@@ -14,7 +14,7 @@ int mpp_ws_on;
 enum { TAG_STREAM = 7201 };
 
 static MPI_Comm ws_comm = MPI_COMM_NULL;
-static int64_t clock_offset, threshold;
+static int64_t clock_offset, threshold, fine_threshold;
 static int batch = 256, world_size;
 static mpp_mt_lock_t lock = MPP_MT_LOCK_INITIALIZER;
 static mpp_p2p_t matcher;
@@ -54,7 +54,9 @@ static size_t deferred_capacity;
 static void add_to_cell(mpp_thread_t *owner, const mpp_request_origin_t *o, int which, int64_t ticks)
 {
     mpp_cell_t *cell = mpp_origin_cell(owner, o);
-    if (cell)
+    if (cell && which >= MPP_WAIT_FINE_PART)
+        cell->stats.fine[which - MPP_WAIT_FINE_PART] += (uint64_t)ticks;
+    else if (cell)
         cell->stats.wait[which] += (uint64_t)ticks;
 }
 
@@ -92,10 +94,10 @@ static void apply_deferred(mpp_thread_t *self)
     ndeferred = kept;
 }
 
-static void deliver_real_sync(void *ctx, const mpp_request_origin_t *o, int64_t wait)
+static void deliver_real_sync(void *ctx, const mpp_request_origin_t *o, int64_t wait, int fine)
 {
     (void)ctx;
-    add_wait(o, MPP_WAIT_REALSYNC, wait);
+    add_wait(o, MPP_WAIT_REALSYNC + (fine ? MPP_WAIT_FINE_PART : 0), wait);
 }
 
 /* ------------------------------------------------------------------ */
@@ -274,7 +276,7 @@ struct mpp_coll_ring {
 };
 
 static coll_batch_t *detached; /* batches of freed communicators, still in flight */
-static int64_t *terms;         /* [2 * batch]: scratch of apply_batch */
+static int64_t *terms;         /* [3 * batch]: scratch of apply_batch, the last part its fine_terms */
 /* This process's time covered by Potential sync and by Time variation so
  * far, over all its communicators: instances share it (cover.h). */
 static mpp_cover_t entries_covered, exits_covered;
@@ -282,11 +284,16 @@ static mpp_cover_t entries_covered, exits_covered;
 static void apply_batch(coll_batch_t *b)
 {
     int64_t *potsync = terms, *variation = terms + b->n;
-    mpp_instances_terms(b->n, b->sent, b->max, threshold, &entries_covered, &exits_covered, potsync, variation);
+    unsigned char *fine_terms = (unsigned char *)(terms + 2 * (size_t)batch);
+    mpp_instances_terms(b->n, b->sent, b->max, threshold, fine_threshold, &entries_covered, &exits_covered, potsync,
+                        variation, fine_terms);
     for (int j = 0; j < b->n; j++) {
-        add_wait(&b->origins[j], MPP_WAIT_POTSYNC, potsync[j]);
+        /* a difference below `threshold`: the fine part */
+        add_wait(&b->origins[j], MPP_WAIT_POTSYNC + (fine_terms[j] & MPP_FINE_POTSYNC ? MPP_WAIT_FINE_PART : 0),
+                 potsync[j]);
         if (variation[j] >= 0) /* every member knew its exit */
-            add_wait(&b->origins[j], MPP_WAIT_VARIATION, variation[j]);
+            add_wait(&b->origins[j],
+                     MPP_WAIT_VARIATION + (fine_terms[j] & MPP_FINE_VARIATION ? MPP_WAIT_FINE_PART : 0), variation[j]);
     }
 }
 
@@ -707,11 +714,16 @@ void mpp_ws_comm_freeing(MPI_Comm comm)
 
 /* ------------------------------------------------------------------ */
 
+void mpp_ws_fine_threshold(int64_t fine)
+{
+    fine_threshold = matcher.fine = fine < threshold ? fine : threshold;
+}
+
 void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size, int thread_multiple)
 {
     ws_comm = comm;
     clock_offset = offset;
-    threshold = thresh;
+    threshold = fine_threshold = thresh;
     batch = batch_size > 0 ? batch_size : 256;
     lock.on = thread_multiple;
     memset(&stats, 0, sizeof stats);
@@ -720,7 +732,7 @@ void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size,
     PMPI_Comm_size(mpp_world(), &world_size);
     filling = calloc((size_t)world_size, sizeof *filling);
     incoming = malloc((size_t)batch * sizeof *incoming);
-    terms = malloc(2 * (size_t)batch * sizeof *terms);
+    terms = malloc(3 * (size_t)batch * sizeof *terms);
     fallback_buffer = malloc(6 * (size_t)batch * sizeof *fallback_buffer);
     if (!filling || !incoming || !terms || !fallback_buffer) {
         free(filling), free(incoming), free(terms), free(fallback_buffer);

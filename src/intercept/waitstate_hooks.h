@@ -34,6 +34,9 @@ extern int mpp_ws_on;
 /* MPI_Init: clocks already aligned (offset, threshold in ticks); comm:
  * the profiler's own (a duplicate of MPI_COMM_WORLD). */
 void mpp_ws_start(MPI_Comm comm, int64_t clock_offset, int64_t threshold, int batch, int thread_multiple);
+/* Right after mpp_ws_start: waits counted at `fine` ticks but not at the
+ * threshold go to the cells' fine part (waitstates.h, MPP_WAIT_FINE). */
+void mpp_ws_fine_threshold(int64_t fine);
 /* MPI_Finalize (collective): the last batches, the end of the exchange. */
 void mpp_ws_finish(void);
 /* Right after mpp_ws_start, when it did not start on every process: stop

@@ -102,6 +102,9 @@ void mpp_reqset_before(mpp_call_t *c, mpp_reqset_t *set, const MPI_Request *requ
     set->keys = set->inline_keys;
     for (int k = 0; k < MPP_NCAT; k++)
         c->by_kind[k] = 0;
+    if (start)
+        for (int k = 0; k < MPP_NPRICE; k++)
+            c->started_price[k] = 0;
     if (!requests || n <= 0)
         return;
     if ((size_t)n > MPP_ARRAY_LEN(set->inline_keys)) {
@@ -130,7 +133,7 @@ void mpp_reqset_before(mpp_call_t *c, mpp_reqset_t *set, const MPI_Request *requ
         if (start && info.persistent) {
             c->bytes_sent += info.bytes_sent;
             c->bytes_recv += info.bytes_recv;
-            c->model += info.model; /* its transfer, priced when the request was created */
+            mpp_price_add_call(c->started_price, &info.price); /* its transfer, priced when it was created */
         }
     }
     if (start) { /* mpp_call_end marks them started, with this call's return and cell */

@@ -58,6 +58,16 @@ static inline uint64_t mpp_request_key(MPI_Request r)
     return r == MPI_REQUEST_NULL ? 0 : (uint64_t)(uint32_t)r;
 }
 
+/* --- the communication model at run time (model.h) ---
+ * Set at MPI_Init from the calibration (src/reduce/calibrate.c); the
+ * generated wrappers price every call of a modelled operation with
+ * mpp_model_call_price when prediction is on (seconds at MPI_Finalize,
+ * from the final parameters); mpp_model_runtime's parameters, MPI_Init's,
+ * give the transfer times of Overlap while the program runs. */
+extern int mpp_model_on;
+extern mpp_model_t mpp_model_runtime;
+extern int mpp_model_nodes; /* distinct nodes; 1: every message is intra-node */
+
 /* A request a call created: a non-persistent one keeps its bytes and model
  * time on the creating call; a persistent one counts them at every
  * MPI_Start.  mpp_call_end adds it to the request table with the call's
@@ -69,10 +79,11 @@ static inline void mpp_request_created(mpp_call_t *c, MPI_Request r, int kind, i
     c->new_persistent = persistent;
     c->new_sent = c->bytes_sent;
     c->new_recv = c->bytes_recv;
-    c->new_model = c->model;
+    c->new_price = c->model;
+    c->new_model = mpp_model_on ? mpp_model_call_seconds(&mpp_model_runtime, &c->model) : 0.0;
     if (persistent) {
         c->bytes_sent = c->bytes_recv = 0;
-        c->model = 0;
+        c->model = (mpp_call_price_t){0};
     }
 }
 
@@ -120,13 +131,6 @@ static inline void mpp_reqset_after(mpp_call_t *c, mpp_reqset_t *set, const MPI_
             c->by_kind[k] = completed[k];
 }
 
-/* --- the communication model at run time (model.h) ---
- * Set at MPI_Init from the calibration (src/reduce/calibrate.c); the
- * generated wrappers price every call of a modelled operation with
- * mpp_model_cost when prediction is on. */
-extern int mpp_model_on;
-extern mpp_model_t mpp_model_runtime;
-extern int mpp_model_nodes; /* distinct nodes; 1: every message is intra-node */
 
 void mpp_model_runtime_start(const mpp_model_t *model, int nodes, const unsigned char *same_node, int world_size);
 void mpp_model_runtime_stop(void);

@@ -3,6 +3,7 @@
  * n/a is n/a), Machine and Placement, then both writers.  Shared by
  * MPI_Finalize, the partial protocols and mpiprof-merge. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,10 +72,17 @@ int mpp_report_write(mpp_reduced_t *rd, const mpp_report_input_t *in, const char
                     (predicted && isnan(predicted[i].main[MPP_M_CPU]));
     if (all && split_na)
         all[n++] = mpp_split_unmeasured_reason;
-    if (all && (!in->model || !in->model->enabled))
+    char model_na[MPP_MODEL_LINE + 96];
+    if (all && (!in->model || !in->model->enabled)) {
         all[n++] = mpp_overlap_off_reason;
-    else if (all)
+    } else if (all && !mpp_model_usable(in->model)) {
+        char reason[MPP_MODEL_LINE];
+        mpp_model_na_reason(in->model, reason, sizeof reason);
+        snprintf(model_na, sizeof model_na, "Overlap and the predicted characteristics are n/a: %s", reason);
+        all[n++] = model_na;
+    } else if (all) {
         all[n++] = mpp_predicted_waits_reason;
+    }
 
     mpp_now_iso8601(run->written, sizeof run->written);
     mpp_report_t report = {.run = run, .config = in->config, .reduced = rd, .results = results,

@@ -33,6 +33,7 @@ MPI_TESTS = \
 	tests/mpi/test_model_overlap.sh \
 	tests/mpi/test_model_calibration.sh \
 	tests/mpi/test_model_nodes.sh \
+	tests/mpi/test_model_load.sh \
 	tests/mpi/test_fuzz_config.sh \
 	tests/mpi/test_correctness.sh \
 	tests/mpi/test_threads.sh \
@@ -82,6 +83,7 @@ EXTRA_DIST += \
 	tests/mpi/check_intervals_misuse.py \
 	tests/mpi/check_intervals_stub.py \
 	tests/mpi/check_model.py \
+	tests/mpi/check_model_load.py \
 	tests/mpi/known_counts.c \
 	tests/mpi/load_imbalance.c \
 	tests/mpi/idle.c \
@@ -110,6 +112,7 @@ EXTRA_DIST += \
 	tests/mpi/model_overlap.c \
 	tests/mpi/model_pingpong.c \
 	tests/mpi/model_nodes.c \
+	tests/mpi/model_load.c \
 	tests/mpi/fuzz_config.c \
 	tests/mpi/check_fuzz_config.py \
 	tests/mpi/correctness.c \
