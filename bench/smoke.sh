@@ -54,13 +54,16 @@ expect_rows() {
         exit 1
     fi
 }
-# 4 workloads x 8 variants, each with a number in the ns/call column.
-expect_rows 32 "per-call numbers" \
-    '(unprofiled|MPIPROF_DISABLE=1|linked \(mpicc-prof\)|LD_PRELOAD|WAITSTATES=off) +(-|1|default) +\| +[0-9]+\.[0-9]+ '
+# 4 workloads x 10 variants, each with a number in the ns/call column.
+expect_rows 40 "per-call numbers" \
+    '(unprofiled|MPIPROF_DISABLE=1|linked \(mpicc-prof\)|LD_PRELOAD|no frame ptrs|WAITSTATES=off) +(-|1|default) +\| +[0-9]+\.[0-9]+ '
 # The same-process comparison: one row per variant, each with its ratio ...
-expect_rows 8 "the same-process comparison" \
+expect_rows 10 "the same-process comparison" \
     '^  (unprofiled|linked|LD_PRELOAD).* ns +[-+][0-9.]+ ns +[-+][0-9.]+ ns +-?[0-9.]+x '
-# ... and of the two-process workloads: 3 x 8 rows.
-expect_rows 24 "the two-process same-process comparison" \
+# ... the capture without frame pointers against with them, at two depths ...
+expect_rows 2 "the capture cost without frame pointers" \
+    '^    (depth 1|default depth) +[-+][0-9.]+ ns / +[-+][0-9.]+ ns = [-0-9.na]+x$'
+# ... and of the two-process workloads: 3 x 10 rows.
+expect_rows 30 "the two-process same-process comparison" \
     '^    (unprofiled|linked|LD_PRELOAD).* ns +[-+][0-9.]+ ns +\[[-+][0-9.]+\.\.[-+][0-9.]+\] +[0-9.]+x$'
 echo "PASS: bench/run --smoke"

@@ -22,9 +22,13 @@ typedef struct {
 } mpp_calibration_t;
 
 /* `predict` and `model_text`: this process's MPIPROF_PREDICT and
- * MPIPROF_MODEL (rank 0's count).  Takes a few milliseconds. */
+ * MPIPROF_MODEL (rank 0's count).  Takes a few milliseconds on a quiet
+ * node; more on a noisy one (calibrate.c). */
 void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char *model_text,
                    mpp_calibration_t *out);
+/* MPI_Finalize: the same ping-pongs again, and the better of each
+ * calibrated parameter kept (mpp_model_keep_better).  Collective. */
+void mpp_calibrate_again(MPI_Comm comm, mpp_calibration_t *c);
 void mpp_calibration_free(mpp_calibration_t *c);
 
 #endif

@@ -1,19 +1,33 @@
-/* Call-site capture: the return addresses that identify an SRC point. */
+/* Call-site capture: the return addresses that identify an SRC point.
+ *
+ * A capture walks the stack from the MPI wrapper's caller with each code
+ * address's unwind rule (frame_rules.h: from its DWARF CFI, once per
+ * address), so binaries and libraries built without frame pointers give
+ * the same, right, frames as those built with them.  Frames in the MPI
+ * library, its Fortran bindings and mpiprof are skipped.  Every stack read
+ * is bounded by the thread's stack (frame_step.h) and every return address
+ * must lie in executable code: a wrong rule or a corrupt stack shortens a
+ * capture, it never crashes the program.
+ *
+ * The hot path does not capture: a table cell keeps the rules of its
+ * frames, and mpp_callsite_matches walks the current stack with them,
+ * comparing as it goes (no lookup, no hash). */
 #ifndef MPP_CALLSITE_H
 #define MPP_CALLSITE_H
 
 #include <stdint.h>
 
+#include "frame_step.h"
 #include "mpp_common.h"
 
-/* Find the code of the MPI library, its Fortran bindings and mpiprof itself:
- * frames there are skipped.  `unwind` is MPP_UNWIND_*. */
-void mpp_callsite_init(int depth, int unwind);
+/* Find the code of the MPI library, its Fortran bindings and mpiprof itself
+ * (frames there are skipped) and start the rule cache.  `unwind` is
+ * MPP_UNWIND_*; `fid_of_name` as mpp_frame_rules_start's. */
+void mpp_callsite_init(int depth, int unwind, int (*fid_of_name)(const char *name));
 
 extern uintptr_t mpp_skipped_lo, mpp_skipped_hi;
 extern int mpp_callsite_always_dwarf;
 int mpp_callsite_in_skipped_slow(uintptr_t pc);
-void mpp_callsite_capture_dwarf(uintptr_t *frames);
 
 /* Is pc in the MPI library, its bindings or mpiprof?  The program's own
  * code usually lies outside the libraries' whole span: one compare. */
@@ -24,64 +38,58 @@ static inline int mpp_callsite_in_skipped(uintptr_t pc)
     return mpp_callsite_in_skipped_slow(pc);
 }
 
-/* The next frame of a frame-pointer walk from fp, or NULL where the walk
- * must stop: a frame pointer must point further up this thread's stack,
- * aligned, to a frame with a return address. */
-static inline const uintptr_t *mpp_callsite_next_frame(const uintptr_t *fp, uintptr_t stack_lo, uintptr_t stack_hi)
-{
-    const uintptr_t *next = (const uintptr_t *)fp[0];
-    if (next <= fp || (uintptr_t)next + 16 > stack_hi || (uintptr_t)next < stack_lo || ((uintptr_t)next & 7) ||
-        !next[1])
-        return NULL;
-    return next;
-}
-
 /* Fill frames[0..depth-1] (zero-padded) for a call whose wrapper has the
- * given return and frame addresses.  Frame pointers are walked within the
- * thread's stack bounds, so a binary without frame pointers gives short or
- * wrong deeper frames but never a crash; calls through the MPI Fortran
- * bindings (return address inside MPI) use the DWARF unwinder. */
-static inline __attribute__((always_inline)) void
-mpp_callsite_capture(uintptr_t *frames, int depth, void *return_address, void *frame_address,
-                     uintptr_t stack_lo, uintptr_t stack_hi)
-{
-    uintptr_t pc = (uintptr_t)return_address;
-    if (MPP_UNLIKELY(mpp_callsite_always_dwarf || mpp_callsite_in_skipped(pc))) {
-        mpp_callsite_capture_dwarf(frames);
-        return;
-    }
-    frames[0] = pc;
-    const uintptr_t *fp = (const uintptr_t *)frame_address;
-    int i = 1;
-    for (; i < depth && (fp = mpp_callsite_next_frame(fp, stack_lo, stack_hi)) != NULL; i++)
-        frames[i] = fp[1];
-    for (; i < depth; i++)
-        frames[i] = 0;
-}
+ * given return address and frame address (__builtin_frame_address(0): the
+ * wrapper keeps a frame pointer), within the thread's stack [lo, hi).
+ * steps[i] (may be NULL) gets the rule from frames[i] to frames[i+1], for
+ * mpp_callsite_matches; all MPP_STEP_UNKNOWN when the fast match cannot
+ * repeat the capture (frames were skipped after the first, or the DWARF
+ * unwinder was used). */
+void mpp_callsite_capture(uintptr_t *frames, mpp_step_rule_t *steps, int depth, void *return_address,
+                          void *frame_address, uintptr_t lo, uintptr_t hi);
 
-/* Whether mpp_callsite_capture would give exactly `frames`, known to come
- * from an earlier capture (so frames[0] == the return address means the
- * frame-pointer walk, not DWARF, produced them): the hot path's test of the
- * previous call's cell, without writing the frames anywhere. */
-static inline __attribute__((always_inline)) int
-mpp_callsite_matches(const uintptr_t *frames, int depth, void *return_address, void *frame_address,
-                     uintptr_t stack_lo, uintptr_t stack_hi)
+/* The same from a register set (a signal's interrupted context: regs.pc is
+ * then the interrupted instruction + 1, read as a return address). */
+void mpp_callsite_capture_regs(uintptr_t *frames, int depth, mpp_frame_regs_t regs, uintptr_t lo, uintptr_t hi);
+
+/* Whether mpp_callsite_capture would give exactly `frames`, whose rules
+ * `steps` an earlier capture gave: the hot path's test of a recent cell,
+ * with no lookup.  A walk that ended where it ended then matches; a step
+ * that cannot be repeated (MPP_STEP_UNKNOWN) does not. */
+MPP_ALWAYS_INLINE int mpp_callsite_matches(const uintptr_t *frames, const mpp_step_rule_t *steps, int depth,
+                                           void *return_address, void *frame_address, uintptr_t lo, uintptr_t hi)
 {
     if (frames[0] != (uintptr_t)return_address)
         return 0;
     if (depth == 1)
         return 1;
     const uintptr_t *fp = (const uintptr_t *)frame_address;
-    int i = 1;
-    for (; i < depth && (fp = mpp_callsite_next_frame(fp, stack_lo, stack_hi)) != NULL; i++)
-        if (frames[i] != fp[1])
+    mpp_frame_regs_t r = {(uintptr_t)return_address, (uintptr_t)(fp + 2), fp[0]};
+    for (int i = 1; i < depth; i++) {
+        if (!mpp_frame_step(&r, steps[i - 1], lo, hi)) {
+            if (steps[i - 1].kind == MPP_STEP_UNKNOWN)
+                return 0;
+            for (; i < depth; i++) /* the walk ends here, as it did then */
+                if (frames[i])
+                    return 0;
+            return 1;
+        }
+        if (r.pc != frames[i])
             return 0;
-    for (; i < depth; i++)
-        if (frames[i])
-            return 0;
+    }
     return 1;
 }
 
 int mpp_callsite_depth(void);
+
+/* The calling thread's stack, [lo, hi) (both 0 when unknown): every walk
+ * of it stays inside. */
+void mpp_stack_bounds(uintptr_t *lo, uintptr_t *hi);
+
+/* The caller at return_address is the MPI library or its bindings, and
+ * the call of `fid` is not the one that library function implements (e.g.
+ * MPI_File_c2f made by the Fortran binding of MPI_File_open): a call the
+ * MPI library makes itself, not the program's. */
+int mpp_callsite_library_call(uintptr_t return_address, uint32_t fid);
 
 #endif

@@ -47,6 +47,9 @@ typedef struct {
 extern const char mpp_overlap_off_reason[];
 extern const char mpp_predicted_waits_reason[];
 extern const char mpp_partial_waits_reason[];
+/* CPU and Sys are n/a (NaN) in a result whose productive time outside
+ * MPI-IO is not 0 while getrusage counted no CPU time. */
+extern const char mpp_split_unmeasured_reason[];
 
 /* Per-process quantities of one interval on one process, given the number of
  * processes that executed the interval (for insufficient parallelism). */

@@ -16,14 +16,28 @@ typedef struct {
     int64_t offset;      /* ticks to add to this process's clock to read rank 0's */
     int64_t uncertainty; /* ticks: half the best round trip, summed along the tree path */
     uint64_t at;         /* this process's clock when it was measured */
+    /* The measurement against the tree parent (rank 0: none). */
+    int64_t edge_offset, edge_uncertainty;
+    int same_host;       /* the parent runs on this process's host: one clock, no drift */
+    int shared_cpu;      /* this process and its parent shared a CPU neither could leave */
+    /* Set by the measurement at MPI_Finalize: how far the offset measured
+     * at MPI_Init can be from the truth, as both measurements bound it
+     * (mpp_clock_init_error), summed along the tree path. */
+    int64_t init_error;
 } mpp_clock_alignment_t;
 
 /* Round trips per pair (the best one counts): at least ROUNDS, and while
  * none has been quiet (under 20 us: on a loaded machine a process may be
- * descheduled during each), up to MAX_ROUNDS or 0.2 s. */
+ * descheduled during each), up to MAX_ROUNDS or 0.2 s.  Two processes of
+ * one host whose round trips take time slices are asked whether they share
+ * a CPU, and then move apart for the measurement (apart.h). */
 #define MPP_CLOCKSYNC_ROUNDS 24
 #define MPP_CLOCKSYNC_MAX_ROUNDS 4096
 
-int mpp_clock_align(MPI_Comm comm, mpp_clock_alignment_t *out);
+/* `host`: this process's host name.  `earlier`: NULL at MPI_Init; at
+ * MPI_Finalize the alignment of MPI_Init, whose error this one bounds
+ * (out->init_error). */
+int mpp_clock_align(MPI_Comm comm, const char *host, const mpp_clock_alignment_t *earlier,
+                    mpp_clock_alignment_t *out);
 
 #endif

@@ -14,12 +14,17 @@ enum { MPP_LIFE_BEFORE = 0, MPP_LIFE_ACTIVE, MPP_LIFE_AFTER, MPP_LIFE_DISABLED }
 /* After the MPI library initialized: `provided` thread level, and the
  * wrapper's return/frame addresses (MPI_Init's call site). */
 void mpp_lifecycle_start(int provided, void *return_address, void *frame_address);
-/* Before the MPI library finalizes: reduce, analyze, write.  The
- * wrapper's return and frame addresses: MPI_Finalize's call site, which a
- * hang dump of a process stuck in MPI_Finalize names. */
-void mpp_lifecycle_finish(void *return_address, void *frame_address);
-/* After the MPI library finalized. */
+/* Before the MPI library finalizes: reduce, analyze, write.  `fid`: the
+ * call that ends the profile (MPI_Finalize, or the last
+ * MPI_Session_finalize: world.h); the wrapper's return and frame
+ * addresses: its call site, which a hang dump of a process stuck in it, or
+ * a partial protocol of a process ending in it, names. */
+void mpp_lifecycle_finish(uint32_t fid, void *return_address, void *frame_address);
+/* After the MPI library's call that ended the profile returned. */
 void mpp_lifecycle_finalized(void);
+/* Whether c is that call, from its entry on (intervals end at its entry). */
+struct mpp_call;
+int mpp_lifecycle_ending_call(const struct mpp_call *c);
 int mpp_lifecycle_state(void);
 int mpp_lifecycle_quiet(void);
 
@@ -41,8 +46,8 @@ int mpp_lifecycle_partial(mpp_process_end_t *end, uint32_t fid, const uintptr_t 
 int mpp_lifecycle_rank(void);
 int mpp_lifecycle_nprocs(void);
 
-/* Interval marks of MPI_Pcontrol (api.c). */
-void mpp_api_begin(const char *name, uintptr_t site);
-void mpp_api_end(const char *name, uintptr_t site);
+/* Whether the wait-state analysis runs (MPI_Pcontrol(0) then keeps the
+ * calls counted: api.c). */
+int mpp_lifecycle_waitstates(void);
 
 #endif

@@ -75,23 +75,73 @@ typedef struct {
  * every process of the collective (the root included, MPI_IN_PLACE too). */
 int64_t mpp_model_size(int op, int64_t sent, int64_t recv, int64_t procs);
 
-/* Predicted seconds of one call of `op` over `link` with `procs` processes
- * (the communicator's size, remote size for intercommunicators).  0 for
- * MPP_LINK_NONE and for the operations without a formula. */
+/* Every formula is  units x a + bytes x b  for the latency a and the
+ * inverse bandwidth b of one link: the terms of one call of `op` with
+ * `procs` processes (the communicator's size, remote size for
+ * intercommunicators); 0 and 0 for the operations without a formula. */
+void mpp_model_terms(int op, int64_t sent, int64_t recv, int64_t procs, double *units, double *bytes);
+
+/* Predicted seconds of one call of `op` over `link`: its terms priced with
+ * m's parameters of that link.  0 for MPP_LINK_NONE. */
 double mpp_model_cost(const mpp_model_t *m, int op, int64_t sent, int64_t recv, int64_t procs, int link);
 
-/* The same for the wrappers, where op is a constant: a message is priced
- * inline (a few instructions), the rest by mpp_model_cost. */
-static inline double mpp_model_call_cost(const mpp_model_t *m, int op, int64_t sent, int64_t recv, int64_t procs,
-                                         int link)
+/* What the profile keeps of the model's time of calls until MPI_Finalize,
+ * where the parameters become final (measured again there, the better
+ * kept): per link, the latency units and the bytes of the formulas, summed
+ * (a price).  Its seconds are  sum over links of units a + bytes / bandwidth. */
+enum { MPP_PRICE_UNITS = 0, MPP_PRICE_BYTES = 1, MPP_NPRICE = 2 * MPP_NLINKS };
+
+static inline double mpp_model_price_seconds(const mpp_model_t *m, const double price[MPP_NPRICE])
 {
+    double s = 0;
+    for (int l = 0; l < MPP_NLINKS; l++)
+        s += price[2 * l + MPP_PRICE_UNITS] * m->latency[l] +
+             (m->bandwidth[l] > 0 ? price[2 * l + MPP_PRICE_BYTES] / m->bandwidth[l] : 0.0);
+    return s;
+}
+
+static inline void mpp_price_add(double sum[MPP_NPRICE], const double price[MPP_NPRICE])
+{
+    for (int k = 0; k < MPP_NPRICE; k++)
+        sum[k] += price[k];
+}
+
+/* One call's price: a call (or a request) uses one link.  Plain scalars,
+ * so that the wrappers' few stores and the cell's two additions stay as
+ * cheap as the one price in seconds they replace. */
+typedef struct {
+    double units, bytes;
+    int link; /* MPP_LINK_INTRA or MPP_LINK_INTER; nothing priced: units = bytes = 0 */
+} mpp_call_price_t;
+
+/* The price of one call for the wrappers, where op is a constant, into *p
+ * (zero on entry): a message inline (a few instructions), the rest by
+ * mpp_model_terms; nothing over MPP_LINK_NONE. */
+static inline void mpp_model_call_price(mpp_call_price_t *p, int op, int64_t sent, int64_t recv, int64_t procs,
+                                        int link)
+{
+    if (link < 0 || link >= MPP_NLINKS)
+        return;
+    p->link = link;
     if (op == MPP_OP_P2P) {
-        if (link < 0 || link >= MPP_NLINKS)
-            return 0.0;
         int64_t n = sent > recv ? sent : recv;
-        return m->latency[link] + (n > 0 ? (double)n / m->bandwidth[link] : 0.0);
+        p->units = 1.0;
+        p->bytes = n > 0 ? (double)n : 0.0;
+        return;
     }
-    return mpp_model_cost(m, op, sent, recv, procs, link);
+    mpp_model_terms(op, sent, recv, procs, &p->units, &p->bytes);
+}
+
+static inline __attribute__((always_inline)) void mpp_price_add_call(double sum[MPP_NPRICE],
+                                                                     const mpp_call_price_t *p)
+{
+    sum[2 * p->link + MPP_PRICE_UNITS] += p->units;
+    sum[2 * p->link + MPP_PRICE_BYTES] += p->bytes;
+}
+
+static inline double mpp_model_call_seconds(const mpp_model_t *m, const mpp_call_price_t *p)
+{
+    return p->units * m->latency[p->link] + (p->bytes > 0 ? p->bytes / m->bandwidth[p->link] : 0.0);
 }
 
 /* The algorithm the formula models ("binomial tree", "ring", ...). */
@@ -117,7 +167,7 @@ int mpp_model_parse(const char *text, mpp_model_t *m, unsigned *given, char *why
 
 typedef enum {
     MPP_PSRC_GIVEN = 0,   /* MPIPROF_MODEL */
-    MPP_PSRC_CALIBRATED,  /* ping-pong at MPI_Init */
+    MPP_PSRC_CALIBRATED,  /* ping-pong at MPI_Init, and again at MPI_Finalize (mpp_model_setup_t.at) */
     MPP_PSRC_AS_INTRA,    /* one node: inter-node messages do not occur; the intra-node value */
     MPP_PSRC_AS_INTER,    /* no node runs two processes: the inter-node value */
     MPP_PSRC_BUILTIN      /* one process: nothing to measure; a built-in value */
@@ -131,11 +181,34 @@ typedef enum {
 #define MPP_CALIBRATION_SMALL 8
 #define MPP_CALIBRATION_LARGE (128 * 1024)
 
+/* The calibration's measurements: at MPI_Init, and at MPI_Finalize. */
+enum { MPP_AT_INIT = 0, MPP_AT_FINALIZE = 1, MPP_NAT };
+
+/* One ping-pong of a link: the fastest one-way times (seconds) of its
+ * small and large messages; 0: not made. */
+typedef struct {
+    double small, large;
+} mpp_pingpong_t;
+
+/* What a link can do at most: a one-way latency longer than this, or a
+ * bandwidth lower, is the machine's noise (a process that waited for a
+ * time slice of the scheduler), not the link's (mpiprof(7), MODEL). */
+#define MPP_PLAUSIBLE_LATENCY_INTRA 100e-6
+#define MPP_PLAUSIBLE_BANDWIDTH_INTRA 100e6
+#define MPP_PLAUSIBLE_LATENCY_INTER 1e-3
+#define MPP_PLAUSIBLE_BANDWIDTH_INTER 5e6
+
 typedef struct {
     int enabled;                   /* 0: MPIPROF_PREDICT=off */
     mpp_model_t model;
     int source[MPP_NMP];           /* mpp_param_source_t */
     int pair[MPP_NLINKS][2];       /* the ranks whose ping-pong measured each link; -1: none */
+    mpp_pingpong_t measured[MPP_NLINKS][MPP_NAT]; /* the ping-pongs of the calibrated links */
+    int at[MPP_NMP];               /* a calibrated parameter: the measurement it is from (MPP_AT_*) */
+    unsigned implausible;          /* bit 1 << link: no measurement of a calibrated parameter of that
+                                      link was plausible; the predicted characteristics are n/a */
+    unsigned shared_cpu;           /* bit 1 << link: the ping-pong's processes shared one CPU that
+                                      neither could leave (their affinity) */
     int nodes;                     /* distinct host names */
     /* Relative core speed (mean 1 over processes) from a compute loop timed
      * at MPI_Init: the slowest and fastest process. */
@@ -143,7 +216,28 @@ typedef struct {
     int speed_min_rank, speed_max_rank;
     double speed_loop;             /* seconds of that loop, mean over processes */
     double seconds;                /* how long the calibration took at MPI_Init */
+    double seconds_finalize;       /* ... and its measurement at MPI_Finalize (0: none) */
 } mpp_model_setup_t;
+
+/* Latency and bandwidth of a link from one ping-pong: latency = the small
+ * message's one-way time, bandwidth = MPP_CALIBRATION_LARGE / (large's -
+ * small's), the transfer taken as at least 5% of the large message's time
+ * (a link whose latency is all there is keeps a finite bandwidth). */
+void mpp_model_link_from(const mpp_pingpong_t *pp, double *latency, double *bandwidth);
+/* A latency and bandwidth a link can have (MPP_PLAUSIBLE_*). */
+int mpp_model_plausible_latency(int link, double latency);
+int mpp_model_plausible_bandwidth(int link, double bandwidth);
+/* The parameters of `link` that are calibrated (source), from its
+ * measurements at MPI_Init and, when made, MPI_Finalize: the better of each
+ * (the lower latency, the higher bandwidth: noise only ever lengthens a
+ * round trip), with at[] saying which, and the link's implausible bit.
+ * Pure: the same on every process from the same measurements. */
+void mpp_model_keep_better(mpp_model_setup_t *s, int link);
+/* The model can price calls: enabled and no implausible calibration. */
+static inline int mpp_model_usable(const mpp_model_setup_t *s) { return s && s->enabled && !s->implausible; }
+/* Why the predicted characteristics and Overlap are n/a when the model is
+ * enabled but not usable: the measurements and their limits, one line. */
+void mpp_model_na_reason(const mpp_model_setup_t *s, char *out, size_t size);
 
 #define MPP_MODEL_LINE 512
 #define MPP_MODEL_MAX_LINES 6

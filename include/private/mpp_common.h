@@ -12,6 +12,7 @@
 #define MPP_LIKELY(x) __builtin_expect(!!(x), 1)
 #define MPP_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define MPP_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define MPP_ALWAYS_INLINE static inline __attribute__((always_inline))
 
 /* Categories of time inside MPI (characteristics.md).  A request has the
  * category of the call that created it. */

@@ -31,7 +31,8 @@ typedef struct {
     uint64_t calls, bytes_sent, bytes_recv;
     double time;
     double cat[MPP_NCAT]; /* time by category */
-    double model;         /* the model's time of the calls, summed */
+    double price[MPP_NPRICE]; /* the model's price of the calls (model.h), summed */
+    double model;         /* ... in seconds: mpp_profile_predict */
     double overlap;       /* Overlap of the requests started at this site */
     double predicted;     /* mpp_profile_predict */
     double wait[3];       /* Real sync, Potential sync, Time variation of its calls */
@@ -91,12 +92,14 @@ char *mpp_profile_src_key(uint32_t fid, const uintptr_t *frames, int depth, mpp_
                           mpp_function_name_fn function_name);
 
 /* The predicted time of every cell and the predicted MPI time and Overlap
- * of every interval (inclusive).  A cell's predicted time is its model time
- * less the Overlap of the requests it started (the hidden part of a
- * transfer costs nothing), split over SendRecv, Collective and System as
- * its measured time is; the measured time where `op(fid)` is
+ * of every interval (inclusive).  A cell's model time is its price at the
+ * parameters of `model` (the final ones); its predicted time is that less
+ * the Overlap of the requests it started (the hidden part of a transfer
+ * costs nothing; Overlap, measured against transfers priced at MPI_Init's
+ * parameters, is at most the model time), split over SendRecv, Collective
+ * and System as its measured time is; the measured time where `op(fid)` is
  * MPP_OP_MEASURED; I/O time is never modelled: predicted = measured. */
-void mpp_profile_predict(mpp_local_profile_t *p, int (*op)(uint32_t fid));
+void mpp_profile_predict(mpp_local_profile_t *p, int (*op)(uint32_t fid), const mpp_model_t *model);
 
 /* Attach the counter values of every interval: values[i][e][v] for local
  * interval i, event e of context.nevents, v < MPP_HW_NV (copied). */

@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "model.h"
 #include "mpp_common.h"
 
 typedef struct {
@@ -22,7 +23,9 @@ typedef struct {
                            MPI_THREAD_MULTIPLE a new request can take a handle before
                            the thread that completed the old one removes it */
     int64_t bytes_sent, bytes_recv; /* persistent: per start */
-    double model;       /* model time of its transfer, seconds (persistent: per start) */
+    double model;       /* model time of its transfer, seconds at the parameters of MPI_Init (Overlap;
+                           persistent: per start) */
+    mpp_call_price_t price; /* a persistent request: its transfer's price (model.h), per start */
     /* With the hang watchdog on (mpp_request_describe): */
     uint8_t described;  /* the fields below are set */
     uint32_t fid;       /* the MPI function that created it */
@@ -58,11 +61,13 @@ void mpp_requests_set_tick_rate(double ticks_per_second);
  * (MPI_THREAD_SERIALIZED and MULTIPLE): keep the frames of their origin. */
 void mpp_requests_keep_frames(int on);
 void mpp_request_add(uint64_t handle, int kind, int persistent, int64_t bytes_sent, int64_t bytes_recv);
-/* The same, for Overlap: the model time of the transfer, and, unless the
- * request is persistent (started later by MPI_Start), the starting call's
- * return (ticks) and cell.  Returns the request's serial (0: not added). */
+/* The same, for Overlap: the model time of the transfer (and, persistent,
+ * its price: NULL for none), and, unless the request is persistent
+ * (started later by MPI_Start), the starting call's return (ticks) and
+ * cell.  Returns the request's serial (0: not added). */
 uint32_t mpp_request_add_started(uint64_t handle, int kind, int persistent, int64_t bytes_sent, int64_t bytes_recv,
-                             double model, uint64_t returned, const mpp_request_origin_t *origin);
+                                 const mpp_call_price_t *price, double model, uint64_t returned,
+                                 const mpp_request_origin_t *origin);
 /* 1 and *out filled when the handle is tracked. */
 int mpp_request_find(uint64_t handle, mpp_request_info_t *out);
 /* A persistent request was started (MPI_Start's return, its cell). */
@@ -72,11 +77,15 @@ void mpp_request_started(uint64_t handle, uint64_t returned, const mpp_request_o
  * MPI_REQUEST_NULL, the request completed and is removed; otherwise only a
  * persistent request counts as completed (its handle stays, inactive until
  * started again: the first wait or test after MPI_Start is taken as its
- * completion).  If the request was started and not completed since, fill
- * *origin (its frames only if another thread started it) and *overlap =
- * min(entry - the start's return, transfer time) and return 1. */
+ * completion).  *kind (when kind is not NULL) is the request's category
+ * when it counts as completed, -1 otherwise.  If the request was started
+ * and not completed since, fill *origin (its frames only if another thread
+ * started it) and *overlap and return 1.  Its Overlap window is
+ * [start's return, + min(entry - start's return, transfer time)); requests
+ * in flight at once share the process's time: *overlap is the part of the
+ * window no request completed before covered (cover.h). */
 int mpp_request_complete(uint64_t handle, uint32_t serial, uint64_t entry, int gone, const void *self,
-                         mpp_request_origin_t *origin, uint64_t *overlap);
+                         mpp_request_origin_t *origin, uint64_t *overlap, int *kind);
 void mpp_request_remove(uint64_t handle);
 /* Remove the handle only while it is still the request with that serial. */
 void mpp_request_remove_instance(uint64_t handle, uint32_t serial);

@@ -9,18 +9,23 @@
 
 #include <stdint.h>
 
+#include "frame_step.h"
+#include "model.h"
 #include "mpp_common.h"
 
-/* What the communication model needs of a cell is 16 bytes, added by the
- * hot path as two plain additions:
- *   model    the model's time of each call (model.h), summed.  The model's
- *            parameters are final when MPI_Init returns (calibrated there or
- *            given), so each call is priced when it is made, from its own
- *            bytes, communicator size and node locality.  A histogram of
- *            message-size classes (32 counters, 128 bytes) would be 8 times
- *            larger and still need the communicator size and locality per
- *            class, and would be exact only while the calls of a site stay
- *            in one class;
+/* What the communication model needs of a cell is 40 bytes, added by the
+ * hot path as plain additions:
+ *   model    the price of each call (model.h: per link, the latency units
+ *            and bytes of its formula), summed.  Each call is priced when it
+ *            is made, from its own bytes, communicator size and node
+ *            locality, but the parameters are final only at MPI_Finalize
+ *            (measured again there, the better of the two kept: a noisy
+ *            node can spoil either measurement), where a price becomes
+ *            seconds, exactly.  Seconds priced at MPI_Init would need
+ *            re-scaling by latency and bandwidth separately, per link,
+ *            which is these four numbers; a histogram of message-size
+ *            classes (32 counters, 128 bytes) would be larger and still need
+ *            the communicator size and locality per class;
  *   overlap  ticks of Overlap of the nonblocking requests this call site
  *            started (min(time to the completing call, model transfer
  *            time)), added when the completing call is entered.
@@ -31,14 +36,17 @@
  * paired or a batch of collective instants comes back, never by the hot
  * path itself. */
 enum { MPP_WAIT_REALSYNC = 0, MPP_WAIT_POTSYNC, MPP_WAIT_VARIATION, MPP_NWAIT };
+/* which + MPP_WAIT_FINE_PART: the fine part of `which` (mpp_table_fold_fine). */
+enum { MPP_WAIT_FINE_PART = MPP_NWAIT };
 
 typedef struct {
     uint64_t calls;
     uint64_t ticks[MPP_NCAT]; /* time inside the call, by category */
     uint64_t bytes_sent, bytes_recv;
-    double model;             /* seconds */
+    double model[MPP_NPRICE]; /* the model's price (model.h) */
     uint64_t overlap;         /* ticks */
     uint64_t wait[MPP_NWAIT]; /* ticks */
+    uint64_t fine[MPP_NWAIT]; /* ticks below MPI_Init's threshold, from MPP_WAIT_FINE on (waitstates.h) */
 } mpp_stats_t;
 
 typedef struct {
@@ -47,6 +55,11 @@ typedef struct {
     uint32_t interval;
     mpp_stats_t stats; /* next to the key: a hit touches the first cache lines only */
     uintptr_t frames[MPP_MAX_DEPTH];
+    /* steps[i]: the unwind rule from frames[i] to frames[i+1], with which
+     * the hot path walks the current stack to compare it with the frames
+     * (callsite.h); MPP_STEP_UNKNOWN where the capture cannot be repeated
+     * that way (set by the first capture that can). */
+    mpp_step_rule_t steps[MPP_MAX_DEPTH];
 } mpp_cell_t;
 
 #define MPP_RECENT 32 /* a power of two */
@@ -76,6 +89,9 @@ static inline unsigned mpp_recent_slot(uintptr_t pc)
 
 int mpp_table_init(mpp_table_t *t, size_t limit, int depth);
 void mpp_table_free(mpp_table_t *t);
+/* MPI_Finalize: the fine part of every cell's wait states added to them
+ * (`count`) or dropped. */
+void mpp_table_fold_fine(mpp_table_t *t, int count);
 
 static inline uint64_t mpp_key_hash(uint32_t fid, uint32_t interval, const uintptr_t *frames, int depth)
 {

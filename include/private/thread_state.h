@@ -15,9 +15,9 @@
  * Each thread owns its table: no lock, no system call, no allocation once
  * its call sites are known.  A call from a site the thread called recently
  * (the table's recent cell for its return address), in the same interval,
- * is added inline (the fast path: a frame-pointer walk compared with that
- * cell's frames, two TSC reads, a few additions); anything else goes
- * through mpp_call_end_slow. */
+ * is added inline (the fast path: a walk of the stack by that cell's own
+ * unwind rules, compared with its frames; two TSC reads; a few additions);
+ * anything else goes through mpp_call_end_slow. */
 #ifndef MPP_THREAD_STATE_H
 #define MPP_THREAD_STATE_H
 
@@ -95,28 +95,29 @@ typedef struct mpp_call {
     uint64_t t0, t1;
     uint32_t fid;
     void *frame;                /* the wrapper's frame: the call site, should the process end inside */
-    uint32_t by_kind[MPP_NCAT]; /* requests handled, for waits/tests/starts */
+    uint32_t by_kind[MPP_NCAT]; /* requests completed (none: handled), for waits/tests/starts */
     int by_kind_used;
     int64_t bytes_sent, bytes_recv;
-    double model;               /* the model's time of this call, seconds (0: none) */
+    mpp_call_price_t model;     /* the model's price of this call (model.h; 0: none) */
     /* The request this call created (mpp_request_created), added to the
      * request table by mpp_call_end with this call's cell: 0 when none. */
     uint64_t new_request;
     uint32_t new_serial; /* its serial in the request table, set by mpp_call_end (0: not tracked) */
     int new_kind, new_persistent;
     int64_t new_sent, new_recv;
-    double new_model;
+    mpp_call_price_t new_price; /* its transfer's price (persistent: per start) */
+    double new_model;           /* ... in seconds at the parameters of MPI_Init (Overlap) */
     /* Persistent requests this call starts (MPI_Start, MPI_Startall):
-     * request keys as in mpp_reqset_t (handle | serial << 32). */
+     * request keys as in mpp_reqset_t (handle | serial << 32), and the
+     * price of their transfers (on either link). */
     const uint64_t *started;
     int nstarted;
+    double started_price[MPP_NPRICE];
     /* Set by mpp_call_end: the cell the call was added to (NULL: none, e.g.
      * while MPI_Pcontrol(0) pauses), for the wait-state analysis, which
      * runs after it. */
     mpp_cell_t *cell;
 } mpp_call_t;
-
-#define MPP_ALWAYS_INLINE static inline __attribute__((always_inline))
 
 /* What a wrapper's call uses besides time (the generator knows, so the
  * inline fast path adds only these). */
@@ -137,11 +138,15 @@ MPP_ALWAYS_INLINE int mpp_call_enter(mpp_thread_t *t, mpp_call_t *c, uint32_t fi
     uint64_t n = atomic_load_explicit(&t->entered, memory_order_relaxed);
     if (MPP_UNLIKELY(n != atomic_load_explicit(&t->left, memory_order_relaxed)))
         return 0;
-    atomic_store_explicit(&t->entered, n + 1, memory_order_relaxed);
-    t->current = c;
+    /* the call is filled in and named before the thread counts as inside
+     * it: a signal in between must not find it inside a call whose record
+     * is the previous call's dead frame (faults.c) */
     c->thread = t;
     c->fid = fid;
     c->frame = frame;
+    t->current = c;
+    atomic_signal_fence(memory_order_release);
+    atomic_store_explicit(&t->entered, n + 1, memory_order_relaxed);
     return 1;
 }
 
@@ -160,8 +165,8 @@ MPP_ALWAYS_INLINE int mpp_call_begin(mpp_call_t *c, uint32_t fid, unsigned uses,
         return 0;
     if (uses & MPP_USES_BYTES)
         c->bytes_sent = c->bytes_recv = 0;
-    if (uses & MPP_USES_MODEL)
-        c->model = 0;
+    if (uses & (MPP_USES_MODEL | MPP_USES_REQUESTS)) /* a request it creates takes the call's price */
+        c->model = (mpp_call_price_t){0};
     if (uses & MPP_USES_REQUESTS) {
         c->by_kind_used = 0;
         c->new_request = 0;
@@ -194,7 +199,7 @@ MPP_ALWAYS_INLINE void mpp_call_end(mpp_call_t *c, int mode, uint32_t fid, int c
                    cell->fid == fid &&
                    cell->interval == atomic_load_explicit(&mpp_current_interval, memory_order_relaxed) &&
                    !(uses & MPP_USES_REQUESTS) &&
-                   mpp_callsite_matches(cell->frames, t->table.depth, return_address, frame_address,
+                   mpp_callsite_matches(cell->frames, cell->steps, t->table.depth, return_address, frame_address,
                                         t->stack_lo, t->stack_hi))) {
         cell->stats.calls++;
         cell->stats.ticks[category] += c->t1 - c->t0;
@@ -203,7 +208,7 @@ MPP_ALWAYS_INLINE void mpp_call_end(mpp_call_t *c, int mode, uint32_t fid, int c
             cell->stats.bytes_recv += (uint64_t)c->bytes_recv;
         }
         if (uses & MPP_USES_MODEL)
-            cell->stats.model += c->model;
+            mpp_price_add_call(cell->stats.model, &c->model);
         c->cell = cell;
         atomic_store_explicit(&t->left, atomic_load_explicit(&t->entered, memory_order_relaxed),
                               memory_order_relaxed);
@@ -218,8 +223,16 @@ void mpp_thread_requests_keep_frames(int on);
 
 /* A request the call handles (key: handle | serial << 32) completed
  * (`gone`: MPI set it to MPI_REQUEST_NULL; else a persistent request's
- * wait/test): add its Overlap to the cell of the call that started it. */
-void mpp_call_request_done(mpp_call_t *c, uint64_t key, int gone);
+ * wait/test): add its Overlap to the cell of the call that started it.
+ * Returns its category when it counts as completed, else -1. */
+int mpp_call_request_done(mpp_call_t *c, uint64_t key, int gone);
+
+/* Ticks of the time of a call that handles requests (MPP_USES_REQUESTS: a
+ * wait, test or start; mpp_call_end has run) that went to `category`: its
+ * share by the kinds of the requests it completed, or, when it handled no
+ * tracked request, all of it if its own category (the wrapper's) is that
+ * one. */
+uint64_t mpp_call_ticks_of(const mpp_call_t *c, int category, int call_category);
 
 /* Where the call's cell is, to find it again later (mpp_call_end ran). */
 void mpp_call_origin(const mpp_call_t *c, mpp_request_origin_t *o);

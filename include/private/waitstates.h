@@ -27,6 +27,7 @@
 
 #include <stdint.h>
 
+#include "cover.h"
 #include "requests.h"
 
 /* What a sender streams per message (16 bytes). */
@@ -36,8 +37,9 @@ typedef struct {
     int64_t entry; /* send entry, aligned ticks */
 } mpp_send_record_t;
 
-/* A finished event: add `wait` ticks of Real sync to the cell `origin`. */
-typedef void (*mpp_deliver_fn)(void *ctx, const mpp_request_origin_t *origin, int64_t wait);
+/* A finished event: add `wait` ticks of Real sync to the cell `origin`
+ * (`fine`: a wait counted only at the fine threshold, below). */
+typedef void (*mpp_deliver_fn)(void *ctx, const mpp_request_origin_t *origin, int64_t wait, int fine);
 
 typedef struct {
     uint32_t comm;
@@ -62,6 +64,8 @@ typedef struct {
     mpp_wait_event_t *events;
     int nevents, free_event;
     int64_t threshold;  /* differences below it count as 0 (clock uncertainty) */
+    int64_t fine;       /* a lower threshold (mpp_p2p_init: the same): waits counted at it only
+                           are delivered apart (MPP_WAIT_FINE) */
     int64_t max_queue;  /* a channel holding more is desynchronized: dropped */
     mpp_deliver_fn deliver;
     void *ctx;
@@ -121,10 +125,31 @@ void mpp_instances_end(mpp_instances_t *r, uint64_t i, int64_t exit);
 int mpp_instances_take(mpp_instances_t *r, int n, int64_t *sent, mpp_request_origin_t *origins);
 /* The reduced batch (max[3n]: maxima over members of sent[3n]): this
  * member's Potential sync and Time variation of each instance, each
- * mpp_sync_term or, for a variation some member could not know, -1. */
-void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, int64_t threshold, int64_t *potsync,
-                         int64_t *variation);
+ * mpp_sync_term or, for a variation some member could not know, -1.
+ * They are windows of this process's time line, [own entry, latest
+ * entry) and [own exit, latest exit), which overlap when the process runs
+ * ahead through several instances (a root of non-synchronizing
+ * collectives, nonblocking collectives in flight at once): with the
+ * process's covers `entries` and `exits` (NULL: none), each term is only
+ * the part of its window no earlier instance covered (cover.h), so each
+ * instant of the process's time counts once. */
+void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, int64_t threshold, int64_t fine_from,
+                         mpp_cover_t *entries, mpp_cover_t *exits, int64_t *potsync, int64_t *variation,
+                         unsigned char *fine);
+/* With `fine` (may be NULL), differences from fine_from to threshold count
+ * too, and fine[j] says which of instance j's terms they are (the fine
+ * part, kept apart: see MPP_WAIT_FINE below). */
+enum { MPP_FINE_POTSYNC = 1, MPP_FINE_VARIATION = 2 };
 void mpp_instances_free(mpp_instances_t *r);
+
+/* Waits and differences of instants below MPI_Init's threshold (twice the
+ * largest uncertainty of its clock alignment) count as 0.  When that
+ * threshold is larger than MPP_WAIT_FINE seconds, those from MPP_WAIT_FINE
+ * on are kept apart in each cell (table.h, the fine part): MPI_Finalize's
+ * alignment may show that MPI_Init's offsets were better than their
+ * uncertainty said (mpp_clock_init_error), and they count then.  A
+ * threshold that stays above it is said in Warnings. */
+#define MPP_WAIT_FINE 50e-6
 
 /* Potential sync or Time variation term of one process in one collective
  * instance: max over members of the instant, less its own, or 0 below the
@@ -150,5 +175,15 @@ static inline int64_t mpp_late_sender_wait(int64_t duration, int64_t latest, int
  * peer's), uncertainty = half that round trip.  Returns 0, -1 if n < 1. */
 int mpp_clock_offset_estimate(const int64_t *t_send, const int64_t *t_peer, const int64_t *t_recv, int n,
                               int64_t *offset, int64_t *uncertainty);
+
+/* How far an offset measured at MPI_Init (`init` +- `u_init` ticks, one
+ * pair of processes) can be from the true one while the program ran, with
+ * the same pair measured again at MPI_Finalize (`fin` +- `u_fin`).  On one
+ * host the two read one clock (the TSC, or CLOCK_MONOTONIC): the true
+ * offset stays the same, so the error is at most |init - fin| + u_fin, and
+ * at most u_init.  On two hosts the clocks drift: the error changes
+ * linearly over the run and ends as large as |init - fin| + u_fin, so it is
+ * at most the larger of the two. */
+int64_t mpp_clock_init_error(int64_t init, int64_t u_init, int64_t fin, int64_t u_fin, int same_host);
 
 #endif

@@ -94,9 +94,10 @@ static void scale_to_union(mpp_local_profile_t *p, const mpp_interval_t *interva
         if (summed > in_mpi[i] && summed > 0) {
             for (int k = 0; k < MPP_NCAT; k++)
                 p->intervals[i].cat[k] *= in_mpi[i] / summed;
-            /* the waits overlap as the calls they happened in do */
-            for (int w = 0; w < MPP_NWAIT; w++)
-                p->intervals[i].wait[w] *= in_mpi[i] / summed;
+            /* Real sync overlaps as the receiving calls it happened in do;
+             * Potential sync and Time variation are shared by the threads
+             * already (each instant of the process's time counts once). */
+            p->intervals[i].wait[MPP_WAIT_REALSYNC] *= in_mpi[i] / summed;
         }
     }
     free(in_mpi);
@@ -182,7 +183,7 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
             lc->calls += c->stats.calls;
             lc->bytes_sent += c->stats.bytes_sent;
             lc->bytes_recv += c->stats.bytes_recv;
-            lc->model += c->stats.model;
+            mpp_price_add(lc->price, c->stats.model);
             lc->overlap += to_seconds(c->stats.overlap);
             for (int w = 0; w < MPP_NWAIT; w++) {
                 double seconds = to_seconds(c->stats.wait[w]);
@@ -207,7 +208,7 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
     return p;
 }
 
-void mpp_profile_predict(mpp_local_profile_t *p, int (*op)(uint32_t fid))
+void mpp_profile_predict(mpp_local_profile_t *p, int (*op)(uint32_t fid), const mpp_model_t *model)
 {
     for (int i = 0; i < p->nintervals; i++) {
         for (int k = 0; k < MPP_NCAT; k++)
@@ -216,6 +217,7 @@ void mpp_profile_predict(mpp_local_profile_t *p, int (*op)(uint32_t fid))
     }
     for (int c = 0; c < p->ncells; c++) {
         mpp_local_cell_t *lc = &p->cells[c];
+        lc->model = mpp_model_price_seconds(model, lc->price);
         double pcat[MPP_NCAT] = {0};
         pcat[MPP_CAT_IO] = lc->cat[MPP_CAT_IO];
         int o = op(lc->fid);
@@ -225,9 +227,12 @@ void mpp_profile_predict(mpp_local_profile_t *p, int (*op)(uint32_t fid))
         } else {
             /* A request's Overlap never exceeds its transfer, which is in
              * this cell's model time (the cell of the call that started it);
-             * it is measured in ticks against a transfer time turned into
-             * ticks at the rate estimated at MPI_Init, which differs from the
-             * final one by ~1e-5: keep the sum within the model's. */
+             * it is measured in ticks against a transfer time priced at
+             * MPI_Init's parameters, turned into ticks at the rate estimated
+             * there (which differs from the final one by ~1e-5): keep the
+             * sum within the model's.  When MPI_Finalize's parameters are
+             * kept (smaller: a faster link), that bounds Overlap by the
+             * re-priced transfers. */
             if (lc->overlap > lc->model)
                 lc->overlap = lc->model;
             double rest = lc->model - lc->overlap, measured = 0;

@@ -26,6 +26,16 @@ void mpp_table_free(mpp_table_t *t)
     memset(t, 0, sizeof *t);
 }
 
+void mpp_table_fold_fine(mpp_table_t *t, int count)
+{
+    for (size_t i = 0; t->cells && i < t->capacity; i++)
+        for (int w = 0; w < MPP_NWAIT; w++) {
+            if (count)
+                t->cells[i].stats.wait[w] += t->cells[i].stats.fine[w];
+            t->cells[i].stats.fine[w] = 0;
+        }
+}
+
 static mpp_cell_t *place(mpp_cell_t *cells, size_t capacity, uint64_t hash)
 {
     size_t i = hash & (capacity - 1);
@@ -70,6 +80,7 @@ mpp_cell_t *mpp_table_insert(mpp_table_t *t, uint64_t hash, uint32_t fid, uint32
     c->interval = interval;
     memset(c->frames, 0, sizeof c->frames);
     memcpy(c->frames, frames, (size_t)t->depth * sizeof *frames);
+    memset(c->steps, 0, sizeof c->steps); /* MPP_STEP_UNKNOWN */
     t->count++;
     return c;
 }

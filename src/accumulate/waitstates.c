@@ -6,7 +6,7 @@
 void mpp_p2p_init(mpp_p2p_t *m, int64_t threshold, int64_t max_queue, mpp_deliver_fn deliver, void *ctx)
 {
     memset(m, 0, sizeof *m);
-    m->threshold = threshold;
+    m->threshold = m->fine = threshold;
     m->max_queue = max_queue > 0 ? max_queue : 1 << 20;
     m->deliver = deliver;
     m->ctx = ctx;
@@ -135,8 +135,13 @@ static void deliver_if_done(mpp_p2p_t *m, int e)
     if (ev->open || ev->pending > 0)
         return;
     int64_t wait = mpp_late_sender_wait(ev->duration, ev->latest, m->threshold);
-    if (wait > 0 && m->deliver)
-        m->deliver(m->ctx, &ev->origin, wait);
+    if (wait > 0 && m->deliver) {
+        m->deliver(m->ctx, &ev->origin, wait, 0);
+    } else if (m->fine < m->threshold && m->deliver) {
+        wait = mpp_late_sender_wait(ev->duration, ev->latest, m->fine);
+        if (wait > 0)
+            m->deliver(m->ctx, &ev->origin, wait, 1);
+    }
     ev->next_free = m->free_event;
     m->free_event = e;
     ev->open = -1; /* free */
@@ -304,12 +309,25 @@ int mpp_instances_take(mpp_instances_t *r, int n, int64_t *sent, mpp_request_ori
     return unknown;
 }
 
-void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, int64_t threshold, int64_t *potsync,
-                         int64_t *variation)
+void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, int64_t threshold, int64_t fine_from,
+                         mpp_cover_t *entries, mpp_cover_t *exits, int64_t *potsync, int64_t *variation,
+                         unsigned char *fine)
 {
+    int64_t least = fine && fine_from < threshold ? fine_from : threshold;
     for (int j = 0; j < n; j++) {
-        potsync[j] = mpp_sync_term(max[j], sent[j], threshold);
-        variation[j] = max[2 * n + j] == INT64_MAX ? -1 : mpp_sync_term(max[n + j], sent[n + j], threshold);
+        int64_t entry = sent[j], exit = sent[n + j];
+        int64_t p = mpp_sync_term(max[j], entry, least);
+        if (fine) /* the difference itself, not what the cover leaves of it, decides */
+            fine[j] = p > 0 && p < threshold ? MPP_FINE_POTSYNC : 0;
+        potsync[j] = entries ? mpp_cover_add(entries, entry, entry + p) : p;
+        if (max[2 * n + j] == INT64_MAX) {
+            variation[j] = -1;
+            continue;
+        }
+        int64_t v = mpp_sync_term(max[n + j], exit, least);
+        if (fine && v > 0 && v < threshold)
+            fine[j] |= MPP_FINE_VARIATION;
+        variation[j] = exits ? mpp_cover_add(exits, exit, exit + v) : v;
     }
 }
 
@@ -333,4 +351,12 @@ int mpp_clock_offset_estimate(const int64_t *t_send, const int64_t *t_peer, cons
     *offset = t_peer[best] - (t_send[best] + rtt / 2);
     *uncertainty = (rtt + 1) / 2;
     return 0;
+}
+
+int64_t mpp_clock_init_error(int64_t init, int64_t u_init, int64_t fin, int64_t u_fin, int same_host)
+{
+    int64_t change = init > fin ? init - fin : fin - init, at_end = change + u_fin;
+    if (same_host)
+        return at_end < u_init ? at_end : u_init;
+    return at_end > u_init ? at_end : u_init;
 }

@@ -59,6 +59,10 @@ const char mpp_partial_waits_reason[] =
     "Real sync, Potential sync and Time variation are n/a in a partial protocol: they pair instants of "
     "several processes, which a process that ends alone does not have";
 
+const char mpp_split_unmeasured_reason[] =
+    "CPU and Sys of the Productive time are n/a where getrusage counted no CPU time at all (nothing to divide "
+    "the time outside MPI-IO by)";
+
 const char mpp_overlap_off_reason[] =
     "Overlap and the predicted characteristics are n/a: MPIPROF_PREDICT=off (Overlap needs the communication "
     "model's transfer times)";
@@ -148,6 +152,32 @@ static mpp_comparison_t not_available(void)
     return c;
 }
 
+/* Productive split (characteristics.md): I/O is the time measured in MPI-IO
+ * calls; CPU and Sys divide the rest in the ratio of getrusage's user to
+ * system time (its values also count MPI's busy polling, which is
+ * Communication: only the ratio is used).  The rest is negative only when
+ * replicated code does MPI-IO (its insufficient parallelism is then I/O
+ * too): I/O is what remains productive.  Without any CPU time measured
+ * the rest cannot be divided: n/a (mpp_split_unmeasured_reason). */
+static void productive_split(double productive, double io, double user, double sys, double *cpu_out,
+                             double *sys_out, double *io_out)
+{
+    double rest = productive - io;
+    if (rest < 0) {
+        io = productive > 0 ? productive : 0;
+        rest = 0;
+    }
+    *io_out = io;
+    if (user + sys > 0) {
+        *cpu_out = rest * (user / (user + sys));
+        *sys_out = rest - *cpu_out;
+    } else if (rest == 0) {
+        *cpu_out = *sys_out = 0;
+    } else {
+        *cpu_out = *sys_out = NAN;
+    }
+}
+
 /* The characteristics of the quantities q (sums, minima, maxima over the
  * processes) and their per-process values by_process; `entered` gives, per
  * selected process, whether it entered the interval (NaN execution time). */
@@ -177,20 +207,8 @@ static int characteristics(const mpp_stat_t *q, const double *by_process, const 
     m[MPP_M_VARIATION] = waits_known ? q[MPP_Q_VARIATION].sum : NAN;
     m[MPP_M_OVERLAP] = overlap_known ? q[MPP_Q_OVERLAP].sum : NAN;
 
-    /* Productive split: CPU, Sys from getrusage and MPI-IO time, scaled so
-     * that the three add up to the productive time. */
-    double cpu = q[MPP_Q_CPU].sum, sys = q[MPP_Q_SYS].sum, io = q[MPP_Q_IO].sum;
-    double raw = cpu + sys + io;
-    if (raw > 0) {
-        double scale = m[MPP_M_PRODUCTIVE] / raw;
-        m[MPP_M_CPU] = cpu * scale;
-        m[MPP_M_SYS] = sys * scale;
-        m[MPP_M_IO] = io * scale;
-    } else if (m[MPP_M_PRODUCTIVE] == 0) {
-        m[MPP_M_CPU] = m[MPP_M_SYS] = m[MPP_M_IO] = 0;
-    } else {
-        m[MPP_M_CPU] = m[MPP_M_SYS] = m[MPP_M_IO] = NAN; /* nothing measured to split by */
-    }
+    productive_split(m[MPP_M_PRODUCTIVE], q[MPP_Q_IO].sum, q[MPP_Q_CPU].sum, q[MPP_Q_SYS].sum, &m[MPP_M_CPU],
+                     &m[MPP_M_SYS], &m[MPP_M_IO]);
 
     mpp_comparison_t *c = r->cmp;
     c[MPP_P_EXEC] = direct(&q[MPP_Q_EXEC]);

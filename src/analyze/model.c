@@ -102,58 +102,85 @@ const char *mpp_model_algorithm(int op, int64_t n, int64_t P)
     }
 }
 
-double mpp_model_cost(const mpp_model_t *m, int op, int64_t sent, int64_t recv, int64_t procs, int link)
+void mpp_model_terms(int op, int64_t sent, int64_t recv, int64_t procs, double *units, double *bytes)
 {
-    if (!m || link < 0 || link >= MPP_NLINKS || op < MPP_OP_P2P || op >= MPP_NOPS)
-        return 0.0;
+    *units = *bytes = 0.0;
+    if (op < MPP_OP_P2P || op >= MPP_NOPS)
+        return;
     int64_t P = procs < 1 ? 1 : procs;
-    double a = m->latency[link];
-    double b = m->bandwidth[link] > 0 ? 1.0 / m->bandwidth[link] : 0.0;
     int64_t size = mpp_model_size(op, sent, recv, P);
     double n = (double)size, L = ceil_log2(P), f = (double)(P - 1) / (double)P, p1 = (double)(P - 1);
+    double a = 0, b = 0; /* the formula's factors of the latency and of the inverse bandwidth */
     switch (op) {
     case MPP_OP_P2P:
     case MPP_OP_NEIGHBOR:
-        return a + n * b;
+        a = 1, b = n;
+        break;
     case MPP_OP_PROBE:
-        return a;
+        a = 1;
+        break;
     case MPP_OP_BARRIER:
-        return L * a;
+        a = L;
+        break;
     case MPP_OP_BCAST:
         if (P < MPP_MODEL_BCAST_MIN_PROCS || size <= MPP_MODEL_BCAST_SHORT)
-            return L * (a + n * b);
-        if (is_pof2(P) && size <= MPP_MODEL_BCAST_LONG)
-            return 2 * L * a + 2 * f * n * b;
-        return (L + p1) * a + 2 * f * n * b;
+            a = L, b = L * n;
+        else if (is_pof2(P) && size <= MPP_MODEL_BCAST_LONG)
+            a = 2 * L, b = 2 * f * n;
+        else
+            a = L + p1, b = 2 * f * n;
+        break;
     case MPP_OP_REDUCE:
     case MPP_OP_ALLREDUCE:
         if (size <= MPP_MODEL_REDUCE_SHORT)
-            return L * (a + n * b);
-        return 2 * L * a + 2 * f * n * b;
+            a = L, b = L * n;
+        else
+            a = 2 * L, b = 2 * f * n;
+        break;
     case MPP_OP_SCAN:
-        return L * (a + n * b);
+        a = L, b = L * n;
+        break;
     case MPP_OP_GATHER:
     case MPP_OP_SCATTER:
-        return L * a + f * n * b;
+        a = L, b = f * n;
+        break;
     case MPP_OP_GATHERV:
     case MPP_OP_SCATTERV:
     case MPP_OP_ALLTOALLV:
-        return p1 * a + f * n * b;
+        a = p1, b = f * n;
+        break;
     case MPP_OP_ALLGATHER:
         if ((is_pof2(P) && size < MPP_MODEL_ALLGATHER_LONG) || (!is_pof2(P) && size < MPP_MODEL_ALLGATHER_SHORT))
-            return L * a + f * n * b;
-        return p1 * a + f * n * b;
+            a = L, b = f * n;
+        else
+            a = p1, b = f * n;
+        break;
     case MPP_OP_ALLTOALL:
         if (P >= MPP_MODEL_ALLTOALL_MIN_PROCS && size / P <= MPP_MODEL_ALLTOALL_SHORT)
-            return L * a + L * (n / 2) * b;
-        return p1 * a + f * n * b;
+            a = L, b = L * (n / 2);
+        else
+            a = p1, b = f * n;
+        break;
     case MPP_OP_REDUCE_SCATTER:
         if (size < MPP_MODEL_REDUCE_SCATTER_LONG)
-            return L * a + f * n * b;
-        return p1 * a + f * n * b;
+            a = L, b = f * n;
+        else
+            a = p1, b = f * n;
+        break;
     default:
-        return 0.0;
+        break;
     }
+    *units = a;
+    *bytes = b;
+}
+
+double mpp_model_cost(const mpp_model_t *m, int op, int64_t sent, int64_t recv, int64_t procs, int link)
+{
+    if (!m || link < 0 || link >= MPP_NLINKS)
+        return 0.0;
+    double price[MPP_NPRICE] = {0};
+    mpp_model_terms(op, sent, recv, procs, &price[2 * link + MPP_PRICE_UNITS], &price[2 * link + MPP_PRICE_BYTES]);
+    return mpp_model_price_seconds(m, price);
 }
 
 /* --- parameters --- */
@@ -286,6 +313,119 @@ int mpp_model_parse(const char *text, mpp_model_t *m, unsigned *given, char *why
     return 0;
 }
 
+/* --- the calibration's measurements --- */
+
+void mpp_model_link_from(const mpp_pingpong_t *pp, double *latency, double *bandwidth)
+{
+    double transfer = pp->large - pp->small;
+    if (transfer < 0.05 * pp->large) /* the latency is all there is: keep the bandwidth finite */
+        transfer = 0.05 * pp->large;
+    *latency = pp->small;
+    *bandwidth = transfer > 0 ? MPP_CALIBRATION_LARGE / transfer : 0.0;
+}
+
+int mpp_model_plausible_latency(int link, double latency)
+{
+    double most = link == MPP_LINK_INTRA ? MPP_PLAUSIBLE_LATENCY_INTRA : MPP_PLAUSIBLE_LATENCY_INTER;
+    return latency > 0 && latency <= most;
+}
+
+int mpp_model_plausible_bandwidth(int link, double bandwidth)
+{
+    double least = link == MPP_LINK_INTRA ? MPP_PLAUSIBLE_BANDWIDTH_INTRA : MPP_PLAUSIBLE_BANDWIDTH_INTER;
+    return bandwidth >= least && isfinite(bandwidth);
+}
+
+static int link_latency_param(int link) { return link == MPP_LINK_INTRA ? MPP_MP_LAT_INTRA : MPP_MP_LAT_INTER; }
+
+void mpp_model_keep_better(mpp_model_setup_t *s, int link)
+{
+    int lat = link_latency_param(link), bw = lat + 1;
+    double best_lat = INFINITY, best_bw = 0;
+    int at_lat = MPP_AT_INIT, at_bw = MPP_AT_INIT;
+    for (int at = 0; at < MPP_NAT; at++) {
+        const mpp_pingpong_t *pp = &s->measured[link][at];
+        if (!(pp->small > 0 && pp->large > 0))
+            continue;
+        double l, b;
+        mpp_model_link_from(pp, &l, &b);
+        if (l < best_lat)
+            best_lat = l, at_lat = at;
+        if (b > best_bw)
+            best_bw = b, at_bw = at;
+    }
+    s->implausible &= ~(1u << link);
+    if (s->source[lat] == MPP_PSRC_CALIBRATED && isfinite(best_lat)) {
+        s->model.latency[link] = best_lat;
+        s->at[lat] = at_lat;
+        if (!mpp_model_plausible_latency(link, best_lat))
+            s->implausible |= 1u << link;
+    }
+    if (s->source[bw] == MPP_PSRC_CALIBRATED && best_bw > 0) {
+        s->model.bandwidth[link] = best_bw;
+        s->at[bw] = at_bw;
+        if (!mpp_model_plausible_bandwidth(link, best_bw))
+            s->implausible |= 1u << link;
+    }
+}
+
+static const char *const link_names[MPP_NLINKS] = {"intra-node", "inter-node"};
+static const char *const at_names[MPP_NAT] = {"MPI_Init", "MPI_Finalize"};
+
+/* "0.21us" or "5.3GB/s": a parameter as one measurement gave it. */
+static void measured_param(const mpp_model_setup_t *s, int which, int at, char *out, size_t size)
+{
+    int link = which == MPP_MP_LAT_INTRA || which == MPP_MP_BW_INTRA ? MPP_LINK_INTRA : MPP_LINK_INTER;
+    double l, b;
+    mpp_model_link_from(&s->measured[link][at], &l, &b);
+    mpp_model_format_param(which, which == link_latency_param(link) ? l : b, out, size);
+}
+
+static int measured_at(const mpp_model_setup_t *s, int link, int at)
+{
+    return s->measured[link][at].small > 0 && s->measured[link][at].large > 0;
+}
+
+void mpp_model_na_reason(const mpp_model_setup_t *s, char *out, size_t size)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    n += (size_t)snprintf(out, size, "the communication model could not be calibrated:");
+    for (int link = 0; link < MPP_NLINKS && n < size; link++) {
+        if (!(s->implausible & (1u << link)))
+            continue;
+        int lat = link_latency_param(link), bw = lat + 1;
+        char most[32], least[32];
+        mpp_model_format_param(lat, link == MPP_LINK_INTRA ? MPP_PLAUSIBLE_LATENCY_INTRA : MPP_PLAUSIBLE_LATENCY_INTER,
+                               most, sizeof most);
+        mpp_model_format_param(bw, link == MPP_LINK_INTRA ? MPP_PLAUSIBLE_BANDWIDTH_INTRA
+                                                           : MPP_PLAUSIBLE_BANDWIDTH_INTER,
+                               least, sizeof least);
+        n += (size_t)snprintf(out + n, size - n, " the %s ping-pong of ranks %d and %d took", link_names[link],
+                              s->pair[link][0], s->pair[link][1]);
+        int first = 1;
+        for (int at = 0; at < MPP_NAT && n < size; at++) {
+            if (!measured_at(s, link, at))
+                continue;
+            char vl[32], vb[32];
+            measured_param(s, lat, at, vl, sizeof vl);
+            measured_param(s, bw, at, vb, sizeof vb);
+            n += (size_t)snprintf(out + n, size - n, "%s %s one way (128 KiB at %s) at %s", first ? "" : " and", vl,
+                                  vb, at_names[at]);
+            first = 0;
+        }
+        if (n < size)
+            n += (size_t)snprintf(out + n, size - n,
+                                  ", beyond what a link takes (at most %s, at least %s): the time its processes "
+                                  "waited for the scheduler%s;",
+                                  most, least,
+                                  s->shared_cpu & (1u << link) ? ", sharing one CPU their affinity lets neither leave"
+                                                               : "");
+    }
+    if (n < size)
+        snprintf(out + n, size - n, " give the parameters in MPIPROF_MODEL");
+}
+
 /* --- the protocol's lines --- */
 
 void mpp_model_source_text(const mpp_model_setup_t *s, int which, char *out, size_t size)
@@ -295,10 +435,19 @@ void mpp_model_source_text(const mpp_model_setup_t *s, int which, char *out, siz
     case MPP_PSRC_GIVEN:
         snprintf(out, size, "given in MPIPROF_MODEL");
         break;
-    case MPP_PSRC_CALIBRATED:
-        snprintf(out, size, "calibrated at MPI_Init: ping-pong of ranks %d and %d, %d B and %d KiB messages",
-                 s->pair[link][0], s->pair[link][1], MPP_CALIBRATION_SMALL, MPP_CALIBRATION_LARGE / 1024);
+    case MPP_PSRC_CALIBRATED: {
+        int at = s->at[which] == MPP_AT_FINALIZE ? MPP_AT_FINALIZE : MPP_AT_INIT, other = 1 - at;
+        char figure[48] = "";
+        if (measured_at(s, link, other)) { /* measured at both ends: what the other one gave */
+            char v[32];
+            measured_param(s, which, other, v, sizeof v);
+            snprintf(figure, sizeof figure, " (%s: %s)", at_names[other], v);
+        }
+        snprintf(out, size, "calibrated at %s%s: ping-pong of ranks %d and %d, %d B and %d KiB messages",
+                 at_names[at], figure, s->pair[link][0], s->pair[link][1], MPP_CALIBRATION_SMALL,
+                 MPP_CALIBRATION_LARGE / 1024);
         break;
+    }
     case MPP_PSRC_AS_INTRA:
         snprintf(out, size, "not measured: all processes run on one node, so no message leaves it; "
                  "the intra-node value");
@@ -325,26 +474,44 @@ int mpp_model_describe(const mpp_model_setup_t *s, char lines[][MPP_MODEL_LINE],
              "message = latency + bytes/bandwidth (intra-node and inter-node parameters); collectives by "
              "MPICH's algorithms for their size; computation = the mean over processes, by core speed "
              "(mpiprof(7), MODEL)");
-    static const char *const link_names[MPP_NLINKS] = {"intra-node", "inter-node"};
     for (int link = 0; link < MPP_NLINKS; link++) {
-        int lat = link == MPP_LINK_INTRA ? MPP_MP_LAT_INTRA : MPP_MP_LAT_INTER, bw = lat + 1;
-        char vl[32], vb[32], sl[160], sb[160];
+        int lat = link_latency_param(link), bw = lat + 1;
+        char vl[32], vb[32], sl[192], sb[192];
         mpp_model_format_param(lat, mpp_model_param_value(&s->model, lat), vl, sizeof vl);
         mpp_model_format_param(bw, mpp_model_param_value(&s->model, bw), vb, sizeof vb);
         mpp_model_source_text(s, lat, sl, sizeof sl);
         mpp_model_source_text(s, bw, sb, sizeof sb);
-        if (!strcmp(sl, sb))
-            snprintf(lines[n++], MPP_MODEL_LINE, "%s: %s=%s %s=%s (%s)", link_names[link],
-                     mpp_model_param_names[lat], vl, mpp_model_param_names[bw], vb, sl);
-        else
-            snprintf(lines[n++], MPP_MODEL_LINE, "%s: %s=%s (%s), %s=%s (%s)", link_names[link],
-                     mpp_model_param_names[lat], vl, sl, mpp_model_param_names[bw], vb, sb);
+        const char *na = s->implausible & (1u << link) ? "; not plausible: the predicted characteristics are n/a" : "";
+        if (s->source[lat] == MPP_PSRC_CALIBRATED && s->source[bw] == MPP_PSRC_CALIBRATED &&
+            measured_at(s, link, MPP_AT_FINALIZE)) {
+            /* measured at both ends: where each parameter is from */
+            char ol[32], ob[32];
+            measured_param(s, lat, 1 - s->at[lat], ol, sizeof ol);
+            measured_param(s, bw, 1 - s->at[bw], ob, sizeof ob);
+            snprintf(lines[n++], MPP_MODEL_LINE,
+                     "%s: %s=%s %s=%s (calibrated by a ping-pong of ranks %d and %d, %d B and %d KiB messages: %s "
+                     "at %s (%s: %s), %s at %s (%s: %s)%s)",
+                     link_names[link], mpp_model_param_names[lat], vl, mpp_model_param_names[bw], vb,
+                     s->pair[link][0], s->pair[link][1], MPP_CALIBRATION_SMALL, MPP_CALIBRATION_LARGE / 1024,
+                     mpp_model_param_names[lat], at_names[s->at[lat]], at_names[1 - s->at[lat]], ol,
+                     mpp_model_param_names[bw], at_names[s->at[bw]], at_names[1 - s->at[bw]], ob, na);
+        } else if (!strcmp(sl, sb)) {
+            snprintf(lines[n++], MPP_MODEL_LINE, "%s: %s=%s %s=%s (%s%s)", link_names[link],
+                     mpp_model_param_names[lat], vl, mpp_model_param_names[bw], vb, sl, na);
+        } else {
+            snprintf(lines[n++], MPP_MODEL_LINE, "%s: %s=%s (%s), %s=%s (%s)%s", link_names[link],
+                     mpp_model_param_names[lat], vl, sl, mpp_model_param_names[bw], vb, sb, na);
+        }
     }
     snprintf(lines[n++], MPP_MODEL_LINE,
              "core speed: relative %.3f (rank %d) to %.3f (rank %d), mean 1, from a %.3g ms compute loop timed on "
              "every process at MPI_Init", s->speed_min, s->speed_min_rank, s->speed_max, s->speed_max_rank,
              s->speed_loop * 1e3);
-    snprintf(lines[n++], MPP_MODEL_LINE, "calibration at MPI_Init took %.3g ms (%d node%s)", s->seconds * 1e3,
-             s->nodes, s->nodes == 1 ? "" : "s");
+    if (s->seconds_finalize > 0)
+        snprintf(lines[n++], MPP_MODEL_LINE, "calibration took %.3g ms at MPI_Init and %.3g ms at MPI_Finalize "
+                 "(%d node%s)", s->seconds * 1e3, s->seconds_finalize * 1e3, s->nodes, s->nodes == 1 ? "" : "s");
+    else
+        snprintf(lines[n++], MPP_MODEL_LINE, "calibration at MPI_Init took %.3g ms (%d node%s)", s->seconds * 1e3,
+                 s->nodes, s->nodes == 1 ? "" : "s");
     return n;
 }

@@ -1,11 +1,16 @@
 #include <link.h>
+#include <pthread.h>
 #include <string.h>
 #include <unwind.h>
 
 #include "callsite.h"
 #include "config.h"
+#include "frame_rules.h"
 
 #define MAX_SKIPPED 16
+/* Frames a capture may step through, skipped ones included: a stack that
+ * seems deeper is corrupt, or recursive beyond interest. */
+#define MAX_STEPS (MPP_MAX_DEPTH + 64)
 
 static struct { uintptr_t lo, hi; } skipped[MAX_SKIPPED];
 static int nskipped;
@@ -14,6 +19,21 @@ int mpp_callsite_always_dwarf;
 static int depth = 1;
 
 int mpp_callsite_depth(void) { return depth; }
+
+void mpp_stack_bounds(uintptr_t *lo, uintptr_t *hi)
+{
+    pthread_attr_t attr;
+    void *addr;
+    size_t size;
+    *lo = *hi = 0; /* unknown: no walk goes anywhere */
+    if (pthread_getattr_np(pthread_self(), &attr) != 0)
+        return;
+    if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+        *lo = (uintptr_t)addr;
+        *hi = (uintptr_t)addr + size;
+    }
+    pthread_attr_destroy(&attr);
+}
 
 /* libmpi*, libmpich*, libpmpi*, libfmpich*: the MPI library and its
  * language bindings; libmpiprof: ourselves. */
@@ -46,7 +66,7 @@ static int collect_module(struct dl_phdr_info *info, size_t size, void *arg)
     return 0;
 }
 
-void mpp_callsite_init(int d, int unwind)
+void mpp_callsite_init(int d, int unwind, int (*fid_of_name)(const char *name))
 {
     depth = d < 1 ? 1 : d > MPP_MAX_DEPTH ? MPP_MAX_DEPTH : d;
     mpp_callsite_always_dwarf = unwind == MPP_UNWIND_DWARF;
@@ -54,6 +74,7 @@ void mpp_callsite_init(int d, int unwind)
     mpp_skipped_lo = UINTPTR_MAX;
     mpp_skipped_hi = 0;
     dl_iterate_phdr(collect_module, NULL);
+    mpp_frame_rules_start(unwind == MPP_UNWIND_FP ? MPP_FRAME_RULES_FP : MPP_FRAME_RULES_CFI, fid_of_name);
 }
 
 int mpp_callsite_in_skipped_slow(uintptr_t pc)
@@ -63,6 +84,8 @@ int mpp_callsite_in_skipped_slow(uintptr_t pc)
             return 1;
     return 0;
 }
+
+/* --- MPIPROF_UNWIND=dwarf: the toolchain's unwinder on every call --- */
 
 struct unwind_state {
     uintptr_t *frames;
@@ -87,10 +110,73 @@ static void __attribute__((noinline)) capture_dwarf(uintptr_t *frames)
     _Unwind_Backtrace(unwind_step, &s);
 }
 
-/* Calls through the MPI Fortran bindings, or MPIPROF_UNWIND=dwarf. */
-void mpp_callsite_capture_dwarf(uintptr_t *frames)
+/* --- the walk by cached rules --- */
+
+/* Walk from regs: the first `want` frames outside the skipped code into
+ * frames (zero-padded) and, while no frame was skipped after the first
+ * kept, the rules between them into steps. */
+static void walk(uintptr_t *frames, mpp_step_rule_t *steps, int want, mpp_frame_regs_t r, uintptr_t lo,
+                 uintptr_t hi)
 {
-    for (int k = 0; k < depth; k++)
-        frames[k] = 0;
-    capture_dwarf(frames);
+    int n = 0, repeatable = 1;
+    for (int k = 0; k < MAX_STEPS && n < want; k++) {
+        mpp_step_rule_t rule = mpp_frame_rule(r.pc);
+        /* a value read from the stack that is not a return address: the
+         * walk went wrong (the wrapper's own return address is kept) */
+        if (rule.kind == MPP_STEP_INVALID && k > 0)
+            break;
+        if (mpp_callsite_in_skipped(r.pc)) {
+            repeatable &= n == 0;
+        } else {
+            frames[n] = r.pc;
+            if (steps)
+                steps[n] = rule;
+            n++;
+        }
+        if (!mpp_frame_step(&r, rule, lo, hi))
+            break;
+    }
+    for (int i = n; i < want; i++)
+        frames[i] = 0;
+    if (steps) {
+        for (int i = n; i < want; i++)
+            steps[i] = (mpp_step_rule_t){0, 0, MPP_STEP_UNKNOWN, 0};
+        if (!repeatable || n == 0)
+            for (int i = 0; i < n; i++)
+                steps[i] = (mpp_step_rule_t){0, 0, MPP_STEP_UNKNOWN, 0};
+    }
+}
+
+void mpp_callsite_capture(uintptr_t *frames, mpp_step_rule_t *steps, int d, void *return_address,
+                          void *frame_address, uintptr_t lo, uintptr_t hi)
+{
+    if (MPP_UNLIKELY(mpp_callsite_always_dwarf)) {
+        for (int k = 0; k < d; k++) {
+            frames[k] = 0;
+            if (steps)
+                steps[k] = (mpp_step_rule_t){0, 0, MPP_STEP_UNKNOWN, 0};
+        }
+        capture_dwarf(frames);
+        return;
+    }
+    /* the wrapper keeps a frame pointer: its caller's stack pointer is just
+     * above the saved frame pointer and return address */
+    const uintptr_t *fp = (const uintptr_t *)frame_address;
+    mpp_frame_regs_t r = {(uintptr_t)return_address, (uintptr_t)(fp + 2), 0};
+    if (mpp_stack_word((uintptr_t)fp, lo, hi))
+        r.bp = fp[0];
+    walk(frames, steps, d, r, lo, hi);
+}
+
+void mpp_callsite_capture_regs(uintptr_t *frames, int d, mpp_frame_regs_t regs, uintptr_t lo, uintptr_t hi)
+{
+    walk(frames, NULL, d, regs, lo, hi);
+}
+
+int mpp_callsite_library_call(uintptr_t return_address, uint32_t fid)
+{
+    if (!mpp_callsite_in_skipped(return_address))
+        return 0;
+    int implements = mpp_frame_implements(return_address);
+    return implements != MPP_IMPLEMENTS_UNKNOWN && implements != (int)fid;
 }

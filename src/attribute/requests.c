@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cover.h"
 #include "mt_lock.h"
 #include "requests.h"
 
@@ -22,6 +23,9 @@ static double tick_rate;
 static int keep_frames; /* another thread may complete a request: keep the starting call's frames */
 static size_t capacity, count;
 static uint32_t last_serial;
+/* The process's time covered by Overlap so far: requests in flight at once
+ * share it (each instant counts once, cover.h). */
+static mpp_cover_t overlap_cover;
 /* MPI_THREAD_MULTIPLE or the hang watchdog only (mt_lock.h). */
 static mpp_mt_lock_t lock = MPP_MT_LOCK_INITIALIZER;
 
@@ -71,6 +75,7 @@ void mpp_requests_reset(void)
     free(slots);
     slots = NULL;
     capacity = count = 0;
+    mpp_cover_reset(&overlap_cover);
 }
 
 static int grow(void)
@@ -103,11 +108,12 @@ static size_t find_index(uint64_t handle)
 
 void mpp_request_add(uint64_t handle, int kind, int persistent, int64_t bytes_sent, int64_t bytes_recv)
 {
-    mpp_request_add_started(handle, kind, persistent, bytes_sent, bytes_recv, 0.0, 0, NULL);
+    mpp_request_add_started(handle, kind, persistent, bytes_sent, bytes_recv, NULL, 0.0, 0, NULL);
 }
 
 uint32_t mpp_request_add_started(uint64_t handle, int kind, int persistent, int64_t bytes_sent, int64_t bytes_recv,
-                                 double model, uint64_t returned, const mpp_request_origin_t *origin)
+                                 const mpp_call_price_t *price, double model, uint64_t returned,
+                                 const mpp_request_origin_t *origin)
 {
     if (!handle)
         return 0;
@@ -123,6 +129,8 @@ uint32_t mpp_request_add_started(uint64_t handle, int kind, int persistent, int6
     s->info = (mpp_request_info_t){.handle = handle, .kind = (uint8_t)kind, .persistent = (uint8_t)persistent,
                                    .serial = ++last_serial, .bytes_sent = bytes_sent, .bytes_recv = bytes_recv,
                                    .model = model};
+    if (price)
+        s->info.price = *price;
     s->transfer = to_ticks(model);
     s->active = !persistent && origin && origin->thread && s->transfer;
     s->returned = returned;
@@ -206,17 +214,24 @@ void mpp_request_remove_instance(uint64_t handle, uint32_t serial)
 }
 
 int mpp_request_complete(uint64_t handle, uint32_t serial, uint64_t entry, int gone, const void *self,
-                         mpp_request_origin_t *origin, uint64_t *overlap)
+                         mpp_request_origin_t *origin, uint64_t *overlap, int *kind)
 {
     int done = 0;
+    if (kind)
+        *kind = -1;
     take();
     if (capacity && handle) {
         size_t i = find_index(handle);
         slot_t *s = &slots[i];
         if (s->info.handle && s->info.serial == serial && (gone || s->info.persistent)) {
+            if (kind)
+                *kind = s->info.kind;
             if (s->active) {
                 uint64_t elapsed = entry > s->returned ? entry - s->returned : 0;
-                *overlap = elapsed < s->transfer ? elapsed : s->transfer;
+                uint64_t window = elapsed < s->transfer ? elapsed : s->transfer;
+                /* what other requests' Overlap has not covered of it */
+                *overlap = (uint64_t)mpp_cover_add(&overlap_cover, (int64_t)s->returned,
+                                                   (int64_t)(s->returned + window));
                 /* the frames only for another thread's cell */
                 copy_origin(origin, &s->origin, s->origin.thread != self ? s->origin.frames : NULL);
                 s->active = 0;

@@ -1,7 +1,8 @@
 /* A return address points after the call instruction; its source line is
  * that of address - 1.  Unresolved frames are named module+0xOFFSET, the
  * offset from the module's load address, which is the same on every process
- * whatever address-space randomization did. */
+ * whatever address-space randomization did.  C++ names are demangled. */
+#include <dlfcn.h>
 #include <elfutils/libdwfl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -29,11 +30,16 @@ typedef struct {
 
 #define MAX_MODULES 64
 
+/* The C++ runtime's demangler (the Itanium ABI's __cxa_demangle). */
+typedef char *(*demangler_t)(const char *mangled, char *buffer, size_t *length, int *status);
+
 struct mpp_symbolizer {
     Dwfl *dwfl;
     mpp_strmap_t cache; /* hex address -> char * record */
     module_functions_t modules[MAX_MODULES];
     int nmodules;
+    demangler_t demangle; /* NULL: no C++ runtime loaded */
+    int demangle_looked_up;
 };
 
 static int by_start(const void *a, const void *b)
@@ -129,6 +135,32 @@ static const char *basename_of(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* A mangled C++ name as the program's source writes it ("_Z9CommMonoQR6Domain"
+ * -> "CommMonoQ(Domain&)"), allocated; NULL: keep the name as it is.  Only
+ * "_Z" names: the demangler also reads plain names as types ("f" -> "float").
+ * Every process of a program loads the same runtime, so SRC keys stay equal
+ * across processes. */
+static char *demangled(mpp_symbolizer_t *s, const char *name)
+{
+    if (!name || strncmp(name, "_Z", 2) != 0)
+        return NULL;
+    if (!s->demangle_looked_up) {
+        /* From the C++ runtime the program already loads, at its first
+         * mangled name: a C program has none, and never looks. */
+        s->demangle = (demangler_t)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+        s->demangle_looked_up = 1;
+    }
+    if (!s->demangle)
+        return NULL;
+    int status = -1;
+    char *readable = s->demangle(name, NULL, NULL, &status);
+    if (status != 0) {
+        free(readable);
+        return NULL;
+    }
+    return readable;
+}
+
 static char *resolve(mpp_symbolizer_t *s, uintptr_t address)
 {
     char *record = NULL;
@@ -142,6 +174,9 @@ static char *resolve(mpp_symbolizer_t *s, uintptr_t address)
     Dwarf_Addr start = 0;
     const char *module_name = dwfl_module_info(module, NULL, &start, NULL, NULL, NULL, NULL, NULL);
     const char *function = function_name(s, module, pc);
+    char *readable = demangled(s, function);
+    if (readable)
+        function = readable;
     Dwfl_Line *line = dwfl_module_getsrc(module, pc);
     int lineno = 0;
     const char *path = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
@@ -154,6 +189,7 @@ static char *resolve(mpp_symbolizer_t *s, uintptr_t address)
         n = asprintf(&record, "%s%c0%c%s%c%s+0x%" PRIx64, module_name ? module_name : "??", MPP_US,
                      MPP_US, function ? function : "", MPP_US,
                      basename_of(module_name ? module_name : "??"), (uint64_t)(address - start));
+    free(readable);
     return n < 0 ? NULL : record;
 }
 

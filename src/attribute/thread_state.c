@@ -1,5 +1,6 @@
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -27,22 +28,6 @@ void mpp_collect_set(int on, int paused)
 static mpp_thread_t *_Atomic all_threads;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void stack_bounds(uintptr_t *lo, uintptr_t *hi)
-{
-    pthread_attr_t attr;
-    void *addr;
-    size_t size;
-    *lo = 0;
-    *hi = UINTPTR_MAX;
-    if (pthread_getattr_np(pthread_self(), &attr) != 0)
-        return;
-    if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
-        *lo = (uintptr_t)addr;
-        *hi = (uintptr_t)addr + size;
-    }
-    pthread_attr_destroy(&attr);
-}
-
 mpp_thread_t *mpp_thread_attach(void)
 {
     if (!mpp_collecting)
@@ -53,7 +38,7 @@ mpp_thread_t *mpp_thread_attach(void)
         free(t);
         return NULL;
     }
-    stack_bounds(&t->stack_lo, &t->stack_hi);
+    mpp_stack_bounds(&t->stack_lo, &t->stack_hi);
     t->tid = (long)syscall(SYS_gettid);
     pthread_mutex_lock(&registry_lock);
     t->next = atomic_load_explicit(&all_threads, memory_order_relaxed);
@@ -66,22 +51,42 @@ mpp_thread_t *mpp_thread_attach(void)
 mpp_thread_t *mpp_threads(void) { return atomic_load_explicit(&all_threads, memory_order_acquire); }
 
 /* Time of a wait/test/start split over the categories of the requests it
- * handled, in proportion to their number. */
-static void add_split(mpp_stats_t *s, const mpp_call_t *c, uint64_t dt)
+ * completed (or, completing none, handled), in proportion to their number;
+ * the rounding remainder goes to the last category. */
+static void split_by_kind(const mpp_call_t *c, uint64_t dt, uint64_t share[MPP_NCAT])
 {
     uint64_t total = 0, given = 0;
     int last = -1;
     for (int k = 0; k < MPP_NCAT; k++)
         total += c->by_kind[k];
     for (int k = 0; k < MPP_NCAT; k++) {
-        if (!c->by_kind[k])
+        share[k] = 0;
+        if (!c->by_kind[k]) /* none at all: by_kind_used is never set then */
             continue;
-        uint64_t share = dt * c->by_kind[k] / total;
-        s->ticks[k] += share;
-        given += share;
+        share[k] = dt * c->by_kind[k] / total;
+        given += share[k];
         last = k;
     }
-    s->ticks[last] += dt - given;
+    if (last >= 0)
+        share[last] += dt - given;
+}
+
+static void add_split(mpp_stats_t *s, const mpp_call_t *c, uint64_t dt)
+{
+    uint64_t share[MPP_NCAT];
+    split_by_kind(c, dt, share);
+    for (int k = 0; k < MPP_NCAT; k++)
+        s->ticks[k] += share[k];
+}
+
+uint64_t mpp_call_ticks_of(const mpp_call_t *c, int category, int call_category)
+{
+    uint64_t dt = c->t1 - c->t0;
+    if (!c->by_kind_used)
+        return category == call_category ? dt : 0;
+    uint64_t share[MPP_NCAT];
+    split_by_kind(c, dt, share);
+    return share[category];
 }
 
 static void origin_of(mpp_request_origin_t *o, mpp_thread_t *t, const mpp_cell_t *cell)
@@ -131,7 +136,8 @@ static void track_requests(mpp_call_t *c, mpp_cell_t *cell)
     c->new_serial = 0;
     if (c->new_request) {
         c->new_serial = mpp_request_add_started(c->new_request, c->new_kind, c->new_persistent, c->new_sent,
-                                                c->new_recv, c->new_model, c->t1, &o);
+                                                c->new_recv, c->new_persistent ? &c->new_price : NULL,
+                                                c->new_model, c->t1, &o);
         if (MPP_UNLIKELY(atomic_load_explicit(&mpp_watch_on, memory_order_relaxed)))
             describe_request(c);
     }
@@ -166,16 +172,19 @@ mpp_cell_t *mpp_origin_cell(mpp_thread_t *self, const mpp_request_origin_t *o)
     return NULL;
 }
 
-void mpp_call_request_done(mpp_call_t *c, uint64_t key, int gone)
+int mpp_call_request_done(mpp_call_t *c, uint64_t key, int gone)
 {
     mpp_request_origin_t o;
     uint64_t overlap = 0;
+    int kind;
     mpp_thread_t *t = c->thread;
-    if (!mpp_request_complete(key & 0xffffffffu, (uint32_t)(key >> 32), c->t0, gone, t, &o, &overlap) || !overlap)
-        return;
+    if (!mpp_request_complete(key & 0xffffffffu, (uint32_t)(key >> 32), c->t0, gone, t, &o, &overlap, &kind) ||
+        !overlap)
+        return kind;
     mpp_cell_t *cell = mpp_origin_cell(t, &o);
     if (cell)
         cell->stats.overlap += overlap;
+    return kind;
 }
 
 int mpp_call_begin_general(mpp_call_t *c, uint32_t fid, void *frame)
@@ -193,7 +202,7 @@ int mpp_call_begin_general(mpp_call_t *c, uint32_t fid, void *frame)
         return 0;
     c->by_kind_used = 0;
     c->bytes_sent = c->bytes_recv = 0;
-    c->model = 0;
+    c->model = (mpp_call_price_t){0};
     c->new_request = 0;
     c->nstarted = 0;
     if (MPP_UNLIKELY(mpp_counters_split_on)) /* MPIPROF_PAPI_SRC=on only */
@@ -217,32 +226,48 @@ void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_
     if (!(uses & MPP_USES_BYTES)) /* left unset by the fast begin */
         c->bytes_sent = c->bytes_recv = 0;
     if (!(uses & MPP_USES_MODEL))
-        c->model = 0;
+        c->model = (mpp_call_price_t){0};
     if (!(uses & MPP_USES_REQUESTS)) {
         c->by_kind_used = 0;
         c->new_request = 0;
         c->nstarted = 0;
     }
     uintptr_t frames[MPP_MAX_DEPTH];
+    mpp_step_rule_t steps[MPP_MAX_DEPTH];
     if (MPP_UNLIKELY(mpp_union_tracking))
         mpp_union_leave(c->t1);
-    if (MPP_UNLIKELY(mpp_paused)) { /* MPI_Pcontrol(0) with wait states on */
+    /* MPI_Pcontrol(0) with wait states on, or a call the MPI library makes
+     * itself (from its Fortran bindings: not the program's) */
+    if (MPP_UNLIKELY(mpp_paused) ||
+        MPP_UNLIKELY(mpp_callsite_library_call((uintptr_t)return_address, c->fid))) {
         c->cell = NULL;
         if (c->new_request || c->nstarted)
             track_requests(c, NULL); /* their kind and handle still matter */
         atomic_store_explicit(&t->left, atomic_load_explicit(&t->entered, memory_order_relaxed), memory_order_relaxed);
         return;
     }
-    mpp_callsite_capture(frames, t->table.depth, return_address, frame_address, t->stack_lo, t->stack_hi);
     uint32_t interval = atomic_load_explicit(&mpp_current_interval, memory_order_relaxed);
-    mpp_cell_t **recent = &t->table.recent[mpp_recent_slot(frames[0])];
-    mpp_cell_t *cell = *recent;
-    /* Loops call a few sites again and again: try the recent cell of this
-     * return address before hashing (NULL once the table has grown). */
+    int depth = t->table.depth;
+    /* Loops call a few sites again and again: the recent cell of this
+     * return address, while the stack is still that cell's (the fast path's
+     * test, for the calls it leaves out: requests, the general mode) ... */
+    mpp_cell_t *cell = t->table.recent[mpp_recent_slot((uintptr_t)return_address)];
     if (!(cell && cell->fid == c->fid && cell->interval == interval &&
-          mpp_same_frames(cell->frames, frames, t->table.depth))) {
-        cell = mpp_table_lookup(&t->table, c->fid, interval, frames);
-        *recent = cell;
+          mpp_callsite_matches(cell->frames, cell->steps, depth, return_address, frame_address, t->stack_lo,
+                               t->stack_hi))) {
+        /* ... else a capture, the recent cell of its first frame, the table */
+        mpp_callsite_capture(frames, steps, depth, return_address, frame_address, t->stack_lo, t->stack_hi);
+        mpp_cell_t **recent = &t->table.recent[mpp_recent_slot(frames[0])];
+        cell = *recent;
+        if (!(cell && cell->fid == c->fid && cell->interval == interval &&
+              mpp_same_frames(cell->frames, frames, depth))) {
+            cell = mpp_table_lookup(&t->table, c->fid, interval, frames);
+            *recent = cell;
+        }
+        /* the rules that let the fast path repeat this capture (a cell made
+         * without them: another thread's origin, the DWARF unwinder) */
+        if (cell && MPP_UNLIKELY(cell->steps[0].kind == MPP_STEP_UNKNOWN) && steps[0].kind != MPP_STEP_UNKNOWN)
+            memcpy(cell->steps, steps, sizeof cell->steps);
     }
     if (MPP_LIKELY(cell != NULL)) {
         uint64_t dt = c->t1 - c->t0;
@@ -253,7 +278,9 @@ void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_
             cell->stats.ticks[category] += dt;
         cell->stats.bytes_sent += (uint64_t)c->bytes_sent;
         cell->stats.bytes_recv += (uint64_t)c->bytes_recv;
-        cell->stats.model += c->model;
+        mpp_price_add_call(cell->stats.model, &c->model);
+        if (MPP_UNLIKELY(c->nstarted))
+            mpp_price_add(cell->stats.model, c->started_price);
     }
     c->cell = cell;
     if (MPP_UNLIKELY(c->new_request || c->nstarted))

@@ -1,17 +1,24 @@
 /* The public API (mpiprof.h) and its Fortran entry points: interval and
- * replicated-code marks.  Marks are rare next to MPI calls; a lock keeps
+ * replicated-code marks, also made with MPI_Pcontrol, which pauses and
+ * resumes collection too.  Marks are rare next to MPI calls; a lock keeps
  * them safe when several threads mark. */
+#include <fcntl.h>
+#include <mpi.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "intervals.h"
 #include "lifecycle.h"
 #include "mpiprof.h"
 #include "mpp_common.h"
+#include "thread_state.h"
 #include "warnings.h"
 
 static pthread_mutex_t marks = PTHREAD_MUTEX_INITIALIZER;
@@ -82,8 +89,6 @@ static void seq(int starting, const mpp_mark_t *mark)
     pthread_mutex_unlock(&marks);
 }
 
-void mpp_api_begin(const char *name, uintptr_t site) { begin(name, &(mpp_mark_t){NULL, 0, site}); }
-void mpp_api_end(const char *name, uintptr_t site) { end(name, &(mpp_mark_t){NULL, 0, site}); }
 
 MPP_EXPORT void mpiprof_interval_begin_at(const char *name, const char *file, int line)
 {
@@ -133,4 +138,77 @@ MPP_EXPORT void mpiprof_seq_begin_(void)
 MPP_EXPORT void mpiprof_seq_end_(void)
 {
     seq(0, &(mpp_mark_t){NULL, 0, (uintptr_t)__builtin_return_address(0)});
+}
+
+/* A name passed to MPI_Pcontrol(1, name) or (-1, name), when there is one:
+ * MPI_Pcontrol(1) without a name is legal MPI, so the argument is garbage
+ * then.  It is read only through the kernel (a write to a pipe fails with
+ * EFAULT on memory this process may not read: unmapped, a guard page,
+ * AddressSanitizer's shadow), and taken only as a short printable string. */
+static int pcontrol_name(const char *p, char *out, size_t size)
+{
+    static int fds[2] = {-1, -1};
+    if ((uintptr_t)p < 65536) /* nothing is ever mapped there (vm.mmap_min_addr) */
+        return 0;
+    if (fds[0] < 0 && pipe2(fds, O_NONBLOCK | O_CLOEXEC) != 0)
+        return 0;
+    long page = sysconf(_SC_PAGESIZE);
+    size_t n = 0;
+    while (n < size) { /* page by page: the string may end before an unreadable page */
+        size_t chunk = (size_t)page - (((uintptr_t)p + n) & (size_t)(page - 1));
+        if (chunk > size - n)
+            chunk = size - n;
+        /* the system call itself: a sanitizer's write() would check the
+         * memory first, and fault on it */
+        ssize_t put = syscall(SYS_write, fds[1], p + n, chunk);
+        if (put <= 0)
+            break;
+        ssize_t got = read(fds[0], out + n, (size_t)put);
+        if (got != put)
+            break;
+        n += (size_t)got;
+        if (memchr(out + n - (size_t)got, '\0', (size_t)got))
+            break;
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)out[i];
+        if (c == '\0')
+            return i > 0;
+        if (c < 0x20 || c >= 0x7f)
+            return 0;
+    }
+    return 0;
+}
+
+/* MPI_Pcontrol, IPM's convention: (1, "name") begins an interval, (-1,
+ * "name") ends it; level 0 pauses collection, any other level resumes it. */
+MPP_EXPORT int MPI_Pcontrol(const int level, ...)
+{
+    int active = mpp_lifecycle_state() == MPP_LIFE_ACTIVE;
+    if (active && (level == 1 || level == -1)) {
+        va_list ap;
+        va_start(ap, level);
+        const char *name = va_arg(ap, const char *);
+        va_end(ap);
+        char copy[MPP_NAME_MAX];
+        if (pcontrol_name(name, copy, sizeof copy)) {
+            mpp_mark_t mark = {NULL, 0, (uintptr_t)__builtin_return_address(0)};
+            if (level == 1)
+                begin(copy, &mark);
+            else
+                end(copy, &mark);
+            return PMPI_Pcontrol(level);
+        }
+    }
+    if (active && mpp_lifecycle_waitstates())
+        mpp_collect_set(1, level == 0); /* paused: every call still counts for the wait-state bookkeeping */
+    else if (active)
+        mpp_collect_set(level != 0, 0);
+    return PMPI_Pcontrol(level);
+}
+
+
+MPP_EXPORT intptr_t mpi_pcontrol_f08_(const int *level)
+{
+    return MPI_Pcontrol(*level);
 }

@@ -5,6 +5,7 @@
 #include "comms.h"
 #include "handlemap.h"
 #include "mt_lock.h"
+#include "world.h"
 
 /* Handle -> entry pointer; a lock only under MPI_THREAD_MULTIPLE, never
  * held across an MPI call. */
@@ -41,7 +42,7 @@ static int *world_ranks(MPI_Group group, int n)
     MPI_Group world_group = MPI_GROUP_NULL;
     int *ranks = malloc(2 * (size_t)(n > 0 ? n : 1) * sizeof *ranks);
     int *out = malloc((size_t)(n > 0 ? n : 1) * sizeof *out);
-    int ok = ranks && out && PMPI_Comm_group(MPI_COMM_WORLD, &world_group) == MPI_SUCCESS;
+    int ok = ranks && out && PMPI_Comm_group(mpp_world(), &world_group) == MPI_SUCCESS;
     if (ok) {
         for (int r = 0; r < n; r++)
             ranks[r] = r;
@@ -76,7 +77,7 @@ static mpp_comm_t *describe(MPI_Comm comm)
     if (c->inter)
         PMPI_Comm_remote_size(comm, &c->peers);
     c->members = c->inter ? c->size + c->peers : c->size;
-    if (comm == MPI_COMM_WORLD)
+    if (comm == mpp_world())
         return c;
     MPI_Group group = MPI_GROUP_NULL;
     if ((c->inter ? PMPI_Comm_remote_group(comm, &group) : PMPI_Comm_group(comm, &group)) == MPI_SUCCESS) {
@@ -95,7 +96,7 @@ static mpp_comm_t *describe(MPI_Comm comm)
 static void place(mpp_comm_t *c, uint64_t id)
 {
     mpp_rankset_t local = local_set(c), remote = remote_set(c);
-    int known = c->handle == MPI_COMM_WORLD || (c->world && (!c->inter || c->local));
+    int known = c->handle == mpp_world() || (c->world && (!c->inter || c->local));
     c->id = known ? id : MPP_COMM_ID_NONE;
     c->channel = mpp_commid_channel(c->id);
     if (c->id == MPP_COMM_ID_NONE || c->members < 2)
@@ -134,12 +135,14 @@ static mpp_comm_t *insert_locked(mpp_comm_t *c)
 void mpp_comms_start(int thread_multiple)
 {
     lock.on = thread_multiple;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    PMPI_Comm_rank(mpp_world(), &world_rank);
     mpp_handlemap_init(&registry, sizeof(mpp_comm_t *));
     mpp_handlemap_init(&group_calls, sizeof(uint64_t));
-    world_entry = describe(MPI_COMM_WORLD);
+    world_entry = describe(mpp_world());
     if (world_entry)
         place(world_entry, MPP_COMM_ID_WORLD);
+    if (!mpp_world_model())
+        return; /* sessions alone: MPI_COMM_SELF is not valid */
     mpp_comm_t *self = describe(MPI_COMM_SELF);
     if (self) {
         place(self, MPP_COMM_ID_SELF);
@@ -151,7 +154,7 @@ void mpp_comms_start(int thread_multiple)
 
 mpp_comm_t *mpp_comm_get(MPI_Comm comm)
 {
-    if (comm == MPI_COMM_WORLD)
+    if (comm == mpp_world())
         return world_entry;
     if (comm == MPI_COMM_NULL)
         return NULL;
@@ -278,7 +281,7 @@ void mpp_comm_register(mpp_comm_t *c, MPI_Comm handle)
     if (!c)
         return;
     take();
-    if (handle == MPI_COMM_NULL || handle == MPI_COMM_WORLD) {
+    if (handle == MPI_COMM_NULL || handle == mpp_world()) {
         release_locked(c);
     } else {
         c->handle = handle;
@@ -289,7 +292,7 @@ void mpp_comm_register(mpp_comm_t *c, MPI_Comm handle)
 
 mpp_comm_t *mpp_comm_unregister(MPI_Comm comm)
 {
-    if (comm == MPI_COMM_NULL || comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF)
+    if (comm == MPI_COMM_NULL || comm == mpp_world() || comm == MPI_COMM_SELF)
         return NULL;
     mpp_comm_t *c = NULL;
     take();

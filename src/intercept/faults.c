@@ -22,7 +22,10 @@
  * child, and that must cost the partial protocol only, never hang the job,
  * so an overrunning child is killed.  The exit and MPI_Abort paths run the
  * same child (not in a signal, the program's state is sound, but a crash
- * in the pipeline must not change how the process ends).
+ * in the pipeline must not change how the process ends).  The child is in
+ * a process group of its own, so that it finishes its file even when the
+ * launcher kills the process and its group meanwhile (another process of
+ * the job ended first).
  *
  * Then the program's own handling: the handler that was installed when
  * MPI_Init returned (the program's, or the MPI library's) is called as the
@@ -63,6 +66,7 @@
 #include "clock.h"
 #include "config.h"
 #include "faults.h"
+#include "frame_rules.h"
 #include "function_table.h"
 #include "intervals.h"
 #include "lifecycle.h"
@@ -193,8 +197,9 @@ typedef struct {
     int signal_index;                /* in caught[] */
     siginfo_t info;
     int has_info;
-    uintptr_t pc, fp;                /* where the signal interrupted the program (0: unknown) */
-    uint64_t tick;
+    uintptr_t pc, sp, fp;            /* where the signal interrupted the program (0: unknown) */
+    uint64_t tick;                   /* when it ended */
+    uint64_t stop_tick;              /* where collection ends (collection_end) */
     double cpu[2];
 } ending_t;
 
@@ -207,6 +212,18 @@ static pid_t fork_now(void)
 #else
     return (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
 #endif
+}
+
+/* Where collection ends: when the process ended, or, when it ended inside
+ * the call that ends the profile (MPI_Finalize, the last
+ * MPI_Session_finalize), at that call's entry, as in a complete protocol
+ * (interval 0 ends there; what the call took since is its own, not the
+ * program's computation). */
+static uint64_t collection_end(void)
+{
+    if (mpp_lifecycle_ending_call(E.call) && E.call->t0 && E.call->t0 < E.tick)
+        return E.call->t0;
+    return E.tick;
 }
 
 /* --- call stacks --- */
@@ -266,7 +283,7 @@ static void child_pipeline(void)
     if (E.in_signal) {
         describe_signal();
         mpp_intervals_end_at("the signal", E.cpu);
-        mpp_lifecycle_stop(E.tick, 0);
+        mpp_lifecycle_stop(E.stop_tick, 0);
     }
     if (E.call)
         E.end.call_seconds = mpp_ticks_to_seconds(E.tick - E.call->t0);
@@ -289,6 +306,13 @@ static void child_pipeline(void)
  * signal left it, then the pipeline on a stack of its own, _exit. */
 static void child_main(void)
 {
+    /* A process group of its own: a launcher that kills the ending process
+     * with its group (MPICH's mpiexec, once another process of the job has
+     * ended: two MPI_Abort at once, a fault during an exit) leaves the
+     * writer to finish, within its time limit.  Writing to a terminal from
+     * that background group must not stop it. */
+    setpgid(0, 0);
+    signal(SIGTTOU, SIG_IGN);
     for (size_t i = 0; i < NCAUGHT; i++)
         signal(caught[i].number, SIG_DFL);
     signal(SIGALRM, SIG_DFL);
@@ -297,38 +321,28 @@ static void child_main(void)
     sigprocmask(SIG_UNBLOCK, &all, NULL);
     alarm(CHILD_SECONDS);
     quiet = 1;
-    uintptr_t lo = E.thread ? E.thread->stack_lo : 0, hi = E.thread ? E.thread->stack_hi : UINTPTR_MAX;
+    mpp_frame_rules_forked(); /* the other threads are gone: a rule miss must not wait for them */
+    uintptr_t lo = E.thread ? E.thread->stack_lo : 0, hi = E.thread ? E.thread->stack_hi : 0;
+    if (!E.thread)
+        mpp_stack_bounds(&lo, &hi);
     void **frame = E.call ? E.call->frame : NULL;
-    if (frame && !mpp_callsite_in_skipped((uintptr_t)frame[1])) {
+    if (frame) {
         /* the wrapper's frame is still on this copy of the stack: the same
          * frames as mpp_call_end would have taken */
-        mpp_callsite_capture(E.frames, mpp_callsite_depth(), frame[1], frame, lo, hi);
+        mpp_callsite_capture(E.frames, NULL, mpp_callsite_depth(), frame[1], frame, lo, hi);
     } else if (E.pc) {
-        /* outside MPI, or called through the MPI Fortran bindings: where the
-         * program was.  This child's stack is a copy of the handler's,
-         * signal frame included: unwound from here, it leads into the
-         * interrupted code, and on through the MPI library to the program. */
-        uintptr_t pcs[64];
-        int n = unwind(pcs, 64), k = 0;
-        /* from the wrapper's caller (the MPI Fortran binding) when in a call */
-        uintptr_t from = frame ? (uintptr_t)frame[1] : E.pc;
-        while (k < n && pcs[k] != from)
-            k++;
-        if (frame && k < n) {
-            program_frames(pcs + k, n - k, E.frames, mpp_callsite_depth());
-        } else if (!frame && k < n) {
-            /* frames are return addresses, resolved at address - 1
-             * (symbolize.h): the interrupted instruction is the exception */
-            pcs[k] += 1;
-            program_frames(pcs + k, n - k, E.frames, mpp_callsite_depth());
-        } else if (E.thread && E.fp >= lo && E.fp + 16 <= hi && !(E.fp & 7)) {
-            /* no unwind information through the signal frame: the frame
-             * pointers, within this thread's stack */
-            E.frames[0] = E.pc + 1;
-            const uintptr_t *fp = (const uintptr_t *)E.fp;
-            if (mpp_callsite_depth() > 1)
-                mpp_callsite_capture(E.frames + 1, mpp_callsite_depth() - 1, (void *)fp[1], (void *)fp, lo, hi);
-        }
+        /* outside MPI: where the program was, walked from the registers the
+         * signal interrupted (frames are return addresses, resolved at
+         * address - 1 (symbolize.h): the interrupted instruction is the
+         * exception); the C library's frames at the top (abort, raise) say
+         * less than their caller */
+        uintptr_t pcs[MPP_MAX_DEPTH + 16];
+        mpp_frame_regs_t regs = {E.pc + 1, E.sp, E.fp};
+        mpp_callsite_capture_regs(pcs, (int)MPP_ARRAY_LEN(pcs), regs, lo, hi);
+        int n = 0;
+        while (n < (int)MPP_ARRAY_LEN(pcs) && pcs[n])
+            n++;
+        program_frames(pcs, n, E.frames, mpp_callsite_depth());
     }
     static ucontext_t pipeline;
     void *stack = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
@@ -352,6 +366,8 @@ static double write_partial(void)
     pid_t pid = fork_now();
     if (pid == 0)
         child_main();
+    if (pid > 0)
+        setpgid(pid, pid); /* as the child does first: whichever runs first (see child_main) */
     if (pid < 0) {
         begin_line(&L), put(&L, "no partial protocol: fork failed\n"), say(&L);
         return 0;
@@ -449,19 +465,17 @@ static void wait_for_others(double own_seconds)
 
 /* --- signals --- */
 
-/* The program counter and frame pointer the signal interrupted. */
-static void interrupted_at(const void *context, uintptr_t *pc, uintptr_t *fp)
+/* The program counter, stack and frame pointers the signal interrupted. */
+static void interrupted_at(const void *context, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp)
 {
     const ucontext_t *uc = context;
-    *pc = *fp = 0;
+    *pc = *sp = *fp = 0;
     if (!uc)
         return;
 #if defined(__x86_64__)
     *pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+    *sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
     *fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
-#elif defined(__aarch64__)
-    *pc = (uintptr_t)uc->uc_mcontext.pc;
-    *fp = (uintptr_t)uc->uc_mcontext.regs[29];
 #endif
 }
 
@@ -568,12 +582,13 @@ static void on_signal(int sig, siginfo_t *info, void *context)
             const char *name = E.fid < MPP_NFUNCTIONS ? mpp_functions[E.fid].name : "MPI_?";
             memcpy(E.end.mpi_call, name, strnlen(name, sizeof E.end.mpi_call - 1));
         }
+        E.stop_tick = collection_end();
         E.signal_index = index;
         if (info) {
             E.info = *info;
             E.has_info = 1;
         }
-        interrupted_at(context, &E.pc, &E.fp);
+        interrupted_at(context, &E.pc, &E.sp, &E.fp);
         begin_line(&L);
         put(&L, caught[index].name);
         if (E.call)
@@ -647,7 +662,7 @@ static void at_exit(int status, void *arg)
                  E.fid < MPP_NFUNCTIONS ? mpp_functions[E.fid].name : "MPI_?");
     }
     mpp_intervals_end_at(E.end.kind == MPP_END_RETURN ? "the return from main" : "exit", NULL);
-    mpp_lifecycle_stop(E.tick, 1);
+    mpp_lifecycle_stop(collection_end(), 1);
     begin_line(&L);
     put(&L, E.end.kind == MPP_END_RETURN ? "return from main" : "exit");
     put(&L, " without MPI_Finalize: writing a partial protocol\n");
@@ -674,12 +689,16 @@ static void abort_partial(MPI_Comm comm, int errorcode, void *return_address, vo
     if (name[0])
         snprintf(E.end.detail, sizeof E.end.detail, "%s", name);
     else if (comm != MPI_COMM_NULL && PMPI_Comm_size(comm, &size) == MPI_SUCCESS)
-        snprintf(E.end.detail, sizeof E.end.detail, "a communicator of %d processes", size);
+        snprintf(E.end.detail, sizeof E.end.detail, "a communicator of %d process%s", size, size == 1 ? "" : "es");
     else
         snprintf(E.end.detail, sizeof E.end.detail, "MPI_COMM_NULL");
     mpp_thread_t *t = mpp_tls_thread;
-    mpp_callsite_capture(E.frames, mpp_callsite_depth(), return_address, frame_address, t ? t->stack_lo : 0,
-                         t ? t->stack_hi : UINTPTR_MAX);
+    uintptr_t lo, hi;
+    if (t)
+        lo = t->stack_lo, hi = t->stack_hi;
+    else
+        mpp_stack_bounds(&lo, &hi);
+    mpp_callsite_capture(E.frames, NULL, mpp_callsite_depth(), return_address, frame_address, lo, hi);
     E.tick = mpp_now();
     mpp_intervals_end_at("MPI_Abort", NULL);
     mpp_lifecycle_stop(E.tick, 1);

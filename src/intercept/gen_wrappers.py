@@ -10,12 +10,13 @@ writes OUTDIR/function_table.h  (function ids, no mpi.h: used by every stage)
 
 A wrapper is thin: begin (thread state, reentry and enabled checks, clock),
 PMPI call, stop (clock), bytes from the parameters named in the @bytes
-formulas, the model's time of the call (the @model operation, priced with
+formulas, the model's price of the call (the @model operation's terms for
 the bytes, the communicator size and where the partner runs), request
 tracking, end (call site, accumulation).  Everything the wrappers compute
 follows from the description; nothing is written per function by hand
-except MPI_Init, MPI_Init_thread, MPI_Finalize and MPI_Pcontrol
-(src/intercept/lifecycle.c) and MPI_Abort (src/intercept/faults.c).
+except MPI_Init, MPI_Init_thread and MPI_Finalize (src/intercept/lifecycle.c),
+MPI_Pcontrol (src/intercept/api.c), MPI_Session_init and MPI_Session_finalize
+(src/intercept/world.c) and MPI_Abort (src/intercept/faults.c).
 
 Right before the PMPI call, one line records the arguments a hang dump
 shows, when the hang watchdog is on (watch_code).
@@ -102,7 +103,7 @@ def split_top(text):
 MODEL_OPS = ["measured", "zero", "started", "p2p", "probe", "barrier", "bcast", "reduce", "allreduce", "scan",
              "gather", "gatherv", "scatter", "scatterv", "allgather", "alltoall", "alltoallv", "reduce_scatter",
              "neighbor"]
-# Operations whose calls are priced by mpp_model_cost in the wrapper.
+# Operations whose calls are priced by mpp_model_call_price in the wrapper.
 FORMULA_OPS = MODEL_OPS[MODEL_OPS.index("p2p"):]
 COLLECTIVE_OPS = FORMULA_OPS[FORMULA_OPS.index("barrier"):]
 
@@ -164,8 +165,8 @@ def call_model_op(fn, model_rules):
 
 
 def model_code(fn, model_rules, view, ok):
-    """The model's time of the call (seconds), for the operations priced by
-    a formula: bytes as counted above, the communicator size for
+    """The model's price of the call (model.h), for the operations priced
+    by a formula: bytes as counted above, the communicator size for
     collectives, the link to the partner's node."""
     op = model_op(fn, model_rules)
     if op not in FORMULA_OPS:
@@ -181,7 +182,7 @@ def model_code(fn, model_rules, view, ok):
     else:
         procs, link = "2", "mpp_model_link_unknown()"
     return ["    if (mpp_model_on && %s)" % ok,
-            "        call.model = mpp_model_call_cost(&mpp_model_runtime, MPP_OP_%s, call.bytes_sent, call.bytes_recv, %s, %s);"
+            "        mpp_model_call_price(&call.model, MPP_OP_%s, call.bytes_sent, call.bytes_recv, %s, %s);"
             % (op.upper(), procs, link)]
 
 
@@ -214,11 +215,24 @@ def watch_code(fn, view, handles):
 class CView:
     """Parameters of a C wrapper: used as they are."""
     fortran = False
+    ok = "ret == MPI_SUCCESS"
+    status_ignore, statuses_ignore = "MPI_STATUS_IGNORE", "MPI_STATUSES_IGNORE"
 
     def __init__(self, fn):
         self.fn = fn
 
     def __call__(self, name):
+        return name
+
+    def out(self, name):
+        """The value an output (or in-out) argument has: C passes a pointer."""
+        return "*" + name
+
+    def status(self, name):
+        """A status argument as a C MPI_Status pointer."""
+        return name
+
+    def statuses(self, name):
         return name
 
     def not_in_place(self, buf):
@@ -227,21 +241,33 @@ class CView:
 
 class F08View(CView):
     """Parameters of an mpi_f08 entry point: every argument is a reference
-    (choice buffers are Fortran descriptors), handles are MPI_Fint."""
+    (choice buffers are Fortran descriptors), handles are MPI_Fint, statuses
+    TYPE(MPI_Status) (C's layout: wrapper_support.h), LOGICAL flags nonzero
+    when true."""
     fortran = True
+    ok = "mpp_f08_ok(ierror)"
+    status_ignore, statuses_ignore = "MPI_F08_STATUS_IGNORE", "MPI_F08_STATUSES_IGNORE"
+    HANDLES = {"MPI_Datatype": "Type", "MPI_Comm": "Comm", "MPI_Request": "Request", "MPI_Message": "Message"}
 
     def __call__(self, name):
         p = self.fn.by_name[name]
         t = p.base_type
         if p.array:
             return "((const %s *)%s)" % ("MPI_Count" if t == "MPI_Count" else t, name)
-        if t == "MPI_Datatype":
-            return "PMPI_Type_f2c(*(const MPI_Fint *)%s)" % name
-        if t == "MPI_Comm":
-            return "PMPI_Comm_f2c(*(const MPI_Fint *)%s)" % name
+        if t in self.HANDLES:
+            return "PMPI_%s_f2c(*(const MPI_Fint *)%s)" % (self.HANDLES[t], name)
         if t in ("int", "MPI_Count", "MPI_Aint", "MPI_Offset"):
             return "(*(const %s *)%s)" % (t, name)
         raise SystemExit("%s: no Fortran view of parameter %s" % (self.fn.name, p.text))
+
+    def out(self, name):
+        return self(name)
+
+    def status(self, name):
+        return "(const MPI_Status *)%s" % name
+
+    def statuses(self, name):
+        return "mpp_f08_statuses(%s)" % name
 
     def not_in_place(self, buf):
         return "!mpp_f08_in_place(%s)" % buf
@@ -287,7 +313,7 @@ def count_expr(fn, name, view):
 
 
 def bytes_code(fn, rule, view):
-    ok = "mpp_f08_ok(ierror)" if view.fortran else "ret == MPI_SUCCESS"
+    ok = view.ok
     lines = []
     for direction in ("sent", "recv"):
         expr = rule.get(direction)
@@ -343,17 +369,14 @@ def parent_comm_param(fn):
 
 def comm_created(fn, role, view):
     """The hook of a communicator constructor (@sync newcomm, groupcomm,
-    idup), its arguments as view gives them; new: the new handle."""
+    idup), its arguments as view gives them."""
     has = fn.by_name
-    if view.fortran:
-        new = "PMPI_Comm_f2c(*(const MPI_Fint *)%s)" % new_comm_param(fn)
-    else:
-        new = "*" + new_comm_param(fn)
+    new = view.out(new_comm_param(fn))
     if role == "newcomm":
-        return "mpp_ws_comm_created(%s, %s);" % (view(parent_comm_param(fn)), new)
-    if role == "idup":
-        request = "PMPI_Request_f2c(*(MPI_Fint *)request)" if view.fortran else "*request"
-        return "mpp_ws_comm_idup(&call, %s, %s, %d, %s);" % (view("comm"), new_comm_param(fn), view.fortran, request)
+        return "mpp_comm_created(%s, %s);" % (view(parent_comm_param(fn)), new)
+    if role == "idup":  # the handle is written when the request completes: its address
+        return "mpp_ws_comm_idup(&call, %s, %s, %d, %s);" % (view("comm"), new_comm_param(fn), view.fortran,
+                                                            view.out("request"))
     parent = view("comm") if "comm" in has else "MPI_COMM_NULL"
     tag = view("tag") if "tag" in has else "-1"
     if "stringtag" not in has:
@@ -362,86 +385,121 @@ def comm_created(fn, role, view):
         stringtag = "(const char *)stringtag, (size_t)len0"
     else:
         stringtag = "stringtag, stringtag ? strlen(stringtag) : 0"
-    return "mpp_ws_comm_created_by_group(%s, %s, %s, %s);" % (parent, tag, stringtag, new)
+    return "mpp_comm_created_by_group(%s, %s, %s, %s);" % (parent, tag, stringtag, new)
 
 
-# Completion calls: (how many completed, which indexes or NULL, statuses,
-# the condition that any did) - from MPI's parameter names.
+# Completion calls: (how many completed, the parameter of their indexes
+# (None: all of them), their statuses, the condition that any did; None:
+# always) - from MPI's parameter names, read through a view.
 COMPLETIONS = {
-    "Wait": ("1", "NULL", "status", "1"),
-    "Test": ("1", "NULL", "status", "*flag"),
-    "Waitall": ("count", "NULL", "array_of_statuses", "1"),
-    "Testall": ("count", "NULL", "array_of_statuses", "*flag"),
-    "Waitany": ("1", "indx", "status", "*indx != MPI_UNDEFINED"),
-    "Testany": ("1", "indx", "status", "*flag && *indx != MPI_UNDEFINED"),
-    "Waitsome": ("*outcount", "array_of_indices", "array_of_statuses", "*outcount != MPI_UNDEFINED"),
-    "Testsome": ("*outcount", "array_of_indices", "array_of_statuses", "*outcount != MPI_UNDEFINED"),
+    "Wait": ("1", None, "status", None),
+    "Test": ("1", None, "status", "flag"),
+    "Waitall": ("count", None, "array_of_statuses", None),
+    "Testall": ("count", None, "array_of_statuses", "flag"),
+    "Waitany": ("1", "indx", "status", "indx"),
+    "Testany": ("1", "indx", "status", "flag indx"),
+    "Waitsome": ("outcount", "array_of_indices", "array_of_statuses", "outcount"),
+    "Testsome": ("outcount", "array_of_indices", "array_of_statuses", "outcount"),
 }
 
 
-def sync_before(fn, sync_rules):
+def completion_code(fn, view):
+    """The hook of a wait or test: the requests it completed, with their
+    statuses.  Indexes of mpi_f08 calls are converted to C's
+    (mpp_f08_indices, from the base sync_before found)."""
+    n, which, statuses, cond = COMPLETIONS[fn.base]
+    count = "1" if n == "1" else view.out(n) if n == "outcount" else view(n)
+    tests = []
+    for word in (cond or "").split():
+        # flag: set; an index or count: defined
+        tests.append(view.out(word) + ("" if word == "flag" else " != MPI_UNDEFINED"))
+    statuses = (view.status if statuses == "status" else view.statuses)(statuses)
+    if not which:
+        call = "mpp_ws_completed(&call, &handled, %s, NULL, %s);" % (count, statuses)
+    elif not view.fortran:
+        call = "mpp_ws_completed(&call, &handled, %s, %s, %s);" % (count, which, statuses)
+    else:
+        tests.append("(mpp_ws_which = mpp_f08_indices(%s, %s, mpp_ws_base))" % (which, count))
+        call = "mpp_ws_completed(&call, &handled, %s, mpp_ws_which, %s);" % (count, statuses)
+    out = ["const int *mpp_ws_which;"] if which and view.fortran else []
+    return out + [("if (%s) " % " && ".join(tests) if tests else "") + call]
+
+
+def sync_before(fn, sync_rules, view):
     """Wait-state code before the PMPI call: statuses the analysis reads even
     when the program ignores them, a freed communicator's last batches, the
-    message a matched receive takes."""
+    message a matched receive takes, where an mpi_f08 binding's indexes
+    begin."""
     role = sync_role(fn, sync_rules)
     out = []
     ws = "MPP_UNLIKELY(mpp_ws_on)"
     if "status" in fn.by_name and (role in ("recv", "sendrecv", "probe", "mrecv") or
                                    fn.base in COMPLETIONS):
         # Not only when the analysis is on: a status MPI fills costs less
-        # than testing the switch.
+        # than testing the switch.  (An mpi_f08 TYPE(MPI_Status) has the
+        # layout of MPI_Status.)
         out += ["    MPI_Status mpp_ws_status;",
-                "    if (status == MPI_STATUS_IGNORE)",
+                "    if (status == %s)" % view.status_ignore,
                 "        status = &mpp_ws_status;"]
     if "array_of_statuses" in fn.by_name and fn.base in COMPLETIONS:
-        n = "count" if "count" in fn.by_name else "incount"
-        out += ["    if (%s && array_of_statuses == MPI_STATUSES_IGNORE)" % ws,
-                "        array_of_statuses = mpp_ws_statuses(%s);" % n]
+        n = view("count" if "count" in fn.by_name else "incount")
+        if view.fortran:  # a failed scratch allocation keeps ignoring them
+            out += ["    if (%s && array_of_statuses == %s) {" % (ws, view.statuses_ignore),
+                    "        MPI_Status *mpp_ws_scratch = mpp_ws_statuses(%s);" % n,
+                    "        if (mpp_ws_scratch != MPI_STATUSES_IGNORE)",
+                    "            array_of_statuses = mpp_ws_scratch;",
+                    "    }"]
+        else:
+            out += ["    if (%s && array_of_statuses == MPI_STATUSES_IGNORE)" % ws,
+                    "        array_of_statuses = mpp_ws_statuses(%s);" % n]
+    if view.fortran and fn.base in COMPLETIONS and COMPLETIONS[fn.base][1]:
+        out += ["    int mpp_ws_base = %s ? mpp_f08_index_base() : 0;" % ws]
     if role == "freecomm":
-        out += ["    if (%s && comm)" % ws, "        mpp_ws_comm_freeing(*comm);"]
+        out += ["    if (%s && comm)" % ws, "        mpp_ws_comm_freeing(%s);" % view.out("comm")]
     if role == "mrecv":
-        out += ["    MPI_Message mpp_ws_message = message ? *message : MPI_MESSAGE_NULL;"]
+        out += ["    MPI_Message mpp_ws_message = message ? %s : MPI_MESSAGE_NULL;" % view.out("message")]
     return out
 
 
-def sync_after(fn, sync_rules):
+def sync_after(fn, sync_rules, view):
     """Wait-state code after mpp_call_end (the call's cell is known)."""
     role = sync_role(fn, sync_rules)
     has = fn.by_name
+    v, out = view, view.out
     body = []
     if role == "send":
-        body.append("mpp_ws_send(&call, comm, dest, tag);")
+        body.append("mpp_ws_send(&call, %s, %s, %s);" % (v("comm"), v("dest"), v("tag")))
     elif role == "recv":
-        body.append("mpp_ws_recv(&call, comm, status);")
+        body.append("mpp_ws_recv(&call, %s, %s);" % (v("comm"), v.status("status")))
     elif role == "sendrecv":
-        body.append("mpp_ws_send(&call, comm, dest, sendtag);")
+        body.append("mpp_ws_send(&call, %s, %s, %s);" % (v("comm"), v("dest"), v("sendtag")))
         if "request" in has:
-            body.append("mpp_ws_irecv(&call, comm, *request, 0);")
+            body.append("mpp_ws_irecv(&call, %s, %s, 0);" % (v("comm"), out("request")))
         else:
-            body.append("mpp_ws_recv(&call, comm, status);")
+            body.append("mpp_ws_recv(&call, %s, %s);" % (v("comm"), v.status("status")))
     elif role == "irecv":
-        body.append("mpp_ws_irecv(&call, comm, *request, %d);" % ("persistent" in fn.actions))
+        body.append("mpp_ws_irecv(&call, %s, %s, %d);" % (v("comm"), out("request"), "persistent" in fn.actions))
     elif role == "psend":
-        body.append("mpp_ws_send_init(&call, comm, dest, tag, *request);")
+        body.append("mpp_ws_send_init(&call, %s, %s, %s, %s);" % (v("comm"), v("dest"), v("tag"), out("request")))
     elif role == "probe":
-        msg = "*message" if "message" in has else "MPI_MESSAGE_NULL"
-        call = "mpp_ws_probe(&call, comm, status, %s);" % msg
-        body.append(("if (*flag) " + call) if "flag" in has else call)
+        msg = out("message") if "message" in has else "MPI_MESSAGE_NULL"
+        call = "mpp_ws_probe(&call, %s, %s, %s);" % (v("comm"), v.status("status"), msg)
+        body.append(("if (%s) " % out("flag") + call) if "flag" in has else call)
     elif role == "mrecv":
         if "request" in has:
-            body.append("mpp_ws_imrecv(&call, mpp_ws_message, *request);")
+            body.append("mpp_ws_imrecv(&call, mpp_ws_message, %s);" % out("request"))
         else:
-            body.append("mpp_ws_mrecv(&call, mpp_ws_message, status);")
+            body.append("mpp_ws_mrecv(&call, mpp_ws_message, %s);" % v.status("status"))
     elif role in ("newcomm", "groupcomm", "idup"):
-        body.append(comm_created(fn, role, CView(fn)))
+        body.append(comm_created(fn, role, view))
     elif fn.cls == "collective" and "comm" in has:
         if "request" in has:
-            body.append("mpp_ws_icollective(&call, comm, *request, %d);" % ("persistent" in fn.actions))
+            body.append("mpp_ws_icollective(&call, %s, %s, %d);"
+                        % (v("comm"), out("request"), "persistent" in fn.actions))
         else:
-            body.append("mpp_ws_collective(&call, comm);")
+            body.append("mpp_ws_collective(&call, %s);" % v("comm"))
     if fn.base in COMPLETIONS:
-        n, which, statuses, cond = COMPLETIONS[fn.base]
-        body.append("if (%s) mpp_ws_completed(&call, &handled, %s, %s, %s);" % (cond, n, which, statuses))
+        body += completion_code(fn, view)
     elif "start" in fn.actions:
         body.append("mpp_ws_started(&call, &handled);")
     elif "free" in fn.actions:
@@ -449,43 +507,15 @@ def sync_after(fn, sync_rules):
     if not body:
         return []
     if role == "probe" and "flag" in has:  # a probe loop mostly finds nothing: test that first
-        return ["    if (*flag && MPP_UNLIKELY(mpp_ws_on) && ret == MPI_SUCCESS)", "        " + call]
-    return ["    if (MPP_UNLIKELY(mpp_ws_on) && ret == MPI_SUCCESS) {"] + ["        " + b for b in body] + ["    }"]
-
-
-def f08_sync_after(fn, sync_rules):
-    """mpi_f08: collective instances and communicator ids only (their
-    point-to-point calls are not analysed; the protocol says so)."""
-    role = sync_role(fn, sync_rules)
-    has = fn.by_name
-    comm = "PMPI_Comm_f2c(*(const MPI_Fint *)comm)"
-    body = []
-    if role in ("newcomm", "groupcomm", "idup"):
-        body.append(comm_created(fn, role, F08View(fn)))
-    elif fn.cls == "collective" and "comm" in has and "persistent" not in fn.actions:
-        if "request" in has:
-            body.append("mpp_ws_icollective(&call, %s, PMPI_Request_f2c(*(MPI_Fint *)request), 0);" % comm)
-        else:
-            body.append("mpp_ws_collective(&call, %s);" % comm)
-    elif fn.cls == "sendrecv":
-        return ["    if (MPP_UNLIKELY(mpp_ws_on))", "        mpp_ws_f08_p2p = 1;"]
-    if not body:
-        return []
-    return ["    if (MPP_UNLIKELY(mpp_ws_on) && mpp_f08_ok(ierror)) {"] + ["        " + b for b in body] + ["    }"]
-
-
-def f08_sync_before(fn, sync_rules):
-    if sync_role(fn, sync_rules) != "freecomm":
-        return []
-    return ["    if (MPP_UNLIKELY(mpp_ws_on) && comm)",
-            "        mpp_ws_comm_freeing(PMPI_Comm_f2c(*(const MPI_Fint *)comm));"]
+        return ["    if (%s && MPP_UNLIKELY(mpp_ws_on) && %s)" % (out("flag"), view.ok), "        " + call]
+    return (["    if (MPP_UNLIKELY(mpp_ws_on) && %s) {" % view.ok] + ["        " + b for b in body] + ["    }"])
 
 
 def call_uses(fn, bytes_lines, model_lines, handles):
     """What the call uses besides its time (MPP_USES_*, thread_state.h): the
     inline fast path sets and adds only that."""
     uses = []
-    # MPI_Start(all) adds the bytes and model time its persistent requests
+    # MPI_Start(all) adds the bytes and model price its persistent requests
     # were created with (mpp_reqset_before).
     if bytes_lines or "start" in handles:
         uses.append("MPP_USES_BYTES")
@@ -528,7 +558,7 @@ def wrapper(fn, bytes_rules, model_rules, sync_rules):
         arr, n = request_array(fn)
         out += ["    mpp_reqset_t handled;",
                 "    mpp_reqset_before(&call, &handled, %s, %s, %d);" % (arr, n, "start" in handles)]
-    out += sync_before(fn, sync_rules)
+    out += sync_before(fn, sync_rules, CView(fn))
     out += watch_code(fn, CView(fn), handles)
     out += ["    %s ret = %s(%s);" % (fn.ret, fn.pname, args), "    mpp_call_stop(&call, mpp_mode);"]
     if handles:
@@ -539,7 +569,7 @@ def wrapper(fn, bytes_rules, model_rules, sync_rules):
         out.append("    if (ret == MPI_SUCCESS) mpp_request_created(&call, *request, %s, %d);"
                    % (kind, "persistent" in fn.actions))
     out += [call_end(fn, CATEGORY[fn.cls], uses)]
-    out += sync_after(fn, sync_rules)
+    out += sync_after(fn, sync_rules, CView(fn))
     out += ["    return ret;", "}", ""]
     return out
 
@@ -558,7 +588,12 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules):
     """An mpi_f08 entry point: times the call and forwards every argument
     (references, then ierror, then the hidden lengths of CHARACTER
     arguments) to MPICH's pmpir_ entry point, referenced weakly because
-    only Fortran programs load the library that defines it."""
+    only Fortran programs load the library that defines it.  Bytes, model,
+    requests and wait states as in the C wrapper, from the arguments read
+    through F08View.  MPICH's pmpir_*_f08ts_ entry points call the C MPI_
+    functions (their MPIR_*_cdesc glue), the others PMPI_: a C wrapper
+    reached so finds its thread inside this call and passes the call
+    through (mpp_call_enter), so each call counts once, here."""
     nchar = sum(1 for p in fn.params if "char" in p.type)
     names = [p.name for p in fn.params] + ["ierror"] + ["len%d" % i for i in range(nchar)]
     decl = ", ".join("void *%s" % n for n in names)
@@ -587,7 +622,7 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules):
             arr, n = "(MPI_Request *)request", "1"
         out += ["    mpp_reqset_t handled;",
                 "    mpp_reqset_before(&call, &handled, %s, %s, %d);" % (arr, n, "start" in handles)]
-    out += f08_sync_before(fn, sync_rules)
+    out += sync_before(fn, sync_rules, view)
     out += watch_code(fn, view, handles)
     out += ["    intptr_t ret = %s(%s);" % (real, args), "    mpp_call_stop(&call, mpp_mode);"]
     if handles:
@@ -597,7 +632,7 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules):
         out.append("    if (mpp_f08_ok(ierror)) mpp_request_created(&call, PMPI_Request_f2c(*(MPI_Fint *)request), %s, %d);"
                    % (category, "persistent" in fn.actions))
     out += [call_end(fn, category, uses)]
-    out += f08_sync_after(fn, sync_rules)
+    out += sync_after(fn, sync_rules, view)
     out += ["    return ret;", "}", ""]
     return out
 
@@ -647,7 +682,7 @@ def main():
 
     with open(outdir + "/mpi_wrappers.c", "w") as w:
         w.write(BANNER)
-        w.write('#include <string.h>\n\n#include "waitstate_hooks.h"\n#include "wrapper_support.h"\n\n')
+        w.write('#include <string.h>\n\n#include "comms.h"\n#include "waitstate_hooks.h"\n#include "wrapper_support.h"\n\n')
         for f in functions:
             if f.cls == "handwritten":
                 continue
@@ -655,7 +690,7 @@ def main():
 
     with open(outdir + "/f08_wrappers.c", "w") as w:
         w.write(BANNER)
-        w.write('#include "waitstate_hooks.h"\n#include "wrapper_support.h"\n\n')
+        w.write('#include "comms.h"\n#include "waitstate_hooks.h"\n#include "wrapper_support.h"\n\n')
         for f in functions:
             if f.actions & {"f08", "f08ts"} and f.cls not in ("handwritten", "untimed"):
                 w.write("\n".join(f08_wrapper(f, bytes_rules, model_rules, sync_rules)) + "\n")

@@ -1,16 +1,14 @@
 /* The hand-written wrappers: MPI_Init and MPI_Init_thread start the profiler,
  * MPI_Finalize runs the pipeline  accumulate -> reduce -> analyze -> write
- * before the MPI library shuts down, MPI_Pcontrol pauses and resumes. */
-#include <fcntl.h>
+ * before the MPI library shuts down. */
 #include <limits.h>
 #include <math.h>
 #include <mpi.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "autoconf.h"
@@ -39,8 +37,10 @@
 #include "share.h"
 #include "topology.h"
 #include "waitstate_hooks.h"
+#include "waitstates.h"
 #include "watchdog.h"
 #include "warnings.h"
+#include "world.h"
 #include "wrapper_support.h"
 #include "writer.h"
 
@@ -51,6 +51,9 @@ static int rank, nprocs;
 static MPI_Comm profiler_comm = MPI_COMM_NULL;
 static mpp_run_info_t run;
 static uintptr_t init_site[MPP_MAX_DEPTH];
+/* The calls that started and ended the profile, as the Clock line names
+ * them (world.h: MPI_Session_init and _finalize in a program of sessions). */
+static const char *started_in = "MPI_Init", *ended_in = "MPI_Finalize";
 static mpp_calibration_t calibration; /* the communication model (model.h) */
 
 /* The protocol's path, when it is fixed at MPI_Init (the hang watchdog's
@@ -64,11 +67,16 @@ static char hang_run[160]; /* names the run in every process's hang dump */
 static int waitstates;
 static mpp_clock_alignment_t alignment;
 static int64_t sync_threshold; /* ticks: differences below it count as 0 */
+static int64_t fine_threshold; /* ticks: ... or below this one, when MPI_Finalize's alignment allows */
+static int64_t used_threshold; /* ticks: the one of the two the protocol's wait states have */
 static MPI_Comm waitstate_comm = MPI_COMM_NULL;
 static char waitstates_off_reason[160];
-/* rank 0, from MPI_Finalize's reductions: the largest uncertainties at
- * MPI_Init and MPI_Finalize, offset change, mpi_f08 flag; summed counts */
-static int64_t ws_largest[4];
+/* from MPI_Finalize's reductions: the largest uncertainties at MPI_Init and
+ * MPI_Finalize, offset change, error of MPI_Init's offsets
+ * (mpp_clock_init_error), pairs stuck on one CPU at MPI_Init; (rank 0)
+ * summed counts */
+enum { WS_U_INIT, WS_U_FINALIZE, WS_CHANGE, WS_INIT_ERROR, WS_SHARED_CPU, WS_NLARGEST };
+static int64_t ws_largest[WS_NLARGEST];
 static uint64_t ws_sums[9];
 static uint64_t ws_span; /* ticks between the two alignments */
 static void start_waitstates(int thread_multiple);
@@ -138,12 +146,24 @@ static void hang_start(void)
     }
 }
 
+/* The id of an MPI function by its name in lower case ("mpi_file_open"):
+ * which function an entry point of the MPI library's bindings implements
+ * (callsite.h, mpp_callsite_library_call). */
+static int function_of_name(const char *name)
+{
+    for (int f = 0; f < MPP_NFUNCTIONS; f++)
+        if (!strcasecmp(mpp_functions[f].name, name))
+            return f;
+    return -1;
+}
+
 void mpp_lifecycle_start(int provided, void *return_address, void *frame_address)
 {
-    if (active)
+    if (active || state == MPP_LIFE_AFTER) /* MPI started again (sessions) after the protocol: not profiled */
         return;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    PMPI_Comm_rank(mpp_world(), &rank);
+    PMPI_Comm_size(mpp_world(), &nprocs);
+    started_in = mpp_world_model() ? "MPI_Init" : "MPI_Session_init";
     mpp_world_size = nprocs;
     mpp_config_parse(&mpp_config, NULL);
     mpp_warnings_set_echo(rank == 0 && !mpp_config.number[MPP_CFG_QUIET] && !mpp_config.number[MPP_CFG_DISABLE]);
@@ -152,7 +172,7 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
         return;
     }
 
-    PMPI_Comm_dup(MPI_COMM_WORLD, &profiler_comm);
+    PMPI_Comm_dup(mpp_world(), &profiler_comm);
     char unique[64] = "";
     if (rank == 0)
         mpp_output_unique(unique, sizeof unique);
@@ -175,8 +195,10 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
     gethostname(run.hostname, sizeof run.hostname - 1);
 
     mpp_clock_start((int)mpp_config.number[MPP_CFG_CLOCK]);
-    mpp_callsite_init((int)mpp_config.number[MPP_CFG_DEPTH], (int)mpp_config.number[MPP_CFG_UNWIND]);
-    mpp_callsite_capture(init_site, mpp_callsite_depth(), return_address, frame_address, 0, UINTPTR_MAX);
+    mpp_callsite_init((int)mpp_config.number[MPP_CFG_DEPTH], (int)mpp_config.number[MPP_CFG_UNWIND], function_of_name);
+    uintptr_t stack_lo, stack_hi;
+    mpp_stack_bounds(&stack_lo, &stack_hi);
+    mpp_callsite_capture(init_site, NULL, mpp_callsite_depth(), return_address, frame_address, stack_lo, stack_hi);
     hang_timeout = hang_setup();
     mpp_requests_init(provided == MPI_THREAD_MULTIPLE || hang_timeout > 0);
     mpp_thread_requests_keep_frames(provided >= MPI_THREAD_SERIALIZED);
@@ -232,12 +254,14 @@ static void start_waitstates(int thread_multiple)
              "Real sync, Potential sync and Time variation are n/a: MPIPROF_WAITSTATES=off");
     if (!waitstates)
         return;
-    PMPI_Comm_dup(MPI_COMM_WORLD, &waitstate_comm);
-    mpp_clock_align(profiler_comm, &alignment);
+    PMPI_Comm_dup(mpp_world(), &waitstate_comm);
+    mpp_clock_align(profiler_comm, run.hostname, NULL, &alignment);
     int64_t uncertainty = alignment.uncertainty, largest = 0;
     mpp_ptp_allreduce(&uncertainty, &largest, 1, MPI_INT64_T, MPI_MAX, profiler_comm);
-    sync_threshold = 2 * largest; /* two processes' clocks, each that far from rank 0's */
+    sync_threshold = used_threshold = 2 * largest; /* two processes' clocks, each that far from rank 0's */
+    fine_threshold = (int64_t)(MPP_WAIT_FINE * mpp_clock_rate_estimate());
     mpp_ws_start(waitstate_comm, alignment.offset, sync_threshold, settings[1], thread_multiple);
+    mpp_ws_fine_threshold(fine_threshold);
     int started = mpp_ws_on, everywhere = 0;
     mpp_ptp_allreduce(&started, &everywhere, 1, MPI_INT, MPI_MIN, profiler_comm);
     if (!everywhere) { /* out of memory somewhere: the analysis needs every process */
@@ -259,18 +283,29 @@ static void finish_waitstates(void)
         return;
     mpp_ws_finish();
     mpp_clock_alignment_t end;
-    mpp_clock_align(profiler_comm, &end);
+    mpp_clock_align(profiler_comm, run.hostname, &alignment, &end);
     mpp_ws_stats_t st;
     mpp_ws_get_stats(&st);
     int64_t drift = end.offset - alignment.offset;
-    int64_t local[4] = {alignment.uncertainty, end.uncertainty, drift < 0 ? -drift : drift, mpp_ws_f08_p2p};
+    int64_t local[WS_NLARGEST] = {alignment.uncertainty, end.uncertainty, drift < 0 ? -drift : drift,
+                                  end.init_error, alignment.shared_cpu};
     uint64_t counts[9] = {st.messages,  st.paired,        st.unpaired, st.batches,   st.batch_bytes,
                           st.instances, st.exits_unknown, st.dropped,  st.unfollowed};
-    mpp_ptp_reduce(local, ws_largest, 4, MPI_INT64_T, MPI_MAX, 0, profiler_comm);
+    mpp_ptp_allreduce(local, ws_largest, WS_NLARGEST, MPI_INT64_T, MPI_MAX, profiler_comm);
+    /* Instants were aligned with MPI_Init's offsets, and differences below
+     * its threshold counted as 0, but for the fine part (waitstates.h):
+     * counted now if MPI_Finalize's alignment shows MPI_Init's offsets
+     * good enough for it. */
+    int fine = fine_threshold < sync_threshold && 2 * ws_largest[WS_INIT_ERROR] <= fine_threshold;
+    for (mpp_thread_t *t = mpp_threads(); t; t = t->next)
+        mpp_table_fold_fine(&t->table, fine);
+    used_threshold = fine ? fine_threshold : sync_threshold;
     mpp_ptp_reduce(counts, ws_sums, 9, MPI_UINT64_T, MPI_SUM, 0, profiler_comm);
     ws_span = end.at > alignment.at ? end.at - alignment.at : 1;
     PMPI_Comm_free(&waitstate_comm);
 }
+
+static double seconds_of(int64_t ticks) { return mpp_ticks_to_seconds(ticks > 0 ? (uint64_t)ticks : 0); }
 
 /* The Clock and Wait states lines and their warnings (rank 0, once ticks
  * convert to seconds). */
@@ -286,13 +321,34 @@ static void describe_waitstates(void)
     int64_t *largest = ws_largest;
     uint64_t *sums = ws_sums;
     double span = mpp_ticks_to_seconds(ws_span > 0 ? ws_span : 1);
+    double used = mpp_ticks_to_seconds((uint64_t)used_threshold), error = seconds_of(largest[WS_INIT_ERROR]);
+    char why[160];
+    if (used_threshold < sync_threshold)
+        snprintf(why, sizeof why, "lowered from MPI_Init's %.3g s, as MPI_Finalize's alignment allows",
+                 seconds_of(sync_threshold));
+    else
+        snprintf(why, sizeof why, "twice the largest uncertainty at MPI_Init");
     snprintf(run.clock, sizeof run.clock,
-             "%s, resolution %.3g s, aligned to rank 0 at MPI_Init (largest offset uncertainty %.3g s) and "
-             "MPI_Finalize (%.3g s); largest change of an offset over the run %.3g s (drift %.3g), not "
-             "corrected in instants reduced during the run; differences below %.3g s count as 0",
-             mpp_clock_name(), mpp_clock_resolution(), mpp_ticks_to_seconds((uint64_t)largest[0]),
-             mpp_ticks_to_seconds((uint64_t)largest[1]), mpp_ticks_to_seconds((uint64_t)largest[2]),
-             mpp_ticks_to_seconds((uint64_t)largest[2]) / span, mpp_ticks_to_seconds((uint64_t)sync_threshold));
+             "%s, resolution %.3g s, aligned to rank 0 at %s (largest offset uncertainty %.3g s) and "
+             "%s (%.3g s); largest change of an offset over the run %.3g s (drift %.3g), not "
+             "corrected in instants reduced during the run, which %s's offsets aligned (error at most "
+             "%.3g s, as %s's alignment bounds it); differences below %.3g s count as 0 (%s)",
+             mpp_clock_name(), mpp_clock_resolution(), started_in, seconds_of(largest[WS_U_INIT]), ended_in,
+             seconds_of(largest[WS_U_FINALIZE]), seconds_of(largest[WS_CHANGE]), seconds_of(largest[WS_CHANGE]) / span,
+             started_in, error, ended_in, used, why);
+    if (used > MPP_WAIT_FINE)
+        mpp_warn("Wait states: differences below %.3g s count as 0, more than the %g us a quiet clock alignment "
+                 "gives: %s; shorter waits are not in Real sync, Potential sync and Time variation",
+                 used, MPP_WAIT_FINE * 1e6,
+                 largest[WS_SHARED_CPU]
+                     ? "at MPI_Init two processes whose clocks were aligned shared one CPU their affinity lets "
+                       "neither leave, so that every round trip waited for the scheduler"
+                     : "no round trip of the clock alignment at MPI_Init was quicker (a loaded node, or a slow "
+                       "network), and MPI_Finalize's alignment did not show MPI_Init's offsets better");
+    if (2 * error > used && 2 * error > MPP_WAIT_FINE)
+        mpp_warn("Wait states: differences below %.3g s may be the clocks' drift over the run, not waiting: "
+                 "MPI_Finalize's alignment bounds the error of MPI_Init's offsets, which aligned the instants, to "
+                 "%.3g s, and only differences below %.3g s count as 0", 2 * error, error, used);
     snprintf(run.waitstates, sizeof run.waitstates,
              "real sync (late senders) and potential sync / time variation (collectives), batches of %ld; "
              "%llu messages paired of %llu sent, %llu collective calls (counts summed over processes); %llu batches (%llu bytes) sent",
@@ -305,9 +361,6 @@ static void describe_waitstates(void)
     if (sums[6])
         mpp_warn("Time variation: %llu nonblocking collective instances had not completed when their batch was "
                  "reduced; their exits are not counted", (unsigned long long)sums[6]);
-    if (largest[3])
-        mpp_warn("Real sync does not cover point-to-point calls made through the mpi_f08 bindings; some "
-                 "processes made such calls");
     if (sums[7])
         mpp_warn("Potential sync, Time variation: %llu batches of collective instances could not be reduced (the "
                  "members of a communicator counted different collective calls on it: calls the profiler did not "
@@ -412,8 +465,9 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before, const 
     for (int s = 0; s < rd->nsrcs; s++)
         rd->srcs[s].waits = waits_of(rd->srcs[s].function);
     if (partial) {
-        snprintf(run.clock, sizeof run.clock, "%s, resolution %.3g s%s", mpp_clock_name(), mpp_clock_resolution(),
-                 waitstates ? ", aligned to rank 0 at MPI_Init only (a partial protocol)" : "");
+        snprintf(run.clock, sizeof run.clock, "%s, resolution %.3g s%s%s%s", mpp_clock_name(),
+                 mpp_clock_resolution(), waitstates ? ", aligned to rank 0 at " : "", waitstates ? started_in : "",
+                 waitstates ? " only (a partial protocol)" : "");
         snprintf(run.waitstates, sizeof run.waitstates, "not given in a partial protocol");
     }
     mpp_report_input_t in = {.run = &run, .config = &mpp_config, .model = &calibration.setup,
@@ -466,10 +520,13 @@ static mpp_local_profile_t *local_profile(mpp_symbolizer_t *sym, const char *cou
     mpp_local_profile_t *profile = mpp_profile_build(*tables, ntables, mpp_intervals, (int)mpp_nintervals,
                                                      mpp_ticks_to_seconds, resolve_frame, sym, function_name);
     if (profile) {
-        profile->predict = calibration.setup.enabled;
+        /* the model's parameters as they stand: MPI_Finalize's
+         * measurement taken into account, or MPI_Init's alone (a partial
+         * protocol); none that could be plausible: no prediction */
+        profile->predict = mpp_model_usable(&calibration.setup);
         profile->speed = calibration.speed;
         if (profile->predict)
-            mpp_profile_predict(profile, function_model_op);
+            mpp_profile_predict(profile, function_model_op, &calibration.setup.model);
         mpp_local_context_t *ctx = &profile->context;
         double *values = NULL;
         ctx->machine_na = mpp_topology_na();
@@ -487,25 +544,53 @@ static mpp_local_profile_t *local_profile(mpp_symbolizer_t *sym, const char *cou
     return profile;
 }
 
-void mpp_lifecycle_finish(void *return_address, void *frame_address)
+/* The call that ends the profile (MPI_Finalize, or the last
+ * MPI_Session_finalize) is the call its thread is in from its entry until
+ * the MPI library's returns, like a wrapped call: a process that ends in
+ * between names it in its partial protocol (faults.c), and the hang
+ * watchdog watches it.  Static: the thread's current call must stay valid
+ * to the end (a wrapper's call lives on its stack, gone once it returns). */
+static mpp_call_t finalize_call;
+static mpp_thread_t *finalizing;
+
+int mpp_lifecycle_ending_call(const struct mpp_call *c) { return c && c == &finalize_call; }
+
+static void enter_finalize(uint32_t fid, uint64_t now, void *return_address, void *frame_address)
+{
+    mpp_thread_t *t = mpp_tls_thread ? mpp_tls_thread : mpp_thread_attach();
+    if (!t || mpp_thread_in_call(t))
+        return; /* called from inside another MPI call: that one stays the current call */
+    finalize_call = (mpp_call_t){.thread = t, .fid = fid, .frame = frame_address, .t0 = now};
+    /* set before the entry counts: a signal handler that sees the thread in
+     * a call reads this call, never the previous one's dead frame */
+    t->current = &finalize_call;
+    atomic_signal_fence(memory_order_seq_cst);
+    mpp_call_enter(t, &finalize_call, fid, frame_address);
+    finalizing = t;
+    if (hang_timeout > 0) /* a process may hang in MPI_Finalize too: watched until it returns */
+        mpp_watch_finalize_enter(&finalize_call, return_address, frame_address);
+}
+
+void mpp_lifecycle_finish(uint32_t fid, void *return_address, void *frame_address)
 {
     if (!active)
         return;
-    if (hang_timeout > 0) /* a process may hang in MPI_Finalize too: watched until it returns */
-        mpp_watch_finalize_enter(return_address, frame_address);
     uint64_t end = mpp_now();
+    enter_finalize(fid, end, return_address, frame_address);
+    ended_in = fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "MPI_Finalize";
     mpp_collect_set(0, 0);
     finish_waitstates();
     mpp_lifecycle_stop(end, 1);
+    mpp_calibrate_again(profiler_comm, &calibration); /* after the counters' last read: not the program's */
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
     const mpp_table_t **tables = NULL;
     mpp_local_profile_t *profile = local_profile(sym, NULL, &tables);
     if (profile)
         profile->waitstates = waitstates;
-    describe_waitstates();
     size_t warnings_before = mpp_warnings_count();
     mpp_reduced_t *rd = profile ? mpp_reduce(profile, profiler_comm, mpp_config.text[MPP_CFG_RANKS], run.hostname)
                                 : NULL;
+    describe_waitstates(); /* its warnings are rank 0's about the run: added as they are, after the reduction's */
     char written[PATH_MAX];
     if (rank == 0 && rd)
         write_report(rd, warnings_before, NULL, written, sizeof written);
@@ -524,14 +609,18 @@ void mpp_lifecycle_finish(void *return_address, void *frame_address)
 
 void mpp_lifecycle_finalized(void)
 {
+    if (finalizing) /* the ending call returned */
+        atomic_store_explicit(&finalizing->left, atomic_load_explicit(&finalizing->entered, memory_order_relaxed),
+                              memory_order_relaxed);
+    finalizing = NULL;
     if (hang_timeout <= 0)
         return;
-    mpp_watch_finalize_leave();
     mpp_watchdog_stop(); /* its last look marks a dump of MPI_Finalize as resumed */
     hang_timeout = 0;
 }
 
 int mpp_lifecycle_rank(void) { return rank; }
+int mpp_lifecycle_waitstates(void) { return waitstates; }
 int mpp_lifecycle_nprocs(void) { return nprocs; }
 int mpp_lifecycle_partial_possible(void) { return active || finishing; }
 
@@ -620,6 +709,7 @@ MPP_EXPORT int MPI_Init(int *argc, char ***argv)
     if (rc == MPI_SUCCESS) {
         int provided = MPI_THREAD_SINGLE;
         PMPI_Query_thread(&provided);
+        mpp_world_model_opened();
         mpp_lifecycle_start(provided, __builtin_return_address(0), __builtin_frame_address(0));
     }
     return rc;
@@ -628,83 +718,30 @@ MPP_EXPORT int MPI_Init(int *argc, char ***argv)
 MPP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
+        mpp_world_model_opened();
         mpp_lifecycle_start(*provided, __builtin_return_address(0), __builtin_frame_address(0));
+    }
     return rc;
+}
+
+/* MPI_Finalize ends the profile unless a session opened first is open (world.h). */
+static int finalize_begins(void *return_address, void *frame_address)
+{
+    if (!mpp_world_model_closing())
+        return 0;
+    mpp_lifecycle_finish(MPP_FN_MPI_Finalize, return_address, frame_address);
+    mpp_world_release();
+    return 1;
 }
 
 MPP_EXPORT int MPI_Finalize(void)
 {
-    mpp_lifecycle_finish(__builtin_return_address(0), __builtin_frame_address(0));
+    int ends = finalize_begins(__builtin_return_address(0), __builtin_frame_address(0));
     int rc = PMPI_Finalize();
-    mpp_lifecycle_finalized();
+    if (ends)
+        mpp_lifecycle_finalized();
     return rc;
-}
-
-/* A name passed to MPI_Pcontrol(1, name) or (-1, name), when there is one:
- * MPI_Pcontrol(1) without a name is legal MPI, so the argument is garbage
- * then.  It is read only through the kernel (a write to a pipe fails with
- * EFAULT on memory this process may not read: unmapped, a guard page,
- * AddressSanitizer's shadow), and taken only as a short printable string. */
-static int pcontrol_name(const char *p, char *out, size_t size)
-{
-    static int fds[2] = {-1, -1};
-    if ((uintptr_t)p < 65536) /* nothing is ever mapped there (vm.mmap_min_addr) */
-        return 0;
-    if (fds[0] < 0 && pipe2(fds, O_NONBLOCK | O_CLOEXEC) != 0)
-        return 0;
-    long page = sysconf(_SC_PAGESIZE);
-    size_t n = 0;
-    while (n < size) { /* page by page: the string may end before an unreadable page */
-        size_t chunk = (size_t)page - (((uintptr_t)p + n) & (size_t)(page - 1));
-        if (chunk > size - n)
-            chunk = size - n;
-        /* the system call itself: a sanitizer's write() would check the
-         * memory first, and fault on it */
-        ssize_t put = syscall(SYS_write, fds[1], p + n, chunk);
-        if (put <= 0)
-            break;
-        ssize_t got = read(fds[0], out + n, (size_t)put);
-        if (got != put)
-            break;
-        n += (size_t)got;
-        if (memchr(out + n - (size_t)got, '\0', (size_t)got))
-            break;
-    }
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)out[i];
-        if (c == '\0')
-            return i > 0;
-        if (c < 0x20 || c >= 0x7f)
-            return 0;
-    }
-    return 0;
-}
-
-/* MPI_Pcontrol, IPM's convention: (1, "name") begins an interval, (-1,
- * "name") ends it; level 0 pauses collection, any other level resumes it. */
-MPP_EXPORT int MPI_Pcontrol(const int level, ...)
-{
-    if (active && (level == 1 || level == -1)) {
-        va_list ap;
-        va_start(ap, level);
-        const char *name = va_arg(ap, const char *);
-        va_end(ap);
-        char copy[MPP_NAME_MAX];
-        if (pcontrol_name(name, copy, sizeof copy)) {
-            uintptr_t site = (uintptr_t)__builtin_return_address(0);
-            if (level == 1)
-                mpp_api_begin(copy, site);
-            else
-                mpp_api_end(copy, site);
-            return PMPI_Pcontrol(level);
-        }
-    }
-    if (active && waitstates)
-        mpp_collect_set(1, level == 0); /* paused: every call still counts for the wait-state bookkeeping */
-    else if (active)
-        mpp_collect_set(level != 0, 0);
-    return PMPI_Pcontrol(level);
 }
 
 /* mpi_f08 entry points of the same (MPICH's f08 bindings call PMPI_Init and
@@ -724,6 +761,7 @@ MPP_EXPORT intptr_t mpi_init_f08_(void *ierror)
     if (f08_ok(ierror)) {
         int provided = MPI_THREAD_SINGLE;
         PMPI_Query_thread(&provided);
+        mpp_world_model_opened();
         mpp_lifecycle_start(provided, __builtin_return_address(0), __builtin_frame_address(0));
     }
     return rc;
@@ -732,20 +770,18 @@ MPP_EXPORT intptr_t mpi_init_f08_(void *ierror)
 MPP_EXPORT intptr_t mpi_init_thread_f08_(void *required, void *provided, void *ierror)
 {
     intptr_t rc = pmpir_init_thread_f08_(required, provided, ierror);
-    if (f08_ok(ierror))
+    if (f08_ok(ierror)) {
+        mpp_world_model_opened();
         mpp_lifecycle_start(*(int *)provided, __builtin_return_address(0), __builtin_frame_address(0));
+    }
     return rc;
 }
 
 MPP_EXPORT intptr_t mpi_finalize_f08_(void *ierror)
 {
-    mpp_lifecycle_finish(__builtin_return_address(0), __builtin_frame_address(0));
+    int ends = finalize_begins(__builtin_return_address(0), __builtin_frame_address(0));
     intptr_t rc = pmpir_finalize_f08_(ierror);
-    mpp_lifecycle_finalized();
+    if (ends)
+        mpp_lifecycle_finalized();
     return rc;
-}
-
-MPP_EXPORT intptr_t mpi_pcontrol_f08_(const int *level)
-{
-    return MPI_Pcontrol(*level);
 }

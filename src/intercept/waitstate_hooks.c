@@ -11,9 +11,8 @@
 #include "ws_exchange.h"
 
 int mpp_ws_on;
-int mpp_ws_f08_p2p;
 
-static int64_t clock_offset, threshold;
+static int64_t clock_offset, threshold, fine_threshold;
 static int batch = 256;
 static mpp_mt_lock_t lock = MPP_MT_LOCK_INITIALIZER;
 static mpp_p2p_t matcher;
@@ -62,7 +61,9 @@ static size_t deferred_capacity;
 static void add_to_cell(mpp_thread_t *owner, const mpp_request_origin_t *o, int which, int64_t ticks)
 {
     mpp_cell_t *cell = mpp_origin_cell(owner, o);
-    if (cell)
+    if (cell && which >= MPP_WAIT_FINE_PART)
+        cell->stats.fine[which - MPP_WAIT_FINE_PART] += (uint64_t)ticks;
+    else if (cell)
         cell->stats.wait[which] += (uint64_t)ticks;
 }
 
@@ -100,10 +101,10 @@ static void apply_deferred(mpp_thread_t *self)
     ndeferred = kept;
 }
 
-static void deliver_real_sync(void *ctx, const mpp_request_origin_t *o, int64_t wait)
+static void deliver_real_sync(void *ctx, const mpp_request_origin_t *o, int64_t wait, int fine)
 {
     (void)ctx;
-    add_wait(o, MPP_WAIT_REALSYNC, wait);
+    add_wait(o, MPP_WAIT_REALSYNC + (fine ? MPP_WAIT_FINE_PART : 0), wait);
 }
 
 static void replay(int source, const mpp_send_record_t *records, int n)
@@ -190,16 +191,24 @@ struct mpp_coll_ring {
     uint64_t batches;         /* batches issued: the next one's number */
 };
 
-static int64_t *terms;         /* [2 * batch]: scratch of apply_batch */
+static int64_t *terms; /* [3 * batch]: scratch of apply_batch, the last part its fine_terms */
+/* This process's time covered by Potential sync and by Time variation so
+ * far, over all its communicators: instances share it (cover.h). */
+static mpp_cover_t entries_covered, exits_covered;
 
 static void apply_batch(coll_batch_t *b)
 {
     int64_t *potsync = terms, *variation = terms + b->n;
-    mpp_instances_terms(b->n, b->sent, b->max, threshold, potsync, variation);
+    unsigned char *fine_terms = (unsigned char *)(terms + 2 * (size_t)batch);
+    mpp_instances_terms(b->n, b->sent, b->max, threshold, fine_threshold, &entries_covered, &exits_covered, potsync,
+                        variation, fine_terms);
     for (int j = 0; j < b->n; j++) {
-        add_wait(&b->origins[j], MPP_WAIT_POTSYNC, potsync[j]);
+        /* a difference below `threshold`: the fine part */
+        add_wait(&b->origins[j], MPP_WAIT_POTSYNC + (fine_terms[j] & MPP_FINE_POTSYNC ? MPP_WAIT_FINE_PART : 0),
+                 potsync[j]);
         if (variation[j] >= 0) /* every member knew its exit */
-            add_wait(&b->origins[j], MPP_WAIT_VARIATION, variation[j]);
+            add_wait(&b->origins[j],
+                     MPP_WAIT_VARIATION + (fine_terms[j] & MPP_FINE_VARIATION ? MPP_WAIT_FINE_PART : 0), variation[j]);
     }
 }
 
@@ -348,12 +357,13 @@ void mpp_ws_probe(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, MPI_Me
     mpp_call_origin(c, &last_probe.origin);
 }
 
-/* A receiving call's event: its entry, the time it spent, its cell. */
-static int open_event(mpp_call_t *c)
+/* A receiving call's event: its entry, the time it spent in SendRecv, its
+ * cell. */
+static int open_event(mpp_call_t *c, uint64_t sendrecv_ticks)
 {
     mpp_request_origin_t o;
     mpp_call_origin(c, &o);
-    return mpp_p2p_event_open(&matcher, aligned(c->t0), (int64_t)(c->t1 - c->t0), &o);
+    return mpp_p2p_event_open(&matcher, aligned(c->t0), (int64_t)sendrecv_ticks, &o);
 }
 
 /* A status that received a message (an MPI query: outside the lock). */
@@ -380,7 +390,7 @@ static void blocking_receive(mpp_call_t *c, mpp_comm_t *cm, const MPI_Status *st
 {
     int e = probed ? mpp_p2p_event_open(&matcher, aligned(last_probe.t0), (int64_t)(last_probe.t1 - last_probe.t0),
                                         &last_probe.origin)
-                   : open_event(c);
+                   : open_event(c, c->t1 - c->t0);
     receive(e, cm, st);
     mpp_p2p_event_close(&matcher, e);
 }
@@ -611,7 +621,9 @@ void mpp_ws_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *
             continue;
         if ((r->kind == REQ_RECV || r->kind == REQ_PRECV) && messages && messages[j]) {
             if (event < 0)
-                event = open_event(c); /* one event: the latest sender counts */
+                /* one event: the latest sender counts; its time is the
+                 * call's SendRecv part (it may complete collectives too) */
+                event = open_event(c, mpp_call_ticks_of(c, MPP_CAT_SENDRECV, MPP_CAT_SENDRECV));
             receive(event, r->comm, &statuses[j]);
         } else if (r->kind == REQ_COLL || (r->kind == REQ_PCOLL && r->active)) {
             end_instance(r->comm, r->instance, aligned(c->t1));
@@ -639,16 +651,6 @@ void mpp_ws_freed(const mpp_reqset_t *set)
         if (set->keys[i])
             untrack(set->keys[i]);
     give();
-}
-
-void mpp_ws_comm_created(MPI_Comm parent, MPI_Comm comm)
-{
-    mpp_comm_created(parent, comm); /* local queries only */
-}
-
-void mpp_ws_comm_created_by_group(MPI_Comm parent, int tag, const char *stringtag, size_t len, MPI_Comm comm)
-{
-    mpp_comm_created_by_group(parent, tag, stringtag, len, comm);
 }
 
 void mpp_ws_comm_idup(mpp_call_t *c, MPI_Comm parent, void *newcomm, int fortran, MPI_Request request)
@@ -685,6 +687,11 @@ void mpp_ws_comm_freeing(MPI_Comm comm)
 
 /* ------------------------------------------------------------------ */
 
+void mpp_ws_fine_threshold(int64_t fine)
+{
+    fine_threshold = matcher.fine = fine < threshold ? fine : threshold;
+}
+
 static void free_memory(void)
 {
     free(terms);
@@ -695,11 +702,13 @@ static void free_memory(void)
 void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size, int thread_multiple)
 {
     clock_offset = offset;
-    threshold = thresh;
+    threshold = fine_threshold = thresh;
     batch = batch_size > 0 ? batch_size : 256;
     lock.on = thread_multiple;
     memset(&stats, 0, sizeof stats);
-    terms = malloc(2 * (size_t)batch * sizeof *terms);
+    mpp_cover_reset(&entries_covered);
+    mpp_cover_reset(&exits_covered);
+    terms = malloc(3 * (size_t)batch * sizeof *terms);
     fallback_buffer = malloc(3 * (size_t)batch * sizeof *fallback_buffer);
     if (!terms || !fallback_buffer ||
         mpp_wsx_start(comm, batch, &lock, (mpp_wsx_callbacks_t){replay, reduction_ended}) != 0) {

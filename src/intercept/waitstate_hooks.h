@@ -35,13 +35,14 @@
 #include "wrapper_support.h"
 
 extern int mpp_ws_on;
-/* Some mpi_f08 point-to-point call was made (not analysed: stated in Warnings). */
-extern int mpp_ws_f08_p2p;
 
 /* MPI_Init: clocks already aligned (offset, threshold in ticks); comm:
  * the profiler's own (a duplicate of MPI_COMM_WORLD), which carries every
  * message of the analysis. */
 void mpp_ws_start(MPI_Comm comm, int64_t clock_offset, int64_t threshold, int batch, int thread_multiple);
+/* Right after mpp_ws_start: waits counted at `fine` ticks but not at the
+ * threshold go to the cells' fine part (waitstates.h, MPP_WAIT_FINE). */
+void mpp_ws_fine_threshold(int64_t fine);
 /* MPI_Finalize (collective): the last batches, the end of the exchange. */
 void mpp_ws_finish(void);
 /* Right after mpp_ws_start, when it did not start on every process: stop
@@ -79,14 +80,9 @@ void mpp_ws_started(mpp_call_t *c, const mpp_reqset_t *set);
  * completed, with their statuses (statuses[j] for the j-th). */
 void mpp_ws_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *which, const MPI_Status *statuses);
 void mpp_ws_freed(const mpp_reqset_t *set);
-/* Constructors (commids.h): one collective over `parent` returned comm
- * (MPI_COMM_NULL on a member left out); one that only the members call,
- * with its parent (MPI_COMM_NULL: none), integer tag (-1: none) and string
- * tag (NULL: none); MPI_Comm_idup, whose new communicator exists once its
- * request completes: MPI writes its handle at newcomm (an MPI_Fint for a
- * Fortran caller). */
-void mpp_ws_comm_created(MPI_Comm parent, MPI_Comm comm);
-void mpp_ws_comm_created_by_group(MPI_Comm parent, int tag, const char *stringtag, size_t len, MPI_Comm comm);
+/* Constructors other than MPI_Comm_idup register with comms.h alone.
+ * MPI_Comm_idup: the new communicator exists once its request completes:
+ * MPI writes its handle at newcomm (an MPI_Fint for a Fortran caller). */
 void mpp_ws_comm_idup(mpp_call_t *c, MPI_Comm parent, void *newcomm, int fortran, MPI_Request request);
 void mpp_ws_comm_freeing(MPI_Comm comm);
 

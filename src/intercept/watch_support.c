@@ -1,9 +1,10 @@
 /* The wrappers' half of the hang watchdog: each call's arguments and stack,
  * recorded at entry while MPIPROF_HANG_TIMEOUT is set, with ranks also
- * given as MPI_COMM_WORLD ranks, so that mpiprof-hang can match the dumps
- * of different processes.  A communicator's facts (members' world ranks,
- * the id all members agree on) are computed at its first call and cached
- * on it as an attribute; MPI_COMM_WORLD's are computed once. */
+ * given as world ranks (ranks in the profiler's world, world.h:
+ * MPI_COMM_WORLD's), so that mpiprof-hang can match the dumps of different
+ * processes.  A communicator's facts (members' world ranks, the id all
+ * members agree on) are computed at its first call and cached on it as an
+ * attribute; the world's are computed once. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "clock.h"
 #include "function_table.h"
 #include "watch_support.h"
+#include "world.h"
 
 typedef struct {
     mpp_watch_comm_t facts;   /* what a dump shows; first, so that it is what the record points to */
@@ -80,7 +82,7 @@ static void translate(MPI_Group group, int n, int *world_ranks)
     PMPI_Group_translate_ranks(group, n, seq, world_group, world_ranks);
     for (int i = 0; i < n; i++)
         if (world_ranks[i] == MPI_UNDEFINED)
-            world_ranks[i] = MPP_WATCH_UNKNOWN; /* a process of another MPI_COMM_WORLD */
+            world_ranks[i] = MPP_WATCH_UNKNOWN; /* a process of another world (spawned, connected) */
     free(seq);
 }
 
@@ -138,7 +140,7 @@ static int looks_like_comm(MPI_Comm comm)
 
 static const comm_info_t *comm_info(MPI_Comm comm)
 {
-    if (comm == MPI_COMM_WORLD)
+    if (comm == mpp_world())
         return world;
     if (!looks_like_comm(comm) || keyval == MPI_KEYVAL_INVALID)
         return NULL;
@@ -202,45 +204,25 @@ void mpp_watch_enter(mpp_call_t *c, const mpp_watch_args_t *a, const uint64_t *k
     w->sendtag = a->sendtag;
     w->count = a->count;
     w->depth = t->table.depth;
-    mpp_callsite_capture(w->frames, w->depth, return_address, frame_address, t->stack_lo, t->stack_hi);
+    mpp_callsite_capture(w->frames, NULL, w->depth, return_address, frame_address, t->stack_lo, t->stack_hi);
     w->nrequests = keys ? nkeys : 0;
     for (int i = 0; i < w->nrequests && i < MPP_WATCH_REQUESTS; i++)
         w->requests[i] = keys[i];
     atomic_store_explicit(&w->serial, atomic_load_explicit(&t->entered, memory_order_relaxed), memory_order_release);
 }
 
-static mpp_thread_t *finalizing;
-
-void mpp_watch_finalize_enter(void *return_address, void *frame_address)
+void mpp_watch_finalize_enter(mpp_call_t *c, void *return_address, void *frame_address)
 {
-    mpp_thread_t *t = mpp_tls_thread ? mpp_tls_thread : mpp_thread_attach();
-    if (!t)
-        return;
-    uint64_t n = atomic_load_explicit(&t->entered, memory_order_relaxed);
-    if (n != atomic_load_explicit(&t->left, memory_order_relaxed))
-        return; /* called from inside another MPI call */
-    atomic_store_explicit(&t->entered, n + 1, memory_order_relaxed);
-    mpp_call_t c = {.thread = t, .fid = MPP_FN_MPI_Finalize, .t0 = mpp_now()};
-    mpp_watch_args_t args = {MPI_COMM_WORLD, MPP_WATCH_NONE, MPP_WATCH_NONE, MPP_WATCH_NONE, MPP_WATCH_NONE,
+    mpp_watch_args_t args = {mpp_world(), MPP_WATCH_NONE, MPP_WATCH_NONE, MPP_WATCH_NONE, MPP_WATCH_NONE,
                              MPP_WATCH_NONE, -1};
-    mpp_watch_enter(&c, &args, NULL, 0, return_address, frame_address);
-    finalizing = t;
-}
-
-void mpp_watch_finalize_leave(void)
-{
-    mpp_thread_t *t = finalizing;
-    if (t)
-        atomic_store_explicit(&t->left, atomic_load_explicit(&t->entered, memory_order_relaxed),
-                              memory_order_relaxed);
-    finalizing = NULL;
+    mpp_watch_enter(c, &args, NULL, 0, return_address, frame_address);
 }
 
 int mpp_watch_comms_start(void)
 {
     int size = 0;
-    PMPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (PMPI_Comm_group(MPI_COMM_WORLD, &world_group) != MPI_SUCCESS)
+    PMPI_Comm_size(mpp_world(), &size);
+    if (PMPI_Comm_group(mpp_world(), &world_group) != MPI_SUCCESS)
         return -1;
     free(world);
     world = calloc(1, sizeof *world + (size_t)size * sizeof(int));

@@ -7,7 +7,7 @@
  * requests a wait or test handles).  With the watchdog on every call is in
  * MPP_COLLECT_GENERAL mode (thread_state.h): on the fast path it is one
  * predicted branch on the call's mode, already in a register.  The MPI-aware half: ranks are translated to
- * MPI_COMM_WORLD ranks with facts cached on each communicator. */
+ * world ranks (world.h) with facts cached on each communicator. */
 #ifndef MPP_WATCH_SUPPORT_H
 #define MPP_WATCH_SUPPORT_H
 
@@ -38,14 +38,15 @@ void mpp_watch_enter(mpp_call_t *c, const mpp_watch_args_t *a, const uint64_t *k
                             __builtin_return_address(0), __builtin_frame_address(0));                          \
     } while (0)
 
-/* MPI_Finalize, collective over MPI_COMM_WORLD, with the profiler's own
- * reduction inside, is watched like a wrapped call from its entry (before
- * collection stops) to the return of PMPI_Finalize. */
-void mpp_watch_finalize_enter(void *return_address, void *frame_address);
-void mpp_watch_finalize_leave(void);
+/* The call that ends the profile (MPI_Finalize or the last
+ * MPI_Session_finalize), collective over the world, with the profiler's
+ * own reduction inside, is watched like a wrapped call from its entry
+ * (before collection stops) to the return of the MPI library's: c is the
+ * call the thread entered for it (lifecycle.c). */
+void mpp_watch_finalize_enter(mpp_call_t *c, void *return_address, void *frame_address);
 
-/* Set up (MPI_COMM_WORLD's facts, the attribute that caches the others') at
- * MPI_Init, before the watchdog starts; release at MPI_Finalize. */
+/* Set up (the world's facts, the attribute that caches the others') at the
+ * profile's start, before the watchdog starts; release at its end. */
 int mpp_watch_comms_start(void);
 void mpp_watch_comms_stop(void);
 

@@ -1,3 +1,4 @@
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,9 @@ void mpp_reqset_before(mpp_call_t *c, mpp_reqset_t *set, const MPI_Request *requ
     set->keys = set->inline_keys;
     for (int k = 0; k < MPP_NCAT; k++)
         c->by_kind[k] = 0;
+    if (start)
+        for (int k = 0; k < MPP_NPRICE; k++)
+            c->started_price[k] = 0;
     if (!requests || n <= 0)
         return;
     if ((size_t)n > MPP_ARRAY_LEN(set->inline_keys)) {
@@ -129,7 +133,7 @@ void mpp_reqset_before(mpp_call_t *c, mpp_reqset_t *set, const MPI_Request *requ
         if (start && info.persistent) {
             c->bytes_sent += info.bytes_sent;
             c->bytes_recv += info.bytes_recv;
-            c->model += info.model; /* its transfer, priced when the request was created */
+            mpp_price_add_call(c->started_price, &info.price); /* its transfer, priced when it was created */
         }
     }
     if (start) { /* mpp_call_end marks them started, with this call's return and cell */
@@ -178,7 +182,7 @@ void mpp_model_runtime_start(const mpp_model_t *model, int nodes, const unsigned
             memcpy(world_same_node, same_node, (size_t)size);
             world_size = size;
         }
-        PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+        PMPI_Comm_group(mpp_world(), &world_group);
         PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_nodes, &nodes_keyval, NULL);
     }
     mpp_model_on = 1;
@@ -239,7 +243,7 @@ int mpp_model_link_slow(MPI_Comm comm, int rank)
 {
     if (!world_same_node)
         return MPP_LINK_INTER; /* several nodes, but their ranks are unknown: the slower link */
-    if (comm == MPI_COMM_WORLD) {
+    if (comm == mpp_world()) {
         if (rank == MPI_ANY_SOURCE)
             return MPP_LINK_INTER;
         return rank >= 0 && rank < world_size && !world_same_node[rank] ? MPP_LINK_INTER : MPP_LINK_INTRA;
@@ -257,4 +261,77 @@ void mpp_f08_missing(const char *entry, const char *target)
     fprintf(stderr, "mpiprof: %s was called but %s is not loaded: link the program with the MPI "
             "Fortran library (mpifort-prof does), or preload libmpiprof.so instead\n", entry, target);
     abort();
+}
+
+/* --- mpi_f08 indexes --- */
+
+/* MPICH 4.0's mpi_f08 MPI_Waitany, MPI_Testany, MPI_Waitsome and
+ * MPI_Testsome return C's indexes (MPICH issue 6270); 4.1 and later count
+ * from 1 as Fortran does.  The loaded binding is asked once: MPI_Testany
+ * on one completed generalized request (no communicator, no message). */
+intptr_t pmpir_testany_f08_(void *count, void *array_of_requests, void *indx, void *flag, void *status,
+                            void *ierror) __attribute__((weak));
+
+static int grequest_query(void *extra, MPI_Status *status)
+{
+    (void)extra;
+    PMPI_Status_set_elements(status, MPI_BYTE, 0);
+    PMPI_Status_set_cancelled(status, 0);
+    status->MPI_SOURCE = MPI_UNDEFINED;
+    status->MPI_TAG = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+
+static int grequest_free(void *extra)
+{
+    (void)extra;
+    return MPI_SUCCESS;
+}
+
+static int grequest_cancel(void *extra, int complete)
+{
+    (void)extra, (void)complete;
+    return MPI_SUCCESS;
+}
+
+int mpp_f08_index_base(void)
+{
+    static _Atomic int known = -1;
+    int base = atomic_load_explicit(&known, memory_order_relaxed);
+    if (base >= 0)
+        return base;
+    base = 0;
+    MPI_Request request;
+    if (pmpir_testany_f08_ &&
+        PMPI_Grequest_start(grequest_query, grequest_free, grequest_cancel, NULL, &request) == MPI_SUCCESS) {
+        PMPI_Grequest_complete(request);
+        MPI_Fint handle = PMPI_Request_c2f(request);
+        int count = 1, indx = MPI_UNDEFINED, flag = 0, ierror = MPI_ERR_OTHER;
+        pmpir_testany_f08_(&count, &handle, &indx, &flag, MPI_F08_STATUS_IGNORE, &ierror);
+        if (ierror == MPI_SUCCESS && flag && (indx == 0 || indx == 1))
+            base = indx;
+        request = PMPI_Request_f2c(handle);
+        if (request != MPI_REQUEST_NULL) /* not completed: cannot happen, but never leak it */
+            PMPI_Request_free(&request);
+    }
+    atomic_store_explicit(&known, base, memory_order_relaxed);
+    return base;
+}
+
+static __thread int *f08_indices __attribute__((tls_model("initial-exec")));
+static __thread int f08_indices_capacity __attribute__((tls_model("initial-exec")));
+
+const int *mpp_f08_indices(const void *indices, int n, int base)
+{
+    if (n > f08_indices_capacity) { /* grows with the largest count seen: warm-up only */
+        int *grown = realloc(f08_indices, (size_t)n * sizeof *grown);
+        if (!grown)
+            return NULL;
+        f08_indices = grown;
+        f08_indices_capacity = n;
+    }
+    const int *from = indices;
+    for (int i = 0; i < n; i++)
+        f08_indices[i] = from[i] - base;
+    return f08_indices ? f08_indices : (const int *)indices; /* n <= 0: nothing is read */
 }

@@ -5,6 +5,7 @@
 #define MPP_WRAPPER_SUPPORT_H
 
 #include <mpi.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "function_table.h"
@@ -13,6 +14,7 @@
 #include "requests.h"
 #include "thread_state.h"
 #include "watch_support.h"
+#include "world.h"
 
 static inline int64_t mpp_type_bytes(MPI_Datatype type)
 {
@@ -28,15 +30,15 @@ static inline int64_t mpp_type_bytes(MPI_Datatype type)
     return (int64_t)size;
 }
 
-/* Size of MPI_COMM_WORLD, set at MPI_Init: most collectives use it, and
- * asking MPI costs two calls each time. */
+/* Size of the world (world.h), set at the profile's start: most
+ * collectives use MPI_COMM_WORLD, and asking MPI costs two calls each time. */
 extern int64_t mpp_world_size;
 int64_t mpp_comm_size_slow(MPI_Comm comm);
 
 /* Remote size for intercommunicators. */
 static inline int64_t mpp_comm_size(MPI_Comm comm)
 {
-    if (comm == MPI_COMM_WORLD && mpp_world_size > 0)
+    if (comm == mpp_world() && mpp_world_size > 0)
         return mpp_world_size;
     return mpp_comm_size_slow(comm);
 }
@@ -56,6 +58,16 @@ static inline uint64_t mpp_request_key(MPI_Request r)
     return r == MPI_REQUEST_NULL ? 0 : (uint64_t)(uint32_t)r;
 }
 
+/* --- the communication model at run time (model.h) ---
+ * Set at MPI_Init from the calibration (src/reduce/calibrate.c); the
+ * generated wrappers price every call of a modelled operation with
+ * mpp_model_call_price when prediction is on (seconds at MPI_Finalize,
+ * from the final parameters); mpp_model_runtime's parameters, MPI_Init's,
+ * give the transfer times of Overlap while the program runs. */
+extern int mpp_model_on;
+extern mpp_model_t mpp_model_runtime;
+extern int mpp_model_nodes; /* distinct nodes; 1: every message is intra-node */
+
 /* A request a call created: a non-persistent one keeps its bytes and model
  * time on the creating call; a persistent one counts them at every
  * MPI_Start.  mpp_call_end adds it to the request table with the call's
@@ -67,10 +79,11 @@ static inline void mpp_request_created(mpp_call_t *c, MPI_Request r, int kind, i
     c->new_persistent = persistent;
     c->new_sent = c->bytes_sent;
     c->new_recv = c->bytes_recv;
-    c->new_model = c->model;
+    c->new_price = c->model;
+    c->new_model = mpp_model_on ? mpp_model_call_seconds(&mpp_model_runtime, &c->model) : 0.0;
     if (persistent) {
         c->bytes_sent = c->bytes_recv = 0;
-        c->model = 0;
+        c->model = (mpp_call_price_t){0};
     }
 }
 
@@ -90,28 +103,34 @@ void mpp_reqset_before(mpp_call_t *c, mpp_reqset_t *set, const MPI_Request *requ
 /* Requests that became MPI_REQUEST_NULL are done: stop tracking them (unless
  * another thread's new request already has the handle).  For a call that
  * completes requests (`complete`: waits, tests), a request done, or a
- * persistent one handled, adds its Overlap at the call's entry. */
+ * persistent one handled, adds its Overlap at the call's entry; and the
+ * call's time is split over the kinds of the requests it completed (those
+ * it handled, when it completed none), so that the SendRecv part of a wait
+ * completing a receive and collectives is the receive's share. */
 static inline void mpp_reqset_after(mpp_call_t *c, mpp_reqset_t *set, const MPI_Request *requests, int n,
                                     int complete)
 {
+    uint32_t completed[MPP_NCAT] = {0};
+    int any = 0;
     for (int i = 0; i < set->n && i < n; i++) {
         if (!set->keys[i])
             continue;
         int gone = requests[i] == MPI_REQUEST_NULL;
-        if (complete && (gone || set->persistent))
-            mpp_call_request_done(c, set->keys[i], gone);
-        else if (gone)
+        if (complete && (gone || set->persistent)) {
+            int kind = mpp_call_request_done(c, set->keys[i], gone);
+            if (kind >= 0 && kind < MPP_NCAT) {
+                completed[kind]++;
+                any = 1;
+            }
+        } else if (gone) {
             mpp_request_remove_instance(set->keys[i] & 0xffffffffu, (uint32_t)(set->keys[i] >> 32));
+        }
     }
+    if (any)
+        for (int k = 0; k < MPP_NCAT; k++)
+            c->by_kind[k] = completed[k];
 }
 
-/* --- the communication model at run time (model.h) ---
- * Set at MPI_Init from the calibration (src/reduce/calibrate.c); the
- * generated wrappers price every call of a modelled operation with
- * mpp_model_cost when prediction is on. */
-extern int mpp_model_on;
-extern mpp_model_t mpp_model_runtime;
-extern int mpp_model_nodes; /* distinct nodes; 1: every message is intra-node */
 
 void mpp_model_runtime_start(const mpp_model_t *model, int nodes, const unsigned char *same_node, int world_size);
 void mpp_model_runtime_stop(void);
@@ -174,5 +193,33 @@ static inline int mpp_f08_ok(const void *ierror)
 {
     return !ierror || *(const int *)ierror == MPI_SUCCESS;
 }
+
+/* An mpi_f08 TYPE(MPI_Status) is MPICH's MPI_F08_status, laid out as its
+ * MPI_Status: the wrappers read the bindings' statuses as C's, and give a
+ * binding an MPI_Status of theirs where the program passes
+ * MPI_STATUS_IGNORE (no MPI_Status_f082c copy either way). */
+#define MPP_SAME_FIELD(f) (offsetof(MPI_F08_status, f) == offsetof(MPI_Status, f))
+_Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status) && MPP_SAME_FIELD(count_lo) &&
+                   MPP_SAME_FIELD(count_hi_and_cancelled) && MPP_SAME_FIELD(MPI_SOURCE) &&
+                   MPP_SAME_FIELD(MPI_TAG) && MPP_SAME_FIELD(MPI_ERROR),
+               "the f08 wrappers read TYPE(MPI_Status) as MPI_Status");
+#undef MPP_SAME_FIELD
+
+/* The statuses of an mpi_f08 completion as C's: MPI_STATUSES_IGNORE for
+ * its own ignore object. */
+static inline const MPI_Status *mpp_f08_statuses(const void *statuses)
+{
+    return statuses == MPI_F08_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : (const MPI_Status *)statuses;
+}
+
+/* Where the indexes an mpi_f08 MPI_Waitany/Testany/Waitsome/Testsome
+ * returns begin: Fortran counts from 1, but MPICH 4.0's bindings return
+ * C's indexes.  The loaded binding is asked once, by the first such call
+ * with the wait-state analysis on, before its PMPI call: inside a
+ * profiled call, so that MPI calls the binding makes pass through. */
+int mpp_f08_index_base(void);
+/* The first n of those indexes as C's, in a buffer of the thread's; NULL
+ * when it cannot grow. */
+const int *mpp_f08_indices(const void *indices, int n, int base);
 
 #endif

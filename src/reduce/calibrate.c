@@ -1,4 +1,5 @@
-/* Calibration of the communication model at MPI_Init (calibrate.h).
+/* Calibration of the communication model at MPI_Init, measured again at
+ * MPI_Finalize (calibrate.h).
  *
  * Cost: one communicator split (processes by host) and ten small collectives over all
  * processes; a ping-pong of two processes on one node (8 bytes, then
@@ -8,8 +9,12 @@
  * nodes (about 2 ms over a 1 GB/s network); a compute loop of about
  * 0.07 ms, taken 16 times, on every process at once.  The other processes
  * wait in the final reduction meanwhile.  About 2.5 ms on one node of a
- * quiet machine; tens of milliseconds when the ping-pong partners share a
- * core (then a warning says the model timed the scheduler). */
+ * quiet machine.  Only noise buys more: while no round trip has been as
+ * fast as a link can be (MPP_PLAUSIBLE_*) or few have come near the
+ * fastest, the ping-pong goes on, up to 0.1 s per size; a pair on one node
+ * whose round trips take time slices is asked whether it shares a CPU, and
+ * then moves apart for the measurement (apart.h).  At MPI_Finalize the
+ * ping-pongs alone, the same way. */
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -18,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apart.h"
 #include "calibrate.h"
 #include "config.h"
 #include "ptp_collectives.h"
@@ -25,10 +31,10 @@
 
 enum { TAG_PING = 7711 };
 enum { SMALL_REPS = 32, LARGE_REPS = 6, MAX_REPS = 256, FEWEST_REPS = 3, WARMUP = 2, SPEED_REPS = 16,
-       SPEED_ITERATIONS = 40000 };
+       SPEED_ITERATIONS = 40000, CONFIRM = 4, MAX_NOISY_REPS = 4096 };
 #define BUDGET 0.5e-3 /* seconds of ping-pongs of one size, beyond the minimum repetitions */
 #define CAP 5e-3      /* ... and, past FEWEST_REPS, at most (a slow link, or partners sharing a core) */
-#define PLAUSIBLE_INTRA_LATENCY 100e-6 /* more, in shared memory: the scheduler's, not the link's */
+#define NOISY_BUDGET 0.1 /* ... and while they look noisy (below) */
 
 /* Host names to node colours: FNV-1a, positive as MPI_Comm_split wants. */
 static int host_colour(const char *host)
@@ -39,36 +45,70 @@ static int host_colour(const char *host)
     return (int)(h & 0x7fffffffu);
 }
 
+/* The two processes of a link's ping-pong: when they run on one node, the
+ * measuring one (a) decides whether they must move apart, the other one
+ * (b) answers. */
+typedef struct {
+    int same_node;
+    mpp_apart_decider_t decider; /* on a */
+    mpp_apart_t pin;             /* on b */
+} pair_t;
+
 /* One-way time (half a round trip) of `bytes` between ranks a and b: the
  * fastest of `reps` ping-pongs after a warm-up (on a only), more while they
  * take less than `budget` seconds in all (up to MAX_REPS), fewer (but
- * FEWEST_REPS) when they take more than CAP.  The
- * fastest, not a mean: what the link can do, without the machine's noise
- * (another process taking the core of one side for a time slice, a
- * connection set up on first use), which is what the predicted
- * characteristics leave out.  a decides when to stop and says so in the
- * first byte of each ping, so that both sides stop together. */
-static double pingpong(MPI_Comm comm, int me, int a, int b, char *buf, int bytes, int reps, double budget)
+ * FEWEST_REPS) when they take more than CAP.  The fastest, not a mean: what
+ * the link can do, without the machine's noise (another process taking the
+ * core of one side for a time slice, a connection set up on first use),
+ * which is what the predicted characteristics leave out.  Noise is what
+ * keeps it going, up to NOISY_BUDGET: no round trip faster than `limit` (a
+ * link is faster), or fewer than CONFIRM within twice the fastest (the
+ * quiet moments not seen yet).  a decides when to stop and says so in the
+ * first bytes of each ping (with what it asks of b's CPU, apart.h), so
+ * that both sides stop together. */
+static double pingpong(MPI_Comm comm, int me, int a, int b, char *buf, int bytes, int reps, double budget,
+                       double limit, pair_t *pair)
 {
     int peer = me == a ? b : a;
     double best = INFINITY, started = PMPI_Wtime();
+    int near = 0; /* round trips within twice the fastest */
     for (int i = -WARMUP;; i++) {
-        double t0 = PMPI_Wtime();
         if (me == a) {
-            double spent = t0 - started;
-            buf[0] = (char)(i + 1 < FEWEST_REPS || (i + 1 < reps && spent < CAP) ||
-                            (i + 1 < MAX_REPS && spent < budget));
-            int more = buf[0];
+            double spent = PMPI_Wtime() - started;
+            int quiet_more = i + 1 < FEWEST_REPS || (i + 1 < reps && spent < CAP) ||
+                             (i + 1 < MAX_REPS && spent < budget);
+            int noisy = !(best <= limit) || near < CONFIRM;
+            int more = quiet_more ||
+                       (noisy && !pair->decider.stuck && spent < NOISY_BUDGET && i + 1 < MAX_NOISY_REPS);
+            int ask = more && pair->same_node ? mpp_apart_request(&pair->decider) : 0;
+            int32_t head[2] = {more | ask << 1, ask ? mpp_apart_cpu() : -1}, answer[2];
+            memcpy(buf, head, sizeof head);
+            double t0 = PMPI_Wtime();
             PMPI_Send(buf, bytes, MPI_BYTE, peer, TAG_PING, comm);
             PMPI_Recv(buf, bytes, MPI_BYTE, peer, TAG_PING, comm, MPI_STATUS_IGNORE);
             double t = (PMPI_Wtime() - t0) / 2;
-            if (i >= 0 && t < best)
-                best = t;
+            memcpy(answer, buf, sizeof answer);
+            int asked = pair->same_node && mpp_apart_after(&pair->decider, t > limit, answer[0], answer[1], a);
+            if (i >= 0 && !asked) {
+                if (t < best) {
+                    near = t < best / 2 ? 1 : near + 1;
+                    best = t;
+                } else if (t <= 2 * best) {
+                    near++;
+                }
+            }
             if (!more)
                 return best;
         } else {
+            int32_t head[2];
             PMPI_Recv(buf, bytes, MPI_BYTE, peer, TAG_PING, comm, MPI_STATUS_IGNORE);
-            int more = buf[0];
+            memcpy(head, buf, sizeof head);
+            int more = head[0] & 1, ask = head[0] >> 1;
+            if (ask) {
+                int outcome = ask & MPP_APART_LEAVE ? mpp_apart_answer(&pair->pin, head[1], b) : MPP_APART_STAYED;
+                int32_t answer[2] = {mpp_apart_cpu(), outcome};
+                memcpy(buf, answer, sizeof answer);
+            }
             PMPI_Send(buf, bytes, MPI_BYTE, peer, TAG_PING, comm);
             if (!more)
                 return 0;
@@ -76,24 +116,66 @@ static double pingpong(MPI_Comm comm, int me, int a, int b, char *buf, int bytes
     }
 }
 
-/* Latency and bandwidth of the link between ranks a and b, measured on a
- * (both 0 elsewhere): latency = one-way time of 8 bytes, bandwidth =
- * 128 KiB / (its one-way time - latency). */
-static void measure_link(MPI_Comm comm, int me, int a, int b, double *latency, double *bandwidth)
+/* The ping-pong of `link` between ranks a and b, on a: the fastest one-way
+ * times of 8 bytes and 128 KiB, and whether the two shared a CPU neither
+ * could leave (out[3]; all 0 elsewhere). */
+static void measure_link(MPI_Comm comm, int me, int a, int b, int link, double out[3])
 {
-    *latency = *bandwidth = 0;
+    out[0] = out[1] = out[2] = 0;
     if (me != a && me != b)
         return;
     static char buf[MPP_CALIBRATION_LARGE]; /* no allocation that could fail on one side only */
-    double small = pingpong(comm, me, a, b, buf, MPP_CALIBRATION_SMALL, SMALL_REPS, BUDGET);
-    double large = pingpong(comm, me, a, b, buf, MPP_CALIBRATION_LARGE, LARGE_REPS, BUDGET);
+    pair_t pair;
+    memset(&pair, 0, sizeof pair);
+    pair.same_node = link == MPP_LINK_INTRA;
+    double latency = link == MPP_LINK_INTRA ? MPP_PLAUSIBLE_LATENCY_INTRA : MPP_PLAUSIBLE_LATENCY_INTER;
+    double bandwidth = link == MPP_LINK_INTRA ? MPP_PLAUSIBLE_BANDWIDTH_INTRA : MPP_PLAUSIBLE_BANDWIDTH_INTER;
+    double small = pingpong(comm, me, a, b, buf, MPP_CALIBRATION_SMALL, SMALL_REPS, BUDGET, latency, &pair);
+    double large = pingpong(comm, me, a, b, buf, MPP_CALIBRATION_LARGE, LARGE_REPS, BUDGET,
+                            latency + MPP_CALIBRATION_LARGE / bandwidth, &pair);
+    mpp_apart_restore(me == a ? &pair.decider.pin : &pair.pin);
     if (me != a)
         return;
-    double transfer = large - small;
-    if (transfer < 0.05 * large) /* the latency is all there is: keep the bandwidth finite */
-        transfer = 0.05 * large;
-    *latency = small;
-    *bandwidth = MPP_CALIBRATION_LARGE / transfer;
+    out[0] = small;
+    out[1] = large;
+    out[2] = pair.decider.stuck;
+}
+
+enum { LINK_VALUES = 3 * MPP_NLINKS }; /* measure_link's out[3] per link */
+
+/* The ping-pongs of the links s->pair names (measured[LINK_VALUES], on
+ * the measuring processes). */
+static void measure_links(MPI_Comm comm, int rank, const mpp_model_setup_t *s, double measured[LINK_VALUES])
+{
+    for (int link = 0; link < MPP_NLINKS; link++)
+        if (s->pair[link][0] >= 0)
+            measure_link(comm, rank, s->pair[link][0], s->pair[link][1], link, &measured[3 * link]);
+}
+
+/* The agreed measurements of one end (`at`) into s, then the parameters
+ * from all that are in: the better of each calibrated one, the other
+ * link's values for those nothing could measure (the one a run of this
+ * layout uses), or built-in values for a single process. */
+static void settle(mpp_model_setup_t *s, const double agreed[LINK_VALUES], int at)
+{
+    for (int link = 0; link < MPP_NLINKS; link++) {
+        s->measured[link][at] = (mpp_pingpong_t){agreed[3 * link], agreed[3 * link + 1]};
+        if (agreed[3 * link + 2] > 0)
+            s->shared_cpu |= 1u << link;
+        mpp_model_keep_better(s, link);
+    }
+    for (int k = 0; k < MPP_NMP; k++) {
+        if (s->source[k] != MPP_PSRC_AS_INTER && s->source[k] != MPP_PSRC_AS_INTRA && s->source[k] != MPP_PSRC_BUILTIN)
+            continue;
+        int other = k ^ 2; /* lat_intra <-> lat_inter, bw_intra <-> bw_inter */
+        int lat = k == MPP_MP_LAT_INTRA || k == MPP_MP_LAT_INTER;
+        if (s->source[other] == MPP_PSRC_GIVEN || s->source[other] == MPP_PSRC_CALIBRATED) {
+            *mpp_model_param(&s->model, k) = mpp_model_param_value(&s->model, other);
+        } else {
+            *mpp_model_param(&s->model, k) = lat ? MPP_MODEL_BUILTIN_LATENCY : MPP_MODEL_BUILTIN_BANDWIDTH;
+            s->source[k] = MPP_PSRC_BUILTIN;
+        }
+    }
 }
 
 /* A dependent chain of floating-point multiply-adds: its time follows the
@@ -229,20 +311,19 @@ void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char 
     mpp_ptp_allreduce(&crowded, &any_crowded, 1, MPI_INT, MPI_MAX, comm);
 
     /* 4. Ping-pongs for what MPIPROF_MODEL does not give. */
-    double measured[MPP_NMP + 1] = {0}, agreed[MPP_NMP + 1];
+    double measured[LINK_VALUES + 1] = {0}, agreed[LINK_VALUES + 1];
     unsigned intra_bits = 1u << MPP_MP_LAT_INTRA | 1u << MPP_MP_BW_INTRA;
     unsigned inter_bits = 1u << MPP_MP_LAT_INTER | 1u << MPP_MP_BW_INTER;
     int intra_pair = got[0].value != INT_MAX, inter_pair = got[1].value != INT_MAX;
     if (intra_pair && (given & intra_bits) != intra_bits) {
         s->pair[MPP_LINK_INTRA][0] = got[0].value;
         s->pair[MPP_LINK_INTRA][1] = got[0].rank;
-        measure_link(comm, rank, got[0].value, got[0].rank, &measured[MPP_MP_LAT_INTRA], &measured[MPP_MP_BW_INTRA]);
     }
     if (inter_pair && (given & inter_bits) != inter_bits) {
         s->pair[MPP_LINK_INTER][0] = 0;
         s->pair[MPP_LINK_INTER][1] = got[1].value;
-        measure_link(comm, rank, 0, got[1].value, &measured[MPP_MP_LAT_INTER], &measured[MPP_MP_BW_INTER]);
     }
+    measure_links(comm, rank, s, measured);
 
     /* 5. Core speed: every process at once. */
     mpp_ptp_barrier(comm);
@@ -258,48 +339,41 @@ void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char 
     s->speed_loop = mean_loop;
 
     /* 6. The measurements, and the time all this took, for everyone. */
-    measured[MPP_NMP] = PMPI_Wtime() - started;
-    mpp_ptp_allreduce(measured, agreed, MPP_NMP + 1, MPI_DOUBLE, MPI_MAX, comm);
-    s->seconds = agreed[MPP_NMP];
+    measured[LINK_VALUES] = PMPI_Wtime() - started;
+    mpp_ptp_allreduce(measured, agreed, LINK_VALUES + 1, MPI_DOUBLE, MPI_MAX, comm);
+    s->seconds = agreed[LINK_VALUES];
     for (int k = 0; k < MPP_NMP; k++) {
-        double *p = mpp_model_param(&s->model, k);
-        int intra = k == MPP_MP_LAT_INTRA || k == MPP_MP_BW_INTRA;
+        int link = k == MPP_MP_LAT_INTRA || k == MPP_MP_BW_INTRA ? MPP_LINK_INTRA : MPP_LINK_INTER;
         if (given & (1u << k)) {
-            *p = mpp_model_param_value(&given_model, k);
+            *mpp_model_param(&s->model, k) = mpp_model_param_value(&given_model, k);
             s->source[k] = MPP_PSRC_GIVEN;
-        } else if (agreed[k] > 0) {
-            *p = agreed[k];
+        } else if (agreed[3 * link] > 0) {
             s->source[k] = MPP_PSRC_CALIBRATED;
         } else {
-            s->source[k] = intra ? MPP_PSRC_AS_INTER : MPP_PSRC_AS_INTRA;
+            s->source[k] = link == MPP_LINK_INTRA ? MPP_PSRC_AS_INTER : MPP_PSRC_AS_INTRA;
         }
     }
-    /* Parameters nothing could measure: the other link's (the one a run
-     * of this layout uses), or built-in values for a single process. */
-    for (int k = 0; k < MPP_NMP; k++) {
-        if (s->source[k] != MPP_PSRC_AS_INTER && s->source[k] != MPP_PSRC_AS_INTRA)
-            continue;
-        int other = k ^ 2; /* lat_intra <-> lat_inter, bw_intra <-> bw_inter */
-        int lat = k == MPP_MP_LAT_INTRA || k == MPP_MP_LAT_INTER;
-        if (s->source[other] == MPP_PSRC_GIVEN || s->source[other] == MPP_PSRC_CALIBRATED) {
-            *mpp_model_param(&s->model, k) = mpp_model_param_value(&s->model, other);
-        } else {
-            *mpp_model_param(&s->model, k) = lat ? MPP_MODEL_BUILTIN_LATENCY : MPP_MODEL_BUILTIN_BANDWIDTH;
-            s->source[k] = MPP_PSRC_BUILTIN;
-        }
-    }
-    if (s->source[MPP_MP_LAT_INTRA] == MPP_PSRC_CALIBRATED) {
-        double us = s->model.latency[MPP_LINK_INTRA] * 1e6;
-        if (s->model.latency[MPP_LINK_INTRA] > PLAUSIBLE_INTRA_LATENCY)
-            mpp_warn("the communication model's intra-node ping-pong took %.3g us one way%s: the time the scheduler "
-                     "gives processes sharing a core, not the link's, and the predicted characteristics are priced "
-                     "with it; give the parameters in MPIPROF_MODEL, or run fewer processes per node", us,
-                     any_crowded ? " on a node running more processes than it has processors" : "");
-        else if (any_crowded)
-            mpp_warn("a node runs more processes than it has processors: the communication model's intra-node "
-                     "ping-pong (%.3g us one way) may have timed the scheduler rather than the link", us);
-    }
+    settle(s, agreed, MPP_AT_INIT);
+    if (s->source[MPP_MP_LAT_INTRA] == MPP_PSRC_CALIBRATED && any_crowded && !(s->implausible & 1u << MPP_LINK_INTRA))
+        mpp_warn("a node runs more processes than it has processors: the communication model's intra-node "
+                 "ping-pong (%.3g us one way) may have timed the scheduler rather than the link",
+                 s->model.latency[MPP_LINK_INTRA] * 1e6);
     PMPI_Comm_free(&node);
+}
+
+void mpp_calibrate_again(MPI_Comm comm, mpp_calibration_t *c)
+{
+    mpp_model_setup_t *s = &c->setup;
+    if (!s->enabled || (s->pair[MPP_LINK_INTRA][0] < 0 && s->pair[MPP_LINK_INTER][0] < 0))
+        return; /* nothing was measured (the same on every process) */
+    double started = PMPI_Wtime(), measured[LINK_VALUES + 1] = {0}, agreed[LINK_VALUES + 1];
+    int rank;
+    PMPI_Comm_rank(comm, &rank);
+    measure_links(comm, rank, s, measured);
+    measured[LINK_VALUES] = PMPI_Wtime() - started;
+    mpp_ptp_allreduce(measured, agreed, LINK_VALUES + 1, MPI_DOUBLE, MPI_MAX, comm);
+    s->seconds_finalize = agreed[LINK_VALUES];
+    settle(s, agreed, MPP_AT_FINALIZE);
 }
 
 void mpp_calibration_free(mpp_calibration_t *c)

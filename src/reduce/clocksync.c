@@ -1,67 +1,118 @@
+#include "apart.h"
 #include "clock.h"
 #include "clocksync.h"
 #include "waitstates.h"
 
 enum { TAG_PING = 7101, TAG_RESULT = 7102 };
 
-/* The parent answers each ping with its clock until the child says it has
- * enough, then sends its own alignment to rank 0. */
-static void serve_child(MPI_Comm comm, int child, const mpp_clock_alignment_t *mine)
+/* A ping: the child's clock, whether it wants more (bit 0) and what it asks
+ * of the parent's CPU (MPP_APART_* << 1), the child's CPU.  A pong: the
+ * parent's clock, its CPU and answer when asked, its host. */
+enum { PING_LEN = 3, PONG_LEN = 4, RESULT_LEN = 3 };
+
+static int64_t host_hash(const char *host)
 {
+    uint64_t h = 14695981039346656037ull; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)host; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    return (int64_t)(h >> 1);
+}
+
+/* The parent answers each ping with its clock until the child says it has
+ * enough, then sends its own alignment to the child. */
+static void serve_child(MPI_Comm comm, int child, int64_t host, int rank, const mpp_clock_alignment_t *mine)
+{
+    mpp_apart_t pin = {0};
     for (;;) {
-        int64_t ping[2], now; /* the child's clock, and whether it wants more */
-        PMPI_Recv(ping, 2, MPI_INT64_T, child, TAG_PING, comm, MPI_STATUS_IGNORE);
-        now = (int64_t)mpp_now();
-        PMPI_Send(&now, 1, MPI_INT64_T, child, TAG_PING, comm);
-        if (!ping[1])
+        int64_t ping[PING_LEN], pong[PONG_LEN];
+        PMPI_Recv(ping, PING_LEN, MPI_INT64_T, child, TAG_PING, comm, MPI_STATUS_IGNORE);
+        pong[0] = (int64_t)mpp_now();
+        pong[1] = -1;
+        pong[2] = MPP_APART_STAYED;
+        pong[3] = host;
+        int ask = (int)(ping[1] >> 1);
+        if (ask) {
+            if (ask & MPP_APART_LEAVE)
+                pong[2] = mpp_apart_answer(&pin, (int)ping[2], rank);
+            pong[1] = mpp_apart_cpu();
+        }
+        PMPI_Send(pong, PONG_LEN, MPI_INT64_T, child, TAG_PING, comm);
+        if (!(ping[1] & 1))
             break;
     }
-    int64_t result[2] = {mine->offset, mine->uncertainty};
-    PMPI_Send(result, 2, MPI_INT64_T, child, TAG_RESULT, comm);
+    mpp_apart_restore(&pin);
+    int64_t result[RESULT_LEN] = {mine->offset, mine->uncertainty, mine->init_error};
+    PMPI_Send(result, RESULT_LEN, MPI_INT64_T, child, TAG_RESULT, comm);
 }
 
 /* At least MPP_CLOCKSYNC_ROUNDS round trips; on a loaded machine (a round
  * trip longer than `good` ticks: a process was descheduled) more, up to
  * MPP_CLOCKSYNC_MAX_ROUNDS or `budget` ticks, so that one quiet round trip
- * bounds the uncertainty. */
-static void measure_parent(MPI_Comm comm, int parent, int64_t good, int64_t budget, mpp_clock_alignment_t *out)
+ * bounds the uncertainty.  A round trip longer than `slow` ticks took a
+ * time slice: on one host, the pair may share a CPU (apart.h).  Rounds
+ * that asked about CPUs are left out (they paid for system calls). */
+static void measure_parent(MPI_Comm comm, int parent, int64_t host, int rank, int64_t good, int64_t slow,
+                           int64_t budget, const mpp_clock_alignment_t *earlier, mpp_clock_alignment_t *out)
 {
     static int64_t t_send[MPP_CLOCKSYNC_MAX_ROUNDS], t_peer[MPP_CLOCKSYNC_MAX_ROUNDS],
         t_recv[MPP_CLOCKSYNC_MAX_ROUNDS];
+    mpp_apart_decider_t decider = {0};
     int64_t best = INT64_MAX, start = (int64_t)mpp_now();
-    int n = 0;
+    int n = 0, counted = 0, same_host = 0;
     for (int more = 1; more; n++) {
-        t_send[n] = (int64_t)mpp_now();
-        int rounds_left = n + 1 < MPP_CLOCKSYNC_ROUNDS;
-        int want = n + 1 < MPP_CLOCKSYNC_MAX_ROUNDS && t_send[n] - start < budget && (rounds_left || best > good);
-        int64_t ping[2] = {t_send[n], want};
-        PMPI_Send(ping, 2, MPI_INT64_T, parent, TAG_PING, comm);
-        PMPI_Recv(&t_peer[n], 1, MPI_INT64_T, parent, TAG_PING, comm, MPI_STATUS_IGNORE);
+        int64_t now = (int64_t)mpp_now();
+        int rounds_left = counted + 1 < MPP_CLOCKSYNC_ROUNDS;
+        int want = n + 1 < MPP_CLOCKSYNC_MAX_ROUNDS && now - start < budget &&
+                   (rounds_left || (best > good && !decider.stuck));
+        int ask = want && same_host ? mpp_apart_request(&decider) : 0;
+        int64_t ping[PING_LEN] = {0, want | ask << 1, ask ? mpp_apart_cpu() : -1}, pong[PONG_LEN];
+        t_send[n] = ping[0] = (int64_t)mpp_now();
+        PMPI_Send(ping, PING_LEN, MPI_INT64_T, parent, TAG_PING, comm);
+        PMPI_Recv(pong, PONG_LEN, MPI_INT64_T, parent, TAG_PING, comm, MPI_STATUS_IGNORE);
         t_recv[n] = (int64_t)mpp_now();
-        if (t_recv[n] - t_send[n] < best)
-            best = t_recv[n] - t_send[n];
+        t_peer[n] = pong[0];
+        same_host = pong[3] == host;
+        int64_t rtt = t_recv[n] - t_send[n];
+        if (same_host && mpp_apart_after(&decider, rtt > slow, (int)pong[1], (int)pong[2], rank)) {
+            t_recv[n] = t_send[n] - 1; /* left out of the estimate */
+        } else {
+            counted++;
+            if (rtt < best)
+                best = rtt;
+        }
         more = want;
     }
-    int64_t parent_alignment[2], offset = 0, uncertainty = 0;
-    PMPI_Recv(parent_alignment, 2, MPI_INT64_T, parent, TAG_RESULT, comm, MPI_STATUS_IGNORE);
+    mpp_apart_restore(&decider.pin);
+    int64_t parent_alignment[RESULT_LEN], offset = 0, uncertainty = 0;
+    PMPI_Recv(parent_alignment, RESULT_LEN, MPI_INT64_T, parent, TAG_RESULT, comm, MPI_STATUS_IGNORE);
     mpp_clock_offset_estimate(t_send, t_peer, t_recv, n, &offset, &uncertainty);
+    out->edge_offset = offset;
+    out->edge_uncertainty = uncertainty;
+    out->same_host = same_host;
+    out->shared_cpu = decider.stuck;
     out->offset = offset + parent_alignment[0];
     out->uncertainty = uncertainty + parent_alignment[1];
+    if (earlier)
+        out->init_error = mpp_clock_init_error(earlier->edge_offset, earlier->edge_uncertainty, offset, uncertainty,
+                                               same_host) +
+                          parent_alignment[2];
 }
 
-int mpp_clock_align(MPI_Comm comm, mpp_clock_alignment_t *out)
+int mpp_clock_align(MPI_Comm comm, const char *hostname, const mpp_clock_alignment_t *earlier,
+                    mpp_clock_alignment_t *out)
 {
     int rank, size;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
     double rate = mpp_clock_rate_estimate(); /* ticks per second */
-    int64_t good = (int64_t)(20e-6 * rate), budget = (int64_t)(0.2 * rate);
-    out->offset = out->uncertainty = 0;
+    int64_t good = (int64_t)(20e-6 * rate), slow = (int64_t)(200e-6 * rate), budget = (int64_t)(0.2 * rate);
+    int64_t host = host_hash(hostname);
+    *out = (mpp_clock_alignment_t){0};
     for (int mask = 1; mask < size; mask <<= 1) {
         if (rank < mask && rank + mask < size)
-            serve_child(comm, rank + mask, out);
+            serve_child(comm, rank + mask, host, rank, out);
         else if (rank >= mask && rank < 2 * mask)
-            measure_parent(comm, rank - mask, good, budget, out);
+            measure_parent(comm, rank - mask, host, rank, good, slow, budget, earlier, out);
     }
     out->at = mpp_now();
     return 0;

@@ -224,15 +224,21 @@ static json_t *prediction_model(const mpp_report_t *r)
         double v = mpp_model_param_value(&s->model, k);
         mpp_model_format_param(k, v, shown, sizeof shown);
         mpp_model_source_text(s, k, source, sizeof source);
-        json_object_set_new(params, mpp_model_param_names[k],
-                            json_pack("{s:f, s:s, s:s, s:s, s:s}", "value", v, "unit",
-                                      (k == MPP_MP_LAT_INTRA || k == MPP_MP_LAT_INTER) ? "s" : "B/s", "text", shown,
-                                      "source", source_keys[s->source[k]], "source_text", source));
+        json_t *p = json_pack("{s:f, s:s, s:s, s:s, s:s}", "value", v, "unit",
+                              (k == MPP_MP_LAT_INTRA || k == MPP_MP_LAT_INTER) ? "s" : "B/s", "text", shown, "source",
+                              source_keys[s->source[k]], "source_text", source);
+        if (s->source[k] == MPP_PSRC_CALIBRATED)
+            json_object_set_new(p, "measured_at", json_string(s->at[k] == MPP_AT_FINALIZE ? "MPI_Finalize" : "MPI_Init"));
+        json_object_set_new(params, mpp_model_param_names[k], p);
     }
-    return json_pack("{s:s, s:o, s:{s:f, s:i, s:f, s:i, s:f}, s:i, s:f, s:o}", "summary", lines[0], "parameters",
-                     params, "core_speed", "min", s->speed_min, "min_rank", s->speed_min_rank, "max", s->speed_max,
-                     "max_rank", s->speed_max_rank, "loop_seconds", s->speed_loop, "nodes", s->nodes,
-                     "calibration_seconds", s->seconds, "text", text_lines);
+    json_t *o = json_pack("{s:s, s:o, s:{s:f, s:i, s:f, s:i, s:f}, s:i, s:f, s:o}", "summary", lines[0], "parameters",
+                          params, "core_speed", "min", s->speed_min, "min_rank", s->speed_min_rank, "max",
+                          s->speed_max, "max_rank", s->speed_max_rank, "loop_seconds", s->speed_loop, "nodes",
+                          s->nodes, "calibration_seconds", s->seconds, "text", text_lines);
+    json_object_set_new(o, "finalize_calibration_seconds",
+                        s->seconds_finalize > 0 ? json_real(s->seconds_finalize) : json_null());
+    json_object_set_new(o, "plausible", json_boolean(mpp_model_usable(s)));
+    return o;
 }
 
 static json_t *parameters(const mpp_report_t *r)

@@ -239,6 +239,41 @@ int mpp_write_protocol(const mpp_report_t *r, const char *path, int format)
     return rc;
 }
 
+static int same_frame(const mpp_frame_t *a, const mpp_frame_t *b)
+{
+    return !strcmp(a->text, b->text) && !strcmp(a->path, b->path);
+}
+
+/* Where SRC point s is, for one line: its first frame, and when other SRC
+ * points of its function share that frame (one line reached from different
+ * callers), the first frame where its stack differs from all of theirs
+ * ("a <- b", or "a <- ... <- d" past frames they share too). */
+static void write_site(FILE *out, const mpp_reduced_t *rd, const mpp_reduced_src_t *s)
+{
+    if (!s->nframes) {
+        fputs("?", out);
+        return;
+    }
+    int shown = 1; /* frames needed to tell s apart */
+    for (int o = 0; o < rd->nsrcs; o++) {
+        const mpp_reduced_src_t *x = &rd->srcs[o];
+        if (x == s || !x->nframes || strcmp(x->function, s->function) || !same_frame(&x->frames[0], &s->frames[0]))
+            continue;
+        int k = 1;
+        while (k < s->nframes && k < x->nframes && same_frame(&x->frames[k], &s->frames[k]))
+            k++;
+        if (k + 1 > shown)
+            shown = k + 1;
+    }
+    if (shown > s->nframes) /* its whole stack is the start of another's */
+        shown = s->nframes;
+    fputs(s->frames[0].text, out);
+    if (shown > 2)
+        fputs(" <- ...", out);
+    if (shown > 1)
+        fprintf(out, " <- %s", s->frames[shown - 1].text);
+}
+
 void mpp_write_headline(FILE *out, const mpp_report_t *r)
 {
     const mpp_interval_result_t *whole = &r->results[0];
@@ -276,8 +311,9 @@ void mpp_write_headline(FILE *out, const mpp_report_t *r)
         if (best < 0 || calls[best] == 0)
             break;
         const mpp_reduced_src_t *s = &rd->srcs[best];
-        fprintf(out, "  #%d SRC %d %s at %s: %.6f s in %llu calls\n", rank, s->id, s->function,
-                s->nframes ? s->frames[0].text : "?", time[best], (unsigned long long)calls[best]);
+        fprintf(out, "  #%d SRC %d %s at ", rank, s->id, s->function);
+        write_site(out, rd, s);
+        fprintf(out, ": %.6f s in %llu calls\n", time[best], (unsigned long long)calls[best]);
         time[best] = -1;
     }
     free(time);

@@ -84,18 +84,30 @@ static json_t *model_json(const mpp_model_setup_t *s)
 {
     if (!s)
         return json_null();
-    json_t *lat = json_array(), *bw = json_array(), *src = json_array(), *pair = json_array();
+    json_t *lat = json_array(), *bw = json_array(), *src = json_array(), *pair = json_array(),
+           *measured = json_array(), *at = json_array();
     for (int l = 0; l < MPP_NLINKS; l++) {
         json_array_append_new(lat, json_real(s->model.latency[l]));
         json_array_append_new(bw, json_real(s->model.bandwidth[l]));
         json_array_append_new(pair, json_pack("[i, i]", s->pair[l][0], s->pair[l][1]));
+        for (int e = 0; e < MPP_NAT; e++)
+            json_array_append_new(measured, json_pack("[f, f]", s->measured[l][e].small, s->measured[l][e].large));
     }
-    for (int k = 0; k < MPP_NMP; k++)
+    for (int k = 0; k < MPP_NMP; k++) {
         json_array_append_new(src, json_integer(s->source[k]));
-    return json_pack("{s:b, s:o, s:o, s:o, s:o, s:i, s:f, s:f, s:i, s:i, s:f, s:f}", "enabled", s->enabled,
-                     "latency", lat, "bandwidth", bw, "source", src, "pair", pair, "nodes", s->nodes, "speed_min",
-                     s->speed_min, "speed_max", s->speed_max, "speed_min_rank", s->speed_min_rank, "speed_max_rank",
-                     s->speed_max_rank, "speed_loop", s->speed_loop, "seconds", s->seconds);
+        json_array_append_new(at, json_integer(s->at[k]));
+    }
+    json_t *o = json_pack("{s:b, s:o, s:o, s:o, s:o, s:i, s:f, s:f, s:i, s:i, s:f, s:f}", "enabled", s->enabled,
+                          "latency", lat, "bandwidth", bw, "source", src, "pair", pair, "nodes", s->nodes,
+                          "speed_min", s->speed_min, "speed_max", s->speed_max, "speed_min_rank", s->speed_min_rank,
+                          "speed_max_rank", s->speed_max_rank, "speed_loop", s->speed_loop, "seconds", s->seconds);
+    /* the calibration's measurements (absent in data written before they were kept) */
+    json_object_set_new(o, "measured", measured);
+    json_object_set_new(o, "at", at);
+    json_object_set_new(o, "implausible", json_integer(s->implausible));
+    json_object_set_new(o, "shared_cpu", json_integer(s->shared_cpu));
+    json_object_set_new(o, "seconds_finalize", json_real(s->seconds_finalize));
+    return o;
 }
 
 static void model_parse(const json_t *o, mpp_model_setup_t *s)
@@ -111,8 +123,20 @@ static void model_parse(const json_t *o, mpp_model_setup_t *s)
         s->pair[l][0] = (int)json_integer_value(json_array_get(pr, 0));
         s->pair[l][1] = (int)json_integer_value(json_array_get(pr, 1));
     }
-    for (int k = 0; k < MPP_NMP; k++)
+    for (int k = 0; k < MPP_NMP; k++) {
         s->source[k] = (int)json_integer_value(json_array_get(json_object_get(o, "source"), (size_t)k));
+        s->at[k] = json_integer_value(json_array_get(json_object_get(o, "at"), (size_t)k)) == MPP_AT_FINALIZE;
+    }
+    for (int l = 0; l < MPP_NLINKS; l++)
+        for (int e = 0; e < MPP_NAT; e++) {
+            const json_t *m = json_array_get(json_object_get(o, "measured"), (size_t)(l * MPP_NAT + e));
+            double small = number_of(json_array_get(m, 0)), large = number_of(json_array_get(m, 1));
+            s->measured[l][e] = (mpp_pingpong_t){isnan(small) ? 0 : small, isnan(large) ? 0 : large};
+        }
+    s->implausible = (unsigned)json_integer_value(json_object_get(o, "implausible"));
+    s->shared_cpu = (unsigned)json_integer_value(json_object_get(o, "shared_cpu"));
+    double fin = number_of(json_object_get(o, "seconds_finalize"));
+    s->seconds_finalize = isnan(fin) ? 0 : fin;
     s->nodes = (int)json_integer_value(json_object_get(o, "nodes"));
     s->speed_min = number_of(json_object_get(o, "speed_min"));
     s->speed_max = number_of(json_object_get(o, "speed_max"));

@@ -2,6 +2,8 @@
  * interval, the Warnings (every process's, this one's, and why what is
  * n/a is n/a), Machine and Placement, then both writers.  Shared by
  * MPI_Finalize, the partial protocols and mpiprof-merge. */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,7 +51,7 @@ int mpp_report_write(mpp_reduced_t *rd, const mpp_report_input_t *in, const char
 
     /* Warnings: those of every process (merged by the reduction), those raised
      * here since, placement, and why characteristics and context are n/a. */
-    const char **all = calloc((size_t)rd->nwarnings + MPP_MAX_WARNINGS + MPP_NMAIN + (size_t)machine.nwarnings + 4,
+    const char **all = calloc((size_t)rd->nwarnings + MPP_MAX_WARNINGS + MPP_NMAIN + (size_t)machine.nwarnings + 5,
                               sizeof *all);
     int n = 0;
     for (int w = 0; all && w < rd->nwarnings; w++)
@@ -64,10 +66,23 @@ int mpp_report_write(mpp_reduced_t *rd, const mpp_report_input_t *in, const char
         all[n++] = counters_na;
     if (all && in->waitstates_na)
         all[n++] = in->waitstates_na;
-    if (all && (!in->model || !in->model->enabled))
+    int split_na = 0;
+    for (int i = 0; i < rd->nintervals; i++)
+        split_na |= isnan(results[i].main[MPP_M_CPU]) ||
+                    (predicted && isnan(predicted[i].main[MPP_M_CPU]));
+    if (all && split_na)
+        all[n++] = mpp_split_unmeasured_reason;
+    char model_na[MPP_MODEL_LINE + 96];
+    if (all && (!in->model || !in->model->enabled)) {
         all[n++] = mpp_overlap_off_reason;
-    else if (all)
+    } else if (all && !mpp_model_usable(in->model)) {
+        char reason[MPP_MODEL_LINE];
+        mpp_model_na_reason(in->model, reason, sizeof reason);
+        snprintf(model_na, sizeof model_na, "Overlap and the predicted characteristics are n/a: %s", reason);
+        all[n++] = model_na;
+    } else if (all) {
         all[n++] = mpp_predicted_waits_reason;
+    }
 
     mpp_now_iso8601(run->written, sizeof run->written);
     mpp_report_t report = {.run = run, .config = in->config, .reduced = rd, .results = results,

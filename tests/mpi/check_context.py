@@ -519,6 +519,8 @@ def cmd_same_structure(a_path, b_path):
             if label in skip:
                 continue
             ln = NUMBER.sub("N", ln.replace("n/a", "N")).rstrip()  # a value may be n/a in one run
+            # which of the model's two measurements was the better differs between runs
+            ln = re.sub(r"at MPI_(Init|Finalize) \(MPI_(Init|Finalize): ", "at MPI_x (MPI_y: ", ln)
             # SRC points come by time: compare them as a set of blocks
             if ln == "--- SRC points ---":
                 out.append(ln)

@@ -5,7 +5,9 @@ usage: check_faults.py CASE PROTOCOL SOURCE SCHEMA RANK...
 PROTOCOL is the MPIPROF_OUTPUT of the run: each RANK must have written
 PROTOCOL.partial.RANK (text) and its .json.  CASE names how the run ended:
 a mode of faults.c (segv, bus, fpe, ill, abrt, segv_in_mpi, abort, exit,
-return, chain_segv) or sig:NAME (the mode wait, ended by signal NAME).
+return, chain_segv), sig:NAME (the mode wait, ended by signal NAME) or
+finalize:NAME (the mode finalize_hold, ended by signal NAME: rank 0 inside
+MPI_Finalize, rank 1 held back outside MPI).
 Each partial protocol must hold the data of its process alone (marked
 partial, the other rank missing), satisfy every invariant, agree with the
 text, validate against the schema, count exactly the MPI calls the process
@@ -32,10 +34,21 @@ CASES = {
     "abrt": ("signal", "SIGABRT", None, "fault_abrt", "fault"),
     "segv_in_mpi": ("signal", "SIGSEGV", "MPI_Allreduce", "inmpi", "main"),
     "abort": ("MPI_Abort", 7, "MPI_Abort", "abort", "main"),
+    "abort_self": ("MPI_Abort", 7, "MPI_Abort", "abort_self", "main"),
+    "abort_split": ("MPI_Abort", 7, "MPI_Abort", "abort_split", "main"),
+    "abort_both": ("MPI_Abort", 7, "MPI_Abort", "abort_both", "main"),
     "exit": ("exit", 3, None, "exit", "main"),
     "return": ("return", 4, None, None, None),
 }
 OTHERS = ("MPI_Init", "MPI_Comm_rank", "MPI_Comm_size")
+# the communicator an MPI_Abort names (detail)
+ABORTED = {"abort": "MPI_COMM_WORLD", "abort_self": "MPI_COMM_SELF",
+           "abort_both": "MPI_COMM_SELF",
+           "abort_split": "a communicator of 1 process"}
+# finalize:NAME, by rank: (MPI call, marker of the site, function of its
+# first frame)
+FINALIZE_HOLD = {0: ("MPI_Finalize", "finalize", "main"),
+                 1: (None, "hold", "hold_back")}
 
 
 def expected_calls(case, rank):
@@ -44,6 +57,9 @@ def expected_calls(case, rank):
             "calls": {rank: N_ALLREDUCE},
             "bytes_sent": {rank: N_ALLREDUCE * 16},
             "bytes_recv": {rank: N_ALLREDUCE * 16}}]
+    if case == "abort_split":
+        exp.append({"function": "MPI_Comm_split", "marker": "split",
+                    "calls": {rank: 1}})
     if rank == 0:
         exp.append({"function": "MPI_Send", "marker": "send",
                     "calls": {0: N_SEND}, "bytes_sent": {0: N_SEND * 32}})
@@ -80,7 +96,8 @@ def check_calls(doc, case, rank, source):
                 pc.fail("rank %d: %s at line %d: by_process %s = %r"
                         % (rank, e["function"], line, key,
                            pc.by_rank(s, key)))
-    known = {"MPI_Allreduce", "MPI_Send", "MPI_Recv"} | set(OTHERS)
+    known = ({"MPI_Allreduce", "MPI_Send", "MPI_Recv"} | set(OTHERS)
+             | {e["function"] for e in expected_calls(case, rank)})
     for s in srcs:
         if s["function"] not in known:
             pc.fail("rank %d: unexpected SRC point %s" % (rank,
@@ -102,6 +119,8 @@ def check_end(doc, case, rank, source):
     if case.startswith("sig:") or case == "chain_term":
         name = case[4:] if case.startswith("sig:") else "SIGTERM"
         want = ("signal", name, "MPI_Recv", "peer", "receive_forever")
+    elif case.startswith("finalize:"):
+        want = ("signal", case[len("finalize:"):]) + FINALIZE_HOLD[rank]
     else:
         want = CASES[case]
     kind, what, call, marker, function = want
@@ -112,6 +131,8 @@ def check_end(doc, case, rank, source):
             pc.fail("detail %r does not name %s" % (end["detail"], what))
     else:
         pc.check_equal("code", end["code"], what)
+    if case in ABORTED:
+        pc.check_equal("detail", end["detail"], ABORTED[case])
     pc.check_equal("mpi_call", end["mpi_call"], call)
     if call and kind == "signal" and not (end["call_seconds"] or 0) > 0:
         pc.fail("call_seconds = %r, expected > 0" % end["call_seconds"])
@@ -155,11 +176,28 @@ def check_process_data(doc, rank):
     pc.check_equal("calls in the process data", calls, total)
 
 
+def check_finalize_end(docs):
+    """Rank 0 ended inside MPI_Finalize: its intervals end at MPI_Finalize's
+    entry, as in a complete protocol, so the time it then waited there is
+    not counted (rank 1's run until the signal, which both got at once)."""
+    if set(docs) != {0, 1}:
+        return
+    exec_time = {r: d["intervals"][0]["real"]["main"]["execution_time"]
+                 for r, d in docs.items()}
+    waited = docs[0]["parameters"]["partial"]["processes"][0]["call_seconds"]
+    if not exec_time[1] - exec_time[0] > waited / 2:
+        pc.fail("rank 0 spent %.3f s in MPI_Finalize, yet its execution time "
+                "%.3f s is not that much shorter than rank 1's %.3f s: its "
+                "intervals did not end at MPI_Finalize's entry"
+                % (waited, exec_time[0], exec_time[1]))
+
+
 def main(argv):
     if len(argv) < 6:
         print(__doc__, file=sys.stderr)
         return 2
     case, base, source, schema = argv[1:5]
+    docs = {}
     try:
         for rank in (int(r) for r in argv[5:]):
             json_path = "%s.partial.%d.json" % (base, rank)
@@ -167,7 +205,7 @@ def main(argv):
             for path in (json_path, text_path):
                 if not os.path.exists(path):
                     pc.fail("%s: rank %d wrote no %s" % (case, rank, path))
-            doc = pc.load(json_path)
+            doc = docs[rank] = pc.load(json_path)
             pc.check_invariants(doc)
             pc.validate_schema(doc, schema)
             pc.check_text(doc, text_path)
@@ -177,6 +215,8 @@ def main(argv):
             check_process_data(doc, rank)
             print("%s: rank %d: %s" % (case, rank, doc["parameters"]["partial"]
                                       ["processes"][0]["text"]))
+        if case.startswith("finalize:"):
+            check_finalize_end(docs)
     except AssertionError as e:
         print("FAIL: %s: %s" % (case, e), file=sys.stderr)
         return 1

@@ -15,6 +15,19 @@
  *   segv_in_mpi             rank 1 passes an invalid buffer to MPI_Allreduce
  *                           (INMPI line): SIGSEGV inside the MPI library
  *   abort                   rank 1 calls MPI_Abort(MPI_COMM_WORLD, 7) (ABORT line)
+ *   abort_self              rank 1 calls MPI_Abort(MPI_COMM_SELF, 7)
+ *                           (ABORT_SELF line); rank 0 computes outside MPI
+ *   abort_split             both split MPI_COMM_WORLD into communicators of
+ *                           one process each (SPLIT line); rank 1 calls
+ *                           MPI_Abort(on its own, 7) (ABORT_SPLIT line);
+ *                           rank 0 waits in MPI_Recv
+ *   abort_both              rank 1 calls MPI_Abort(MPI_COMM_SELF, 7), and
+ *                           so does rank 0 (ABORT_BOTH line), with two
+ *                           threads of its own computing, once rank 1's
+ *                           partial protocol exists ($MPIPROF_OUTPUT.
+ *                           partial.1, written before its JSON; at once
+ *                           without MPIPROF_OUTPUT): rank 1 then ends while
+ *                           rank 0 writes its own, slowly
  *   exit                    rank 1 calls exit(3) (EXIT line); rank 0 waits
  *   return                  every process returns 4 from main, no MPI_Finalize
  *   wait                    every process sends N_PEER messages to the other,
@@ -26,6 +39,10 @@
  *                           MPI_Init: they append "handler SIGNAL RANK" to
  *                           DIR/handled, then die of the signal as if they
  *                           were not there
+ *   finalize_hold           rank 1 writes its pid and holds back outside
+ *                           MPI (HOLD line) until a signal comes; rank 0
+ *                           writes its pid and calls MPI_Finalize (FINALIZE
+ *                           line), where it waits for rank 1
  *   finalize_after_usr1     every process has its own SIGUSR1 handler
  *                           (installed before MPI_Init) that returns; rank
  *                           1 raises SIGUSR1 and the run ends with
@@ -34,6 +51,7 @@
  * The test finds lines by their MARK: comments.  Run with 2 processes. */
 #include <fcntl.h>
 #include <mpi.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +117,37 @@ static void receive_forever(void)
         MPI_Recv(&x, 1, MPI_INT, 1 - rank, 98, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* MARK:peer */
 }
 
+static void hold_back(void)
+{
+    write_pid();
+    for (;;)
+        pause(); /* MARK:hold */
+}
+
+static void compute_forever(void)
+{
+    volatile double x = 0;
+    for (long i = 0;; i++)
+        x += (double)(i & 1023);
+}
+
+static void *computing_thread(void *arg)
+{
+    compute_forever();
+    return arg;
+}
+
+static void await_partial_of_rank_1(void)
+{
+    const char *output = getenv("MPIPROF_OUTPUT");
+    if (!output)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s.partial.1", output);
+    for (int i = 0; i < 10000 && access(path, F_OK) != 0; i++)
+        usleep(1000);
+}
+
 static int zero(void)
 {
     static volatile int z;
@@ -160,8 +209,25 @@ int main(int argc, char **argv)
             MPI_Recv(msg, 8, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* MARK:recv */
     }
 
+    MPI_Comm alone = MPI_COMM_NULL;
+    if (!strcmp(mode, "abort_split"))
+        MPI_Comm_split(MPI_COMM_WORLD, rank, 0, &alone); /* MARK:split */
+
     if (!strcmp(mode, "wait") || !strcmp(mode, "chain_term")) {
         receive_forever();
+    } else if (!strcmp(mode, "abort_both")) {
+        pthread_t threads[2];
+        for (int t = 0; rank == 0 && t < 2; t++)
+            pthread_create(&threads[t], NULL, computing_thread, NULL);
+        if (rank == 0)
+            await_partial_of_rank_1();
+        MPI_Abort(MPI_COMM_SELF, 7); /* MARK:abort_both */
+    } else if (!strcmp(mode, "finalize_hold")) {
+        if (rank == 1)
+            hold_back();
+        write_pid();
+        MPI_Finalize(); /* MARK:finalize */
+        return 0;
     } else if (!strcmp(mode, "return")) {
         return 4; /* MARK:return */
     } else if (!strcmp(mode, "finalize_after_usr1")) {
@@ -172,12 +238,18 @@ int main(int argc, char **argv)
             fprintf(stderr, "faults: the program's SIGUSR1 handler did not run\n");
         MPI_Finalize();
         return 0;
+    } else if (rank == 0 && !strcmp(mode, "abort_self")) {
+        compute_forever(); /* the other process ends the run */
     } else if (rank == 0) {
         wait_forever(); /* the other process ends the run */
     } else if (!strcmp(mode, "segv_in_mpi")) {
         MPI_Allreduce((void *)(uintptr_t)16, out, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD); /* MARK:inmpi */
     } else if (!strcmp(mode, "abort")) {
         MPI_Abort(MPI_COMM_WORLD, 7); /* MARK:abort */
+    } else if (!strcmp(mode, "abort_self")) {
+        MPI_Abort(MPI_COMM_SELF, 7); /* MARK:abort_self */
+    } else if (!strcmp(mode, "abort_split")) {
+        MPI_Abort(alone, 7); /* MARK:abort_split */
     } else if (!strcmp(mode, "exit")) {
         exit(3); /* MARK:exit */
     } else {

@@ -9,11 +9,12 @@
 #                         path $tmp/NAME, both formats) and not; fail unless
 #                         both end with the same exit status, which is left
 #                         in $status
-#   run_both_killed NAME SIG [mpiexec]
-#                         the same for the mode wait, ended by signal SIG
-#                         sent to both ranks once they wait; or to mpiexec,
-#                         which forwards it, and then the exit status is not
-#                         compared (see below)
+#   run_both_killed NAME SIG [ranks|mpiexec] [MODE]
+#                         the same for MODE (wait unless given; a mode in
+#                         which each rank writes DIR/pid.RANK once it waits),
+#                         ended by signal SIG sent to both ranks once they
+#                         wait; or to mpiexec, which forwards it, and then
+#                         the exit status is not compared (see below)
 #   check_partials CASE NAME RANK...
 #                         check_faults.py on the partial protocols
 #
@@ -58,11 +59,13 @@ hydra_signal_status() {
 # compare_status PROFILED PLAIN NAME [crash|exit]: "crash" (a rank died by
 # a signal) allows the variation above; "exit" (ranks exit without
 # MPI_Finalize) allows hydra's 9 for one of the two runs: it kills a rank
-# still exiting once another has (seen without the profiler too).
+# still exiting once another has (seen without the profiler too), and its
+# 1 ("Hangup (signal 1)", seen without the profiler after two ranks exited
+# at once from MPI_Abort on MPI_COMM_SELF).
 compare_status() {
     if [ "$1" != "$2" ]; then
         if { [ "${4:-}" = crash ] && hydra_signal_status "$1" && hydra_signal_status "$2"; } ||
-            { [ "${4:-}" = exit ] && { [ "$1" -eq 9 ] || [ "$2" -eq 9 ]; }; }; then
+            { [ "${4:-}" = exit ] && { [ "$1" -eq 9 ] || [ "$2" -eq 9 ] || [ "$1" -eq 1 ] || [ "$2" -eq 1 ]; }; }; then
             echo "NOTE: $3: exit status $1 profiled, $2 without the profiler: both a death by a signal as hydra reports it"
         else
             echo "---- profiled run ($3) ----" >&2
@@ -73,9 +76,12 @@ compare_status() {
     status=$1
 }
 
-# The profiled program, writing its protocols at $tmp/NAME.
+# The profiled program, writing its protocols at $tmp/NAME, with the
+# settings in $profiled_env (VAR=value words) too.
+profiled_env=
 profiled() {
-    echo env "MPIPROF_OUTPUT=$tmp/$1" MPIPROF_FORMAT=both ./faults
+    # shellcheck disable=SC2086 # VAR=value words
+    echo env $profiled_env "MPIPROF_OUTPUT=$tmp/$1" MPIPROF_FORMAT=both ./faults
 }
 
 run_both() {
@@ -84,17 +90,23 @@ run_both() {
     run_one "$1.out" $(profiled "$1") "$2"
     _profiled=$status
     run_one "$1.plain.out" ./faults-plain "$2"
-    case $2 in segv|bus|fpe|ill|abrt|segv_in_mpi) _kind=crash ;; exit|return) _kind=exit ;; *) _kind= ;; esac
+    # MPI_Abort on a communicator of one process: MPICH exits with the
+    # errorcode (its other processes are killed as after an exit)
+    case $2 in
+        segv|bus|fpe|ill|abrt|segv_in_mpi) _kind=crash ;;
+        exit|return|abort_self|abort_split|abort_both) _kind=exit ;;
+        *) _kind= ;;
+    esac
     compare_status "$_profiled" "$status" "$1" "$_kind"
     echo "$1: exit status $status with and without the profiler"
 }
 
-# killed_run OUT SIG TARGET BINARY: mode wait, SIG to the ranks or mpiexec.
+# killed_run OUT SIG TARGET MODE BINARY: SIG to the ranks or mpiexec.
 killed_run() {
-    _out=$1 _sig=$2 _target=$3
-    shift 3
+    _out=$1 _sig=$2 _target=$3 _mode=$4
+    shift 4
     rm -rf "$tmp/run" && mkdir -p "$tmp/run"
-    "$MPIEXEC" -n 2 "$@" wait "$tmp/run" >"$_out" 2>&1 &
+    "$MPIEXEC" -n 2 "$@" "$_mode" "$tmp/run" >"$_out" 2>&1 &
     _launcher=$!
     _n=0
     until [ -s "$tmp/run/pid.0" ] && [ -s "$tmp/run/pid.1" ]; do
@@ -102,7 +114,7 @@ killed_run() {
         [ "$_n" -lt 300 ] || { kill -KILL "$_launcher"; cat "$_out" >&2; fail "the ranks did not start"; }
         sleep 0.1
     done
-    sleep 0.3 # into the receive that never returns
+    sleep 0.3 # into the call that never returns
     if [ "$_target" = mpiexec ]; then
         kill -s "$_sig" "$_launcher"
     else
@@ -114,9 +126,9 @@ killed_run() {
 
 run_both_killed() {
     # shellcheck disable=SC2046 # words of the command
-    killed_run "$1.out" "$2" "${3:-ranks}" $(profiled "$1")
+    killed_run "$1.out" "$2" "${3:-ranks}" "${4:-wait}" $(profiled "$1")
     _profiled=$status
-    killed_run "$1.plain.out" "$2" "${3:-ranks}" ./faults-plain
+    killed_run "$1.plain.out" "$2" "${3:-ranks}" "${4:-wait}" ./faults-plain
     if [ "${3:-ranks}" = mpiexec ]; then
         echo "$1: SIG$2 to mpiexec: exit status $_profiled profiled, $status without (not compared)"
         return
@@ -125,7 +137,7 @@ run_both_killed() {
         # The reference run, without the profiler, once more: hydra has
         # reported 1 instead of the signal for a plain job killed this way.
         echo "NOTE: $1: exit status $_profiled profiled, $status without the profiler; the plain run again"
-        killed_run "$1.plain.out" "$2" "${3:-ranks}" ./faults-plain
+        killed_run "$1.plain.out" "$2" "${3:-ranks}" "${4:-wait}" ./faults-plain
     fi
     compare_status "$_profiled" "$status" "$1"
     echo "$1: SIG$2 to ${3:-the ranks}: exit status $status with and without the profiler"

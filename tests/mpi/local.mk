@@ -16,6 +16,8 @@ MPI_TESTS = \
 	tests/mpi/test_fortran_mpi.sh \
 	tests/mpi/test_fortran_f08.sh \
 	tests/mpi/test_preload.sh \
+	tests/mpi/test_callsite_nofp.sh \
+	tests/mpi/test_callsites_cxx.sh \
 	tests/mpi/test_netpipe.sh \
 	tests/mpi/test_config_warnings.sh \
 	tests/mpi/test_output_name.sh \
@@ -31,6 +33,7 @@ MPI_TESTS = \
 	tests/mpi/test_model_overlap.sh \
 	tests/mpi/test_model_calibration.sh \
 	tests/mpi/test_model_nodes.sh \
+	tests/mpi/test_model_load.sh \
 	tests/mpi/test_fuzz_config.sh \
 	tests/mpi/test_correctness.sh \
 	tests/mpi/test_threads.sh \
@@ -46,7 +49,12 @@ MPI_TESTS = \
 	tests/mpi/test_fault_exit.sh \
 	tests/mpi/test_fault_signal.sh \
 	tests/mpi/test_fault_chain.sh \
-	tests/mpi/test_fault_merge.sh
+	tests/mpi/test_fault_merge.sh \
+	tests/mpi/test_fault_finalize.sh \
+	tests/mpi/test_sessions.sh \
+	tests/mpi/test_mixed_completion.sh \
+	tests/mpi/test_overlapping_windows.sh \
+	tests/mpi/test_io_split.sh
 
 TESTS += $(MPI_TESTS)
 # Known bugs, each explained at the top of its test (XPASS fails: remove the
@@ -65,6 +73,7 @@ EXTRA_DIST += \
 	tests/mpi/check_idle.py \
 	tests/mpi/check_fortran.py \
 	tests/mpi/check_preload.py \
+	tests/mpi/check_callsites_cxx.py \
 	tests/mpi/check_netpipe.py \
 	tests/mpi/check_intervals.py \
 	tests/mpi/check_intervals_seq.py \
@@ -74,12 +83,20 @@ EXTRA_DIST += \
 	tests/mpi/check_intervals_misuse.py \
 	tests/mpi/check_intervals_stub.py \
 	tests/mpi/check_model.py \
+	tests/mpi/check_model_load.py \
 	tests/mpi/known_counts.c \
 	tests/mpi/load_imbalance.c \
 	tests/mpi/idle.c \
 	tests/mpi/fortran_mpi.f90 \
 	tests/mpi/fortran_f08.f90 \
 	tests/mpi/preload.c \
+	tests/mpi/callsite_nofp.c \
+	tests/mpi/callsite_nofp_lib.c \
+	tests/mpi/callsite_nofp_f08.f90 \
+	tests/mpi/callsite_nofp_f08_main.c \
+	tests/mpi/callsite_fortran_io.f90 \
+	tests/mpi/check_callsite_nofp.py \
+	tests/mpi/callsites_cxx.cc \
 	tests/mpi/config_warnings.c \
 	tests/mpi/output_name.c \
 	tests/mpi/intervals.c \
@@ -95,6 +112,7 @@ EXTRA_DIST += \
 	tests/mpi/model_overlap.c \
 	tests/mpi/model_pingpong.c \
 	tests/mpi/model_nodes.c \
+	tests/mpi/model_load.c \
 	tests/mpi/fuzz_config.c \
 	tests/mpi/check_fuzz_config.py \
 	tests/mpi/correctness.c \
@@ -109,6 +127,15 @@ EXTRA_DIST += \
 	tests/mpi/faults.sh \
 	tests/mpi/check_faults.py \
 	tests/mpi/check_merge.py \
+	tests/mpi/sessions.c \
+	tests/mpi/sessions_f08.f90 \
+	tests/mpi/check_sessions.py \
+	tests/mpi/mixed_completion.c \
+	tests/mpi/check_mixed_completion.py \
+	tests/mpi/overlapping_windows.c \
+	tests/mpi/check_overlapping_windows.py \
+	tests/mpi/io_split.c \
+	tests/mpi/check_io_split.py \
 	examples/jacobi.c \
 	examples/jacobi.f90
 
@@ -123,6 +150,7 @@ AM_TESTS_ENVIRONMENT += \
 	MPIEXEC='$(MPIEXEC)'; export MPIEXEC; \
 	PYTHON3='$(PYTHON3)'; export PYTHON3; \
 	MPICC='$(MPICC)'; export MPICC; \
+	MPICXX='$(MPICXX)'; export MPICXX; \
 	MPIFORT='$(MPIFORT)'; export MPIFORT;
 
 # The library's sources and flags, for test_threads_tsan.sh (which compiles
@@ -179,7 +207,8 @@ WAITSTATE_TESTS = \
 	tests/mpi/test_waitstates_off.sh \
 	tests/mpi/test_waitstates_threads.sh \
 	tests/mpi/test_waitstates_algorithms.sh \
-	tests/mpi/test_waitstates_idup_threads.sh
+	tests/mpi/test_waitstates_idup_threads.sh \
+	tests/mpi/test_waitstates_f08.sh
 TESTS += $(WAITSTATE_TESTS)
 EXTRA_DIST += \
 	$(WAITSTATE_TESTS) \
@@ -192,6 +221,7 @@ EXTRA_DIST += \
 	tests/mpi/check_waitstates_threads.py \
 	tests/mpi/check_waitstates_algorithms.py \
 	tests/mpi/check_waitstates_idup_threads.py \
+	tests/mpi/check_waitstates_f08.py \
 	tests/mpi/waitstates_events.c \
 	tests/mpi/waitstates_late_sender.c \
 	tests/mpi/waitstates_collective.c \
@@ -200,4 +230,5 @@ EXTRA_DIST += \
 	tests/mpi/waitstates_off.c \
 	tests/mpi/waitstates_threads.c \
 	tests/mpi/waitstates_algorithms.c \
-	tests/mpi/waitstates_idup_threads.c
+	tests/mpi/waitstates_idup_threads.c \
+	tests/mpi/waitstates_f08.f90

@@ -6,8 +6,9 @@
  *   interval "short": 20 iterations computing 1 ms  (< the transfer)
  *   interval "long":  20 iterations computing 5 ms  (> the transfer)
  *
- * Overlap per request is min(computation, transfer): ~1 ms in "short",
- * exactly 2.01 ms in "long", for the two requests of each process.  Each
+ * Each request's Overlap window is min(computation, transfer) long: ~1 ms in
+ * "short", 2.01 ms in "long"; the two requests of an iteration are in
+ * flight together, and their windows count once.  Each
  * rank R writes the computation of each iteration (its own clock; a process
  * descheduled meanwhile computes longer) to model_overlap.R (not stdout,
  * where mpiexec may interleave the ranks' lines):

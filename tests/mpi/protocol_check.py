@@ -359,7 +359,45 @@ def _check_by_process(where, bp, main, comp, nproc, nranks=None):
                      % (w, idle, texec, te, texec - te))
 
 
-def _check_characteristics(where, part, nranks=None):
+# Characteristics that are parts of the processes' time: windows of each
+# process's time line, each instant counted once (mpiprof(7), WAIT STATES
+# and MODEL): at most the Total time; per process, Potential sync and Time
+# variation at most the interval's Execution time (a window may reach past
+# the process's own end, to the last process's entry or exit), Overlap at
+# most the process's own Execution time (its windows lie between its own
+# calls).
+TIME_SHARES = ("potential_sync", "time_variation", "overlap")
+
+
+def _check_time_shares(where, main, bp):
+    total, texec = main.get("total_time"), main.get("execution_time")
+    for key in TIME_SHARES:
+        v = main.get(key)
+        if v is not None and total is not None \
+                and v > total + ABS_TOL + REL_TOL * total:
+            fail("%s.main: %s = %.9f exceeds the total_time %.9f: a part "
+                 "of the processes' time counted more than once"
+                 % (where, key, v, total))
+    if not bp:
+        return
+    ranks = bp.get("ranks") or []
+    exec_col = bp.get("execution_time") or [None] * len(ranks)
+    for key in TIME_SHARES:
+        col = bp.get(key)
+        if col is None:
+            continue
+        for i, r in enumerate(ranks):
+            v = col[i] if i < len(col) else None
+            bound = exec_col[i] if key == "overlap" else texec
+            if v is not None and bound is not None \
+                    and v > bound + ABS_TOL + REL_TOL * bound:
+                fail("%s.by_process (rank %s): %s = %.9f exceeds %s %.9f"
+                     % (where, r, key, v, "its execution_time"
+                        if key == "overlap" else "the interval's "
+                        "execution_time", bound))
+
+
+def _check_characteristics(where, part, nranks=None, real=True):
     main = _check_main(where + ".main", _get(where, part, "main"))
     nproc = main["processors"]
     nproc = int(nproc) if nproc is not None else None
@@ -368,8 +406,10 @@ def _check_characteristics(where, part, nranks=None):
              % (where, nproc, nranks))
     comp = _get(where, part, "comparative")
     _check_comparative(where + ".comparative", comp, main, nproc, nranks)
-    _check_by_process(where + ".by_process", _get(where, part, "by_process"),
-                      main, comp, nproc, nranks)
+    bp = _get(where, part, "by_process")
+    _check_by_process(where + ".by_process", bp, main, comp, nproc, nranks)
+    if real:  # the predicted part keeps the real Overlap, not the real time
+        _check_time_shares(where, main, bp)
 
 
 def _check_src(where, src, nproc):
@@ -436,6 +476,16 @@ def _check_src(where, src, nproc):
                                         or pv["mean"] > pv["max"] + ABS_TOL
                                         or pv["max"] > pv["sum"] + ABS_TOL):
             fail("%s: not min <= mean <= max <= sum (%r)" % (w, pt))
+    # Real sync <= SendRecv per SRC point: a receiving call's Real sync is at
+    # most its SendRecv part, so at most its time, in total and per process.
+    bpx = src.get("by_process") or {}
+    rcol, tcol = bpx.get("real_sync"), bpx.get("time")
+    if isinstance(rcol, list) and isinstance(tcol, list):
+        for i, (rv, tv) in enumerate(zip(rcol, tcol)):
+            if rv is not None and tv is not None and rv > tv + ABS_TOL:
+                fail("%s: rank %s's real_sync %.9f exceeds its time %.9f"
+                     % (where, (bpx.get("ranks") or [None] * (i + 1))[i],
+                        rv, tv))
     ov = _num(where + ".overlap", src.get("overlap"))
     if ov is not None and ov < -ABS_TOL:
         fail("%s.overlap = %r is negative" % (where, ov))
@@ -537,7 +587,7 @@ def check_invariants(doc):
         _check_characteristics(where + " real", iv["real"], nranks)
         if iv["predicted"] is not None:
             _check_characteristics(where + " predicted", iv["predicted"],
-                                   nranks)
+                                   nranks, real=False)
         nproc = iv["real"]["main"].get("processors")
         srcs = iv["src"]
         if not isinstance(srcs, list):
@@ -634,6 +684,29 @@ def check_text(doc, text_path):
                 if abs(tv - main[key]) > 2e-6 + 1e-9 * abs(main[key]):
                     fail("%s: '%s' (%s) is %s in the text, %r in the JSON"
                          % (where, label, part, m.group(1), main[key]))
+            # The Productive split after its line: (CPU=.. Sys=.. I/O=..).
+            split = None
+            for ln in block[start + 1:]:
+                if ln.startswith("---"):
+                    break
+                split = re.match(r"^Productive time\s+\S+\s+\(CPU=(\S+) "
+                                 r"Sys=(\S+) I/O=(\S+)\)", ln)
+                if split:
+                    break
+            if not split:
+                fail("%s: main characteristics (%s) lack the split "
+                     "'Productive time ... (CPU=.. Sys=.. I/O=..)'"
+                     % (where, part))
+            for n, key in enumerate(("productive_cpu", "productive_sys",
+                                     "productive_io"), 1):
+                tv, jv = split.group(n), main.get(key)
+                if jv is None:
+                    if tv != "n/a":
+                        fail("%s: %s (%s) is %s in the text, null in the JSON"
+                             % (where, key, part, tv))
+                elif tv == "n/a" or abs(float(tv) - jv) > 2e-6 + 1e-9 * abs(jv):
+                    fail("%s: %s (%s) is %s in the text, %r in the JSON"
+                         % (where, key, part, tv, jv))
         # SRC points.
         try:
             start = block.index("--- SRC points ---")
@@ -1224,13 +1297,26 @@ def _sample_doc():
                                                     "default": True}},
                 "machine": None, "placement": None,
                 "hardware_counters": None, "clock": "CLOCK_MONOTONIC",
-                "prediction_model": None, "warnings": []},
+                "prediction_model": None, "warnings": [],
+                "wait_states": "off (MPIPROF_WAITSTATES=off)"},
             "intervals": [{"id": 0, "name": "whole program",
                            "file": "known_counts.c", "line": 30, "level": 0,
                            "parent": None, "executions": 1,
                            "real": {"main": main, "comparative": comp,
                                     "by_process": bp},
                            "predicted": None, "src": src}]}
+
+
+def _set_per_process(part, key, values):
+    """Set the per-process values of key in a two-process part, with its
+    main total and comparative row to match."""
+    a, b = values
+    lo, hi = (0, 1) if a <= b else (1, 0)
+    part["main"][key] = a + b
+    part["comparative"][key] = {"min": min(a, b), "min_rank": lo,
+                                "max": max(a, b), "max_rank": hi,
+                                "mean": (a + b) / 2}
+    part["by_process"][key] = [a, b]
 
 
 def _selftest():
@@ -1262,6 +1348,8 @@ def _selftest():
         ("SRC real_sync", iv + ("src", 1, "real_sync"),
          {"sum": 0.2, "min": 0.0, "min_rank": 1, "max": 0.2, "max_rank": 0,
           "mean": 0.1}),
+        ("SRC rank real_sync", iv + ("src", 1, "by_process", "real_sync"),
+         [0.0, 0.05]),
     ]
     for name, path, value in broken:
         d = copy.deepcopy(doc)
@@ -1272,6 +1360,26 @@ def _selftest():
         try:
             check_invariants(d)
         except ProtocolError as e:
+            print("selftest: %-18s detected: %s" % (name, str(e)[:100]))
+        else:
+            raise AssertionError("selftest: broken document (%s) passed"
+                                 % name)
+    # Parts of the processes' time beyond it, consistent otherwise (main,
+    # comparative and by-process agree): each instant counted more than once.
+    for name, key, values in (
+            ("potsync > total", "potential_sync", (1.2, 1.1)),
+            ("variation > total", "time_variation", (1.0, 1.01)),
+            ("overlap > total", "overlap", (1.5, 0.6)),
+            ("rank potsync", "potential_sync", (1.05, 0.0)),
+            ("rank overlap", "overlap", (0.0, 0.95))):
+        d = copy.deepcopy(doc)
+        _set_per_process(d["intervals"][0]["real"], key, values)
+        try:
+            check_invariants(d)
+        except ProtocolError as e:
+            if "exceeds" not in str(e):
+                raise AssertionError("selftest: %s detected for another "
+                                     "reason: %s" % (name, e))
             print("selftest: %-18s detected: %s" % (name, str(e)[:100]))
         else:
             raise AssertionError("selftest: broken document (%s) passed"
@@ -1456,6 +1564,10 @@ def _sample_text(doc):
         v = main[key]
         out.append("%-30s %12s" % (label, "n/a" if v is None else
                                    "%.6f" % v))
+        if key == "productive_time":
+            out[-1] += "  (CPU=%.6f Sys=%.6f I/O=%.6f)" % (
+                main["productive_cpu"], main["productive_sys"],
+                main["productive_io"])
     out += ["--- Main characteristics (predicted) ---", "n/a (see Warnings)"]
     out.append("--- SRC points ---")
     for s in iv["src"]:
@@ -1485,6 +1597,8 @@ def _selftest_text_and_schema(doc):
             ("text order", good.replace("sum=0.100000", "sum=0.300000"),
              False),
             ("text frame", good.replace("known_counts.c:50", "x.c:50"),
+             False),
+            ("text I/O split", good.replace("I/O=0.000000", "I/O=0.000100"),
              False),
         ]
         for name, content, ok in cases:

@@ -36,7 +36,7 @@ if ! "$MPIEXEC" -n 1 env MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIP
 fi
 grep -q '^context: 2 processes' out || fail "the program's output is wrong: $(cat out err)"
 check_text_protocol prot.txt
-grep -q '^   inter-node: lat_inter=[0-9.]*[mu]s bw_inter=[0-9.]*[KMG]B/s (calibrated at MPI_Init: ping-pong of ranks 0 and 1, ' prot.txt \
+grep -q '^   inter-node: lat_inter=[0-9.]*[mu]s bw_inter=[0-9.]*[KMG]B/s (calibrated by a ping-pong of ranks 0 and 1, ' prot.txt \
     || fail "the model's inter-node parameters are not calibrated between the two hosts: $(sed -n '/^Prediction model/,/^Warnings/p' prot.txt)"
 grep -q '^   intra-node: .* (not measured: no node runs two processes; the inter-node value)$' prot.txt \
     || fail "the model's intra-node parameters are not stated as the inter-node values: $(sed -n '/^Prediction model/,/^Warnings/p' prot.txt)"

@@ -242,10 +242,11 @@ START_TEST(test_characteristics_main_two)
     ck_assert_double_eq_tol(M(MPP_M_PRODUCTIVE), 9.25, TOL);
     ck_assert_double_eq_tol(M(MPP_M_KEFF), 0.4625, TOL);
     ck_assert_double_eq_tol(M(MPP_M_IMBALANCE), 1.5, TOL);   /* C = 6, 4.5 */
-    /* CPU 14, Sys 1.5, I/O 0.75 scaled to the productive 9.25 */
-    ck_assert_double_eq_tol(M(MPP_M_CPU), 14 * 9.25 / 16.25, TOL);
-    ck_assert_double_eq_tol(M(MPP_M_SYS), 1.5 * 9.25 / 16.25, TOL);
-    ck_assert_double_eq_tol(M(MPP_M_IO), 0.75 * 9.25 / 16.25, TOL);
+    /* I/O as measured in MPI-IO calls, 0.75; CPU and Sys the rest, 8.5, in
+     * getrusage's ratio 14 : 1.5 (its values count MPI's polling too) */
+    ck_assert_double_eq_tol(M(MPP_M_IO), 0.75, TOL);
+    ck_assert_double_eq_tol(M(MPP_M_CPU), 8.5 * 14 / 15.5, TOL);
+    ck_assert_double_eq_tol(M(MPP_M_SYS), 8.5 * 1.5 / 15.5, TOL);
     check_invariants();
 }
 END_TEST
@@ -266,9 +267,9 @@ START_TEST(test_characteristics_main_four)
     ck_assert_double_eq_tol(M(MPP_M_PRODUCTIVE), 17.5, TOL);
     ck_assert_double_eq_tol(M(MPP_M_KEFF), 17.5 / 48, TOL);
     ck_assert_double_eq_tol(M(MPP_M_IMBALANCE), 12, TOL);     /* C = 10, 6, 3, 9 */
-    ck_assert_double_eq_tol(M(MPP_M_CPU), 20 * 17.5 / 24, TOL);
-    ck_assert_double_eq_tol(M(MPP_M_SYS), 2.5 * 17.5 / 24, TOL);
-    ck_assert_double_eq_tol(M(MPP_M_IO), 1.5 * 17.5 / 24, TOL);
+    ck_assert_double_eq_tol(M(MPP_M_IO), 1.5, TOL);
+    ck_assert_double_eq_tol(M(MPP_M_CPU), 16 * 20 / 22.5, TOL);
+    ck_assert_double_eq_tol(M(MPP_M_SYS), 16 * 2.5 / 22.5, TOL);
     check_invariants();
 }
 END_TEST
@@ -441,11 +442,45 @@ END_TEST
 
 START_TEST(test_characteristics_split_unmeasured)
 {
-    /* productive time but no CPU, Sys or I/O measured: nothing to split by */
-    proc_t procs[2] = {{.exec = 4, .sendrecv = 1}, {.exec = 3}};
+    /* productive time but no CPU time measured: nothing to divide the time
+     * outside MPI-IO by (n/a); I/O is known all the same */
+    proc_t procs[2] = {{.exec = 4, .sendrecv = 1, .io = 0.5}, {.exec = 3}};
     build(procs, 2);
     ck_assert_double_eq_tol(M(MPP_M_PRODUCTIVE), 6, TOL);
-    ck_assert(isnan(M(MPP_M_CPU)) && isnan(M(MPP_M_SYS)) && isnan(M(MPP_M_IO)));
+    ck_assert(isnan(M(MPP_M_CPU)) && isnan(M(MPP_M_SYS)));
+    ck_assert_double_eq_tol(M(MPP_M_IO), 0.5, TOL);
+    check_invariants();
+    /* all of it MPI-IO: nothing left to divide, 0 and 0 */
+    proc_t io_only[1] = {{.exec = 2, .io = 2}};
+    build(io_only, 1);
+    ck_assert_double_eq_tol(M(MPP_M_IO), 2, TOL);
+    ck_assert_double_eq_tol(M(MPP_M_CPU), 0, TOL);
+    ck_assert_double_eq_tol(M(MPP_M_SYS), 0, TOL);
+    check_invariants();
+}
+END_TEST
+
+START_TEST(test_characteristics_split_io_exact)
+{
+    /* getrusage counts the 3 s rank 0 polled inside MPI too: the split
+     * takes only its ratio, and I/O stays what the MPI-IO calls took */
+    proc_t procs[2] = {{.exec = 10, .sendrecv = 3, .io = 1.25, .cpu = 9, .sys = 1},
+                       {.exec = 10, .io = 0.5, .cpu = 6, .sys = 0}};
+    build(procs, 2);
+    ck_assert_double_eq_tol(M(MPP_M_PRODUCTIVE), 17, TOL);
+    ck_assert_double_eq_tol(M(MPP_M_IO), 1.75, TOL);
+    ck_assert_double_eq_tol(M(MPP_M_CPU), 15.25 * 15 / 16, TOL);
+    ck_assert_double_eq_tol(M(MPP_M_SYS), 15.25 * 1 / 16, TOL);
+    check_invariants();
+    /* replicated code doing MPI-IO: more lost to insufficient parallelism
+     * than the time outside MPI-IO; what stays productive is I/O */
+    proc_t seq_io[2] = {{.exec = 4, .seq = 4, .io = 3.5, .cpu = 1, .sys = 0},
+                        {.exec = 4, .seq = 4, .io = 3.5, .cpu = 1, .sys = 0}};
+    build(seq_io, 2);
+    ck_assert_double_eq_tol(M(MPP_M_PRODUCTIVE), 4, TOL); /* 8 - 2 x 4 x 1/2 */
+    ck_assert_double_eq_tol(M(MPP_M_IO), 4, TOL);
+    ck_assert_double_eq_tol(M(MPP_M_CPU), 0, TOL);
+    ck_assert_double_eq_tol(M(MPP_M_SYS), 0, TOL);
     check_invariants();
 }
 END_TEST
@@ -676,7 +711,8 @@ START_TEST(test_characteristics_predicted_insufficient_io_overlap)
     ck_assert_double_eq_tol(BY(1, MPP_P_EXEC), 6 + 0.25 + 1, TOL);
     ck_assert_double_eq_tol(M(MPP_M_EXEC), 7.25, TOL);
     ck_assert_double_eq_tol(M(MPP_M_INSUFFICIENT), 2, TOL);
-    ck_assert_double_eq_tol(M(MPP_M_IO), 1 * M(MPP_M_PRODUCTIVE) / (10 + 2 + 1), TOL);
+    ck_assert_double_eq_tol(M(MPP_M_IO), 1, TOL); /* as measured */
+    ck_assert_double_eq_tol(M(MPP_M_CPU), (M(MPP_M_PRODUCTIVE) - 1) * 10 / 12, TOL);
     ck_assert_double_eq_tol(M(MPP_M_IDLE), 7.25 - 6.5, TOL);
     ck_assert_double_eq_tol(M(MPP_M_OVERLAP), 0.125, TOL);
     ck_assert_double_eq_tol(BY(0, MPP_P_OVERLAP), 0.125, TOL);
@@ -775,6 +811,7 @@ Suite *characteristics_suite(void)
     tcase_add_test(tc, test_characteristics_not_entered);
     tcase_add_test(tc, test_characteristics_zero_time);
     tcase_add_test(tc, test_characteristics_split_unmeasured);
+    tcase_add_test(tc, test_characteristics_split_io_exact);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("predicted");

@@ -33,6 +33,14 @@ static double cost(int op, long sent, long recv, long P)
     return mpp_model_cost(&M, op, sent, recv, P, MPP_LINK_INTRA);
 }
 
+/* the same as the wrappers price it: the price of one call, in seconds */
+static double call_cost(int op, long sent, long recv, long P, int link)
+{
+    mpp_call_price_t p = {0};
+    mpp_model_call_price(&p, op, sent, recv, P, link);
+    return mpp_model_call_seconds(&M, &p);
+}
+
 #define EXPECT(op, sent, recv, P, value)                                                                          \
     do {                                                                                                          \
         double got_ = cost(op, sent, recv, P), want_ = (value);                                                   \
@@ -53,11 +61,11 @@ START_TEST(test_model_p2p)
     ck_assert_double_eq_tol(mpp_model_cost(&M, MPP_OP_P2P, 1000, 0, 2, MPP_LINK_INTER), AE + 1000 * BE, 1e-18);
     ck_assert_double_eq(mpp_model_cost(&M, MPP_OP_P2P, 1000, 0, 2, MPP_LINK_NONE), 0); /* MPI_PROC_NULL */
     /* the wrappers' inline pricing of a message is the same */
-    ck_assert_double_eq_tol(mpp_model_call_cost(&M, MPP_OP_P2P, 1000, 0, 2, MPP_LINK_INTRA), A + 1000 * B, 1e-18);
-    ck_assert_double_eq_tol(mpp_model_call_cost(&M, MPP_OP_P2P, 0, 70000, 2, MPP_LINK_INTER), AE + 70000 * BE, 1e-18);
-    ck_assert_double_eq(mpp_model_call_cost(&M, MPP_OP_P2P, 1000, 0, 2, MPP_LINK_NONE), 0);
-    ck_assert_double_eq_tol(mpp_model_call_cost(&M, MPP_OP_P2P, -4, -4, 2, MPP_LINK_INTRA), A, 1e-18);
-    ck_assert_double_eq_tol(mpp_model_call_cost(&M, MPP_OP_BARRIER, 0, 0, 8, MPP_LINK_INTRA), 3 * A, 1e-18);
+    ck_assert_double_eq_tol(call_cost(MPP_OP_P2P, 1000, 0, 2, MPP_LINK_INTRA), A + 1000 * B, 1e-18);
+    ck_assert_double_eq_tol(call_cost(MPP_OP_P2P, 0, 70000, 2, MPP_LINK_INTER), AE + 70000 * BE, 1e-18);
+    ck_assert_double_eq(call_cost(MPP_OP_P2P, 1000, 0, 2, MPP_LINK_NONE), 0);
+    ck_assert_double_eq_tol(call_cost(MPP_OP_P2P, -4, -4, 2, MPP_LINK_INTRA), A, 1e-18);
+    ck_assert_double_eq_tol(call_cost(MPP_OP_BARRIER, 0, 0, 8, MPP_LINK_INTRA), 3 * A, 1e-18);
     /* N calls of a size: N times one (what the integration test checks in a protocol) */
     double sum = 0;
     for (int i = 0; i < 1000; i++)
@@ -320,6 +328,187 @@ START_TEST(test_model_describe)
 }
 END_TEST
 
+/* --- the price kept until MPI_Finalize --- */
+
+/* Every operation's price, in seconds at any parameters, is its cost at
+ * them: a price taken at MPI_Init is exact at MPI_Finalize's parameters. */
+START_TEST(test_model_price)
+{
+    static const long sizes[] = {0, 8, 2048, 2049, 12288, 70000, 600000};
+    static const long procs[] = {1, 2, 5, 8, 64};
+    const mpp_model_t other = {.latency = {3e-7, 4e-5}, .bandwidth = {2e10, 1e8}};
+    for (int op = MPP_OP_P2P; op < MPP_NOPS; op++)
+        for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+            for (size_t j = 0; j < sizeof procs / sizeof *procs; j++)
+                for (int link = MPP_LINK_INTRA; link < MPP_NLINKS; link++) {
+                    mpp_call_price_t p = {0};
+                    double price[MPP_NPRICE] = {0};
+                    mpp_model_call_price(&p, op, sizes[i], sizes[i] / 2, procs[j], link);
+                    ck_assert_int_eq(p.link, link);
+                    mpp_price_add_call(price, &p);
+                    double want = mpp_model_cost(&M, op, sizes[i], sizes[i] / 2, procs[j], link);
+                    double got = mpp_model_price_seconds(&M, price);
+                    ck_assert_msg(fabs(got - want) <= 1e-12 * want + 1e-18, "%s n=%ld P=%ld link %d: %g, cost %g",
+                                  mpp_model_op_names[op], sizes[i], procs[j], link, got, want);
+                    ck_assert(fabs(mpp_model_call_seconds(&M, &p) - want) <= 1e-12 * want + 1e-18);
+                    want = mpp_model_cost(&other, op, sizes[i], sizes[i] / 2, procs[j], link);
+                    got = mpp_model_price_seconds(&other, price);
+                    ck_assert(fabs(got - want) <= 1e-12 * want + 1e-18);
+                    /* only the call's own link is priced */
+                    ck_assert_double_eq(price[2 * (1 - link)], 0);
+                    ck_assert_double_eq(price[2 * (1 - link) + 1], 0);
+                }
+    mpp_call_price_t p = {0};
+    mpp_model_call_price(&p, MPP_OP_P2P, 100, 0, 2, MPP_LINK_NONE); /* MPI_PROC_NULL */
+    ck_assert(p.units == 0 && p.bytes == 0 && p.link == MPP_LINK_INTRA);
+    /* summed calls of both links, then priced: the sum of their costs */
+    double sum[MPP_NPRICE] = {0};
+    mpp_model_call_price(&p, MPP_OP_P2P, 1000, 0, 2, MPP_LINK_INTRA);
+    mpp_price_add_call(sum, &p);
+    p = (mpp_call_price_t){0};
+    mpp_model_call_price(&p, MPP_OP_ALLREDUCE, 8, 8, 4, MPP_LINK_INTER);
+    mpp_price_add_call(sum, &p);
+    ck_assert_double_eq_tol(mpp_model_price_seconds(&M, sum), A + 1000 * B + 2 * (AE + 8 * BE), 1e-18);
+}
+END_TEST
+
+/* A setup whose intra-node parameters are calibrated, ranks 0 and 1. */
+static mpp_model_setup_t calibrated_setup(void)
+{
+    mpp_model_setup_t s;
+    memset(&s, 0, sizeof s);
+    s.enabled = 1;
+    s.source[MPP_MP_LAT_INTRA] = s.source[MPP_MP_BW_INTRA] = MPP_PSRC_CALIBRATED;
+    s.source[MPP_MP_LAT_INTER] = s.source[MPP_MP_BW_INTER] = MPP_PSRC_AS_INTRA;
+    s.pair[MPP_LINK_INTRA][0] = 0, s.pair[MPP_LINK_INTRA][1] = 1;
+    s.pair[MPP_LINK_INTER][0] = s.pair[MPP_LINK_INTER][1] = -1;
+    s.nodes = 1;
+    return s;
+}
+
+START_TEST(test_model_plausible)
+{
+    ck_assert(mpp_model_plausible_latency(MPP_LINK_INTRA, 0.2e-6));
+    ck_assert(mpp_model_plausible_latency(MPP_LINK_INTRA, MPP_PLAUSIBLE_LATENCY_INTRA));
+    ck_assert(!mpp_model_plausible_latency(MPP_LINK_INTRA, 4e-3)); /* a time slice */
+    ck_assert(!mpp_model_plausible_latency(MPP_LINK_INTRA, 0));
+    ck_assert(mpp_model_plausible_latency(MPP_LINK_INTER, 500e-6)); /* a slow network may */
+    ck_assert(!mpp_model_plausible_latency(MPP_LINK_INTER, 4e-3));
+    ck_assert(mpp_model_plausible_bandwidth(MPP_LINK_INTRA, 5e9));
+    ck_assert(!mpp_model_plausible_bandwidth(MPP_LINK_INTRA, 30e6));
+    ck_assert(mpp_model_plausible_bandwidth(MPP_LINK_INTER, 12e6)); /* 100 Mbit/s Ethernet */
+    ck_assert(!mpp_model_plausible_bandwidth(MPP_LINK_INTER, 1e6));
+    ck_assert(!mpp_model_plausible_bandwidth(MPP_LINK_INTER, INFINITY));
+    /* a link from a ping-pong: the transfer is what the large message adds */
+    double l, b;
+    mpp_model_link_from(&(mpp_pingpong_t){1e-6, 1e-6 + MPP_CALIBRATION_LARGE / 4e9}, &l, &b);
+    ck_assert_double_eq_tol(l, 1e-6, 1e-18);
+    ck_assert_double_eq_tol(b, 4e9, 1);
+    mpp_model_link_from(&(mpp_pingpong_t){10e-6, 10e-6}, &l, &b); /* all latency: finite */
+    ck_assert_double_eq_tol(b, MPP_CALIBRATION_LARGE / 0.5e-6, 1);
+}
+END_TEST
+
+/* Noise only ever lengthens a round trip: of MPI_Init's and MPI_Finalize's
+ * measurements, the lower latency and the higher bandwidth are kept, each
+ * saying where it is from. */
+START_TEST(test_model_keep_better)
+{
+    mpp_model_setup_t s = calibrated_setup();
+    const mpp_pingpong_t slice = {4e-3, 4.2e-3}, quiet = {0.2e-6, 0.2e-6 + MPP_CALIBRATION_LARGE / 5e9};
+    /* MPI_Init timed the scheduler; MPI_Finalize the link */
+    s.measured[MPP_LINK_INTRA][MPP_AT_INIT] = slice;
+    mpp_model_keep_better(&s, MPP_LINK_INTRA);
+    ck_assert_double_eq(s.model.latency[MPP_LINK_INTRA], 4e-3);
+    ck_assert_uint_eq(s.implausible, 1u << MPP_LINK_INTRA); /* MPI_Init alone: not plausible */
+    ck_assert(!mpp_model_usable(&s));
+    s.measured[MPP_LINK_INTRA][MPP_AT_FINALIZE] = quiet;
+    mpp_model_keep_better(&s, MPP_LINK_INTRA);
+    ck_assert_double_eq_tol(s.model.latency[MPP_LINK_INTRA], 0.2e-6, 1e-18);
+    ck_assert_double_eq_tol(s.model.bandwidth[MPP_LINK_INTRA], 5e9, 1);
+    ck_assert_int_eq(s.at[MPP_MP_LAT_INTRA], MPP_AT_FINALIZE);
+    ck_assert_int_eq(s.at[MPP_MP_BW_INTRA], MPP_AT_FINALIZE);
+    ck_assert_uint_eq(s.implausible, 0);
+    ck_assert(mpp_model_usable(&s));
+    /* the other way round: MPI_Init's kept */
+    s = calibrated_setup();
+    s.measured[MPP_LINK_INTRA][MPP_AT_INIT] = quiet;
+    s.measured[MPP_LINK_INTRA][MPP_AT_FINALIZE] = slice;
+    mpp_model_keep_better(&s, MPP_LINK_INTRA);
+    ck_assert_double_eq_tol(s.model.latency[MPP_LINK_INTRA], 0.2e-6, 1e-18);
+    ck_assert_int_eq(s.at[MPP_MP_LAT_INTRA], MPP_AT_INIT);
+    ck_assert_int_eq(s.at[MPP_MP_BW_INTRA], MPP_AT_INIT);
+    /* each parameter on its own: MPI_Init's latency, MPI_Finalize's bandwidth */
+    s = calibrated_setup();
+    s.measured[MPP_LINK_INTRA][MPP_AT_INIT] = (mpp_pingpong_t){0.2e-6, 0.2e-6 + MPP_CALIBRATION_LARGE / 2e9};
+    s.measured[MPP_LINK_INTRA][MPP_AT_FINALIZE] = (mpp_pingpong_t){0.3e-6, 0.3e-6 + MPP_CALIBRATION_LARGE / 6e9};
+    mpp_model_keep_better(&s, MPP_LINK_INTRA);
+    ck_assert_double_eq_tol(s.model.latency[MPP_LINK_INTRA], 0.2e-6, 1e-18);
+    ck_assert_double_eq_tol(s.model.bandwidth[MPP_LINK_INTRA], 6e9, 1);
+    ck_assert_int_eq(s.at[MPP_MP_LAT_INTRA], MPP_AT_INIT);
+    ck_assert_int_eq(s.at[MPP_MP_BW_INTRA], MPP_AT_FINALIZE);
+    /* a parameter given in MPIPROF_MODEL stays, and is not judged */
+    s = calibrated_setup();
+    s.source[MPP_MP_LAT_INTRA] = MPP_PSRC_GIVEN;
+    s.model.latency[MPP_LINK_INTRA] = 3e-6;
+    s.measured[MPP_LINK_INTRA][MPP_AT_INIT] = (mpp_pingpong_t){50e-6, 50e-6 + MPP_CALIBRATION_LARGE / 2e9};
+    mpp_model_keep_better(&s, MPP_LINK_INTRA);
+    ck_assert_double_eq(s.model.latency[MPP_LINK_INTRA], 3e-6);
+    ck_assert_double_eq_tol(s.model.bandwidth[MPP_LINK_INTRA], 2e9, 1);
+    ck_assert_uint_eq(s.implausible, 0);
+    /* a bandwidth no link has (a time slice in the large message) */
+    s = calibrated_setup();
+    s.measured[MPP_LINK_INTRA][MPP_AT_INIT] = (mpp_pingpong_t){0.2e-6, 8e-3};
+    mpp_model_keep_better(&s, MPP_LINK_INTRA);
+    ck_assert_uint_eq(s.implausible, 1u << MPP_LINK_INTRA);
+    /* a link not measured: nothing changes */
+    s = calibrated_setup();
+    mpp_model_keep_better(&s, MPP_LINK_INTER);
+    ck_assert_uint_eq(s.implausible, 0);
+    ck_assert_double_eq(s.model.latency[MPP_LINK_INTER], 0);
+}
+END_TEST
+
+/* Not plausible at either end: the reason gives both figures, the limits
+ * and what to do; the protocol's line says where each parameter is from. */
+START_TEST(test_model_not_calibrated)
+{
+    mpp_model_setup_t s = calibrated_setup();
+    s.measured[MPP_LINK_INTRA][MPP_AT_INIT] = (mpp_pingpong_t){4e-3, 4.2e-3};
+    s.measured[MPP_LINK_INTRA][MPP_AT_FINALIZE] = (mpp_pingpong_t){3e-3, 3.5e-3};
+    s.shared_cpu = 1u << MPP_LINK_INTRA;
+    mpp_model_keep_better(&s, MPP_LINK_INTRA);
+    ck_assert(!mpp_model_usable(&s));
+    char reason[MPP_MODEL_LINE];
+    mpp_model_na_reason(&s, reason, sizeof reason);
+    ck_assert_str_eq(reason, "the communication model could not be calibrated: the intra-node ping-pong of ranks 0 "
+                             "and 1 took 4ms one way (128 KiB at 624.2MB/s) at MPI_Init and 3ms one way (128 KiB at "
+                             "262.1MB/s) at MPI_Finalize, beyond what a link takes (at most 100us, at least 100MB/s): "
+                             "the time its processes waited for the scheduler, sharing one CPU their affinity lets "
+                             "neither leave; give the parameters in MPIPROF_MODEL");
+    char lines[MPP_MODEL_MAX_LINES][MPP_MODEL_LINE];
+    s.seconds = 0.15, s.seconds_finalize = 0.09;
+    ck_assert_int_eq(mpp_model_describe(&s, lines, MPP_MODEL_MAX_LINES), 5);
+    ck_assert_str_eq(lines[1], "intra-node: lat_intra=3ms bw_intra=624.2MB/s (calibrated by a ping-pong of ranks 0 "
+                               "and 1, 8 B and 128 KiB messages: lat_intra at MPI_Finalize (MPI_Init: 4ms), bw_intra "
+                               "at MPI_Init (MPI_Finalize: 262.1MB/s); not plausible: the predicted characteristics "
+                               "are n/a)");
+    ck_assert_str_eq(lines[4], "calibration took 150 ms at MPI_Init and 90 ms at MPI_Finalize (1 node)");
+    /* a parameter's own source text names the other end's figure */
+    char text[192];
+    mpp_model_source_text(&s, MPP_MP_LAT_INTRA, text, sizeof text);
+    ck_assert_str_eq(text, "calibrated at MPI_Finalize (MPI_Init: 4ms): ping-pong of ranks 0 and 1, 8 B and 128 KiB "
+                           "messages");
+    /* plausible at MPI_Finalize: usable, no "not plausible" */
+    s.measured[MPP_LINK_INTRA][MPP_AT_FINALIZE] = (mpp_pingpong_t){0.2e-6, 30e-6};
+    mpp_model_keep_better(&s, MPP_LINK_INTRA);
+    ck_assert(mpp_model_usable(&s));
+    mpp_model_describe(&s, lines, MPP_MODEL_MAX_LINES);
+    ck_assert_ptr_null(strstr(lines[1], "not plausible"));
+    ck_assert_ptr_nonnull(strstr(lines[1], "lat_intra at MPI_Finalize (MPI_Init: 4ms)"));
+}
+END_TEST
+
 Suite *model_suite(void)
 {
     Suite *s = suite_create("model");
@@ -336,6 +525,7 @@ Suite *model_suite(void)
     tcase_add_test(tc, test_model_reduce_scatter);
     tcase_add_test(tc, test_model_neighbor_and_links);
     tcase_add_test(tc, test_model_size);
+    tcase_add_test(tc, test_model_price);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("parameters");
@@ -343,6 +533,9 @@ Suite *model_suite(void)
     tcase_add_test(tc, test_model_parse_full);
     tcase_add_test(tc, test_model_parse_bad_args);
     tcase_add_test(tc, test_model_describe);
+    tcase_add_test(tc, test_model_plausible);
+    tcase_add_test(tc, test_model_keep_better);
+    tcase_add_test(tc, test_model_not_calibrated);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -307,25 +307,31 @@ static int fake_model_op(uint32_t fid)
     return ops[fid];
 }
 
+/* Intra-node latency 0.5 s, 1000 B/s (the model of the predicted-time
+ * test); inter-node 2 s, 100 B/s. */
+static const mpp_model_t MODEL = {.latency = {0.5, 2}, .bandwidth = {1000, 100}};
+
 START_TEST(test_profile_predicted)
 {
     uintptr_t work[MPP_MAX_DEPTH] = {A_WORK, A_MAIN}, solve[MPP_MAX_DEPTH] = {A_SOLVE, A_MAIN};
-    /* MPI_Send in the loop: 2 s measured, 1.5 s by the model, of which 0.5 s
-     * hidden by Overlap (2 ticks), the Overlap added by thread 2 (it completed
-     * the requests: a cell with no call of its own) */
+    /* MPI_Send in the loop: 2 s measured, 1.5 s by the model (1 latency and
+     * 1000 bytes), of which 0.5 s hidden by Overlap (2 ticks), the Overlap
+     * added by thread 2 (it completed the requests: a cell with no call of
+     * its own) */
     record(&T1, 0, 1, A_WORK, A_MAIN, 0, 0, 10, MPP_CAT_SENDRECV, 8, 1000, 0);
-    mpp_table_lookup(&T1, 0, 1, work)->stats.model = 1.5;
+    mpp_table_lookup(&T1, 0, 1, work)->stats.model[MPP_PRICE_UNITS] = 1;
+    mpp_table_lookup(&T1, 0, 1, work)->stats.model[MPP_PRICE_BYTES] = 1000;
     mpp_table_lookup(&T2, 0, 1, work)->stats.overlap = 2;
     /* MPI_Allreduce in the loop, its time split between collective and system
      * (as a wait's can be): the predicted 0.75 s is split the same way */
     record(&T1, 1, 1, A_SOLVE, A_MAIN, 0, 0, 3, MPP_CAT_COLLECTIVE, 3, 0, 0);
     record(&T1, 1, 1, A_SOLVE, A_MAIN, 0, 0, 0, MPP_CAT_SYSTEM, 1, 0, 0);
-    mpp_table_lookup(&T1, 1, 1, solve)->stats.model = 0.75;
+    mpp_table_lookup(&T1, 1, 1, solve)->stats.model[MPP_PRICE_UNITS] = 1.5;
     /* measured: MPI_Comm_rank (system) in 0, MPI_File_write (I/O) in the loop */
     record(&T1, 2, 0, A_MAIN, 0, 0, 0, 1, MPP_CAT_SYSTEM, 2, 0, 0);
     record(&T2, 3, 1, A_SOLVE, A_MAIN, 0, 0, 1, MPP_CAT_IO, 4, 0, 0);
     build();
-    mpp_profile_predict(P, fake_model_op);
+    mpp_profile_predict(P, fake_model_op, &MODEL);
     const mpp_local_cell_t *send = cell_of(1, "MPI_Send" RS R_WORK RS R_MAIN);
     ck_assert_uint_eq(send->calls, 10);
     ck_assert_double_eq_tol(send->time, 2, TOL);
@@ -349,12 +355,48 @@ START_TEST(test_profile_predicted)
     mpp_table_lookup(&T2, 0, 1, work)->stats.overlap = 100;
     mpp_profile_free(P);
     build();
-    mpp_profile_predict(P, fake_model_op);
+    mpp_profile_predict(P, fake_model_op, &MODEL);
     send = cell_of(1, "MPI_Send" RS R_WORK RS R_MAIN);
     ck_assert_double_eq_tol(send->predicted, 0, TOL);
     ck_assert_double_eq_tol(send->overlap, 1.5, TOL);
     ck_assert_double_eq_tol(P->intervals[1].pcat[MPP_CAT_SENDRECV], 0, TOL);
     ck_assert_double_eq_tol(P->intervals[1].overlap, 1.5, TOL);
+}
+END_TEST
+
+/* The price is kept until MPI_Finalize: the same calls priced at other
+ * parameters (a faster link measured there), per link, exactly; Overlap,
+ * measured against MPI_Init's transfers, at most the re-priced model. */
+START_TEST(test_profile_predicted_repriced)
+{
+    uintptr_t work[MPP_MAX_DEPTH] = {A_WORK, A_MAIN};
+    record(&T1, 0, 1, A_WORK, A_MAIN, 0, 0, 10, MPP_CAT_SENDRECV, 8, 1000, 0);
+    mpp_cell_t *c = mpp_table_lookup(&T1, 0, 1, work);
+    c->stats.model[MPP_PRICE_UNITS] = 1; /* intra: 1 latency and 1000 bytes */
+    c->stats.model[MPP_PRICE_BYTES] = 1000;
+    c->stats.model[2 * MPP_LINK_INTER + MPP_PRICE_UNITS] = 2; /* inter: 2 latencies and 50 bytes */
+    c->stats.model[2 * MPP_LINK_INTER + MPP_PRICE_BYTES] = 50;
+    c->stats.overlap = 2; /* 0.5 s */
+    build();
+    mpp_profile_predict(P, fake_model_op, &MODEL);
+    const mpp_local_cell_t *send = cell_of(1, "MPI_Send" RS R_WORK RS R_MAIN);
+    ck_assert_double_eq_tol(send->model, 0.5 + 1 + 2 * 2 + 0.5, TOL);
+    ck_assert_double_eq_tol(send->predicted, 6 - 0.5, TOL);
+    mpp_profile_free(P);
+    build();
+    const mpp_model_t faster = {.latency = {0.05, 0.5}, .bandwidth = {4000, 1000}};
+    mpp_profile_predict(P, fake_model_op, &faster);
+    send = cell_of(1, "MPI_Send" RS R_WORK RS R_MAIN);
+    ck_assert_double_eq_tol(send->model, 0.05 + 0.25 + 1 + 0.05, TOL);
+    ck_assert_double_eq_tol(send->overlap, 0.5, TOL);
+    ck_assert_double_eq_tol(send->predicted, 1.35 - 0.5, TOL);
+    mpp_profile_free(P);
+    build();
+    const mpp_model_t fastest = {.latency = {0.01, 0.01}, .bandwidth = {1e6, 1e6}};
+    mpp_profile_predict(P, fake_model_op, &fastest);
+    send = cell_of(1, "MPI_Send" RS R_WORK RS R_MAIN);
+    ck_assert_double_eq_tol(send->overlap, send->model, TOL); /* all hidden, no more */
+    ck_assert_double_eq_tol(send->predicted, 0, TOL);
 }
 END_TEST
 
@@ -397,6 +439,7 @@ Suite *profile_suite(void)
     tcase_add_test(tc, test_profile_different_keys_stay_apart);
     tcase_add_test(tc, test_profile_folded_cell);
     tcase_add_test(tc, test_profile_predicted);
+    tcase_add_test(tc, test_profile_predicted_repriced);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("bad_args");

@@ -127,16 +127,19 @@ START_TEST(test_requests_overlap_nonblocking)
     uint64_t overlap = 0;
     mpp_request_info_t info;
     /* Isend returned at tick 1000; the model gives its transfer 1 ms */
-    mpp_request_add_started(42, MPP_CAT_SENDRECV, 0, 800, 0, 1e-3, 1000, &o);
+    mpp_request_add_started(42, MPP_CAT_SENDRECV, 0, 800, 0, NULL, 1e-3, 1000, &o);
     ck_assert(mpp_request_find(42, &info));
     ck_assert_double_eq_tol(info.model, 1e-3, 1e-15);
     ck_assert_int_eq(info.bytes_sent, 800);
-    /* a test that does not complete it: no Overlap, still tracked */
-    ck_assert_int_eq(mpp_request_complete(42, info.serial, 2000, 0, NULL, &got, &overlap), 0);
+    /* a test that does not complete it: no Overlap, still tracked, not completed */
+    int kind = 7;
+    ck_assert_int_eq(mpp_request_complete(42, info.serial, 2000, 0, NULL, &got, &overlap, &kind), 0);
+    ck_assert_int_eq(kind, -1);
     ck_assert_uint_eq(mpp_requests_outstanding(), 1);
     /* the wait completing it is entered 0.3 ms after: Overlap 0.3 ms, the cell of the Isend */
     memset(&got, 0, sizeof got);
-    ck_assert_int_eq(mpp_request_complete(42, info.serial, 301000, 1, NULL, &got, &overlap), 1);
+    ck_assert_int_eq(mpp_request_complete(42, info.serial, 301000, 1, NULL, &got, &overlap, &kind), 1);
+    ck_assert_int_eq(kind, MPP_CAT_SENDRECV);
     ck_assert_uint_eq(overlap, 300000);
     ck_assert_ptr_eq(got.thread, &dummy_thread);
     ck_assert_uint_eq(got.fid, 3);
@@ -149,30 +152,31 @@ START_TEST(test_requests_overlap_nonblocking)
     ck_assert_uint_eq(got.frames[5], 0);
     expect_missing(42);
     /* entered after the transfer would have ended: Overlap is the transfer time */
-    mpp_request_add_started(43, MPP_CAT_COLLECTIVE, 0, 8, 8, 1e-3, 1000, &o);
+    mpp_request_add_started(43, MPP_CAT_COLLECTIVE, 0, 8, 8, NULL, 1e-3, 2000000, &o);
     ck_assert(mpp_request_find(43, &info));
-    ck_assert_int_eq(mpp_request_complete(43, info.serial, 5000000, 1, NULL, &got, &overlap), 1);
+    ck_assert_int_eq(mpp_request_complete(43, info.serial, 7000000, 1, NULL, &got, &overlap, &kind), 1);
+    ck_assert_int_eq(kind, MPP_CAT_COLLECTIVE);
     ck_assert_uint_eq(overlap, 1000000);
     /* completed at once (a clock read before the start's return): 0 */
-    mpp_request_add_started(44, MPP_CAT_SENDRECV, 0, 8, 0, 1e-3, 1000, &o);
+    mpp_request_add_started(44, MPP_CAT_SENDRECV, 0, 8, 0, NULL, 1e-3, 1000, &o);
     ck_assert(mpp_request_find(44, &info));
-    ck_assert_int_eq(mpp_request_complete(44, info.serial, 900, 1, NULL, &got, &overlap), 1);
+    ck_assert_int_eq(mpp_request_complete(44, info.serial, 900, 1, NULL, &got, &overlap, NULL), 1);
     ck_assert_uint_eq(overlap, 0);
     ck_assert_uint_eq(mpp_requests_outstanding(), 0);
     /* completed by the thread that started it: no frames needed, none copied */
-    mpp_request_add_started(45, MPP_CAT_SENDRECV, 0, 8, 0, 1e-3, 1000, &o);
+    mpp_request_add_started(45, MPP_CAT_SENDRECV, 0, 8, 0, NULL, 1e-3, 1000, &o);
     ck_assert(mpp_request_find(45, &info));
     memset(&got, 0, sizeof got);
-    ck_assert_int_eq(mpp_request_complete(45, info.serial, 2000, 1, &dummy_thread, &got, &overlap), 1);
+    ck_assert_int_eq(mpp_request_complete(45, info.serial, 2000, 1, &dummy_thread, &got, &overlap, NULL), 1);
     ck_assert_int_eq(got.depth, 0);
     ck_assert_uint_eq(got.frames[0], 0);
     ck_assert_uint_eq(got.hash, 0x1234567);
     /* a single-threaded program keeps no frames at all */
     mpp_requests_keep_frames(0);
-    mpp_request_add_started(46, MPP_CAT_SENDRECV, 0, 8, 0, 1e-3, 1000, &o);
+    mpp_request_add_started(46, MPP_CAT_SENDRECV, 0, 8, 0, NULL, 1e-3, 4000000, &o);
     ck_assert(mpp_request_find(46, &info));
     memset(&got, 0, sizeof got);
-    ck_assert_int_eq(mpp_request_complete(46, info.serial, 2000, 1, NULL, &got, &overlap), 1);
+    ck_assert_int_eq(mpp_request_complete(46, info.serial, 4001000, 1, NULL, &got, &overlap, NULL), 1);
     ck_assert_int_eq(got.depth, 0);
     ck_assert_uint_eq(overlap, 1000);
     mpp_requests_set_tick_rate(0);
@@ -186,23 +190,61 @@ START_TEST(test_requests_overlap_persistent)
     uint64_t overlap = 0;
     mpp_request_info_t info;
     /* MPI_Send_init: not started yet */
-    mpp_request_add_started(50, MPP_CAT_SENDRECV, 1, 4096, 0, 2e-6, 100, &init);
+    const mpp_call_price_t price = {1, 4096, MPP_LINK_INTER}; /* one inter-node message of 4096 bytes */
+    mpp_request_add_started(50, MPP_CAT_SENDRECV, 1, 4096, 0, &price, 2e-6, 100, &init);
     ck_assert(mpp_request_find(50, &info));
-    ck_assert_int_eq(mpp_request_complete(50, info.serial, 200, 0, NULL, &got, &overlap), 0);
+    /* what each MPI_Start adds to its call */
+    ck_assert_double_eq(info.price.units, 1);
+    ck_assert_double_eq(info.price.bytes, 4096);
+    ck_assert_int_eq(info.price.link, MPP_LINK_INTER);
+    ck_assert_int_eq(mpp_request_complete(50, info.serial, 200, 0, NULL, &got, &overlap, NULL), 0);
     for (int round = 0; round < 3; round++) {
         uint64_t t = 10000 * (uint64_t)(round + 1);
         mpp_request_started(50, t, &start); /* MPI_Start returned at t */
         /* the first wait after it: the completion (the handle stays) */
-        ck_assert_int_eq(mpp_request_complete(50, info.serial, t + 500, 0, NULL, &got, &overlap), 1);
+        int kind = -1;
+        ck_assert_int_eq(mpp_request_complete(50, info.serial, t + 500, 0, NULL, &got, &overlap, &kind), 1);
+        ck_assert_int_eq(kind, MPP_CAT_SENDRECV);
         ck_assert_uint_eq(overlap, 500);
         ck_assert_uint_eq(got.fid, 9); /* the MPI_Start's cell, not the MPI_Send_init's */
         ck_assert_uint_eq(mpp_requests_outstanding(), 1);
         /* a second wait on the inactive request: nothing */
-        ck_assert_int_eq(mpp_request_complete(50, info.serial, t + 900, 0, NULL, &got, &overlap), 0);
+        ck_assert_int_eq(mpp_request_complete(50, info.serial, t + 900, 0, NULL, &got, &overlap, NULL), 0);
     }
     /* MPI_Request_free */
-    ck_assert_int_eq(mpp_request_complete(50, info.serial, 90000, 1, NULL, &got, &overlap), 0);
+    ck_assert_int_eq(mpp_request_complete(50, info.serial, 90000, 1, NULL, &got, &overlap, NULL), 0);
     expect_missing(50);
+    mpp_requests_set_tick_rate(0);
+}
+END_TEST
+
+/* Requests in flight at once share the process's time: each instant of
+ * Overlap counts once, for the request completed first. */
+START_TEST(test_requests_overlap_shared)
+{
+    mpp_requests_set_tick_rate(1e9);
+    mpp_request_origin_t o = origin(3), got;
+    uint64_t overlap = 0, sum = 0;
+    mpp_request_info_t info;
+    uint32_t serial[40];
+    /* 40 requests returned 10 ns apart, each a 1 ms transfer, completed 5 ms later */
+    for (int i = 0; i < 40; i++) {
+        mpp_request_add_started(100 + (uint64_t)i, MPP_CAT_COLLECTIVE, 0, 8, 8, NULL, 1e-3, 1000 + 10 * (uint64_t)i, &o);
+        ck_assert(mpp_request_find(100 + (uint64_t)i, &info));
+        serial[i] = info.serial;
+    }
+    for (int i = 0; i < 40; i++) {
+        ck_assert_int_eq(mpp_request_complete(100 + (uint64_t)i, serial[i], 6000000, 1, NULL, &got, &overlap, NULL),
+                         1);
+        ck_assert_uint_eq(overlap, i == 0 ? 1000000 : 10); /* the first its transfer, the others what sticks out */
+        sum += overlap;
+    }
+    ck_assert_uint_eq(sum, 1000000 + 39 * 10); /* the union of the windows, not 40 ms */
+    /* an earlier window completed later gets only what is still uncovered */
+    mpp_request_add_started(200, MPP_CAT_SENDRECV, 0, 8, 0, NULL, 1e-3, 500, &o);
+    ck_assert(mpp_request_find(200, &info));
+    ck_assert_int_eq(mpp_request_complete(200, info.serial, 9000000, 1, NULL, &got, &overlap, NULL), 1);
+    ck_assert_uint_eq(overlap, 500);
     mpp_requests_set_tick_rate(0);
 }
 END_TEST
@@ -214,30 +256,30 @@ START_TEST(test_requests_overlap_none)
     mpp_request_info_t info;
     /* no tick rate (the model did not run): no transfer time, no Overlap */
     mpp_requests_set_tick_rate(0);
-    mpp_request_add_started(60, MPP_CAT_SENDRECV, 0, 8, 0, 1e-3, 100, &o);
+    mpp_request_add_started(60, MPP_CAT_SENDRECV, 0, 8, 0, NULL, 1e-3, 100, &o);
     ck_assert(mpp_request_find(60, &info));
-    ck_assert_int_eq(mpp_request_complete(60, info.serial, 5000, 1, NULL, &got, &overlap), 0);
+    ck_assert_int_eq(mpp_request_complete(60, info.serial, 5000, 1, NULL, &got, &overlap, NULL), 0);
     expect_missing(60);
     mpp_requests_set_tick_rate(1e9);
     /* no cell (out of memory when it started), no model time (not a transfer) */
     o.thread = NULL;
-    mpp_request_add_started(61, MPP_CAT_SENDRECV, 0, 8, 0, 1e-3, 100, &o);
-    mpp_request_add_started(62, MPP_CAT_SYSTEM, 0, 0, 0, 0.0, 100, NULL);
+    mpp_request_add_started(61, MPP_CAT_SENDRECV, 0, 8, 0, NULL, 1e-3, 100, &o);
+    mpp_request_add_started(62, MPP_CAT_SYSTEM, 0, 0, 0, NULL, 0.0, 100, NULL);
     mpp_request_add(63, MPP_CAT_SENDRECV, 0, 8, 0);
     for (uint64_t h = 61; h <= 63; h++) {
         ck_assert(mpp_request_find(h, &info));
-        ck_assert_int_eq(mpp_request_complete(h, info.serial, 5000, 1, NULL, &got, &overlap), 0);
+        ck_assert_int_eq(mpp_request_complete(h, info.serial, 5000, 1, NULL, &got, &overlap, NULL), 0);
     }
     /* another request took the handle: the old instance's completion leaves it alone */
     o = origin(3);
-    mpp_request_add_started(64, MPP_CAT_SENDRECV, 0, 8, 0, 1e-3, 100, &o);
+    mpp_request_add_started(64, MPP_CAT_SENDRECV, 0, 8, 0, NULL, 1e-3, 100, &o);
     ck_assert(mpp_request_find(64, &info));
-    mpp_request_add_started(64, MPP_CAT_SENDRECV, 0, 8, 0, 1e-3, 200, &o);
-    ck_assert_int_eq(mpp_request_complete(64, info.serial, 5000, 1, NULL, &got, &overlap), 0);
+    mpp_request_add_started(64, MPP_CAT_SENDRECV, 0, 8, 0, NULL, 1e-3, 200, &o);
+    ck_assert_int_eq(mpp_request_complete(64, info.serial, 5000, 1, NULL, &got, &overlap, NULL), 0);
     ck_assert_uint_eq(mpp_requests_outstanding(), 1);
     mpp_request_started(999, 10, &o); /* unknown handles: nothing */
-    ck_assert_int_eq(mpp_request_complete(999, 1, 10, 1, NULL, &got, &overlap), 0);
-    ck_assert_int_eq(mpp_request_complete(0, 0, 10, 1, NULL, &got, &overlap), 0);
+    ck_assert_int_eq(mpp_request_complete(999, 1, 10, 1, NULL, &got, &overlap, NULL), 0);
+    ck_assert_int_eq(mpp_request_complete(0, 0, 10, 1, NULL, &got, &overlap, NULL), 0);
     mpp_requests_set_tick_rate(0);
 }
 END_TEST
@@ -387,6 +429,7 @@ Suite *requests_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_requests_overlap_nonblocking);
     tcase_add_test(tc, test_requests_overlap_persistent);
+    tcase_add_test(tc, test_requests_overlap_shared);
     tcase_add_test(tc, test_requests_overlap_none);
     suite_add_tcase(s, tc);
 

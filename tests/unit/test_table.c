@@ -171,7 +171,7 @@ START_TEST(test_table_at_generation)
     ck_assert_int_eq(mpp_table_init(&T, 100000, 4), 0);
     key_of(0, &fid, &interval, f);
     mpp_cell_t *c = mpp_table_lookup(&T, fid, interval, f);
-    c->stats.model = 0.5;
+    c->stats.model[MPP_PRICE_BYTES] = 0.5;
     uint64_t generation = T.generation, hash = c->hash;
     size_t slot = (size_t)(c - T.cells);
     ck_assert_ptr_eq(mpp_table_at(&T, generation, slot, hash), c);
@@ -186,12 +186,36 @@ START_TEST(test_table_at_generation)
     key_of(0, &fid, &interval, f);
     mpp_cell_t *moved = mpp_table_find_hash(&T, hash, fid, interval); /* by its hash, where it is now */
     ck_assert_ptr_nonnull(moved);
-    ck_assert_double_eq_tol(moved->stats.model, 0.5, 1e-12);
+    ck_assert_double_eq_tol(moved->stats.model[MPP_PRICE_BYTES], 0.5, 1e-12);
     ck_assert_ptr_null(mpp_table_find_hash(&T, hash, fid + 1, interval));
     key_of(0, &fid, &interval, f);
     c = mpp_table_lookup(&T, fid, interval, f); /* the key finds it where it is now */
-    ck_assert_double_eq_tol(c->stats.model, 0.5, 1e-12);
+    ck_assert_double_eq_tol(c->stats.model[MPP_PRICE_BYTES], 0.5, 1e-12);
     ck_assert_ptr_eq(mpp_table_at(&T, T.generation, (size_t)(c - T.cells), c->hash), c);
+}
+END_TEST
+
+/* MPI_Finalize: the fine part of the wait states (waitstates.h) added to
+ * them when its clock alignment allows, dropped otherwise; either way gone. */
+START_TEST(test_table_fold_fine)
+{
+    uintptr_t f[MPP_MAX_DEPTH];
+    uint32_t fid, interval;
+    ck_assert_int_eq(mpp_table_init(&T, 100000, 4), 0);
+    mpp_table_fold_fine(&T, 1); /* empty */
+    key_of(0, &fid, &interval, f);
+    mpp_cell_t *c = mpp_table_lookup(&T, fid, interval, f);
+    c->stats.wait[MPP_WAIT_REALSYNC] = 100;
+    c->stats.fine[MPP_WAIT_REALSYNC] = 7;
+    c->stats.fine[MPP_WAIT_VARIATION] = 3;
+    mpp_table_fold_fine(&T, 1);
+    ck_assert_uint_eq(c->stats.wait[MPP_WAIT_REALSYNC], 107);
+    ck_assert_uint_eq(c->stats.wait[MPP_WAIT_VARIATION], 3);
+    ck_assert_uint_eq(c->stats.fine[MPP_WAIT_REALSYNC] + c->stats.fine[MPP_WAIT_VARIATION], 0);
+    c->stats.fine[MPP_WAIT_POTSYNC] = 5;
+    mpp_table_fold_fine(&T, 0);
+    ck_assert_uint_eq(c->stats.wait[MPP_WAIT_POTSYNC], 0);
+    ck_assert_uint_eq(c->stats.fine[MPP_WAIT_POTSYNC], 0);
 }
 END_TEST
 
@@ -401,6 +425,7 @@ Suite *table_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_table_growth_keeps_cells);
     tcase_add_test(tc, test_table_at_generation);
+    tcase_add_test(tc, test_table_fold_fine);
     tcase_add_test(tc, test_table_growth_clears_recent);
     tcase_add_test(tc, test_table_recent_slots_apart);
     suite_add_tcase(s, tc);

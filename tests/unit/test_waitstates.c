@@ -9,14 +9,17 @@
 #include "waitstates.h"
 
 /* What was delivered, by origin (slot = an id chosen by the test). */
-static int64_t delivered[16];
+static int64_t delivered[16], delivered_fine[16];
 static int ndelivered;
 
-static void deliver(void *ctx, const mpp_request_origin_t *o, int64_t wait)
+static void deliver(void *ctx, const mpp_request_origin_t *o, int64_t wait, int fine)
 {
     (void)ctx;
     ck_assert_uint_lt(o->slot, 16);
-    delivered[o->slot] += wait;
+    if (fine)
+        delivered_fine[o->slot] += wait;
+    else
+        delivered[o->slot] += wait;
     ndelivered++;
 }
 
@@ -25,7 +28,7 @@ static mpp_p2p_t M;
 static void setup(void)
 {
     for (int i = 0; i < 16; i++)
-        delivered[i] = 0;
+        delivered[i] = delivered_fine[i] = 0;
     ndelivered = 0;
     mpp_p2p_init(&M, 10, 1 << 20, deliver, NULL);
 }
@@ -96,6 +99,29 @@ START_TEST(test_threshold)
     recv1(1, 2000, 500, 16, 1, 0);
     sent(1, 16, 0, 2010);
     ck_assert_int_eq(delivered[1], 10);
+}
+END_TEST
+
+/* A fine threshold below it (MPI_Init's alignment was poor): waits
+ * counted at the fine one only are delivered apart, the others as before. */
+START_TEST(test_threshold_fine)
+{
+    M.fine = 4;
+    recv1(0, 1000, 500, 16, 1, 0);
+    sent(1, 16, 0, 1009); /* 9: below 10, from 4 on */
+    ck_assert_int_eq(delivered[0], 0);
+    ck_assert_int_eq(delivered_fine[0], 9);
+    recv1(1, 2000, 500, 16, 1, 0);
+    sent(1, 16, 0, 2003); /* 3: below both */
+    ck_assert_int_eq(delivered[1] + delivered_fine[1], 0);
+    recv1(2, 3000, 7, 16, 1, 0);
+    sent(1, 16, 0, 3050); /* the sender 50 late, the call 7 long: counted (7), not fine */
+    ck_assert_int_eq(delivered[2], 7);
+    ck_assert_int_eq(delivered_fine[2], 0);
+    recv1(3, 4000, 5, 16, 1, 0);
+    sent(1, 16, 0, 4008); /* 8 late (fine), 5 long: fine, 5 */
+    ck_assert_int_eq(delivered[3], 0);
+    ck_assert_int_eq(delivered_fine[3], 5);
 }
 END_TEST
 
@@ -257,6 +283,24 @@ START_TEST(test_clock_offset_estimate)
 }
 END_TEST
 
+/* The error of MPI_Init's offset as MPI_Finalize's measurement of the same
+ * pair bounds it: one host, one clock (no drift): the smaller of MPI_Init's
+ * uncertainty and the change plus MPI_Finalize's; two hosts: the larger. */
+START_TEST(test_clock_init_error)
+{
+    /* MPI_Init: 5000 +- 4000 (a round trip of a time slice); MPI_Finalize:
+     * 5100 +- 20: MPI_Init's offset was within 120 of the truth */
+    ck_assert_int_eq(mpp_clock_init_error(5000, 4000, 5100, 20, 1), 120);
+    ck_assert_int_eq(mpp_clock_init_error(5100, 4000, 5000, 20, 1), 120);
+    /* MPI_Finalize no better: MPI_Init's own bound */
+    ck_assert_int_eq(mpp_clock_init_error(5000, 40, 9000, 4000, 1), 40);
+    /* two hosts: the clocks may have drifted by the change: the larger */
+    ck_assert_int_eq(mpp_clock_init_error(5000, 4000, 5100, 20, 0), 4000);
+    ck_assert_int_eq(mpp_clock_init_error(5000, 40, 6000, 20, 0), 1020);
+    ck_assert_int_eq(mpp_clock_init_error(0, 0, 0, 0, 1), 0);
+}
+END_TEST
+
 /* Collective instances: batches cut at the same instance counts on every
  * member, one batch of lag, exits filled in until their batch is taken. */
 START_TEST(test_instances_batches)
@@ -303,13 +347,53 @@ START_TEST(test_instances_terms)
     int64_t sent[6] = {100, 300, 150, 320, -150, -320};
     int64_t max[6] = {160, 300, 170, 325, -150, INT64_MAX};
     int64_t pot[2], var[2];
-    mpp_instances_terms(2, sent, max, 10, pot, var);
+    mpp_instances_terms(2, sent, max, 10, 10, NULL, NULL, pot, var, NULL);
     ck_assert_int_eq(pot[0], 60); /* entered 60 ticks before the last */
     ck_assert_int_eq(pot[1], 0);  /* the last to enter */
     ck_assert_int_eq(var[0], 20);
     ck_assert_int_eq(var[1], -1); /* not known: not counted */
-    mpp_instances_terms(2, sent, max, 25, pot, var);
+    mpp_instances_terms(2, sent, max, 25, 25, NULL, NULL, pot, var, NULL);
     ck_assert_int_eq(var[0], 0);  /* below the clock uncertainty */
+}
+END_TEST
+
+/* A root running ahead through non-synchronizing collectives: its windows
+ * [own entry, latest entry) and [own exit, latest exit) of the instances
+ * cover one stretch of its time line, which counts once (cover.h); the
+ * process's Potential sync is the union of its windows, not their sum. */
+START_TEST(test_instances_terms_shared)
+{
+    enum { N = 50 };
+    static mpp_cover_t entries, exits;
+    mpp_cover_reset(&entries);
+    mpp_cover_reset(&exits);
+    int64_t sent[3 * N], max[3 * N], pot[N], var[N];
+    for (int j = 0; j < N; j++) {
+        sent[j] = 1000 + 10 * j;             /* the root enters ... */
+        sent[N + j] = 1005 + 10 * j;         /* ... and leaves at once */
+        sent[2 * N + j] = -sent[N + j];
+        max[j] = 100000 + 20 * j;            /* the other member, much later */
+        max[N + j] = 100010 + 20 * j;
+        max[2 * N + j] = -sent[N + j];
+    }
+    mpp_instances_terms(N, sent, max, 10, 10, &entries, &exits, pot, var, NULL);
+    int64_t pot_sum = 0, var_sum = 0;
+    for (int j = 0; j < N; j++) {
+        ck_assert_int_ge(pot[j], 0);
+        ck_assert_int_ge(var[j], 0);
+        pot_sum += pot[j], var_sum += var[j];
+    }
+    ck_assert_int_eq(pot[0], 100000 - 1000);         /* the first gets its whole window */
+    ck_assert_int_eq(pot[1], 20);                    /* the next what sticks out */
+    ck_assert_int_eq(pot_sum, 100000 + 20 * (N - 1) - 1000); /* the union */
+    ck_assert_int_eq(var_sum, 100010 + 20 * (N - 1) - 1005);
+    /* without covers, every window counts in full: far more than the time */
+    mpp_instances_terms(N, sent, max, 10, 10, NULL, NULL, pot, var, NULL);
+    ck_assert_int_eq(pot[1], 100020 - 1010);
+    /* a second batch over the same stretch (another communicator) adds nothing */
+    mpp_instances_terms(N, sent, max, 10, 10, &entries, &exits, pot, var, NULL);
+    for (int j = 0; j < N; j++)
+        ck_assert_int_eq(pot[j], 0);
 }
 END_TEST
 
@@ -350,6 +434,7 @@ Suite *waitstates_suite(void)
     tcase_add_test(tc, test_late_sender_both_orders);
     tcase_add_test(tc, test_wait_bounded_by_time_in_call);
     tcase_add_test(tc, test_threshold);
+    tcase_add_test(tc, test_threshold_fine);
     tcase_add_test(tc, test_channels_by_tag_and_comm);
     tcase_add_test(tc, test_waitall_latest_sender);
     tcase_add_test(tc, test_out_of_order_completion);
@@ -362,7 +447,9 @@ Suite *waitstates_suite(void)
     tcase_add_test(tc, test_sync_terms);
     tcase_add_test(tc, test_instances_batches);
     tcase_add_test(tc, test_instances_terms);
+    tcase_add_test(tc, test_instances_terms_shared);
     tcase_add_test(tc, test_clock_offset_estimate);
+    tcase_add_test(tc, test_clock_init_error);
     tcase_add_test(tc, test_handlemap);
     suite_add_tcase(s, tc);
     return s;

@@ -1,0 +1,31 @@
+#!/bin/sh
+# fault_finalize: a job ended by SIGTERM while rank 0 waits inside
+# MPI_Finalize (faults.c, mode finalize_hold: rank 1 holds back outside MPI
+# after the same calls).  Both ranks must write their partial protocols:
+# rank 0's names MPI_Finalize and its call site, and its intervals end at
+# MPI_Finalize's entry (check_faults.py, finalize:SIGTERM); the exit status
+# is the one without the profiler.  With MPIPROF_HANG_TIMEOUT (the watchdog
+# watches MPI_Finalize) and without, three tries each: the call a process
+# is in used to be a stale pointer into a dead stack frame there, naming
+# garbage ("SIGTERM in MPIX_Comm_agree") and crashing the writer of the
+# partial protocol with the watchdog on, naming no call without it.
+set -eu
+# shellcheck source=common.sh
+. "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
+# shellcheck source=faults.sh
+. "$srcdir/faults.sh"
+
+cd "$tmp"
+build_faults
+for watch in 5 off; do
+    for try in 1 2 3; do
+        name=finalize_$watch.$try
+        profiled_env=
+        [ "$watch" = off ] || profiled_env=MPIPROF_HANG_TIMEOUT=$watch
+        run_both_killed "$name" TERM ranks finalize_hold
+        grep -q "rank 0: SIGTERM in MPI_Finalize: writing a partial protocol" "$name.out" \
+            || fail "$name: rank 0 did not say it ended in MPI_Finalize: $(cat "$name.out")"
+        check_partials finalize:SIGTERM "$name" 0 1
+    done
+done
+echo "PASS: fault_finalize"
