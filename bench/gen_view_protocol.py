@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""gen_view_protocol.py OUTDIR [PROCESSES SRC_POINTS INTERVALS]: a large
+"""gen_view_protocol.py OUTDIR [PROCESSES SRC_POINTS INTERVALS [RANKS]]: a large
 generated protocol for bench/view_bench.py, and the sources its frames name.
 
 Default: 1,024 processes, 1,000 SRC points in each of 100 intervals (10^5
 SRC entries), per-process values for the ranks MPIPROF_RANKS=auto selects
-(none above 64 processes, every one up to 64).  The characteristics come
+(none above 64 processes, every one up to 64; RANKS all: every one).  The characteristics come
 from tests/mpi/protocol_check.py's consistent sample blocks (per-process
 execution and communication times in, main, comparative and by-process
 parts out), so the document passes check_invariants and the schema, which
@@ -25,13 +25,6 @@ FILE_LINES = 3000
 FUNCTIONS = ["MPI_Allreduce", "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Waitall", "MPI_Bcast",
              "MPI_Barrier", "MPI_Sendrecv", "MPI_Alltoall"]
 P2P = {"MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Waitall", "MPI_Sendrecv"}
-
-
-def stat(values):
-    lo = min(range(len(values)), key=values.__getitem__)
-    hi = max(range(len(values)), key=values.__getitem__)
-    return {"sum": sum(values), "min": values[lo], "min_rank": lo, "max": values[hi], "max_rank": hi,
-            "mean": sum(values) / len(values)}
 
 
 def src_stat(rng, total, nprocs):
@@ -56,7 +49,8 @@ def main():
     nprocs = int(sys.argv[2]) if len(sys.argv) > 2 else 1024
     nsrc = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
     nint = int(sys.argv[4]) if len(sys.argv) > 4 else 100
-    selected = nprocs <= 64  # MPIPROF_RANKS=auto
+    ranks = sys.argv[5] if len(sys.argv) > 5 else "auto"
+    selected = ranks == "all" or nprocs <= 64  # MPIPROF_RANKS=auto or all
     rng = random.Random(15)
     os.makedirs(os.path.join(out, "src"), exist_ok=True)
     for i in range(N_FILES):
@@ -67,7 +61,7 @@ def main():
     doc = pc._sample_doc()
     p = doc["parameters"]
     p.update({"program": "./big_app", "working_directory": "/bench/app", "processes": nprocs, "nodes": nprocs // 32,
-              "configuration": {"MPIPROF_RANKS": {"value": "auto", "default": True}}})
+              "configuration": {"MPIPROF_RANKS": {"value": ranks, "default": ranks == "auto"}}})
     stacks = [[frame(k, d, rng) for d in range(4)] for k in range(nsrc)]
     intervals = []
     # interval 0, 9 phases below it, 10 steps below each phase: 100

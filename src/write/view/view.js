@@ -347,8 +347,8 @@
         var from = lo + (hi - lo) * i / nb, to = lo + (hi - lo) * (i + 1) / nb;
         return '<span style="height:' + (100 * b / top).toFixed(1) + '%" title="' + b + " processes, " +
           from.toFixed(6) + " s to " + to.toFixed(6) + ' s"></span>';
-      }).join("") + '</div><div class="axis"><span>' + lo.toFixed(6) + " s</span><span>" + hi.toFixed(6) +
-      " s</span></div>";
+      }).join("") + '</div><div class="axis"><span>' + lo.toFixed(6) + " s</span><span>" + nb +
+      " bins; the tallest: " + top + " processes</span><span>" + hi.toFixed(6) + " s</span></div>";
   }
   function drawStrip(iv) {
     var canvas = $("strip");
