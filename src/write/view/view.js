@@ -115,7 +115,9 @@
     row("Threads level", esc(q.threads_level));
     row("MPI library", esc(q.mpi_library) + " (MPI " + esc(q.mpi_standard) + ")");
     row("Profiler", esc(q.profiler) + ", collection mode " + esc(q.collection_mode));
-    if (q.partial) row("Partial", "yes: " + esc(q.partial.text || JSON.stringify(q.partial)));
+    if (q.partial) row("Partial", "yes: the data of rank(s) " + esc(q.partial.ranks) + " (missing: " +
+      esc(q.partial.missing || "none") + "), a run that ended without MPI_Finalize\n" +
+      (q.partial.processes || []).map(function (e) { return esc(e.text || ""); }).join("\n"));
     row("Machine", q.machine === null ? NA : q.machine.map(function (m) {
       return esc(m.hosts_text + ": " + m.description);
     }).join("\n"));
