@@ -9,7 +9,7 @@
 #   $view_src      the directory of these tests' sources
 #   $shots         where screenshots are kept (the build tree's
 #                  tests/view/screenshots/<test name>)
-view_src="$top_srcdir/tests/view"
+view_src="${top_srcdir:?}/tests/view"
 
 need_browser() {
     command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 ||

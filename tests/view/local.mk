@@ -8,7 +8,7 @@
 # tests/view/screenshots/ of the build tree.
 VIEW_TESTS = tests/view/test_view_refuse.sh tests/view/test_view_page.sh
 TESTS += $(VIEW_TESTS)
-EXTRA_DIST += $(VIEW_TESTS) tests/view/local.mk tests/view/common_view.sh tests/view/view_known.c \
+EXTRA_DIST += $(VIEW_TESTS) tests/view/local.mk tests/view/.shellcheckrc tests/view/common_view.sh tests/view/view_known.c \
 	tests/view/check_view.py tests/view/check_refuse.py tests/view/view_browser.py
 clean-local: clean-view-screenshots
 clean-view-screenshots:

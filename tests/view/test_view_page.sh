@@ -17,7 +17,7 @@ set -eu
 . "$top_srcdir/tests/view/common_view.sh"
 need_var MPICC_PROF
 need_browser
-view="$top_builddir/tools/mpiprof-view"
+view="${top_builddir:?}/tools/mpiprof-view"
 shots="$top_builddir/tests/view/screenshots/view_page"
 rm -rf "$shots"
 mkdir -p "$shots"
@@ -29,7 +29,9 @@ mpirun_2 out_b err_b env MPIPROF_OUTPUT="$tmp/b.prof" MPIPROF_FORMAT=json MPIPRO
 for f in a.prof a.prof.json a.prof.html b.prof.json; do
     [ -s "$f" ] || fail "no $f after the runs (MPIPROF_FORMAT=text,json,html for a, json for b): $(ls)"
 done
-[ ! -e b.prof ] && [ ! -e b.prof.html ] || fail "MPIPROF_FORMAT=json wrote more than b.prof.json: $(ls)"
+if [ -e b.prof ] || [ -e b.prof.html ]; then
+    fail "MPIPROF_FORMAT=json wrote more than b.prof.json: $(ls)"
+fi
 
 "$view" a.prof.json -o view_a.html >view.out 2>view.err || fail "mpiprof-view a.prof.json failed: $(cat view.err)"
 grep -q "page written to view_a.html" view.out || fail "mpiprof-view did not say where the page is: $(cat view.out)"
@@ -39,7 +41,8 @@ cmp a.prof.html view_a.html ||
 "$view" a.prof.json b.prof.json -o view_ab.html >/dev/null 2>view.err || fail "mpiprof-view of two protocols failed: $(cat view.err)"
 # the default name: the JSON's, .json replaced by .html
 cp b.prof.json default.json
-"$view" default.json >/dev/null 2>&1 && [ -s default.html ] || fail "mpiprof-view default.json did not write default.html"
+"$view" default.json >/dev/null 2>&1 || fail "mpiprof-view default.json failed"
+[ -s default.html ] || fail "mpiprof-view default.json did not write default.html"
 
 "$view_python" "$view_src/check_view.py" "$shots" "$view_src/view_known.c" a.prof.html a.prof.json view_ab.html b.prof.json ||
     fail "the pages in Chromium (see above; screenshots in $shots)"

@@ -8,7 +8,7 @@ set -eu
 # shellcheck source=../mpi/common.sh
 . "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
 cd "$tmp"
-"$PYTHON3" "$top_srcdir/tests/view/check_refuse.py" "$top_builddir/tools/mpiprof-view" \
+"$PYTHON3" "$top_srcdir/tests/view/check_refuse.py" "${top_builddir:?}/tools/mpiprof-view" \
     "$top_srcdir/schema/example-protocol.json" "$top_srcdir/schema/mpiprof-protocol.schema.json" ||
     fail "refusals of bad input (see above)"
 echo "PASS: view_refuse"
