@@ -1,7 +1,8 @@
 /* A return address points after the call instruction; its source line is
  * that of address - 1.  Unresolved frames are named module+0xOFFSET, the
  * offset from the module's load address, which is the same on every process
- * whatever address-space randomization did.  C++ names are demangled. */
+ * whatever address-space randomization did.  C++ names are demangled, and
+ * so are gfortran's module procedures. */
 #include <dlfcn.h>
 #include <elfutils/libdwfl.h>
 #include <inttypes.h>
@@ -135,6 +136,20 @@ static const char *basename_of(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* A gfortran module procedure ("__heat_MOD_exchange", gfortran lowercases
+ * the rest of a name, so "_MOD_" is its separator) as debuggers write it
+ * ("heat::exchange"), allocated; NULL: not one. */
+static char *fortran_module_procedure(const char *name)
+{
+    const char *sep = strstr(name + 2, "_MOD_");
+    char *readable = NULL;
+    if (!sep || sep == name + 2 || !sep[5])
+        return NULL;
+    if (asprintf(&readable, "%.*s::%s", (int)(sep - (name + 2)), name + 2, sep + 5) < 0)
+        return NULL;
+    return readable;
+}
+
 /* A mangled C++ name as the program's source writes it ("_Z9CommMonoQR6Domain"
  * -> "CommMonoQ(Domain&)"), allocated; NULL: keep the name as it is.  Only
  * "_Z" names: the demangler also reads plain names as types ("f" -> "float").
@@ -142,6 +157,8 @@ static const char *basename_of(const char *path)
  * across processes. */
 static char *demangled(mpp_symbolizer_t *s, const char *name)
 {
+    if (name && strncmp(name, "__", 2) == 0)
+        return fortran_module_procedure(name);
     if (!name || strncmp(name, "_Z", 2) != 0)
         return NULL;
     if (!s->demangle_looked_up) {

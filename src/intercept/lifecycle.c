@@ -189,7 +189,8 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
     int len = 0, version = 0, subversion = 0;
     PMPI_Get_library_version(library, &len);
     library[strcspn(library, "\n")] = '\0';
-    snprintf(run.mpi_library, sizeof run.mpi_library, "%s", library);
+    /* its first line, cut to fit */
+    snprintf(run.mpi_library, sizeof run.mpi_library, "%.*s", (int)sizeof run.mpi_library - 1, library);
     PMPI_Get_version(&version, &subversion);
     snprintf(run.mpi_standard, sizeof run.mpi_standard, "%d.%d", version, subversion);
     gethostname(run.hostname, sizeof run.hostname - 1);

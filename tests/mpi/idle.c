@@ -14,19 +14,7 @@
 
 #define T_TAIL 0.200
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void busy(double seconds)
-{
-    double end = now() + seconds;
-    while (now() < end)
-        ;
-}
+#include "busy.h"
 
 int main(int argc, char **argv)
 {

@@ -26,19 +26,7 @@
 #define T_SEQ 0.080
 #define T_INNER 0.040
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void busy(double seconds)
-{
-    double end = now() + seconds;
-    while (now() < end)
-        ;
-}
+#include "busy.h"
 
 int main(int argc, char **argv)
 {

@@ -22,19 +22,7 @@
 #define N_ALLREDUCE 5
 #define T_SEQ 0.010
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void busy(double seconds)
-{
-    double end = now() + seconds;
-    while (now() < end)
-        ;
-}
+#include "busy.h"
 
 int main(int argc, char **argv)
 {

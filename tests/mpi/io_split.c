@@ -26,19 +26,7 @@
 #define T_WORK 0.030
 #define T_SLEEP 0.030
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void busy(double seconds)
-{
-    double end = now() + seconds;
-    while (now() < end)
-        ;
-}
+#include "busy.h"
 
 static void cpu(double *user, double *sys)
 {

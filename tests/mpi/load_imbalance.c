@@ -19,20 +19,7 @@
 #define T0 0.010 /* seconds of computation per step on rank 0 */
 #define T1 0.020 /* ... on rank 1 */
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Compute (spin) for the given wall time. */
-static void busy(double seconds)
-{
-    double end = now() + seconds;
-    while (now() < end)
-        ;
-}
+#include "busy.h"
 
 int main(int argc, char **argv)
 {

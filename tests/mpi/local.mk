@@ -66,6 +66,7 @@ EXTRA_DIST += \
 	tests/mpi/local.mk \
 	tests/mpi/run-mpi-test \
 	tests/mpi/common.sh \
+	tests/mpi/busy.h \
 	tests/mpi/.shellcheckrc \
 	tests/mpi/protocol_check.py \
 	tests/mpi/check_known_counts.py \
