@@ -21,27 +21,13 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "../mpi/busy.h"
 #include "mpiprof.h"
 
 #define N_STEPS 10
 #define T_SETUP 0.020
 #define T_STEP 0.002
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void busy(double seconds)
-{
-    double end = now() + seconds;
-    while (now() < end)
-        ;
-}
 
 static __attribute__((noinline)) int reduce_step(int value)
 {
