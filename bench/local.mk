@@ -7,4 +7,5 @@
 # top_builddir (and optionally PYTHON3, MPICC, MPIEXEC) in its environment, so
 # it runs the same directly or through the .sh log compiler.
 TESTS += bench/smoke.sh
-EXTRA_DIST += bench/README.md bench/run bench/mpibench.c bench/gen_sites.py bench/smoke.sh bench/local.mk
+EXTRA_DIST += bench/README.md bench/run bench/mpibench.c bench/gen_sites.py bench/smoke.sh bench/local.mk \
+	bench/gen_view_protocol.py bench/view_bench.py

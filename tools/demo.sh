@@ -11,6 +11,6 @@ cd "$demo"
 export MPIPROF_WRAPPER_LIBDIR="$top/.libs" MPIPROF_WRAPPER_INCDIR="$top/include"
 "$top/wrappers/mpicc-prof" -O2 -o jacobi "$top/examples/jacobi.c" -lm
 echo "== mpiexec -n 2 ./jacobi   (profiled by mpiprof)"
-MPIPROF_FORMAT=both mpiexec -n 2 ./jacobi
-echo "== the protocol files are in $demo:"
-ls -1 "$demo"/*.prof "$demo"/*.prof.json 2>/dev/null | tail -n 2
+MPIPROF_FORMAT=all mpiexec -n 2 ./jacobi
+echo "== the protocol files are in $demo (the .html page opens in any browser, mpiprof-view(1)):"
+ls -1t "$demo"/*.prof "$demo"/*.prof.json "$demo"/*.prof.html 2>/dev/null | head -n 3

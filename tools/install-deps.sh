@@ -4,7 +4,8 @@
 set -eu
 PKGS="build-essential gfortran autoconf automake libtool pkg-config python3 python3-jsonschema
       mpich libmpich-dev hwloc libhwloc-dev libpapi-dev papi-tools check
-      libdw-dev libelf-dev libjansson-dev netpipe-mpich2 file"
+      libdw-dev libelf-dev libjansson-dev netpipe-mpich2 file
+      chromium chromium-driver python3-selenium"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

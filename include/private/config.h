@@ -3,7 +3,7 @@
 #ifndef MPP_CONFIG_H
 #define MPP_CONFIG_H
 
-typedef enum { MPP_VT_BOOL, MPP_VT_INT, MPP_VT_ENUM, MPP_VT_STRING, MPP_VT_RANKS } mpp_var_kind_t;
+typedef enum { MPP_VT_BOOL, MPP_VT_INT, MPP_VT_ENUM, MPP_VT_STRING, MPP_VT_RANKS, MPP_VT_FORMAT } mpp_var_kind_t;
 
 typedef enum {
 #define MPP_VAR(name, kind, def, min, max, accepted, desc) MPP_CFG_##name,
@@ -31,10 +31,30 @@ typedef struct {
     int is_default[MPP_NVARS];
 } mpp_config_t;
 
-/* FORMAT choices (indexes into "text|json|both"). */
-enum { MPP_FORMAT_TEXT = 0, MPP_FORMAT_JSON = 1, MPP_FORMAT_BOTH = 2 };
+/* FORMAT: a set of protocol files, one bit each (MPP_VT_FORMAT). */
+enum {
+    MPP_FORMAT_TEXT = 1,
+    MPP_FORMAT_JSON = 2,
+    MPP_FORMAT_HTML = 4,
+    MPP_FORMAT_BOTH = MPP_FORMAT_TEXT | MPP_FORMAT_JSON,
+    MPP_FORMAT_ALL = MPP_FORMAT_TEXT | MPP_FORMAT_JSON | MPP_FORMAT_HTML
+};
 enum { MPP_UNWIND_AUTO = 0, MPP_UNWIND_FP = 1, MPP_UNWIND_DWARF = 2 };
 enum { MPP_CLOCK_AUTO = 0, MPP_CLOCK_TSC = 1, MPP_CLOCK_MONOTONIC = 2 };
+
+/* The files of a partial protocol for FORMAT: its text and JSON ones (the
+ * page is not made for a run that ended without MPI_Finalize); JSON when
+ * it names neither (html alone). */
+static inline int mpp_partial_format(long format)
+{
+    int files = (int)format & MPP_FORMAT_BOTH;
+    return files ? files : MPP_FORMAT_JSON;
+}
+
+/* A FORMAT value ("text,json,html", "both", "all", case-insensitive) as
+ * its set of MPP_FORMAT_* bits; 0, or -1 when malformed (an empty or
+ * unknown part, a part twice). */
+int mpp_config_parse_format(const char *s, long *out);
 
 typedef const char *(*mpp_getenv_fn)(const char *name);
 

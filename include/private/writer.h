@@ -44,12 +44,15 @@ void mpp_write_text(FILE *out, const mpp_report_t *report);
 void mpp_write_partial_text(FILE *out, const mpp_report_t *report);
 struct json_t *mpp_partial_json(const mpp_report_t *report);
 int mpp_write_json(FILE *out, const mpp_report_t *report);
+/* The JSON protocol as a document (the caller owns it), and its file form. */
+struct json_t *mpp_protocol_json(const mpp_report_t *report);
+int mpp_dump_json(FILE *out, struct json_t *doc);
 
 /* Expand the MPIPROF_OUTPUT template (%p %n %u %h %%) and make the path
  * usable: a missing or unwritable directory falls back to the working
- * directory, then /tmp; an existing file gets a numbered suffix unless
- * overwrite.  Every change is stated in a warning.  `want_json_only`: the
- * path checked is the .json one.  Returns 0 or -1 (no usable place). */
+ * directory, then /tmp; an existing file of `format` (the path, .json,
+ * .html) gets a numbered suffix unless overwrite.  Every change is stated
+ * in a warning.  Returns 0 or -1 (no usable place). */
 int mpp_output_path(const char *template_text, const char *program, int nprocs, const char *hostname,
                     int overwrite, int format, char *out, size_t size);
 /* %u: date, time and process id now; and the one every later expansion
@@ -58,7 +61,9 @@ int mpp_output_path(const char *template_text, const char *program, int nprocs, 
 void mpp_output_unique(char *out, size_t size);
 void mpp_output_set_unique(const char *unique);
 
-/* Write the protocol files for `format` at `path` atomically. */
+/* Write the protocol files of `format` (the MPP_FORMAT_* bits) at `path`
+ * atomically: the text at path, the JSON at path.json, the page at
+ * path.html. */
 int mpp_write_protocol(const mpp_report_t *report, const char *path, int format);
 
 /* Indexes of the cells of an interval by descending summed time (malloc'd). */

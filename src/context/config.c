@@ -57,6 +57,29 @@ static int parse_enum(const char *s, const char *choices, long *out)
     return -1;
 }
 
+int mpp_config_parse_format(const char *s, long *out)
+{
+    static const struct { const char *name; long bits; } parts[] = {
+        {"text", MPP_FORMAT_TEXT}, {"json", MPP_FORMAT_JSON}, {"html", MPP_FORMAT_HTML},
+        {"both", MPP_FORMAT_BOTH}, {"all", MPP_FORMAT_ALL}};
+    long bits = 0;
+    for (const char *c = s;;) {
+        size_t n = strcspn(c, ",");
+        long part = 0;
+        for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+            if (strlen(parts[i].name) == n && !strncasecmp(parts[i].name, c, n))
+                part = parts[i].bits;
+        if (!part || (bits & part))
+            return -1; /* empty, unknown, or said twice */
+        bits |= part;
+        if (!c[n])
+            break;
+        c += n + 1;
+    }
+    *out = bits;
+    return 0;
+}
+
 /* all | none | auto | N[-M](,N[-M])* */
 static int valid_ranks(const char *s)
 {
@@ -175,6 +198,8 @@ static int parse_one(const mpp_var_info_t *var, const char *value, long *number)
         return (*number < var->min || *number > var->max) ? -1 : 0;
     case MPP_VT_ENUM:
         return parse_enum(value, var->accepted, number);
+    case MPP_VT_FORMAT:
+        return mpp_config_parse_format(value, number);
     case MPP_VT_RANKS:
         *number = 0;
         return valid_ranks(value) ? 0 : -1;

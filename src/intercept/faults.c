@@ -102,7 +102,7 @@ static const caught_t caught[] = {
 static struct sigaction previous[NCAUGHT]; /* chained to */
 static unsigned char installed[NCAUGHT];
 static int my_rank, my_nprocs, quiet, json_only;
-static int writes_json; /* the JSON file is the last one written (MPIPROF_FORMAT=json or both) */
+static int writes_json; /* the JSON file is the last one written (a partial protocol with JSON) */
 static int exit_handler_registered;
 static int ending; /* a partial protocol was written or is being written (atomic exchange) */
 
@@ -733,8 +733,8 @@ void mpp_faults_start(int rank, int nprocs, int be_quiet)
     my_rank = rank;
     my_nprocs = nprocs;
     quiet = be_quiet;
-    json_only = mpp_config.number[MPP_CFG_FORMAT] == MPP_FORMAT_JSON;
-    writes_json = mpp_config.number[MPP_CFG_FORMAT] != MPP_FORMAT_TEXT;
+    json_only = mpp_partial_format(mpp_config.number[MPP_CFG_FORMAT]) == MPP_FORMAT_JSON;
+    writes_json = (mpp_partial_format(mpp_config.number[MPP_CFG_FORMAT]) & MPP_FORMAT_JSON) != 0;
     __atomic_store_n(&ending, 0, __ATOMIC_SEQ_CST);
     if (!report) {
         void *page = mmap(NULL, sizeof *report, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);

@@ -429,10 +429,16 @@ static void announce(void *ctx, const mpp_report_t *report)
     int format = (int)mpp_config.number[MPP_CFG_FORMAT];
     if (mpp_config.number[MPP_CFG_QUIET])
         return;
-    char shown[PATH_MAX + 16];
-    snprintf(shown, sizeof shown, "%s%s%s%s", path[0] == '/' ? "" : run.cwd, path[0] == '/' ? "" : "/", path,
-             format == MPP_FORMAT_JSON ? ".json" : "");
-    fprintf(stderr, "mpiprof: protocol written to %s%s\n", shown, format == MPP_FORMAT_BOTH ? " (and .json)" : "");
+    /* the first file written, and the suffixes of the others */
+    char shown[PATH_MAX + 16], others[32] = "";
+    const char *first = format & MPP_FORMAT_TEXT ? "" : format & MPP_FORMAT_JSON ? ".json" : ".html";
+    snprintf(shown, sizeof shown, "%s%s%s%s", path[0] == '/' ? "" : run.cwd, path[0] == '/' ? "" : "/", path, first);
+    if ((format & MPP_FORMAT_JSON) && *first != '.')
+        strcat(others, ".json");
+    if ((format & MPP_FORMAT_HTML) && strcmp(first, ".html") != 0)
+        strcat(strcat(others, *others ? ", " : ""), ".html");
+    fprintf(stderr, "mpiprof: protocol written to %s%s%s%s\n", shown, *others ? " (and " : "", others,
+            *others ? ")" : "");
     mpp_write_headline(stderr, report);
 }
 
@@ -444,6 +450,8 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before, const 
     char path[PATH_MAX], template_text[2 * PATH_MAX + 32];
     int format = (int)mpp_config.number[MPP_CFG_FORMAT], overwrite = (int)mpp_config.number[MPP_CFG_OVERWRITE];
     snprintf(template_text, sizeof template_text, "%s", mpp_config.text[MPP_CFG_OUTPUT]);
+    if (partial)
+        format = mpp_partial_format(format);
     if (partial) {
         /* the protocol's path (an older protocol there does not matter),
          * then its partial protocol's, as a template: '%' doubled */

@@ -10,40 +10,9 @@
 #include "process_data.h"
 #include "writer.h"
 
-/* A JSON string from text that may not be UTF-8 (paths, command lines,
- * interval names): invalid bytes become '?' instead of losing the value. */
 static json_t *text(const char *s)
 {
-    json_t *j = json_string(s ? s : "");
-    if (j)
-        return j;
-    size_t n = strlen(s);
-    char *copy = malloc(n + 1);
-    if (!copy)
-        return json_string("?");
-    const unsigned char *u = (const unsigned char *)s;
-    size_t i = 0, o = 0;
-    while (i < n) {
-        int len = u[i] < 0x80 ? 1 : (u[i] >> 5) == 6 ? 2 : (u[i] >> 4) == 14 ? 3 : (u[i] >> 3) == 30 ? 4 : 0;
-        int ok = len > 0 && i + (size_t)len <= n;
-        for (int k = 1; ok && k < len; k++)
-            ok = (u[i + k] & 0xC0) == 0x80;
-        if (ok) {
-            memcpy(copy + o, s + i, (size_t)len);
-            o += (size_t)len, i += (size_t)len;
-        } else {
-            copy[o++] = '?', i++;
-        }
-    }
-    copy[o] = '\0';
-    j = json_string(copy);
-    free(copy);
-    return j ? j : json_string("?");
-}
-
-json_t *mpp_json_text(const char *s)
-{
-    return text(s);
+    return mpp_json_text(s);
 }
 
 static json_t *number(double v)
@@ -391,7 +360,7 @@ static json_t *src_points(const mpp_report_t *r, int interval)
     return list;
 }
 
-int mpp_write_json(FILE *out, const mpp_report_t *r)
+json_t *mpp_protocol_json(const mpp_report_t *r)
 {
     const mpp_reduced_t *rd = r->reduced;
     json_t *doc = json_object();
@@ -422,8 +391,20 @@ int mpp_write_json(FILE *out, const mpp_report_t *r)
     json_object_set_new(doc, "intervals", intervals);
     if (r->partial && r->partial->process)
         json_object_set_new(doc, "process", mpp_process_data_json(r->partial->process, r->model));
+    return doc;
+}
+
+int mpp_dump_json(FILE *out, json_t *doc)
+{
     int rc = json_dumpf(doc, out, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
     fputc('\n', out);
+    return rc;
+}
+
+int mpp_write_json(FILE *out, const mpp_report_t *r)
+{
+    json_t *doc = mpp_protocol_json(r);
+    int rc = doc ? mpp_dump_json(out, doc) : -1;
     json_decref(doc);
     return rc;
 }

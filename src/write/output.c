@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "view.h"
 #include "warnings.h"
 #include "writer.h"
 
@@ -125,12 +126,19 @@ static int is_directory(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The file actually checked: the text file, or the .json alone. */
-static int taken(const char *path, int format)
+/* The files of `format` at `path` (suffixes[i] for bit 1 << i). */
+static const char *const suffixes[] = {"", ".json", ".html"};
+
+/* The first file of `format` at `path` that exists, its suffix; NULL: none. */
+static const char *taken(const char *path, int format)
 {
-    char json[PATH_MAX + 8];
-    snprintf(json, sizeof json, "%s.json", path);
-    return (format != MPP_FORMAT_JSON && exists(path)) || (format != MPP_FORMAT_TEXT && exists(json));
+    for (int i = 0; i < 3; i++) {
+        char file[PATH_MAX + 8];
+        snprintf(file, sizeof file, "%s%s", path, suffixes[i]);
+        if ((format & (1 << i)) && exists(file))
+            return suffixes[i];
+    }
+    return NULL;
 }
 
 int mpp_output_path(const char *template_text, const char *program, int nprocs, const char *hostname,
@@ -189,7 +197,7 @@ int mpp_output_path(const char *template_text, const char *program, int nprocs, 
         if (n == 10000) /* every number taken */
             snprintf(numbered, sizeof numbered, "%s.p%ld", path, (long)getpid());
         mpp_warn("MPIPROF_OUTPUT: '%s%s' exists and MPIPROF_OVERWRITE is off; the protocol is written to '%s'",
-                 path, (format != MPP_FORMAT_JSON && exists(path)) ? "" : ".json", numbered);
+                 path, taken(path, format), numbered);
         if (set_path(path, numbered) != 0)
             return -1;
     }
@@ -197,7 +205,23 @@ int mpp_output_path(const char *template_text, const char *program, int nprocs, 
     return 0;
 }
 
-static int write_atomically(const char *path, const mpp_report_t *r, int json)
+/* The page of the protocol: the JSON document through the page writer,
+ * as mpiprof-view makes it from the JSON file (named as the protocol). */
+static int write_page(FILE *f, json_t *doc, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *label = slash ? slash + 1 : path;
+    char why[1200];
+    mpp_view_options_t options = {.source_dir = NULL};
+    if (mpp_view_write(f, &doc, &label, 1, &options, why, sizeof why) != 0) {
+        mpp_warn("the HTML page of the protocol is not written: %s", why);
+        return -1;
+    }
+    return 0;
+}
+
+/* One file of the protocol: `kind` is a single MPP_FORMAT_* bit. */
+static int write_atomically(const char *path, const mpp_report_t *r, int kind, json_t *doc, const char *protocol)
 {
     char tmp[PATH_MAX + 32];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
@@ -212,14 +236,17 @@ static int write_atomically(const char *path, const mpp_report_t *r, int json)
     if (buffer)
         setvbuf(f, buffer, _IOFBF, 1 << 20);
     int rc = 0;
-    if (json)
-        rc = mpp_write_json(f, r);
+    if (kind == MPP_FORMAT_JSON)
+        rc = mpp_dump_json(f, doc);
+    else if (kind == MPP_FORMAT_HTML)
+        rc = write_page(f, doc, protocol);
     else
         mpp_write_text(f, r);
     int closed = fclose(f);
     free(buffer);
     if (closed != 0 || rc != 0 || rename(tmp, path) != 0) {
-        mpp_warn("writing '%s' failed: %s", path, strerror(errno));
+        if (rc == 0 || kind != MPP_FORMAT_HTML)
+            mpp_warn("writing '%s' failed: %s", path, strerror(errno));
         unlink(tmp);
         return -1;
     }
@@ -229,13 +256,23 @@ static int write_atomically(const char *path, const mpp_report_t *r, int json)
 int mpp_write_protocol(const mpp_report_t *r, const char *path, int format)
 {
     int rc = 0;
-    if (format != MPP_FORMAT_JSON)
-        rc |= write_atomically(path, r, 0);
-    if (format != MPP_FORMAT_TEXT) {
-        char json[PATH_MAX + 8];
-        snprintf(json, sizeof json, "%s.json", path);
-        rc |= write_atomically(json, r, 1);
+    if (format & MPP_FORMAT_TEXT)
+        rc |= write_atomically(path, r, MPP_FORMAT_TEXT, NULL, path);
+    if (!(format & (MPP_FORMAT_JSON | MPP_FORMAT_HTML)))
+        return rc;
+    /* one document for the JSON protocol and the page */
+    json_t *doc = mpp_protocol_json(r);
+    if (!doc) {
+        mpp_warn("out of memory while making the JSON protocol; it is not written");
+        return -1;
     }
+    for (int kind = MPP_FORMAT_JSON; kind <= MPP_FORMAT_HTML; kind <<= 1) {
+        char file[PATH_MAX + 8];
+        snprintf(file, sizeof file, "%s%s", path, kind == MPP_FORMAT_JSON ? ".json" : ".html");
+        if (format & kind)
+            rc |= write_atomically(file, r, kind, doc, path);
+    }
+    json_decref(doc);
     return rc;
 }
 

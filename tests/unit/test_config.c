@@ -200,6 +200,11 @@ START_TEST(test_config_enum_case_insensitive)
     expect_accepted(MPP_CFG_FORMAT, "text", MPP_FORMAT_TEXT);
     expect_accepted(MPP_CFG_FORMAT, "JSON", MPP_FORMAT_JSON);
     expect_accepted(MPP_CFG_FORMAT, "Both", MPP_FORMAT_BOTH);
+    expect_accepted(MPP_CFG_FORMAT, "html", MPP_FORMAT_HTML);
+    expect_accepted(MPP_CFG_FORMAT, "ALL", MPP_FORMAT_ALL);
+    expect_accepted(MPP_CFG_FORMAT, "text,json,html", MPP_FORMAT_ALL);
+    expect_accepted(MPP_CFG_FORMAT, "html,Text", MPP_FORMAT_HTML | MPP_FORMAT_TEXT);
+    expect_accepted(MPP_CFG_FORMAT, "both,html", MPP_FORMAT_ALL);
     expect_accepted(MPP_CFG_UNWIND, "AUTO", MPP_UNWIND_AUTO);
     expect_accepted(MPP_CFG_UNWIND, "fp", MPP_UNWIND_FP);
     expect_accepted(MPP_CFG_UNWIND, "DWARF", MPP_UNWIND_DWARF);
@@ -320,6 +325,13 @@ START_TEST(test_config_bad_enum)
     expect_rejected(MPP_CFG_FORMAT, "tex", "tex");
     expect_rejected(MPP_CFG_FORMAT, "texts", "texts");
     expect_rejected(MPP_CFG_FORMAT, "text|json", "text|json");
+    expect_rejected(MPP_CFG_FORMAT, "text,", "text,");
+    expect_rejected(MPP_CFG_FORMAT, ",html", ",html");
+    expect_rejected(MPP_CFG_FORMAT, "text,,json", "text,,json");
+    expect_rejected(MPP_CFG_FORMAT, "text,text", "text,text");
+    expect_rejected(MPP_CFG_FORMAT, "both,json", "both,json");
+    expect_rejected(MPP_CFG_FORMAT, "text, json", "text, json");
+    expect_rejected(MPP_CFG_FORMAT, "htm", "htm");
     expect_rejected(MPP_CFG_UNWIND, "99999999999999999999", "99999999999999999999");
     expect_rejected(MPP_CFG_UNWIND, "4x", "4x");
     expect_rejected(MPP_CFG_CLOCK, "%n%n", "%n%n");

@@ -828,6 +828,12 @@ START_TEST(test_writer_output_existing_file)
     ck_assert_str_eq(output_path("j.prof", 0, MPP_FORMAT_JSON), "j.prof.1");
     ck_assert_str_eq(output_path("j.prof", 0, MPP_FORMAT_BOTH), "j.prof.1");
     ck_assert_uint_eq(mpp_warnings_count(), 1);
+    /* the page counts when it is written */
+    mpp_warnings_reset();
+    touch("h.prof.html");
+    ck_assert_str_eq(output_path("h.prof", 0, MPP_FORMAT_BOTH), "h.prof");
+    ck_assert_str_eq(output_path("h.prof", 0, MPP_FORMAT_TEXT | MPP_FORMAT_HTML), "h.prof.1");
+    ck_assert_int_ge(UNIT_WARNING_WITH("'h.prof.html' exists", "'h.prof.1'"), 0);
 }
 END_TEST
 
@@ -856,6 +862,24 @@ START_TEST(test_writer_protocol_files)
     ck_assert(file_exists("j.txt.json"));
     ck_assert_int_eq(entries_in_cwd(), 4);
     ck_assert_uint_eq(mpp_warnings_count(), 0);
+
+    /* the page: checked and drawn from the same document as the JSON */
+    ck_assert_int_eq(mpp_write_protocol(&report, "a.txt", MPP_FORMAT_ALL), 0);
+    ck_assert(file_exists("a.txt") && file_exists("a.txt.json") && file_exists("a.txt.html"));
+    ck_assert_int_eq(mpp_write_protocol(&report, "h.txt", MPP_FORMAT_HTML), 0);
+    ck_assert(!file_exists("h.txt") && !file_exists("h.txt.json") && file_exists("h.txt.html"));
+    ck_assert_int_eq(entries_in_cwd(), 8);
+    ck_assert_uint_eq(mpp_warnings_count(), 0);
+    f = fopen("a.txt.html", "r");
+    ck_assert_ptr_nonnull(f);
+    static char page[1 << 20];
+    size_t n = fread(page, 1, sizeof page - 1, f);
+    fclose(f);
+    page[n] = '\0';
+    ck_assert_msg(!strncmp(page, "<!DOCTYPE html>", 15), "%.80s", page);
+    ck_assert_ptr_nonnull(strstr(page, "<script type=\"application/json\" id=\"mpiprof-data\">{\"view\":1,"));
+    ck_assert_ptr_nonnull(strstr(page, "\"label\":\"a.txt\""));
+    ck_assert_ptr_nonnull(strstr(page, "</html>"));
 }
 END_TEST
 

@@ -1,0 +1,166 @@
+/* mpiprof-view: the dialog view of one JSON protocol, or of two side by
+ * side, as one self-contained HTML page (mpiprof-view(1)).  The page is
+ * written by the same code as MPIPROF_FORMAT's html at MPI_Finalize
+ * (src/write/view.c); a file that is not a protocol, or a protocol that
+ * lacks what the page needs, is refused with one message and exit 1. */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "view.h"
+
+static const char usage[] =
+    "usage: mpiprof-view [-o REPORT.html] [--source DIR] PROTOCOL.json [PROTOCOL2.json]\n"
+    "  PROTOCOL.json  a JSON protocol (MPIPROF_FORMAT=json, both or all)\n"
+    "  PROTOCOL2.json a second one: both side by side with their differences\n"
+    "  -o, --output   the page (default: PROTOCOL.json's path with .json replaced by .html)\n"
+    "  -s, --source   where the program's sources are (default: the paths of the debugging\n"
+    "                 information, relative ones from the run's working directory)\n";
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* A protocol's name on the page: its file name without .json, as the
+ * writer at MPI_Finalize names it (the protocol's path). */
+static void label_of(const char *path, char *out, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    snprintf(out, size, "%s", slash ? slash + 1 : path);
+    if (ends_with(out, ".json") && strlen(out) > 5)
+        out[strlen(out) - 5] = '\0';
+}
+
+/* The document of `path`, or NULL with why in `why`. */
+static json_t *load(const char *path, char *why, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(why, size, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    int first = fgetc(f);
+    while (first == ' ' || first == '\n' || first == '\r' || first == '\t')
+        first = fgetc(f);
+    if (first != '{') {
+        /* a text protocol begins with its Parameters, not with '{' */
+        char line[64] = "";
+        rewind(f);
+        if (!fgets(line, sizeof line, f))
+            line[0] = '\0';
+        fclose(f);
+        if (first == EOF)
+            snprintf(why, size, "%s: empty, not a JSON protocol", path);
+        else if (strstr(line, "Parameters") || strstr(line, "mpiprof"))
+            snprintf(why, size, "%s: a text protocol, not a JSON one; give its .json sibling "
+                     "(written with MPIPROF_FORMAT=json, both or all)", path);
+        else
+            snprintf(why, size, "%s: not a JSON protocol (it does not begin with '{')", path);
+        return NULL;
+    }
+    rewind(f);
+    json_error_t error;
+    json_t *doc = json_loadf(f, JSON_REJECT_DUPLICATES, &error);
+    fclose(f);
+    if (!doc)
+        snprintf(why, size, "%s: not valid JSON: %s (line %d, column %d)", path, error.text, error.line,
+                 error.column);
+    return doc;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option options[] = {{"output", required_argument, NULL, 'o'},
+                                            {"source", required_argument, NULL, 's'},
+                                            {"help", no_argument, NULL, 'h'},
+                                            {NULL, 0, NULL, 0}};
+    const char *output = NULL;
+    mpp_view_options_t view = {.source_dir = NULL};
+    int c;
+    while ((c = getopt_long(argc, argv, "o:s:h", options, NULL)) != -1) {
+        if (c == 'o') {
+            output = optarg;
+        } else if (c == 's') {
+            struct stat st;
+            int found = stat(optarg, &st) == 0;
+            if (!found || !S_ISDIR(st.st_mode)) {
+                fprintf(stderr, "mpiprof-view: --source %s: %s (a directory of sources is required)\n", optarg,
+                        found ? "not a directory" : strerror(errno));
+                return 2;
+            }
+            view.source_dir = optarg;
+        } else {
+            fputs(usage, c == 'h' ? stdout : stderr);
+            return c == 'h' ? 0 : 2;
+        }
+    }
+    int n = argc - optind;
+    if (n < 1 || n > 2) {
+        fprintf(stderr, "mpiprof-view: %s\n%s", n < 1 ? "no protocol given" : "at most two protocols", usage);
+        return 2;
+    }
+    json_t *docs[2] = {NULL, NULL};
+    char labels[2][PATH_MAX], why[2 * PATH_MAX + 256];
+    const char *names[2];
+    for (int i = 0; i < n; i++) {
+        docs[i] = load(argv[optind + i], why, sizeof why);
+        if (!docs[i]) {
+            fprintf(stderr, "mpiprof-view: %s\n", why);
+            json_decref(docs[0]);
+            return 1;
+        }
+        label_of(argv[optind + i], labels[i], sizeof labels[i]);
+        names[i] = labels[i];
+    }
+    char path[PATH_MAX + 8];
+    if (output) {
+        snprintf(path, sizeof path, "%s", output);
+    } else {
+        snprintf(path, sizeof path, "%s", argv[optind]);
+        if (ends_with(path, ".json"))
+            path[strlen(path) - 5] = '\0';
+        strcat(path, ".html");
+    }
+    /* checked before the file is made: a refused protocol leaves no page */
+    for (int i = 0; i < n; i++) {
+        char detail[1536];
+        if (mpp_view_check(docs[i], detail, sizeof detail) != 0) {
+            fprintf(stderr, "mpiprof-view: %s: not a valid mpiprof protocol: %s\n", argv[optind + i], detail);
+            json_decref(docs[0]), json_decref(docs[1]);
+            return 1;
+        }
+    }
+    char tmp[PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *out = fopen(tmp, "w");
+    if (!out) {
+        fprintf(stderr, "mpiprof-view: cannot create %s: %s\n", tmp, strerror(errno));
+        json_decref(docs[0]), json_decref(docs[1]);
+        return 1;
+    }
+    int rc = mpp_view_write(out, docs, names, n, &view, why, sizeof why);
+    if (fclose(out) != 0 && rc == 0) {
+        snprintf(why, sizeof why, "writing %s: %s", path, strerror(errno));
+        rc = -1;
+    }
+    if (rc == 0 && rename(tmp, path) != 0) {
+        snprintf(why, sizeof why, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+        rc = -1;
+    }
+    json_decref(docs[0]), json_decref(docs[1]);
+    if (rc != 0) {
+        unlink(tmp);
+        fprintf(stderr, "mpiprof-view: %s\n", why);
+        return 1;
+    }
+    printf("mpiprof-view: page written to %s\n", path);
+    return 0;
+}
