@@ -37,6 +37,9 @@
  *   finalize=K      K distinct call sites (each called twice), then the time
  *                   from MPI_Finalize's entry to its return on this process
  *
+ * Every run first prints MPI_Init's time (test=init: the least and the
+ * largest over the processes, from MPI_Init's entry to its return).
+ *
  * Every timed loop is preceded by an untimed warm-up of a tenth of it (at
  * least 10 iterations) and runs in SLICES (10) equal slices, each after a
  * barrier and timed on its own (CLOCK_MONOTONIC, the maximum over the
@@ -426,12 +429,29 @@ static void test_finalize(int sites)
     exit(0);
 }
 
+/* MPI_Init's time on every process, from its entry to its return (the
+ * profiler's part included: calibration, clock alignment).  The launcher
+ * starts the processes at different instants and MPI_Init waits for the
+ * last one, so bench/run takes the least over the processes: the one that
+ * started last waited least for the others. */
+static void report_init(double seconds)
+{
+    double all[2] = {seconds, seconds};
+    PMPI_Allreduce(MPI_IN_PLACE, &all[0], 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    PMPI_Allreduce(MPI_IN_PLACE, &all[1], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("RESULT test=init nprocs=%d seconds=%.9f max_seconds=%.9f\n", nprocs, all[0], all[1]);
+}
+
 int main(int argc, char **argv)
 {
+    double init_started = now();
     MPI_Init(&argc, &argv);
+    double init_seconds = now() - init_started;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     peer = rank ^ 1;
+    report_init(init_seconds);
     for (int i = 1; i < argc; i++) {
         char *arg = argv[i];
         char *eq = strchr(arg, '=');
