@@ -251,18 +251,21 @@ void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_
     /* Loops call a few sites again and again: the recent cell of this
      * return address, while the stack is still that cell's (the fast path's
      * test, for the calls it leaves out: requests, the general mode) ... */
-    mpp_cell_t *cell = t->table.recent[mpp_recent_slot((uintptr_t)return_address)];
+    mpp_cell_t *cell = mpp_recent_cell(&t->table, (uintptr_t)return_address, c->fid);
     if (!(cell && cell->fid == c->fid && cell->interval == interval &&
           mpp_callsite_matches(cell->frames, cell->steps, depth, return_address, frame_address, t->stack_lo,
                                t->stack_hi))) {
         /* ... else a capture, the recent cell of its first frame, the table */
         mpp_callsite_capture(frames, steps, depth, return_address, frame_address, t->stack_lo, t->stack_hi);
-        mpp_cell_t **recent = &t->table.recent[mpp_recent_slot(frames[0])];
+        unsigned first = mpp_recent_slot(frames[0]);
+        mpp_cell_t **recent = &t->table.recent[first];
         cell = *recent;
         if (!(cell && cell->fid == c->fid && cell->interval == interval &&
               mpp_same_frames(cell->frames, frames, depth))) {
-            cell = mpp_table_lookup(&t->table, c->fid, interval, frames);
-            *recent = cell;
+            mpp_cell_t *found = mpp_table_lookup(&t->table, c->fid, interval, frames);
+            if (*recent && *recent != found)
+                t->table.recent_before[first] = *recent;
+            *recent = cell = found;
         }
         /* the rules that let the fast path repeat this capture (a cell made
          * without them: another thread's origin, the DWARF unwinder) */
