@@ -54,6 +54,10 @@ typedef struct {
     uint32_t fid;
     uint32_t interval;
     mpp_stats_t stats; /* next to the key: a hit touches the first cache lines only */
+    /* The words the last walk that matched this cell read, and from which
+     * frame (callsite.h, mpp_callsite_matches_noted): a loop calling from
+     * one frame compares them instead of walking. */
+    mpp_walk_t walk;
     uintptr_t frames[MPP_MAX_DEPTH];
     /* steps[i]: the unwind rule from frames[i] to frames[i+1], with which
      * the hot path walks the current stack to compare it with the frames

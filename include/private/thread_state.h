@@ -199,8 +199,8 @@ MPP_ALWAYS_INLINE void mpp_call_end(mpp_call_t *c, int mode, uint32_t fid, int c
                    cell->fid == fid &&
                    cell->interval == atomic_load_explicit(&mpp_current_interval, memory_order_relaxed) &&
                    !(uses & MPP_USES_REQUESTS) &&
-                   mpp_callsite_matches(cell->frames, cell->steps, t->table.depth, return_address, frame_address,
-                                        t->stack_lo, t->stack_hi))) {
+                   mpp_callsite_matches_noted(&cell->walk, cell->frames, cell->steps, t->table.depth,
+                                              return_address, frame_address, t->stack_lo, t->stack_hi))) {
         cell->stats.calls++;
         cell->stats.ticks[category] += c->t1 - c->t0;
         if (uses & MPP_USES_BYTES) {

@@ -82,6 +82,7 @@ mpp_cell_t *mpp_table_insert(mpp_table_t *t, uint64_t hash, uint32_t fid, uint32
     memset(c->frames, 0, sizeof c->frames);
     memcpy(c->frames, frames, (size_t)t->depth * sizeof *frames);
     memset(c->steps, 0, sizeof c->steps); /* MPP_STEP_UNKNOWN */
+    c->walk.frame = 0; /* nothing noted */
     t->count++;
     return c;
 }

@@ -253,8 +253,8 @@ void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_
      * test, for the calls it leaves out: requests, the general mode) ... */
     mpp_cell_t *cell = mpp_recent_cell(&t->table, (uintptr_t)return_address, c->fid);
     if (!(cell && cell->fid == c->fid && cell->interval == interval &&
-          mpp_callsite_matches(cell->frames, cell->steps, depth, return_address, frame_address, t->stack_lo,
-                               t->stack_hi))) {
+          mpp_callsite_matches_noted(&cell->walk, cell->frames, cell->steps, depth, return_address, frame_address,
+                                     t->stack_lo, t->stack_hi))) {
         /* ... else a capture, the recent cell of its first frame, the table */
         mpp_callsite_capture(frames, steps, depth, return_address, frame_address, t->stack_lo, t->stack_hi);
         unsigned first = mpp_recent_slot(frames[0]);
@@ -269,8 +269,10 @@ void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_
         }
         /* the rules that let the fast path repeat this capture (a cell made
          * without them: another thread's origin, the DWARF unwinder) */
-        if (cell && MPP_UNLIKELY(cell->steps[0].kind == MPP_STEP_UNKNOWN) && steps[0].kind != MPP_STEP_UNKNOWN)
+        if (cell && MPP_UNLIKELY(cell->steps[0].kind == MPP_STEP_UNKNOWN) && steps[0].kind != MPP_STEP_UNKNOWN) {
             memcpy(cell->steps, steps, sizeof cell->steps);
+            cell->walk.frame = 0; /* noted with other rules */
+        }
     }
     if (MPP_LIKELY(cell != NULL)) {
         uint64_t dt = c->t1 - c->t0;
