@@ -109,14 +109,14 @@ static int push(mpp_p2p_t *m, mpp_channel_t *c, int kind, int64_t value)
         if (!q)
             return -1;
         for (int i = 0; i < c->len; i++)
-            q[i] = c->queue[(c->head + i) % c->cap];
+            q[i] = c->queue[(c->head + i) & (c->cap - 1)];
         free(c->queue);
         c->queue = q;
         c->cap = cap;
         c->head = 0;
     }
     c->kind = kind;
-    c->queue[(c->head + c->len) % c->cap] = value;
+    c->queue[(c->head + c->len) & (c->cap - 1)] = value; /* cap: a power of two (8, doubled) */
     c->len++;
     return 0;
 }
@@ -124,7 +124,7 @@ static int push(mpp_p2p_t *m, mpp_channel_t *c, int kind, int64_t value)
 static int64_t pop(mpp_channel_t *c)
 {
     int64_t v = c->queue[c->head];
-    c->head = (c->head + 1) % c->cap;
+    c->head = (c->head + 1) & (c->cap - 1);
     c->len--;
     return v;
 }
@@ -171,7 +171,7 @@ int mpp_p2p_event_open(mpp_p2p_t *m, int64_t entry, int64_t duration, const mpp_
     ev->pending = 0;
     ev->open = 1;
     if (origin)
-        ev->origin = *origin;
+        mpp_origin_assign(&ev->origin, origin);
     else
         ev->origin.thread = NULL;
     return e;
@@ -254,7 +254,7 @@ int mpp_instances_due(const mpp_instances_t *r, int batch)
 
 static mpp_instance_t *slot_of(const mpp_instances_t *r, uint64_t i)
 {
-    return &r->instances[i % (uint64_t)r->capacity];
+    return &r->instances[i & (uint64_t)(r->capacity - 1)]; /* capacity: a power of two (8, doubled) */
 }
 
 int mpp_instances_room(mpp_instances_t *r)
@@ -266,7 +266,7 @@ int mpp_instances_room(mpp_instances_t *r)
     if (!grown)
         return -1;
     for (uint64_t i = r->issued; i < r->count; i++)
-        grown[i % (uint64_t)cap] = *slot_of(r, i);
+        grown[i & (uint64_t)(cap - 1)] = *slot_of(r, i);
     free(r->instances);
     r->instances = grown;
     r->capacity = cap;
@@ -280,7 +280,7 @@ uint64_t mpp_instances_begin(mpp_instances_t *r, int64_t entry, const mpp_reques
     in->entry = entry;
     in->exit = INT64_MIN;
     if (origin)
-        in->origin = *origin;
+        mpp_origin_assign(&in->origin, origin);
     else
         in->origin.thread = NULL;
     return i;
@@ -302,7 +302,7 @@ int mpp_instances_take(mpp_instances_t *r, int n, int64_t *sent, mpp_request_ori
         sent[n + j] = known ? in->exit : INT64_MIN;
         sent[2 * n + j] = known ? -in->exit : INT64_MAX;
         if (origins)
-            origins[j] = in->origin;
+            mpp_origin_assign(&origins[j], &in->origin);
         unknown += !known;
     }
     r->issued += (uint64_t)n;

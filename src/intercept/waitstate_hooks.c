@@ -274,11 +274,12 @@ static uint64_t begin_instance(mpp_comm_t *c, int64_t entry, const mpp_request_o
     int due = mpp_instances_due(in, batch);
     if (due)
         issue(c, ring, due);
-    if (mpp_instances_room(in) != 0) /* no memory: make room the only way left */
+    if (MPP_UNLIKELY(mpp_instances_room(in) != 0)) { /* no memory: make room the only way left */
         while (in->count > in->issued)
             issue(c, ring, in->count - in->issued > (uint64_t)batch ? batch : (int)(in->count - in->issued));
-    if (mpp_instances_room(in) != 0)
-        return UINT64_MAX;
+        if (mpp_instances_room(in) != 0)
+            return UINT64_MAX;
+    }
     uint64_t i = mpp_instances_begin(in, entry, origin);
     stats.instances++;
     return i;
