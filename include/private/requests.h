@@ -50,22 +50,6 @@ typedef struct {
     uintptr_t frames[MPP_MAX_DEPTH]; /* last: not touched when none are kept */
 } mpp_request_origin_t;
 
-/* *to = *from, but only the frames in use: a whole origin is 176 bytes,
- * and the wait-state analysis keeps one per receive and per collective. */
-static inline void mpp_origin_assign(mpp_request_origin_t *to, const mpp_request_origin_t *from)
-{
-    int depth = from->thread && from->depth > 0 ? (from->depth < MPP_MAX_DEPTH ? from->depth : MPP_MAX_DEPTH) : 0;
-    to->thread = from->thread;
-    to->generation = from->generation;
-    to->slot = from->slot;
-    to->hash = from->hash;
-    to->fid = from->fid;
-    to->interval = from->interval;
-    to->depth = from->depth;
-    for (int i = 0; i < depth; i++)
-        to->frames[i] = from->frames[i];
-}
-
 /* `locking`: threads other than the caller's may use the table at once
  * (MPI_THREAD_MULTIPLE, or the hang watchdog listing it). */
 void mpp_requests_init(int locking);
