@@ -79,6 +79,8 @@ static void add_split(mpp_stats_t *s, const mpp_call_t *c, uint64_t dt)
         s->ticks[k] += share[k];
 }
 
+void mpp_call_add_split(mpp_cell_t *cell, const mpp_call_t *c) { add_split(&cell->stats, c, c->t1 - c->t0); }
+
 uint64_t mpp_call_ticks_of(const mpp_call_t *c, int category, int call_category)
 {
     uint64_t dt = c->t1 - c->t0;
@@ -291,4 +293,11 @@ void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_
     if (MPP_UNLIKELY(c->new_request || c->nstarted))
         track_requests(c, cell);
     atomic_store_explicit(&t->left, atomic_load_explicit(&t->entered, memory_order_relaxed), memory_order_relaxed);
+}
+
+void mpp_call_end_requests(mpp_call_t *c, mpp_cell_t *cell)
+{
+    if (MPP_UNLIKELY(c->nstarted))
+        mpp_price_add(cell->stats.model, c->started_price);
+    track_requests(c, cell);
 }
