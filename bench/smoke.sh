@@ -38,7 +38,8 @@ for label in 'mpiprof overhead benchmark' 'MPI_Iprobe with nothing pending' '8-b
     'MPI_Allreduce of 1 int' 'MPI_Irecv + MPI_Isend + MPI_Waitall(2)' 'FLOOR = the difference' \
     'Memory: resident set size' 'Finalize: time from MPI_Finalize' '1000 distinct' 'runs succeeded.' \
     'Wait-state analysis: ns per call it adds' 'messages paired of' \
-    'Same process, slice by slice' 'Same processes, slice by slice: the two-process workloads'
+    'Same process, slice by slice' 'Same processes, slice by slice: the two-process workloads' \
+    'MPI_Init: from the last process' "Issue 17's table" 'MPI_Finalize, 1000 SRC x 10 intervals, added'
 do
     grep -qF -- "$label" "$out" || { echo "FAIL: the report lacks '$label'" >&2; exit 1; }
 done

@@ -56,17 +56,18 @@ void mpp_callsite_capture_regs(uintptr_t *frames, int depth, mpp_frame_regs_t re
  * `steps` an earlier capture gave: the hot path's test of a recent cell,
  * with no lookup.  A walk that ended where it ended then matches; a step
  * that cannot be repeated (MPP_STEP_UNKNOWN) does not. */
-MPP_ALWAYS_INLINE int mpp_callsite_matches(const uintptr_t *frames, const mpp_step_rule_t *steps, int depth,
-                                           void *return_address, void *frame_address, uintptr_t lo, uintptr_t hi)
+MPP_ALWAYS_INLINE int mpp_callsite_walk(const uintptr_t *frames, const mpp_step_rule_t *steps, int depth,
+                                        void *return_address, void *frame_address, uintptr_t lo, uintptr_t hi,
+                                        mpp_walk_t *walk)
 {
     if (frames[0] != (uintptr_t)return_address)
         return 0;
     if (depth == 1)
         return 1;
     const uintptr_t *fp = (const uintptr_t *)frame_address;
-    mpp_frame_regs_t r = {(uintptr_t)return_address, (uintptr_t)(fp + 2), fp[0]};
+    mpp_frame_regs_t r = {(uintptr_t)return_address, (uintptr_t)(fp + 2), mpp_walk_read(walk, (uintptr_t)fp)};
     for (int i = 1; i < depth; i++) {
-        if (!mpp_frame_step(&r, steps[i - 1], lo, hi)) {
+        if (!mpp_frame_step_read(&r, steps[i - 1], lo, hi, walk)) {
             if (steps[i - 1].kind == MPP_STEP_UNKNOWN)
                 return 0;
             for (; i < depth; i++) /* the walk ends here, as it did then */
@@ -78,6 +79,40 @@ MPP_ALWAYS_INLINE int mpp_callsite_matches(const uintptr_t *frames, const mpp_st
             return 0;
     }
     return 1;
+}
+
+MPP_ALWAYS_INLINE int mpp_callsite_matches(const uintptr_t *frames, const mpp_step_rule_t *steps, int depth,
+                                           void *return_address, void *frame_address, uintptr_t lo, uintptr_t hi)
+{
+    return mpp_callsite_walk(frames, steps, depth, return_address, frame_address, lo, hi, NULL);
+}
+
+/* The same test when `walk` holds the words an earlier walk that matched
+ * read: called from the same frame with the same words there, this walk
+ * would read the same and match again (a wrapper's frame address and the
+ * words its walk reads decide it wholly: the thread's stack bounds and
+ * the cell's rules do not change).  A loop calls from one frame: a few
+ * compares instead of a walk.  Otherwise the walk, whose words are then
+ * noted for the next call (mpp_callsite_note). */
+int mpp_callsite_note(mpp_walk_t *walk, const uintptr_t *frames, const mpp_step_rule_t *steps, int depth,
+                      void *return_address, void *frame_address, uintptr_t lo, uintptr_t hi);
+
+MPP_ALWAYS_INLINE int mpp_callsite_matches_noted(mpp_walk_t *walk, const uintptr_t *frames,
+                                                 const mpp_step_rule_t *steps, int depth, void *return_address,
+                                                 void *frame_address, uintptr_t lo, uintptr_t hi)
+{
+    if (depth == 1)
+        return frames[0] == (uintptr_t)return_address;
+    /* walk->frame is 0 unless walk->n words were noted */
+    if (MPP_LIKELY(walk->frame == (uintptr_t)frame_address && frames[0] == (uintptr_t)return_address)) {
+        const uintptr_t *f = (const uintptr_t *)frame_address;
+        int i = 0, n = walk->n;
+        while (i < n && f[walk->at[i]] == walk->word[i])
+            i++;
+        if (MPP_LIKELY(i == n))
+            return 1;
+    }
+    return mpp_callsite_note(walk, frames, steps, depth, return_address, frame_address, lo, hi);
 }
 
 int mpp_callsite_depth(void);

@@ -54,6 +54,13 @@ static inline int mpp_exchange_rank(const mpp_exchange_t *x, int p)
 mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *profile, mpp_exchange_t *x, const char *ranks_spec,
                                    const char *hostname);
 
+/* Run fn(x, args[p]) once for each position p of n in this address space,
+ * one thread each when n > 1 (exchange_memory.c: messages in a queue per
+ * destination, collectives over a barrier); `ranks` as mpp_exchange_t's.
+ * 0, or -1 when memory or threads ran out (fn ran nowhere then). */
+int mpp_exchange_in_memory(int n, int nprocs, const int *ranks, void (*fn)(mpp_exchange_t *x, void *arg),
+                           void *const *args);
+
 /* The reduction of processes in this address space, without MPI
  * (exchange_memory.c): profiles[p] of the run's rank ranks[p] (ascending)
  * on host hostnames[p], n of them (one thread each when n > 1). */

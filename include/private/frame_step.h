@@ -55,10 +55,38 @@ MPP_ALWAYS_INLINE int mpp_stack_word(uintptr_t at, uintptr_t lo, uintptr_t hi)
     return at >= lo && at <= hi - sizeof(uintptr_t) && !(at & (sizeof(uintptr_t) - 1));
 }
 
+/* The stack words a walk read, where and what (mpp_frame_step_read):
+ * a walk from the same frame that finds the same words there reads the
+ * same again and gives the same frames (callsite.h, mpp_walk_same). */
+#define MPP_WALK_WORDS 12
+typedef struct {
+    uintptr_t frame;                  /* the first frame's address (0: nothing recorded) */
+    int n;                            /* words read; -1: more than MPP_WALK_WORDS, or too far */
+    int16_t at[MPP_WALK_WORDS];       /* each one's address, in words from `frame` */
+    uintptr_t word[MPP_WALK_WORDS];   /* and what it held */
+} mpp_walk_t;
+
+/* The word at `at` (in bounds), noted in walk when it is not NULL. */
+MPP_ALWAYS_INLINE uintptr_t mpp_walk_read(mpp_walk_t *walk, uintptr_t at)
+{
+    uintptr_t v = *(const uintptr_t *)at;
+    if (walk && walk->n >= 0) {
+        intptr_t words = ((intptr_t)at - (intptr_t)walk->frame) / (intptr_t)sizeof(uintptr_t);
+        if (walk->n < MPP_WALK_WORDS && words >= INT16_MIN && words <= INT16_MAX) {
+            walk->at[walk->n] = (int16_t)words;
+            walk->word[walk->n++] = v;
+        } else {
+            walk->n = -1;
+        }
+    }
+    return v;
+}
+
 /* Step r from its frame to the caller's by rule: 1, or 0 where the walk
  * ends (r unchanged then).  The caller's pc may be 0 (the outermost frame):
- * 0 too. */
-MPP_ALWAYS_INLINE int mpp_frame_step(mpp_frame_regs_t *r, mpp_step_rule_t rule, uintptr_t lo, uintptr_t hi)
+ * 0 too.  The words it reads go to walk (NULL: none). */
+MPP_ALWAYS_INLINE int mpp_frame_step_read(mpp_frame_regs_t *r, mpp_step_rule_t rule, uintptr_t lo, uintptr_t hi,
+                                          mpp_walk_t *walk)
 {
     uintptr_t cfa;
     if (MPP_LIKELY(rule.kind == MPP_STEP_CFA_SP)) {
@@ -69,7 +97,7 @@ MPP_ALWAYS_INLINE int mpp_frame_step(mpp_frame_regs_t *r, mpp_step_rule_t rule, 
         uintptr_t at = r->bp + (uintptr_t)(intptr_t)rule.cfa_offset;
         if (!mpp_stack_word(at, lo, hi))
             return 0;
-        cfa = *(const uintptr_t *)at;
+        cfa = mpp_walk_read(walk, at);
     } else {
         return 0;
     }
@@ -84,16 +112,21 @@ MPP_ALWAYS_INLINE int mpp_frame_step(mpp_frame_regs_t *r, mpp_step_rule_t rule, 
             uintptr_t at = (rule.bp == MPP_BP_AT_CFA ? cfa : r->bp) + (uintptr_t)(intptr_t)rule.bp_offset;
             if (!mpp_stack_word(at, lo, hi))
                 return 0;
-            bp = *(const uintptr_t *)at;
+            bp = mpp_walk_read(walk, at);
         }
     }
-    uintptr_t pc = *(const uintptr_t *)(cfa - sizeof(uintptr_t));
+    uintptr_t pc = mpp_walk_read(walk, cfa - sizeof(uintptr_t));
     if (!pc)
         return 0;
     r->pc = pc;
     r->sp = cfa;
     r->bp = bp;
     return 1;
+}
+
+MPP_ALWAYS_INLINE int mpp_frame_step(mpp_frame_regs_t *r, mpp_step_rule_t rule, uintptr_t lo, uintptr_t hi)
+{
+    return mpp_frame_step_read(r, rule, lo, hi, NULL);
 }
 
 /* The rule of code compiled with frame pointers (push bp; mov sp, bp): what

@@ -54,6 +54,10 @@ typedef struct {
     uint32_t fid;
     uint32_t interval;
     mpp_stats_t stats; /* next to the key: a hit touches the first cache lines only */
+    /* The words the last walk that matched this cell read, and from which
+     * frame (callsite.h, mpp_callsite_matches_noted): a loop calling from
+     * one frame compares them instead of walking. */
+    mpp_walk_t walk;
     uintptr_t frames[MPP_MAX_DEPTH];
     /* steps[i]: the unwind rule from frames[i] to frames[i+1], with which
      * the hot path walks the current stack to compare it with the frames
@@ -74,17 +78,35 @@ typedef struct {
     uint64_t generation; /* incremented whenever cells move (growth) */
     /* The cells of the thread's recent calls, by their return address
      * (mpp_recent_slot): loops repeat a few call sites, and the hot path
-     * tries the slot's cell before hashing.  Cleared when growth moves the
+     * tries the slot's cell before hashing, and the cell a newer one
+     * pushed out of the slot (`recent_before`) when the slot's is another
+     * site's: two call sites of one loop that share a slot (aligned code
+     * puts them a multiple of MPP_RECENT bytes apart: the two calls of a
+     * ping-pong 32 bytes apart) both stay on the fast path, instead of a
+     * capture and a lookup at every call.  Cleared when growth moves the
      * cells. */
     mpp_cell_t *recent[MPP_RECENT];
+    mpp_cell_t *recent_before[MPP_RECENT];
 } mpp_table_t;
 
 /* The recent[] slot of a call returning to `pc`: its low bits.  The call
  * sites of one loop lie a few bytes to a few dozen apart, so they get
- * different slots unless they are a multiple of MPP_RECENT bytes apart. */
+ * different slots unless they are a multiple of MPP_RECENT bytes apart
+ * (then recent_before[] holds the other). */
 static inline unsigned mpp_recent_slot(uintptr_t pc)
 {
     return (unsigned)pc & (MPP_RECENT - 1);
+}
+
+/* The recent cell of a call returning to `pc`, of function fid: the
+ * slot's, or the one it pushed out when the slot's is another site's. */
+static inline mpp_cell_t *mpp_recent_cell(const mpp_table_t *t, uintptr_t pc, uint32_t fid)
+{
+    unsigned slot = mpp_recent_slot(pc);
+    mpp_cell_t *cell = t->recent[slot];
+    if (MPP_LIKELY(cell && cell->frames[0] == pc && cell->fid == fid))
+        return cell;
+    return t->recent_before[slot];
 }
 
 int mpp_table_init(mpp_table_t *t, size_t limit, int depth);

@@ -124,7 +124,7 @@ typedef struct mpp_call {
 enum {
     MPP_USES_BYTES = 1,    /* bytes_sent, bytes_recv */
     MPP_USES_MODEL = 2,    /* model */
-    MPP_USES_REQUESTS = 4, /* by_kind, new_request, started: always the slow path when set */
+    MPP_USES_REQUESTS = 4, /* by_kind, new_request, started: the fast path adds them out of line */
 };
 
 /* The general begin: first call of a thread, and MPP_COLLECT_GENERAL. */
@@ -189,27 +189,37 @@ MPP_ALWAYS_INLINE void mpp_call_stop(mpp_call_t *c, int mode)
 /* Capture the call site, add the call to its cell (and the requests it
  * created or started to the request table), leave the call. */
 void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_address, void *frame_address);
+/* For mpp_call_end's fast path of a call that handles requests: its time
+ * split over the kinds of the requests it completed (by_kind_used); the
+ * requests it created or started, to the request table with the cell (and
+ * the started ones' price to the cell). */
+void mpp_call_add_split(mpp_cell_t *cell, const mpp_call_t *c);
+void mpp_call_end_requests(mpp_call_t *c, mpp_cell_t *cell);
 
 MPP_ALWAYS_INLINE void mpp_call_end(mpp_call_t *c, int mode, uint32_t fid, int category, unsigned uses,
                                     void *return_address, void *frame_address)
 {
     mpp_thread_t *t = c->thread;
-    mpp_cell_t *cell = t->table.recent[mpp_recent_slot((uintptr_t)return_address)];
+    mpp_cell_t *cell = mpp_recent_cell(&t->table, (uintptr_t)return_address, fid);
     if (MPP_LIKELY(mode == MPP_COLLECT_FAST && cell &&
                    cell->fid == fid &&
                    cell->interval == atomic_load_explicit(&mpp_current_interval, memory_order_relaxed) &&
-                   !(uses & MPP_USES_REQUESTS) &&
-                   mpp_callsite_matches(cell->frames, cell->steps, t->table.depth, return_address, frame_address,
-                                        t->stack_lo, t->stack_hi))) {
+                   mpp_callsite_matches_noted(&cell->walk, cell->frames, cell->steps, t->table.depth,
+                                              return_address, frame_address, t->stack_lo, t->stack_hi))) {
         cell->stats.calls++;
-        cell->stats.ticks[category] += c->t1 - c->t0;
+        if ((uses & MPP_USES_REQUESTS) && MPP_UNLIKELY(c->by_kind_used))
+            mpp_call_add_split(cell, c);
+        else
+            cell->stats.ticks[category] += c->t1 - c->t0;
         if (uses & MPP_USES_BYTES) {
             cell->stats.bytes_sent += (uint64_t)c->bytes_sent;
             cell->stats.bytes_recv += (uint64_t)c->bytes_recv;
         }
-        if (uses & MPP_USES_MODEL)
+        if (uses & (MPP_USES_MODEL | MPP_USES_REQUESTS))
             mpp_price_add_call(cell->stats.model, &c->model);
         c->cell = cell;
+        if ((uses & MPP_USES_REQUESTS) && (c->new_request || c->nstarted))
+            mpp_call_end_requests(c, cell);
         atomic_store_explicit(&t->left, atomic_load_explicit(&t->entered, memory_order_relaxed),
                               memory_order_relaxed);
         return;

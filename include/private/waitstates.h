@@ -104,7 +104,7 @@ typedef struct {
 typedef struct {
     uint64_t count, issued; /* instances begun; instances taken for a reduction */
     int capacity;           /* grows to about two batches */
-    mpp_instance_t *instances; /* instance i at i % capacity */
+    mpp_instance_t *instances; /* instance i at i % capacity (a power of two) */
 } mpp_instances_t;
 
 /* How many of the oldest instances must go to a reduction before the next

@@ -58,6 +58,7 @@ static int grow(mpp_table_t *t)
     t->capacity = capacity;
     t->generation++;
     memset(t->recent, 0, sizeof t->recent);
+    memset(t->recent_before, 0, sizeof t->recent_before);
     return 0;
 }
 
@@ -81,6 +82,7 @@ mpp_cell_t *mpp_table_insert(mpp_table_t *t, uint64_t hash, uint32_t fid, uint32
     memset(c->frames, 0, sizeof c->frames);
     memcpy(c->frames, frames, (size_t)t->depth * sizeof *frames);
     memset(c->steps, 0, sizeof c->steps); /* MPP_STEP_UNKNOWN */
+    c->walk.frame = 0; /* nothing noted */
     t->count++;
     return c;
 }

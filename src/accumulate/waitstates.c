@@ -109,14 +109,14 @@ static int push(mpp_p2p_t *m, mpp_channel_t *c, int kind, int64_t value)
         if (!q)
             return -1;
         for (int i = 0; i < c->len; i++)
-            q[i] = c->queue[(c->head + i) % c->cap];
+            q[i] = c->queue[(c->head + i) & (c->cap - 1)];
         free(c->queue);
         c->queue = q;
         c->cap = cap;
         c->head = 0;
     }
     c->kind = kind;
-    c->queue[(c->head + c->len) % c->cap] = value;
+    c->queue[(c->head + c->len) & (c->cap - 1)] = value; /* cap: a power of two (8, doubled) */
     c->len++;
     return 0;
 }
@@ -124,7 +124,7 @@ static int push(mpp_p2p_t *m, mpp_channel_t *c, int kind, int64_t value)
 static int64_t pop(mpp_channel_t *c)
 {
     int64_t v = c->queue[c->head];
-    c->head = (c->head + 1) % c->cap;
+    c->head = (c->head + 1) & (c->cap - 1);
     c->len--;
     return v;
 }
@@ -254,7 +254,7 @@ int mpp_instances_due(const mpp_instances_t *r, int batch)
 
 static mpp_instance_t *slot_of(const mpp_instances_t *r, uint64_t i)
 {
-    return &r->instances[i % (uint64_t)r->capacity];
+    return &r->instances[i & (uint64_t)(r->capacity - 1)]; /* capacity: a power of two (8, doubled) */
 }
 
 int mpp_instances_room(mpp_instances_t *r)
@@ -266,7 +266,7 @@ int mpp_instances_room(mpp_instances_t *r)
     if (!grown)
         return -1;
     for (uint64_t i = r->issued; i < r->count; i++)
-        grown[i % (uint64_t)cap] = *slot_of(r, i);
+        grown[i & (uint64_t)(cap - 1)] = *slot_of(r, i);
     free(r->instances);
     r->instances = grown;
     r->capacity = cap;

@@ -180,3 +180,17 @@ int mpp_callsite_library_call(uintptr_t return_address, uint32_t fid)
     int implements = mpp_frame_implements(return_address);
     return implements != MPP_IMPLEMENTS_UNKNOWN && implements != (int)fid;
 }
+
+int mpp_callsite_note(mpp_walk_t *walk, const uintptr_t *frames, const mpp_step_rule_t *steps, int depth,
+                      void *return_address, void *frame_address, uintptr_t lo, uintptr_t hi)
+{
+    mpp_walk_t now;
+    now.frame = (uintptr_t)frame_address;
+    now.n = 0;
+    int same = mpp_callsite_walk(frames, steps, depth, return_address, frame_address, lo, hi, &now);
+    if (same && now.n >= 0)
+        *walk = now;
+    else if (same) /* a walk too long to note: walked every time */
+        walk->frame = 0;
+    return same;
+}

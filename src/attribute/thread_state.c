@@ -79,6 +79,8 @@ static void add_split(mpp_stats_t *s, const mpp_call_t *c, uint64_t dt)
         s->ticks[k] += share[k];
 }
 
+void mpp_call_add_split(mpp_cell_t *cell, const mpp_call_t *c) { add_split(&cell->stats, c, c->t1 - c->t0); }
+
 uint64_t mpp_call_ticks_of(const mpp_call_t *c, int category, int call_category)
 {
     uint64_t dt = c->t1 - c->t0;
@@ -251,23 +253,28 @@ void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_
     /* Loops call a few sites again and again: the recent cell of this
      * return address, while the stack is still that cell's (the fast path's
      * test, for the calls it leaves out: requests, the general mode) ... */
-    mpp_cell_t *cell = t->table.recent[mpp_recent_slot((uintptr_t)return_address)];
+    mpp_cell_t *cell = mpp_recent_cell(&t->table, (uintptr_t)return_address, c->fid);
     if (!(cell && cell->fid == c->fid && cell->interval == interval &&
-          mpp_callsite_matches(cell->frames, cell->steps, depth, return_address, frame_address, t->stack_lo,
-                               t->stack_hi))) {
+          mpp_callsite_matches_noted(&cell->walk, cell->frames, cell->steps, depth, return_address, frame_address,
+                                     t->stack_lo, t->stack_hi))) {
         /* ... else a capture, the recent cell of its first frame, the table */
         mpp_callsite_capture(frames, steps, depth, return_address, frame_address, t->stack_lo, t->stack_hi);
-        mpp_cell_t **recent = &t->table.recent[mpp_recent_slot(frames[0])];
+        unsigned first = mpp_recent_slot(frames[0]);
+        mpp_cell_t **recent = &t->table.recent[first];
         cell = *recent;
         if (!(cell && cell->fid == c->fid && cell->interval == interval &&
               mpp_same_frames(cell->frames, frames, depth))) {
-            cell = mpp_table_lookup(&t->table, c->fid, interval, frames);
-            *recent = cell;
+            mpp_cell_t *found = mpp_table_lookup(&t->table, c->fid, interval, frames);
+            if (*recent && *recent != found)
+                t->table.recent_before[first] = *recent;
+            *recent = cell = found;
         }
         /* the rules that let the fast path repeat this capture (a cell made
          * without them: another thread's origin, the DWARF unwinder) */
-        if (cell && MPP_UNLIKELY(cell->steps[0].kind == MPP_STEP_UNKNOWN) && steps[0].kind != MPP_STEP_UNKNOWN)
+        if (cell && MPP_UNLIKELY(cell->steps[0].kind == MPP_STEP_UNKNOWN) && steps[0].kind != MPP_STEP_UNKNOWN) {
             memcpy(cell->steps, steps, sizeof cell->steps);
+            cell->walk.frame = 0; /* noted with other rules */
+        }
     }
     if (MPP_LIKELY(cell != NULL)) {
         uint64_t dt = c->t1 - c->t0;
@@ -286,4 +293,11 @@ void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_
     if (MPP_UNLIKELY(c->new_request || c->nstarted))
         track_requests(c, cell);
     atomic_store_explicit(&t->left, atomic_load_explicit(&t->entered, memory_order_relaxed), memory_order_relaxed);
+}
+
+void mpp_call_end_requests(mpp_call_t *c, mpp_cell_t *cell)
+{
+    if (MPP_UNLIKELY(c->nstarted))
+        mpp_price_add(cell->stats.model, c->started_price);
+    track_requests(c, cell);
 }

@@ -11,7 +11,7 @@
  * held across an MPI call. */
 static mpp_handlemap_t registry;
 static mpp_handlemap_t group_calls; /* commids.h key -> constructor calls made with it */
-static mpp_comm_t *world_entry;     /* MPI_COMM_WORLD: every lookup of it skips the table */
+mpp_comm_t *mpp_comm_world_entry; /* MPI_COMM_WORLD: every lookup of it skips the table (comms.h) */
 static int world_rank;
 static mpp_mt_lock_t lock = MPP_MT_LOCK_INITIALIZER;
 
@@ -112,7 +112,7 @@ static void place(mpp_comm_t *c, uint64_t id)
 
 static void release_locked(mpp_comm_t *c)
 {
-    if (c && c != world_entry && --c->refs <= 0)
+    if (c && c != mpp_comm_world_entry && --c->refs <= 0)
         free_entry_memory(c);
 }
 
@@ -138,9 +138,9 @@ void mpp_comms_start(int thread_multiple)
     PMPI_Comm_rank(mpp_world(), &world_rank);
     mpp_handlemap_init(&registry, sizeof(mpp_comm_t *));
     mpp_handlemap_init(&group_calls, sizeof(uint64_t));
-    world_entry = describe(mpp_world());
-    if (world_entry)
-        place(world_entry, MPP_COMM_ID_WORLD);
+    mpp_comm_world_entry = describe(mpp_world());
+    if (mpp_comm_world_entry)
+        place(mpp_comm_world_entry, MPP_COMM_ID_WORLD);
     if (!mpp_world_model())
         return; /* sessions alone: MPI_COMM_SELF is not valid */
     mpp_comm_t *self = describe(MPI_COMM_SELF);
@@ -152,10 +152,8 @@ void mpp_comms_start(int thread_multiple)
     }
 }
 
-mpp_comm_t *mpp_comm_get(MPI_Comm comm)
+mpp_comm_t *mpp_comm_get_slow(MPI_Comm comm)
 {
-    if (comm == mpp_world())
-        return world_entry;
     if (comm == MPI_COMM_NULL)
         return NULL;
     take();
@@ -334,8 +332,8 @@ static void each_entry(uint64_t key, void *value, void *arg)
 void mpp_comms_each(void (*fn)(mpp_comm_t *, void *), void *arg)
 {
     struct each_arg a = {fn, arg};
-    if (world_entry)
-        fn(world_entry, arg);
+    if (mpp_comm_world_entry)
+        fn(mpp_comm_world_entry, arg);
     mpp_handlemap_each(&registry, each_entry, &a);
 }
 
@@ -350,8 +348,8 @@ void mpp_comms_stop(void)
     mpp_handlemap_each(&registry, free_entry, NULL);
     mpp_handlemap_free(&registry);
     mpp_handlemap_free(&group_calls);
-    if (world_entry) {
-        free_entry_memory(world_entry);
-        world_entry = NULL;
+    if (mpp_comm_world_entry) {
+        free_entry_memory(mpp_comm_world_entry);
+        mpp_comm_world_entry = NULL;
     }
 }

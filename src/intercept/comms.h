@@ -16,6 +16,7 @@
 
 #include "commids.h"
 #include "treereduce.h"
+#include "world.h"
 
 struct mpp_coll_ring;
 
@@ -42,8 +43,16 @@ void mpp_comms_each(void (*fn)(mpp_comm_t *, void *), void *arg);
 void mpp_comms_stop(void);
 
 /* The entry of a handle, registered without an id if no constructor hook
- * saw it; NULL for MPI_COMM_NULL or out of memory. */
-mpp_comm_t *mpp_comm_get(MPI_Comm comm);
+ * saw it; NULL for MPI_COMM_NULL or out of memory.  The world's (world.h)
+ * inline: most calls name it, and every hook looks its communicator up. */
+extern mpp_comm_t *mpp_comm_world_entry;
+mpp_comm_t *mpp_comm_get_slow(MPI_Comm comm);
+static inline mpp_comm_t *mpp_comm_get(MPI_Comm comm)
+{
+    if (comm == mpp_world())
+        return mpp_comm_world_entry;
+    return mpp_comm_get_slow(comm);
+}
 /* A constructor collective over `parent` returned comm (MPI_COMM_NULL on a
  * member left out, which counts the call all the same). */
 void mpp_comm_created(MPI_Comm parent, MPI_Comm comm);

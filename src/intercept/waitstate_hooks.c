@@ -274,11 +274,12 @@ static uint64_t begin_instance(mpp_comm_t *c, int64_t entry, const mpp_request_o
     int due = mpp_instances_due(in, batch);
     if (due)
         issue(c, ring, due);
-    if (mpp_instances_room(in) != 0) /* no memory: make room the only way left */
+    if (MPP_UNLIKELY(mpp_instances_room(in) != 0)) { /* no memory: make room the only way left */
         while (in->count > in->issued)
             issue(c, ring, in->count - in->issued > (uint64_t)batch ? batch : (int)(in->count - in->issued));
-    if (mpp_instances_room(in) != 0)
-        return UINT64_MAX;
+        if (mpp_instances_room(in) != 0)
+            return UINT64_MAX;
+    }
     uint64_t i = mpp_instances_begin(in, entry, origin);
     stats.instances++;
     return i;
@@ -366,14 +367,20 @@ static int open_event(mpp_call_t *c, uint64_t sendrecv_ticks)
     return mpp_p2p_event_open(&matcher, aligned(c->t0), (int64_t)sendrecv_ticks, &o);
 }
 
-/* A status that received a message (an MPI query: outside the lock). */
+/* A status that received a message (outside the lock: MPI may be asked). */
 static int is_message(const MPI_Status *st)
 {
-    int cancelled = 0;
     if (!st || st == MPI_STATUS_IGNORE || st->MPI_SOURCE == MPI_PROC_NULL || st->MPI_SOURCE < 0)
         return 0;
+#if defined(MPICH_VERSION)
+    /* MPICH keeps the cancelled flag in the status itself
+     * (MPIR_STATUS_GET_CANCEL_BIT): no call into the library on every receive */
+    return !(st->count_hi_and_cancelled & 1);
+#else
+    int cancelled = 0;
     PMPI_Test_cancelled(st, &cancelled);
     return !cancelled;
+#endif
 }
 
 static void receive(int event, const mpp_comm_t *cm, const MPI_Status *st)

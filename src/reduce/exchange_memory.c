@@ -19,11 +19,16 @@ typedef struct message {
     struct message *next;
 } message_t;
 
+/* Messages wait in their destination's queue, in the order sent, and wake
+ * only that destination: thousands of positions (bench/scaling) do not
+ * all wake for every message. */
 typedef struct {
     pthread_mutex_t lock;
-    pthread_cond_t arrived;
     pthread_barrier_t barrier;
-    message_t *queue;
+    message_t **queue;        /* [n]: per destination */
+    message_t ***queue_tail;  /* [n] */
+    pthread_cond_t *arrived;  /* [n]: per destination */
+    int n;
     int lost;           /* a message could not be queued (no memory): receivers stop waiting */
     const void **slots; /* per position: its buffer in the current collective */
     int gate;           /* 0 until every thread runs, then 1; -1: not all could start */
@@ -48,14 +53,17 @@ static void mem_send(mpp_exchange_t *x, const void *buf, size_t len, int dest, i
         m = NULL;
     }
     pthread_mutex_lock(&sh->lock);
-    message_t **end = &sh->queue;
-    while (*end)
-        end = &(*end)->next;
-    if (m)
-        *end = m;
-    else
+    if (m && dest >= 0 && dest < sh->n) {
+        *sh->queue_tail[dest] = m;
+        sh->queue_tail[dest] = &m->next;
+        pthread_cond_broadcast(&sh->arrived[dest]);
+    } else {
+        free(m ? m->buf : NULL);
+        free(m);
         sh->lost = 1;
-    pthread_cond_broadcast(&sh->arrived);
+        for (int p = 0; p < sh->n; p++)
+            pthread_cond_broadcast(&sh->arrived[p]);
+    }
     pthread_mutex_unlock(&sh->lock);
 }
 
@@ -64,11 +72,13 @@ static void *mem_recv(mpp_exchange_t *x, int source, int tag, size_t *len)
     shared_t *sh = shared_of(x);
     pthread_mutex_lock(&sh->lock);
     for (;;) {
-        for (message_t **at = &sh->queue; *at; at = &(*at)->next) {
+        for (message_t **at = &sh->queue[x->position]; *at; at = &(*at)->next) {
             message_t *m = *at;
-            if (m->dest != x->position || m->source != source || m->tag != tag)
+            if (m->source != source || m->tag != tag)
                 continue;
             *at = m->next;
+            if (!*at)
+                sh->queue_tail[x->position] = at;
             pthread_mutex_unlock(&sh->lock);
             void *buf = m->buf;
             *len = m->len;
@@ -80,7 +90,7 @@ static void *mem_recv(mpp_exchange_t *x, int source, int tag, size_t *len)
             *len = 0;
             return NULL;
         }
-        pthread_cond_wait(&sh->arrived, &sh->lock);
+        pthread_cond_wait(&sh->arrived[x->position], &sh->lock);
     }
 }
 
@@ -139,9 +149,8 @@ static void mem_reduce(mpp_exchange_t *x, const void *in, void *out, size_t n, m
 
 typedef struct {
     mpp_exchange_t x;
-    const mpp_local_profile_t *profile;
-    const char *hostname, *ranks_spec;
-    mpp_reduced_t *result;
+    void (*fn)(mpp_exchange_t *x, void *arg);
+    void *arg;
 } worker_t;
 
 static void *work(void *arg)
@@ -155,31 +164,36 @@ static void *work(void *arg)
     int go = sh->gate > 0;
     pthread_mutex_unlock(&sh->lock);
     if (go)
-        w->result = mpp_reduce_exchange(w->profile, &w->x, w->ranks_spec, w->hostname);
+        w->fn(&w->x, w->arg);
     return NULL;
 }
 
-mpp_reduced_t *mpp_reduce_in_memory(const mpp_local_profile_t *const *profiles, const int *ranks,
-                                    const char *const *hostnames, int n, int nprocs, const char *ranks_spec)
+int mpp_exchange_in_memory(int n, int nprocs, const int *ranks, void (*fn)(mpp_exchange_t *x, void *arg),
+                           void *const *args)
 {
     if (n < 1)
-        return NULL;
-    shared_t sh = {.queue = NULL};
+        return -1;
+    shared_t sh = {.n = n};
     worker_t *w = calloc((size_t)n, sizeof *w);
     pthread_t *threads = calloc((size_t)n, sizeof *threads);
     sh.slots = calloc((size_t)n, sizeof *sh.slots);
-    if (!w || !threads || !sh.slots) {
-        free(w), free(threads), free(sh.slots);
-        return NULL;
+    sh.queue = calloc((size_t)n, sizeof *sh.queue);
+    sh.queue_tail = calloc((size_t)n, sizeof *sh.queue_tail);
+    sh.arrived = calloc((size_t)n, sizeof *sh.arrived);
+    if (!w || !threads || !sh.slots || !sh.queue || !sh.queue_tail || !sh.arrived) {
+        free(w), free(threads), free(sh.slots), free(sh.queue), free(sh.queue_tail), free(sh.arrived);
+        return -1;
     }
     pthread_mutex_init(&sh.lock, NULL);
-    pthread_cond_init(&sh.arrived, NULL);
+    for (int p = 0; p < n; p++) {
+        pthread_cond_init(&sh.arrived[p], NULL);
+        sh.queue_tail[p] = &sh.queue[p];
+    }
     pthread_cond_init(&sh.opened, NULL);
     pthread_barrier_init(&sh.barrier, NULL, (unsigned)n);
     for (int p = 0; p < n; p++)
-        w[p] = (worker_t){{p, n, nprocs, ranks, &sh, mem_send, mem_recv, mem_bcast, mem_reduce},
-                          profiles[p], hostnames[p], ranks_spec, NULL};
-    mpp_reduced_t *result;
+        w[p] = (worker_t){{p, n, nprocs, ranks, &sh, mem_send, mem_recv, mem_bcast, mem_reduce}, fn, args[p]};
+    int rc = 0;
     if (n == 1) { /* alone: no thread (a partial protocol is written in a forked child) */
         sh.gate = 1;
         work(&w[0]);
@@ -200,17 +214,55 @@ mpp_reduced_t *mpp_reduce_in_memory(const mpp_local_profile_t *const *profiles, 
         pthread_mutex_unlock(&sh.lock);
         for (int p = 0; p < started; p++)
             pthread_join(threads[p], NULL);
+        rc = started == n ? 0 : -1;
     }
-    result = w[0].result;
-    for (message_t *m = sh.queue, *next; m; m = next) {
-        next = m->next;
-        free(m->buf);
-        free(m);
+    for (int p = 0; p < n; p++) {
+        for (message_t *m = sh.queue[p], *next; m; m = next) {
+            next = m->next;
+            free(m->buf);
+            free(m);
+        }
+        pthread_cond_destroy(&sh.arrived[p]);
     }
     pthread_barrier_destroy(&sh.barrier);
-    pthread_cond_destroy(&sh.arrived);
     pthread_cond_destroy(&sh.opened);
     pthread_mutex_destroy(&sh.lock);
-    free(w), free(threads), free(sh.slots);
+    free(w), free(threads), free(sh.slots), free(sh.queue), free(sh.queue_tail), free(sh.arrived);
+    return rc;
+}
+
+typedef struct {
+    const mpp_local_profile_t *profile;
+    const char *hostname, *ranks_spec;
+    mpp_reduced_t *result;
+} reduction_t;
+
+static void reduce_one(mpp_exchange_t *x, void *arg)
+{
+    reduction_t *r = arg;
+    r->result = mpp_reduce_exchange(r->profile, x, r->ranks_spec, r->hostname);
+}
+
+mpp_reduced_t *mpp_reduce_in_memory(const mpp_local_profile_t *const *profiles, const int *ranks,
+                                    const char *const *hostnames, int n, int nprocs, const char *ranks_spec)
+{
+    if (n < 1)
+        return NULL;
+    reduction_t *r = calloc((size_t)n, sizeof *r);
+    void **args = calloc((size_t)n, sizeof *args);
+    mpp_reduced_t *result = NULL;
+    if (r && args) {
+        for (int p = 0; p < n; p++) {
+            r[p] = (reduction_t){profiles[p], hostnames[p], ranks_spec, NULL};
+            args[p] = &r[p];
+        }
+        if (mpp_exchange_in_memory(n, nprocs, ranks, reduce_one, args) == 0)
+            result = r[0].result;
+        else
+            for (int p = 0; p < n; p++)
+                mpp_reduced_free(r[p].result);
+    }
+    free(r);
+    free(args);
     return result;
 }

@@ -110,6 +110,43 @@ START_TEST(test_callsite_matches_where_walk_stops)
 }
 END_TEST
 
+/* The walk noted for a frame (mpp_callsite_matches_noted) says what a
+ * walk would: yes from the same frame with the same words, and no as soon
+ * as any word the walk read changed (a caller further up replaced, a
+ * frame pointer moved), or a frame the cell does not have; other frames
+ * walk again. */
+START_TEST(test_callsite_matches_noted)
+{
+    for (int depth = 1; depth <= 6; depth++) {
+        uintptr_t frames[MPP_MAX_DEPTH];
+        mpp_step_rule_t steps[MPP_MAX_DEPTH];
+        mpp_walk_t walk = {0, 0, {0}, {0}};
+        void *fp = chain(NFRAMES);
+        fp_walk(fp, depth, frames, steps);
+        ck_assert_int_eq(mpp_callsite_matches_noted(&walk, frames, steps, depth, RA, fp, lo, hi), 1);
+        if (depth > 1) {
+            ck_assert_uint_eq(walk.frame, (uintptr_t)fp);
+            ck_assert_int_eq(walk.n, 2 * depth - 1); /* the first frame pointer, then one pair per step */
+        }
+        ck_assert_int_eq(mpp_callsite_matches_noted(&walk, frames, steps, depth, RA, fp, lo, hi), 1);
+        for (int w = 0; w < 2 * depth; w++) { /* every word the walk reads, and the one above */
+            uintptr_t keep = stack[w];
+            stack[w] ^= 0x10;
+            int walked = mpp_callsite_matches(frames, steps, depth, RA, fp, lo, hi);
+            ck_assert_msg(mpp_callsite_matches_noted(&walk, frames, steps, depth, RA, fp, lo, hi) == walked,
+                          "depth %d: word %d changed: noted and walked disagree", depth, w);
+            stack[w] = keep;
+            ck_assert_int_eq(mpp_callsite_matches_noted(&walk, frames, steps, depth, RA, fp, lo, hi), 1);
+        }
+        /* a frame one level up: what its walk gives, noted anew */
+        void *up = &stack[2];
+        ck_assert_int_eq(mpp_callsite_matches_noted(&walk, frames, steps, depth, RA, up, lo, hi),
+                         mpp_callsite_matches(frames, steps, depth, RA, up, lo, hi));
+        ck_assert_int_eq(mpp_callsite_matches_noted(&walk, frames, steps, depth, (void *)0x3ff008, fp, lo, hi), 0);
+    }
+}
+END_TEST
+
 START_TEST(test_frame_step_rules)
 {
     /* CFA = sp + 24, caller's bp saved at CFA - 16; then CFA = *(bp - 8) (a
@@ -337,6 +374,7 @@ Suite *callsite_suite(void)
     TCase *tc = tcase_create("steps");
     tcase_add_test(tc, test_callsite_matches_own_walk);
     tcase_add_test(tc, test_callsite_matches_where_walk_stops);
+    tcase_add_test(tc, test_callsite_matches_noted);
     tcase_add_test(tc, test_frame_step_rules);
     suite_add_tcase(s, tc);
     tc = tcase_create("real_stacks");

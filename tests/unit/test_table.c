@@ -409,6 +409,29 @@ START_TEST(test_table_recent_slots_apart)
 }
 END_TEST
 
+/* Two call sites of one loop that share a recent[] slot (MPP_RECENT bytes
+ * apart, as the two calls of a ping-pong were) both find their cell: the
+ * slot's and the one it pushed out, instead of one of them going through
+ * a capture and a lookup at every call. */
+START_TEST(test_table_recent_shared_slot)
+{
+    uintptr_t f[MPP_MAX_DEPTH] = {0};
+    ck_assert_int_eq(mpp_table_init(&T, 100000, 1), 0);
+    uintptr_t pc = 0x40810e, other = pc + MPP_RECENT;
+    f[0] = pc;
+    mpp_cell_t *a = mpp_table_lookup(&T, 7, 0, f);
+    f[0] = other;
+    mpp_cell_t *b = mpp_table_lookup(&T, 9, 0, f);
+    ck_assert_uint_eq(mpp_recent_slot(pc), mpp_recent_slot(other));
+    unsigned slot = mpp_recent_slot(pc);
+    T.recent[slot] = b; /* the newer one */
+    T.recent_before[slot] = a;
+    ck_assert_ptr_eq(mpp_recent_cell(&T, other, 9), b);
+    ck_assert_ptr_eq(mpp_recent_cell(&T, pc, 7), a);
+    ck_assert_ptr_eq(mpp_recent_cell(&T, pc, 9), a); /* not b: another site's; the caller checks the fid */
+}
+END_TEST
+
 Suite *table_suite(void)
 {
     Suite *s = suite_create("table");
@@ -428,6 +451,7 @@ Suite *table_suite(void)
     tcase_add_test(tc, test_table_fold_fine);
     tcase_add_test(tc, test_table_growth_clears_recent);
     tcase_add_test(tc, test_table_recent_slots_apart);
+    tcase_add_test(tc, test_table_recent_shared_slot);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("limits");
