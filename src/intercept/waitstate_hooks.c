@@ -6,6 +6,7 @@
 #include "mt_lock.h"
 #include "waitstate_hooks.h"
 #include "waitstates.h"
+#include "ws_deferred.h"
 #include "warnings.h"
 #include "ws_exchange.h"
 
@@ -17,17 +18,14 @@ static mpp_mt_lock_t lock = MPP_MT_LOCK_INITIALIZER;
 static mpp_p2p_t matcher;
 static mpp_ws_stats_t stats;
 
-static void apply_deferred(mpp_thread_t *self);
-static size_t ndeferred;
-
 /* The hooks' bookkeeping runs between take() and give(), their MPI calls
  * outside (ws_exchange.h); a thread entering a hook takes the wait-state
  * ticks other threads paired for its calls. */
 static inline void take(void)
 {
     mpp_mt_take(&lock);
-    if (MPP_UNLIKELY(ndeferred) && mpp_tls_thread)
-        apply_deferred(mpp_tls_thread);
+    if (MPP_UNLIKELY(mpp_ws_ndeferred) && mpp_tls_thread)
+        mpp_ws_apply_deferred(mpp_tls_thread);
 }
 
 static inline void give(void) { mpp_mt_give(&lock); }
@@ -43,67 +41,10 @@ static inline void give_and_send(void)
 
 static inline int64_t aligned(uint64_t ticks) { return (int64_t)ticks + clock_offset; }
 
-/* Wait-state ticks go to the cell of the call they belong to.  Tables are
- * per thread and only their thread may write them while the program runs,
- * so ticks for another thread's call (MPI_THREAD_MULTIPLE: whichever
- * thread receives a batch pairs it) wait here until that thread makes its
- * next MPI call, or MPI_Finalize. */
-typedef struct {
-    mpp_request_origin_t origin;
-    int which;
-    int64_t ticks;
-} deferred_wait_t;
-
-static deferred_wait_t *deferred;
-static size_t deferred_capacity;
-
-static void add_to_cell(mpp_thread_t *owner, const mpp_request_origin_t *o, int which, int64_t ticks)
-{
-    mpp_cell_t *cell = mpp_origin_cell(owner, o);
-    if (cell && which >= MPP_WAIT_FINE_PART)
-        cell->stats.fine[which - MPP_WAIT_FINE_PART] += (uint64_t)ticks;
-    else if (cell)
-        cell->stats.wait[which] += (uint64_t)ticks;
-}
-
-static void add_wait(const mpp_request_origin_t *o, int which, int64_t ticks)
-{
-    mpp_thread_t *self = mpp_tls_thread;
-    if (ticks <= 0 || !o->thread)
-        return;
-    if (o->thread == self) {
-        add_to_cell(self, o, which, ticks);
-        return;
-    }
-    if (ndeferred == deferred_capacity) {
-        size_t cap = deferred_capacity ? 2 * deferred_capacity : 64;
-        deferred_wait_t *grown = realloc(deferred, cap * sizeof *grown);
-        if (!grown)
-            return;
-        deferred = grown;
-        deferred_capacity = cap;
-    }
-    deferred[ndeferred++] = (deferred_wait_t){*o, which, ticks};
-}
-
-/* The deferred ticks of thread `self` (NULL: of every thread, at the end). */
-static void apply_deferred(mpp_thread_t *self)
-{
-    size_t kept = 0;
-    for (size_t i = 0; i < ndeferred; i++) {
-        deferred_wait_t *d = &deferred[i];
-        if (self && d->origin.thread != self)
-            deferred[kept++] = *d;
-        else
-            add_to_cell(d->origin.thread, &d->origin, d->which, d->ticks);
-    }
-    ndeferred = kept;
-}
-
 static void deliver_real_sync(void *ctx, const mpp_request_origin_t *o, int64_t wait, int fine)
 {
     (void)ctx;
-    add_wait(o, MPP_WAIT_REALSYNC + (fine ? MPP_WAIT_FINE_PART : 0), wait);
+    mpp_ws_add_wait(o, MPP_WAIT_REALSYNC + (fine ? MPP_WAIT_FINE_PART : 0), wait);
 }
 
 static void replay(int source, const mpp_send_record_t *records, int n)
@@ -179,6 +120,7 @@ static void untrack(uint64_t key)
  * goes when) and their reductions (ws_exchange.h). */
 
 typedef struct coll_batch {
+    struct coll_batch *next;  /* among the spares */
     int n;
     int64_t *sent;            /* [3n]: entries, exits, -exits (mpp_instances_take) */
     const int64_t *max;       /* [3n]: their maxima over the members, once reduced */
@@ -191,6 +133,7 @@ struct mpp_coll_ring {
 };
 
 static int64_t *terms; /* [3 * batch]: scratch of apply_batch, the last part its fine_terms */
+static coll_batch_t *spare_batches; /* reduced batches, each with room for `batch` instances */
 /* This process's time covered by Potential sync and by Time variation so
  * far, over all its communicators: instances share it (cover.h). */
 static mpp_cover_t entries_covered, exits_covered;
@@ -203,10 +146,10 @@ static void apply_batch(coll_batch_t *b)
                         variation, fine_terms);
     for (int j = 0; j < b->n; j++) {
         /* a difference below `threshold`: the fine part */
-        add_wait(&b->origins[j], MPP_WAIT_POTSYNC + (fine_terms[j] & MPP_FINE_POTSYNC ? MPP_WAIT_FINE_PART : 0),
+        mpp_ws_add_wait(&b->origins[j], MPP_WAIT_POTSYNC + (fine_terms[j] & MPP_FINE_POTSYNC ? MPP_WAIT_FINE_PART : 0),
                  potsync[j]);
         if (variation[j] >= 0) /* every member knew its exit */
-            add_wait(&b->origins[j],
+            mpp_ws_add_wait(&b->origins[j],
                      MPP_WAIT_VARIATION + (fine_terms[j] & MPP_FINE_VARIATION ? MPP_WAIT_FINE_PART : 0), variation[j]);
     }
 }
@@ -221,9 +164,8 @@ static void reduction_ended(void *user, const int64_t *values, int n)
         b->max = values;
         apply_batch(b);
     }
-    free(b->sent);
-    free(b->origins);
-    free(b);
+    b->next = spare_batches; /* for the next batch: none is allocated once they suffice */
+    spare_batches = b;
 }
 
 /* Every member must take part in each reduction, so without memory for a
@@ -232,21 +174,35 @@ static void reduction_ended(void *user, const int64_t *values, int n)
 static int64_t *fallback_buffer; /* [3 * batch] */
 
 /* The n oldest pending instances of c go to their reduction. */
+static void free_batch(coll_batch_t *b)
+{
+    free(b->sent);
+    free(b->origins);
+    free(b);
+}
+
+/* Room for a batch of at most `batch` instances: a spare if there is one. */
+static coll_batch_t *new_batch(void)
+{
+    coll_batch_t *b = spare_batches;
+    if (b) {
+        spare_batches = b->next;
+        return b;
+    }
+    if (!(b = calloc(1, sizeof *b)))
+        return NULL;
+    b->sent = malloc(3 * (size_t)batch * sizeof *b->sent);
+    b->origins = malloc((size_t)batch * sizeof *b->origins);
+    if (!b->sent || !b->origins) {
+        free_batch(b);
+        return NULL;
+    }
+    return b;
+}
+
 static void issue(mpp_comm_t *c, struct mpp_coll_ring *ring, int n)
 {
-    coll_batch_t *b = calloc(1, sizeof *b);
-    if (b) {
-        b->sent = malloc(3 * (size_t)n * sizeof *b->sent);
-        b->origins = malloc((size_t)n * sizeof *b->origins);
-    }
-    if (!b || !b->sent || !b->origins) {
-        if (b) {
-            free(b->sent);
-            free(b->origins);
-            free(b);
-        }
-        b = NULL;
-    }
+    coll_batch_t *b = new_batch();
     int64_t *values = b ? b->sent : fallback_buffer;
     if (b)
         b->n = n;
@@ -700,6 +656,10 @@ void mpp_ws_fine_threshold(int64_t fine)
 
 static void free_memory(void)
 {
+    for (coll_batch_t *b; (b = spare_batches) != NULL;) {
+        spare_batches = b->next;
+        free_batch(b);
+    }
     free(terms);
     free(fallback_buffer);
     terms = NULL, fallback_buffer = NULL;
@@ -777,10 +737,8 @@ void mpp_ws_finish(void)
     take();
     mpp_comms_each(free_ring, NULL);
     give();
-    apply_deferred(NULL); /* every other thread is done: their tables stay put */
-    free(deferred);
-    deferred = NULL;
-    deferred_capacity = 0;
+    mpp_ws_apply_deferred(NULL); /* every other thread is done: their tables stay put */
+    mpp_ws_deferred_free();
     stats.paired = matcher.paired;
     stats.unpaired = matcher.unpaired_receives + matcher.dropped;
     mpp_wsx_stats_t x;
