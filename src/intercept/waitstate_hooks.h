@@ -37,7 +37,7 @@
 extern int mpp_ws_on;
 
 /* MPI_Init: clocks already aligned (offset, threshold in ticks); comm:
- * the profiler's own (a duplicate of MPI_COMM_WORLD), which carries every
+ * the profiler's own (a duplicate of the profiler's world, world.h), which carries every
  * message of the analysis. */
 void mpp_ws_start(MPI_Comm comm, int64_t clock_offset, int64_t threshold, int batch, int thread_multiple);
 /* Right after mpp_ws_start: waits counted at `fine` ticks but not at the

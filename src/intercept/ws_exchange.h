@@ -1,5 +1,5 @@
 /* The wait-state analysis's own messages, all on the profiler's
- * communicator (a duplicate of MPI_COMM_WORLD made at MPI_Init); none on
+ * communicator (a duplicate of the profiler's world, world.h); none on
  * the program's communicators.
  *
  *   stream      send records (waitstates.h), in batches per destination,
