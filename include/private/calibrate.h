@@ -15,6 +15,7 @@
 typedef struct {
     mpp_model_setup_t setup;    /* what the protocol states (the same on every process) */
     double speed;               /* this process's relative core speed (mean 1) */
+    double loop;                /* seconds of its fastest compute loop (at MPI_Init, then MPI_Finalize too) */
     unsigned char *same_node;   /* [world size]: 1 when that rank runs on this process's node
                                    (allocated when there are several nodes, else NULL) */
     int world_size;
@@ -26,8 +27,9 @@ typedef struct {
  * node; more on a noisy one (calibrate.c). */
 void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char *model_text,
                    mpp_calibration_t *out);
-/* MPI_Finalize: the same ping-pongs again, and the better of each
- * calibrated parameter kept (mpp_model_keep_better).  Collective. */
+/* MPI_Finalize: the same ping-pongs and compute loop again, the better of
+ * each calibrated parameter kept (mpp_model_keep_better) and each
+ * process's faster loop.  Collective. */
 void mpp_calibrate_again(MPI_Comm comm, mpp_calibration_t *c);
 void mpp_calibration_free(mpp_calibration_t *c);
 

@@ -505,8 +505,8 @@ int mpp_model_describe(const mpp_model_setup_t *s, char lines[][MPP_MODEL_LINE],
     }
     snprintf(lines[n++], MPP_MODEL_LINE,
              "core speed: relative %.3f (rank %d) to %.3f (rank %d), mean 1, from a %.3g ms compute loop timed on "
-             "every process at MPI_Init", s->speed_min, s->speed_min_rank, s->speed_max, s->speed_max_rank,
-             s->speed_loop * 1e3);
+             "every process at MPI_Init%s", s->speed_min, s->speed_min_rank, s->speed_max, s->speed_max_rank,
+             s->speed_loop * 1e3, s->seconds_finalize > 0 ? " and MPI_Finalize (the faster of the two)" : "");
     if (s->seconds_finalize > 0)
         snprintf(lines[n++], MPP_MODEL_LINE, "calibration took %.3g ms at MPI_Init and %.3g ms at MPI_Finalize "
                  "(%d node%s)", s->seconds * 1e3, s->seconds_finalize * 1e3, s->nodes, s->nodes == 1 ? "" : "s");

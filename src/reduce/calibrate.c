@@ -14,7 +14,7 @@
  * fastest, the ping-pong goes on, up to 0.1 s per size; a pair on one node
  * whose round trips take time slices is asked whether it shares a CPU, and
  * then moves apart for the measurement (apart.h).  At MPI_Finalize the
- * ping-pongs alone, the same way. */
+ * ping-pongs and the compute loop again, the same way (about 3.5 ms). */
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -211,6 +211,31 @@ typedef struct {
     int rank;
 } double_int_t; /* MPI_DOUBLE_INT */
 
+/* The compute loop on every process at once, the fastest loop this
+ * process has had (c->loop: at MPI_Init, then at MPI_Finalize as well: the
+ * host's speed changes from one millisecond to the next, and one slow
+ * millisecond on one process would otherwise predict an imbalance), and the
+ * relative speeds from it. */
+static void agree_speed(MPI_Comm comm, int size, mpp_calibration_t *c)
+{
+    mpp_model_setup_t *s = &c->setup;
+    mpp_ptp_barrier(comm);
+    double loop = speed_loop(), loop_sum = 0;
+    if (loop < c->loop)
+        c->loop = loop;
+    mpp_ptp_allreduce(&c->loop, &loop_sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+    double mean_loop = loop_sum / size;
+    c->speed = mean_loop / c->loop;
+    int rank;
+    PMPI_Comm_rank(comm, &rank);
+    double_int_t sp = {c->speed, rank}, lo, hi;
+    mpp_ptp_allreduce(&sp, &lo, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm);
+    mpp_ptp_allreduce(&sp, &hi, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
+    s->speed_min = lo.value, s->speed_min_rank = lo.rank;
+    s->speed_max = hi.value, s->speed_max_rank = hi.rank;
+    s->speed_loop = mean_loop;
+}
+
 void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char *model_text,
                    mpp_calibration_t *out)
 {
@@ -326,17 +351,8 @@ void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char 
     measure_links(comm, rank, s, measured);
 
     /* 5. Core speed: every process at once. */
-    mpp_ptp_barrier(comm);
-    double loop = speed_loop(), loop_sum = 0;
-    mpp_ptp_allreduce(&loop, &loop_sum, 1, MPI_DOUBLE, MPI_SUM, comm);
-    double mean_loop = loop_sum / size;
-    out->speed = mean_loop / loop;
-    double_int_t sp = {out->speed, rank}, lo, hi;
-    mpp_ptp_allreduce(&sp, &lo, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm);
-    mpp_ptp_allreduce(&sp, &hi, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
-    s->speed_min = lo.value, s->speed_min_rank = lo.rank;
-    s->speed_max = hi.value, s->speed_max_rank = hi.rank;
-    s->speed_loop = mean_loop;
+    out->loop = INFINITY;
+    agree_speed(comm, size, out);
 
     /* 6. The measurements, and the time all this took, for everyone. */
     measured[LINK_VALUES] = PMPI_Wtime() - started;
@@ -364,12 +380,15 @@ void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char 
 void mpp_calibrate_again(MPI_Comm comm, mpp_calibration_t *c)
 {
     mpp_model_setup_t *s = &c->setup;
-    if (!s->enabled || (s->pair[MPP_LINK_INTRA][0] < 0 && s->pair[MPP_LINK_INTER][0] < 0))
-        return; /* nothing was measured (the same on every process) */
+    if (!s->enabled)
+        return; /* (the same on every process) */
     double started = PMPI_Wtime(), measured[LINK_VALUES + 1] = {0}, agreed[LINK_VALUES + 1];
-    int rank;
+    int rank, size;
     PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
     measure_links(comm, rank, s, measured);
+    if (size > 1)
+        agree_speed(comm, size, c);
     measured[LINK_VALUES] = PMPI_Wtime() - started;
     mpp_ptp_allreduce(measured, agreed, LINK_VALUES + 1, MPI_DOUBLE, MPI_MAX, comm);
     s->seconds_finalize = agreed[LINK_VALUES];
