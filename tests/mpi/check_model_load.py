@@ -2,7 +2,7 @@
 Calibration; WAIT STATES, Clocks), for tests/mpi/test_model_load.sh.
 
 usage:
-  check_model_load.py SCHEMA.json QUIET.json... -- LOADED.json...
+  check_model_load.py [--again] SCHEMA.json QUIET.json... -- LOADED.json...
 
 QUIET: tests/mpi/model_load.c run on the quiet node before, between and
 after the loaded runs (the host changes speed for seconds at a time: the
@@ -13,6 +13,14 @@ figure) and give no predicted characteristics and no Overlap, with that
 reason; and either a clock offset uncertainty at MPI_Init within
 max(UNCERTAINTY_FACTOR x the reference, UNCERTAINTY_FLOOR), or a warning
 that says why the differences below which waits count as 0 are that large.
+
+--again: a LOADED run (beside busy processes, not bound to one CPU) whose
+latency alone fails is named on a line 'AGAIN: PATH' and the exit status is
+3 (when nothing else failed): the caller runs it again between two new quiet
+runs.  The host moves the VM's processors for seconds at a time: a quiet run
+was seen at 0.56 us one way with an offset uncertainty of 0.57 us, 3x the
+runs before and after it, so a reference taken a few runs away can be the
+other machine's.  Runs named bound* are never run again.
 """
 import re
 import sys
@@ -70,6 +78,9 @@ def check_not_calibrated(doc, name, latency, reference):
 
 
 def main(argv):
+    again = argv[1:2] == ["--again"]
+    if again:
+        argv = argv[:1] + argv[2:]
     if "--" not in argv[2:] or len(argv) < 5:
         print(__doc__, file=sys.stderr)
         return 2
@@ -93,6 +104,7 @@ def main(argv):
             if intra_latency(docs[p]) > 100e-6:
                 pc.fail("%s: a quiet run calibrated lat_intra=%.3g s, more than 100 us" % (p, intra_latency(docs[p])))
         limit = max(UNCERTAINTY_FACTOR * ref_uncertainty, UNCERTAINTY_FLOOR)
+        repeat = []
         for p in loaded:
             doc = docs[p]
             latency, uncertainty = intra_latency(doc), init_uncertainty(doc)
@@ -101,7 +113,13 @@ def main(argv):
                   % (p, latency, latency / ref_latency, uncertainty,
                      "; says: %s" % " | ".join(said) if said else ""))
             if latency > LATENCY_FACTOR * ref_latency:
-                check_not_calibrated(doc, p, latency, ref_latency)
+                try:
+                    check_not_calibrated(doc, p, latency, ref_latency)
+                except AssertionError as e:
+                    if not again or p.split("/")[-1].startswith("bound"):
+                        raise
+                    print("%s\nAGAIN: %s" % (e, p))
+                    repeat.append(p)
             if uncertainty > limit and not pc.find_warnings(doc, THRESHOLD_WARNING):
                 pc.fail("%s: the clock offset uncertainty at MPI_Init is %.3g s, more than %.3g s (10 x the quiet "
                         "runs', at least %g s), and no warning says why ('%s ...'). Clock: %s"
@@ -109,6 +127,8 @@ def main(argv):
     except AssertionError as e:
         print("FAIL: %s" % e, file=sys.stderr)
         return 1
+    if repeat:
+        return 3
     print("check_model_load: ok")
     return 0
 

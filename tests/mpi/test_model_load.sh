@@ -11,7 +11,10 @@
 # could not be calibrated, with the figure, and the predicted
 # characteristics and Overlap are then n/a with that reason; the clock
 # offset uncertainty at MPI_Init stays within 10x the quiet runs' (at least
-# 20 us) or a warning says why waits below the threshold count as 0.
+# 20 us) or a warning says why waits below the threshold count as 0.  A
+# run beside busy processes whose latency alone fails is made once more
+# between new quiet runs (the host changes between runs: see
+# check_model_load.py); the bound run is checked once.
 set -eu
 # shellcheck source=common.sh
 . "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
@@ -71,7 +74,34 @@ else
 fi
 run quiet4
 quiet="$quiet quiet4.txt.json"
+schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
+status=0
 # shellcheck disable=SC2086  # lists of files
-"$PYTHON3" "$srcdir/check_model_load.py" "$top_srcdir/schema/mpiprof-protocol.schema.json" $quiet -- $loaded \
-    || fail "protocol check failed (see above)"
+"$PYTHON3" "$srcdir/check_model_load.py" --again "$schema" $quiet -- $loaded >check.out || status=$?
+cat check.out
+[ "$status" -eq 0 ] || [ "$status" -eq 3 ] || fail "protocol check failed (see above)"
+if [ "$status" -eq 3 ]; then
+    # A run beside busy processes whose latency alone failed: the host may
+    # have changed between it and the quiet runs (check_model_load.py,
+    # --again).  Each such run again, between two new quiet runs that are
+    # then the reference, and no third chance.
+    n=$(grep -c '^AGAIN: ' check.out)
+    quiet="quiet_again0.txt.json"
+    loaded=""
+    run quiet_again0
+    i=1
+    while [ "$i" -le "$n" ]; do
+        spin_start
+        sleep 0.1
+        run "loaded_again$i"
+        spin_stop
+        run "quiet_again$i"
+        loaded="$loaded loaded_again$i.txt.json"
+        quiet="$quiet quiet_again$i.txt.json"
+        i=$((i + 1))
+    done
+    # shellcheck disable=SC2086  # lists of files
+    "$PYTHON3" "$srcdir/check_model_load.py" "$schema" $quiet -- $loaded \
+        || fail "protocol check failed again on runs made again (see above)"
+fi
 echo "PASS: model_load"
