@@ -1,63 +1,16 @@
 /* Machine, placement and their compact forms (machine.h).  Everything here
  * works on strings and small arrays: the records come from the reduction,
- * the text goes to the writers. */
-#include <stdarg.h>
+ * the text goes to the writers; the summary of them all is machine_summary.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "machine.h"
+#include "machine_forms.h"
 #include "srckey.h"
 #include "strmap.h"
 
-/* --- a growing string --- */
-
-typedef struct {
-    char *s;
-    size_t len, cap;
-    int failed;
-} buf_t;
-
-static void bprintf(buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void bprintf(buf_t *b, const char *fmt, ...)
-{
-    if (b->failed)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0 || b->len + (size_t)n + 1 > b->cap) {
-        size_t cap = (b->len + (size_t)(n < 0 ? 0 : n) + 1) * 2 + 32;
-        char *s = realloc(b->s, cap);
-        if (!s || n < 0) {
-            b->failed = 1;
-            if (s)
-                b->s = s;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
-
-/* The string (never NULL unless memory ran out), ownership to the caller. */
-static char *bdone(buf_t *b)
-{
-    if (b->failed) {
-        free(b->s);
-        return NULL;
-    }
-    if (!b->s)
-        return strdup("");
-    return b->s;
-}
-
-static int cmp_int(const void *a, const void *b)
+int mpp_cmp_int(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
     return (x > y) - (x < y);
@@ -106,7 +59,7 @@ int mpp_idlist_parse(const char *text, int **ids)
             goto bad;
     }
     if (n) {
-        qsort(v, (size_t)n, sizeof *v, cmp_int);
+        qsort(v, (size_t)n, sizeof *v, mpp_cmp_int);
         int m = 1;
         for (int i = 1; i < n; i++)
             if (v[i] != v[m - 1])
@@ -122,33 +75,33 @@ bad:
 
 char *mpp_idlist_format(const int *ids, int n)
 {
-    buf_t b = {0};
+    mpp_textbuf_t b = {0};
     for (int i = 0; i < n;) {
         int j = i;
         while (j + 1 < n && ids[j + 1] == ids[j] + 1)
             j++;
         if (j == i)
-            bprintf(&b, "%s%d", i ? "," : "", ids[i]);
+            mpp_textbuf_printf(&b, "%s%d", i ? "," : "", ids[i]);
         else
-            bprintf(&b, "%s%d-%d", i ? "," : "", ids[i], ids[j]);
+            mpp_textbuf_printf(&b, "%s%d-%d", i ? "," : "", ids[i], ids[j]);
         i = j + 1;
     }
-    return bdone(&b);
+    return mpp_textbuf_done(&b);
 }
 
 /* first, first+step, ... (count): "5", "0-3", "0,2,4", "0,2,...,126". */
-static void progression(buf_t *b, int first, int step, int count)
+void mpp_progression_text(mpp_textbuf_t *b, int first, int step, int count)
 {
     int last = first + (count - 1) * step;
     if (count == 1)
-        bprintf(b, "%d", first);
+        mpp_textbuf_printf(b, "%d", first);
     else if (step == 1)
-        bprintf(b, "%d-%d", first, last);
+        mpp_textbuf_printf(b, "%d-%d", first, last);
     else if (count <= 4)
         for (int i = 0; i < count; i++)
-            bprintf(b, "%s%d", i ? "," : "", first + i * step);
+            mpp_textbuf_printf(b, "%s%d", i ? "," : "", first + i * step);
     else
-        bprintf(b, "%d,%d,...,%d", first, first + step, last);
+        mpp_textbuf_printf(b, "%d,%d,...,%d", first, first + step, last);
 }
 
 /* --- placement runs --- */
@@ -304,13 +257,13 @@ int mpp_runs_coalesce(mpp_run_t *runs, int n)
 
 char *mpp_node_type_key(const mpp_node_type_t *t)
 {
-    buf_t b = {0};
-    bprintf(&b, "%s%c%d%c%d%c%d%c%d%c%llu", t->model ? t->model : "", MPP_US, t->packages, MPP_US, t->cores, MPP_US,
+    mpp_textbuf_t b = {0};
+    mpp_textbuf_printf(&b, "%s%c%d%c%d%c%d%c%d%c%llu", t->model ? t->model : "", MPP_US, t->packages, MPP_US, t->cores, MPP_US,
             t->pus, MPP_US, t->numa, MPP_US, (unsigned long long)t->memory);
     for (int c = 0; c < MPP_NCACHE; c++)
-        bprintf(&b, "%c%llu%c%d", MPP_US, (unsigned long long)t->cache_size[c], MPP_US, t->cache_count[c]);
-    bprintf(&b, "%c%s", MPP_US, t->core_map ? t->core_map : "");
-    return bdone(&b);
+        mpp_textbuf_printf(&b, "%c%llu%c%d", MPP_US, (unsigned long long)t->cache_size[c], MPP_US, t->cache_count[c]);
+    mpp_textbuf_printf(&b, "%c%s", MPP_US, t->core_map ? t->core_map : "");
+    return mpp_textbuf_done(&b);
 }
 
 int mpp_node_type_parse(const char *key, mpp_node_type_t *t)
@@ -353,7 +306,7 @@ void mpp_node_type_free(mpp_node_type_t *t)
     memset(t, 0, sizeof *t);
 }
 
-static void size_text(buf_t *b, uint64_t bytes)
+static void size_text(mpp_textbuf_t *b, uint64_t bytes)
 {
     static const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
     int u = 0;
@@ -361,35 +314,35 @@ static void size_text(buf_t *b, uint64_t bytes)
     while (v >= 1024 && u < 5)
         v /= 1024, u++;
     if (v == (double)(uint64_t)v)
-        bprintf(b, "%llu %s", (unsigned long long)v, unit[u]);
+        mpp_textbuf_printf(b, "%llu %s", (unsigned long long)v, unit[u]);
     else
-        bprintf(b, "%.2f %s", v, unit[u]);
+        mpp_textbuf_printf(b, "%.2f %s", v, unit[u]);
 }
 
-static void counted(buf_t *b, int n, const char *one, const char *many)
+static void counted(mpp_textbuf_t *b, int n, const char *one, const char *many)
 {
-    bprintf(b, ", %d %s", n, n == 1 ? one : many);
+    mpp_textbuf_printf(b, ", %d %s", n, n == 1 ? one : many);
 }
 
 char *mpp_node_type_text(const mpp_node_type_t *t)
 {
     static const char *names[MPP_NCACHE] = {"L1d", "L1i", "L2", "L3"};
-    buf_t b = {0};
-    bprintf(&b, "%s", t->model && *t->model ? t->model : "unknown CPU model");
+    mpp_textbuf_t b = {0};
+    mpp_textbuf_printf(&b, "%s", t->model && *t->model ? t->model : "unknown CPU model");
     counted(&b, t->packages, "package", "packages");
     counted(&b, t->cores, "core", "cores");
     counted(&b, t->pus, "hardware thread", "hardware threads");
     counted(&b, t->numa, "NUMA node", "NUMA nodes");
-    bprintf(&b, ", ");
+    mpp_textbuf_printf(&b, ", ");
     size_text(&b, t->memory);
-    bprintf(&b, " memory");
+    mpp_textbuf_printf(&b, " memory");
     for (int c = 0; c < MPP_NCACHE; c++) {
         if (!t->cache_size[c])
             continue;
-        bprintf(&b, ", %s %dx", names[c], t->cache_count[c]);
+        mpp_textbuf_printf(&b, ", %s %dx", names[c], t->cache_count[c]);
         size_text(&b, t->cache_size[c]);
     }
-    return bdone(&b);
+    return mpp_textbuf_done(&b);
 }
 
 void mpp_node_type_hash(const char *key, char out[17])
@@ -412,7 +365,7 @@ static void host_parts(const char *name, size_t *prefix, long *number, int *digi
 
 char *mpp_hostlist_format(char *const *names, int n)
 {
-    buf_t b = {0};
+    mpp_textbuf_t b = {0};
     unsigned char *done = calloc((size_t)n + 1, 1);
     long *nums = malloc(((size_t)n + 1) * sizeof *nums);
     if (!done || !nums) {
@@ -445,7 +398,7 @@ char *mpp_hostlist_format(char *const *names, int n)
             done[i] = 1;
         }
         if (m <= 1) {
-            bprintf(&b, "%s%s", items++ ? "," : "", names[i]);
+            mpp_textbuf_printf(&b, "%s%s", items++ ? "," : "", names[i]);
             continue;
         }
         /* numbers as ranges, zero-padded as written */
@@ -456,427 +409,22 @@ char *mpp_hostlist_format(char *const *names, int n)
         }
         for (int k = 0; k < m; k++)
             v[k] = (int)nums[k];
-        qsort(v, (size_t)m, sizeof *v, cmp_int);
-        bprintf(&b, "%s%.*s[", items++ ? "," : "", (int)pi, names[i]);
+        qsort(v, (size_t)m, sizeof *v, mpp_cmp_int);
+        mpp_textbuf_printf(&b, "%s%.*s[", items++ ? "," : "", (int)pi, names[i]);
         for (int k = 0; k < m;) {
             int j = k;
             while (j + 1 < m && v[j + 1] == v[j] + 1)
                 j++;
             if (j == k)
-                bprintf(&b, "%s%0*d", k ? "," : "", di, v[k]);
+                mpp_textbuf_printf(&b, "%s%0*d", k ? "," : "", di, v[k]);
             else
-                bprintf(&b, "%s%0*d-%0*d", k ? "," : "", di, v[k], di, v[j]);
+                mpp_textbuf_printf(&b, "%s%0*d-%0*d", k ? "," : "", di, v[k], di, v[j]);
             k = j + 1;
         }
-        bprintf(&b, "]");
+        mpp_textbuf_printf(&b, "]");
         free(v);
     }
     free(done);
     free(nums);
-    return bdone(&b);
-}
-
-/* --- the summary --- */
-
-/* Whether sorted set a contains sorted set b. */
-static int contains(const int *a, int na, const int *b, int nb)
-{
-    int i = 0;
-    for (int k = 0; k < nb; k++) {
-        while (i < na && a[i] < b[k])
-            i++;
-        if (i == na || a[i] != b[k])
-            return 0;
-    }
-    return 1;
-}
-
-/* PU (OS index) -> core (logical index) from a core map; -1 where unknown. */
-typedef struct {
-    int *core_of;
-    int npu; /* size of core_of */
-    int ncores;
-} core_map_t;
-
-static int core_map_build(const char *map, core_map_t *cm)
-{
-    memset(cm, 0, sizeof *cm);
-    if (!map || !*map)
-        return -1;
-    char *copy = strdup(map);
-    if (!copy)
-        return -1;
-    int core = 0;
-    for (char *save = NULL, *tok = strtok_r(copy, ";", &save); tok; tok = strtok_r(NULL, ";", &save), core++) {
-        int *pus;
-        int n = mpp_idlist_parse(tok, &pus);
-        for (int k = 0; k < n; k++) {
-            if (pus[k] >= cm->npu) {
-                int grown = pus[k] + 1;
-                int *g = realloc(cm->core_of, (size_t)grown * sizeof *g);
-                if (!g) {
-                    free(pus);
-                    free(copy);
-                    return -1;
-                }
-                for (int i = cm->npu; i < grown; i++)
-                    g[i] = -1;
-                cm->core_of = g;
-                cm->npu = grown;
-            }
-            cm->core_of[pus[k]] = core;
-        }
-        free(pus);
-    }
-    cm->ncores = core;
-    free(copy);
-    return 0;
-}
-
-/* Cores (sorted, unique) of a PU set; PUs the map does not know count as
- * cores of their own (numbered after the known ones). */
-static int cores_of(const core_map_t *cm, const int *pus, int n, int *out)
-{
-    int m = 0;
-    for (int k = 0; k < n; k++) {
-        int c = pus[k] >= 0 && pus[k] < cm->npu && cm->core_of[pus[k]] >= 0 ? cm->core_of[pus[k]]
-                                                                            : cm->ncores + pus[k];
-        out[m++] = c;
-    }
-    qsort(out, (size_t)m, sizeof *out, cmp_int);
-    int u = m ? 1 : 0;
-    for (int k = 1; k < m; k++)
-        if (out[k] != out[u - 1])
-            out[u++] = out[k];
-    return u;
-}
-
-static void rank_text(buf_t *b, const mpp_run_t *r)
-{
-    bprintf(b, "%s ", r->count == 1 ? "rank" : "ranks");
-    progression(b, r->first, r->rank_step, r->count);
-}
-
-static char *placed_text(const mpp_placed_run_t *p)
-{
-    const mpp_run_t *r = &p->run;
-    buf_t b = {0};
-    rank_text(&b, r);
-    if (p->bound < 0) {
-        bprintf(&b, " binding unknown");
-        return bdone(&b);
-    }
-    if (p->bound == 0) {
-        bprintf(&b, " unbound");
-        return bdone(&b);
-    }
-    char *first = mpp_idlist_format(r->pus, r->npus);
-    if (!first) {
-        free(bdone(&b));
-        return NULL;
-    }
-    if (r->count == 1) {
-        bprintf(&b, " bound to PU %s", first);
-    } else if (r->pu_step == 0) {
-        bprintf(&b, " each bound to PU %s", first);
-    } else if (r->npus == 1) {
-        bprintf(&b, " bound to PU ");
-        progression(&b, r->pus[0], r->pu_step, r->count);
-    } else {
-        bprintf(&b, " bound to PU sets ");
-        int shown = r->count <= 4 ? r->count : 2;
-        for (int i = 0; i < shown; i++) {
-            int *set = mpp_run_pus_of(r, i);
-            char *t = set ? mpp_idlist_format(set, r->npus) : NULL;
-            bprintf(&b, "%s{%s}", i ? ", " : "", t ? t : "?");
-            free(set), free(t);
-        }
-        if (shown < r->count) {
-            int *set = mpp_run_pus_of(r, r->count - 1);
-            char *t = set ? mpp_idlist_format(set, r->npus) : NULL;
-            bprintf(&b, ", ..., {%s}", t ? t : "?");
-            free(set), free(t);
-        }
-    }
-    free(first);
-    return bdone(&b);
-}
-
-typedef struct {
-    char *cores_key;
-    int ncores;
-    int *ranks;
-    int nranks, cap;
-    int *pus; /* union of their PUs */
-    int npus;
-} share_group_t;
-
-static int add_ranks(share_group_t *g, int first, int step, int count, const int *pus, int npus)
-{
-    if (g->nranks + count > g->cap) {
-        int cap = (g->nranks + count) * 2;
-        int *r = realloc(g->ranks, (size_t)cap * sizeof *r);
-        if (!r)
-            return -1;
-        g->ranks = r;
-        g->cap = cap;
-    }
-    for (int i = 0; i < count; i++)
-        g->ranks[g->nranks++] = first + i * step;
-    int *u = realloc(g->pus, ((size_t)g->npus + npus + 1) * sizeof *u);
-    if (!u)
-        return -1;
-    memcpy(u + g->npus, pus, (size_t)npus * sizeof *u);
-    g->pus = u;
-    g->npus += npus;
-    qsort(g->pus, (size_t)g->npus, sizeof *g->pus, cmp_int);
-    int m = g->npus ? 1 : 0;
-    for (int k = 1; k < g->npus; k++)
-        if (g->pus[k] != g->pus[m - 1])
-            g->pus[m++] = g->pus[k];
-    g->npus = m;
-    return 0;
-}
-
-static int add_warning(mpp_machine_summary_t *s, char *text)
-{
-    if (!text)
-        return -1;
-    char **w = realloc(s->warnings, ((size_t)s->nwarnings + 1) * sizeof *w);
-    if (!w) {
-        free(text);
-        return -1;
-    }
-    s->warnings = w;
-    s->warnings[s->nwarnings++] = text;
-    return 0;
-}
-
-/* Ranks whose bindings cover fewer cores than there are ranks: group them by
- * the exact set of cores they are bound to. */
-static int check_sharing(mpp_machine_summary_t *s, const mpp_host_placement_t *h, const core_map_t *cm)
-{
-    share_group_t *groups = NULL;
-    int ngroups = 0, rc = 0;
-    mpp_strmap_t index;
-    mpp_strmap_init(&index);
-    for (int k = 0; k < h->nruns && rc == 0; k++) {
-        const mpp_placed_run_t *p = &h->runs[k];
-        if (p->bound != 1)
-            continue;
-        int steps = p->run.pu_step == 0 ? 1 : p->run.count;
-        for (int i = 0; i < steps && rc == 0; i++) {
-            int *pus = mpp_run_pus_of(&p->run, i);
-            int *cores = malloc(((size_t)p->run.npus + 1) * sizeof *cores);
-            char *key = NULL;
-            int nc = 0;
-            if (!pus || !cores || (nc = cores_of(cm, pus, p->run.npus, cores), !(key = mpp_idlist_format(cores, nc)))) {
-                free(pus), free(cores);
-                rc = -1;
-                break;
-            }
-            int inserted;
-            uintptr_t *slot = mpp_strmap_put(&index, key, (uintptr_t)ngroups, &inserted);
-            if (slot && inserted) {
-                share_group_t *g = realloc(groups, ((size_t)ngroups + 1) * sizeof *g);
-                if (!g) {
-                    rc = -1;
-                } else {
-                    groups = g;
-                    memset(&groups[ngroups], 0, sizeof *groups);
-                    groups[ngroups].cores_key = key, key = NULL;
-                    groups[ngroups].ncores = nc;
-                    ngroups++;
-                }
-            }
-            if (!slot)
-                rc = -1;
-            if (rc == 0) {
-                share_group_t *g = &groups[*slot];
-                if (p->run.pu_step == 0)
-                    rc = add_ranks(g, p->run.first, p->run.rank_step, p->run.count, pus, p->run.npus);
-                else
-                    rc = add_ranks(g, p->run.first + i * p->run.rank_step, 0, 1, pus, p->run.npus);
-            }
-            free(key), free(pus), free(cores);
-        }
-    }
-    for (int k = 0; k < ngroups; k++) {
-        share_group_t *g = &groups[k];
-        if (rc == 0 && g->nranks > g->ncores) {
-            qsort(g->ranks, (size_t)g->nranks, sizeof *g->ranks, cmp_int);
-            char *ranks = mpp_idlist_format(g->ranks, g->nranks);
-            char *pus = mpp_idlist_format(g->pus, g->npus);
-            char *text = NULL;
-            if (ranks && pus &&
-                asprintf(&text, "%s: ranks %s share cores: %d ranks bound to %d core%s (PU %s)", h->host, ranks,
-                         g->nranks, g->ncores, g->ncores == 1 ? "" : "s", pus) < 0)
-                text = NULL;
-            rc = add_warning(s, text);
-            free(ranks), free(pus);
-        }
-        free(g->cores_key), free(g->ranks), free(g->pus);
-    }
-    free(groups);
-    mpp_strmap_free(&index);
-    return rc;
-}
-
-/* Unbound ranks on a node with more ranks than usable cores. */
-static int check_oversubscribed(mpp_machine_summary_t *s, const mpp_host_placement_t *h, int usable_cores)
-{
-    if (usable_cores <= 0 || h->nranks <= usable_cores)
-        return 0;
-    buf_t ub = {0};
-    int unbound = 0;
-    for (int k = 0; k < h->nruns; k++)
-        if (h->runs[k].bound == 0) {
-            if (unbound++)
-                bprintf(&ub, ", ");
-            rank_text(&ub, &h->runs[k].run);
-        }
-    char *list = bdone(&ub);
-    char *text = NULL;
-    if (unbound && list &&
-        asprintf(&text, "%s: %d ranks on %d core%s and %s unbound: the node is oversubscribed, ranks compete for cores",
-                 h->host, h->nranks, usable_cores, usable_cores == 1 ? "" : "s", list) < 0)
-        text = NULL;
-    free(list);
-    return unbound ? add_warning(s, text) : 0;
-}
-
-int mpp_machine_summarize(const mpp_machine_data_t *m, mpp_machine_summary_t *s)
-{
-    memset(s, 0, sizeof *s);
-    if (!m) {
-        s->na_reason = "topology and placement were not collected";
-        return 0;
-    }
-    if (m->na_reason) {
-        s->na_reason = m->na_reason;
-        return 0;
-    }
-    int rc = 0;
-    s->types = calloc((size_t)m->ntypes + 1, sizeof *s->types);
-    s->hosts = calloc((size_t)m->nhosts + 1, sizeof *s->hosts);
-    if (!s->types || !s->hosts)
-        return -1;
-    for (int t = 0; t < m->ntypes; t++) {
-        /* same indexes as m->types: the hosts refer to them */
-        mpp_machine_type_t *mt = &s->types[s->ntypes];
-        if (mpp_node_type_parse(m->types[t], &mt->type) == 0)
-            mt->text = mpp_node_type_text(&mt->type);
-        else
-            mt->text = strdup("unreadable node description");
-        mt->hosts = calloc((size_t)m->nhosts + 1, sizeof *mt->hosts);
-        for (int h = 0; h < m->nhosts && mt->hosts; h++)
-            if (m->hosts[h].type == t)
-                mt->hosts[mt->nhosts++] = m->hosts[h].name;
-        mt->hosts_text = mt->hosts ? mpp_hostlist_format(mt->hosts, mt->nhosts) : NULL;
-        if (!mt->text || !mt->hosts_text)
-            rc = -1;
-        s->ntypes++;
-    }
-
-    mpp_run_t *runs = calloc((size_t)m->nruns + 1, sizeof *runs);
-    int nruns = 0;
-    for (int r = 0; runs && r < m->nruns; r++)
-        if (mpp_run_parse(m->runs[r], &runs[nruns]) == 0)
-            nruns++;
-    for (int hi = 0; runs && hi < m->nhosts; hi++) {
-        const mpp_machine_host_t *mh = &m->hosts[hi];
-        mpp_host_placement_t *h = &s->hosts[s->nhosts++];
-        h->host = strdup(mh->name);
-        h->nranks = mh->nranks;
-        const mpp_node_type_t *type = mh->type >= 0 && mh->type < s->ntypes ? &s->types[mh->type].type : NULL;
-        core_map_t cm;
-        core_map_build(type ? type->core_map : NULL, &cm);
-        int *allowed = NULL, nallowed = -1;
-        if (mh->allowed)
-            nallowed = mpp_idlist_parse(mh->allowed, &allowed);
-        if (nallowed < 0 && cm.npu) { /* every PU of the node */
-            allowed = malloc((size_t)cm.npu * sizeof *allowed);
-            nallowed = 0;
-            for (int p = 0; allowed && p < cm.npu; p++)
-                if (cm.core_of[p] >= 0)
-                    allowed[nallowed++] = p;
-        }
-        for (int r = 0; r < nruns; r++)
-            if (runs[r].host && !strcmp(runs[r].host, mh->name))
-                h->nruns++;
-        h->runs = calloc((size_t)h->nruns + 1, sizeof *h->runs);
-        int k = 0;
-        for (int r = 0; h->runs && r < nruns; r++) {
-            if (!runs[r].host || strcmp(runs[r].host, mh->name))
-                continue;
-            mpp_placed_run_t *p = &h->runs[k++];
-            p->run = runs[r];
-            memset(&runs[r], 0, sizeof runs[r]);
-            if (!p->run.npus)
-                p->bound = -1;
-            else if (nallowed > 0 && (p->run.count == 1 || p->run.pu_step == 0) &&
-                     contains(p->run.pus, p->run.npus, allowed, nallowed))
-                p->bound = 0;
-            else
-                p->bound = 1;
-            p->text = placed_text(p);
-            if (!p->text)
-                rc = -1;
-        }
-        buf_t b = {0};
-        bprintf(&b, "%s: ", mh->name);
-        if (!h->nruns)
-            bprintf(&b, "%d rank%s, binding unknown", h->nranks, h->nranks == 1 ? "" : "s");
-        for (int i = 0; i < h->nruns; i++)
-            bprintf(&b, "%s%s", i ? "; " : "", h->runs[i].text ? h->runs[i].text : "?");
-        h->text = bdone(&b);
-        if (!h->host || !h->text || !h->runs)
-            rc = -1;
-
-        if (rc == 0)
-            rc = check_sharing(s, h, &cm);
-        int usable = 0;
-        if (cm.ncores && nallowed > 0) {
-            unsigned char *used = calloc((size_t)cm.ncores, 1);
-            for (int a = 0; used && a < nallowed; a++)
-                if (allowed[a] < cm.npu && cm.core_of[allowed[a]] >= 0 && !used[cm.core_of[allowed[a]]]++)
-                    usable++;
-            free(used);
-        } else if (type) {
-            usable = type->cores;
-        }
-        if (rc == 0)
-            rc = check_oversubscribed(s, h, usable);
-        free(allowed);
-        free(cm.core_of);
-    }
-    for (int r = 0; runs && r < nruns; r++)
-        mpp_run_free(&runs[r]);
-    if (!runs)
-        rc = -1;
-    free(runs);
-    return rc;
-}
-
-void mpp_machine_summary_free(mpp_machine_summary_t *s)
-{
-    for (int t = 0; s->types && t < s->ntypes; t++) {
-        mpp_node_type_free(&s->types[t].type);
-        free(s->types[t].text);
-        free(s->types[t].hosts); /* names belong to the data */
-        free(s->types[t].hosts_text);
-    }
-    for (int h = 0; s->hosts && h < s->nhosts; h++) {
-        for (int r = 0; r < s->hosts[h].nruns; r++) {
-            mpp_run_free(&s->hosts[h].runs[r].run);
-            free(s->hosts[h].runs[r].text);
-        }
-        free(s->hosts[h].runs);
-        free(s->hosts[h].host);
-        free(s->hosts[h].text);
-    }
-    for (int w = 0; w < s->nwarnings; w++)
-        free(s->warnings[w]);
-    free(s->types), free(s->hosts), free(s->warnings);
-    memset(s, 0, sizeof *s);
+    return mpp_textbuf_done(&b);
 }

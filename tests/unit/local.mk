@@ -18,7 +18,7 @@ tests_unit_check_units_SOURCES = tests/unit/check_units.c tests/unit/suites.h \
 	src/accumulate/cover.c src/accumulate/commids.c src/accumulate/treereduce.c \
 	src/reduce/dictionary.c src/reduce/reduce.c src/reduce/exchange_memory.c \
 	src/attribute/requests.c src/attribute/callsite.c src/attribute/frame_rules.c \
-	src/analyze/characteristics.c src/analyze/machine.c src/analyze/counter_stats.c src/analyze/model.c \
+	src/analyze/characteristics.c src/analyze/machine.c src/analyze/machine_summary.c src/analyze/textbuf.c src/analyze/counter_stats.c src/analyze/model.c \
 	src/write/text.c src/write/json.c src/write/output.c src/write/hang_dump.c \
 	src/write/partial.c src/write/process_data.c $(VIEW_SOURCES)
 nodist_tests_unit_check_units_SOURCES = src/gen/view_page.c
