@@ -8,7 +8,7 @@ check_PROGRAMS += tests/unit/check_units
 tests_unit_check_units_SOURCES = tests/unit/check_units.c tests/unit/suites.h \
 	tests/unit/test_config.c tests/unit/test_characteristics.c tests/unit/test_dictionary.c \
 	tests/unit/test_table.c tests/unit/test_profile.c tests/unit/test_requests.c \
-	tests/unit/test_writer.c tests/unit/test_warnings.c \
+	tests/unit/test_writer.c tests/unit/test_writer_files.c tests/unit/writer_fixture.c tests/unit/writer_fixture.h tests/unit/test_warnings.c \
 	tests/unit/test_machine.c tests/unit/test_counter_stats.c tests/unit/test_intervals.c \
 	tests/unit/test_model.c tests/unit/test_waitstates.c tests/unit/test_hang_dump.c \
 	tests/unit/test_reduce.c tests/unit/test_partial.c tests/unit/test_callsite.c tests/unit/test_headline.c \

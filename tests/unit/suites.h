@@ -16,6 +16,7 @@ Suite *table_suite(void);
 Suite *profile_suite(void);
 Suite *requests_suite(void);
 Suite *writer_suite(void);
+Suite *writer_files_suite(void);
 Suite *warnings_suite(void);
 Suite *machine_suite(void);
 Suite *counter_stats_suite(void);
