@@ -8,6 +8,7 @@ int main(void)
 {
     SRunner *sr = srunner_create(config_suite());
     srunner_add_suite(sr, characteristics_suite());
+    srunner_add_suite(sr, characteristics_predicted_suite());
     srunner_add_suite(sr, dictionary_suite());
     srunner_add_suite(sr, table_suite());
     srunner_add_suite(sr, profile_suite());

@@ -6,7 +6,7 @@ EXTRA_DIST += tests/check-mpi-coverage.sh tests/check-exports.sh src/intercept/c
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_units
 tests_unit_check_units_SOURCES = tests/unit/check_units.c tests/unit/suites.h \
-	tests/unit/test_config.c tests/unit/test_characteristics.c tests/unit/test_dictionary.c \
+	tests/unit/test_config.c tests/unit/test_characteristics.c tests/unit/test_characteristics_predicted.c tests/unit/characteristics_fixture.c tests/unit/characteristics_fixture.h tests/unit/test_dictionary.c \
 	tests/unit/test_table.c tests/unit/test_profile.c tests/unit/test_requests.c \
 	tests/unit/test_writer.c tests/unit/test_writer_files.c tests/unit/writer_fixture.c tests/unit/writer_fixture.h tests/unit/test_warnings.c \
 	tests/unit/test_machine.c tests/unit/test_counter_stats.c tests/unit/test_intervals.c \

@@ -11,6 +11,7 @@
 
 Suite *config_suite(void);
 Suite *characteristics_suite(void);
+Suite *characteristics_predicted_suite(void);
 Suite *dictionary_suite(void);
 Suite *table_suite(void);
 Suite *profile_suite(void);
