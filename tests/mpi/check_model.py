@@ -10,8 +10,9 @@ usage:
   check_model.py noise QUIET.json NOISY.json
       tests/mpi/model_noise.c run quiet and noisy: the predicted K_eff
       differs between the runs far less than the real K_eff.  Exit 3 when
-      it does not but the two runs' calibrations differ (the machine
-      changed between them): the caller runs both again.
+      it does not but the machine made the difference (the two runs'
+      calibrations differ, or the quiet run was slowed by other jobs): the
+      caller runs both again.
   check_model.py overlap PROTOCOL.json PROTOCOL.txt SOURCE.c COMPUTED SCHEMA.json
       tests/mpi/model_overlap.c with MPIPROF_MODEL=MODEL_OVERLAP: a request's
       Overlap window is min(computation, model transfer time) long, and the
@@ -208,18 +209,27 @@ def check_noise(quiet_path, noisy_path):
         lines = d["parameters"]["prediction_model"]["text"]
         print("%s run's model: %s; %s" % (name, lines[1], lines[3]))
     if d_real < 0.05:
-        pc.fail("the injected noise changed the real K_eff by only %.4f: the test did not disturb the run" % d_real)
+        msg = "the injected noise changed the real K_eff by only %.4f: the test did not disturb the run" % d_real
+        if rq < QUIET_KEFF:
+            raise RunAgain("%s, but the quiet run was disturbed by the machine (real K_eff %.4f, below %g)"
+                           % (msg, rq, QUIET_KEFF))
+        pc.fail(msg)
     if d_pred > 0.2 * d_real:
         differ = calibrations_differ(quiet, noisy)
         msg = "the predicted K_eff moved by %.4f, not far less than the real one (%.4f)" % (d_pred, d_real)
         if differ:
-            raise CalibrationsDiffer("%s, but the two runs were calibrated on a different machine: %s"
-                                     % (msg, differ))
+            raise RunAgain("%s, but the two runs were calibrated on a different machine: %s" % (msg, differ))
         pc.fail(msg)
 
 
-class CalibrationsDiffer(AssertionError):
-    """The machine changed between two runs (main() returns 3)."""
+class RunAgain(AssertionError):
+    """The machine, not the program, made the runs differ (main() returns 3)."""
+
+
+# A quiet run of model_noise has a real K_eff of 0.95-0.995 here; a quiet
+# run far below was slowed by other jobs on the machine (0.51 was seen with
+# two builds beside it), not by the program.
+QUIET_KEFF = 0.9
 
 
 # How far two runs' calibrations of one quiet host may differ: a quiet run
@@ -380,7 +390,7 @@ def main(argv):
         return 2
     try:
         modes[argv[1]][0](*argv[2:])
-    except CalibrationsDiffer as e:
+    except RunAgain as e:
         print("AGAIN: %s" % e, file=sys.stderr)
         return 3
     except AssertionError as e:
