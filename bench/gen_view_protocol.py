@@ -19,6 +19,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "mpi"))
 import protocol_check as pc  # noqa: E402
+import protocol_selftest as samples  # noqa: E402  (its hand-made documents)
 
 N_FILES = 40
 FILE_LINES = 3000
@@ -58,7 +59,7 @@ def main():
             for n in range(1, FILE_LINES + 1):
                 f.write("    x[%d] = compute(x, %d); /* mod%02d.c line %d */\n" % (n, n, i, n))
 
-    doc = pc._sample_doc()
+    doc = samples._sample_doc()
     p = doc["parameters"]
     p.update({"program": "./big_app", "working_directory": "/bench/app", "processes": nprocs, "nodes": nprocs // 32,
               "configuration": {"MPIPROF_RANKS": {"value": ranks, "default": ranks == "auto"}}})
@@ -68,7 +69,7 @@ def main():
     for i in range(nint):
         execs = [10.0 / (1 + i % 10) * rng.uniform(0.9, 1.0) for _ in range(nprocs)]
         comms = [e * rng.uniform(0.05, 0.3) for e in execs]
-        block = pc._sample_block(execs, comms)
+        block = samples._sample_block(execs, comms)
         if not selected:
             block["by_process"] = {k: [] for k in block["by_process"]}
             block["by_process"]["ranks"] = []

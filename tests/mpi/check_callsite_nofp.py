@@ -65,7 +65,7 @@ PROGRAMS = {
 
 def frame_matches(frame, want, srcdir):
     source = want[0]
-    if not pc._frame_file_matches(frame, source):
+    if not pc.frame_file_matches(frame, source):
         return False
     if want[1] is not None and frame.get("line") != pc.marker_line(os.path.join(srcdir, source), want[1]):
         return False

@@ -68,7 +68,7 @@ EXTRA_DIST += \
 	tests/mpi/common.sh \
 	tests/mpi/busy.h \
 	tests/mpi/.shellcheckrc \
-	tests/mpi/protocol_check.py \
+	tests/mpi/protocol_check.py tests/mpi/protocol_base.py tests/mpi/protocol_query.py tests/mpi/protocol_selftest.py \
 	tests/mpi/check_known_counts.py \
 	tests/mpi/check_load_imbalance.py \
 	tests/mpi/check_idle.py \

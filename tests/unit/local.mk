@@ -1,8 +1,8 @@
 # tests/unit/local.mk: Check suites of the MPI-free stages, and static checks
 # of the library (wrapper coverage of mpi.h, exported symbols).  Each suite
 # links the MPI-free sources it tests directly, never libmpiprof or MPI.
-TESTS += tests/unit/check_units tests/check-mpi-coverage.sh tests/check-exports.sh
-EXTRA_DIST += tests/check-mpi-coverage.sh tests/check-exports.sh src/intercept/check_coverage.py
+TESTS += tests/unit/check_units tests/check-mpi-coverage.sh tests/check-exports.sh tests/check-protocol-checks.sh
+EXTRA_DIST += tests/check-mpi-coverage.sh tests/check-exports.sh tests/check-protocol-checks.sh src/intercept/check_coverage.py
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_units
 tests_unit_check_units_SOURCES = tests/unit/check_units.c tests/unit/suites.h \
