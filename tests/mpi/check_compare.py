@@ -116,13 +116,38 @@ loop_main = interval(doc, "loop")["real"]["main"]
 loop_main["execution_time"] *= 1.5
 one_difference("a time changed beyond the tolerance", save(doc, "slower.json"),
                [['"loop"', "real.main.execution_time:", "differs by"]], "number")
-doc = copy.deepcopy(base)
-interval(doc, "loop")["real"]["main"]["execution_time"] *= 1.005
-p = run("run1.prof.json", save(doc, "within.json"))
-check(p.returncode == 0, "a time changed by 0.5%, within the default tolerance (1% + 2 ms): equal", p)
-p = run("--rtol", "0", "--atol", "0", "run1.prof.json", "within.json")
+# at the edge of the default tolerance, |a - b| > 0.002 + 0.01 max(|a|, |b|)
+t = base["intervals"][0]["real"]["main"]["execution_time"]
+for factor, rc, verdict in ((0.9, 0, "equal"), (1.1, 1, "different")):
+    doc = copy.deepcopy(base)
+    b = (t + factor * 0.002) / (1 - factor * 0.01)  # |b - t| = factor x (0.002 + 0.01 b)
+    doc["intervals"][0]["real"]["main"]["execution_time"] = b
+    p = run("run1.prof.json", save(doc, "edge%d.json" % rc))
+    check(p.returncode == rc, "execution time %.6f against %.6f, %.1f x the default tolerance: %s" %
+          (b, t, factor, verdict), p)
+p = run("--rtol", "0", "--atol", "0", "run1.prof.json", "edge0.json")
 check(p.returncode == 1 and "real.main.execution_time" in p.stdout,
-      "the same with --rtol 0 --atol 0: different", p)
+      "the same within the tolerance with --rtol 0 --atol 0: different", p)
+
+# two SRC points of one function in one interval (jacobi's two MPI_Sendrecv):
+# one frame's line changed makes one SRC point in A only and one in B only
+j2 = load("jacobi2.prof.json")
+doc = copy.deepcopy(j2)
+sendrecvs = [s for s in doc["intervals"][0]["src"] if s["function"] == "MPI_Sendrecv"]
+check(len(sendrecvs) == 2, "jacobi has two SRC points of MPI_Sendrecv in interval 0")
+if sendrecvs:
+    moved = sendrecvs[-1]["stack"][0]
+    old_text = moved["text"]
+    moved["line"] += 1000
+    moved["text"] = "%s:%d (%s)" % (moved["file"], moved["line"], moved["function"])
+    p = run("jacobi2.prof.json", save(doc, "moved.json"))
+    lines = p.stdout.splitlines()
+    ok = p.returncode == 1 and \
+        any("SRC MPI_Sendrecv at " + old_text in x and "only in A" in x for x in lines) and \
+        any("SRC MPI_Sendrecv at " + moved["text"] in x and "only in B" in x for x in lines)
+    check(ok, "an SRC point's frame moved: the old stack only in A, the new one only in B", p)
+    p = run("--ignore", "line", "jacobi2.prof.json", "moved.json")
+    check(p.returncode == 0, "the same with --ignore line (frames matched by file and function): equal", p)
 
 # ---- --ignore NAME: that name, nothing wider ----
 doc = copy.deepcopy(base)
@@ -174,15 +199,15 @@ p = run("run1.prof.json")
 check(p.returncode == 2 and "two are compared" in p.stderr, "one protocol alone: exit 2", p)
 
 # ---- two process counts: speedup, scaling efficiency, Lost time ----
-j1, j2 = load("jacobi1.prof.json"), load("jacobi2.prof.json")
+j1 = load("jacobi1.prof.json")
 p = run("jacobi1.prof.json", "jacobi2.prof.json")
 ok = p.returncode == 1 and "speedup" in p.stdout and "scaling efficiency" in p.stdout and \
     "Lost time" in p.stdout and "parameters.processes: 1 in A, 2 in B" in p.stdout and \
     "Per-process values not compared" in p.stdout
 check(ok, "jacobi at 1 and 2 processes: different, with speedup, scaling efficiency and Lost time", p)
 doc, p = differences("jacobi1.prof.json", "jacobi2.prof.json")
-if doc is None:
-    check(False, "--json output of jacobi at 1 and 2 processes is JSON", p)
+if doc is None or not doc["summary"]["intervals"]:
+    check(False, "--json output of jacobi at 1 and 2 processes is JSON with interval 0 in its summary", p)
 else:
     whole = doc["summary"]["intervals"][0]
     ta = j1["intervals"][0]["real"]["main"]["execution_time"]
