@@ -281,23 +281,30 @@ int main(int argc, char **argv)
     }
     protocol_t p[2] = {{.given = argv[optind]}, {.given = argv[optind + 1]}};
     char why[8192];
-    for (int i = 0; i < 2; i++)
+    mpp_compare_t result = {0};
+    json_t *summary = NULL;
+    int rc = 0;
+    for (int i = 0; i < 2 && rc == 0; i++)
         if (load_protocol(&p[i], why, sizeof why) != 0)
-            return bad_input("%s", why);
-    for (int i = 0; i < nignore; i++)
+            rc = bad_input("%s", why);
+    for (int i = 0; i < nignore && rc == 0; i++)
         if (mpp_compare_check_ignore(ignore[i], p[0].doc, p[1].doc, why, sizeof why) != 0)
-            return bad_input("--ignore %s: %s", ignore[i], why);
-    for (int i = 0; i < ninclude; i++)
+            rc = bad_input("--ignore %s: %s", ignore[i], why);
+    for (int i = 0; i < ninclude && rc == 0; i++)
         if (mpp_compare_check_include(include[i], why, sizeof why) != 0)
-            return bad_input("--include %s: %s", include[i], why);
+            rc = bad_input("--include %s: %s", include[i], why);
+    if (rc != 0)
+        goto done;
     o.ignore = (const char *const *)ignore, o.nignore = nignore;
     o.include = (const char *const *)include, o.ninclude = ninclude;
 
-    mpp_compare_t result;
-    json_t *summary = NULL;
-    if (mpp_compare(p[0].doc, p[1].doc, &o, &result) != 0 || !(summary = mpp_compare_summary(p[0].doc, p[1].doc, &result, &o)))
-        return bad_input("out of memory comparing %s and %s", p[0].read, p[1].read);
+    if (mpp_compare(p[0].doc, p[1].doc, &o, &result) != 0 ||
+        !(summary = mpp_compare_summary(p[0].doc, p[1].doc, &result, &o))) {
+        rc = bad_input("out of memory comparing %s and %s", p[0].read, p[1].read);
+        goto done;
+    }
     int equal = result.ndiffs == 0;
+    rc = equal ? 0 : 1;
     if (as_json) {
         json_t *diffs = json_array();
         for (size_t i = 0; diffs && i < result.ndiffs; i++)
@@ -311,8 +318,9 @@ int main(int argc, char **argv)
             (json_int_t)result.counts[MPP_DIFF_STRUCTURE], "number", (json_int_t)result.counts[MPP_DIFF_NUMBER],
             "differences", diffs ? diffs : json_array(), "summary", summary);
         if (!out || json_dumpf(out, stdout, JSON_INDENT(1)) != 0)
-            return bad_input("out of memory writing the comparison as JSON");
-        putchar('\n');
+            rc = bad_input("out of memory writing the comparison as JSON");
+        else
+            putchar('\n');
         json_decref(out);
     } else {
         print_protocol("A", &p[0]);
@@ -350,6 +358,7 @@ int main(int argc, char **argv)
                    result.counts[MPP_DIFF_PARAMETER], result.counts[MPP_DIFF_STRUCTURE],
                    result.counts[MPP_DIFF_NUMBER]);
     }
+done:
     json_decref(summary);
     mpp_compare_free(&result);
     json_decref(p[0].doc), json_decref(p[1].doc);
@@ -358,5 +367,5 @@ int main(int argc, char **argv)
     for (int i = 0; i < ninclude; i++)
         free(include[i]);
     free(ignore), free(include);
-    return equal ? 0 : 1;
+    return rc;
 }
