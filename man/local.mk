@@ -7,9 +7,9 @@
 # library's configuration table; its rule lives with that generator.
 
 man_MANS += man/mpiprof.7 man/mpicc-prof.1 man/mpiprof-protocol.5 man/mpiprof_interval_begin.3 \
-	man/mpiprof-hang.1 man/mpiprof-merge.1 man/mpiprof-view.1
+	man/mpiprof-hang.1 man/mpiprof-merge.1 man/mpiprof-view.1 man/mpiprof-compare.1
 CLEANFILES += man/mpiprof.7 man/mpicc-prof.1 man/mpiprof-protocol.5 man/mpiprof_interval_begin.3 \
-	man/mpiprof-hang.1 man/mpiprof-merge.1 man/mpiprof-view.1
+	man/mpiprof-hang.1 man/mpiprof-merge.1 man/mpiprof-view.1 man/mpiprof-compare.1
 EXTRA_DIST += \
 	man/mpiprof.7.in \
 	man/mpicc-prof.1.in \
@@ -18,6 +18,7 @@ EXTRA_DIST += \
 	man/mpiprof-hang.1.in \
 	man/mpiprof-merge.1.in \
 	man/mpiprof-view.1.in \
+	man/mpiprof-compare.1.in \
 	schema/example-protocol.json
 
 # Installed as $(pkgdatadir)/mpiprof-protocol.schema.json (and distributed).
@@ -49,3 +50,7 @@ man/mpiprof-hang.1: $(srcdir)/man/mpiprof-hang.1.in Makefile
 man/mpiprof-view.1: $(srcdir)/man/mpiprof-view.1.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) man && \
 	$(mpiprof_man_subst) $(srcdir)/man/mpiprof-view.1.in > $@.tmp && mv -f $@.tmp $@
+
+man/mpiprof-compare.1: $(srcdir)/man/mpiprof-compare.1.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) man && \
+	$(mpiprof_man_subst) $(srcdir)/man/mpiprof-compare.1.in > $@.tmp && mv -f $@.tmp $@

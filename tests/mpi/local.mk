@@ -54,7 +54,8 @@ MPI_TESTS = \
 	tests/mpi/test_sessions.sh \
 	tests/mpi/test_mixed_completion.sh \
 	tests/mpi/test_overlapping_windows.sh \
-	tests/mpi/test_io_split.sh
+	tests/mpi/test_io_split.sh \
+	tests/mpi/test_compare.sh
 
 TESTS += $(MPI_TESTS)
 # Known bugs, each explained at the top of its test (XPASS fails: remove the
@@ -85,6 +86,7 @@ EXTRA_DIST += \
 	tests/mpi/check_intervals_stub.py \
 	tests/mpi/check_model.py \
 	tests/mpi/check_model_load.py \
+	tests/mpi/check_compare.py \
 	tests/mpi/known_counts.c \
 	tests/mpi/load_imbalance.c \
 	tests/mpi/idle.c \

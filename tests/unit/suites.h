@@ -33,6 +33,7 @@ Suite *treereduce_suite(void);
 Suite *headline_suite(void);
 Suite *cover_suite(void);
 Suite *view_suite(void);
+Suite *compare_suite(void);
 
 /* Index of the first recorded warning that contains every one of the given
  * (NULL-terminated) substrings, or -1. */

@@ -1,0 +1,287 @@
+/* The comparison of two protocols (src/compare/): the tolerance, how
+ * intervals and SRC points are matched (duplicates, renamed, moved lines),
+ * what is a difference of structure and what one of number, --ignore by
+ * name, and the summary's speedup.  On the schema's example protocol and
+ * copies of it changed in one place. */
+#include <check.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "suites.h"
+
+#ifndef MPP_TEST_SRCDIR
+#error "MPP_TEST_SRCDIR (the source tree) must be defined"
+#endif
+
+static json_t *example(void)
+{
+    json_error_t error;
+    json_t *doc = json_load_file(MPP_TEST_SRCDIR "/schema/example-protocol.json", 0, &error);
+    ck_assert_msg(doc != NULL, "schema/example-protocol.json: %s", error.text);
+    return doc;
+}
+
+static json_t *interval(json_t *doc, size_t i)
+{
+    return json_array_get(json_object_get(doc, "intervals"), i);
+}
+
+static json_t *src(json_t *doc, size_t i, size_t s)
+{
+    return json_array_get(json_object_get(interval(doc, i), "src"), s);
+}
+
+static mpp_compare_options_t defaults(void)
+{
+    return (mpp_compare_options_t){.rtol = MPP_COMPARE_RTOL, .atol = MPP_COMPARE_ATOL};
+}
+
+/* The one difference whose message and name contain the given texts, or
+ * NULL; fails when several do. */
+static const mpp_diff_t *find(const mpp_compare_t *c, const char *name, const char *message)
+{
+    const mpp_diff_t *found = NULL;
+    for (size_t i = 0; i < c->ndiffs; i++) {
+        const mpp_diff_t *d = &c->diffs[i];
+        if ((!name || (d->name && strstr(d->name, name))) && strstr(d->message, message)) {
+            ck_assert_msg(!found, "two differences match %s / %s", name ? name : "-", message);
+            found = d;
+        }
+    }
+    return found;
+}
+
+static void compare(json_t *a, json_t *b, const mpp_compare_options_t *o, mpp_compare_t *c)
+{
+    ck_assert_int_eq(mpp_compare(a, b, o, c), 0);
+}
+
+START_TEST(test_compare_tolerance)
+{
+    /* |a - b| > atol + rtol * max(|a|, |b|) */
+    ck_assert(!mpp_compare_exceeds(1.0, 1.0, 0, 0));
+    ck_assert(!mpp_compare_exceeds(1.0, 1.01, 0.01, 0));
+    ck_assert(mpp_compare_exceeds(1.0, 1.0202, 0.01, 0));
+    ck_assert(!mpp_compare_exceeds(0.001, 0.003, 0, 0.002));
+    ck_assert(mpp_compare_exceeds(0.001, 0.0031, 0, 0.002));
+    ck_assert(mpp_compare_exceeds(-1.0, 1.0, 0.5, 0.5));
+    /* K = 1 - lost/total: lost 1 +- 0.1 and total 10 +- 0.1 move K by at most 0.02 */
+    double tol = mpp_compare_efficiency_tolerance(1.0, 1.0, 10.0, 10.0, 0.0, 0.1);
+    ck_assert(fabs(tol - 0.02) < 1e-12);
+    ck_assert(fabs(mpp_compare_efficiency_tolerance(0, 0, 0, 0, 0.01, 0.002) - 0.012) < 1e-12);
+}
+END_TEST
+
+START_TEST(test_compare_equal)
+{
+    json_t *a = example(), *b = json_deep_copy(a);
+    json_object_set_new(json_object_get(b, "parameters"), "started", json_string("2030-01-01T00:00:00"));
+    mpp_compare_options_t o = defaults();
+    mpp_compare_t c;
+    compare(a, b, &o, &c);
+    ck_assert_msg(c.ndiffs == 0, "%zu differences, first %s %s", c.ndiffs, c.ndiffs ? c.diffs[0].where : "",
+                  c.ndiffs ? c.diffs[0].message : "");
+    ck_assert_uint_eq(c.npairs, json_array_size(json_object_get(a, "intervals")));
+    mpp_compare_free(&c);
+    /* a run-specific field compared when asked */
+    const char *include[] = {"started"};
+    o.include = include, o.ninclude = 1;
+    compare(a, b, &o, &c);
+    ck_assert_uint_eq(c.counts[MPP_DIFF_PARAMETER], 1);
+    ck_assert_ptr_nonnull(find(&c, "parameters.started", "in A"));
+    mpp_compare_free(&c);
+    json_decref(a), json_decref(b);
+}
+END_TEST
+
+START_TEST(test_compare_src_removed_and_counts)
+{
+    json_t *a = example(), *b = json_deep_copy(a);
+    json_t *srcs = json_object_get(interval(b, 0), "src");
+    json_t *removed = json_incref(json_array_get(srcs, 1));
+    json_array_remove(srcs, 1);
+    json_object_set_new(src(b, 0, 0), "calls", json_integer(json_integer_value(json_object_get(src(a, 0, 0), "calls")) + 1));
+    mpp_compare_options_t o = defaults();
+    mpp_compare_t c;
+    compare(a, b, &o, &c);
+    char expected[256];
+    snprintf(expected, sizeof expected, "%s at ", json_string_value(json_object_get(removed, "function")));
+    const mpp_diff_t *d = find(&c, NULL, "SRC point only in A");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_ptr_nonnull(strstr(d->src, expected));
+    ck_assert_int_eq(d->kind, MPP_DIFF_STRUCTURE);
+    d = find(&c, "calls", " in B");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(d->kind, MPP_DIFF_STRUCTURE);
+    ck_assert_uint_eq(c.counts[MPP_DIFF_NUMBER], 0);
+    mpp_compare_free(&c);
+    json_decref(removed), json_decref(a), json_decref(b);
+}
+END_TEST
+
+START_TEST(test_compare_renamed_interval)
+{
+    json_t *a = example(), *b = json_deep_copy(a);
+    ck_assert_uint_ge(json_array_size(json_object_get(a, "intervals")), 2);
+    json_object_set_new(interval(b, 1), "name", json_string("renamed"));
+    mpp_compare_options_t o = defaults();
+    mpp_compare_t c;
+    compare(a, b, &o, &c);
+    ck_assert_ptr_nonnull(find(&c, NULL, "interval only in A"));
+    const mpp_diff_t *d = find(&c, NULL, "interval only in B");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_ptr_nonnull(strstr(d->where, "\"renamed\""));
+    ck_assert_uint_eq(c.npairs, json_array_size(json_object_get(a, "intervals")) - 1);
+    mpp_compare_free(&c);
+    json_decref(a), json_decref(b);
+}
+END_TEST
+
+START_TEST(test_compare_time_beyond_tolerance)
+{
+    json_t *a = example(), *b = json_deep_copy(a);
+    json_t *main_b = json_object_get(json_object_get(interval(b, 0), "real"), "main");
+    double t = json_number_value(json_object_get(main_b, "execution_time"));
+    json_object_set_new(main_b, "execution_time", json_real(t * 1.005)); /* within 1% */
+    mpp_compare_options_t o = defaults();
+    mpp_compare_t c;
+    compare(a, b, &o, &c);
+    ck_assert_uint_eq(c.ndiffs, 0);
+    mpp_compare_free(&c);
+    json_object_set_new(main_b, "execution_time", json_real(t * 1.5));
+    compare(a, b, &o, &c);
+    const mpp_diff_t *d = find(&c, "real.main.execution_time", "differs by");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(d->kind, MPP_DIFF_NUMBER);
+    ck_assert_uint_eq(c.ndiffs, 1);
+    mpp_compare_free(&c);
+    /* --ignore execution_time: that name alone, nowhere a wider tolerance */
+    const char *ignore[] = {"execution_time"};
+    o.ignore = ignore, o.nignore = 1;
+    json_object_set_new(main_b, "lost_time", json_real(json_number_value(json_object_get(main_b, "lost_time")) * 2));
+    compare(a, b, &o, &c);
+    ck_assert_ptr_null(find(&c, "execution_time", "differs"));
+    ck_assert_ptr_nonnull(find(&c, "real.main.lost_time", "differs by"));
+    mpp_compare_free(&c);
+    json_decref(a), json_decref(b);
+}
+END_TEST
+
+START_TEST(test_compare_duplicates_and_lines)
+{
+    /* the same SRC point twice in A, once in B: the first matched, the
+     * second in A only; a line moved: found again with --ignore line */
+    json_t *a = example(), *b = json_deep_copy(a);
+    json_t *srcs_a = json_object_get(interval(a, 0), "src");
+    json_array_append_new(srcs_a, json_deep_copy(json_array_get(srcs_a, 0)));
+    mpp_compare_options_t o = defaults();
+    mpp_compare_t c;
+    compare(a, b, &o, &c);
+    ck_assert_uint_eq(c.ndiffs, 1);
+    ck_assert_ptr_nonnull(find(&c, NULL, "SRC point only in A"));
+    mpp_compare_free(&c);
+    json_array_remove(srcs_a, json_array_size(srcs_a) - 1);
+
+    json_t *frame = json_array_get(json_object_get(src(b, 0, 0), "stack"), 0);
+    json_object_set_new(frame, "line", json_integer(json_integer_value(json_object_get(frame, "line")) + 3));
+    json_object_set_new(frame, "text", json_string("moved"));
+    json_object_set_new(interval(b, 1), "line", json_integer(999));
+    compare(a, b, &o, &c);
+    ck_assert_ptr_nonnull(find(&c, NULL, "SRC point only in B"));
+    ck_assert_ptr_nonnull(find(&c, NULL, "interval only in B"));
+    mpp_compare_free(&c);
+    const char *ignore[] = {"line"};
+    o.ignore = ignore, o.nignore = 1;
+    compare(a, b, &o, &c);
+    ck_assert_msg(c.ndiffs == 0, "%zu differences with --ignore line: %s", c.ndiffs,
+                  c.ndiffs ? c.diffs[0].message : "");
+    mpp_compare_free(&c);
+    json_decref(a), json_decref(b);
+}
+END_TEST
+
+START_TEST(test_compare_processes_and_summary)
+{
+    json_t *a = example(), *b = json_deep_copy(a);
+    json_object_set_new(json_object_get(b, "parameters"), "processes", json_integer(4));
+    json_t *main_b = json_object_get(json_object_get(interval(b, 0), "real"), "main");
+    json_t *main_a = json_object_get(json_object_get(interval(a, 0), "real"), "main");
+    double ta = json_number_value(json_object_get(main_a, "execution_time"));
+    json_object_set_new(main_b, "execution_time", json_real(ta / 1.6));
+    json_object_set_new(main_b, "processors", json_integer(4));
+    json_object_set_new(main_b, "communication", json_real(json_number_value(json_object_get(main_a, "communication")) + 1));
+    /* a rank only in B's columns: not reported, the runs' ranks are not the same processes */
+    json_array_append_new(json_object_get(json_object_get(json_object_get(interval(b, 0), "real"), "by_process"), "ranks"),
+                          json_integer(3));
+    mpp_compare_options_t o = defaults();
+    mpp_compare_t c;
+    compare(a, b, &o, &c);
+    ck_assert(c.by_process_skipped);
+    ck_assert_ptr_nonnull(find(&c, "parameters.processes", "2 in A, 4 in B"));
+    ck_assert_ptr_nonnull(find(&c, "real.main.processors", "2 in A, 4 in B"));
+    ck_assert_ptr_null(find(&c, "by_process", "rank"));
+    json_t *summary = mpp_compare_summary(a, b, &c, &o);
+    ck_assert_ptr_nonnull(summary);
+    json_t *whole = json_array_get(json_object_get(summary, "intervals"), 0);
+    ck_assert(fabs(json_number_value(json_object_get(whole, "speedup")) - 1.6) < 1e-9);
+    ck_assert(fabs(json_number_value(json_object_get(whole, "scaling_efficiency")) - 0.8) < 1e-9);
+    json_t *comp, *communication = NULL;
+    size_t k;
+    json_array_foreach(json_object_get(whole, "components"), k, comp) if (!strcmp(
+        json_string_value(json_object_get(comp, "name")), "communication")) communication = comp;
+    ck_assert_ptr_nonnull(communication);
+    ck_assert_str_eq(json_string_value(json_object_get(communication, "trend")), "grew");
+    ck_assert(fabs(json_number_value(json_object_get(communication, "change")) - 1.0) < 1e-9);
+    json_decref(summary);
+    mpp_compare_free(&c);
+    json_decref(a), json_decref(b);
+}
+END_TEST
+
+START_TEST(test_compare_bad_args)
+{
+    json_t *a = example();
+    char why[512];
+    char *name = mpp_compare_name("Real sync");
+    ck_assert_str_eq(name, "real_sync");
+    free(name);
+    name = mpp_compare_name("MPIPROF_DEPTH");
+    ck_assert_str_eq(name, "MPIPROF_DEPTH");
+    free(name);
+    ck_assert_int_eq(mpp_compare_check_ignore("real_sync", a, a, why, sizeof why), 0);
+    ck_assert_int_eq(mpp_compare_check_ignore("MPIPROF_DEPTH", a, a, why, sizeof why), 0);
+    ck_assert_int_eq(mpp_compare_check_ignore("real_synk", a, a, why, sizeof why), -1);
+    ck_assert_ptr_nonnull(strstr(why, "real_synk"));
+    ck_assert_int_eq(mpp_compare_check_ignore("function", a, a, why, sizeof why), -1);
+    ck_assert_ptr_nonnull(strstr(why, "cannot be ignored"));
+    ck_assert_int_eq(mpp_compare_check_include("clock", why, sizeof why), 0);
+    ck_assert_int_eq(mpp_compare_check_include("processes", why, sizeof why), -1);
+    ck_assert_ptr_nonnull(strstr(why, "started"));
+    json_decref(a);
+}
+END_TEST
+
+Suite *compare_suite(void)
+{
+    Suite *s = suite_create("compare");
+    TCase *t = tcase_create("tolerance");
+    tcase_add_test(t, test_compare_tolerance);
+    suite_add_tcase(s, t);
+    t = tcase_create("matching");
+    tcase_add_test(t, test_compare_equal);
+    tcase_add_test(t, test_compare_src_removed_and_counts);
+    tcase_add_test(t, test_compare_renamed_interval);
+    tcase_add_test(t, test_compare_duplicates_and_lines);
+    suite_add_tcase(s, t);
+    t = tcase_create("numbers");
+    tcase_add_test(t, test_compare_time_beyond_tolerance);
+    tcase_add_test(t, test_compare_processes_and_summary);
+    suite_add_tcase(s, t);
+    t = tcase_create("bad_args");
+    tcase_add_test(t, test_compare_bad_args);
+    suite_add_tcase(s, t);
+    return s;
+}
