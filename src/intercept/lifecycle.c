@@ -166,7 +166,8 @@ static void trace_setup(void)
     }
     char path[PATH_MAX + 8];
     snprintf(path, sizeof path, "%s.otf2", fixed_path);
-    if (mpp_trace_start(profiler_comm, path, settings[1], rank, nprocs, run.hostname) != 0)
+    if (mpp_trace_start(profiler_comm, path, settings[1], rank, nprocs, run.hostname,
+                        (int)mpp_config.number[MPP_CFG_OVERWRITE]) != 0)
         snprintf(run.trace, sizeof run.trace, "off (the archive %s could not be opened; see Warnings)", path);
 #endif
 }
