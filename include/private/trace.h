@@ -25,6 +25,7 @@
 #include "autoconf.h"
 #include "clocksync.h"
 #include "intervals.h"
+#include "runinfo.h"
 #include "thread_state.h"
 #include "wrapper_support.h"
 
@@ -32,6 +33,21 @@ extern int mpp_trace_on;
 
 /* Kinds of marks (mpp_trace_mark). */
 enum { MPP_TRACE_INTERVAL_BEGIN, MPP_TRACE_INTERVAL_END, MPP_TRACE_SEQ_BEGIN, MPP_TRACE_SEQ_END };
+
+/* The lifecycle's part (src/intercept/trace_mode.c, built with or without
+ * libotf2).  At MPI_Init, collective: rank 0's MPIPROF_TRACE and
+ * MPIPROF_TRACE_BUFFER for every process, the archive <protocol>.otf2 opened
+ * (an earlier one replaced when `overwrite`), or trace mode refused with a
+ * warning; run->trace says which (the Trace parameter). */
+void mpp_trace_mode_start(MPI_Comm comm, int rank, int nprocs, const char *protocol, int overwrite,
+                          mpp_run_info_t *run);
+/* At MPI_Finalize, collective, before the protocol (which gives the
+ * archive's size): mpp_trace_finish, its outcome in run.  The alignments:
+ * NULL (at_init) when the clocks were not aligned. */
+void mpp_trace_mode_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *at_init,
+                           const mpp_clock_alignment_t *at_finalize, mpp_run_info_t *run);
+/* A partial protocol's Trace parameter. */
+void mpp_trace_mode_partial(const char *protocol, mpp_run_info_t *run);
 
 #if MPIPROF_HAVE_OTF2
 

@@ -600,7 +600,8 @@ int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *a
     if (OTF2_Archive_CloseEvtFiles(mpp_trace_archive) != OTF2_SUCCESS)
         failed = 1;
     /* the span of the run on rank 0's clock */
-    int64_t first = (int64_t)started + (a0 ? a0->offset : 0), final = (int64_t)last + (a1 ? a1->offset : a0 ? a0->offset : 0);
+    int64_t first = (int64_t)started + (a0 ? a0->offset : 0);
+    int64_t final = (int64_t)last + (a1 ? a1->offset : a0 ? a0->offset : 0);
     int64_t lo = 0, hi = 0;
     mpp_ptp_allreduce(&first, &lo, 1, MPI_INT64_T, MPI_MIN, comm);
     mpp_ptp_allreduce(&final, &hi, 1, MPI_INT64_T, MPI_MAX, comm);
@@ -639,8 +640,8 @@ int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *a
     if (any)
         mpp_warn("Trace: the archive %s is incomplete: writing its definitions failed on some process", archive_path);
     if (all_reported)
-        mpp_warn("Trace: OTF2 reported %llu errors while the archive %s was written%s%s", (unsigned long long)all_reported,
-                 archive_path, reported ? "; rank 0's first: " : "", reported ? first_error : "");
+        mpp_warn("Trace: OTF2 reported %llu errors while the archive %s was written%s%s",
+                 (unsigned long long)all_reported, archive_path, reported ? "; rank 0's first: " : "", reported ? first_error : "");
     if (lost_events)
         mpp_warn("Trace: %llu events could not be recorded (out of memory or an OTF2 error); the archive %s lacks them",
                  (unsigned long long)lost_events, archive_path);
