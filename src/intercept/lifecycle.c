@@ -36,6 +36,7 @@
 #include "thread_state.h"
 #include "share.h"
 #include "topology.h"
+#include "trace.h"
 #include "waitstate_hooks.h"
 #include "waitstates.h"
 #include "watchdog.h"
@@ -65,7 +66,7 @@ static char hang_run[160]; /* names the run in every process's hang dump */
 /* Wait states: the clock alignment at MPI_Init, the communicator their
  * batches travel on, and what the protocol says of them. */
 static int waitstates;
-static mpp_clock_alignment_t alignment;
+static mpp_clock_alignment_t alignment, final_alignment; /* MPI_Init's, MPI_Finalize's */
 static int64_t sync_threshold; /* ticks: differences below it count as 0 */
 static int64_t fine_threshold; /* ticks: ... or below this one, when MPI_Finalize's alignment allows */
 static int64_t used_threshold; /* ticks: the one of the two the protocol's wait states have */
@@ -108,14 +109,14 @@ static const char *thread_level_name(int level)
     }
 }
 
-/* Rank 0's MPIPROF_HANG_TIMEOUT, for every process; when it is on, the
- * protocol's path is chosen now, by rank 0, so that each process knows
- * where its hang dump goes (<protocol>.hang.<rank>).  Collective. */
+/* Rank 0's MPIPROF_HANG_TIMEOUT, for every process; when it is on (or trace
+ * mode), the protocol's path is chosen now, by rank 0, so that each process
+ * knows where its hang dump (<protocol>.hang.<rank>) and trace go.  Collective. */
 static int hang_setup(void)
 {
     int timeout = mpp_share_int(profiler_comm, (int)mpp_config.number[MPP_CFG_HANG_TIMEOUT]);
     fixed_path[0] = '\0';
-    if (timeout <= 0)
+    if (timeout <= 0 && !mpp_share_int(profiler_comm, (int)mpp_config.number[MPP_CFG_TRACE])) /* trace: there too */
         return 0;
     if (rank == 0) {
         if (mpp_output_path(mpp_config.text[MPP_CFG_OUTPUT], run.program_name, nprocs, run.hostname,
@@ -127,12 +128,12 @@ static int hang_setup(void)
     }
     mpp_share_text(profiler_comm, fixed_path, sizeof fixed_path);
     mpp_share_text(profiler_comm, hang_run, sizeof hang_run);
-    if (!fixed_path[0]) {
+    if (!fixed_path[0] && timeout > 0) {
         mpp_warn("MPIPROF_HANG_TIMEOUT: no writable place for the protocol, so none for hang dumps; "
                  "hangs are not detected");
         return 0;
     }
-    return timeout;
+    return timeout > 0 ? timeout : 0;
 }
 
 static void hang_start(void)
@@ -219,6 +220,7 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
     }
     mpp_describe_site = describe_site;
     start_waitstates(provided == MPI_THREAD_MULTIPLE);
+    mpp_trace_mode_start(profiler_comm, rank, nprocs, fixed_path, (int)mpp_config.number[MPP_CFG_OVERWRITE], &run);
     /* Context, once per process: the CPU binding (hwloc's topology itself is
      * loaded at MPI_Finalize, by one process per host), and the counters,
      * started before interval 0 opens so that it reads them. */
@@ -283,13 +285,12 @@ static void finish_waitstates(void)
     if (!waitstates)
         return;
     mpp_ws_finish();
-    mpp_clock_alignment_t end;
-    mpp_clock_align(profiler_comm, run.hostname, &alignment, &end);
+    mpp_clock_align(profiler_comm, run.hostname, &alignment, &final_alignment);
     mpp_ws_stats_t st;
     mpp_ws_get_stats(&st);
-    int64_t drift = end.offset - alignment.offset;
-    int64_t local[WS_NLARGEST] = {alignment.uncertainty, end.uncertainty, drift < 0 ? -drift : drift,
-                                  end.init_error, alignment.shared_cpu};
+    int64_t drift = final_alignment.offset - alignment.offset;
+    int64_t local[WS_NLARGEST] = {alignment.uncertainty, final_alignment.uncertainty, drift < 0 ? -drift : drift,
+                                  final_alignment.init_error, alignment.shared_cpu};
     uint64_t counts[9] = {st.messages,  st.paired,        st.unpaired, st.batches,   st.batch_bytes,
                           st.instances, st.exits_unknown, st.dropped,  st.unfollowed};
     mpp_ptp_allreduce(local, ws_largest, WS_NLARGEST, MPI_INT64_T, MPI_MAX, profiler_comm);
@@ -302,7 +303,7 @@ static void finish_waitstates(void)
         mpp_table_fold_fine(&t->table, fine);
     used_threshold = fine ? fine_threshold : sync_threshold;
     mpp_ptp_reduce(counts, ws_sums, 9, MPI_UINT64_T, MPI_SUM, 0, profiler_comm);
-    ws_span = end.at > alignment.at ? end.at - alignment.at : 1;
+    ws_span = final_alignment.at > alignment.at ? final_alignment.at - alignment.at : 1;
     PMPI_Comm_free(&waitstate_comm);
 }
 
@@ -478,6 +479,7 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before, const 
                  mpp_clock_resolution(), waitstates ? ", aligned to rank 0 at " : "", waitstates ? started_in : "",
                  waitstates ? " only (a partial protocol)" : "");
         snprintf(run.waitstates, sizeof run.waitstates, "not given in a partial protocol");
+        mpp_trace_mode_partial(fixed_path, &run);
     }
     mpp_report_input_t in = {.run = &run, .config = &mpp_config, .model = &calibration.setup,
                              .warnings_from = local_warnings_before, .partial = partial,
@@ -590,6 +592,7 @@ void mpp_lifecycle_finish(uint32_t fid, void *return_address, void *frame_addres
     mpp_collect_set(0, 0);
     finish_waitstates();
     mpp_lifecycle_stop(end, 1);
+    mpp_trace_mode_finish(profiler_comm, end, waitstates ? &alignment : NULL, &final_alignment, &run);
     mpp_calibrate_again(profiler_comm, &calibration); /* after the counters' last read: not the program's */
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
     const mpp_table_t **tables = NULL;
