@@ -9,6 +9,7 @@ mpiprof $PACKAGE_VERSION configuration summary
   Source lines (libdw) .... $mpiprof_summary_libdw
   Topology (hwloc) ........ $mpiprof_summary_hwloc
   Counters (PAPI) ......... $mpiprof_summary_papi
+  Trace mode (OTF2) ....... $mpiprof_summary_otf2
   Unit tests (Check) ...... $mpiprof_summary_check
   Partial protocols fork .. $mpiprof_summary_fork
   Sanitizers .............. $enable_sanitizers

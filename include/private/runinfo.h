@@ -18,6 +18,9 @@ typedef struct {
     char clock[600];
     char waitstates[400];    /* which wait-state analyses ran */
     int partial;
+    /* Collection mode: "" for the in-memory library (dynamic); the trace
+     * analyzer's "trace", or "trace, incomplete" for a run that died */
+    char mode[32];
 } mpp_run_info_t;
 
 /* Local date and time, ISO 8601 with offset. */
