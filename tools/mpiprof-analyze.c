@@ -24,8 +24,8 @@ static const char usage[] =
     "usage: mpiprof-analyze [-o PATH] [-f FORMAT] [-q] ARCHIVE\n"
     "  ARCHIVE  an OTF2 trace: its anchor file (e.g. run/traces.otf2)\n"
     "  -o PATH  the protocol (default: the archive's directory with .prof appended)\n"
-    "  -f       which files: text, json, html, or a comma-separated set, both, all\n"
-    "           (default: MPIPROF_FORMAT's value, both: PATH and PATH.json)\n"
+    "  -f       which files: text, json, html, a comma-separated set of them, both or all\n"
+    "           (default: MPIPROF_FORMAT's value, text when it is not set)\n"
     "  -q       print nothing but errors\n";
 
 static const char model_na[] =
