@@ -18,6 +18,7 @@
 #include "function_table.h"
 #include "replay.h"
 #include "report.h"
+#include "srckey.h"
 #include "warnings.h"
 
 static const char usage[] =
@@ -93,6 +94,21 @@ static void describe_run(const rp_trace_t *t, mpp_run_info_t *run, uint64_t pair
              "events; %llu messages paired of %zu sent, %llu collective calls",
              (unsigned long long)paired, t->nsends, (unsigned long long)instances);
     snprintf(run->mode, sizeof run->mode, "%s", t->incomplete ? "trace, incomplete" : "trace");
+    /* interval 0's position: where rank 0 called MPI_Init, as MPI_Finalize
+     * resolves it (its first frame) */
+    uint32_t site = t->locations[t->processes[0].locations[0]].init_site;
+    if (site) {
+        char *key = NULL, *function = NULL;
+        mpp_frame_t *frames = NULL;
+        int n = asprintf(&key, "MPI_Init%c%s", MPP_RS, t->sites[site]) < 0 ? 0
+                                                                           : mpp_srckey_parse(key, &function, &frames);
+        if (n > 0) {
+            snprintf(run->init_file, sizeof run->init_file, "%s", frames[0].line ? frames[0].file : frames[0].text);
+            run->init_line = frames[0].line;
+        }
+        free(key), free(function);
+        mpp_srckey_free_frames(frames, n);
+    }
 }
 
 int main(int argc, char **argv)
@@ -144,7 +160,8 @@ int main(int argc, char **argv)
         return 1;
     }
     for (int p = 0; p < n; p++) {
-        if (rp_profile(&trace, p, (int)config.number[MPP_CFG_MAX_SRC], &locals[p]) != 0) {
+        if (rp_profile(&trace, p, (int)config.number[MPP_CFG_MAX_SRC], (int)config.number[MPP_CFG_MAX_INTERVALS],
+                       (int)config.number[MPP_CFG_MAX_NESTING], &locals[p]) != 0) {
             fprintf(stderr, "mpiprof-analyze: out of memory replaying rank %d\n", p);
             return 1;
         }

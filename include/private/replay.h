@@ -44,13 +44,32 @@ typedef struct {
     uint32_t location, begin_call, end_call;
 } rp_collective_t;
 
+/* An interval or replicated-code mark of mpiprof's archives: the Enter
+ * (begin) or Leave (end) of a user region of mpiprof's (mpiprof-trace(5)). */
+typedef struct {
+    int64_t time;
+    uint32_t region; /* index into rp_trace_t.regions */
+    int begin;
+} rp_mark_t;
+
+/* A user region that marks an interval or replicated code. */
+typedef struct {
+    int kind; /* RP_REGION_* */
+    char *name, *file;
+    int line;
+} rp_region_t;
+enum { RP_REGION_OTHER = 0, RP_REGION_INTERVAL, RP_REGION_SEQ };
+
 typedef struct {
     uint64_t ref;       /* OTF2 location */
     int process;        /* index into rp_trace_t.processes */
     rp_call_t *calls;
     size_t ncalls, calls_cap;
+    rp_mark_t *marks;
+    size_t nmarks, marks_cap;
     int64_t first, last;  /* first and last event (corrected ticks) */
     int64_t init_leave, finalize_enter; /* -1: not traced */
+    uint32_t init_site;   /* MPI_Init's call site (0: none) */
     uint64_t events;      /* events read */
     /* clock offsets of the location (OTF2 ClockOffset: time, offset), sorted by time */
     int64_t *offset_time, *offset;
@@ -84,6 +103,8 @@ typedef struct {
     char **sites;          /* frame records (srckey.h) of the call sites, sites[0] the region alone */
     uint32_t nsites;
     int from_mpiprof;      /* SRC points from mpiprof's call-site attribute (else the region alone) */
+    rp_region_t *regions;  /* by OTF2 region ref: which mark intervals or replicated code */
+    uint32_t nregions;
     rp_message_t *sends, *recvs;
     size_t nsends, nrecvs, sends_cap, recvs_cap;
     rp_collective_t *collectives;
@@ -104,17 +125,18 @@ void rp_trace_free(rp_trace_t *t);
  * into each call's wait[]. */
 void rp_waits(rp_trace_t *t);
 
-/* The local profile of process p: its locations' calls replayed into one
- * table each (table.h, as the wrappers add them), its intervals from its
- * marks, built by mpp_profile_build (the profile points into the
- * intervals: free both with rp_local_free).  0, or -1 when memory ran
- * out. */
+/* The local profile of process p: its locations' calls and marks replayed
+ * in time order into one table each (table.h) and the interval stage
+ * (intervals.h), as the wrappers and marks add them at run time, then
+ * built by mpp_profile_build (the profile points into the intervals: free
+ * both with rp_local_free).  The interval stage is the process's own
+ * (intervals.c): one process at a time.  0, or -1 when memory ran out. */
 typedef struct {
     mpp_local_profile_t *profile;
     mpp_interval_t *intervals;
     int nintervals;
 } rp_local_t;
-int rp_profile(const rp_trace_t *t, int p, int max_src, rp_local_t *out);
+int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int max_nesting, rp_local_t *out);
 void rp_local_free(rp_local_t *l);
 /* The analyzer's ticks as seconds (rp_profile's to_seconds): the
  * resolution of the trace last read. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "function_table.h"
+#include "intervals.h"
 #include "replay.h"
 #include "srckey.h"
 
@@ -57,29 +58,66 @@ static void add_time(mpp_stats_t *s, const rp_call_t *c, uint64_t dt)
     s->ticks[last] += dt - given;
 }
 
-/* One location's calls into its table. */
-static int replay_location(const rp_trace_t *t, const rp_location_t *loc, mpp_table_t *table)
+/* One call into its location's table, in the interval open now. */
+static int replay_call(const rp_call_t *c, mpp_table_t *table)
 {
-    uintptr_t frames[MPP_MAX_DEPTH] = {0};
-    for (size_t i = 0; i < loc->ncalls; i++) {
-        const rp_call_t *c = &loc->calls[i];
-        frames[0] = (uintptr_t)c->site + 1;
-        mpp_cell_t *cell = mpp_table_lookup(table, c->fid, 0, frames);
-        if (!cell)
-            return -1;
-        uint64_t dt = c->leave > c->enter ? (uint64_t)(c->leave - c->enter) : 0;
-        cell->stats.calls++;
-        add_time(&cell->stats, c, dt);
-        cell->stats.bytes_sent += c->bytes_sent;
-        cell->stats.bytes_recv += c->bytes_recv;
-        for (int w = 0; w < MPP_NWAIT; w++)
-            cell->stats.wait[w] += c->wait[w] > 0 ? (uint64_t)c->wait[w] : 0;
-    }
-    (void)t;
+    uintptr_t frames[MPP_MAX_DEPTH] = {(uintptr_t)c->site + 1};
+    mpp_cell_t *cell = mpp_table_lookup(table, c->fid, mpp_current_interval, frames);
+    if (!cell)
+        return -1;
+    uint64_t dt = c->leave > c->enter ? (uint64_t)(c->leave - c->enter) : 0;
+    cell->stats.calls++;
+    add_time(&cell->stats, c, dt);
+    cell->stats.bytes_sent += c->bytes_sent;
+    cell->stats.bytes_recv += c->bytes_recv;
+    for (int w = 0; w < MPP_NWAIT; w++)
+        cell->stats.wait[w] += c->wait[w] > 0 ? (uint64_t)c->wait[w] : 0;
     return 0;
 }
 
-int rp_profile(const rp_trace_t *t, int p, int max_src, rp_local_t *out)
+static void replay_mark(const rp_trace_t *t, const rp_mark_t *m, uintptr_t thread)
+{
+    const rp_region_t *r = &t->regions[m->region];
+    mpp_mark_t mark = {r->file, r->line, 0};
+    uint64_t at = m->time > 0 ? (uint64_t)m->time : 0;
+    if (r->kind == RP_REGION_SEQ)
+        (m->begin ? mpp_seq_begin : mpp_seq_end)(&mark, at);
+    else if (m->begin)
+        mpp_interval_begin(r->name, &mark, at, thread);
+    else
+        mpp_interval_end(r->name, &mark, at, thread);
+}
+
+/* The process's calls and marks, all its locations merged in time order
+ * (a call before a mark at its return's instant: the wrapper read its
+ * clock first), into the tables and the interval stage. */
+static int replay_process(const rp_trace_t *t, const rp_process_t *proc, mpp_table_t *tables)
+{
+    size_t *call = calloc((size_t)proc->nlocations, sizeof *call), *mark = calloc((size_t)proc->nlocations, sizeof *mark);
+    int rc = call && mark ? 0 : -1;
+    while (rc == 0) {
+        int best = -1, best_is_call = 0;
+        int64_t best_time = INT64_MAX;
+        for (int l = 0; l < proc->nlocations; l++) {
+            const rp_location_t *loc = &t->locations[proc->locations[l]];
+            if (call[l] < loc->ncalls && loc->calls[call[l]].leave < best_time)
+                best = l, best_is_call = 1, best_time = loc->calls[call[l]].leave;
+            if (mark[l] < loc->nmarks && loc->marks[mark[l]].time < best_time)
+                best = l, best_is_call = 0, best_time = loc->marks[mark[l]].time;
+        }
+        if (best < 0)
+            break;
+        const rp_location_t *loc = &t->locations[proc->locations[best]];
+        if (best_is_call)
+            rc = replay_call(&loc->calls[call[best]++], &tables[best]);
+        else
+            replay_mark(t, &loc->marks[mark[best]++], (uintptr_t)best + 1);
+    }
+    free(call), free(mark);
+    return rc;
+}
+
+int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int max_nesting, rp_local_t *out)
 {
     memset(out, 0, sizeof *out);
     ticks_per_second = t->resolution ? (double)t->resolution : 1e9;
@@ -89,25 +127,27 @@ int rp_profile(const rp_trace_t *t, int p, int max_src, rp_local_t *out)
      * process's first and last events where the trace has neither */
     int64_t from = master->init_leave >= 0 ? master->init_leave : master->first;
     int64_t to = master->finalize_enter >= 0 ? master->finalize_enter : master->last;
-    out->intervals = calloc(1, sizeof *out->intervals);
+    /* no CPU times in a trace: the interval stage reads them as 0 */
+    static const double no_cpu[2];
+    mpp_intervals_end_at(master->finalize_enter >= 0 ? "MPI_Finalize" : "the end of its trace", no_cpu);
     mpp_table_t *tables = calloc((size_t)proc->nlocations, sizeof *tables);
     const mpp_table_t **views = calloc((size_t)proc->nlocations, sizeof *views);
-    int rc = out->intervals && tables && views ? 0 : -1;
-    if (rc == 0) {
-        mpp_interval_t *whole = &out->intervals[0];
-        strcpy(whole->name, "whole program");
-        whole->parent = -1;
-        whole->executions = 1;
-        whole->ticks = to > from ? (uint64_t)(to - from) : 0;
-        out->nintervals = 1;
-    }
+    int rc = tables && views && mpp_intervals_init((uint32_t)max_intervals + 1, (uint32_t)max_nesting,
+                                                   from > 0 ? (uint64_t)from : 0) == 0 ? 0 : -1;
     for (int l = 0; rc == 0 && l < proc->nlocations; l++) {
         rc = mpp_table_init(&tables[l], (size_t)max_src, 1);
-        if (rc == 0)
-            rc = replay_location(t, &t->locations[proc->locations[l]], &tables[l]);
         views[l] = &tables[l];
     }
+    if (rc == 0)
+        rc = replay_process(t, proc, tables);
     if (rc == 0) {
+        mpp_intervals_close_all(to > from ? (uint64_t)to : (uint64_t)(from > 0 ? from : 0));
+        out->nintervals = (int)mpp_nintervals;
+        out->intervals = malloc((size_t)out->nintervals * sizeof *out->intervals);
+        rc = out->intervals ? 0 : -1;
+    }
+    if (rc == 0) {
+        memcpy(out->intervals, mpp_intervals, (size_t)out->nintervals * sizeof *out->intervals);
         out->profile = mpp_profile_build(views, proc->nlocations, out->intervals, out->nintervals, rp_seconds,
                                          resolve_site, (void *)t, function_name);
         rc = out->profile ? 0 : -1;

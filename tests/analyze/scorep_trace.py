@@ -25,11 +25,19 @@ ROLES = {
 COLLECTIVE_OPS = {"MPI_Barrier": "BARRIER", "MPI_Allreduce": "ALLREDUCE", "MPI_Bcast": "BCAST"}
 
 
+def mark(kind, region, time):
+    """An interval's or replicated code's mark in mpiprof's convention
+    (mpiprof-trace(5)): kind "begin" or "end", region a name of REGIONS."""
+    return ("@" + kind, region, time, ())
+
+
 def call(function, enter, leave, *events):
     """One MPI call from `enter` to `leave` ms; events: ("send", dest, tag,
     bytes, comm), ("isend", dest, tag, bytes, req, comm), ("isend_done", req),
     ("irecv_req", req), ("recv", source, tag, bytes, comm), ("irecv", source,
-    tag, bytes, req, comm), ("coll", comm, root, sent, received)."""
+    tag, bytes, req, comm), ("coll", comm, root, sent, received).  A
+    function "MPI_Send@21" is called from line 21 of prog.c (mpiprof's
+    call-site attribute)."""
     return (function, enter, leave, events)
 
 
@@ -90,13 +98,47 @@ def died():
     return spec
 
 
+# mpiprof's user regions: interval "solver" begun at prog.c:20, and
+# replicated code.
+REGIONS = {"solver": ("mpiprof interval", "prog.c", 20, "CODE"),
+           "[replicated code]": ("mpiprof replicated code (mpiprof_seq_begin)", "prog.c", 0, "ARTIFICIAL")}
+
+
+def intervals_sites():
+    """mpiprof's shape: the call-site attribute on every MPI call, the
+    interval "solver" entered twice (2-10 and 11-15 ms), replicated code
+    (3-5 ms) in its first execution; in it rank 0 sends from lines 21 and 22
+    and rank 1 receives there, 0.5 ms late at line 21 each time, early at
+    line 22; outside it an MPI_Barrier from line 30, rank 1 0.5 ms late."""
+    ranks = []
+    for r in range(2):
+        p2p = "MPI_Send" if r == 0 else "MPI_Recv"
+        ev = (lambda tag: ("send", 1, tag, 8, "world")) if r == 0 else (lambda tag: ("recv", 0, tag, 8, "world"))
+        at21 = [(6, 6.1), (5.5, 6.2)][r]
+        at22 = [(7, 7.1), (7.05, 7.2)][r]
+        again = [(12, 12.1), (11.5, 12.2)][r]
+        ranks.append([
+            call("MPI_Init@5", 0, 1),
+            mark("begin", "solver", 2),
+            mark("begin", "[replicated code]", 3), mark("end", "[replicated code]", 5),
+            call(p2p + "@21", at21[0], at21[1], ev(1)),
+            call(p2p + "@22", at22[0], at22[1], ev(2)),
+            mark("end", "solver", 10),
+            mark("begin", "solver", 11),
+            call(p2p + "@21", again[0], again[1], ev(1)),
+            mark("end", "solver", 15),
+            call("MPI_Barrier@30", 16 + 0.5 * r, 17, ("coll", "world", None, 0, 0)),
+            call("MPI_Finalize", 20, 21)])
+    return {"comms": {"world": [0, 1]}, "ranks": ranks, "sites": True}
+
+
 def no_mpi():
     """A trace of one process with user regions only."""
     return {"comms": {}, "ranks": [[("compute", 0, 5, ())]], "no_mpi": True}
 
 
 SCENARIOS = {"late_sender": late_sender, "collective_skew": collective_skew, "imbalance": imbalance,
-             "died": died, "no_mpi": no_mpi}
+             "died": died, "intervals_sites": intervals_sites, "no_mpi": no_mpi}
 
 # The answers (seconds): per SRC point by function, and interval 0's main
 # characteristics.  Interval 0 of each process runs from MPI_Init's return to
@@ -119,6 +161,22 @@ EXPECTED = {
                                   "bytes_sent": 16, "bytes_recv": 16}},
         "main": {"execution_time": 0.019, "processors": 3, "potential_sync": 0.012, "time_variation": 0.0003},
     },
+    # SRC points "function@stack" when the trace has call sites; one entry
+    # per interval, in the protocol's order.
+    "intervals_sites": {"intervals": [
+        {"name": "whole program", "file": "prog.c", "line": 5, "level": 0, "executions": 1,
+         # an interval's SRC points are the calls made in it, outside nested ones
+         "src": {"MPI_Barrier@prog.c:30 (main)": {"calls": 2, "potential_sync": 0.0005, "time_variation": 0.0}},
+         # replicated code of 2 ms on each of 2 processes: 2 x 2 x (2 - 1) / 2
+         "main": {"execution_time": 0.019, "insufficient_parallelism": 0.002, "real_sync": 0.001,
+                  "potential_sync": 0.0005}},
+        {"name": "solver", "file": "prog.c", "line": 20, "level": 1, "parent": 0, "executions": 2,
+         "src": {"MPI_Recv@prog.c:21 (main)": {"calls": 2, "real_sync": 0.001, "bytes_recv": 16},
+                 "MPI_Recv@prog.c:22 (main)": {"calls": 1, "real_sync": 0.0, "bytes_recv": 8},
+                 "MPI_Send@prog.c:21 (main)": {"calls": 2, "bytes_sent": 16},
+                 "MPI_Send@prog.c:22 (main)": {"calls": 1, "bytes_sent": 8}},
+         "main": {"execution_time": 0.012, "insufficient_parallelism": 0.002, "real_sync": 0.001,
+                  "potential_sync": 0.0}}]},
     "imbalance": {
         "src": {"MPI_Allreduce": {"calls": 2, "potential_sync": 0.010, "time_variation": 0.0001}},
         # C(0) = 19 - 10 = 9 ms, C(1) = 19 - 0.1 = 18.9 ms
@@ -162,13 +220,25 @@ def write(scenario, directory):
                 comms[name] = (defs.comm("MPI_COMM_WORLD" if name == "world" else name, group=g, parent=None),
                                members)
         main = region("main")
+        src = defs.attribute("mpiprof::src", type=otf2.Type.STRING) if spec.get("sites") else None
+        for name, (description, file, line, role) in REGIONS.items():
+            regions[name] = defs.region(name, description=description, region_role=getattr(RegionRole, role),
+                                        paradigm=Paradigm.USER, source_file=file,
+                                        begin_line_number=line)
         for r, calls in enumerate(spec["ranks"]):
             w = trace.event_writer_from_location(locations[r])
             w.enter(0, main)
             died = False
             for function, enter, leave, events in calls:
+                if function.startswith("@"):  # a mark: enter at, leave
+                    (w.enter if function == "@begin" else w.leave)(int(round(leave * MS)), regions[enter])
+                    continue
+                attributes = None
+                if "@" in function:
+                    function, line = function.split("@")
+                    attributes = {src: "%s\x1eprog.c\x1f%s\x1fmain\x1fprog.c:%s (main)" % (function, line, line)}
                 reg = region(function)
-                w.enter(int(round(enter * MS)), reg)
+                w.enter(int(round(enter * MS)), reg, attributes=attributes)
                 if leave is None:  # the process died here
                     died = True
                     break
@@ -197,7 +267,7 @@ def write(scenario, directory):
                                              0xFFFFFFFF if ev[2] is None else ev[2], ev[3], ev[4])
                 w.leave(t1, reg)
             if not died:
-                w.leave(int(round(max(c[2] for c in calls) * MS)) + 1000, main)
+                w.leave(int(round(max(c[2] for c in calls if c[2] is not None) * MS)) + 1000, main)
 
 
 if __name__ == "__main__":
