@@ -17,6 +17,13 @@ typedef struct {
     int init_line;
     char clock[600];
     char waitstates[400];    /* which wait-state analyses ran */
+    /* Trace mode (MPIPROF_TRACE): the archive's path ("" when none was
+     * written), its size in bytes, whether it is complete, and the text
+     * the Parameters give ("" : off). */
+    char trace_path[4096];
+    long long trace_bytes;
+    int trace_complete;
+    char trace[4200];
     int partial;
     /* Collection mode: "" for the in-memory library (dynamic); the trace
      * analyzer's "trace", or "trace, incomplete" for a run that died */

@@ -19,6 +19,7 @@
 #include "mpiprof.h"
 #include "mpp_common.h"
 #include "thread_state.h"
+#include "trace.h"
 #include "warnings.h"
 
 static pthread_mutex_t marks = PTHREAD_MUTEX_INITIALIZER;
@@ -64,16 +65,24 @@ static void begin(const char *name, const mpp_mark_t *mark)
         clean[n] = (unsigned char)name[n] < 0x20 ? '?' : name[n];
     clean[n] = '\0';
     pthread_mutex_lock(&marks);
-    if (usable("mpiprof_interval_begin"))
-        mpp_interval_begin(n ? clean : "(unnamed)", mark, mpp_now(), thread_id());
+    if (usable("mpiprof_interval_begin")) {
+        uint64_t now = mpp_now();
+        mpp_interval_begin(n ? clean : "(unnamed)", mark, now, thread_id());
+        if (MPP_UNLIKELY(mpp_trace_on))
+            mpp_trace_mark(MPP_TRACE_INTERVAL_BEGIN, n ? clean : "(unnamed)", mark, now);
+    }
     pthread_mutex_unlock(&marks);
 }
 
 static void end(const char *name, const mpp_mark_t *mark)
 {
     pthread_mutex_lock(&marks);
-    if (usable("mpiprof_interval_end"))
-        mpp_interval_end(name, mark, mpp_now(), thread_id());
+    if (usable("mpiprof_interval_end")) {
+        uint64_t now = mpp_now();
+        mpp_interval_end(name, mark, now, thread_id());
+        if (MPP_UNLIKELY(mpp_trace_on))
+            mpp_trace_mark(MPP_TRACE_INTERVAL_END, name, mark, now);
+    }
     pthread_mutex_unlock(&marks);
 }
 
@@ -81,10 +90,13 @@ static void seq(int starting, const mpp_mark_t *mark)
 {
     pthread_mutex_lock(&marks);
     if (usable(starting ? "mpiprof_seq_begin" : "mpiprof_seq_end")) {
+        uint64_t now = mpp_now();
         if (starting)
-            mpp_seq_begin(mark, mpp_now());
+            mpp_seq_begin(mark, now);
         else
-            mpp_seq_end(mark, mpp_now());
+            mpp_seq_end(mark, now);
+        if (MPP_UNLIKELY(mpp_trace_on))
+            mpp_trace_mark(starting ? MPP_TRACE_SEQ_BEGIN : MPP_TRACE_SEQ_END, NULL, mark, now);
     }
     pthread_mutex_unlock(&marks);
 }

@@ -403,10 +403,11 @@ COMPLETIONS = {
 }
 
 
-def completion_code(fn, view):
-    """The hook of a wait or test: the requests it completed, with their
-    statuses.  Indexes of mpi_f08 calls are converted to C's
-    (mpp_f08_indices, from the base sync_before found)."""
+def completion_code(fn, view, hook="mpp_ws_completed"):
+    """The hook of a wait or test (the wait-state analysis', or trace
+    mode's): the requests it completed, with their statuses.  Indexes of
+    mpi_f08 calls are converted to C's (mpp_f08_indices, from the base
+    sync_before found)."""
     n, which, statuses, cond = COMPLETIONS[fn.base]
     count = "1" if n == "1" else view.out(n) if n == "outcount" else view(n)
     tests = []
@@ -415,12 +416,12 @@ def completion_code(fn, view):
         tests.append(view.out(word) + ("" if word == "flag" else " != MPI_UNDEFINED"))
     statuses = (view.status if statuses == "status" else view.statuses)(statuses)
     if not which:
-        call = "mpp_ws_completed(&call, &handled, %s, NULL, %s);" % (count, statuses)
+        call = "%s(&call, &handled, %s, NULL, %s);" % (hook, count, statuses)
     elif not view.fortran:
-        call = "mpp_ws_completed(&call, &handled, %s, %s, %s);" % (count, which, statuses)
+        call = "%s(&call, &handled, %s, %s, %s);" % (hook, count, which, statuses)
     else:
         tests.append("(mpp_ws_which = mpp_f08_indices(%s, %s, mpp_ws_base))" % (which, count))
-        call = "mpp_ws_completed(&call, &handled, %s, mpp_ws_which, %s);" % (count, statuses)
+        call = "%s(&call, &handled, %s, mpp_ws_which, %s);" % (hook, count, statuses)
     out = ["const int *mpp_ws_which;"] if which and view.fortran else []
     return out + [("if (%s) " % " && ".join(tests) if tests else "") + call]
 
@@ -433,6 +434,8 @@ def sync_before(fn, sync_rules, view):
     role = sync_role(fn, sync_rules)
     out = []
     ws = "MPP_UNLIKELY(mpp_ws_on)"
+    # statuses and indexes: trace mode reads them too
+    wst = "MPP_UNLIKELY(mpp_ws_on || mpp_trace_on)"
     if "status" in fn.by_name and (role in ("recv", "sendrecv", "probe", "mrecv") or
                                    fn.base in COMPLETIONS):
         # Not only when the analysis is on: a status MPI fills costs less
@@ -444,16 +447,16 @@ def sync_before(fn, sync_rules, view):
     if "array_of_statuses" in fn.by_name and fn.base in COMPLETIONS:
         n = view("count" if "count" in fn.by_name else "incount")
         if view.fortran:  # a failed scratch allocation keeps ignoring them
-            out += ["    if (%s && array_of_statuses == %s) {" % (ws, view.statuses_ignore),
+            out += ["    if (%s && array_of_statuses == %s) {" % (wst, view.statuses_ignore),
                     "        MPI_Status *mpp_ws_scratch = mpp_ws_statuses(%s);" % n,
                     "        if (mpp_ws_scratch != MPI_STATUSES_IGNORE)",
                     "            array_of_statuses = mpp_ws_scratch;",
                     "    }"]
         else:
-            out += ["    if (%s && array_of_statuses == MPI_STATUSES_IGNORE)" % ws,
+            out += ["    if (%s && array_of_statuses == MPI_STATUSES_IGNORE)" % wst,
                     "        array_of_statuses = mpp_ws_statuses(%s);" % n]
     if view.fortran and fn.base in COMPLETIONS and COMPLETIONS[fn.base][1]:
-        out += ["    int mpp_ws_base = %s ? mpp_f08_index_base() : 0;" % ws]
+        out += ["    int mpp_ws_base = %s ? mpp_f08_index_base() : 0;" % wst]
     if role == "freecomm":
         out += ["    if (%s && comm)" % ws, "        mpp_ws_comm_freeing(%s);" % view.out("comm")]
     if role == "mrecv":
@@ -509,6 +512,40 @@ def sync_after(fn, sync_rules, view):
     if role == "probe" and "flag" in has:  # a probe loop mostly finds nothing: test that first
         return ["    if (%s && MPP_UNLIKELY(mpp_ws_on) && %s)" % (out("flag"), view.ok), "        " + call]
     return (["    if (MPP_UNLIKELY(mpp_ws_on) && %s) {" % view.ok] + ["        " + b for b in body] + ["    }"])
+
+
+def trace_after(fn, sync_rules, view, uses_bytes):
+    """Trace mode's hooks after mpp_call_end, in the order of the events'
+    times (trace.h): Enter, what happened at the call's entry, what at its
+    return, Leave."""
+    role = sync_role(fn, sync_rules)
+    has = fn.by_name
+    v = view
+    # the call's fields the fast path sets only for calls that use them
+    sent, recv = ("call.bytes_sent", "call.bytes_recv") if uses_bytes else ("0", "0")
+    body = []
+    if role == "send":
+        body.append("mpp_trace_send(&call, %s, %s, %s, %s, %d);"
+                    % (v("comm"), v("dest"), v("tag"), sent, "request" in fn.actions))
+    elif role == "recv":
+        body.append("mpp_trace_recv(&call, %s, %s, %s);" % (v("comm"), v.status("status"), recv))
+    elif role == "sendrecv":
+        body.append("mpp_trace_send(&call, %s, %s, %s, %s, 0);" % (v("comm"), v("dest"), v("sendtag"), sent))
+        if "request" in has:
+            body.append("mpp_trace_irecv(&call, %s, %s);" % (v("comm"), recv))
+        else:
+            body.append("mpp_trace_recv(&call, %s, %s, %s);" % (v("comm"), v.status("status"), recv))
+    elif role == "irecv" and "persistent" not in fn.actions:
+        body.append("mpp_trace_irecv(&call, %s, %s);" % (v("comm"), recv))
+    elif fn.cls == "collective" and "comm" in has and "persistent" not in fn.actions:
+        root = v("root") if "root" in has else "MPI_PROC_NULL"
+        body.append("mpp_trace_collective(&call, %s, %s, %s, %s);" % (v("comm"), root, sent, recv))
+    if fn.base in COMPLETIONS:
+        body += completion_code(fn, view, "mpp_trace_completed")
+    out = ["    if (MPP_UNLIKELY(mpp_trace_on)) {", "        mpp_trace_enter(&call);"]
+    if body:
+        out += ["        if (%s) {" % view.ok] + ["            " + b for b in body] + ["        }"]
+    return out + ["        mpp_trace_leave(&call);", "    }"]
 
 
 def call_uses(fn, bytes_lines, model_lines, handles):
@@ -570,6 +607,7 @@ def wrapper(fn, bytes_rules, model_rules, sync_rules):
                    % (kind, "persistent" in fn.actions))
     out += [call_end(fn, CATEGORY[fn.cls], uses)]
     out += sync_after(fn, sync_rules, CView(fn))
+    out += trace_after(fn, sync_rules, CView(fn), "MPP_USES_BYTES" in uses)
     out += ["    return ret;", "}", ""]
     return out
 
@@ -633,6 +671,7 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules):
                    % (category, "persistent" in fn.actions))
     out += [call_end(fn, category, uses)]
     out += sync_after(fn, sync_rules, view)
+    out += trace_after(fn, sync_rules, view, "MPP_USES_BYTES" in uses)
     out += ["    return ret;", "}", ""]
     return out
 
@@ -682,7 +721,7 @@ def main():
 
     with open(outdir + "/mpi_wrappers.c", "w") as w:
         w.write(BANNER)
-        w.write('#include <string.h>\n\n#include "comms.h"\n#include "waitstate_hooks.h"\n#include "wrapper_support.h"\n\n')
+        w.write('#include <string.h>\n\n#include "comms.h"\n#include "trace.h"\n#include "waitstate_hooks.h"\n#include "wrapper_support.h"\n\n')
         for f in functions:
             if f.cls == "handwritten":
                 continue
@@ -690,7 +729,7 @@ def main():
 
     with open(outdir + "/f08_wrappers.c", "w") as w:
         w.write(BANNER)
-        w.write('#include "comms.h"\n#include "waitstate_hooks.h"\n#include "wrapper_support.h"\n\n')
+        w.write('#include "comms.h"\n#include "trace.h"\n#include "waitstate_hooks.h"\n#include "wrapper_support.h"\n\n')
         for f in functions:
             if f.actions & {"f08", "f08ts"} and f.cls not in ("handwritten", "untimed"):
                 w.write("\n".join(f08_wrapper(f, bytes_rules, model_rules, sync_rules)) + "\n")

@@ -36,6 +36,7 @@
 #include "thread_state.h"
 #include "share.h"
 #include "topology.h"
+#include "trace.h"
 #include "waitstate_hooks.h"
 #include "waitstates.h"
 #include "watchdog.h"
@@ -65,7 +66,7 @@ static char hang_run[160]; /* names the run in every process's hang dump */
 /* Wait states: the clock alignment at MPI_Init, the communicator their
  * batches travel on, and what the protocol says of them. */
 static int waitstates;
-static mpp_clock_alignment_t alignment;
+static mpp_clock_alignment_t alignment, final_alignment; /* MPI_Init's, MPI_Finalize's */
 static int64_t sync_threshold; /* ticks: differences below it count as 0 */
 static int64_t fine_threshold; /* ticks: ... or below this one, when MPI_Finalize's alignment allows */
 static int64_t used_threshold; /* ticks: the one of the two the protocol's wait states have */
@@ -114,8 +115,10 @@ static const char *thread_level_name(int level)
 static int hang_setup(void)
 {
     int timeout = mpp_share_int(profiler_comm, (int)mpp_config.number[MPP_CFG_HANG_TIMEOUT]);
+    /* trace mode puts its archive next to the protocol: the path is fixed now too */
+    int trace = mpp_share_int(profiler_comm, (int)mpp_config.number[MPP_CFG_TRACE]);
     fixed_path[0] = '\0';
-    if (timeout <= 0)
+    if (timeout <= 0 && !trace)
         return 0;
     if (rank == 0) {
         if (mpp_output_path(mpp_config.text[MPP_CFG_OUTPUT], run.program_name, nprocs, run.hostname,
@@ -127,12 +130,45 @@ static int hang_setup(void)
     }
     mpp_share_text(profiler_comm, fixed_path, sizeof fixed_path);
     mpp_share_text(profiler_comm, hang_run, sizeof hang_run);
-    if (!fixed_path[0]) {
+    if (!fixed_path[0] && timeout > 0) {
         mpp_warn("MPIPROF_HANG_TIMEOUT: no writable place for the protocol, so none for hang dumps; "
                  "hangs are not detected");
         return 0;
     }
-    return timeout;
+    return timeout > 0 ? timeout : 0;
+}
+
+/* Trace mode, rank 0's MPIPROF_TRACE and MPIPROF_TRACE_BUFFER for every
+ * process: the archive <protocol>.otf2 opened (collective), or the reason
+ * it is not in the Parameters and Warnings. */
+static void trace_setup(void)
+{
+    int settings[2] = {(int)mpp_config.number[MPP_CFG_TRACE], (int)mpp_config.number[MPP_CFG_TRACE_BUFFER]};
+    mpp_ptp_bcast(settings, 2, MPI_INT, 0, profiler_comm);
+    run.trace[0] = run.trace_path[0] = '\0';
+    run.trace_bytes = -1;
+    if (!settings[0])
+        return;
+#if !MPIPROF_HAVE_OTF2
+    snprintf(run.trace, sizeof run.trace, "off (MPIPROF_TRACE=on refused: mpiprof was built without libotf2)");
+    if (rank == 0)
+        mpp_warn("MPIPROF_TRACE=on: trace mode is not available, as this mpiprof was built without libotf2 "
+                 "(configure did not find it, or was given --without-otf2); the run goes on untraced and only the "
+                 "protocol is written");
+    return;
+#else
+    if (!fixed_path[0]) {
+        snprintf(run.trace, sizeof run.trace, "off (no writable place for the protocol, so none for the trace)");
+        if (rank == 0)
+            mpp_warn("MPIPROF_TRACE=on: no writable place for the protocol, so none for the trace; the run goes "
+                     "on untraced");
+        return;
+    }
+    char path[PATH_MAX + 8];
+    snprintf(path, sizeof path, "%s.otf2", fixed_path);
+    if (mpp_trace_start(profiler_comm, path, settings[1], rank, nprocs, run.hostname) != 0)
+        snprintf(run.trace, sizeof run.trace, "off (the archive %s could not be opened; see Warnings)", path);
+#endif
 }
 
 static void hang_start(void)
@@ -219,6 +255,7 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
     }
     mpp_describe_site = describe_site;
     start_waitstates(provided == MPI_THREAD_MULTIPLE);
+    trace_setup();
     /* Context, once per process: the CPU binding (hwloc's topology itself is
      * loaded at MPI_Finalize, by one process per host), and the counters,
      * started before interval 0 opens so that it reads them. */
@@ -285,6 +322,7 @@ static void finish_waitstates(void)
     mpp_ws_finish();
     mpp_clock_alignment_t end;
     mpp_clock_align(profiler_comm, run.hostname, &alignment, &end);
+    final_alignment = end;
     mpp_ws_stats_t st;
     mpp_ws_get_stats(&st);
     int64_t drift = end.offset - alignment.offset;
@@ -478,6 +516,10 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before, const 
                  mpp_clock_resolution(), waitstates ? ", aligned to rank 0 at " : "", waitstates ? started_in : "",
                  waitstates ? " only (a partial protocol)" : "");
         snprintf(run.waitstates, sizeof run.waitstates, "not given in a partial protocol");
+        if (mpp_trace_on)
+            snprintf(run.trace, sizeof run.trace, "not closed (a partial protocol): the events up to each "
+                     "process's last flush are in %.4000s.otf2, without the definitions OTF2 needs to read them",
+                     fixed_path);
     }
     mpp_report_input_t in = {.run = &run, .config = &mpp_config, .model = &calibration.setup,
                              .warnings_from = local_warnings_before, .partial = partial,
@@ -590,6 +632,18 @@ void mpp_lifecycle_finish(uint32_t fid, void *return_address, void *frame_addres
     mpp_collect_set(0, 0);
     finish_waitstates();
     mpp_lifecycle_stop(end, 1);
+    if (run.trace[0] || mpp_trace_on) { /* the archive closed before the protocol, which gives its size */
+        long long bytes = 0;
+        int complete = mpp_trace_finish(profiler_comm, end, waitstates ? &alignment : NULL,
+                                        waitstates ? &final_alignment : NULL, run.trace_path,
+                                        sizeof run.trace_path, &bytes) == 0;
+        if (run.trace_path[0]) {
+            run.trace_complete = complete;
+            run.trace_bytes = bytes;
+            snprintf(run.trace, sizeof run.trace, "%s (%lld bytes, OTF2)%s", run.trace_path, bytes,
+                     complete ? "" : ", incomplete: see Warnings");
+        }
+    }
     mpp_calibrate_again(profiler_comm, &calibration); /* after the counters' last read: not the program's */
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
     const mpp_table_t **tables = NULL;

@@ -3,9 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace.h"
 #include "wrapper_support.h"
 
 int64_t mpp_world_size;
+int mpp_trace_on; /* trace.h: here, so that a build without libotf2 links too */
 
 int64_t mpp_comm_size_slow(MPI_Comm comm)
 {

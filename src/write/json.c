@@ -240,6 +240,12 @@ static json_t *parameters(const mpp_report_t *r)
     json_object_set_new(p, "hardware_counters", counters_parameter(r));
     json_object_set_new(p, "clock", text(run->clock));
     json_object_set_new(p, "wait_states", text(run->waitstates));
+    json_object_set_new(p, "trace", run->trace_path[0] ? json_pack("{s:o, s:I, s:b, s:o}", "path", text(run->trace_path),
+                                                                   "bytes", (json_int_t)run->trace_bytes,
+                                                                   "complete", run->trace_complete,
+                                                                   "text", text(run->trace))
+                                                       : json_pack("{s:n, s:n, s:b, s:o}", "path", "bytes", "complete",
+                                                                   0, "text", text(run->trace[0] ? run->trace : "off")));
     json_object_set_new(p, "prediction_model", prediction_model(r));
     json_t *w = json_array();
     for (int i = 0; i < r->nwarnings; i++)

@@ -142,6 +142,7 @@ static void write_parameters(FILE *out, const mpp_report_t *r)
     write_context(out, r);
     P("Clock", "%s", run->clock);
     P("Wait states", "%s", run->waitstates);
+    P("Trace", "%s", run->trace[0] ? run->trace : "off");
     char model[MPP_MODEL_MAX_LINES][MPP_MODEL_LINE];
     int nmodel = mpp_report_model_lines(r, model);
     P("Prediction model", "%s", model[0]);

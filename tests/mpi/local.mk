@@ -23,6 +23,7 @@ MPI_TESTS = \
 	tests/mpi/test_output_name.sh \
 	tests/mpi/test_intervals.sh \
 	tests/mpi/test_intervals_seq.sh \
+	tests/mpi/test_trace.sh \
 	tests/mpi/test_intervals_rank1.sh \
 	tests/mpi/test_intervals_fortran.sh \
 	tests/mpi/test_intervals_pcontrol.sh \
@@ -78,6 +79,7 @@ EXTRA_DIST += \
 	tests/mpi/check_netpipe.py \
 	tests/mpi/check_intervals.py \
 	tests/mpi/check_intervals_seq.py \
+	tests/mpi/check_trace.py \
 	tests/mpi/check_intervals_rank1.py \
 	tests/mpi/check_intervals_fortran.py \
 	tests/mpi/check_intervals_pcontrol.py \
@@ -102,6 +104,7 @@ EXTRA_DIST += \
 	tests/mpi/output_name.c \
 	tests/mpi/intervals.c \
 	tests/mpi/intervals_seq.c \
+	tests/mpi/trace.c \
 	tests/mpi/intervals_rank1.c \
 	tests/mpi/intervals_fortran.f90 \
 	tests/mpi/intervals_fortran_fh.f90 \

@@ -1,0 +1,113 @@
+/* Trace mode (MPIPROF_TRACE=on): every MPI call, its messages, collective
+ * operations and requests, and every interval and replicated-code mark,
+ * recorded as OTF2 events into one archive per run (the conventions are in
+ * man/mpiprof-trace.5).  The dynamic profile is collected as without it.
+ *
+ * Hooks run after mpp_call_end (the call's cell, hence its SRC point, is
+ * known) and write a call's events in time order: Enter at its entry,
+ * the events of its entry (send, receive request, collective begin), those
+ * of its return (receive, completions, collective end), Leave.  Each thread
+ * writes its own OTF2 location: no lock, no allocation once its call sites,
+ * communicators and requests are known; a system call only when its buffer
+ * is full and OTF2 flushes it (a BufferFlush event).  Built without libotf2,
+ * the hooks are never reached (mpp_trace_on stays 0) and MPI_Init refuses
+ * trace mode with a warning. */
+#ifndef MPP_TRACE_H
+#define MPP_TRACE_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "autoconf.h"
+#include "clocksync.h"
+#include "intervals.h"
+#include "thread_state.h"
+#include "wrapper_support.h"
+
+extern int mpp_trace_on;
+
+/* Kinds of marks (mpp_trace_mark). */
+enum { MPP_TRACE_INTERVAL_BEGIN, MPP_TRACE_INTERVAL_END, MPP_TRACE_SEQ_BEGIN, MPP_TRACE_SEQ_END };
+
+#if MPIPROF_HAVE_OTF2
+
+/* MPI_Init, collective over comm (the profiler's own): opens the archive
+ * at path (a directory; its anchor file path/traces.otf2) with `buffer`
+ * bytes of event buffer for the process.  0: trace mode is on everywhere;
+ * -1: it is off everywhere (warned, with the reason). */
+int mpp_trace_start(MPI_Comm comm, const char *path, long buffer, int rank, int nprocs, const char *host);
+
+/* Hooks of the generated wrappers (trace.h's order above). */
+void mpp_trace_enter(mpp_call_t *c);
+void mpp_trace_leave(mpp_call_t *c);
+/* A send of `bytes`: blocking, or (nonblocking) MPI_Isend & co., whose
+ * request the call created. */
+void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t bytes, int nonblocking);
+/* A blocking receive (of `bytes` posted) that received the message of status. */
+void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t bytes);
+/* A receive request the call created (MPI_Irecv, MPI_Isendrecv). */
+void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int64_t bytes);
+/* A collective operation on comm (root: MPI_PROC_NULL when it has none). */
+void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received);
+/* `n` requests of the set completed (indexes `which`, NULL: 0..n-1), with
+ * their statuses (MPI_STATUSES_IGNORE: unknown). */
+void mpp_trace_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *which, const MPI_Status *statuses);
+
+/* An interval or replicated-code mark at `now` (name: an interval's, NULL
+ * for an end); made under api.c's lock. */
+void mpp_trace_mark(int kind, const char *name, const mpp_mark_t *mark, uint64_t now);
+
+/* MPI_Finalize, collective: MPI_Finalize's Enter at `end`, the events
+ * closed, the definitions written (clock offsets: MPI_Init's and
+ * MPI_Finalize's alignments, NULL when the clocks were not aligned), the
+ * archive closed.  Its path ("" when none) and size in bytes (rank 0),
+ * for the protocol's Parameters; 0, or -1 when the archive is incomplete
+ * (warned) or none was written. */
+int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *at_init,
+                     const mpp_clock_alignment_t *at_finalize, char *path, size_t size, long long *bytes);
+
+#else
+
+static inline int mpp_trace_start(MPI_Comm comm, const char *path, long buffer, int rank, int nprocs,
+                                  const char *host)
+{
+    (void)comm, (void)path, (void)buffer, (void)rank, (void)nprocs, (void)host;
+    return -1;
+}
+static inline void mpp_trace_enter(mpp_call_t *c) { (void)c; }
+static inline void mpp_trace_leave(mpp_call_t *c) { (void)c; }
+static inline void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t bytes, int nonblocking)
+{
+    (void)c, (void)comm, (void)dest, (void)tag, (void)bytes, (void)nonblocking;
+}
+static inline void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t bytes)
+{
+    (void)c, (void)comm, (void)status, (void)bytes;
+}
+static inline void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int64_t bytes) { (void)c, (void)comm, (void)bytes; }
+static inline void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received)
+{
+    (void)c, (void)comm, (void)root, (void)sent, (void)received;
+}
+static inline void mpp_trace_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *which,
+                                       const MPI_Status *statuses)
+{
+    (void)c, (void)set, (void)n, (void)which, (void)statuses;
+}
+static inline void mpp_trace_mark(int kind, const char *name, const mpp_mark_t *mark, uint64_t now)
+{
+    (void)kind, (void)name, (void)mark, (void)now;
+}
+static inline int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *at_init,
+                                   const mpp_clock_alignment_t *at_finalize, char *path, size_t size,
+                                   long long *bytes)
+{
+    (void)comm, (void)end, (void)at_init, (void)at_finalize, (void)size, (void)bytes;
+    path[0] = '\0';
+    return -1;
+}
+
+#endif
+
+#endif

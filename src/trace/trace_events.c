@@ -1,0 +1,438 @@
+/* Trace mode's hot path: each thread writes the events of its MPI calls and
+ * marks to its own OTF2 event writer (its location).  Its tables (call
+ * sites, user regions, communicators, requests in flight) grow only when
+ * something new appears; events reuse them.  Nothing here takes a lock but
+ * a thread's first event, which registers it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "comms.h"
+#include "function_table.h"
+#include "table.h"
+#include "trace_local.h"
+#include "waitstate_hooks.h"
+
+OTF2_Archive *mpp_trace_archive;
+pthread_mutex_t mpp_trace_threads_lock = PTHREAD_MUTEX_INITIALIZER;
+trace_thread_t *mpp_trace_threads;
+int mpp_trace_rank;
+uint64_t mpp_trace_errors;
+
+static __thread trace_thread_t *self __attribute__((tls_model("initial-exec")));
+static int nthreads;
+
+trace_thread_t *mpp_trace_self(void)
+{
+    if (MPP_LIKELY(self != NULL))
+        return self->broken ? NULL : self;
+    trace_thread_t *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    mpp_handlemap_init(&t->site_index, sizeof(uint32_t));
+    mpp_handlemap_init(&t->requests, sizeof(trace_request_t));
+    pthread_mutex_lock(&mpp_trace_threads_lock);
+    t->index = nthreads++;
+    t->location = (uint64_t)t->index << 32 | (uint32_t)mpp_trace_rank;
+    t->writer = mpp_trace_archive ? OTF2_Archive_GetEvtWriter(mpp_trace_archive, t->location) : NULL;
+    t->next = mpp_trace_threads;
+    mpp_trace_threads = t;
+    pthread_mutex_unlock(&mpp_trace_threads_lock);
+    t->attributes = OTF2_AttributeList_New();
+    t->broken = !t->writer || !t->attributes;
+    self = t;
+    return t->broken ? NULL : t;
+}
+
+static void lost(trace_thread_t *t)
+{
+    __atomic_fetch_add(&mpp_trace_errors, 1, __ATOMIC_RELAXED);
+    (void)t;
+}
+
+/* A location's events never go back in time (a mark read the clock after
+ * a call whose events are written later, MPI_THREAD_MULTIPLE's calls). */
+static inline uint64_t at(trace_thread_t *t, uint64_t time)
+{
+    if (time < t->last_time)
+        time = t->last_time;
+    t->last_time = time;
+    return time;
+}
+
+static int grow(void **array, size_t *capacity, size_t need, size_t size)
+{
+    if (need <= *capacity)
+        return 0;
+    size_t n = *capacity ? 2 * *capacity : 16;
+    while (n < need)
+        n *= 2;
+    void *grown = realloc(*array, n * size);
+    if (!grown)
+        return -1;
+    *array = grown;
+    *capacity = n;
+    return 0;
+}
+
+/* The local string id of the call's SRC point (its cell's function and
+ * frames), UINT32_MAX when it has none. */
+static uint32_t site_of(trace_thread_t *t, const mpp_call_t *c, int depth)
+{
+    const mpp_cell_t *cell = c->cell;
+    if (!cell)
+        return UINT32_MAX;
+    uint64_t hash = mpp_key_hash(cell->fid, 0, cell->frames, depth);
+    for (int probe = 0; probe < 4; probe++, hash += 2) { /* 64-bit hashes: a collision is a rarity */
+        int inserted = 0;
+        uint32_t *index = mpp_handlemap_put(&t->site_index, hash, &inserted);
+        if (!index)
+            return UINT32_MAX;
+        if (!inserted) {
+            const trace_site_t *s = &t->sites[*index];
+            if (s->fid == cell->fid && mpp_same_frames(s->frames, cell->frames, depth))
+                return *index;
+            continue;
+        }
+        if (grow((void **)&t->sites, &t->sites_capacity, t->nsites + 1, sizeof *t->sites) != 0) {
+            mpp_handlemap_remove(&t->site_index, hash, NULL);
+            return UINT32_MAX;
+        }
+        trace_site_t *s = &t->sites[t->nsites];
+        memset(s, 0, sizeof *s);
+        s->fid = cell->fid;
+        memcpy(s->frames, cell->frames, (size_t)depth * sizeof *s->frames);
+        *index = (uint32_t)t->nsites;
+        return (uint32_t)t->nsites++;
+    }
+    return UINT32_MAX;
+}
+
+void mpp_trace_enter(mpp_call_t *c)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t)
+        return;
+    const mpp_thread_t *owner = c->thread;
+    uint32_t site = site_of(t, c, owner ? owner->table.depth : 0);
+    if (site != UINT32_MAX)
+        OTF2_AttributeList_AddStringRef(t->attributes, TRACE_ATTR_SRC, site);
+    if (OTF2_EvtWriter_Enter(t->writer, t->attributes, at(t, c->t0), c->fid) != OTF2_SUCCESS)
+        lost(t);
+}
+
+void mpp_trace_leave(mpp_call_t *c)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (t && OTF2_EvtWriter_Leave(t->writer, NULL, at(t, c->t1), c->fid) != OTF2_SUCCESS)
+        lost(t);
+}
+
+/* Members of a communicator as MPI_COMM_WORLD ranks (local queries only). */
+static int *members_of(MPI_Comm comm, int *size)
+{
+    int inter = 0, n = 0;
+    MPI_Group group = MPI_GROUP_NULL, world = MPI_GROUP_NULL;
+    PMPI_Comm_test_inter(comm, &inter);
+    PMPI_Comm_group(comm, &group); /* the local group, also of an intercommunicator */
+    PMPI_Group_size(group, &n);
+    PMPI_Comm_group(mpp_world(), &world);
+    int *ranks = malloc(2 * (size_t)(n > 0 ? n : 1) * sizeof *ranks);
+    if (ranks) {
+        for (int r = 0; r < n; r++)
+            ranks[r] = r;
+        PMPI_Group_translate_ranks(group, n, ranks, world, ranks + n);
+        memmove(ranks, ranks + n, (size_t)n * sizeof *ranks);
+    }
+    PMPI_Group_free(&group);
+    PMPI_Group_free(&world);
+    *size = n;
+    (void)inter;
+    return ranks;
+}
+
+/* The local reference of a communicator: by handle and, with the
+ * wait-state analysis on, its id (a freed handle MPI gives again is then
+ * another communicator). */
+static uint32_t comm_ref(trace_thread_t *t, MPI_Comm comm)
+{
+    uint64_t id = 0;
+    if (mpp_ws_on) {
+        const mpp_comm_t *e = mpp_comm_get(comm);
+        id = e ? e->id : 0;
+    }
+    if (t->last_comm < t->ncomms && t->comms[t->last_comm].handle == comm && t->comms[t->last_comm].id == id)
+        return t->last_comm;
+    for (size_t i = 0; i < t->ncomms; i++)
+        if (t->comms[i].handle == comm && t->comms[i].id == id)
+            return t->last_comm = (uint32_t)i;
+    if (grow((void **)&t->comms, &t->comms_capacity, t->ncomms + 1, sizeof *t->comms) != 0)
+        return UINT32_MAX;
+    trace_comm_t *n = &t->comms[t->ncomms];
+    n->handle = comm;
+    n->id = id;
+    n->members = members_of(comm, &n->size);
+    if (!n->members)
+        return UINT32_MAX;
+    return t->last_comm = (uint32_t)t->ncomms++;
+}
+
+static uint64_t request_id(const mpp_call_t *c)
+{
+    return c->new_serial ? c->new_request | (uint64_t)c->new_serial << 32 : 0;
+}
+
+static void remember(trace_thread_t *t, uint64_t id, int recv, uint32_t comm, int64_t bytes)
+{
+    if (!id)
+        return;
+    int inserted = 0;
+    trace_request_t *r = mpp_handlemap_put(&t->requests, id, &inserted);
+    if (!r) {
+        lost(t);
+        return;
+    }
+    *r = (trace_request_t){recv, comm, (uint64_t)(bytes > 0 ? bytes : 0)};
+}
+
+void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t bytes, int nonblocking)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t || dest == MPI_PROC_NULL)
+        return;
+    uint32_t ref = comm_ref(t, comm);
+    if (ref == UINT32_MAX) {
+        lost(t);
+        return;
+    }
+    uint64_t n = (uint64_t)(bytes > 0 ? bytes : 0);
+    OTF2_ErrorCode rc;
+    uint64_t id = nonblocking ? request_id(c) : 0;
+    if (nonblocking) { /* an untracked request (id 0) never completes in the trace */
+        rc = OTF2_EvtWriter_MpiIsend(t->writer, NULL, at(t, c->t0), (uint32_t)dest, ref, (uint32_t)tag, n, id);
+        remember(t, id, 0, ref, bytes);
+    } else {
+        rc = OTF2_EvtWriter_MpiSend(t->writer, NULL, at(t, c->t0), (uint32_t)dest, ref, (uint32_t)tag, n);
+    }
+    if (rc != OTF2_SUCCESS)
+        lost(t);
+}
+
+void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t bytes)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t || !status || status == MPI_STATUS_IGNORE || status->MPI_SOURCE < 0) /* MPI_PROC_NULL */
+        return;
+    uint32_t ref = comm_ref(t, comm);
+    if (ref == UINT32_MAX) {
+        lost(t);
+        return;
+    }
+    if (OTF2_EvtWriter_MpiRecv(t->writer, NULL, at(t, c->t1), (uint32_t)status->MPI_SOURCE, ref,
+                               (uint32_t)status->MPI_TAG, (uint64_t)(bytes > 0 ? bytes : 0)) != OTF2_SUCCESS)
+        lost(t);
+}
+
+void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int64_t bytes)
+{
+    trace_thread_t *t = mpp_trace_self();
+    uint64_t id = request_id(c);
+    if (!t || !id)
+        return;
+    uint32_t ref = comm_ref(t, comm);
+    if (OTF2_EvtWriter_MpiIrecvRequest(t->writer, NULL, at(t, c->t0), id) != OTF2_SUCCESS)
+        lost(t);
+    remember(t, id, 1, ref, bytes);
+}
+
+void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t)
+        return;
+    uint32_t ref = comm_ref(t, comm);
+    if (ref == UINT32_MAX) {
+        lost(t);
+        return;
+    }
+    uint32_t r = root >= 0 ? (uint32_t)root : OTF2_UNDEFINED_UINT32; /* MPI_ROOT, MPI_PROC_NULL, none */
+    if (OTF2_EvtWriter_MpiCollectiveBegin(t->writer, NULL, at(t, c->t0)) != OTF2_SUCCESS ||
+        OTF2_EvtWriter_MpiCollectiveEnd(t->writer, NULL, at(t, c->t1),
+                                        mpp_trace_collective_op(mpp_functions[c->fid].name), ref, r,
+                                        (uint64_t)(sent > 0 ? sent : 0),
+                                        (uint64_t)(received > 0 ? received : 0)) != OTF2_SUCCESS)
+        lost(t);
+}
+
+void mpp_trace_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *which, const MPI_Status *statuses)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t)
+        return;
+    for (int j = 0; j < n; j++) {
+        int i = which ? which[j] : j;
+        if (i < 0 || i >= set->n || !set->keys[i])
+            continue;
+        trace_request_t r;
+        if (!mpp_handlemap_remove(&t->requests, set->keys[i], &r))
+            continue; /* not a point-to-point request of this thread's */
+        OTF2_ErrorCode rc;
+        if (!r.recv) {
+            rc = OTF2_EvtWriter_MpiIsendComplete(t->writer, NULL, at(t, c->t1), set->keys[i]);
+        } else {
+            const MPI_Status *s = statuses != MPI_STATUSES_IGNORE ? &statuses[j] : NULL;
+            if (!s || s->MPI_SOURCE < 0 || r.comm == UINT32_MAX) /* cancelled, MPI_PROC_NULL, unknown */
+                continue;
+            rc = OTF2_EvtWriter_MpiIrecv(t->writer, NULL, at(t, c->t1), (uint32_t)s->MPI_SOURCE, r.comm,
+                                         (uint32_t)s->MPI_TAG, r.bytes, set->keys[i]);
+        }
+        if (rc != OTF2_SUCCESS)
+            lost(t);
+    }
+}
+
+/* The local id of a user region (an interval by name and begin position,
+ * replicated code), created at its first mark. */
+static uint32_t region_of(trace_thread_t *t, const char *name, const mpp_mark_t *mark, int seq)
+{
+    for (size_t i = 0; i < t->nregions; i++) {
+        const trace_region_t *r = &t->regions[i];
+        if (r->seq == seq && r->line == mark->line && !strcmp(r->name, name) &&
+            (r->file ? mark->file && !strcmp(r->file, mark->file) : !mark->file && r->site == mark->site))
+            return MPP_NFUNCTIONS + (uint32_t)i;
+    }
+    if (grow((void **)&t->regions, &t->regions_capacity, t->nregions + 1, sizeof *t->regions) != 0)
+        return UINT32_MAX;
+    trace_region_t *r = &t->regions[t->nregions];
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->file = mark->file;
+    r->line = mark->line;
+    r->site = mark->site;
+    r->seq = seq;
+    return MPP_NFUNCTIONS + (uint32_t)t->nregions++;
+}
+
+void mpp_trace_mark(int kind, const char *name, const mpp_mark_t *mark, uint64_t now)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t)
+        return;
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+    if (kind == MPP_TRACE_INTERVAL_BEGIN || kind == MPP_TRACE_SEQ_BEGIN) {
+        int seq = kind == MPP_TRACE_SEQ_BEGIN;
+        uint32_t region = region_of(t, seq ? "[replicated code]" : name, mark, seq);
+        if (region == UINT32_MAX ||
+            grow((void **)&t->open, &t->open_capacity, t->nopen + 1, sizeof *t->open) != 0) {
+            lost(t);
+            return;
+        }
+        t->open[t->nopen++] = region;
+        rc = OTF2_EvtWriter_Enter(t->writer, NULL, at(t, now), region);
+    } else {
+        /* the innermost region of that kind that is open: a mark the
+         * intervals ignore (an end without a begin) leaves none */
+        int seq = kind == MPP_TRACE_SEQ_END;
+        size_t k = t->nopen;
+        while (k > 0 && t->regions[t->open[k - 1] - MPP_NFUNCTIONS].seq != seq)
+            k--;
+        if (k == 0)
+            return;
+        /* regions opened inside it and not closed are left with it */
+        while (t->nopen >= k && rc == OTF2_SUCCESS) {
+            uint32_t region = t->open[--t->nopen];
+            rc = OTF2_EvtWriter_Leave(t->writer, NULL, at(t, now), region);
+        }
+    }
+    if (rc != OTF2_SUCCESS)
+        lost(t);
+}
+
+/* --- what Score-P calls each MPI function --- */
+
+static int named(const char *function, const char *const *names)
+{
+    const char *base = function + 4; /* after "MPI_" */
+    size_t len = strlen(base);
+    if (len > 2 && !strcmp(base + len - 2, "_c")) /* large-count variants */
+        len -= 2;
+    for (; *names; names++)
+        if (strlen(*names) == len && !strncmp(base, *names, len))
+            return 1;
+    return 0;
+}
+
+#define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+OTF2_RegionRole mpp_trace_region_role(const char *function)
+{
+    if (strncmp(function, "MPI_", 4) != 0)
+        return OTF2_REGION_ROLE_FUNCTION;
+    if (named(function, NAMES("Barrier", "Ibarrier", "Barrier_init")))
+        return OTF2_REGION_ROLE_BARRIER;
+    if (named(function, NAMES("Bcast", "Ibcast", "Bcast_init", "Scatter", "Iscatter", "Scatter_init", "Scatterv",
+                              "Iscatterv", "Scatterv_init")))
+        return OTF2_REGION_ROLE_COLL_ONE2ALL;
+    if (named(function, NAMES("Gather", "Igather", "Gather_init", "Gatherv", "Igatherv", "Gatherv_init", "Reduce",
+                              "Ireduce", "Reduce_init")))
+        return OTF2_REGION_ROLE_COLL_ALL2ONE;
+    if (named(function, NAMES("Allgather", "Iallgather", "Allgather_init", "Allgatherv", "Iallgatherv",
+                              "Allgatherv_init", "Allreduce", "Iallreduce", "Allreduce_init", "Alltoall",
+                              "Ialltoall", "Alltoall_init", "Alltoallv", "Ialltoallv", "Alltoallv_init",
+                              "Alltoallw", "Ialltoallw", "Alltoallw_init", "Reduce_scatter", "Ireduce_scatter",
+                              "Reduce_scatter_init", "Reduce_scatter_block", "Ireduce_scatter_block",
+                              "Reduce_scatter_block_init", "Neighbor_allgather", "Neighbor_allgatherv",
+                              "Neighbor_alltoall", "Neighbor_alltoallv", "Neighbor_alltoallw",
+                              "Ineighbor_allgather", "Ineighbor_allgatherv", "Ineighbor_alltoall",
+                              "Ineighbor_alltoallv", "Ineighbor_alltoallw")))
+        return OTF2_REGION_ROLE_COLL_ALL2ALL;
+    if (named(function, NAMES("Scan", "Iscan", "Scan_init", "Exscan", "Iexscan", "Exscan_init")))
+        return OTF2_REGION_ROLE_COLL_OTHER;
+    if (named(function, NAMES("Send", "Bsend", "Ssend", "Rsend", "Isend", "Ibsend", "Issend", "Irsend", "Recv",
+                              "Irecv", "Sendrecv", "Sendrecv_replace", "Isendrecv", "Isendrecv_replace", "Probe",
+                              "Iprobe", "Mprobe", "Improbe", "Mrecv", "Imrecv", "Send_init", "Bsend_init",
+                              "Ssend_init", "Rsend_init", "Recv_init", "Psend_init", "Precv_init")))
+        return OTF2_REGION_ROLE_POINT2POINT;
+    if (named(function, NAMES("Wait", "Waitall", "Waitany", "Waitsome", "Test", "Testall", "Testany", "Testsome",
+                              "Start", "Startall", "Request_free", "Cancel")))
+        return OTF2_REGION_ROLE_POINT2POINT;
+    if (named(function, NAMES("File_open", "File_close", "File_delete", "File_set_size", "File_preallocate",
+                              "File_sync", "File_set_view")))
+        return OTF2_REGION_ROLE_FILE_IO;
+    if (!strncmp(function, "MPI_File_", 9))
+        return OTF2_REGION_ROLE_FILE_IO;
+    return OTF2_REGION_ROLE_FUNCTION;
+}
+
+OTF2_CollectiveOp mpp_trace_collective_op(const char *function)
+{
+    static const struct { const char *name; OTF2_CollectiveOp op; } ops[] = {
+        {"Barrier", OTF2_COLLECTIVE_OP_BARRIER}, {"Bcast", OTF2_COLLECTIVE_OP_BCAST},
+        {"Gather", OTF2_COLLECTIVE_OP_GATHER}, {"Gatherv", OTF2_COLLECTIVE_OP_GATHERV},
+        {"Scatter", OTF2_COLLECTIVE_OP_SCATTER}, {"Scatterv", OTF2_COLLECTIVE_OP_SCATTERV},
+        {"Allgather", OTF2_COLLECTIVE_OP_ALLGATHER}, {"Allgatherv", OTF2_COLLECTIVE_OP_ALLGATHERV},
+        {"Alltoall", OTF2_COLLECTIVE_OP_ALLTOALL}, {"Alltoallv", OTF2_COLLECTIVE_OP_ALLTOALLV},
+        {"Alltoallw", OTF2_COLLECTIVE_OP_ALLTOALLW}, {"Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE},
+        {"Reduce", OTF2_COLLECTIVE_OP_REDUCE}, {"Reduce_scatter", OTF2_COLLECTIVE_OP_REDUCE_SCATTER},
+        {"Reduce_scatter_block", OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK}, {"Scan", OTF2_COLLECTIVE_OP_SCAN},
+        {"Exscan", OTF2_COLLECTIVE_OP_EXSCAN},
+    };
+    char base[64];
+    snprintf(base, sizeof base, "%s", strncmp(function, "MPI_", 4) ? function : function + 4);
+    size_t len = strlen(base);
+    if (len > 2 && !strcmp(base + len - 2, "_c"))
+        base[len -= 2] = '\0';
+    if (len > 5 && !strcmp(base + len - 5, "_init"))
+        base[len -= 5] = '\0';
+    const char *b = base;
+    if (b[0] == 'I' && b[1] >= 'a' && b[1] <= 'z') /* Ibcast, Iallreduce, Ineighbor_... */
+        b++;
+    if (!strncasecmp(b, "neighbor_", 9)) /* as the operation it is among the neighbours */
+        b += 9;
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+        if (!strcasecmp(ops[i].name, b))
+            return ops[i].op;
+    if (strstr(b, "_free") || strstr(b, "disconnect"))
+        return OTF2_COLLECTIVE_OP_DESTROY_HANDLE;
+    return OTF2_COLLECTIVE_OP_CREATE_HANDLE; /* communicator constructors and other collective calls */
+}

@@ -1,0 +1,89 @@
+/* What the two halves of trace mode share: the events of each thread
+ * (trace_events.c, the hot path) and the archive with its definitions
+ * (trace_archive.c, MPI_Init and MPI_Finalize). */
+#ifndef MPP_TRACE_LOCAL_H
+#define MPP_TRACE_LOCAL_H
+
+#include <otf2/otf2.h>
+#include <pthread.h>
+
+#include "handlemap.h"
+#include "mpp_common.h"
+#include "trace.h"
+
+/* Local ids: an MPI function's region is its function id on every process
+ * (no mapping); a user region's is MPP_NFUNCTIONS + its index in its
+ * thread's table, mapped to a global id at MPI_Finalize (OTF2 mapping
+ * tables), as are local strings (SRC keys) and communicators. */
+enum { TRACE_ATTR_SRC = 0 }; /* the one attribute: "mpiprof::src" */
+
+/* A local string: the SRC key of a call site (fid, frames), resolved at
+ * MPI_Finalize. */
+typedef struct {
+    uint32_t fid;
+    uintptr_t frames[MPP_MAX_DEPTH];
+} trace_site_t;
+
+/* A user region: an interval (name, begin position) or replicated code. */
+typedef struct {
+    char name[MPP_NAME_MAX];
+    const char *file; /* static text of the mark (mpiprof_interval_begin's __FILE__), or NULL */
+    int line;
+    uintptr_t site;   /* its return address, resolved at MPI_Finalize when file is NULL */
+    int seq;          /* replicated code */
+} trace_region_t;
+
+/* A communicator as the trace names it: its id (commids.h; 0 when the
+ * wait-state analysis, which derives them, is off) and its members'
+ * MPI_COMM_WORLD ranks (the local group of an intercommunicator). */
+typedef struct {
+    MPI_Comm handle;
+    uint64_t id;
+    int size;
+    int *members;
+} trace_comm_t;
+
+/* A request in flight: what its completion event needs. */
+typedef struct {
+    int recv;
+    uint32_t comm;
+    uint64_t bytes;
+} trace_request_t;
+
+typedef struct trace_thread {
+    OTF2_EvtWriter *writer;
+    OTF2_AttributeList *attributes;
+    uint64_t location; /* thread index << 32 | rank */
+    int index;
+    trace_site_t *sites;
+    size_t nsites, sites_capacity;
+    mpp_handlemap_t site_index; /* mpp_key_hash of a site -> its index + 1 */
+    trace_region_t *regions;
+    size_t nregions, regions_capacity;
+    uint32_t *open;             /* user regions entered and not left (a stack) */
+    size_t nopen, open_capacity;
+    trace_comm_t *comms;
+    size_t ncomms, comms_capacity;
+    uint32_t last_comm;         /* index of the last communicator used */
+    mpp_handlemap_t requests;   /* request key (handle | serial << 32) -> trace_request_t */
+    uint64_t last_time;         /* events of a location never go back in time */
+    int broken;                 /* out of memory or an OTF2 error: no more events */
+    struct trace_thread *next;
+} trace_thread_t;
+
+extern OTF2_Archive *mpp_trace_archive;
+extern pthread_mutex_t mpp_trace_threads_lock;
+extern trace_thread_t *mpp_trace_threads; /* every thread's, newest first */
+extern int mpp_trace_rank;
+extern uint64_t mpp_trace_errors;         /* events lost (out of memory, OTF2 errors) */
+
+/* The calling thread's state, opened at its first traced event (NULL when
+ * it cannot be). */
+trace_thread_t *mpp_trace_self(void);
+
+/* Region role of an MPI function as Score-P gives it, and the collective
+ * operation of a collective function. */
+OTF2_RegionRole mpp_trace_region_role(const char *function);
+OTF2_CollectiveOp mpp_trace_collective_op(const char *function);
+
+#endif
