@@ -7,6 +7,7 @@
  * `Collection mode: trace`.  No MPI. */
 #include <getopt.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -54,8 +55,8 @@ static void iso8601(uint64_t ns, char *out, size_t size)
 {
     time_t s = (time_t)(ns / 1000000000u);
     struct tm tm;
-    if (!ns || !localtime_r(&s, &tm) || !strftime(out, size, "%Y-%m-%dT%H:%M:%S%z", &tm))
-        snprintf(out, size, "n/a (not in the trace)");
+    if (!localtime_r(&s, &tm) || !strftime(out, size, "%Y-%m-%dT%H:%M:%S%z", &tm))
+        snprintf(out, size, "1970-01-01T00:00:00Z");
 }
 
 static void describe_run(const rp_trace_t *t, mpp_run_info_t *run, uint64_t paired, uint64_t instances)
@@ -75,10 +76,19 @@ static void describe_run(const rp_trace_t *t, mpp_run_info_t *run, uint64_t pair
         last = loc->last > last ? loc->last : last;
         offsets += loc->noffsets > 0;
     }
-    double ns_per_tick = 1e9 / (double)t->resolution;
-    iso8601(t->realtime, run->started, sizeof run->started);
-    iso8601(t->realtime ? t->realtime + (uint64_t)((double)(last - first) * ns_per_tick) : 0, run->finished,
-            sizeof run->finished);
+    /* the run's dates: the trace's, else the archive's last change less
+     * the trace's length */
+    uint64_t length = (uint64_t)((double)(last > first ? last - first : 0) * 1e9 / (double)t->resolution);
+    uint64_t start = t->realtime;
+    struct stat st;
+    if (!start && stat(t->path, &st) == 0) {
+        uint64_t changed = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+        start = changed > length ? changed - length : 0;
+        mpp_warn("Started and Finished: the trace does not give the date of its clock; they are the archive's "
+                 "last change less the trace's length");
+    }
+    iso8601(start, run->started, sizeof run->started);
+    iso8601(start + length, run->finished, sizeof run->finished);
     run->nprocs = t->nprocesses;
     snprintf(run->threads_level, sizeof run->threads_level, "n/a (not in the trace)");
     snprintf(run->mpi_library, sizeof run->mpi_library, "n/a (not in the trace)");
