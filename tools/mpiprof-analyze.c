@@ -7,6 +7,7 @@
  * `Collection mode: trace`.  No MPI. */
 #include <getopt.h>
 #include <stdio.h>
+#include <ftw.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,37 @@ static void default_output(const char *archive, char *out, size_t size)
     while (n > 1 && dir[n - 1] == '/')
         dir[--n] = '\0';
     snprintf(out, size, "%s.prof", dir);
+}
+
+/* The archive's size: every file under its directory. */
+static long long archive_bytes;
+
+static int add_size(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)path, (void)ftw;
+    if (type == FTW_F)
+        archive_bytes += (long long)st->st_size;
+    return 0;
+}
+
+/* The Trace parameter: the archive analysed (its directory), as trace
+ * mode names the archive it wrote. */
+static void describe_archive(const rp_trace_t *t, mpp_run_info_t *run)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", t->path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    archive_bytes = 0;
+    nftw(dir, add_size, 16, FTW_PHYS);
+    snprintf(run->trace_path, sizeof run->trace_path, "%s", dir);
+    run->trace_bytes = archive_bytes;
+    run->trace_complete = !t->incomplete;
+    snprintf(run->trace, sizeof run->trace, "analysed from %s (%lld bytes, OTF2)%s", t->path, archive_bytes,
+             t->incomplete ? ", incomplete: see Warnings" : "");
 }
 
 /* ns since the epoch as local ISO 8601. */
@@ -104,6 +136,7 @@ static void describe_run(const rp_trace_t *t, mpp_run_info_t *run, uint64_t pair
              "events; %llu messages paired of %zu sent, %llu collective calls",
              (unsigned long long)paired, t->nsends, (unsigned long long)instances);
     snprintf(run->mode, sizeof run->mode, "%s", t->incomplete ? "trace, incomplete" : "trace");
+    describe_archive(t, run);
     /* interval 0's position: where rank 0 called MPI_Init, as MPI_Finalize
      * resolves it (its first frame) */
     uint32_t site = t->locations[t->processes[0].locations[0]].init_site;

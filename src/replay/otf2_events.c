@@ -489,6 +489,9 @@ int rp_read_location(reader_t *r, OTF2_Reader *reader, int l, int have_defs)
         rp_fail(r, "the events of location %llu cannot be opened", (unsigned long long)loc->ref);
         return -1;
     }
+    /* libotf2 would apply the clock offsets itself (its default); they are
+     * applied here (corrected()), as mpiprof-analyze(1) says, once */
+    OTF2_EvtReader_ApplyClockOffsets(er, false);
     OTF2_Reader_RegisterEvtCallbacks(reader, er, cb, r);
     OTF2_EvtReaderCallbacks_Delete(cb);
     uint64_t n = 0;

@@ -132,18 +132,29 @@ def intervals_sites():
     return {"comms": {"world": [0, 1]}, "ranks": ranks, "sites": True}
 
 
+def skewed():
+    """The late sender, rank 1's clock 5 ms ahead and drifting 1e-3 fast: its
+    timestamps are true + 5 ms + 1e-3 true, with the ClockOffset definitions
+    that correct them (at its first and last event), so the answers are the
+    late sender's."""
+    spec = late_sender()
+    spec["clock"] = {1: lambda t: t + 5 * MS + t // 1000}
+    return spec
+
+
 def no_mpi():
     """A trace of one process with user regions only."""
     return {"comms": {}, "ranks": [[("compute", 0, 5, ())]], "no_mpi": True}
 
 
 SCENARIOS = {"late_sender": late_sender, "collective_skew": collective_skew, "imbalance": imbalance,
-             "died": died, "intervals_sites": intervals_sites, "no_mpi": no_mpi}
+             "died": died, "intervals_sites": intervals_sites, "skewed": skewed, "no_mpi": no_mpi}
 
 # The answers (seconds): per SRC point by function, and interval 0's main
 # characteristics.  Interval 0 of each process runs from MPI_Init's return to
 # MPI_Finalize's entry.
 EXPECTED = {
+    "skewed": None,  # the late sender's (below)
     "late_sender": {
         "src": {"MPI_Recv": {"calls": 3, "bytes_recv": 1664, "real_sync": 0.018},
                 "MPI_Wait": {"calls": 2, "real_sync": 0.00298},
@@ -184,6 +195,17 @@ EXPECTED = {
                  "potential_sync": 0.010, "time_variation": 0.0001},
     },
 }
+
+
+class OnClock:
+    """An event writer whose timestamps are read on another clock."""
+
+    def __init__(self, writer, clock):
+        self.writer, self.clock = writer, clock
+
+    def __getattr__(self, name):
+        method = getattr(self.writer, name)
+        return lambda time, *args, **kwargs: method(self.clock(time), *args, **kwargs)
 
 
 def write(scenario, directory):
@@ -227,6 +249,9 @@ def write(scenario, directory):
                                         begin_line_number=line)
         for r, calls in enumerate(spec["ranks"]):
             w = trace.event_writer_from_location(locations[r])
+            clock = spec.get("clock", {}).get(r)
+            if clock:
+                w = OnClock(w, clock)
             w.enter(0, main)
             died = False
             for function, enter, leave, events in calls:
@@ -268,6 +293,15 @@ def write(scenario, directory):
                 w.leave(t1, reg)
             if not died:
                 w.leave(int(round(max(c[2] for c in calls if c[2] is not None) * MS)) + 1000, main)
+            if clock:  # its ClockOffset definitions: at its first and last event
+                import _otf2
+                last = int(round(max(c[2] for c in calls if c[2] is not None) * MS)) + 1000
+                dw = _otf2.Archive_GetDefWriter(trace.handle, locations[r]._ref)
+                for true in (0, last):
+                    _otf2.DefWriter_WriteClockOffset(dw, clock(true), true - clock(true), 0.0)
+
+
+EXPECTED["skewed"] = EXPECTED["late_sender"]
 
 
 if __name__ == "__main__":
