@@ -55,16 +55,24 @@ expect_rows() {
         exit 1
     fi
 }
-# 4 workloads x 10 variants, each with a number in the ns/call column.
-expect_rows 40 "per-call numbers" \
-    '(unprofiled|MPIPROF_DISABLE=1|linked \(mpicc-prof\)|LD_PRELOAD|no frame ptrs|WAITSTATES=off) +(-|1|default) +\| +[0-9]+\.[0-9]+ '
+# 10 variants, 11 with trace mode (a build with libotf2: "linked, TRACE=on")
+variants=10
+if grep -q '^#define MPIPROF_HAVE_OTF2 1' "${top_builddir:-.}/include/private/autoconf.h" 2>/dev/null; then
+    variants=11
+    grep -qF 'Trace mode (MPIPROF_TRACE=on' "$out" || { echo "FAIL: the report lacks trace mode's sizes" >&2; exit 1; }
+    grep -qE '^  the -n 1 workloads +archive +[0-9]+ bytes, event files +[0-9]+: [0-9.]+ bytes/event' "$out" ||
+        { echo "FAIL: the report lacks trace mode's bytes per event" >&2; exit 1; }
+fi
+# 4 workloads x the variants, each with a number in the ns/call column.
+expect_rows $((4 * variants)) "per-call numbers" \
+    '(unprofiled|MPIPROF_DISABLE=1|linked \(mpicc-prof\)|LD_PRELOAD|no frame ptrs|WAITSTATES=off|TRACE=on) +(-|1|default) +\| +[0-9]+\.[0-9]+ '
 # The same-process comparison: one row per variant, each with its ratio ...
-expect_rows 10 "the same-process comparison" \
+expect_rows $variants "the same-process comparison" \
     '^  (unprofiled|linked|LD_PRELOAD).* ns +[-+][0-9.]+ ns +[-+][0-9.]+ ns +-?[0-9.]+x '
 # ... the capture without frame pointers against with them, at two depths ...
 expect_rows 2 "the capture cost without frame pointers" \
     '^    (depth 1|default depth) +[-+][0-9.]+ ns / +[-+][0-9.]+ ns = [-0-9.na]+x$'
-# ... and of the two-process workloads: 3 x 10 rows.
-expect_rows 30 "the two-process same-process comparison" \
+# ... and of the two-process workloads: 3 rows per variant.
+expect_rows $((3 * variants)) "the two-process same-process comparison" \
     '^    (unprofiled|linked|LD_PRELOAD).* ns +[-+][0-9.]+ ns +\[[-+][0-9.]+\.\.[-+][0-9.]+\] +[0-9.]+x$'
 echo "PASS: bench/run --smoke"

@@ -7,17 +7,18 @@
 # library's configuration table; its rule lives with that generator.
 
 man_MANS += man/mpiprof.7 man/mpicc-prof.1 man/mpiprof-protocol.5 man/mpiprof_interval_begin.3 \
-	man/mpiprof-hang.1 man/mpiprof-merge.1 man/mpiprof-view.1
+	man/mpiprof-hang.1 man/mpiprof-merge.1 man/mpiprof-view.1 man/mpiprof-trace.5
 if HAVE_OTF2
 man_MANS += man/mpiprof-analyze.1
 endif
 CLEANFILES += man/mpiprof.7 man/mpicc-prof.1 man/mpiprof-protocol.5 man/mpiprof_interval_begin.3 \
-	man/mpiprof-hang.1 man/mpiprof-merge.1 man/mpiprof-view.1 man/mpiprof-analyze.1
+	man/mpiprof-hang.1 man/mpiprof-merge.1 man/mpiprof-view.1 man/mpiprof-trace.5 man/mpiprof-analyze.1
 EXTRA_DIST += \
 	man/mpiprof-analyze.1.in \
 	man/mpiprof.7.in \
 	man/mpicc-prof.1.in \
 	man/mpiprof-protocol.5.in \
+	man/mpiprof-trace.5.in \
 	man/mpiprof_interval_begin.3.in \
 	man/mpiprof-hang.1.in \
 	man/mpiprof-merge.1.in \
@@ -37,6 +38,10 @@ man/mpicc-prof.1: $(srcdir)/man/mpicc-prof.1.in Makefile
 man/mpiprof-protocol.5: $(srcdir)/man/mpiprof-protocol.5.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) man && \
 	$(mpiprof_man_subst) $(srcdir)/man/mpiprof-protocol.5.in > $@.tmp && mv -f $@.tmp $@
+
+man/mpiprof-trace.5: $(srcdir)/man/mpiprof-trace.5.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) man && \
+	$(mpiprof_man_subst) $(srcdir)/man/mpiprof-trace.5.in > $@.tmp && mv -f $@.tmp $@
 
 man/mpiprof-merge.1: $(srcdir)/man/mpiprof-merge.1.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) man && \

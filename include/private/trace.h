@@ -6,7 +6,10 @@
  * Hooks run after mpp_call_end (the call's cell, hence its SRC point, is
  * known) and write a call's events in time order: Enter at its entry,
  * the events of its entry (send, receive request, collective begin), those
- * of its return (receive, completions, collective end), Leave.  Each thread
+ * of its return (receive, completions, collective end), Leave.  Calls the
+ * protocol does not count (made by the MPI library itself: no cell) are not
+ * traced; calls made while MPI_Pcontrol(0) pauses collection are, without
+ * an SRC point, so that their messages still pair up.  Each thread
  * writes its own OTF2 location: no lock, no allocation once its call sites,
  * communicators and requests are known; a system call only when its buffer
  * is full and OTF2 flushes it (a BufferFlush event).  Built without libotf2,
@@ -22,6 +25,7 @@
 #include "autoconf.h"
 #include "clocksync.h"
 #include "intervals.h"
+#include "runinfo.h"
 #include "thread_state.h"
 #include "wrapper_support.h"
 
@@ -30,13 +34,30 @@ extern int mpp_trace_on;
 /* Kinds of marks (mpp_trace_mark). */
 enum { MPP_TRACE_INTERVAL_BEGIN, MPP_TRACE_INTERVAL_END, MPP_TRACE_SEQ_BEGIN, MPP_TRACE_SEQ_END };
 
+/* The lifecycle's part (src/intercept/trace_mode.c, built with or without
+ * libotf2).  At MPI_Init, collective: rank 0's MPIPROF_TRACE and
+ * MPIPROF_TRACE_BUFFER for every process, the archive <protocol>.otf2 opened
+ * (an earlier one replaced when `overwrite`), or trace mode refused with a
+ * warning; run->trace says which (the Trace parameter). */
+void mpp_trace_mode_start(MPI_Comm comm, int rank, int nprocs, const char *protocol, int overwrite,
+                          mpp_run_info_t *run);
+/* At MPI_Finalize, collective, before the protocol (which gives the
+ * archive's size): mpp_trace_finish, its outcome in run.  The alignments:
+ * NULL (at_init) when the clocks were not aligned. */
+void mpp_trace_mode_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *at_init,
+                           const mpp_clock_alignment_t *at_finalize, mpp_run_info_t *run);
+/* A partial protocol's Trace parameter. */
+void mpp_trace_mode_partial(const char *protocol, mpp_run_info_t *run);
+
 #if MPIPROF_HAVE_OTF2
 
 /* MPI_Init, collective over comm (the profiler's own): opens the archive
- * at path (a directory; its anchor file path/traces.otf2) with `buffer`
- * bytes of event buffer for the process.  0: trace mode is on everywhere;
- * -1: it is off everywhere (warned, with the reason). */
-int mpp_trace_start(MPI_Comm comm, const char *path, long buffer, int rank, int nprocs, const char *host);
+ * at path (a directory; its anchor file path/traces.otf2; an earlier run's
+ * archive there is removed first when `replace`) with `buffer` bytes of
+ * event buffer for the process.  0: trace mode is on everywhere; -1: it is
+ * off everywhere (warned, with the reason). */
+int mpp_trace_start(MPI_Comm comm, const char *path, long buffer, int rank, int nprocs, const char *host,
+                    int replace);
 
 /* Hooks of the generated wrappers (trace.h's order above). */
 void mpp_trace_enter(mpp_call_t *c);
@@ -70,9 +91,9 @@ int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *a
 #else
 
 static inline int mpp_trace_start(MPI_Comm comm, const char *path, long buffer, int rank, int nprocs,
-                                  const char *host)
+                                  const char *host, int replace)
 {
-    (void)comm, (void)path, (void)buffer, (void)rank, (void)nprocs, (void)host;
+    (void)comm, (void)path, (void)buffer, (void)rank, (void)nprocs, (void)host, (void)replace;
     return -1;
 }
 static inline void mpp_trace_enter(mpp_call_t *c) { (void)c; }

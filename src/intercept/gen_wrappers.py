@@ -542,7 +542,9 @@ def trace_after(fn, sync_rules, view, uses_bytes):
         body.append("mpp_trace_collective(&call, %s, %s, %s, %s);" % (v("comm"), root, sent, recv))
     if fn.base in COMPLETIONS:
         body += completion_code(fn, view, "mpp_trace_completed")
-    out = ["    if (MPP_UNLIKELY(mpp_trace_on)) {", "        mpp_trace_enter(&call);"]
+    # calls the protocol does not count (made by the MPI library itself) are
+    # not traced; paused ones are, without an SRC point (trace.h)
+    out = ["    if (MPP_UNLIKELY(mpp_trace_on) && (call.cell || mpp_paused)) {", "        mpp_trace_enter(&call);"]
     if body:
         out += ["        if (%s) {" % view.ok] + ["            " + b for b in body] + ["        }"]
     return out + ["        mpp_trace_leave(&call);", "    }"]

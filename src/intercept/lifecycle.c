@@ -109,16 +109,14 @@ static const char *thread_level_name(int level)
     }
 }
 
-/* Rank 0's MPIPROF_HANG_TIMEOUT, for every process; when it is on, the
- * protocol's path is chosen now, by rank 0, so that each process knows
- * where its hang dump goes (<protocol>.hang.<rank>).  Collective. */
+/* Rank 0's MPIPROF_HANG_TIMEOUT, for every process; when it is on (or trace
+ * mode), the protocol's path is chosen now, by rank 0, so that each process
+ * knows where its hang dump (<protocol>.hang.<rank>) and trace go.  Collective. */
 static int hang_setup(void)
 {
     int timeout = mpp_share_int(profiler_comm, (int)mpp_config.number[MPP_CFG_HANG_TIMEOUT]);
-    /* trace mode puts its archive next to the protocol: the path is fixed now too */
-    int trace = mpp_share_int(profiler_comm, (int)mpp_config.number[MPP_CFG_TRACE]);
     fixed_path[0] = '\0';
-    if (timeout <= 0 && !trace)
+    if (timeout <= 0 && !mpp_share_int(profiler_comm, (int)mpp_config.number[MPP_CFG_TRACE])) /* trace: there too */
         return 0;
     if (rank == 0) {
         if (mpp_output_path(mpp_config.text[MPP_CFG_OUTPUT], run.program_name, nprocs, run.hostname,
@@ -136,39 +134,6 @@ static int hang_setup(void)
         return 0;
     }
     return timeout > 0 ? timeout : 0;
-}
-
-/* Trace mode, rank 0's MPIPROF_TRACE and MPIPROF_TRACE_BUFFER for every
- * process: the archive <protocol>.otf2 opened (collective), or the reason
- * it is not in the Parameters and Warnings. */
-static void trace_setup(void)
-{
-    int settings[2] = {(int)mpp_config.number[MPP_CFG_TRACE], (int)mpp_config.number[MPP_CFG_TRACE_BUFFER]};
-    mpp_ptp_bcast(settings, 2, MPI_INT, 0, profiler_comm);
-    run.trace[0] = run.trace_path[0] = '\0';
-    run.trace_bytes = -1;
-    if (!settings[0])
-        return;
-#if !MPIPROF_HAVE_OTF2
-    snprintf(run.trace, sizeof run.trace, "off (MPIPROF_TRACE=on refused: mpiprof was built without libotf2)");
-    if (rank == 0)
-        mpp_warn("MPIPROF_TRACE=on: trace mode is not available, as this mpiprof was built without libotf2 "
-                 "(configure did not find it, or was given --without-otf2); the run goes on untraced and only the "
-                 "protocol is written");
-    return;
-#else
-    if (!fixed_path[0]) {
-        snprintf(run.trace, sizeof run.trace, "off (no writable place for the protocol, so none for the trace)");
-        if (rank == 0)
-            mpp_warn("MPIPROF_TRACE=on: no writable place for the protocol, so none for the trace; the run goes "
-                     "on untraced");
-        return;
-    }
-    char path[PATH_MAX + 8];
-    snprintf(path, sizeof path, "%s.otf2", fixed_path);
-    if (mpp_trace_start(profiler_comm, path, settings[1], rank, nprocs, run.hostname) != 0)
-        snprintf(run.trace, sizeof run.trace, "off (the archive %s could not be opened; see Warnings)", path);
-#endif
 }
 
 static void hang_start(void)
@@ -255,7 +220,7 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
     }
     mpp_describe_site = describe_site;
     start_waitstates(provided == MPI_THREAD_MULTIPLE);
-    trace_setup();
+    mpp_trace_mode_start(profiler_comm, rank, nprocs, fixed_path, (int)mpp_config.number[MPP_CFG_OVERWRITE], &run);
     /* Context, once per process: the CPU binding (hwloc's topology itself is
      * loaded at MPI_Finalize, by one process per host), and the counters,
      * started before interval 0 opens so that it reads them. */
@@ -320,14 +285,12 @@ static void finish_waitstates(void)
     if (!waitstates)
         return;
     mpp_ws_finish();
-    mpp_clock_alignment_t end;
-    mpp_clock_align(profiler_comm, run.hostname, &alignment, &end);
-    final_alignment = end;
+    mpp_clock_align(profiler_comm, run.hostname, &alignment, &final_alignment);
     mpp_ws_stats_t st;
     mpp_ws_get_stats(&st);
-    int64_t drift = end.offset - alignment.offset;
-    int64_t local[WS_NLARGEST] = {alignment.uncertainty, end.uncertainty, drift < 0 ? -drift : drift,
-                                  end.init_error, alignment.shared_cpu};
+    int64_t drift = final_alignment.offset - alignment.offset;
+    int64_t local[WS_NLARGEST] = {alignment.uncertainty, final_alignment.uncertainty, drift < 0 ? -drift : drift,
+                                  final_alignment.init_error, alignment.shared_cpu};
     uint64_t counts[9] = {st.messages,  st.paired,        st.unpaired, st.batches,   st.batch_bytes,
                           st.instances, st.exits_unknown, st.dropped,  st.unfollowed};
     mpp_ptp_allreduce(local, ws_largest, WS_NLARGEST, MPI_INT64_T, MPI_MAX, profiler_comm);
@@ -340,7 +303,7 @@ static void finish_waitstates(void)
         mpp_table_fold_fine(&t->table, fine);
     used_threshold = fine ? fine_threshold : sync_threshold;
     mpp_ptp_reduce(counts, ws_sums, 9, MPI_UINT64_T, MPI_SUM, 0, profiler_comm);
-    ws_span = end.at > alignment.at ? end.at - alignment.at : 1;
+    ws_span = final_alignment.at > alignment.at ? final_alignment.at - alignment.at : 1;
     PMPI_Comm_free(&waitstate_comm);
 }
 
@@ -516,10 +479,7 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before, const 
                  mpp_clock_resolution(), waitstates ? ", aligned to rank 0 at " : "", waitstates ? started_in : "",
                  waitstates ? " only (a partial protocol)" : "");
         snprintf(run.waitstates, sizeof run.waitstates, "not given in a partial protocol");
-        if (mpp_trace_on)
-            snprintf(run.trace, sizeof run.trace, "not closed (a partial protocol): the events up to each "
-                     "process's last flush are in %.4000s.otf2, without the definitions OTF2 needs to read them",
-                     fixed_path);
+        mpp_trace_mode_partial(fixed_path, &run);
     }
     mpp_report_input_t in = {.run = &run, .config = &mpp_config, .model = &calibration.setup,
                              .warnings_from = local_warnings_before, .partial = partial,
@@ -632,18 +592,7 @@ void mpp_lifecycle_finish(uint32_t fid, void *return_address, void *frame_addres
     mpp_collect_set(0, 0);
     finish_waitstates();
     mpp_lifecycle_stop(end, 1);
-    if (run.trace[0] || mpp_trace_on) { /* the archive closed before the protocol, which gives its size */
-        long long bytes = 0;
-        int complete = mpp_trace_finish(profiler_comm, end, waitstates ? &alignment : NULL,
-                                        waitstates ? &final_alignment : NULL, run.trace_path,
-                                        sizeof run.trace_path, &bytes) == 0;
-        if (run.trace_path[0]) {
-            run.trace_complete = complete;
-            run.trace_bytes = bytes;
-            snprintf(run.trace, sizeof run.trace, "%s (%lld bytes, OTF2)%s", run.trace_path, bytes,
-                     complete ? "" : ", incomplete: see Warnings");
-        }
-    }
+    mpp_trace_mode_finish(profiler_comm, end, waitstates ? &alignment : NULL, &final_alignment, &run);
     mpp_calibrate_again(profiler_comm, &calibration); /* after the counters' last read: not the program's */
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
     const mpp_table_t **tables = NULL;

@@ -113,8 +113,48 @@ static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRe
 
 static const OTF2_FlushCallbacks flush = {.otf2_pre_flush = pre_flush, .otf2_post_flush = post_flush};
 
-int mpp_trace_start(MPI_Comm comm, const char *path, long buffer, int rank, int size, const char *host)
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
+    (void)st, (void)type, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* An archive of an earlier run at path (its anchor file there), removed
+ * with MPIPROF_OVERWRITE: OTF2 writes no archive over another. */
+static void remove_archive(const char *path)
+{
+    char anchor[4200];
+    struct stat st;
+    snprintf(anchor, sizeof anchor, "%s/traces.otf2", path);
+    if (stat(anchor, &st) == 0)
+        nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* OTF2 prints its errors on stderr unless told otherwise: they go to the
+ * protocol's Warnings instead (MPIPROF_QUIET), the first one's text with
+ * their number. */
+static char first_error[512];
+static _Atomic uint64_t otf2_errors;
+
+static OTF2_ErrorCode otf2_error(void *user, const char *file, uint64_t line, const char *function,
+                                 OTF2_ErrorCode code, const char *format, va_list args)
+{
+    (void)user, (void)file, (void)line, (void)function;
+    if (atomic_fetch_add(&otf2_errors, 1) == 0) {
+        int n = snprintf(first_error, sizeof first_error, "%s: ", OTF2_Error_GetName(code));
+        if (n > 0 && (size_t)n < sizeof first_error && format)
+            vsnprintf(first_error + n, sizeof first_error - (size_t)n, format, args);
+    }
+    return code;
+}
+
+int mpp_trace_start(MPI_Comm comm, const char *path, long buffer, int rank, int size, const char *host, int replace)
+{
+    OTF2_Error_RegisterCallback(otf2_error, NULL);
+    if (replace && rank == 0)
+        remove_archive(path);
+    mpp_ptp_barrier(comm);
     mpp_trace_rank = rank;
     nprocs = size;
     snprintf(archive_path, sizeof archive_path, "%s", path);
@@ -148,7 +188,8 @@ int mpp_trace_start(MPI_Comm comm, const char *path, long buffer, int rank, int 
     mpp_ptp_allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, comm);
     if (any) {
         if (failed)
-            mpp_warn("MPIPROF_TRACE=on: no trace is written: %s at %s", why, path);
+            mpp_warn("MPIPROF_TRACE=on: no trace is written: %s at %s%s%s%s", why, path,
+                     first_error[0] ? " (OTF2: " : "", first_error, first_error[0] ? ")" : "");
         else
             mpp_warn("MPIPROF_TRACE=on: no trace is written: another process could not open the archive %s", path);
         if (mpp_trace_archive)
@@ -559,7 +600,8 @@ int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *a
     if (OTF2_Archive_CloseEvtFiles(mpp_trace_archive) != OTF2_SUCCESS)
         failed = 1;
     /* the span of the run on rank 0's clock */
-    int64_t first = (int64_t)started + (a0 ? a0->offset : 0), final = (int64_t)last + (a1 ? a1->offset : a0 ? a0->offset : 0);
+    int64_t first = (int64_t)started + (a0 ? a0->offset : 0);
+    int64_t final = (int64_t)last + (a1 ? a1->offset : a0 ? a0->offset : 0);
     int64_t lo = 0, hi = 0;
     mpp_ptp_allreduce(&first, &lo, 1, MPI_INT64_T, MPI_MIN, comm);
     mpp_ptp_allreduce(&final, &hi, 1, MPI_INT64_T, MPI_MAX, comm);
@@ -587,6 +629,8 @@ int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *a
     int any = 0;
     mpp_ptp_allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, comm);
     mpp_ptp_allreduce(&errors, &lost_events, 1, MPI_UINT64_T, MPI_SUM, comm);
+    uint64_t reported = atomic_load(&otf2_errors), all_reported = 0;
+    mpp_ptp_allreduce(&reported, &all_reported, 1, MPI_UINT64_T, MPI_SUM, comm);
     if (mpp_trace_rank != 0)
         return any ? -1 : 0;
     archive_bytes = 0;
@@ -595,8 +639,11 @@ int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *a
     *bytes = (long long)archive_bytes;
     if (any)
         mpp_warn("Trace: the archive %s is incomplete: writing its definitions failed on some process", archive_path);
+    if (all_reported)
+        mpp_warn("Trace: OTF2 reported %llu errors while the archive %s was written%s%s",
+                 (unsigned long long)all_reported, archive_path, reported ? "; rank 0's first: " : "", reported ? first_error : "");
     if (lost_events)
         mpp_warn("Trace: %llu events could not be recorded (out of memory or an OTF2 error); the archive %s lacks them",
                  (unsigned long long)lost_events, archive_path);
-    return any || lost_events ? -1 : 0;
+    return any || lost_events || all_reported ? -1 : 0;
 }

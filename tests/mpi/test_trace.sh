@@ -6,7 +6,8 @@
 # both clock offsets per location, and check_trace.py (python3-otf2) must
 # find every event, its SRC key and the protocol's Trace parameter.  A tiny
 # MPIPROF_TRACE_BUFFER forces flushes (BufferFlush events) and the archive
-# is still complete.  Without MPIPROF_TRACE no archive is written.
+# is still complete; MPIPROF_OVERWRITE=1 replaces an earlier run's archive.
+# Without MPIPROF_TRACE no archive is written.
 # In a build without libotf2 (configure --without-otf2), MPIPROF_TRACE=on
 # must be refused with one warning, the run going on untraced.
 set -eu
@@ -39,8 +40,8 @@ OTF2_PYTHON=/usr/bin/python3
 
 # $1: name, $2: MPIPROF_TRACE_BUFFER ("" : default), $3: flood, $4: least flushes
 traced_run() {
-    mkdir "$1"
-    mpirun_2 "$1/out" "$1/err" env MPIPROF_TRACE=on ${2:+MPIPROF_TRACE_BUFFER=$2} MPIPROF_QUIET=1 \
+    mkdir -p "$1"
+    mpirun_2 "$1/out" "$1/err" env MPIPROF_TRACE=on ${2:+MPIPROF_TRACE_BUFFER=$2} MPIPROF_QUIET=1 MPIPROF_OVERWRITE=1 \
         MPIPROF_OUTPUT="$tmp/$1/prot.txt" MPIPROF_FORMAT=both ./trace "$3"
     [ "$(grep -c '^rank=[01] ok' "$1/out")" -eq 2 ] || fail "$1: trace did not run to its end: $(cat "$1/out" "$1/err")"
     [ ! -s "$1/err" ] || fail "$1: output on stderr with MPIPROF_QUIET=1: $(cat "$1/err")"
@@ -59,6 +60,8 @@ traced_run() {
 traced_run default "" 0 0
 # 256 KiB for 3 x 30000 events per process (about 14 bytes each): flushes on both
 traced_run flushed 262144 30000 2
+# MPIPROF_OVERWRITE=1 replaces the protocol and the archive of the first run
+traced_run default "" 0 0
 
 mpirun_2 out err env MPIPROF_OUTPUT="$tmp/plain.txt" MPIPROF_QUIET=1 ./trace
 [ ! -e plain.txt.otf2 ] || fail "an archive was written without MPIPROF_TRACE"

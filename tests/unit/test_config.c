@@ -114,7 +114,7 @@ START_TEST(test_config_defaults)
     mpp_config_t cfg;
     memset(&cfg, 0x5a, sizeof cfg);
     mpp_config_parse(&cfg, null_getenv);
-    ck_assert_int_eq(MPP_NVARS, 19); /* a new variable needs its default tested here */
+    ck_assert_int_eq(MPP_NVARS, 21); /* a new variable needs its default tested here */
     for (int i = 0; i < MPP_NVARS; i++) {
         ck_assert_int_eq(cfg.is_default[i], 1);
         ck_assert_str_eq(cfg.text[i], mpp_vars[i].default_value);
@@ -141,6 +141,8 @@ START_TEST(test_config_defaults)
     ck_assert_int_eq(cfg.number[MPP_CFG_WAITSTATES], 1);
     ck_assert_int_eq(cfg.number[MPP_CFG_SYNC_BATCH], 256);
     ck_assert_int_eq(cfg.number[MPP_CFG_HANG_TIMEOUT], 0); /* off */
+    ck_assert_int_eq(cfg.number[MPP_CFG_TRACE], 0);          /* off */
+    ck_assert_int_eq(cfg.number[MPP_CFG_TRACE_BUFFER], 16777216);
     ck_assert_int_eq(mpp_warnings_count(), 0);
 }
 END_TEST
@@ -171,7 +173,7 @@ START_TEST(test_config_bool_values)
         long value;
     } cases[] = {{"yes", 1}, {"NO", 0},  {"1", 1},    {"off", 0},  {"On", 1},
                  {"TRUE", 1}, {"false", 0}, {"0", 0}, {"y", 1}, {"N", 0}};
-    static const int bools[] = {MPP_CFG_DISABLE, MPP_CFG_QUIET, MPP_CFG_OVERWRITE, MPP_CFG_PAPI_SRC, MPP_CFG_PREDICT};
+    static const int bools[] = {MPP_CFG_DISABLE, MPP_CFG_QUIET, MPP_CFG_OVERWRITE, MPP_CFG_PAPI_SRC, MPP_CFG_PREDICT, MPP_CFG_TRACE};
     for (size_t b = 0; b < MPP_ARRAY_LEN(bools); b++)
         for (size_t i = 0; i < MPP_ARRAY_LEN(cases); i++)
             expect_accepted(bools[b], cases[i].text, cases[i].value);
@@ -192,6 +194,8 @@ START_TEST(test_config_int_bounds)
     expect_accepted(MPP_CFG_MAX_NESTING, "4096", 4096);
     expect_accepted(MPP_CFG_HANG_TIMEOUT, "1", 1);
     expect_accepted(MPP_CFG_HANG_TIMEOUT, "604800", 604800);
+    expect_accepted(MPP_CFG_TRACE_BUFFER, "262144", 262144);
+    expect_accepted(MPP_CFG_TRACE_BUFFER, "1073741824", 1073741824);
 }
 END_TEST
 
@@ -285,6 +289,10 @@ START_TEST(test_config_bad_int)
     expect_rejected(MPP_CFG_HANG_TIMEOUT, "1.5", "1.5");
     expect_rejected(MPP_CFG_HANG_TIMEOUT, "60s", "60s");
     expect_rejected(MPP_CFG_HANG_TIMEOUT, "604801", "604801");
+    expect_rejected(MPP_CFG_TRACE_BUFFER, "262143", "262143");
+    expect_rejected(MPP_CFG_TRACE_BUFFER, "1073741825", "1073741825");
+    expect_rejected(MPP_CFG_TRACE_BUFFER, "16M", "16M");
+    expect_rejected(MPP_CFG_TRACE, "maybe", "maybe");
     expect_rejected(MPP_CFG_MAX_SRC, "-1", "-1");
     expect_rejected(MPP_CFG_MAX_SRC, "15", "15");
     expect_rejected(MPP_CFG_MAX_SRC, "4194305", "4194305");

@@ -1,0 +1,64 @@
+/* Trace mode in the lifecycle (trace.h): whether it runs, and what the
+ * protocol's Trace parameter says of it.  Built with or without libotf2:
+ * without it, MPIPROF_TRACE=on is refused here, never ignored. */
+#include <limits.h>
+#include <stdio.h>
+
+#include "config.h"
+#include "ptp_collectives.h"
+#include "trace.h"
+#include "warnings.h"
+
+void mpp_trace_mode_start(MPI_Comm comm, int rank, int nprocs, const char *protocol, int overwrite,
+                          mpp_run_info_t *run)
+{
+    int settings[2] = {(int)mpp_config.number[MPP_CFG_TRACE], (int)mpp_config.number[MPP_CFG_TRACE_BUFFER]};
+    mpp_ptp_bcast(settings, 2, MPI_INT, 0, comm);
+    run->trace[0] = run->trace_path[0] = '\0';
+    run->trace_bytes = -1;
+    if (!settings[0])
+        return;
+#if !MPIPROF_HAVE_OTF2
+    (void)nprocs, (void)protocol, (void)overwrite;
+    snprintf(run->trace, sizeof run->trace, "off (MPIPROF_TRACE=on refused: mpiprof was built without libotf2)");
+    if (rank == 0)
+        mpp_warn("MPIPROF_TRACE=on: trace mode is not available, as this mpiprof was built without libotf2 "
+                 "(configure did not find it, or was given --without-otf2); the run goes on untraced and only the "
+                 "protocol is written");
+#else
+    if (!protocol[0]) {
+        snprintf(run->trace, sizeof run->trace, "off (no writable place for the protocol, so none for the trace)");
+        if (rank == 0)
+            mpp_warn("MPIPROF_TRACE=on: no writable place for the protocol, so none for the trace; the run goes "
+                     "on untraced");
+        return;
+    }
+    char path[PATH_MAX + 8];
+    snprintf(path, sizeof path, "%s.otf2", protocol);
+    if (mpp_trace_start(comm, path, settings[1], rank, nprocs, run->hostname, overwrite) != 0)
+        snprintf(run->trace, sizeof run->trace, "off (the archive %s could not be opened; see Warnings)", path);
+#endif
+}
+
+void mpp_trace_mode_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *at_init,
+                           const mpp_clock_alignment_t *at_finalize, mpp_run_info_t *run)
+{
+    if (!mpp_trace_on) /* off, or refused at MPI_Init everywhere */
+        return;
+    long long bytes = 0;
+    int complete = mpp_trace_finish(comm, end, at_init, at_init ? at_finalize : NULL, run->trace_path,
+                                    sizeof run->trace_path, &bytes) == 0;
+    if (!run->trace_path[0]) /* processes other than rank 0 */
+        return;
+    run->trace_complete = complete;
+    run->trace_bytes = bytes;
+    snprintf(run->trace, sizeof run->trace, "%s (%lld bytes, OTF2)%s", run->trace_path, bytes,
+             complete ? "" : ", incomplete: see Warnings");
+}
+
+void mpp_trace_mode_partial(const char *protocol, mpp_run_info_t *run)
+{
+    if (mpp_trace_on)
+        snprintf(run->trace, sizeof run->trace, "not closed (a partial protocol): the events up to each process's "
+                 "last flush are in %.4000s.otf2, without the definitions OTF2 needs to read them", protocol);
+}
