@@ -8,7 +8,7 @@
 # it runs the same directly or through the .sh log compiler.
 TESTS += bench/smoke.sh
 EXTRA_DIST += bench/README.md bench/run bench/mpibench.c bench/gen_sites.py bench/smoke.sh bench/local.mk \
-	bench/gen_view_protocol.py bench/view_bench.py
+	bench/gen_view_protocol.py bench/view_bench.py bench/analyze_bench
 
 # bench/scaling: what MPI_Init and MPI_Finalize do between processes, with
 # P threads standing for P processes (the in-memory exchange), or under

@@ -8,9 +8,13 @@
 
 man_MANS += man/mpiprof.7 man/mpicc-prof.1 man/mpiprof-protocol.5 man/mpiprof_interval_begin.3 \
 	man/mpiprof-hang.1 man/mpiprof-merge.1 man/mpiprof-view.1 man/mpiprof-compare.1 man/mpiprof-trace.5
+if HAVE_OTF2
+man_MANS += man/mpiprof-analyze.1
+endif
 CLEANFILES += man/mpiprof.7 man/mpicc-prof.1 man/mpiprof-protocol.5 man/mpiprof_interval_begin.3 \
-	man/mpiprof-hang.1 man/mpiprof-merge.1 man/mpiprof-view.1 man/mpiprof-compare.1 man/mpiprof-trace.5
+	man/mpiprof-hang.1 man/mpiprof-merge.1 man/mpiprof-view.1 man/mpiprof-compare.1 man/mpiprof-trace.5 man/mpiprof-analyze.1
 EXTRA_DIST += \
+	man/mpiprof-analyze.1.in \
 	man/mpiprof.7.in \
 	man/mpicc-prof.1.in \
 	man/mpiprof-protocol.5.in \
@@ -59,3 +63,7 @@ man/mpiprof-view.1: $(srcdir)/man/mpiprof-view.1.in Makefile
 man/mpiprof-compare.1: $(srcdir)/man/mpiprof-compare.1.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) man && \
 	$(mpiprof_man_subst) $(srcdir)/man/mpiprof-compare.1.in > $@.tmp && mv -f $@.tmp $@
+
+man/mpiprof-analyze.1: $(srcdir)/man/mpiprof-analyze.1.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) man && \
+	$(mpiprof_man_subst) $(srcdir)/man/mpiprof-analyze.1.in > $@.tmp && mv -f $@.tmp $@

@@ -13,6 +13,8 @@ typedef struct {
                                             those raised since the reduction took them */
     const mpp_partial_t *partial;        /* NULL: a complete protocol */
     const char *waitstates_na;           /* why the wait states are n/a (NULL: they were analysed) */
+    const char *model_na;                /* why Overlap and the predicted characteristics are n/a when the
+                                            model did not run (NULL: MPIPROF_PREDICT=off) */
     /* Called once the files are written (the stderr lines of MPI_Finalize). */
     void (*written)(void *ctx, const mpp_report_t *report);
     void *written_ctx;

@@ -25,6 +25,9 @@ typedef struct {
     int trace_complete;
     char trace[4200];
     int partial;
+    /* Collection mode: "" for the in-memory library (dynamic); the trace
+     * analyzer's "trace", or "trace, incomplete" for a run that died */
+    char mode[32];
 } mpp_run_info_t;
 
 /* Local date and time, ISO 8601 with offset. */

@@ -225,7 +225,7 @@ static json_t *parameters(const mpp_report_t *r)
     json_object_set_new(p, "mpi_library", text(run->mpi_library));
     json_object_set_new(p, "mpi_standard", text(run->mpi_standard));
     json_object_set_new(p, "profiler", json_string("mpiprof " PACKAGE_VERSION));
-    json_object_set_new(p, "collection_mode", json_string("dynamic"));
+    json_object_set_new(p, "collection_mode", json_string(strncmp(run->mode, "trace", 5) ? "dynamic" : "trace"));
     json_object_set_new(p, "partial", mpp_partial_json(r));
     json_t *cfg = json_object();
     for (int i = 0; i < MPP_NVARS; i++) {

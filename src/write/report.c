@@ -74,7 +74,7 @@ int mpp_report_write(mpp_reduced_t *rd, const mpp_report_input_t *in, const char
         all[n++] = mpp_split_unmeasured_reason;
     char model_na[MPP_MODEL_LINE + 96];
     if (all && (!in->model || !in->model->enabled)) {
-        all[n++] = mpp_overlap_off_reason;
+        all[n++] = in->model_na ? in->model_na : mpp_overlap_off_reason;
     } else if (all && !mpp_model_usable(in->model)) {
         char reason[MPP_MODEL_LINE];
         mpp_model_na_reason(in->model, reason, sizeof reason);

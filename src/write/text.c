@@ -131,7 +131,7 @@ static void write_parameters(FILE *out, const mpp_report_t *r)
     P("MPI library", "%s", run->mpi_library);
     P("MPI standard", "%s", run->mpi_standard);
     P("Profiler", "mpiprof %s", PACKAGE_VERSION);
-    P("Collection mode", "%s", run->partial ? "dynamic, partial" : "dynamic");
+    P("Collection mode", "%s%s", run->mode[0] ? run->mode : "dynamic", run->partial ? ", partial" : "");
     if (r->partial)
         mpp_write_partial_text(out, r);
     fprintf(out, "%-22s: ", "Configuration");

@@ -56,7 +56,8 @@ MPI_TESTS = \
 	tests/mpi/test_mixed_completion.sh \
 	tests/mpi/test_overlapping_windows.sh \
 	tests/mpi/test_io_split.sh \
-	tests/mpi/test_compare.sh
+	tests/mpi/test_compare.sh \
+	tests/mpi/test_analyze_trace.sh
 
 TESTS += $(MPI_TESTS)
 # Known bugs, each explained at the top of its test (XPASS fails: remove the
@@ -81,6 +82,7 @@ EXTRA_DIST += \
 	tests/mpi/check_intervals.py \
 	tests/mpi/check_intervals_seq.py \
 	tests/mpi/check_trace.py \
+	tests/mpi/check_analyze_trace.py \
 	tests/mpi/check_intervals_rank1.py \
 	tests/mpi/check_intervals_fortran.py \
 	tests/mpi/check_intervals_pcontrol.py \

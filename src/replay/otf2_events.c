@@ -1,0 +1,520 @@
+/* The events of one location (otf2_reader.h), in time order: MPI calls
+ * (the Enter and Leave of a region of the MPI paradigm; calls MPI makes
+ * inside one are its own), the messages and collective operations their
+ * events name, the marks of mpiprof's user regions; and the checks that
+ * tell a corrupt event file from a trace (time never goes back, regions
+ * are left as they were entered). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "function_table.h"
+#include "otf2_reader.h"
+#include "srckey.h"
+
+/* --- events --- */
+
+static int function_of(const char *name)
+{
+    int lo = 0, hi = MPP_NFUNCTIONS - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2, c = strcmp(mpp_functions[mid].name, name);
+        if (!c)
+            return mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+/* A location's timestamp on the common time line: its clock offsets
+ * applied (linear between two measurements, constant outside), the
+ * trace's global offset removed. */
+static int64_t corrected(const rp_trace_t *t, const rp_location_t *loc, OTF2_TimeStamp time)
+{
+    int64_t at = (int64_t)(time - t->global_offset), off = 0;
+    int n = loc->noffsets;
+    if (n == 1 || (n > 1 && (int64_t)time <= loc->offset_time[0])) {
+        off = loc->offset[0];
+    } else if (n > 1 && (int64_t)time >= loc->offset_time[n - 1]) {
+        off = loc->offset[n - 1];
+    } else if (n > 1) {
+        int k = 1;
+        while (k < n - 1 && loc->offset_time[k] < (int64_t)time)
+            k++;
+        double span = (double)(loc->offset_time[k] - loc->offset_time[k - 1]);
+        double f = span > 0 ? (double)((int64_t)time - loc->offset_time[k - 1]) / span : 0;
+        off = loc->offset[k - 1] + (int64_t)(f * (double)(loc->offset[k] - loc->offset[k - 1]));
+    }
+    return at + off;
+}
+
+static rp_location_t *current(reader_t *r) { return &r->t->locations[r->current]; }
+
+static rp_call_t *open_call(reader_t *r)
+{
+    return r->open_call >= 0 ? &current(r)->calls[r->open_call] : NULL;
+}
+
+/* Every event: the location's time line, which never goes back (OTF2's
+ * rule; a corrupt event file often breaks it).  0, or -1 (failed). */
+static int seen(reader_t *r, OTF2_TimeStamp time, int mpi)
+{
+    rp_location_t *loc = current(r);
+    int64_t at = corrected(r->t, loc, time);
+    if (loc->events && at < loc->last) {
+        rp_fail(r, "the events of location %llu go back in time at event %llu (a corrupt event file)",
+             (unsigned long long)loc->ref, (unsigned long long)loc->events + 1);
+        return -1;
+    }
+    if (!loc->events++)
+        loc->first = at;
+    loc->last = at;
+    r->t->events++;
+    r->t->mpi_events += mpi;
+    return 0;
+}
+
+#define SEEN(r, time, mpi)                                                                             \
+    do {                                                                                               \
+        if (seen(r, time, mpi) != 0)                                                                   \
+            return OTF2_CALLBACK_INTERRUPT;                                                            \
+    } while (0)
+
+/* Regions are entered and left as a stack: a Leave of another region than
+ * the innermost one, or of an undefined one, is a corrupt event file. */
+static int region_entered(reader_t *r, OTF2_RegionRef region)
+{
+    if (region >= r->nregions) {
+        rp_fail(r, "location %llu enters region %u, which is not defined (a corrupt event file)",
+             (unsigned long long)current(r)->ref, region);
+        return -1;
+    }
+    if (r->nopen == r->open_cap) {
+        size_t cap = r->open_cap ? 2 * r->open_cap : 64;
+        uint32_t *grown = realloc(r->open, cap * sizeof *grown);
+        if (!grown) {
+            rp_fail(r, "out of memory for the regions of location %llu", (unsigned long long)current(r)->ref);
+            return -1;
+        }
+        r->open = grown;
+        r->open_cap = cap;
+    }
+    r->open[r->nopen++] = region;
+    return 0;
+}
+
+static int region_left(reader_t *r, OTF2_RegionRef region)
+{
+    if (!r->nopen || r->open[r->nopen - 1] != region) {
+        rp_fail(r, "location %llu leaves region %u, which is not the one it is in (a corrupt event file)",
+             (unsigned long long)current(r)->ref, region);
+        return -1;
+    }
+    r->nopen--;
+    return 0;
+}
+
+/* The call site of an Enter: mpiprof's attribute (an SRC key: the frames
+ * after the function's name), or the region alone (0). */
+static uint32_t site_of(reader_t *r, OTF2_AttributeList *attributes)
+{
+    OTF2_StringRef ref;
+    if (r->src_attribute == OTF2_UNDEFINED_ATTRIBUTE || !attributes ||
+        OTF2_AttributeList_GetStringRef(attributes, r->src_attribute, &ref) != OTF2_SUCCESS)
+        return 0;
+    const char *key = rp_string(r, ref), *frames = strchr(key, MPP_RS);
+    if (!frames || !frames[1])
+        return 0;
+    frames++;
+    int inserted;
+    uintptr_t *v = mpp_strmap_put(&r->sites, frames, r->t->nsites, &inserted);
+    if (!v)
+        return 0;
+    if (inserted) {
+        char **grown = realloc(r->t->sites, (r->t->nsites + 1) * sizeof *grown);
+        if (!grown || !(grown[r->t->nsites] = strdup(frames))) {
+            if (grown)
+                r->t->sites = grown;
+            rp_fail(r, "out of memory for the call sites");
+            return 0;
+        }
+        r->t->sites = grown;
+        r->t->nsites++;
+        r->t->from_mpiprof = 1;
+    }
+    return (uint32_t)*v;
+}
+
+/* The Enter or Leave of an interval's or replicated code's region. */
+static int add_mark(reader_t *r, OTF2_TimeStamp time, OTF2_RegionRef region, int begin)
+{
+    rp_location_t *loc = current(r);
+    if (region >= r->t->nregions || !r->t->regions[region].kind || r->depth > 0 || loc->finalize_enter >= 0)
+        return 0;
+    if (loc->nmarks == loc->marks_cap) {
+        size_t cap = loc->marks_cap ? 2 * loc->marks_cap : 64;
+        rp_mark_t *grown = realloc(loc->marks, cap * sizeof *grown);
+        if (!grown) {
+            rp_fail(r, "out of memory for the marks of location %llu", (unsigned long long)loc->ref);
+            return -1;
+        }
+        loc->marks = grown;
+        loc->marks_cap = cap;
+    }
+    loc->marks[loc->nmarks++] = (rp_mark_t){corrected(r->t, loc, time), region, begin};
+    return 0;
+}
+
+static OTF2_CallbackCode ev_enter(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
+                                  OTF2_AttributeList *attributes, OTF2_RegionRef region)
+{
+    reader_t *r = data;
+    (void)location, (void)position;
+    const region_def_t *d = AT(r->regions, r->nregions, region);
+    int mpi = d && d->paradigm == OTF2_PARADIGM_MPI;
+    SEEN(r, time, mpi);
+    if (region_entered(r, region) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
+    if (!mpi)
+        return add_mark(r, time, region, 1) ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
+    if (r->depth++ > 0)
+        return OTF2_CALLBACK_SUCCESS; /* an MPI call made inside one: MPI's own */
+    rp_location_t *loc = current(r);
+    const char *name = rp_string(r, d->name);
+    int64_t at = corrected(r->t, loc, time);
+    r->open_call = -1;
+    if (!strcmp(name, "MPI_Finalize") || !strcmp(name, "MPI_Session_finalize")) {
+        if (loc->finalize_enter < 0)
+            loc->finalize_enter = at;
+        return OTF2_CALLBACK_SUCCESS;
+    }
+    if (!strcmp(name, "MPI_Init") || !strcmp(name, "MPI_Init_thread")) {
+        loc->init_site = site_of(r, attributes); /* interval 0's position */
+        return r->failed ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
+    }
+    int fid = function_of(name);
+    if (fid < 0 || mpp_functions[fid].category < 0 || loc->finalize_enter >= 0)
+        return OTF2_CALLBACK_SUCCESS; /* not profiled, as at run time */
+    if (loc->ncalls == loc->calls_cap) {
+        size_t cap = loc->calls_cap ? 2 * loc->calls_cap : 256;
+        rp_call_t *grown = realloc(loc->calls, cap * sizeof *grown);
+        if (!grown) {
+            rp_fail(r, "out of memory for the events of location %llu", (unsigned long long)loc->ref);
+            return OTF2_CALLBACK_INTERRUPT;
+        }
+        loc->calls = grown;
+        loc->calls_cap = cap;
+    }
+    r->open_call = (int64_t)loc->ncalls;
+    loc->calls[loc->ncalls++] = (rp_call_t){.fid = (uint32_t)fid, .site = site_of(r, attributes), .enter = at,
+                                            .leave = at};
+    return r->failed ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_leave(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
+                                  OTF2_AttributeList *attributes, OTF2_RegionRef region)
+{
+    reader_t *r = data;
+    (void)location, (void)position, (void)attributes;
+    const region_def_t *d = AT(r->regions, r->nregions, region);
+    int mpi = d && d->paradigm == OTF2_PARADIGM_MPI;
+    SEEN(r, time, mpi);
+    if (region_left(r, region) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
+    if (!mpi)
+        return add_mark(r, time, region, 0) ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
+    if (r->depth == 0 || --r->depth > 0)
+        return OTF2_CALLBACK_SUCCESS;
+    rp_location_t *loc = current(r);
+    const char *name = rp_string(r, d->name);
+    if (!strcmp(name, "MPI_Init") || !strcmp(name, "MPI_Init_thread"))
+        loc->init_leave = corrected(r->t, loc, time);
+    rp_call_t *c = open_call(r);
+    if (c)
+        c->leave = corrected(r->t, loc, time);
+    r->open_call = -1;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static int add_message(reader_t *r, int send, uint32_t comm, uint32_t peer, uint32_t tag, int64_t posted,
+                       int64_t call)
+{
+    rp_trace_t *t = r->t;
+    const rp_comm_t *c = comm < t->ncomms ? &t->comms[comm] : NULL;
+    if (!c || !c->size || peer >= c->size) {
+        rp_fail(r, "location %llu names rank %u of communicator %u, which the definitions do not give it",
+             (unsigned long long)current(r)->ref, peer, comm);
+        return -1;
+    }
+    int32_t world = c->world[peer] == -1 ? t->locations[r->current].process : c->world[peer];
+    rp_message_t **list = send ? &t->sends : &t->recvs;
+    size_t *n = send ? &t->nsends : &t->nrecvs, *cap = send ? &t->sends_cap : &t->recvs_cap;
+    if (*n == *cap) {
+        size_t more = *cap ? 2 * *cap : 1024;
+        rp_message_t *grown = realloc(*list, more * sizeof *grown);
+        if (!grown) {
+            rp_fail(r, "out of memory for the messages");
+            return -1;
+        }
+        *list = grown;
+        *cap = more;
+    }
+    (*list)[(*n)++] = (rp_message_t){comm, world, (int32_t)tag, posted, (uint32_t)r->current, (uint32_t)call};
+    return 0;
+}
+
+static OTF2_CallbackCode ev_send(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
+                                 OTF2_AttributeList *attributes, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
+                                 uint64_t length)
+{
+    reader_t *r = data;
+    (void)location, (void)position, (void)attributes;
+    SEEN(r, time, 1);
+    rp_call_t *c = open_call(r);
+    if (!c)
+        return OTF2_CALLBACK_SUCCESS;
+    c->bytes_sent += length;
+    return add_message(r, 1, comm, receiver, tag, c->enter, r->open_call) ? OTF2_CALLBACK_INTERRUPT
+                                                                            : OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_isend(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
+                                  OTF2_AttributeList *attributes, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
+                                  uint64_t length, uint64_t request)
+{
+    (void)request;
+    return ev_send(location, time, position, data, attributes, receiver, comm, tag, length);
+}
+
+static OTF2_CallbackCode ev_isend_complete(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
+                                           void *data, OTF2_AttributeList *attributes, uint64_t request)
+{
+    reader_t *r = data;
+    (void)location, (void)position, (void)attributes, (void)request;
+    SEEN(r, time, 1);
+    rp_call_t *c = open_call(r);
+    if (c)
+        c->p2p_done++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
+                                          void *data, OTF2_AttributeList *attributes, uint64_t request)
+{
+    reader_t *r = data;
+    (void)location, (void)position, (void)attributes;
+    SEEN(r, time, 1);
+    rp_call_t *c = open_call(r);
+    int inserted;
+    irecv_t *q = mpp_handlemap_put(&r->requests, request, &inserted);
+    if (!q) {
+        rp_fail(r, "out of memory for the receive requests");
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    *q = (irecv_t){c ? c->enter : corrected(r->t, current(r), time), r->open_call};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_recv(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
+                                 OTF2_AttributeList *attributes, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
+                                 uint64_t length)
+{
+    reader_t *r = data;
+    (void)location, (void)position, (void)attributes;
+    SEEN(r, time, 1);
+    rp_call_t *c = open_call(r);
+    if (!c)
+        return OTF2_CALLBACK_SUCCESS;
+    c->bytes_recv += length;
+    return add_message(r, 0, comm, sender, tag, c->enter, r->open_call) ? OTF2_CALLBACK_INTERRUPT
+                                                                          : OTF2_CALLBACK_SUCCESS;
+}
+
+/* A receive request completed: its bytes count on the call that posted it
+ * (as the wrappers count them), it was posted when that call began. */
+static OTF2_CallbackCode ev_irecv(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
+                                  OTF2_AttributeList *attributes, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
+                                  uint64_t length, uint64_t request)
+{
+    reader_t *r = data;
+    (void)location, (void)position, (void)attributes;
+    SEEN(r, time, 1);
+    rp_call_t *c = open_call(r);
+    if (!c)
+        return OTF2_CALLBACK_SUCCESS;
+    irecv_t q = {c->enter, r->open_call};
+    mpp_handlemap_remove(&r->requests, request, &q);
+    rp_location_t *loc = current(r);
+    (q.call >= 0 ? &loc->calls[q.call] : c)->bytes_recv += length;
+    c = open_call(r);
+    c->p2p_done++;
+    return add_message(r, 0, comm, sender, tag, q.posted, r->open_call) ? OTF2_CALLBACK_INTERRUPT
+                                                                          : OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
+                                       void *data, OTF2_AttributeList *attributes)
+{
+    reader_t *r = data;
+    (void)location, (void)position, (void)attributes;
+    SEEN(r, time, 1);
+    if (r->open_call < 0)
+        return OTF2_CALLBACK_SUCCESS;
+    if (r->ncoll_open == r->coll_open_cap) {
+        size_t cap = r->coll_open_cap ? 2 * r->coll_open_cap : 16;
+        int64_t *grown = realloc(r->coll_open, cap * sizeof *grown);
+        if (!grown) {
+            rp_fail(r, "out of memory for the collective operations");
+            return OTF2_CALLBACK_INTERRUPT;
+        }
+        r->coll_open = grown;
+        r->coll_open_cap = cap;
+    }
+    r->coll_open[r->ncoll_open++] = r->open_call;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
+                                     OTF2_AttributeList *attributes, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                     uint32_t root, uint64_t sent, uint64_t received)
+{
+    reader_t *r = data;
+    (void)location, (void)position, (void)attributes, (void)op, (void)root;
+    SEEN(r, time, 1);
+    rp_trace_t *t = r->t;
+    if (r->open_call < 0)
+        return OTF2_CALLBACK_SUCCESS;
+    int64_t begin = r->ncoll_open ? r->coll_open[--r->ncoll_open] : r->open_call;
+    rp_location_t *loc = current(r);
+    loc->calls[begin].bytes_sent += sent;
+    loc->calls[begin].bytes_recv += received;
+    if (begin != r->open_call)
+        loc->calls[r->open_call].coll_done++;
+    if (comm >= t->ncomms || !t->comms[comm].size) {
+        rp_fail(r, "location %llu has a collective operation on communicator %u, which is not defined",
+             (unsigned long long)loc->ref, comm);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    if (t->ncollectives == t->collectives_cap) {
+        size_t cap = t->collectives_cap ? 2 * t->collectives_cap : 1024;
+        rp_collective_t *grown = realloc(t->collectives, cap * sizeof *grown);
+        if (!grown) {
+            rp_fail(r, "out of memory for the collective operations");
+            return OTF2_CALLBACK_INTERRUPT;
+        }
+        t->collectives = grown;
+        t->collectives_cap = cap;
+    }
+    t->collectives[t->ncollectives++] =
+        (rp_collective_t){comm, (uint32_t)r->current, (uint32_t)begin, (uint32_t)r->open_call};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_clock_offset(void *data, OTF2_TimeStamp time, int64_t offset, double deviation)
+{
+    reader_t *r = data;
+    (void)deviation;
+    rp_location_t *loc = current(r);
+    int64_t *at = realloc(loc->offset_time, (size_t)(loc->noffsets + 1) * sizeof *at);
+    if (at)
+        loc->offset_time = at;
+    int64_t *off = at ? realloc(loc->offset, (size_t)(loc->noffsets + 1) * sizeof *off) : NULL;
+    if (!off) {
+        rp_fail(r, "out of memory for the clock offsets");
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    loc->offset = off;
+    int k = loc->noffsets++;
+    while (k > 0 && loc->offset_time[k - 1] > (int64_t)time) { /* sorted by time */
+        loc->offset_time[k] = loc->offset_time[k - 1];
+        loc->offset[k] = loc->offset[k - 1];
+        k--;
+    }
+    loc->offset_time[k] = (int64_t)time;
+    loc->offset[k] = offset;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_EvtReaderCallbacks *event_callbacks(void)
+{
+    OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
+    if (!cb)
+        return NULL;
+    OTF2_EvtReaderCallbacks_SetEnterCallback(cb, ev_enter);
+    OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, ev_leave);
+    OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, ev_send);
+    OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, ev_isend);
+    OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, ev_isend_complete);
+    OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, ev_irecv_request);
+    OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, ev_recv);
+    OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, ev_irecv);
+    OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, ev_coll_begin);
+    OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, ev_coll_end);
+    return cb;
+}
+
+/* The events of one location, its clock offsets first. */
+int rp_read_location(reader_t *r, OTF2_Reader *reader, int l, int have_defs)
+{
+    rp_location_t *loc = &r->t->locations[l];
+    r->current = l;
+    r->depth = 0;
+    r->nopen = 0;
+    r->open_call = -1;
+    r->ncoll_open = 0;
+    if (have_defs) {
+        OTF2_DefReader *dr = OTF2_Reader_GetDefReader(reader, loc->ref);
+        if (dr) {
+            OTF2_DefReaderCallbacks *cb = OTF2_DefReaderCallbacks_New();
+            OTF2_DefReaderCallbacks_SetClockOffsetCallback(cb, def_clock_offset);
+            OTF2_Reader_RegisterDefCallbacks(reader, dr, cb, r);
+            OTF2_DefReaderCallbacks_Delete(cb);
+            uint64_t n = 0;
+            OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &n);
+            OTF2_Reader_CloseDefReader(reader, dr);
+            if (rc != OTF2_SUCCESS && !r->failed)
+                rp_fail(r, "the definitions of location %llu are unreadable (%s)", (unsigned long long)loc->ref,
+                     OTF2_Error_GetDescription(rc));
+            if (r->failed)
+                return -1;
+        }
+    }
+    OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(reader, loc->ref);
+    OTF2_EvtReaderCallbacks *cb = event_callbacks();
+    if (!er || !cb) {
+        OTF2_EvtReaderCallbacks_Delete(cb);
+        rp_fail(r, "the events of location %llu cannot be opened", (unsigned long long)loc->ref);
+        return -1;
+    }
+    /* libotf2 would apply the clock offsets itself (its default); they are
+     * applied here (corrected()), as mpiprof-analyze(1) says, once */
+    OTF2_EvtReader_ApplyClockOffsets(er, false);
+    OTF2_Reader_RegisterEvtCallbacks(reader, er, cb, r);
+    OTF2_EvtReaderCallbacks_Delete(cb);
+    uint64_t n = 0;
+    OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalEvents(reader, er, &n);
+    OTF2_Reader_CloseEvtReader(reader, er);
+    if (rc != OTF2_SUCCESS && !r->failed)
+        rp_fail(r, "the events of location %llu are unreadable after %llu events (%s)", (unsigned long long)loc->ref,
+             (unsigned long long)n, OTF2_Error_GetDescription(rc));
+    if (r->failed)
+        return -1;
+    uint64_t defined = r->locations[l].events;
+    if (defined && n != defined) {
+        rp_fail(r, "the events of location %llu are %llu, where its definition counts %llu (a corrupt or cut event "
+             "file)", (unsigned long long)loc->ref, (unsigned long long)n, (unsigned long long)defined);
+        return -1;
+    }
+    if (r->nopen > 0 && !r->t->incomplete) { /* ended inside a region: the run died, or the file was cut */
+        r->t->incomplete = 1;
+        snprintf(r->t->incomplete_why, sizeof r->t->incomplete_why, "the events of location %llu end inside %s",
+                 (unsigned long long)loc->ref, r->depth > 0 ? "an MPI call" : "a region it did not leave");
+    }
+    mpp_handlemap_free(&r->requests);
+    mpp_handlemap_init(&r->requests, sizeof(irecv_t));
+    return 0;
+}
+

@@ -1,0 +1,131 @@
+/* The reader of the trace analyzer (replay.h): an OTF2 archive, through
+ * libotf2's reader, into the MPI calls of every location in time order,
+ * with the messages and collective instances their events name.
+ *
+ * Score-P's shape is the reference: regions of the MPI paradigm named
+ * after MPI functions; MpiSend/MpiIsend, MpiRecv/MpiIrecv (with
+ * MpiIrecvRequest), MpiIsendComplete, MpiCollectiveBegin/End inside them;
+ * communicators as groups of ranks of the MPI COMM_LOCATIONS group, whose
+ * order gives each process its rank; ClockOffset definitions of a location
+ * correct its timestamps (linear between two, constant outside).  A call's
+ * site is mpiprof's "mpiprof::src" attribute on its Enter when the archive
+ * has it, else the region alone.  Everything unusable is said in one line,
+ * never half-read into a protocol. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "otf2_reader.h"
+
+static void reader_free(reader_t *r)
+{
+    for (uint32_t s = 0; s < r->nstrings; s++)
+        free(r->strings[s]);
+    for (uint32_t g = 0; g < r->ngroups; g++)
+        free(r->groups[g].members);
+    free(r->strings), free(r->regions), free(r->locations), free(r->location_refs), free(r->lgroups);
+    free(r->nodes), free(r->groups), free(r->comm_group), free(r->coll_open), free(r->open);
+    mpp_handlemap_free(&r->requests);
+    mpp_strmap_free(&r->sites);
+}
+
+/* libotf2 prints each error it meets on stderr, a dozen lines for one
+ * corrupt chunk: the first one's text is kept instead, to end our one line. */
+static char otf2_first_error[256];
+
+static OTF2_ErrorCode keep_error(void *data, const char *file, uint64_t line, const char *function,
+                                 OTF2_ErrorCode code, const char *format, va_list va)
+{
+    (void)data, (void)file, (void)line, (void)function;
+    if (!otf2_first_error[0] && format)
+        vsnprintf(otf2_first_error, sizeof otf2_first_error, format, va);
+    return code;
+}
+
+int rp_trace_read(rp_trace_t *t, const char *path, char *why, size_t size)
+{
+    otf2_first_error[0] = '\0';
+    OTF2_Error_RegisterCallback(keep_error, NULL);
+    memset(t, 0, sizeof *t);
+    t->path = path;
+    reader_t r = {.t = t, .src_attribute = OTF2_UNDEFINED_ATTRIBUTE, .open_call = -1};
+    mpp_handlemap_init(&r.requests, sizeof(irecv_t));
+    mpp_strmap_init(&r.sites);
+    t->sites = malloc(sizeof *t->sites);
+    if (t->sites && (t->sites[0] = strdup("")))
+        t->nsites = 1;
+    FILE *probe = fopen(path, "r");
+    if (!probe) {
+        snprintf(why, size, "%s: cannot be read (%m)", path);
+        reader_free(&r);
+        rp_trace_free(t);
+        return -1;
+    }
+    fclose(probe);
+    OTF2_Reader *reader = OTF2_Reader_Open(path);
+    if (!reader || OTF2_Reader_SetSerialCollectiveCallbacks(reader) != OTF2_SUCCESS) {
+        snprintf(why, size, "%s: not an OTF2 archive's anchor file (libotf2: %s)", path,
+                 otf2_first_error[0] ? otf2_first_error : "it cannot open it");
+        if (reader)
+            OTF2_Reader_Close(reader);
+        reader_free(&r);
+        rp_trace_free(t);
+        return -1;
+    }
+    int rc = rp_read_global_definitions(&r, reader);
+    if (rc == 0)
+        rc = rp_build_processes(&r);
+    if (rc == 0)
+        rc = rp_build_regions(&r);
+    if (rc == 0) {
+        for (int l = 0; l < t->nlocations; l++)
+            if (t->locations[l].process >= 0)
+                OTF2_Reader_SelectLocation(reader, t->locations[l].ref);
+        int have_defs = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
+        if (OTF2_Reader_OpenEvtFiles(reader) != OTF2_SUCCESS) {
+            rp_fail(&r, "its event files cannot be opened");
+            rc = -1;
+        }
+        for (int l = 0; rc == 0 && l < t->nlocations; l++)
+            if (t->locations[l].process >= 0)
+                rc = rp_read_location(&r, reader, l, have_defs);
+        if (have_defs)
+            OTF2_Reader_CloseDefFiles(reader);
+        OTF2_Reader_CloseEvtFiles(reader);
+    }
+    if (rc == 0 && !t->mpi_events)
+        rp_fail(&r, "it has no MPI events (no region of the MPI paradigm was entered)"), rc = -1;
+    OTF2_Reader_Close(reader);
+    if (rc != 0)
+        snprintf(why, size, "%s: %s%s%s%s", path, r.why[0] ? r.why : "unreadable",
+                 otf2_first_error[0] ? " (libotf2: " : "", otf2_first_error, otf2_first_error[0] ? ")" : "");
+    reader_free(&r);
+    if (rc != 0)
+        rp_trace_free(t);
+    return rc;
+}
+
+void rp_trace_free(rp_trace_t *t)
+{
+    for (int l = 0; t->locations && l < t->nlocations; l++) {
+        free(t->locations[l].calls);
+        free(t->locations[l].marks);
+        free(t->locations[l].offset_time);
+        free(t->locations[l].offset);
+    }
+    for (int p = 0; t->processes && p < t->nprocesses; p++) {
+        free(t->processes[p].host);
+        free(t->processes[p].locations);
+    }
+    for (uint32_t c = 0; t->comms && c < t->ncomms; c++)
+        free(t->comms[c].world);
+    for (uint32_t s = 0; t->sites && s < t->nsites; s++)
+        free(t->sites[s]);
+    for (uint32_t g = 0; t->regions && g < t->nregions; g++)
+        free(t->regions[g].name), free(t->regions[g].file);
+    free(t->locations), free(t->processes), free(t->comms), free(t->sites), free(t->regions);
+    free(t->sends), free(t->recvs), free(t->collectives);
+    memset(t, 0, sizeof *t);
+}
+

@@ -1,0 +1,176 @@
+/* The replay (replay.h): each traced call of a process added to its
+ * location's table as the wrappers add a call at run time (its cell by
+ * function, interval and call stack; calls, time by category, bytes; the
+ * wait states where the dynamic mode's batches add them), then the
+ * process's profile built by the same mpp_profile_build as MPI_Finalize's.
+ *
+ * A call site is one synthetic return address per site of the trace
+ * (its index + 1), resolved to the site's frame records: the SRC key is
+ * then the function and the frames mpiprof recorded, or, for a trace
+ * without call sites, the function and one frame saying so. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "function_table.h"
+#include "intervals.h"
+#include "replay.h"
+#include "srckey.h"
+
+/* The frame of a call whose trace gives no call site: the SRC point is
+ * the MPI function alone (path, line, function empty; its text). */
+#define REGION_ALONE "\x1f" "0\x1f\x1f[no call site in the trace: the MPI function alone]"
+
+static double ticks_per_second = 1e9;
+
+double rp_seconds(uint64_t ticks) { return (double)ticks / ticks_per_second; }
+
+static const char *resolve_site(void *ctx, uintptr_t address)
+{
+    const rp_trace_t *t = ctx;
+    uint32_t site = (uint32_t)(address - 1);
+    return site > 0 && site < t->nsites ? t->sites[site] : REGION_ALONE;
+}
+
+static const char *function_name(uint32_t fid) { return fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "MPI_?"; }
+
+/* A wait or test's time goes to the kinds of the requests it completed
+ * (thread_state.c's split_by_kind: the remainder to the last kind). */
+static void add_time(mpp_stats_t *s, const rp_call_t *c, uint64_t dt)
+{
+    const mpp_function_info_t *f = &mpp_functions[c->fid];
+    uint64_t done[MPP_NCAT] = {0}, total = c->p2p_done + c->coll_done;
+    if (!f->by_request || !total) {
+        s->ticks[f->category] += dt;
+        return;
+    }
+    done[MPP_CAT_SENDRECV] = c->p2p_done;
+    done[MPP_CAT_COLLECTIVE] = c->coll_done;
+    uint64_t given = 0;
+    int last = -1;
+    for (int k = 0; k < MPP_NCAT; k++) {
+        if (!done[k])
+            continue;
+        uint64_t share = dt * done[k] / total;
+        s->ticks[k] += share;
+        given += share;
+        last = k;
+    }
+    s->ticks[last] += dt - given;
+}
+
+/* One call into its location's table, in the interval open now. */
+static int replay_call(const rp_call_t *c, mpp_table_t *table)
+{
+    uintptr_t frames[MPP_MAX_DEPTH] = {(uintptr_t)c->site + 1};
+    mpp_cell_t *cell = mpp_table_lookup(table, c->fid, mpp_current_interval, frames);
+    if (!cell)
+        return -1;
+    uint64_t dt = c->leave > c->enter ? (uint64_t)(c->leave - c->enter) : 0;
+    cell->stats.calls++;
+    add_time(&cell->stats, c, dt);
+    cell->stats.bytes_sent += c->bytes_sent;
+    cell->stats.bytes_recv += c->bytes_recv;
+    for (int w = 0; w < MPP_NWAIT; w++)
+        cell->stats.wait[w] += c->wait[w] > 0 ? (uint64_t)c->wait[w] : 0;
+    return 0;
+}
+
+static void replay_mark(const rp_trace_t *t, const rp_mark_t *m, uintptr_t thread)
+{
+    const rp_region_t *r = &t->regions[m->region];
+    mpp_mark_t mark = {r->file, r->line, 0};
+    uint64_t at = m->time > 0 ? (uint64_t)m->time : 0;
+    if (r->kind == RP_REGION_SEQ)
+        (m->begin ? mpp_seq_begin : mpp_seq_end)(&mark, at);
+    else if (m->begin)
+        mpp_interval_begin(r->name, &mark, at, thread);
+    else
+        mpp_interval_end(r->name, &mark, at, thread);
+}
+
+/* The process's calls and marks, all its locations merged in time order
+ * (a call before a mark at its return's instant: the wrapper read its
+ * clock first), into the tables and the interval stage. */
+static int replay_process(const rp_trace_t *t, const rp_process_t *proc, mpp_table_t *tables)
+{
+    size_t *call = calloc((size_t)proc->nlocations, sizeof *call), *mark = calloc((size_t)proc->nlocations, sizeof *mark);
+    int rc = call && mark ? 0 : -1;
+    while (rc == 0) {
+        int best = -1, best_is_call = 0;
+        int64_t best_time = INT64_MAX;
+        for (int l = 0; l < proc->nlocations; l++) {
+            const rp_location_t *loc = &t->locations[proc->locations[l]];
+            if (call[l] < loc->ncalls && loc->calls[call[l]].leave < best_time)
+                best = l, best_is_call = 1, best_time = loc->calls[call[l]].leave;
+            if (mark[l] < loc->nmarks && loc->marks[mark[l]].time < best_time)
+                best = l, best_is_call = 0, best_time = loc->marks[mark[l]].time;
+        }
+        if (best < 0)
+            break;
+        const rp_location_t *loc = &t->locations[proc->locations[best]];
+        if (best_is_call)
+            rc = replay_call(&loc->calls[call[best]++], &tables[best]);
+        else
+            replay_mark(t, &loc->marks[mark[best]++], (uintptr_t)best + 1);
+    }
+    free(call), free(mark);
+    return rc;
+}
+
+int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int max_nesting, rp_local_t *out)
+{
+    memset(out, 0, sizeof *out);
+    ticks_per_second = t->resolution ? (double)t->resolution : 1e9;
+    const rp_process_t *proc = &t->processes[p];
+    const rp_location_t *master = &t->locations[proc->locations[0]];
+    /* interval 0: from MPI_Init's return to MPI_Finalize's entry, or the
+     * process's first and last events where the trace has neither */
+    int64_t from = master->init_leave >= 0 ? master->init_leave : master->first;
+    int64_t to = master->finalize_enter >= 0 ? master->finalize_enter : master->last;
+    /* no CPU times in a trace: the interval stage reads them as 0 */
+    static const double no_cpu[2];
+    mpp_intervals_end_at(master->finalize_enter >= 0 ? "MPI_Finalize" : "the end of its trace", no_cpu);
+    mpp_table_t *tables = calloc((size_t)proc->nlocations, sizeof *tables);
+    const mpp_table_t **views = calloc((size_t)proc->nlocations, sizeof *views);
+    int rc = tables && views && mpp_intervals_init((uint32_t)max_intervals + 1, (uint32_t)max_nesting,
+                                                   from > 0 ? (uint64_t)from : 0) == 0 ? 0 : -1;
+    for (int l = 0; rc == 0 && l < proc->nlocations; l++) {
+        rc = mpp_table_init(&tables[l], (size_t)max_src, 1);
+        views[l] = &tables[l];
+    }
+    if (rc == 0)
+        rc = replay_process(t, proc, tables);
+    if (rc == 0) {
+        mpp_intervals_close_all(to > from ? (uint64_t)to : (uint64_t)(from > 0 ? from : 0));
+        out->nintervals = (int)mpp_nintervals;
+        out->intervals = malloc((size_t)out->nintervals * sizeof *out->intervals);
+        rc = out->intervals ? 0 : -1;
+    }
+    if (rc == 0) {
+        memcpy(out->intervals, mpp_intervals, (size_t)out->nintervals * sizeof *out->intervals);
+        out->profile = mpp_profile_build(views, proc->nlocations, out->intervals, out->nintervals, rp_seconds,
+                                         resolve_site, (void *)t, function_name);
+        rc = out->profile ? 0 : -1;
+    }
+    if (rc == 0) {
+        mpp_local_context_t *ctx = &out->profile->context;
+        ctx->machine_na = "the trace does not describe the machine (hwloc is read at run time only)";
+        ctx->counters_na = "the trace records no hardware counters";
+        out->profile->waitstates = 1;
+        out->profile->speed = 1.0;
+    }
+    for (int l = 0; tables && l < proc->nlocations; l++)
+        mpp_table_free(&tables[l]);
+    free(tables);
+    free(views);
+    if (rc != 0)
+        rp_local_free(out);
+    return rc;
+}
+
+void rp_local_free(rp_local_t *l)
+{
+    mpp_profile_free(l->profile);
+    free(l->intervals);
+    memset(l, 0, sizeof *l);
+}

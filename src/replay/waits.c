@@ -1,0 +1,213 @@
+/* Wait states of a trace, exactly from its events (replay.h), by the
+ * definitions the dynamic mode approximates (characteristics.md) and with
+ * its arithmetic (waitstates.h, cover.h), but with every instant known:
+ *   Real sync: messages of one channel (communicator, sender, receiver,
+ *     tag) are non-overtaking, so the n-th send on a channel, in the order
+ *     the sends were made, is received by the n-th receive, in the order
+ *     the receives were posted; each receiving call gets
+ *     min(its duration, max over its messages of (send entry - its entry));
+ *   Potential sync and Time variation: the k-th collective a process
+ *     begins on a communicator is instance k there on every member; each
+ *     member gets max entry - its entry and max exit - its exit, each
+ *     instant of its time line counted once (its covers, in entry order).
+ * The results go into the calls' wait[] in ticks, where the replay adds
+ * them to their cells as the dynamic mode's batches do. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cover.h"
+#include "replay.h"
+#include "waitstates.h"
+
+static const rp_trace_t *sorting; /* qsort has no context argument */
+
+static int receiver_of(const rp_message_t *m, int send)
+{
+    return send ? m->peer : sorting->locations[m->location].process;
+}
+
+static int sender_of(const rp_message_t *m, int send)
+{
+    return send ? sorting->locations[m->location].process : m->peer;
+}
+
+#define CMP(a, b)                                                                                      \
+    do {                                                                                               \
+        if ((a) != (b))                                                                                \
+            return (a) < (b) ? -1 : 1;                                                                 \
+    } while (0)
+
+static int by_channel(const rp_message_t *a, const rp_message_t *b, int send)
+{
+    CMP(a->comm, b->comm);
+    CMP(sender_of(a, send), sender_of(b, send));
+    CMP(receiver_of(a, send), receiver_of(b, send));
+    CMP(a->tag, b->tag);
+    CMP(a->posted, b->posted);
+    CMP(a->location, b->location);
+    CMP(a->call, b->call);
+    return 0;
+}
+
+static int sends_by_channel(const void *a, const void *b) { return by_channel(a, b, 1); }
+static int recvs_by_channel(const void *a, const void *b) { return by_channel(a, b, 0); }
+
+/* The order of two channels, a send's and a receive's. */
+static int channel_order(const rp_message_t *send, const rp_message_t *recv)
+{
+    CMP(send->comm, recv->comm);
+    CMP(sender_of(send, 1), sender_of(recv, 0));
+    CMP(receiver_of(send, 1), receiver_of(recv, 0));
+    CMP(send->tag, recv->tag);
+    return 0;
+}
+
+static void real_sync(rp_trace_t *t)
+{
+    sorting = t;
+    qsort(t->sends, t->nsends, sizeof *t->sends, sends_by_channel);
+    qsort(t->recvs, t->nrecvs, sizeof *t->recvs, recvs_by_channel);
+    /* the latest (send entry - receive entry) of each receiving call, kept
+     * in its wait[] until all its messages are paired */
+    for (int l = 0; l < t->nlocations; l++)
+        for (size_t c = 0; c < t->locations[l].ncalls; c++)
+            t->locations[l].calls[c].wait[MPP_WAIT_REALSYNC] = INT64_MIN;
+    size_t s = 0, r = 0;
+    while (s < t->nsends || r < t->nrecvs) {
+        int order = s == t->nsends ? 1 : r == t->nrecvs ? -1 : channel_order(&t->sends[s], &t->recvs[r]);
+        if (order < 0) {
+            t->unmatched_sends++, s++;
+        } else if (order > 0) {
+            t->unmatched_receives++, r++;
+        } else {
+            const rp_message_t *recv = &t->recvs[r];
+            rp_call_t *call = &t->locations[recv->location].calls[recv->call];
+            int64_t late = t->sends[s].posted - call->enter;
+            if (late > call->wait[MPP_WAIT_REALSYNC])
+                call->wait[MPP_WAIT_REALSYNC] = late;
+            s++, r++;
+        }
+    }
+    for (int l = 0; l < t->nlocations; l++)
+        for (size_t c = 0; c < t->locations[l].ncalls; c++) {
+            rp_call_t *call = &t->locations[l].calls[c];
+            int64_t latest = call->wait[MPP_WAIT_REALSYNC];
+            call->wait[MPP_WAIT_REALSYNC] =
+                latest == INT64_MIN ? 0 : mpp_late_sender_wait(call->leave - call->enter, latest, 0);
+        }
+}
+
+/* A collective instance of one member: its place on its communicator. */
+typedef struct {
+    const rp_collective_t *c;
+    int process;
+    int64_t entry, exit;
+    uint64_t k; /* instance number on its communicator */
+} member_t;
+
+static int by_comm_process_entry(const void *x, const void *y)
+{
+    const member_t *a = x, *b = y;
+    CMP(a->c->comm, b->c->comm);
+    CMP(a->process, b->process);
+    CMP(a->entry, b->entry);
+    CMP(a->c->location, b->c->location);
+    CMP(a->c->begin_call, b->c->begin_call);
+    return 0;
+}
+
+static int by_process_entry(const void *x, const void *y)
+{
+    const member_t *a = x, *b = y;
+    CMP(a->process, b->process);
+    CMP(a->entry, b->entry);
+    CMP(a->c->comm, b->c->comm);
+    CMP(a->k, b->k);
+    return 0;
+}
+
+static void collective_waits(rp_trace_t *t)
+{
+    size_t n = t->ncollectives;
+    member_t *m = calloc(n ? n : 1, sizeof *m);
+    int64_t *max = NULL;
+    mpp_cover_t *covers = malloc(2 * sizeof *covers);
+    if (!m || !covers) {
+        t->unmatched_collectives += n;
+        free(m), free(covers);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const rp_collective_t *c = &t->collectives[i];
+        const rp_location_t *loc = &t->locations[c->location];
+        m[i] = (member_t){c, loc->process, loc->calls[c->begin_call].enter, loc->calls[c->end_call].leave, 0};
+    }
+    qsort(m, n, sizeof *m, by_comm_process_entry);
+    /* instance numbers, and the maxima of each instance (3 per instance:
+     * entry, exit, negated exit, as mpp_instances_terms reads them) */
+    uint64_t ninstances = 0;
+    for (size_t i = 0; i < n; i++) {
+        int first = !i || m[i].c->comm != m[i - 1].c->comm || m[i].process != m[i - 1].process;
+        m[i].k = first ? 0 : m[i - 1].k + 1;
+    }
+    /* a communicator's instances are numbered from its base */
+    uint64_t *base = calloc(t->ncomms ? t->ncomms : 1, sizeof *base);
+    uint64_t *count = calloc(t->ncomms ? t->ncomms : 1, sizeof *count);
+    int *members = calloc(t->ncomms ? t->ncomms : 1, sizeof *members);
+    if (!base || !count || !members)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t comm = m[i].c->comm;
+        if (m[i].k + 1 > count[comm])
+            count[comm] = m[i].k + 1;
+        if (!m[i].k)
+            members[comm]++;
+    }
+    for (uint32_t c = 0; c < t->ncomms; c++)
+        base[c] = ninstances, ninstances += count[c];
+    max = malloc((ninstances ? ninstances : 1) * 4 * sizeof *max);
+    if (!max)
+        goto out;
+    int *seen = (int *)(max + 3 * ninstances); /* members that reached each instance */
+    for (uint64_t k = 0; k < ninstances; k++)
+        max[3 * k] = max[3 * k + 1] = max[3 * k + 2] = INT64_MIN, seen[k] = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = base[m[i].c->comm] + m[i].k;
+        if (m[i].entry > max[3 * k])
+            max[3 * k] = m[i].entry;
+        if (m[i].exit > max[3 * k + 1])
+            max[3 * k + 1] = m[i].exit;
+        if (-m[i].exit > max[3 * k + 2])
+            max[3 * k + 2] = -m[i].exit;
+        seen[k]++;
+    }
+    qsort(m, n, sizeof *m, by_process_entry);
+    for (size_t i = 0; i < n; i++) {
+        if (!i || m[i].process != m[i - 1].process)
+            mpp_cover_reset(&covers[0]), mpp_cover_reset(&covers[1]);
+        uint32_t comm = m[i].c->comm;
+        uint64_t k = base[comm] + m[i].k;
+        if (t->comms[comm].world[0] == -1)
+            continue; /* MPI_COMM_SELF: nobody to wait for */
+        /* an instance some member of the communicator never reached (a
+         * collective the trace lost, or one of a member that died) */
+        if (seen[k] < members[comm] || (int64_t)seen[k] < (int64_t)t->comms[comm].size) {
+            t->unmatched_collectives++;
+            continue;
+        }
+        int64_t sent[3] = {m[i].entry, m[i].exit, -m[i].exit}, most[3] = {max[3 * k], max[3 * k + 1], max[3 * k + 2]};
+        int64_t pot = 0, var = 0;
+        mpp_instances_terms(1, sent, most, 0, 0, &covers[0], &covers[1], &pot, &var, NULL);
+        rp_location_t *loc = &t->locations[m[i].c->location];
+        loc->calls[m[i].c->begin_call].wait[MPP_WAIT_POTSYNC] += pot;
+        loc->calls[m[i].c->begin_call].wait[MPP_WAIT_VARIATION] += var > 0 ? var : 0;
+    }
+out:
+    free(m), free(max), free(base), free(count), free(members), free(covers);
+}
+
+void rp_waits(rp_trace_t *t)
+{
+    real_sync(t);
+    collective_waits(t);
+}
