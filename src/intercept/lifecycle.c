@@ -753,6 +753,7 @@ MPP_EXPORT int MPI_Finalize(void)
     return rc;
 }
 
+#if MPP_F08_WRAPPERS
 /* mpi_f08 entry points of the same (MPICH's f08 bindings call PMPI_Init and
  * PMPI_Finalize directly, so the C wrappers above would not see them). */
 intptr_t pmpir_init_f08_(void *ierror) __attribute__((weak));
@@ -794,3 +795,4 @@ MPP_EXPORT intptr_t mpi_finalize_f08_(void *ierror)
         mpp_lifecycle_finalized();
     return rc;
 }
+#endif /* MPP_F08_WRAPPERS */

@@ -126,7 +126,7 @@ void mpp_reqset_before(mpp_call_t *c, mpp_reqset_t *set, const MPI_Request *requ
             set->keys[i] = 0;
             continue;
         }
-        set->keys[i] = key | (uint64_t)info.serial << 32;
+        set->keys[i] = mpp_request_pack(key, info.serial);
         c->by_kind[info.kind]++;
         c->by_kind_used = 1;
         set->persistent |= info.persistent;
@@ -256,6 +256,7 @@ int mpp_model_link_slow(MPI_Comm comm, int rank)
     return cn->remote[rank] ? MPP_LINK_INTER : MPP_LINK_INTRA;
 }
 
+#if MPP_F08_WRAPPERS
 void mpp_f08_missing(const char *entry, const char *target)
 {
     fprintf(stderr, "mpiprof: %s was called but %s is not loaded: link the program with the MPI "
@@ -335,3 +336,4 @@ const int *mpp_f08_indices(const void *indices, int n, int base)
         f08_indices[i] = from[i] - base;
     return f08_indices ? f08_indices : (const int *)indices; /* n <= 0: nothing is read */
 }
+#endif /* MPP_F08_WRAPPERS */

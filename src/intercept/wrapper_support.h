@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #include "function_table.h"
+#include "handle_keys.h"
+#include "mpi_declared.h"
 #include "model.h"
 #include "mpp_common.h"
 #include "requests.h"
@@ -25,7 +27,11 @@ static inline int64_t mpp_type_bytes(MPI_Datatype type)
         return ((unsigned)type >> 8) & 0xff;
 #endif
     MPI_Count size = 0;
+#if defined(MPP_HAVE_MPI_Type_size_c)
     if (type == MPI_DATATYPE_NULL || PMPI_Type_size_c(type, &size) != MPI_SUCCESS)
+#else /* MPI-3 (Open MPI 4.1) */
+    if (type == MPI_DATATYPE_NULL || PMPI_Type_size_x(type, &size) != MPI_SUCCESS)
+#endif
         return 0;
     return (int64_t)size;
 }
@@ -51,12 +57,6 @@ int64_t mpp_sum_counts_c(const MPI_Count counts[], int64_t n);
 int64_t mpp_sum_counts_types(const int counts[], const MPI_Datatype types[], int64_t n);
 int64_t mpp_sum_counts_types_c(const MPI_Count counts[], const MPI_Datatype types[], int64_t n);
 
-_Static_assert(sizeof(MPI_Request) <= 4, "mpp_reqset_t packs a request handle in 32 bits");
-
-static inline uint64_t mpp_request_key(MPI_Request r)
-{
-    return r == MPI_REQUEST_NULL ? 0 : (uint64_t)(uint32_t)r;
-}
 
 /* --- the communication model at run time (model.h) ---
  * Set at MPI_Init from the calibration (src/reduce/calibrate.c); the
@@ -89,8 +89,8 @@ static inline void mpp_request_created(mpp_call_t *c, MPI_Request r, int kind, i
 
 /* Requests a wait/test/start/cancel/free handles, remembered before the call
  * because completion sets them to MPI_REQUEST_NULL.  Each entry is the
- * handle's key (low 32 bits: MPI_Request is an int) and the serial of the
- * tracked request (high 32 bits), 0 when the handle is not tracked. */
+ * handle's key and the serial of the tracked request (mpp_request_pack,
+ * requests.h), 0 when the handle is not tracked. */
 typedef struct {
     uint64_t inline_keys[8];
     uint64_t *keys;
@@ -123,7 +123,7 @@ static inline void mpp_reqset_after(mpp_call_t *c, mpp_reqset_t *set, const MPI_
                 any = 1;
             }
         } else if (gone) {
-            mpp_request_remove_instance(set->keys[i] & 0xffffffffu, (uint32_t)(set->keys[i] >> 32));
+            mpp_request_remove_instance(mpp_request_handle_of(set->keys[i]), mpp_request_serial_of(set->keys[i]));
         }
     }
     if (any)
@@ -170,7 +170,16 @@ static inline int mpp_model_link_unknown(void)
 }
 
 /* --- mpi_f08 entry points ---
- * MPICH's f08 handles are MPI_Fint, the same integers as its C handles, so
+ * MPICH's (f08_wrappers.c, and the handwritten ones); Open MPI's Fortran
+ * bindings are other symbols, not wrapped yet. */
+#if defined(MPICH_VERSION)
+#define MPP_F08_WRAPPERS 1
+#else
+#define MPP_F08_WRAPPERS 0
+#endif
+
+#if MPP_F08_WRAPPERS
+/* MPICH's f08 handles are MPI_Fint, the same integers as its C handles, so
  * arrays of them are read as C handle arrays. */
 _Static_assert(sizeof(MPI_Fint) == sizeof(MPI_Datatype) && sizeof(MPI_Fint) == sizeof(MPI_Request),
                "the f08 wrappers read Fortran handle arrays as C handle arrays");
@@ -221,5 +230,6 @@ int mpp_f08_index_base(void);
 /* The first n of those indexes as C's, in a buffer of the thread's; NULL
  * when it cannot grow. */
 const int *mpp_f08_indices(const void *indices, int n, int base);
+#endif /* MPP_F08_WRAPPERS */
 
 #endif

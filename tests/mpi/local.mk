@@ -149,6 +149,7 @@ AM_TESTS_ENVIRONMENT += \
 	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
 	top_builddir='$(abs_top_builddir)'; export top_builddir; \
 	MPIEXEC='$(MPIEXEC)'; export MPIEXEC; \
+	MPI_FAMILY='$(MPI_FAMILY)'; export MPI_FAMILY; \
 	PYTHON3='$(PYTHON3)'; export PYTHON3; \
 	MPICC='$(MPICC)'; export MPICC; \
 	MPICXX='$(MPICXX)'; export MPICXX; \
