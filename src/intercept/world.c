@@ -20,6 +20,7 @@
 
 #include "function_table.h"
 #include "lifecycle.h"
+#include "mpi_family.h"
 #include "thread_state.h"
 #include "watch_support.h"
 #include "world.h"
@@ -85,6 +86,7 @@ static int sessions_open(void)
 
 void mpp_world_model_opened(void)
 {
+    mpp_mpi_family_check(); /* before any MPI call with a handle */
     world_model_open = 1;
     if (!world_known) {
         world_known = 1;
@@ -207,6 +209,8 @@ static int session_init(const session_call_t *sc, void *return_address, void *fr
             world_known = 0; /* the next one may start it */
         return rc;
     }
+    if (starts)
+        mpp_mpi_family_check();
     MPI_Session s = sc->handle(sc->args);
     remember(s);
     if (starts && open_world() == 0)

@@ -16,6 +16,7 @@ MPI_TESTS = \
 	tests/mpi/test_fortran_mpi.sh \
 	tests/mpi/test_fortran_f08.sh \
 	tests/mpi/test_preload.sh \
+	tests/mpi/test_wrong_family.sh \
 	tests/mpi/test_callsite_nofp.sh \
 	tests/mpi/test_callsites_cxx.sh \
 	tests/mpi/test_netpipe.sh \
