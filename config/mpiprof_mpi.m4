@@ -102,6 +102,29 @@ _MPIPROF_EOF
     AC_SUBST([MPI_CPPFLAGS])
     AC_SUBST([MPI_LIBS])
     AC_SUBST([MPI_LIBDIR])
+    # Open MPI's Fortran bindings are entry points of their own (mpi_send_,
+    # mpi_send_f08_): the wrappers of those its Fortran libraries define.
+    MPI_FORTRAN_LIBS=
+    AS_IF([test "x$mpiprof_mpi_family" = xopenmpi && test "x$MPIFORT" != xno], [
+        AC_MSG_CHECKING([Open MPI's Fortran libraries])
+        mpiprof_dirs=`{ $MPIFORT -show; $MPICC -show; } 2>/dev/null | tr ' ' '\n' | sed -n 's/^-L//p'`
+        for mpiprof_lib in libmpi_mpifh.so libmpi_usempif08.so; do
+            mpiprof_found=
+            for mpiprof_dir in $mpiprof_dirs; do
+                AS_IF([test -z "$mpiprof_found" && test -f "$mpiprof_dir/$mpiprof_lib"], [mpiprof_found=$mpiprof_dir/$mpiprof_lib])
+            done
+            AS_IF([test -z "$mpiprof_found"], [mpiprof_found=`$MPIFORT -print-file-name=$mpiprof_lib 2>/dev/null`])
+            AS_IF([test -f "$mpiprof_found"], [MPI_FORTRAN_LIBS="$MPI_FORTRAN_LIBS $mpiprof_found"])
+        done
+        AC_MSG_RESULT([${MPI_FORTRAN_LIBS:-none}])
+    ])
+    AC_SUBST([MPI_FORTRAN_LIBS])
+    # Debian's mpifort.openmpi names no -L of Open MPI's libmpi.so and links
+    # whatever the libmpi.so alternative is (MPICH's, when MPICH stays the
+    # default): the wrappers name Open MPI's library directory.
+    MPI_WRAPPER_LDFLAGS=
+    AS_IF([test "x$mpiprof_mpi_family" = xopenmpi && test -n "$MPI_LIBDIR"], [MPI_WRAPPER_LDFLAGS="-L$MPI_LIBDIR"])
+    AC_SUBST([MPI_WRAPPER_LDFLAGS])
     mpiprof_summary_mpi="$mpiprof_mpi_name ($MPICC, $MPIEXEC)"
     AM_CONDITIONAL([HAVE_MPIFORT], [test "x$MPIFORT" != "xno"])
 ])

@@ -280,7 +280,12 @@ class F08View(CView):
     fortran = True
     ok = "mpp_f08_ok(ierror)"
     status_ignore, statuses_ignore = "MPI_F08_STATUS_IGNORE", "MPI_F08_STATUSES_IGNORE"
+    index_base = "mpp_f08_index_base()"
     HANDLES = {"MPI_Datatype": "Type", "MPI_Comm": "Comm", "MPI_Request": "Request", "MPI_Message": "Message"}
+
+    def requests(self, name, n):
+        """A Fortran array of n requests as C's (MPICH: the same integers)."""
+        return "(MPI_Request *)%s" % name
 
     def __call__(self, name):
         p = self.fn.by_name[name]
@@ -304,6 +309,33 @@ class F08View(CView):
 
     def not_in_place(self, buf):
         return "!mpp_f08_in_place(%s)" % buf
+
+
+class OmpiFortranView(F08View):
+    """Parameters of Open MPI's Fortran entry points (mpif.h and use mpi:
+    mpi_send_; use mpi_f08: mpi_send_f08_): every argument a reference,
+    choice buffers addresses, handles MPI_Fint (a TYPE(MPI_Comm) holds it
+    first), statuses in C's layout (MPI_Status_c2f copies the integers),
+    MPI_STATUS_IGNORE and MPI_IN_PLACE Open MPI's common blocks, indexes
+    counted from 1.  Handle arrays are converted into a buffer of the
+    thread's (mpp_ompi_f_requests) or read one by one."""
+    status_ignore, statuses_ignore = "MPI_F_STATUS_IGNORE", "MPI_F_STATUSES_IGNORE"
+    index_base = "1"
+
+    def __call__(self, name):
+        p = self.fn.by_name[name]
+        if p.array and p.base_type in self.HANDLES:
+            return "((const MPI_Fint *)%s)" % name  # read by the _f helpers of wrapper_support.h
+        return F08View.__call__(self, name)
+
+    def requests(self, name, n):
+        return "mpp_ompi_f_requests(%s, %s)" % (name, n)
+
+    def statuses(self, name):
+        return "mpp_ompi_f_statuses(%s)" % name
+
+    def not_in_place(self, buf):
+        return "!mpp_ompi_f_in_place(%s)" % buf
 
 
 def count_expr(fn, name, view):
@@ -335,6 +367,8 @@ def count_expr(fn, name, view):
     if m:
         p = param(m.group(1))
         suffix = "_c" if "MPI_Count" in p.type else ""
+        if isinstance(view, OmpiFortranView):
+            suffix = "_f"  # Fortran handles of the types, converted one by one
         return "mpp_sum_counts_types%s(%s, %s, %s)" % (suffix, view(p.name), view(m.group(2)), length(p.name))
     m = re.match(r'^(\w+)\[rank\]$', name)
     if m:
@@ -486,7 +520,7 @@ def sync_before(fn, sync_rules, view):
             out += ["    if (%s && array_of_statuses == MPI_STATUSES_IGNORE)" % ws,
                     "        array_of_statuses = mpp_ws_statuses(%s);" % n]
     if view.fortran and fn.base in COMPLETIONS and COMPLETIONS[fn.base][1]:
-        out += ["    int mpp_ws_base = %s ? mpp_f08_index_base() : 0;" % ws]
+        out += ["    int mpp_ws_base = %s ? %s : 0;" % (ws, view.index_base)]
     if role == "freecomm":
         out += ["    if (%s && comm)" % ws, "        mpp_ws_comm_freeing(%s);" % view.out("comm")]
     if role == "mrecv":
@@ -617,7 +651,7 @@ def f08_symbol(fn, profiling=False):
     return "%s_%s_%s_%s" % (prefix, m.group(2).lower(), variant, "large_" if m.group(3) else "")
 
 
-def f08_wrapper(fn, bytes_rules, model_rules, sync_rules):
+def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, view=None, ret="intptr_t"):
     """An mpi_f08 entry point: times the call and forwards every argument
     (references, then ierror, then the hidden lengths of CHARACTER
     arguments) to MPICH's pmpir_ entry point, referenced weakly because
@@ -631,34 +665,41 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules):
     names = [p.name for p in fn.params] + ["ierror"] + ["len%d" % i for i in range(nchar)]
     decl = ", ".join("void *%s" % n for n in names)
     args = ", ".join(names)
-    mine, real = f08_symbol(fn), f08_symbol(fn, profiling=True)
+    mine, real = mine or f08_symbol(fn), real or f08_symbol(fn, profiling=True)
     category = CATEGORY[fn.cls]
-    out = ["intptr_t %s(%s) __attribute__((weak));" % (real, decl),
-           "MPP_EXPORT intptr_t %s(%s)" % (mine, decl), "{",
+    out = ["%s %s(%s) __attribute__((weak));" % (ret, real, decl),
+           "MPP_EXPORT %s %s(%s)" % (ret, mine, decl), "{",
            "    if (MPP_UNLIKELY(!%s))" % real,
            '        mpp_f08_missing("%s", "%s");' % (mine, real)]
-    view = F08View(fn)
+    view = view or F08View(fn)
+    # a void entry point (Open MPI's) returns nothing
+    call_real = ("%s(%s)" % (real, args)) if ret == "void" else None
     handles = fn.actions & {"complete", "start", "cancel", "free"}
     rule = bytes_rules.get(fn.operation())
     bytes_lines = bytes_code(fn, rule, view) if rule else []
     model_lines = model_code(fn, model_rules, view, "mpp_f08_ok(ierror)")
     uses = call_uses(fn, bytes_lines, model_lines, handles)
     out += ["    mpp_call_t call;",
-            "    int mpp_mode = mpp_call_begin(&call, %s, %s, __builtin_frame_address(0));" % (fn.fid, uses),
-           "    if (!mpp_mode)",
-            "        return %s(%s);" % (real, args)]
+            "    int mpp_mode = mpp_call_begin(&call, %s, %s, __builtin_frame_address(0));" % (fn.fid, uses)]
+    if call_real:
+        out += ["    if (!mpp_mode) {", "        %s;" % call_real, "        return;", "    }"]
+    else:
+        out += ["    if (!mpp_mode)", "        return %s(%s);" % (real, args)]
     if handles:
         if "array_of_requests" in fn.by_name:
-            arr = "(MPI_Request *)array_of_requests"
             n = "*(const int *)%s" % ("count" if "count" in fn.by_name else "incount")
+            arr = view.requests("array_of_requests", n)
         else:
-            arr, n = "(MPI_Request *)request", "1"
+            arr, n = view.requests("request", "1"), "1"
         out += ["    mpp_reqset_t handled;",
                 "    mpp_reqset_before(&call, &handled, %s, %s, %d);" % (arr, n, "start" in handles)]
     out += sync_before(fn, sync_rules, view)
     out += watch_code(fn, view, handles)
-    out += ["    intptr_t ret = %s(%s);" % (real, args), "    mpp_call_stop(&call, mpp_mode);"]
-    if handles:
+    if call_real:
+        out += ["    %s;" % call_real, "    mpp_call_stop(&call, mpp_mode);"]
+    else:
+        out += ["    intptr_t ret = %s(%s);" % (real, args), "    mpp_call_stop(&call, mpp_mode);"]
+    if handles:  # (Open MPI: the handles converted again, as the call left them)
         out.append("    mpp_reqset_after(&call, &handled, %s, %s, %d);" % (arr, n, "complete" in handles))
     out += bytes_lines + model_lines
     if fn.actions & {"request", "persistent"}:
@@ -666,8 +707,38 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules):
                    % (category, "persistent" in fn.actions))
     out += [call_end(fn, category, uses)]
     out += sync_after(fn, sync_rules, view)
-    out += ["    return ret;", "}", ""]
+    out += ["    return;" if call_real else "    return ret;", "}", ""]
     return out
+
+
+def fortran_exports(paths):
+    """The Fortran entry points the MPI Fortran libraries define."""
+    import subprocess
+    names = set()
+    for path in paths:
+        out = subprocess.run(["nm", "-D", "--defined-only", path], capture_output=True, text=True,
+                             check=True).stdout
+        names |= {line.split()[-1] for line in out.splitlines() if line.split()}
+    return names
+
+
+def ompi_fortran_wrappers(fn, bytes_rules, model_rules, sync_rules, exported):
+    """Open MPI's Fortran entry points of fn that its Fortran libraries
+    define: mpi_NAME_ (mpif.h, use mpi) and mpi_NAME_f08_ (use mpi_f08),
+    each forwarding to its pmpi_ twin.  Both call PMPI_ directly (through
+    ompi_NAME_f), so the C wrapper does not see the call."""
+    base = re.sub(r'^MPI_', '', fn.name).lower()
+    out = []
+    for mine in ("mpi_%s_" % base, "mpi_%s_f08_" % base):
+        if mine in exported and "p" + mine in exported:
+            out += f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=mine, real="p" + mine,
+                               view=OmpiFortranView(fn), ret="void")
+    return out
+
+
+# Entry points written by hand for Open MPI (src/intercept/fortran_ompi.c) or
+# not the program's: MPI_Init, MPI_Finalize ...; the conversions.
+OMPI_FORTRAN_HANDWRITTEN = ("handwritten", "untimed")
 
 
 def main():
@@ -676,6 +747,8 @@ def main():
     ap.add_argument("outdir")
     ap.add_argument("--mpicc", help="the MPI C compiler whose mpi.h selects the wrappers")
     ap.add_argument("--family", default="mpich", choices=["mpich", "openmpi", "other"])
+    ap.add_argument("--fortran-lib", action="append", default=[],
+                    help="Open MPI: a Fortran library whose entry points are wrapped (libmpi_mpifh, libmpi_usempif08)")
     a = ap.parse_args()
     desc, outdir = a.description, a.outdir
     functions, bytes_rules, model_rules, sync_rules = read_description(desc)
@@ -750,6 +823,10 @@ def main():
         for f in wrapped if a.family == "mpich" else []:
             if f.actions & {"f08", "f08ts"} and f.cls not in ("handwritten", "untimed"):
                 w.write("\n".join(f08_wrapper(f, bytes_rules, model_rules, sync_rules)) + "\n")
+        exported = fortran_exports(a.fortran_lib) if a.family == "openmpi" else set()
+        for f in wrapped if exported else []:
+            if f.cls not in OMPI_FORTRAN_HANDWRITTEN and not f.name.startswith("MPIX_"):
+                w.write("\n".join(ompi_fortran_wrappers(f, bytes_rules, model_rules, sync_rules, exported)) + "\n")
 
 
 if __name__ == "__main__":

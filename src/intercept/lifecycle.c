@@ -735,7 +735,7 @@ MPP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provi
 }
 
 /* MPI_Finalize ends the profile unless a session opened first is open (world.h). */
-static int finalize_begins(void *return_address, void *frame_address)
+int mpp_lifecycle_finalize_begins(void *return_address, void *frame_address)
 {
     if (!mpp_world_model_closing())
         return 0;
@@ -746,7 +746,7 @@ static int finalize_begins(void *return_address, void *frame_address)
 
 MPP_EXPORT int MPI_Finalize(void)
 {
-    int ends = finalize_begins(__builtin_return_address(0), __builtin_frame_address(0));
+    int ends = mpp_lifecycle_finalize_begins(__builtin_return_address(0), __builtin_frame_address(0));
     int rc = PMPI_Finalize();
     if (ends)
         mpp_lifecycle_finalized();
@@ -789,7 +789,7 @@ MPP_EXPORT intptr_t mpi_init_thread_f08_(void *required, void *provided, void *i
 
 MPP_EXPORT intptr_t mpi_finalize_f08_(void *ierror)
 {
-    int ends = finalize_begins(__builtin_return_address(0), __builtin_frame_address(0));
+    int ends = mpp_lifecycle_finalize_begins(__builtin_return_address(0), __builtin_frame_address(0));
     intptr_t rc = pmpir_finalize_f08_(ierror);
     if (ends)
         mpp_lifecycle_finalized();

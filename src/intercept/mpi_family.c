@@ -32,6 +32,8 @@ void mpp_mpi_family_check(void)
         return;                                       /* no answer: nothing to compare */
     library[sizeof library - 1] = '\0';
     library[strcspn(library, ",\n")] = '\0'; /* "Open MPI v4.1.4", "MPICH Version:\t4.0.2" */
+    for (char *tab = strchr(library, '\t'); tab; tab = strchr(tab, '\t'))
+        *tab = ' ';
     int open_mpi = strncmp(library, "Open MPI", 8) == 0;
     if (open_mpi == (strcmp(MPP_MPI_FAMILY, "openmpi") == 0))
         return;

@@ -169,13 +169,62 @@ static inline int mpp_model_link_unknown(void)
     return mpp_model_nodes > 1 ? MPP_LINK_INTER : MPP_LINK_INTRA;
 }
 
-/* --- mpi_f08 entry points ---
- * MPICH's (f08_wrappers.c, and the handwritten ones); Open MPI's Fortran
- * bindings are other symbols, not wrapped yet. */
+/* --- Fortran entry points (f08_wrappers.c) ---
+ * MPICH's mpi_f08 ones (mpi_send_f08ts_: MPP_F08_WRAPPERS), or Open MPI's
+ * mpif.h and mpi_f08 ones (mpi_send_, mpi_send_f08_: MPP_OMPI_FORTRAN). */
 #if defined(MPICH_VERSION)
 #define MPP_F08_WRAPPERS 1
 #else
 #define MPP_F08_WRAPPERS 0
+#endif
+#if defined(OMPI_MAJOR_VERSION)
+#define MPP_OMPI_FORTRAN 1
+#else
+#define MPP_OMPI_FORTRAN 0
+#endif
+
+#if MPP_F08_WRAPPERS || MPP_OMPI_FORTRAN
+/* A Fortran entry point was called but MPI's Fortran library, which does
+ * the work, is not loaded: say so and abort (there is no way to go on). */
+void mpp_f08_missing(const char *entry, const char *target) __attribute__((noreturn));
+
+/* The optional ierror argument says whether the call succeeded. */
+static inline int mpp_f08_ok(const void *ierror)
+{
+    return !ierror || *(const int *)ierror == MPI_SUCCESS;
+}
+
+/* The first n of the indexes a Fortran MPI_Waitany/Testany/Waitsome/
+ * Testsome returned, counted from base, as C's, in a buffer of the
+ * thread's; NULL when it cannot grow. */
+const int *mpp_f08_indices(const void *indices, int n, int base);
+#endif
+
+#if MPP_OMPI_FORTRAN
+/* Open MPI's Fortran MPI_IN_PLACE: its common block (defined by the
+ * Fortran libraries, so referenced weakly). */
+extern int mpi_fortran_in_place_ __attribute__((weak));
+static inline int mpp_ompi_f_in_place(const void *buf)
+{
+    return buf && buf == (const void *)&mpi_fortran_in_place_;
+}
+
+/* Open MPI copies a C status into a Fortran one integer by integer
+ * (MPI_Status_c2f): the wrappers read Fortran statuses as C's. */
+_Static_assert(sizeof(MPI_Fint) == sizeof(int) && sizeof(MPI_Status) % sizeof(MPI_Fint) == 0,
+               "the Fortran wrappers read INTEGER statuses as MPI_Status");
+static inline const MPI_Status *mpp_ompi_f_statuses(const void *statuses)
+{
+    return statuses == (const void *)MPI_F_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : (const MPI_Status *)statuses;
+}
+
+/* n Fortran request handles as C's (Open MPI's are indexes into its table,
+ * its C handles pointers), in a buffer of the thread's that grows with the
+ * largest n (warm-up only); NULL when it cannot. */
+const MPI_Request *mpp_ompi_f_requests(const void *requests, int n);
+
+/* Alltoallw's bytes: counts times the sizes of types given as Fortran handles. */
+int64_t mpp_sum_counts_types_f(const int counts[], const MPI_Fint types[], int64_t n);
 #endif
 
 #if MPP_F08_WRAPPERS
@@ -191,16 +240,6 @@ _Static_assert(sizeof(MPI_Fint) == sizeof(MPI_Datatype) && sizeof(MPI_Fint) == s
 static inline int mpp_f08_in_place(const void *descriptor)
 {
     return descriptor && *(void *const *)descriptor == (void *)&MPIR_F08_MPI_IN_PLACE;
-}
-
-/* An mpi_f08 entry point was called but MPI's Fortran library, which does
- * the work, is not loaded: say so and abort (there is no way to go on). */
-void mpp_f08_missing(const char *entry, const char *target) __attribute__((noreturn));
-
-/* The optional ierror argument says whether the call succeeded. */
-static inline int mpp_f08_ok(const void *ierror)
-{
-    return !ierror || *(const int *)ierror == MPI_SUCCESS;
 }
 
 /* An mpi_f08 TYPE(MPI_Status) is MPICH's MPI_F08_status, laid out as its
@@ -227,9 +266,6 @@ static inline const MPI_Status *mpp_f08_statuses(const void *statuses)
  * with the wait-state analysis on, before its PMPI call: inside a
  * profiled call, so that MPI calls the binding makes pass through. */
 int mpp_f08_index_base(void);
-/* The first n of those indexes as C's, in a buffer of the thread's; NULL
- * when it cannot grow. */
-const int *mpp_f08_indices(const void *indices, int n, int base);
 #endif /* MPP_F08_WRAPPERS */
 
 #endif
