@@ -27,6 +27,7 @@ mpich_default() {
     arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
     for alt in "mpi /usr/bin/mpicc.mpich" "mpirun /usr/bin/mpirun.mpich" \
                "mpi-$arch /usr/include/$arch/mpich"; do
+        # shellcheck disable=SC2086  # two words: the alternative and its MPICH choice
         set -- $alt
         if update-alternatives --query "$1" 2>/dev/null | grep -q "^Alternative: $2\$"; then
             update-alternatives --query "$1" | grep -q "^Value: $2\$" || $SUDO update-alternatives --set "$1" "$2"

@@ -18,8 +18,9 @@ case "$MPI_FAMILY" in
     openmpi) other=mpich other_name=MPICH ;;
     *) skip "the library is built for MPI family '$MPI_FAMILY', neither MPICH nor Open MPI" ;;
 esac
-command -v "mpicc.$other" >/dev/null 2>&1 && command -v "mpiexec.$other" >/dev/null 2>&1 ||
+if ! command -v "mpicc.$other" >/dev/null 2>&1 || ! command -v "mpiexec.$other" >/dev/null 2>&1; then
     skip "$other_name is not installed (mpicc.$other, mpiexec.$other)"
+fi
 
 cd "$tmp"
 "mpicc.$other" -o plain "$srcdir/preload.c" || fail "compiling preload.c with mpicc.$other"
