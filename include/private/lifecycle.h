@@ -22,6 +22,10 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
 void mpp_lifecycle_finish(uint32_t fid, void *return_address, void *frame_address);
 /* After the MPI library's call that ended the profile returned. */
 void mpp_lifecycle_finalized(void);
+/* MPI_Finalize (any entry point) is entered: 1 when the profile ends in it,
+ * then finished (mpp_lifecycle_finish) and the world released; the caller
+ * calls mpp_lifecycle_finalized once MPI has finalized. */
+int mpp_lifecycle_finalize_begins(void *return_address, void *frame_address);
 /* Whether c is that call, from its entry on (intervals end at its entry). */
 struct mpp_call;
 int mpp_lifecycle_ending_call(const struct mpp_call *c);

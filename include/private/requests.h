@@ -12,8 +12,24 @@
 
 #include <stdint.h>
 
+#include "autoconf.h"
 #include "model.h"
 #include "mpp_common.h"
+
+/* Calls that handle requests key each as its handle's key (the low
+ * MPP_REQUEST_HANDLE_BITS bits: 32 for MPICH's int handles, 44 for Open
+ * MPI's pointers, handle_keys.h) with the request's serial above it; serials
+ * wrap within the bits left (0 is none). */
+#define MPP_REQUEST_HANDLE_MASK ((UINT64_C(1) << MPP_REQUEST_HANDLE_BITS) - 1)
+#define MPP_REQUEST_SERIAL_MASK ((uint32_t)(UINT64_MAX >> MPP_REQUEST_HANDLE_BITS))
+
+static inline uint64_t mpp_request_pack(uint64_t handle, uint32_t serial)
+{
+    return handle | (uint64_t)serial << MPP_REQUEST_HANDLE_BITS;
+}
+
+static inline uint64_t mpp_request_handle_of(uint64_t key) { return key & MPP_REQUEST_HANDLE_MASK; }
+static inline uint32_t mpp_request_serial_of(uint64_t key) { return (uint32_t)(key >> MPP_REQUEST_HANDLE_BITS); }
 
 typedef struct {
     uint64_t handle;

@@ -108,7 +108,7 @@ typedef struct mpp_call {
     mpp_call_price_t new_price; /* its transfer's price (persistent: per start) */
     double new_model;           /* ... in seconds at the parameters of MPI_Init (Overlap) */
     /* Persistent requests this call starts (MPI_Start, MPI_Startall):
-     * request keys as in mpp_reqset_t (handle | serial << 32), and the
+     * request keys as in mpp_reqset_t (mpp_request_pack(handle, serial)), and the
      * price of their transfers (on either link). */
     const uint64_t *started;
     int nstarted;
@@ -231,7 +231,7 @@ MPP_ALWAYS_INLINE void mpp_call_end(mpp_call_t *c, int mode, uint32_t fid, int c
  * (MPI_THREAD_SERIALIZED, MULTIPLE): keep the key of their origin's cell. */
 void mpp_thread_requests_keep_frames(int on);
 
-/* A request the call handles (key: handle | serial << 32) completed
+/* A request the call handles (key: mpp_request_pack(handle, serial)) completed
  * (`gone`: MPI set it to MPI_REQUEST_NULL; else a persistent request's
  * wait/test): add its Overlap to the cell of the call that started it.
  * Returns its category when it counts as completed, else -1. */

@@ -29,6 +29,15 @@ static mpp_cover_t overlap_cover;
 /* MPI_THREAD_MULTIPLE or the hang watchdog only (mt_lock.h). */
 static mpp_mt_lock_t lock = MPP_MT_LOCK_INITIALIZER;
 
+/* Serials fit beside the handle in a key (MPP_REQUEST_SERIAL_MASK); 0 is none. */
+static uint32_t next_serial(void)
+{
+    last_serial = (last_serial + 1) & MPP_REQUEST_SERIAL_MASK;
+    if (!last_serial)
+        last_serial = 1;
+    return last_serial;
+}
+
 static inline void take(void) { mpp_mt_take(&lock); }
 static inline void give(void) { mpp_mt_give(&lock); }
 
@@ -127,7 +136,7 @@ uint32_t mpp_request_add_started(uint64_t handle, int kind, int persistent, int6
         count++;
     slot_t *s = &slots[i];
     s->info = (mpp_request_info_t){.handle = handle, .kind = (uint8_t)kind, .persistent = (uint8_t)persistent,
-                                   .serial = ++last_serial, .bytes_sent = bytes_sent, .bytes_recv = bytes_recv,
+                                   .serial = next_serial(), .bytes_sent = bytes_sent, .bytes_recv = bytes_recv,
                                    .model = model};
     if (price)
         s->info.price = *price;

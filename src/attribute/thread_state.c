@@ -145,7 +145,7 @@ static void track_requests(mpp_call_t *c, mpp_cell_t *cell)
     }
     for (int i = 0; i < c->nstarted; i++)
         if (c->started[i])
-            mpp_request_started(c->started[i] & 0xffffffffu, c->t1, &o);
+            mpp_request_started(mpp_request_handle_of(c->started[i]), c->t1, &o);
 }
 
 void mpp_call_origin(const mpp_call_t *c, mpp_request_origin_t *o)
@@ -180,7 +180,7 @@ int mpp_call_request_done(mpp_call_t *c, uint64_t key, int gone)
     uint64_t overlap = 0;
     int kind;
     mpp_thread_t *t = c->thread;
-    if (!mpp_request_complete(key & 0xffffffffu, (uint32_t)(key >> 32), c->t0, gone, t, &o, &overlap, &kind) ||
+    if (!mpp_request_complete(mpp_request_handle_of(key), mpp_request_serial_of(key), c->t0, gone, t, &o, &overlap, &kind) ||
         !overlap)
         return kind;
     mpp_cell_t *cell = mpp_origin_cell(t, &o);

@@ -224,3 +224,11 @@ MPP_EXPORT intptr_t mpi_pcontrol_f08_(const int *level)
 {
     return MPI_Pcontrol(*level);
 }
+
+#if defined(OMPI_MAJOR_VERSION)
+/* Open MPI's mpif.h and use mpi binding calls PMPI_Pcontrol itself. */
+MPP_EXPORT void mpi_pcontrol_(const MPI_Fint *level)
+{
+    MPI_Pcontrol(*level);
+}
+#endif

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "comms.h"
+#include "handle_keys.h"
 #include "handlemap.h"
 #include "mt_lock.h"
 #include "world.h"
@@ -121,7 +122,7 @@ static void release_locked(mpp_comm_t *c)
 static mpp_comm_t *insert_locked(mpp_comm_t *c)
 {
     int inserted;
-    mpp_comm_t **slot = mpp_handlemap_put(&registry, (uint32_t)c->handle, &inserted);
+    mpp_comm_t **slot = mpp_handlemap_put(&registry, MPP_HANDLE_KEY(c->handle), &inserted);
     if (!slot) {
         release_locked(c);
         return NULL;
@@ -157,7 +158,7 @@ mpp_comm_t *mpp_comm_get_slow(MPI_Comm comm)
     if (comm == MPI_COMM_NULL)
         return NULL;
     take();
-    mpp_comm_t **slot = mpp_handlemap_get(&registry, (uint32_t)comm);
+    mpp_comm_t **slot = mpp_handlemap_get(&registry, MPP_HANDLE_KEY(comm));
     mpp_comm_t *c = slot ? *slot : NULL;
     give();
     if (c)
@@ -169,7 +170,7 @@ mpp_comm_t *mpp_comm_get_slow(MPI_Comm comm)
         return NULL;
     place(fresh, MPP_COMM_ID_NONE);
     take();
-    slot = mpp_handlemap_get(&registry, (uint32_t)comm);
+    slot = mpp_handlemap_get(&registry, MPP_HANDLE_KEY(comm));
     if (slot && *slot) {
         c = *slot;
         release_locked(fresh);
@@ -294,7 +295,7 @@ mpp_comm_t *mpp_comm_unregister(MPI_Comm comm)
         return NULL;
     mpp_comm_t *c = NULL;
     take();
-    mpp_handlemap_remove(&registry, (uint32_t)comm, &c); /* the registry's reference passes to the caller */
+    mpp_handlemap_remove(&registry, MPP_HANDLE_KEY(comm), &c); /* the registry's reference passes to the caller */
     give();
     return c;
 }

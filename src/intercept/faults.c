@@ -726,6 +726,16 @@ MPP_EXPORT intptr_t mpi_abort_f08_(void *comm, void *errorcode, void *ierror)
     return pmpir_abort_f08_(comm, errorcode, ierror);
 }
 
+#if defined(OMPI_MAJOR_VERSION)
+/* Open MPI's mpif.h and use mpi binding (it calls PMPI_Abort itself). */
+MPP_EXPORT void mpi_abort_(const MPI_Fint *comm, const MPI_Fint *errorcode, MPI_Fint *ierror)
+{
+    MPI_Comm c = PMPI_Comm_f2c(*comm);
+    abort_partial(c, *errorcode, __builtin_return_address(0), __builtin_frame_address(0));
+    *ierror = PMPI_Abort(c, *errorcode);
+}
+#endif
+
 /* --- installation --- */
 
 void mpp_faults_start(int rank, int nprocs, int be_quiet)

@@ -738,7 +738,7 @@ MPP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provi
 }
 
 /* MPI_Finalize ends the profile unless a session opened first is open (world.h). */
-static int finalize_begins(void *return_address, void *frame_address)
+int mpp_lifecycle_finalize_begins(void *return_address, void *frame_address)
 {
     if (!mpp_world_model_closing())
         return 0;
@@ -749,13 +749,14 @@ static int finalize_begins(void *return_address, void *frame_address)
 
 MPP_EXPORT int MPI_Finalize(void)
 {
-    int ends = finalize_begins(__builtin_return_address(0), __builtin_frame_address(0));
+    int ends = mpp_lifecycle_finalize_begins(__builtin_return_address(0), __builtin_frame_address(0));
     int rc = PMPI_Finalize();
     if (ends)
         mpp_lifecycle_finalized();
     return rc;
 }
 
+#if MPP_F08_WRAPPERS
 /* mpi_f08 entry points of the same (MPICH's f08 bindings call PMPI_Init and
  * PMPI_Finalize directly, so the C wrappers above would not see them). */
 intptr_t pmpir_init_f08_(void *ierror) __attribute__((weak));
@@ -791,9 +792,10 @@ MPP_EXPORT intptr_t mpi_init_thread_f08_(void *required, void *provided, void *i
 
 MPP_EXPORT intptr_t mpi_finalize_f08_(void *ierror)
 {
-    int ends = finalize_begins(__builtin_return_address(0), __builtin_frame_address(0));
+    int ends = mpp_lifecycle_finalize_begins(__builtin_return_address(0), __builtin_frame_address(0));
     intptr_t rc = pmpir_finalize_f08_(ierror);
     if (ends)
         mpp_lifecycle_finalized();
     return rc;
 }
+#endif /* MPP_F08_WRAPPERS */

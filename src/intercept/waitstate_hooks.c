@@ -84,7 +84,7 @@ typedef struct {
 
 static mpp_handlemap_t requests;
 
-/* Requests are keyed as in mpp_reqset_t: handle | serial << 32 (MPI gives a
+/* Requests are keyed as in mpp_reqset_t: mpp_request_pack(handle, serial) (MPI gives a
  * new request the handle of one just completed, maybe in another thread
  * before the completing thread has looked it up). */
 static ws_request_t *track(const mpp_call_t *c, MPI_Request request, int kind, mpp_comm_t *comm, int dest, int tag,
@@ -93,7 +93,7 @@ static ws_request_t *track(const mpp_call_t *c, MPI_Request request, int kind, m
     int inserted;
     if (request == MPI_REQUEST_NULL || !c->new_request)
         return NULL;
-    uint64_t key = mpp_request_key(request) | (uint64_t)c->new_serial << 32;
+    uint64_t key = mpp_request_pack(mpp_request_key(request), c->new_serial);
     ws_request_t *r = mpp_handlemap_put(&requests, key, &inserted);
     if (!r)
         return NULL;

@@ -10,7 +10,8 @@
  * open, before the MPI library is told, as MPI_Finalize does; MPI_Finalize
  * ends it instead when the World Model is the last open.  Calls of either
  * that neither start nor end the profile are timed as System calls, as the
- * generated wrappers do. */
+ * generated wrappers do.  An MPI without sessions (Open MPI 4.1) has the
+ * world of MPI_Init alone. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 
 #include "function_table.h"
 #include "lifecycle.h"
+#include "mpi_family.h"
 #include "thread_state.h"
 #include "watch_support.h"
 #include "world.h"
@@ -28,6 +30,9 @@ MPI_Comm mpp_world_comm = MPI_COMM_NULL;
 
 static int world_model_open;  /* MPI_Init returned, MPI_Finalize not yet entered */
 static int world_known;       /* the world was chosen (or could not be made): never again */
+int mpp_world_model(void) { return world_model_open; }
+
+#if defined(MPP_HAVE_MPI_Session_init) /* MPI-4 (not Open MPI 4.1) */
 static MPI_Session own_session = MPI_SESSION_NULL; /* the profiler's, when the world comes from it */
 
 /* The program's sessions open now (MPI_THREAD_MULTIPLE: any thread may
@@ -35,8 +40,6 @@ static MPI_Session own_session = MPI_SESSION_NULL; /* the profiler's, when the w
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static MPI_Session *open_sessions;
 static int nopen, capacity;
-
-int mpp_world_model(void) { return world_model_open; }
 
 static void remember(MPI_Session s)
 {
@@ -79,9 +82,11 @@ static int sessions_open(void)
     pthread_mutex_unlock(&lock);
     return n;
 }
+#endif
 
 void mpp_world_model_opened(void)
 {
+    mpp_mpi_family_check(); /* before any MPI call with a handle */
     world_model_open = 1;
     if (!world_known) {
         world_known = 1;
@@ -92,20 +97,27 @@ void mpp_world_model_opened(void)
 int mpp_world_model_closing(void)
 {
     world_model_open = 0;
+#if defined(MPP_HAVE_MPI_Session_init)
     return own_session == MPI_SESSION_NULL || sessions_open() == 0;
+#else
+    return 1;
+#endif
 }
 
 void mpp_world_release(void)
 {
+#if defined(MPP_HAVE_MPI_Session_init)
     if (own_session != MPI_SESSION_NULL) {
         if (mpp_world_comm != MPI_COMM_NULL)
             PMPI_Comm_free(&mpp_world_comm);
         PMPI_Session_finalize(&own_session);
         own_session = MPI_SESSION_NULL;
     }
+#endif
     mpp_world_comm = MPI_COMM_NULL;
 }
 
+#if defined(MPP_HAVE_MPI_Session_init)
 /* The profiler's own session and its communicator of mpi://WORLD; 0, or
  * -1 (said on stderr: there is no protocol to say it in) and the program
  * runs unprofiled. */
@@ -197,6 +209,8 @@ static int session_init(const session_call_t *sc, void *return_address, void *fr
             world_known = 0; /* the next one may start it */
         return rc;
     }
+    if (starts)
+        mpp_mpi_family_check();
     MPI_Session s = sc->handle(sc->args);
     remember(s);
     if (starts && open_world() == 0)
@@ -260,6 +274,7 @@ MPP_EXPORT int MPI_Session_finalize(MPI_Session *session)
     return session_finalize(&sc, __builtin_return_address(0), __builtin_frame_address(0));
 }
 
+#if MPP_F08_WRAPPERS
 /* --- mpi_f08 (MPICH's f08 bindings call PMPI directly) --- */
 
 intptr_t pmpir_session_init_f08_(void *info, void *errhandler, void *session, void *ierror) __attribute__((weak));
@@ -311,3 +326,5 @@ MPP_EXPORT intptr_t mpi_session_finalize_f08_(void *session, void *ierror)
     session_finalize(&sc, __builtin_return_address(0), __builtin_frame_address(0));
     return a.ret;
 }
+#endif /* MPP_F08_WRAPPERS */
+#endif /* MPP_HAVE_MPI_Session_init */

@@ -25,7 +25,9 @@ static inline MPI_Comm mpp_world(void) { return mpp_world_comm; }
 int mpp_world_model(void);
 
 /* MPI_Init (any entry point) returned: the World Model is open; the world
- * is MPI_COMM_WORLD unless a session made it already. */
+ * is MPI_COMM_WORLD unless a session made it already.  First, the MPI the
+ * process runs on must be the one the profiler is built for (mpi_family.h:
+ * otherwise the process stops here). */
 void mpp_world_model_opened(void);
 /* MPI_Finalize is entered: 1 when the profile ends in it (its world is
  * MPI_COMM_WORLD, which MPI_Finalize invalidates, or no session of the

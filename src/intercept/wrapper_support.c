@@ -128,7 +128,7 @@ void mpp_reqset_before(mpp_call_t *c, mpp_reqset_t *set, const MPI_Request *requ
             set->keys[i] = 0;
             continue;
         }
-        set->keys[i] = key | (uint64_t)info.serial << 32;
+        set->keys[i] = mpp_request_pack(key, info.serial);
         c->by_kind[info.kind]++;
         c->by_kind_used = 1;
         set->persistent |= info.persistent;
@@ -258,12 +258,7 @@ int mpp_model_link_slow(MPI_Comm comm, int rank)
     return cn->remote[rank] ? MPP_LINK_INTER : MPP_LINK_INTRA;
 }
 
-void mpp_f08_missing(const char *entry, const char *target)
-{
-    fprintf(stderr, "mpiprof: %s was called but %s is not loaded: link the program with the MPI "
-            "Fortran library (mpifort-prof does), or preload libmpiprof.so instead\n", entry, target);
-    abort();
-}
+#if MPP_F08_WRAPPERS
 
 /* --- mpi_f08 indexes --- */
 
@@ -320,6 +315,16 @@ int mpp_f08_index_base(void)
     return base;
 }
 
+#endif /* MPP_F08_WRAPPERS */
+
+#if MPP_F08_WRAPPERS || MPP_OMPI_FORTRAN
+void mpp_f08_missing(const char *entry, const char *target)
+{
+    fprintf(stderr, "mpiprof: %s was called but %s is not loaded: link the program with the MPI "
+            "Fortran library (mpifort-prof does), or preload libmpiprof.so instead\n", entry, target);
+    abort();
+}
+
 static __thread int *f08_indices __attribute__((tls_model("initial-exec")));
 static __thread int f08_indices_capacity __attribute__((tls_model("initial-exec")));
 
@@ -337,3 +342,35 @@ const int *mpp_f08_indices(const void *indices, int n, int base)
         f08_indices[i] = from[i] - base;
     return f08_indices ? f08_indices : (const int *)indices; /* n <= 0: nothing is read */
 }
+#endif
+
+#if MPP_OMPI_FORTRAN
+static __thread MPI_Request *f_requests __attribute__((tls_model("initial-exec")));
+static __thread int f_requests_capacity __attribute__((tls_model("initial-exec")));
+
+const MPI_Request *mpp_ompi_f_requests(const void *requests, int n)
+{
+    if (!requests || n <= 0)
+        return NULL;
+    if (n > f_requests_capacity) { /* grows with the largest count seen: warm-up only */
+        MPI_Request *grown = realloc(f_requests, (size_t)n * sizeof *grown);
+        if (!grown)
+            return NULL;
+        f_requests = grown;
+        f_requests_capacity = n;
+    }
+    const MPI_Fint *from = requests;
+    for (int i = 0; i < n; i++)
+        f_requests[i] = PMPI_Request_f2c(from[i]);
+    return f_requests;
+}
+
+int64_t mpp_sum_counts_types_f(const int counts[], const MPI_Fint types[], int64_t n)
+{
+    int64_t sum = 0;
+    for (int64_t i = 0; counts && types && i < n; i++)
+        if (counts[i] > 0)
+            sum += counts[i] * mpp_type_bytes(PMPI_Type_f2c(types[i]));
+    return sum;
+}
+#endif

@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #include "function_table.h"
+#include "handle_keys.h"
+#include "mpi_declared.h"
 #include "model.h"
 #include "mpp_common.h"
 #include "requests.h"
@@ -25,7 +27,11 @@ static inline int64_t mpp_type_bytes(MPI_Datatype type)
         return ((unsigned)type >> 8) & 0xff;
 #endif
     MPI_Count size = 0;
+#if defined(MPP_HAVE_MPI_Type_size_c)
     if (type == MPI_DATATYPE_NULL || PMPI_Type_size_c(type, &size) != MPI_SUCCESS)
+#else /* MPI-3 (Open MPI 4.1) */
+    if (type == MPI_DATATYPE_NULL || PMPI_Type_size_x(type, &size) != MPI_SUCCESS)
+#endif
         return 0;
     return (int64_t)size;
 }
@@ -51,12 +57,6 @@ int64_t mpp_sum_counts_c(const MPI_Count counts[], int64_t n);
 int64_t mpp_sum_counts_types(const int counts[], const MPI_Datatype types[], int64_t n);
 int64_t mpp_sum_counts_types_c(const MPI_Count counts[], const MPI_Datatype types[], int64_t n);
 
-_Static_assert(sizeof(MPI_Request) <= 4, "mpp_reqset_t packs a request handle in 32 bits");
-
-static inline uint64_t mpp_request_key(MPI_Request r)
-{
-    return r == MPI_REQUEST_NULL ? 0 : (uint64_t)(uint32_t)r;
-}
 
 /* --- the communication model at run time (model.h) ---
  * Set at MPI_Init from the calibration (src/reduce/calibrate.c); the
@@ -89,8 +89,8 @@ static inline void mpp_request_created(mpp_call_t *c, MPI_Request r, int kind, i
 
 /* Requests a wait/test/start/cancel/free handles, remembered before the call
  * because completion sets them to MPI_REQUEST_NULL.  Each entry is the
- * handle's key (low 32 bits: MPI_Request is an int) and the serial of the
- * tracked request (high 32 bits), 0 when the handle is not tracked. */
+ * handle's key and the serial of the tracked request (mpp_request_pack,
+ * requests.h), 0 when the handle is not tracked. */
 typedef struct {
     uint64_t inline_keys[8];
     uint64_t *keys;
@@ -123,7 +123,7 @@ static inline void mpp_reqset_after(mpp_call_t *c, mpp_reqset_t *set, const MPI_
                 any = 1;
             }
         } else if (gone) {
-            mpp_request_remove_instance(set->keys[i] & 0xffffffffu, (uint32_t)(set->keys[i] >> 32));
+            mpp_request_remove_instance(mpp_request_handle_of(set->keys[i]), mpp_request_serial_of(set->keys[i]));
         }
     }
     if (any)
@@ -169,8 +169,66 @@ static inline int mpp_model_link_unknown(void)
     return mpp_model_nodes > 1 ? MPP_LINK_INTER : MPP_LINK_INTRA;
 }
 
-/* --- mpi_f08 entry points ---
- * MPICH's f08 handles are MPI_Fint, the same integers as its C handles, so
+/* --- Fortran entry points (f08_wrappers.c) ---
+ * MPICH's mpi_f08 ones (mpi_send_f08ts_: MPP_F08_WRAPPERS), or Open MPI's
+ * mpif.h and mpi_f08 ones (mpi_send_, mpi_send_f08_: MPP_OMPI_FORTRAN). */
+#if defined(MPICH_VERSION)
+#define MPP_F08_WRAPPERS 1
+#else
+#define MPP_F08_WRAPPERS 0
+#endif
+#if defined(OMPI_MAJOR_VERSION)
+#define MPP_OMPI_FORTRAN 1
+#else
+#define MPP_OMPI_FORTRAN 0
+#endif
+
+#if MPP_F08_WRAPPERS || MPP_OMPI_FORTRAN
+/* A Fortran entry point was called but MPI's Fortran library, which does
+ * the work, is not loaded: say so and abort (there is no way to go on). */
+void mpp_f08_missing(const char *entry, const char *target) __attribute__((noreturn));
+
+/* The optional ierror argument says whether the call succeeded. */
+static inline int mpp_f08_ok(const void *ierror)
+{
+    return !ierror || *(const int *)ierror == MPI_SUCCESS;
+}
+
+/* The first n of the indexes a Fortran MPI_Waitany/Testany/Waitsome/
+ * Testsome returned, counted from base, as C's, in a buffer of the
+ * thread's; NULL when it cannot grow. */
+const int *mpp_f08_indices(const void *indices, int n, int base);
+#endif
+
+#if MPP_OMPI_FORTRAN
+/* Open MPI's Fortran MPI_IN_PLACE: its common block (defined by the
+ * Fortran libraries, so referenced weakly). */
+extern int mpi_fortran_in_place_ __attribute__((weak));
+static inline int mpp_ompi_f_in_place(const void *buf)
+{
+    return buf && buf == (const void *)&mpi_fortran_in_place_;
+}
+
+/* Open MPI copies a C status into a Fortran one integer by integer
+ * (MPI_Status_c2f): the wrappers read Fortran statuses as C's. */
+_Static_assert(sizeof(MPI_Fint) == sizeof(int) && sizeof(MPI_Status) % sizeof(MPI_Fint) == 0,
+               "the Fortran wrappers read INTEGER statuses as MPI_Status");
+static inline const MPI_Status *mpp_ompi_f_statuses(const void *statuses)
+{
+    return statuses == (const void *)MPI_F_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : (const MPI_Status *)statuses;
+}
+
+/* n Fortran request handles as C's (Open MPI's are indexes into its table,
+ * its C handles pointers), in a buffer of the thread's that grows with the
+ * largest n (warm-up only); NULL when it cannot. */
+const MPI_Request *mpp_ompi_f_requests(const void *requests, int n);
+
+/* Alltoallw's bytes: counts times the sizes of types given as Fortran handles. */
+int64_t mpp_sum_counts_types_f(const int counts[], const MPI_Fint types[], int64_t n);
+#endif
+
+#if MPP_F08_WRAPPERS
+/* MPICH's f08 handles are MPI_Fint, the same integers as its C handles, so
  * arrays of them are read as C handle arrays. */
 _Static_assert(sizeof(MPI_Fint) == sizeof(MPI_Datatype) && sizeof(MPI_Fint) == sizeof(MPI_Request),
                "the f08 wrappers read Fortran handle arrays as C handle arrays");
@@ -182,16 +240,6 @@ _Static_assert(sizeof(MPI_Fint) == sizeof(MPI_Datatype) && sizeof(MPI_Fint) == s
 static inline int mpp_f08_in_place(const void *descriptor)
 {
     return descriptor && *(void *const *)descriptor == (void *)&MPIR_F08_MPI_IN_PLACE;
-}
-
-/* An mpi_f08 entry point was called but MPI's Fortran library, which does
- * the work, is not loaded: say so and abort (there is no way to go on). */
-void mpp_f08_missing(const char *entry, const char *target) __attribute__((noreturn));
-
-/* The optional ierror argument says whether the call succeeded. */
-static inline int mpp_f08_ok(const void *ierror)
-{
-    return !ierror || *(const int *)ierror == MPI_SUCCESS;
 }
 
 /* An mpi_f08 TYPE(MPI_Status) is MPICH's MPI_F08_status, laid out as its
@@ -218,8 +266,6 @@ static inline const MPI_Status *mpp_f08_statuses(const void *statuses)
  * with the wait-state analysis on, before its PMPI call: inside a
  * profiled call, so that MPI calls the binding makes pass through. */
 int mpp_f08_index_base(void);
-/* The first n of those indexes as C's, in a buffer of the thread's; NULL
- * when it cannot grow. */
-const int *mpp_f08_indices(const void *indices, int n, int base);
+#endif /* MPP_F08_WRAPPERS */
 
 #endif

@@ -557,7 +557,11 @@ static void provoke_errors(const char *pass)
     freed = dup;
     rc = MPI_Comm_free(&dup);
     say("comm_free: %s, handle %s", rc_text(rc), dup == MPI_COMM_NULL ? "null" : "not null");
+#if !defined(OMPI_MAJOR_VERSION) /* Open MPI's handles are pointers: a freed one is dangling, the send undefined */
     say("send on a freed communicator: %s", rc_text(MPI_Send(buf, 1, MPI_INT, peer, 0, freed)));
+#else
+    (void)freed;
+#endif
     int tsize = -1;
     say("type_size of MPI_DATATYPE_NULL: %s", rc_text(MPI_Type_size(MPI_DATATYPE_NULL, &tsize)));
 

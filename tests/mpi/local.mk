@@ -16,6 +16,7 @@ MPI_TESTS = \
 	tests/mpi/test_fortran_mpi.sh \
 	tests/mpi/test_fortran_f08.sh \
 	tests/mpi/test_preload.sh \
+	tests/mpi/test_wrong_family.sh \
 	tests/mpi/test_callsite_nofp.sh \
 	tests/mpi/test_callsites_cxx.sh \
 	tests/mpi/test_netpipe.sh \
@@ -156,6 +157,7 @@ AM_TESTS_ENVIRONMENT += \
 	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
 	top_builddir='$(abs_top_builddir)'; export top_builddir; \
 	MPIEXEC='$(MPIEXEC)'; export MPIEXEC; \
+	MPI_FAMILY='$(MPI_FAMILY)'; export MPI_FAMILY; \
 	PYTHON3='$(PYTHON3)'; export PYTHON3; \
 	MPICC='$(MPICC)'; export MPICC; \
 	MPICXX='$(MPICXX)'; export MPICXX; \

@@ -1,6 +1,7 @@
 #!/bin/sh
 # netpipe: NetPIPE's MPI ping-pong (Debian package netpipe-mpich2, program
-# NPmpi or NPmpich2), a stripped binary we did not build, run briefly with
+# NPmpi or NPmpich2; for a build for Open MPI, netpipe-openmpi's NPopenmpi),
+# a stripped binary we did not build, run briefly with
 # LD_PRELOAD=libmpiprof.so on 2 processes: it must exit 0 and yield a
 # protocol that satisfies every invariant.  Skipped when NetPIPE is absent.
 set -eu
@@ -9,13 +10,17 @@ set -eu
 need_var MPIPROF_LIBDIR
 
 np=""
-for cand in NPmpi NPmpich2 /usr/bin/NPmpi /usr/bin/NPmpich2; do
+candidates="NPmpi NPmpich2 /usr/bin/NPmpi /usr/bin/NPmpich2" package=netpipe-mpich2
+if [ "${MPI_FAMILY:-mpich}" = openmpi ]; then
+    candidates="NPopenmpi /usr/bin/NPopenmpi" package=netpipe-openmpi
+fi
+for cand in $candidates; do
     if p=$(command -v "$cand" 2>/dev/null) && [ -x "$p" ]; then
         np=$p
         break
     fi
 done
-[ -n "$np" ] || skip "NetPIPE (NPmpi, NPmpich2) not found; Debian package netpipe-mpich2"
+[ -n "$np" ] || skip "NetPIPE ($candidates) not found; Debian package $package"
 
 lib="$MPIPROF_LIBDIR/libmpiprof.so"
 [ -f "$lib" ] || fail "$lib does not exist (build the library first)"

@@ -17,6 +17,8 @@ set -eu
 need_var MPICC_PROF
 
 cd "$tmp"
+printf '#include <mpi.h>\nint main(void) { MPI_Session s = MPI_SESSION_NULL; return s != MPI_SESSION_NULL; }\n' >probe.c
+"$MPICC" -o probe probe.c 2>/dev/null || skip "this MPI has no sessions (MPI-4; Open MPI 4.1 has none)"
 "$MPICC_PROF" -o sessions "$srcdir/sessions.c" || fail "compiling sessions.c with mpicc-prof"
 schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
 for mode in sessions two world; do
