@@ -10,6 +10,7 @@
 
 #include "comms.h"
 #include "function_table.h"
+#include "requests.h"
 #include "table.h"
 #include "trace_local.h"
 #include "waitstate_hooks.h"
@@ -178,9 +179,11 @@ static uint32_t comm_ref(trace_thread_t *t, MPI_Comm comm)
     return t->last_comm = (uint32_t)t->ncomms++;
 }
 
+/* The request table's key (requests.h), as completions find it in their
+ * mpp_reqset_t: the handle's key and the serial above its bits. */
 static uint64_t request_id(const mpp_call_t *c)
 {
-    return c->new_serial ? c->new_request | (uint64_t)c->new_serial << 32 : 0;
+    return c->new_serial ? mpp_request_pack(c->new_request, c->new_serial) : 0;
 }
 
 static void remember(trace_thread_t *t, uint64_t id, int recv, uint32_t comm, int64_t bytes)
