@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "compare.h"
 #include "view.h"
@@ -80,12 +81,18 @@ static json_t *load_json(const char *path, char *why, size_t size)
         return NULL;
     }
     json_error_t error;
+    struct stat st;
+    off_t bytes = fstat(fileno(f), &st) == 0 ? st.st_size : -1;
     json_t *doc = json_loadf(f, JSON_REJECT_DUPLICATES, &error);
     fclose(f);
+    /* Cut short: jansson says so at the end of the input, or stops at the
+     * last bytes when the cut falls inside a token ("invalid token near
+     * 'tr'" of a cut "true"). */
+    int cut = strstr(error.text, "end of") || strstr(error.text, "premature") ||
+              (bytes >= 0 && (off_t)error.position + 16 >= bytes);
     if (!doc)
         snprintf(why, size, "%s: not valid JSON: %s (line %d, column %d)%s", path, error.text, error.line,
-                 error.column,
-                 strstr(error.text, "end of") || strstr(error.text, "premature") ? ": the file is cut short" : "");
+                 error.column, cut ? ": the file is cut short" : "");
     return doc;
 }
 
