@@ -31,7 +31,9 @@ cd "$tmp"
 build_faults
 for mode in abort abort_self abort_split; do
     run_both "$mode" "$mode"
-    [ "$status" -eq 7 ] || { [ "$mode" != abort ] && [ "$status" -eq 9 ]; } ||
+    # hydra's 9 or 1 for an abort on a communicator of one process: as
+    # compare_status (faults.sh) accepts them, both seen without the profiler
+    [ "$status" -eq 7 ] || { [ "$mode" != abort ] && { [ "$status" -eq 9 ] || [ "$status" -eq 1 ]; }; } ||
         fail "$mode: exit status $status, expected MPI_Abort's errorcode 7"
     check_partials "$mode" "$mode" 1
 done
