@@ -145,7 +145,8 @@ static OTF2_CallbackCode def_group(void *data, OTF2_GroupRef self, OTF2_StringRe
         rp_fail(r, "out of memory reading the definitions");
         return OTF2_CALLBACK_INTERRUPT;
     }
-    memcpy(d->members, members, n * sizeof *members);
+    if (n)
+        memcpy(d->members, members, n * sizeof *members);
     return OTF2_CALLBACK_SUCCESS;
 }
 

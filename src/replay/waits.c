@@ -65,8 +65,10 @@ static int channel_order(const rp_message_t *send, const rp_message_t *recv)
 static void real_sync(rp_trace_t *t)
 {
     sorting = t;
-    qsort(t->sends, t->nsends, sizeof *t->sends, sends_by_channel);
-    qsort(t->recvs, t->nrecvs, sizeof *t->recvs, recvs_by_channel);
+    if (t->nsends > 1) /* (no sends: NULL, which qsort may not take) */
+        qsort(t->sends, t->nsends, sizeof *t->sends, sends_by_channel);
+    if (t->nrecvs > 1)
+        qsort(t->recvs, t->nrecvs, sizeof *t->recvs, recvs_by_channel);
     /* the latest (send entry - receive entry) of each receiving call, kept
      * in its wait[] until all its messages are paired */
     for (int l = 0; l < t->nlocations; l++)
@@ -142,7 +144,8 @@ static void collective_waits(rp_trace_t *t)
         const rp_location_t *loc = &t->locations[c->location];
         m[i] = (member_t){c, loc->process, loc->calls[c->begin_call].enter, loc->calls[c->end_call].leave, 0};
     }
-    qsort(m, n, sizeof *m, by_comm_process_entry);
+    if (n > 1)
+        qsort(m, n, sizeof *m, by_comm_process_entry);
     /* instance numbers, and the maxima of each instance (3 per instance:
      * entry, exit, negated exit, as mpp_instances_terms reads them) */
     uint64_t ninstances = 0;
@@ -181,7 +184,8 @@ static void collective_waits(rp_trace_t *t)
             max[3 * k + 2] = -m[i].exit;
         seen[k]++;
     }
-    qsort(m, n, sizeof *m, by_process_entry);
+    if (n > 1)
+        qsort(m, n, sizeof *m, by_process_entry);
     for (size_t i = 0; i < n; i++) {
         if (!i || m[i].process != m[i - 1].process)
             mpp_cover_reset(&covers[0]), mpp_cover_reset(&covers[1]);
