@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #define MPP_EXPORT __attribute__((visibility("default")))
 #define MPP_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -23,6 +24,25 @@ typedef enum {
     MPP_CAT_IO,
     MPP_NCAT
 } mpp_category_t;
+
+/* Room for `need` elements of `size` bytes in *array, whose capacity is
+ * *capacity: doubled from `first` until it holds them.  0, or -1 when
+ * memory ran out (the array is then kept as it was).  Not for the hot path
+ * after warm-up: it may allocate. */
+static inline int mpp_grow(void **array, size_t *capacity, size_t need, size_t size, size_t first)
+{
+    if (need <= *capacity)
+        return 0;
+    size_t n = *capacity ? 2 * *capacity : first;
+    while (n < need)
+        n *= 2;
+    void *grown = realloc(*array, n * size);
+    if (!grown)
+        return -1;
+    *array = grown;
+    *capacity = n;
+    return 0;
+}
 
 /* Deepest call stack an SRC point can have (MPIPROF_DEPTH's upper bound). */
 #define MPP_MAX_DEPTH 16

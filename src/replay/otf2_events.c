@@ -92,15 +92,9 @@ static int region_entered(reader_t *r, OTF2_RegionRef region)
              (unsigned long long)current(r)->ref, region);
         return -1;
     }
-    if (r->nopen == r->open_cap) {
-        size_t cap = r->open_cap ? 2 * r->open_cap : 64;
-        uint32_t *grown = realloc(r->open, cap * sizeof *grown);
-        if (!grown) {
-            rp_fail(r, "out of memory for the regions of location %llu", (unsigned long long)current(r)->ref);
-            return -1;
-        }
-        r->open = grown;
-        r->open_cap = cap;
+    if (mpp_grow((void **)&r->open, &r->open_cap, r->nopen + 1, sizeof *r->open, 64) != 0) {
+        rp_fail(r, "out of memory for the regions of location %llu", (unsigned long long)current(r)->ref);
+        return -1;
     }
     r->open[r->nopen++] = region;
     return 0;
@@ -154,15 +148,9 @@ static int add_mark(reader_t *r, OTF2_TimeStamp time, OTF2_RegionRef region, int
     rp_location_t *loc = current(r);
     if (region >= r->t->nregions || !r->t->regions[region].kind || r->depth > 0 || loc->finalize_enter >= 0)
         return 0;
-    if (loc->nmarks == loc->marks_cap) {
-        size_t cap = loc->marks_cap ? 2 * loc->marks_cap : 64;
-        rp_mark_t *grown = realloc(loc->marks, cap * sizeof *grown);
-        if (!grown) {
-            rp_fail(r, "out of memory for the marks of location %llu", (unsigned long long)loc->ref);
-            return -1;
-        }
-        loc->marks = grown;
-        loc->marks_cap = cap;
+    if (mpp_grow((void **)&loc->marks, &loc->marks_cap, loc->nmarks + 1, sizeof *loc->marks, 64) != 0) {
+        rp_fail(r, "out of memory for the marks of location %llu", (unsigned long long)loc->ref);
+        return -1;
     }
     loc->marks[loc->nmarks++] = (rp_mark_t){corrected(r->t, loc, time), region, begin};
     return 0;
@@ -198,15 +186,9 @@ static OTF2_CallbackCode ev_enter(OTF2_LocationRef location, OTF2_TimeStamp time
     int fid = function_of(name);
     if (fid < 0 || mpp_functions[fid].category < 0 || loc->finalize_enter >= 0)
         return OTF2_CALLBACK_SUCCESS; /* not profiled, as at run time */
-    if (loc->ncalls == loc->calls_cap) {
-        size_t cap = loc->calls_cap ? 2 * loc->calls_cap : 256;
-        rp_call_t *grown = realloc(loc->calls, cap * sizeof *grown);
-        if (!grown) {
-            rp_fail(r, "out of memory for the events of location %llu", (unsigned long long)loc->ref);
-            return OTF2_CALLBACK_INTERRUPT;
-        }
-        loc->calls = grown;
-        loc->calls_cap = cap;
+    if (mpp_grow((void **)&loc->calls, &loc->calls_cap, loc->ncalls + 1, sizeof *loc->calls, 256) != 0) {
+        rp_fail(r, "out of memory for the events of location %llu", (unsigned long long)loc->ref);
+        return OTF2_CALLBACK_INTERRUPT;
     }
     r->open_call = (int64_t)loc->ncalls;
     loc->calls[loc->ncalls++] = (rp_call_t){.fid = (uint32_t)fid, .site = site_of(r, attributes), .enter = at,
@@ -252,33 +234,34 @@ static int add_message(reader_t *r, int send, uint32_t comm, uint32_t peer, uint
     int32_t world = c->world[peer] == -1 ? t->locations[r->current].process : c->world[peer];
     rp_message_t **list = send ? &t->sends : &t->recvs;
     size_t *n = send ? &t->nsends : &t->nrecvs, *cap = send ? &t->sends_cap : &t->recvs_cap;
-    if (*n == *cap) {
-        size_t more = *cap ? 2 * *cap : 1024;
-        rp_message_t *grown = realloc(*list, more * sizeof *grown);
-        if (!grown) {
-            rp_fail(r, "out of memory for the messages");
-            return -1;
-        }
-        *list = grown;
-        *cap = more;
+    if (mpp_grow((void **)list, cap, *n + 1, sizeof **list, 1024) != 0) {
+        rp_fail(r, "out of memory for the messages");
+        return -1;
     }
     (*list)[(*n)++] = (rp_message_t){comm, world, (int32_t)tag, posted, (uint32_t)r->current, (uint32_t)call};
     return 0;
+}
+
+/* A blocking send or receive in the open call: its bytes, and the message
+ * to pair, posted at the call's entry. */
+static OTF2_CallbackCode message(reader_t *r, OTF2_TimeStamp time, int send, OTF2_CommRef comm, uint32_t peer,
+                                 uint32_t tag, uint64_t length)
+{
+    SEEN(r, time, 1);
+    rp_call_t *c = open_call(r);
+    if (!c)
+        return OTF2_CALLBACK_SUCCESS;
+    *(send ? &c->bytes_sent : &c->bytes_recv) += length;
+    return add_message(r, send, comm, peer, tag, c->enter, r->open_call) ? OTF2_CALLBACK_INTERRUPT
+                                                                         : OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode ev_send(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
                                  OTF2_AttributeList *attributes, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
                                  uint64_t length)
 {
-    reader_t *r = data;
     (void)location, (void)position, (void)attributes;
-    SEEN(r, time, 1);
-    rp_call_t *c = open_call(r);
-    if (!c)
-        return OTF2_CALLBACK_SUCCESS;
-    c->bytes_sent += length;
-    return add_message(r, 1, comm, receiver, tag, c->enter, r->open_call) ? OTF2_CALLBACK_INTERRUPT
-                                                                            : OTF2_CALLBACK_SUCCESS;
+    return message(data, time, 1, comm, receiver, tag, length);
 }
 
 static OTF2_CallbackCode ev_isend(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
@@ -322,15 +305,8 @@ static OTF2_CallbackCode ev_recv(OTF2_LocationRef location, OTF2_TimeStamp time,
                                  OTF2_AttributeList *attributes, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
                                  uint64_t length)
 {
-    reader_t *r = data;
     (void)location, (void)position, (void)attributes;
-    SEEN(r, time, 1);
-    rp_call_t *c = open_call(r);
-    if (!c)
-        return OTF2_CALLBACK_SUCCESS;
-    c->bytes_recv += length;
-    return add_message(r, 0, comm, sender, tag, c->enter, r->open_call) ? OTF2_CALLBACK_INTERRUPT
-                                                                          : OTF2_CALLBACK_SUCCESS;
+    return message(data, time, 0, comm, sender, tag, length);
 }
 
 /* A receive request completed: its bytes count on the call that posted it
@@ -363,15 +339,9 @@ static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef location, OTF2_TimeStamp
     SEEN(r, time, 1);
     if (r->open_call < 0)
         return OTF2_CALLBACK_SUCCESS;
-    if (r->ncoll_open == r->coll_open_cap) {
-        size_t cap = r->coll_open_cap ? 2 * r->coll_open_cap : 16;
-        int64_t *grown = realloc(r->coll_open, cap * sizeof *grown);
-        if (!grown) {
-            rp_fail(r, "out of memory for the collective operations");
-            return OTF2_CALLBACK_INTERRUPT;
-        }
-        r->coll_open = grown;
-        r->coll_open_cap = cap;
+    if (mpp_grow((void **)&r->coll_open, &r->coll_open_cap, r->ncoll_open + 1, sizeof *r->coll_open, 16) != 0) {
+        rp_fail(r, "out of memory for the collective operations");
+        return OTF2_CALLBACK_INTERRUPT;
     }
     r->coll_open[r->ncoll_open++] = r->open_call;
     return OTF2_CALLBACK_SUCCESS;
@@ -398,15 +368,10 @@ static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef location, OTF2_TimeStamp t
              (unsigned long long)loc->ref, comm);
         return OTF2_CALLBACK_INTERRUPT;
     }
-    if (t->ncollectives == t->collectives_cap) {
-        size_t cap = t->collectives_cap ? 2 * t->collectives_cap : 1024;
-        rp_collective_t *grown = realloc(t->collectives, cap * sizeof *grown);
-        if (!grown) {
-            rp_fail(r, "out of memory for the collective operations");
-            return OTF2_CALLBACK_INTERRUPT;
-        }
-        t->collectives = grown;
-        t->collectives_cap = cap;
+    size_t need = t->ncollectives + 1;
+    if (mpp_grow((void **)&t->collectives, &t->collectives_cap, need, sizeof *t->collectives, 1024) != 0) {
+        rp_fail(r, "out of memory for the collective operations");
+        return OTF2_CALLBACK_INTERRUPT;
     }
     t->collectives[t->ncollectives++] =
         (rp_collective_t){comm, (uint32_t)r->current, (uint32_t)begin, (uint32_t)r->open_call};

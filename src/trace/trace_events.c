@@ -62,21 +62,6 @@ static inline uint64_t at(trace_thread_t *t, uint64_t time)
     return time;
 }
 
-static int grow(void **array, size_t *capacity, size_t need, size_t size)
-{
-    if (need <= *capacity)
-        return 0;
-    size_t n = *capacity ? 2 * *capacity : 16;
-    while (n < need)
-        n *= 2;
-    void *grown = realloc(*array, n * size);
-    if (!grown)
-        return -1;
-    *array = grown;
-    *capacity = n;
-    return 0;
-}
-
 /* The local string id of the call's SRC point (its cell's function and
  * frames), UINT32_MAX when it has none. */
 static uint32_t site_of(trace_thread_t *t, const mpp_call_t *c, int depth)
@@ -96,7 +81,7 @@ static uint32_t site_of(trace_thread_t *t, const mpp_call_t *c, int depth)
                 return *index;
             continue;
         }
-        if (grow((void **)&t->sites, &t->sites_capacity, t->nsites + 1, sizeof *t->sites) != 0) {
+        if (mpp_grow((void **)&t->sites, &t->sites_capacity, t->nsites + 1, sizeof *t->sites, 16) != 0) {
             mpp_handlemap_remove(&t->site_index, hash, NULL);
             return UINT32_MAX;
         }
@@ -168,7 +153,7 @@ static uint32_t comm_ref(trace_thread_t *t, MPI_Comm comm)
     for (size_t i = 0; i < t->ncomms; i++)
         if (t->comms[i].handle == comm && t->comms[i].id == id)
             return t->last_comm = (uint32_t)i;
-    if (grow((void **)&t->comms, &t->comms_capacity, t->ncomms + 1, sizeof *t->comms) != 0)
+    if (mpp_grow((void **)&t->comms, &t->comms_capacity, t->ncomms + 1, sizeof *t->comms, 16) != 0)
         return UINT32_MAX;
     trace_comm_t *n = &t->comms[t->ncomms];
     n->handle = comm;
@@ -305,7 +290,7 @@ static uint32_t region_of(trace_thread_t *t, const char *name, const mpp_mark_t 
             (r->file ? mark->file && !strcmp(r->file, mark->file) : !mark->file && r->site == mark->site))
             return MPP_NFUNCTIONS + (uint32_t)i;
     }
-    if (grow((void **)&t->regions, &t->regions_capacity, t->nregions + 1, sizeof *t->regions) != 0)
+    if (mpp_grow((void **)&t->regions, &t->regions_capacity, t->nregions + 1, sizeof *t->regions, 16) != 0)
         return UINT32_MAX;
     trace_region_t *r = &t->regions[t->nregions];
     snprintf(r->name, sizeof r->name, "%s", name);
@@ -326,7 +311,7 @@ void mpp_trace_mark(int kind, const char *name, const mpp_mark_t *mark, uint64_t
         int seq = kind == MPP_TRACE_SEQ_BEGIN;
         uint32_t region = region_of(t, seq ? "[replicated code]" : name, mark, seq);
         if (region == UINT32_MAX ||
-            grow((void **)&t->open, &t->open_capacity, t->nopen + 1, sizeof *t->open) != 0) {
+            mpp_grow((void **)&t->open, &t->open_capacity, t->nopen + 1, sizeof *t->open, 16) != 0) {
             lost(t);
             return;
         }
