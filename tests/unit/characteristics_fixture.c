@@ -10,6 +10,16 @@
 
 bench_t B;
 
+void stat_add(mpp_stat_t *s, double v, int rank)
+{
+    s->sum += v;
+    if (v < s->min)
+        s->min = v, s->min_rank = rank;
+    if (v > s->max)
+        s->max = v, s->max_rank = rank;
+    s->count++;
+}
+
 void setup(void)
 {
     memset(&B, 0, sizeof B);
@@ -62,15 +72,8 @@ void build(const proc_t *procs, int nprocs)
         for (int w = 0; w < 3; w++)
             li.wait[w] = procs[p].wait[w];
         mpp_process_quantities(&li, entered, v);
-        for (int k = 0; k < MPP_NQ; k++) {
-            mpp_stat_t *s = &B.in.q[k];
-            s->sum += v[k];
-            if (v[k] < s->min)
-                s->min = v[k], s->min_rank = p;
-            if (v[k] > s->max)
-                s->max = v[k], s->max_rank = p;
-            s->count++;
-        }
+        for (int k = 0; k < MPP_NQ; k++)
+            stat_add(&B.in.q[k], v[k], p);
     }
     B.in.by_process = B.by_process;
     ck_assert_int_eq(mpp_characteristics(&B.in, nprocs, &B.res), 0);

@@ -29,6 +29,9 @@ typedef struct {
 } bench_t;
 extern bench_t B;
 
+/* v of process `rank` into s, as the reduction adds it (the lowest rank
+ * on ties, since ranks come in order). */
+void stat_add(mpp_stat_t *s, double v, int rank);
 void setup(void);
 void teardown(void);
 /* The reduced interval of `procs` (every process selected), as the

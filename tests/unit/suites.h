@@ -4,6 +4,7 @@
 #define MPP_UNIT_SUITES_H
 
 #include <check.h>
+#include <jansson.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -60,6 +61,16 @@ static inline void unit_reset_warnings(void)
 {
     mpp_warnings_set_echo(0);
     mpp_warnings_reset();
+}
+
+/* schema/example-protocol.json, the schema's example (the test's to
+ * json_decref); MPP_TEST_SRCDIR is the source tree (tests/unit/local.mk). */
+static inline json_t *unit_example_protocol(void)
+{
+    json_error_t error;
+    json_t *doc = json_load_file(MPP_TEST_SRCDIR "/schema/example-protocol.json", 0, &error);
+    ck_assert_msg(doc != NULL, "schema/example-protocol.json: %s", error.text);
+    return doc;
 }
 
 #endif

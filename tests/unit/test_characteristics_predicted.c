@@ -92,15 +92,8 @@ static void build_predicted(const proc_t *procs, int nprocs, const double *speed
         }
         mpp_predicted_quantities(&B.by_process[p * MPP_NQ], pcat[p], speeds[p], work / B.in.processes,
                                  insufficient_work / B.in.processes, v);
-        for (int k = 0; k < MPP_NQ; k++) {
-            mpp_stat_t *s = &B.in.pq[k];
-            s->sum += v[k];
-            if (v[k] < s->min)
-                s->min = v[k], s->min_rank = p;
-            if (v[k] > s->max)
-                s->max = v[k], s->max_rank = p;
-            s->count++;
-        }
+        for (int k = 0; k < MPP_NQ; k++)
+            stat_add(&B.in.pq[k], v[k], p);
     }
     B.in.predicted = B.in.overlap_known = 1;
     B.in.pred_by_process = B.pred_by_process;

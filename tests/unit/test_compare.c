@@ -12,17 +12,6 @@
 #include "compare.h"
 #include "suites.h"
 
-#ifndef MPP_TEST_SRCDIR
-#error "MPP_TEST_SRCDIR (the source tree) must be defined"
-#endif
-
-static json_t *example(void)
-{
-    json_error_t error;
-    json_t *doc = json_load_file(MPP_TEST_SRCDIR "/schema/example-protocol.json", 0, &error);
-    ck_assert_msg(doc != NULL, "schema/example-protocol.json: %s", error.text);
-    return doc;
-}
 
 static json_t *interval(json_t *doc, size_t i)
 {
@@ -77,7 +66,7 @@ END_TEST
 
 START_TEST(test_compare_equal)
 {
-    json_t *a = example(), *b = json_deep_copy(a);
+    json_t *a = unit_example_protocol(), *b = json_deep_copy(a);
     json_object_set_new(json_object_get(b, "parameters"), "started", json_string("2030-01-01T00:00:00"));
     mpp_compare_options_t o = defaults();
     mpp_compare_t c;
@@ -99,7 +88,7 @@ END_TEST
 
 START_TEST(test_compare_src_removed_and_counts)
 {
-    json_t *a = example(), *b = json_deep_copy(a);
+    json_t *a = unit_example_protocol(), *b = json_deep_copy(a);
     json_t *srcs = json_object_get(interval(b, 0), "src");
     json_t *removed = json_incref(json_array_get(srcs, 1));
     json_array_remove(srcs, 1);
@@ -124,7 +113,7 @@ END_TEST
 
 START_TEST(test_compare_renamed_interval)
 {
-    json_t *a = example(), *b = json_deep_copy(a);
+    json_t *a = unit_example_protocol(), *b = json_deep_copy(a);
     ck_assert_uint_ge(json_array_size(json_object_get(a, "intervals")), 2);
     json_object_set_new(interval(b, 1), "name", json_string("renamed"));
     mpp_compare_options_t o = defaults();
@@ -142,7 +131,7 @@ END_TEST
 
 START_TEST(test_compare_time_beyond_tolerance)
 {
-    json_t *a = example(), *b = json_deep_copy(a);
+    json_t *a = unit_example_protocol(), *b = json_deep_copy(a);
     json_t *main_b = json_object_get(json_object_get(interval(b, 0), "real"), "main");
     double t = json_number_value(json_object_get(main_b, "execution_time"));
     json_object_set_new(main_b, "execution_time", json_real(t * 1.005)); /* within 1% */
@@ -174,7 +163,7 @@ START_TEST(test_compare_duplicates_and_lines)
 {
     /* the same SRC point twice in A, once in B: the first matched, the
      * second in A only; a line moved: found again with --ignore line */
-    json_t *a = example(), *b = json_deep_copy(a);
+    json_t *a = unit_example_protocol(), *b = json_deep_copy(a);
     json_t *srcs_a = json_object_get(interval(a, 0), "src");
     json_array_append_new(srcs_a, json_deep_copy(json_array_get(srcs_a, 0)));
     mpp_compare_options_t o = defaults();
@@ -205,7 +194,7 @@ END_TEST
 
 START_TEST(test_compare_processes_and_summary)
 {
-    json_t *a = example(), *b = json_deep_copy(a);
+    json_t *a = unit_example_protocol(), *b = json_deep_copy(a);
     json_object_set_new(json_object_get(b, "parameters"), "processes", json_integer(4));
     json_t *main_b = json_object_get(json_object_get(interval(b, 0), "real"), "main");
     json_t *main_a = json_object_get(json_object_get(interval(a, 0), "real"), "main");
@@ -243,7 +232,7 @@ END_TEST
 
 START_TEST(test_compare_bad_args)
 {
-    json_t *a = example();
+    json_t *a = unit_example_protocol();
     char why[512];
     char *name = mpp_compare_name("Real sync");
     ck_assert_str_eq(name, "real_sync");

@@ -11,17 +11,6 @@
 #include "suites.h"
 #include "view.h"
 
-#ifndef MPP_TEST_SRCDIR
-#error "MPP_TEST_SRCDIR (the source tree) must be defined"
-#endif
-
-static json_t *example(void)
-{
-    json_error_t error;
-    json_t *doc = json_load_file(MPP_TEST_SRCDIR "/schema/example-protocol.json", 0, &error);
-    ck_assert_msg(doc != NULL, "schema/example-protocol.json: %s", error.text);
-    return doc;
-}
 
 /* The member at a path of keys and [indexes], such as intervals[1].real. */
 static json_t *at(json_t *root, const char *path)
@@ -74,7 +63,7 @@ static void expect_refused(json_t *doc, const char *needle)
 
 START_TEST(test_view_check_example)
 {
-    json_t *doc = example();
+    json_t *doc = unit_example_protocol();
     char why[512] = "";
     ck_assert_msg(mpp_view_check(doc, why, sizeof why) == 0, "%s", why);
     json_decref(doc);
@@ -86,7 +75,7 @@ START_TEST(test_view_check_not_a_protocol)
     expect_refused(json_pack("[i]", 1), "the document: an array, but a protocol is an object");
     expect_refused(json_pack("{s:s}", "format", "mpiprof-hang-dump"), "format: \"mpiprof-hang-dump\", but");
     expect_refused(json_pack("{s:i}", "a", 1), "format: missing");
-    json_t *doc = example();
+    json_t *doc = unit_example_protocol();
     set_at(doc, "version", json_integer(2));
     expect_refused(doc, "version: 2, but this mpiprof reads protocols of version 1");
 }
@@ -116,13 +105,13 @@ START_TEST(test_view_check_members)
         {"intervals[1].predicted", "[]", "intervals[1].predicted: an array, but an object or null"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        json_t *doc = example();
+        json_t *doc = unit_example_protocol();
         json_error_t error;
         set_at(doc, cases[i].path, cases[i].value ? json_loads(cases[i].value, JSON_DECODE_ANY, &error) : NULL);
         expect_refused(doc, cases[i].needle);
     }
     /* n/a where the schema allows it is no refusal */
-    json_t *doc = example();
+    json_t *doc = unit_example_protocol();
     set_at(doc, "intervals[1].predicted", json_null());
     set_at(doc, "intervals[1].real.main.lost_time", json_null());
     set_at(doc, "intervals[0].src[1].real_sync", json_null());
@@ -168,7 +157,7 @@ static void teardown_sources(void)
 /* A protocol whose one SRC point has the frames (path, line) given. */
 static json_t *doc_with_frames(const char *cwd, const char *const *paths, const int *lines, int n)
 {
-    json_t *doc = example(), *stack = json_array();
+    json_t *doc = unit_example_protocol(), *stack = json_array();
     for (int i = 0; i < n; i++)
         json_array_append_new(stack, json_pack("{s:s, s:s, s:i, s:s, s:s}", "file", "x", "path", paths[i], "line",
                                                lines[i], "function", "f", "text", "x:1 (f)"));
@@ -256,7 +245,7 @@ static char *page_of(json_t *const *docs, int n, int *rc, char *why, size_t size
 
 START_TEST(test_view_page)
 {
-    json_t *doc = example();
+    json_t *doc = unit_example_protocol();
     set_at(doc, "intervals[1].name", json_string("</script><script>alert(1)</script><!--"));
     char why[256] = "";
     int rc;
@@ -291,7 +280,7 @@ END_TEST
 
 START_TEST(test_view_page_refused)
 {
-    json_t *docs[2] = {example(), example()};
+    json_t *docs[2] = {unit_example_protocol(), unit_example_protocol()};
     set_at(docs[1], "intervals[0].real", NULL);
     char why[512] = "";
     int rc;
