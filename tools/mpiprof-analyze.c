@@ -124,7 +124,7 @@ static void describe_run(const rp_trace_t *t, mpp_run_info_t *run, uint64_t pair
     run->nprocs = t->nprocesses;
     snprintf(run->threads_level, sizeof run->threads_level, "n/a (not in the trace)");
     snprintf(run->mpi_library, sizeof run->mpi_library, "n/a (not in the trace)");
-    snprintf(run->mpi_standard, sizeof run->mpi_standard, "n/a");
+    snprintf(run->mpi_standard, sizeof run->mpi_standard, "n/a (not in the trace)");
     snprintf(run->hostname, sizeof run->hostname, "%s", t->processes[0].host);
     snprintf(run->clock, sizeof run->clock,
              "the trace's timestamps, resolution %.3g s; %s; every wait state exact from the events (no threshold)",
