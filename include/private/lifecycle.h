@@ -11,9 +11,10 @@
 
 enum { MPP_LIFE_BEFORE = 0, MPP_LIFE_ACTIVE, MPP_LIFE_AFTER, MPP_LIFE_DISABLED };
 
-/* After the MPI library initialized: `provided` thread level, and the
- * wrapper's return/frame addresses (MPI_Init's call site). */
-void mpp_lifecycle_start(int provided, void *return_address, void *frame_address);
+/* After the MPI library initialized in `fid` (MPI_Init, MPI_Init_thread,
+ * MPI_Session_init: trace mode records it): `provided` thread level, and
+ * the wrapper's return/frame addresses (MPI_Init's call site). */
+void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void *frame_address);
 /* Before the MPI library finalizes: reduce, analyze, write.  `fid`: the
  * call that ends the profile (MPI_Finalize, or the last
  * MPI_Session_finalize: world.h); the wrapper's return and frame

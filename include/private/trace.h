@@ -59,6 +59,13 @@ void mpp_trace_mode_partial(const char *protocol, mpp_run_info_t *run);
 int mpp_trace_start(MPI_Comm comm, const char *path, long buffer, int rank, int nprocs, const char *host,
                     int replace);
 
+/* The call that started the profile (fid: MPI_Init, MPI_Init_thread or
+ * MPI_Session_init), once the archive is open: its Enter at `entered` (the
+ * profiler's clock started in it, after the MPI library initialized) with
+ * its call site (frames, depth) as mpiprof::src, its Leave at `returned`,
+ * the instant interval 0 begins (mpp_intervals_init's). */
+void mpp_trace_init_call(uint32_t fid, const uintptr_t *frames, int depth, uint64_t entered, uint64_t returned);
+
 /* Hooks of the generated wrappers (trace.h's order above). */
 void mpp_trace_enter(mpp_call_t *c);
 void mpp_trace_leave(mpp_call_t *c);
@@ -95,6 +102,11 @@ static inline int mpp_trace_start(MPI_Comm comm, const char *path, long buffer, 
 {
     (void)comm, (void)path, (void)buffer, (void)rank, (void)nprocs, (void)host, (void)replace;
     return -1;
+}
+static inline void mpp_trace_init_call(uint32_t fid, const uintptr_t *frames, int depth, uint64_t entered,
+                                       uint64_t returned)
+{
+    (void)fid, (void)frames, (void)depth, (void)entered, (void)returned;
 }
 static inline void mpp_trace_enter(mpp_call_t *c) { (void)c; }
 static inline void mpp_trace_leave(mpp_call_t *c) { (void)c; }

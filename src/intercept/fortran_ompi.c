@@ -7,6 +7,7 @@
  * api.c; every other entry point is generated (f08_wrappers.c). */
 #include <mpi.h>
 
+#include "function_table.h"
 #include "lifecycle.h"
 #include "world.h"
 #include "wrapper_support.h"
@@ -20,14 +21,14 @@ void pmpi_init_thread_f08_(const MPI_Fint *required, MPI_Fint *provided, MPI_Fin
 void pmpi_finalize_f08_(MPI_Fint *ierror) __attribute__((weak));
 
 /* MPI is initialized (ierror says so; mpi_f08's may be absent). */
-static void started(const MPI_Fint *ierror, void *return_address, void *frame_address)
+static void started(uint32_t fid, const MPI_Fint *ierror, void *return_address, void *frame_address)
 {
     if (!mpp_f08_ok(ierror))
         return;
     int provided = MPI_THREAD_SINGLE;
     PMPI_Query_thread(&provided);
     mpp_world_model_opened();
-    mpp_lifecycle_start(provided, return_address, frame_address);
+    mpp_lifecycle_start(fid, provided, return_address, frame_address);
 }
 
 #define INIT(mine, real)                                                                                       \
@@ -36,7 +37,7 @@ static void started(const MPI_Fint *ierror, void *return_address, void *frame_ad
         if (!real)                                                                                             \
             mpp_f08_missing(#mine, #real);                                                                     \
         real(ierror);                                                                                          \
-        started(ierror, __builtin_return_address(0), __builtin_frame_address(0));                             \
+        started(MPP_FN_MPI_Init, ierror, __builtin_return_address(0), __builtin_frame_address(0));            \
     }
 
 #define INIT_THREAD(mine, real)                                                                                \
@@ -45,7 +46,7 @@ static void started(const MPI_Fint *ierror, void *return_address, void *frame_ad
         if (!real)                                                                                             \
             mpp_f08_missing(#mine, #real);                                                                     \
         real(required, provided, ierror);                                                                      \
-        started(ierror, __builtin_return_address(0), __builtin_frame_address(0));                             \
+        started(MPP_FN_MPI_Init_thread, ierror, __builtin_return_address(0), __builtin_frame_address(0));     \
     }
 
 #define FINALIZE(mine, real)                                                                                   \

@@ -158,7 +158,7 @@ static int function_of_name(const char *name)
     return -1;
 }
 
-void mpp_lifecycle_start(int provided, void *return_address, void *frame_address)
+void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void *frame_address)
 {
     if (active || state == MPP_LIFE_AFTER) /* MPI started again (sessions) after the protocol: not profiled */
         return;
@@ -197,6 +197,7 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
     gethostname(run.hostname, sizeof run.hostname - 1);
 
     mpp_clock_start((int)mpp_config.number[MPP_CFG_CLOCK]);
+    uint64_t entered = mpp_now(); /* trace mode's Enter of MPI_Init */
     mpp_callsite_init((int)mpp_config.number[MPP_CFG_DEPTH], (int)mpp_config.number[MPP_CFG_UNWIND], function_of_name);
     uintptr_t stack_lo, stack_hi;
     mpp_stack_bounds(&stack_lo, &stack_hi);
@@ -226,12 +227,15 @@ void mpp_lifecycle_start(int provided, void *return_address, void *frame_address
      * started before interval 0 opens so that it reads them. */
     mpp_topology_start();
     mpp_counters_start(mpp_config.text[MPP_CFG_PAPI_EVENTS], (int)mpp_config.number[MPP_CFG_PAPI_SRC]);
+    uint64_t interval0 = mpp_now();
     if (mpp_intervals_init((uint32_t)mpp_config.number[MPP_CFG_MAX_INTERVALS] + 1,
-                           (uint32_t)mpp_config.number[MPP_CFG_MAX_NESTING], mpp_now()) != 0) {
+                           (uint32_t)mpp_config.number[MPP_CFG_MAX_NESTING], interval0) != 0) {
         mpp_warn("out of memory at MPI_Init; the profiler is disabled for this run");
         mpp_counters_stop();
         return;
     }
+    if (mpp_trace_on)
+        mpp_trace_init_call(fid, init_site, mpp_callsite_depth(), entered, interval0);
     mpp_union_tracking = mpp_union_measured = provided == MPI_THREAD_MULTIPLE;
     active = 1;
     state = MPP_LIFE_ACTIVE;
@@ -722,7 +726,7 @@ MPP_EXPORT int MPI_Init(int *argc, char ***argv)
         int provided = MPI_THREAD_SINGLE;
         PMPI_Query_thread(&provided);
         mpp_world_model_opened();
-        mpp_lifecycle_start(provided, __builtin_return_address(0), __builtin_frame_address(0));
+        mpp_lifecycle_start(MPP_FN_MPI_Init, provided, __builtin_return_address(0), __builtin_frame_address(0));
     }
     return rc;
 }
@@ -732,7 +736,8 @@ MPP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provi
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS) {
         mpp_world_model_opened();
-        mpp_lifecycle_start(*provided, __builtin_return_address(0), __builtin_frame_address(0));
+        mpp_lifecycle_start(MPP_FN_MPI_Init_thread, *provided, __builtin_return_address(0),
+                            __builtin_frame_address(0));
     }
     return rc;
 }
@@ -775,7 +780,7 @@ MPP_EXPORT intptr_t mpi_init_f08_(void *ierror)
         int provided = MPI_THREAD_SINGLE;
         PMPI_Query_thread(&provided);
         mpp_world_model_opened();
-        mpp_lifecycle_start(provided, __builtin_return_address(0), __builtin_frame_address(0));
+        mpp_lifecycle_start(MPP_FN_MPI_Init, provided, __builtin_return_address(0), __builtin_frame_address(0));
     }
     return rc;
 }
@@ -785,7 +790,8 @@ MPP_EXPORT intptr_t mpi_init_thread_f08_(void *required, void *provided, void *i
     intptr_t rc = pmpir_init_thread_f08_(required, provided, ierror);
     if (f08_ok(ierror)) {
         mpp_world_model_opened();
-        mpp_lifecycle_start(*(int *)provided, __builtin_return_address(0), __builtin_frame_address(0));
+        mpp_lifecycle_start(MPP_FN_MPI_Init_thread, *(int *)provided, __builtin_return_address(0),
+                            __builtin_frame_address(0));
     }
     return rc;
 }

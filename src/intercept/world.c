@@ -214,7 +214,7 @@ static int session_init(const session_call_t *sc, void *return_address, void *fr
     MPI_Session s = sc->handle(sc->args);
     remember(s);
     if (starts && open_world() == 0)
-        mpp_lifecycle_start(thread_level(s), return_address, frame_address);
+        mpp_lifecycle_start(MPP_FN_MPI_Session_init, thread_level(s), return_address, frame_address);
     return rc;
 }
 

@@ -156,6 +156,14 @@ static int add_mark(reader_t *r, OTF2_TimeStamp time, OTF2_RegionRef region, int
     return 0;
 }
 
+/* The call whose return begins interval 0: MPI_Init, MPI_Init_thread, or
+ * (a program of sessions) the MPI_Session_init that started mpiprof, the
+ * only one its traces hold. */
+static int starts_profile(const char *name)
+{
+    return !strcmp(name, "MPI_Init") || !strcmp(name, "MPI_Init_thread") || !strcmp(name, "MPI_Session_init");
+}
+
 static OTF2_CallbackCode ev_enter(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
                                   OTF2_AttributeList *attributes, OTF2_RegionRef region)
 {
@@ -179,7 +187,7 @@ static OTF2_CallbackCode ev_enter(OTF2_LocationRef location, OTF2_TimeStamp time
             loc->finalize_enter = at;
         return OTF2_CALLBACK_SUCCESS;
     }
-    if (!strcmp(name, "MPI_Init") || !strcmp(name, "MPI_Init_thread")) {
+    if (starts_profile(name)) {
         loc->init_site = site_of(r, attributes); /* interval 0's position */
         return r->failed ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
     }
@@ -212,7 +220,7 @@ static OTF2_CallbackCode ev_leave(OTF2_LocationRef location, OTF2_TimeStamp time
         return OTF2_CALLBACK_SUCCESS;
     rp_location_t *loc = current(r);
     const char *name = rp_string(r, d->name);
-    if (!strcmp(name, "MPI_Init") || !strcmp(name, "MPI_Init_thread"))
+    if (starts_profile(name))
         loc->init_leave = corrected(r->t, loc, time);
     rp_call_t *c = open_call(r);
     if (c)
@@ -347,17 +355,12 @@ static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef location, OTF2_TimeStamp
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
-                                     OTF2_AttributeList *attributes, OTF2_CollectiveOp op, OTF2_CommRef comm,
-                                     uint32_t root, uint64_t sent, uint64_t received)
+/* A collective operation of the location completed in its open call,
+ * begun in call `begin` (the same, or the one that started it). */
+static OTF2_CallbackCode collective_done(reader_t *r, int64_t begin, OTF2_CommRef comm, uint64_t sent,
+                                         uint64_t received)
 {
-    reader_t *r = data;
-    (void)location, (void)position, (void)attributes, (void)op, (void)root;
-    SEEN(r, time, 1);
     rp_trace_t *t = r->t;
-    if (r->open_call < 0)
-        return OTF2_CALLBACK_SUCCESS;
-    int64_t begin = r->ncoll_open ? r->coll_open[--r->ncoll_open] : r->open_call;
     rp_location_t *loc = current(r);
     loc->calls[begin].bytes_sent += sent;
     loc->calls[begin].bytes_recv += received;
@@ -376,6 +379,57 @@ static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef location, OTF2_TimeStamp t
     t->collectives[t->ncollectives++] =
         (rp_collective_t){comm, (uint32_t)r->current, (uint32_t)begin, (uint32_t)r->open_call};
     return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
+                                     OTF2_AttributeList *attributes, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                     uint32_t root, uint64_t sent, uint64_t received)
+{
+    reader_t *r = data;
+    (void)location, (void)position, (void)attributes, (void)op, (void)root;
+    SEEN(r, time, 1);
+    if (r->open_call < 0)
+        return OTF2_CALLBACK_SUCCESS;
+    int64_t begin = r->ncoll_open ? r->coll_open[--r->ncoll_open] : r->open_call;
+    return collective_done(r, begin, comm, sent, received);
+}
+
+/* A nonblocking collective operation begun (OTF2 3's request events, as
+ * mpiprof and Score-P write them): the call that began it, found again by
+ * its request at its completion. */
+static OTF2_CallbackCode ev_nbc_request(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
+                                        void *data, OTF2_AttributeList *attributes, uint64_t request)
+{
+    reader_t *r = data;
+    (void)location, (void)position, (void)attributes;
+    SEEN(r, time, 1);
+    rp_call_t *c = open_call(r);
+    if (!c)
+        return OTF2_CALLBACK_SUCCESS;
+    int inserted;
+    irecv_t *q = mpp_handlemap_put(&r->requests, request, &inserted);
+    if (!q) {
+        rp_fail(r, "out of memory for the collective requests");
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    *q = (irecv_t){c->enter, r->open_call};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* ... and completed in the open call (a wait or test): entry of the call
+ * that began it, exit of this one. */
+static OTF2_CallbackCode ev_nbc_complete(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
+                                         void *data, OTF2_AttributeList *attributes, OTF2_CollectiveOp op,
+                                         OTF2_CommRef comm, uint32_t root, uint64_t sent, uint64_t received,
+                                         uint64_t request)
+{
+    reader_t *r = data;
+    (void)location, (void)position, (void)attributes, (void)op, (void)root;
+    SEEN(r, time, 1);
+    irecv_t q = {0, -1};
+    if (r->open_call < 0 || !mpp_handlemap_remove(&r->requests, request, &q) || q.call < 0)
+        return OTF2_CALLBACK_SUCCESS; /* begun or completed where nothing is profiled */
+    return collective_done(r, q.call, comm, sent, received);
 }
 
 static OTF2_CallbackCode def_clock_offset(void *data, OTF2_TimeStamp time, int64_t offset, double deviation)
@@ -418,6 +472,8 @@ static OTF2_EvtReaderCallbacks *event_callbacks(void)
     OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, ev_irecv);
     OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, ev_coll_begin);
     OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, ev_coll_end);
+    OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, ev_nbc_request);
+    OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, ev_nbc_complete);
     return cb;
 }
 

@@ -70,7 +70,7 @@ typedef struct {
     uint32_t *open;              /* every region open, innermost last */
     size_t nopen, open_cap;
     int64_t open_call;           /* its call, -1: none or not profiled */
-    mpp_handlemap_t requests;    /* receive request id -> irecv_t */
+    mpp_handlemap_t requests;    /* request id of a receive or nonblocking collective -> irecv_t */
     int64_t *coll_open;          /* calls with a MpiCollectiveBegin not yet ended */
     size_t ncoll_open, coll_open_cap;
     mpp_strmap_t sites;          /* frame record -> index */

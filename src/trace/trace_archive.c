@@ -204,6 +204,24 @@ int mpp_trace_start(MPI_Comm comm, const char *path, long buffer, int rank, int 
     return 0;
 }
 
+void mpp_trace_init_call(uint32_t fid, const uintptr_t *frames, int depth, uint64_t entered, uint64_t returned)
+{
+    trace_thread_t *me = mpp_trace_self();
+    if (!me)
+        return;
+    uint32_t site = mpp_trace_site(me, fid, frames, depth);
+    if (site != UINT32_MAX)
+        OTF2_AttributeList_AddStringRef(me->attributes, TRACE_ATTR_SRC, site);
+    if (entered < started) /* the trace begins with it */
+        started = entered;
+    if (returned < entered)
+        returned = entered;
+    if (OTF2_EvtWriter_Enter(me->writer, me->attributes, entered, fid) != OTF2_SUCCESS ||
+        OTF2_EvtWriter_Leave(me->writer, NULL, returned, fid) != OTF2_SUCCESS)
+        __atomic_fetch_add(&mpp_trace_errors, 1, __ATOMIC_RELAXED);
+    me->last_time = returned;
+}
+
 /* --- MPI_Finalize --- */
 
 /* Records a process sends rank 0 (NUL-terminated each):

@@ -62,14 +62,9 @@ static inline uint64_t at(trace_thread_t *t, uint64_t time)
     return time;
 }
 
-/* The local string id of the call's SRC point (its cell's function and
- * frames), UINT32_MAX when it has none. */
-static uint32_t site_of(trace_thread_t *t, const mpp_call_t *c, int depth)
+uint32_t mpp_trace_site(trace_thread_t *t, uint32_t fid, const uintptr_t *frames, int depth)
 {
-    const mpp_cell_t *cell = c->cell;
-    if (!cell)
-        return UINT32_MAX;
-    uint64_t hash = mpp_key_hash(cell->fid, 0, cell->frames, depth);
+    uint64_t hash = mpp_key_hash(fid, 0, frames, depth);
     for (int probe = 0; probe < 4; probe++, hash += 2) { /* 64-bit hashes: a collision is a rarity */
         int inserted = 0;
         uint32_t *index = mpp_handlemap_put(&t->site_index, hash, &inserted);
@@ -77,7 +72,7 @@ static uint32_t site_of(trace_thread_t *t, const mpp_call_t *c, int depth)
             return UINT32_MAX;
         if (!inserted) {
             const trace_site_t *s = &t->sites[*index];
-            if (s->fid == cell->fid && mpp_same_frames(s->frames, cell->frames, depth))
+            if (s->fid == fid && mpp_same_frames(s->frames, frames, depth))
                 return *index;
             continue;
         }
@@ -87,12 +82,20 @@ static uint32_t site_of(trace_thread_t *t, const mpp_call_t *c, int depth)
         }
         trace_site_t *s = &t->sites[t->nsites];
         memset(s, 0, sizeof *s);
-        s->fid = cell->fid;
-        memcpy(s->frames, cell->frames, (size_t)depth * sizeof *s->frames);
+        s->fid = fid;
+        memcpy(s->frames, frames, (size_t)depth * sizeof *s->frames);
         *index = (uint32_t)t->nsites;
         return (uint32_t)t->nsites++;
     }
     return UINT32_MAX;
+}
+
+/* The local string id of the call's SRC point (its cell's function and
+ * frames), UINT32_MAX when it has none. */
+static uint32_t site_of(trace_thread_t *t, const mpp_call_t *c, int depth)
+{
+    const mpp_cell_t *cell = c->cell;
+    return cell ? mpp_trace_site(t, cell->fid, cell->frames, depth) : UINT32_MAX;
 }
 
 void mpp_trace_enter(mpp_call_t *c)
@@ -165,13 +168,14 @@ static uint32_t comm_ref(trace_thread_t *t, MPI_Comm comm)
 }
 
 /* The request table's key (requests.h), as completions find it in their
- * mpp_reqset_t: the handle's key and the serial above its bits. */
+ * mpp_reqset_t: the handle's key and the serial above its bits; 0 when the
+ * call created no request (new_serial is then not set at all). */
 static uint64_t request_id(const mpp_call_t *c)
 {
-    return c->new_serial ? mpp_request_pack(c->new_request, c->new_serial) : 0;
+    return c->new_request && c->new_serial ? mpp_request_pack(c->new_request, c->new_serial) : 0;
 }
 
-static void remember(trace_thread_t *t, uint64_t id, int recv, uint32_t comm, int64_t bytes)
+static void remember(trace_thread_t *t, uint64_t id, trace_request_t request)
 {
     if (!id)
         return;
@@ -181,8 +185,10 @@ static void remember(trace_thread_t *t, uint64_t id, int recv, uint32_t comm, in
         lost(t);
         return;
     }
-    *r = (trace_request_t){recv, comm, (uint64_t)(bytes > 0 ? bytes : 0)};
+    *r = request;
 }
+
+static uint64_t positive(int64_t bytes) { return (uint64_t)(bytes > 0 ? bytes : 0); }
 
 void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t bytes, int nonblocking)
 {
@@ -199,7 +205,7 @@ void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t byt
     uint64_t id = nonblocking ? request_id(c) : 0;
     if (nonblocking) { /* an untracked request (id 0) never completes in the trace */
         rc = OTF2_EvtWriter_MpiIsend(t->writer, NULL, at(t, c->t0), (uint32_t)dest, ref, (uint32_t)tag, n, id);
-        remember(t, id, 0, ref, bytes);
+        remember(t, id, (trace_request_t){.kind = TRACE_REQ_SEND, .comm = ref, .bytes = n});
     } else {
         rc = OTF2_EvtWriter_MpiSend(t->writer, NULL, at(t, c->t0), (uint32_t)dest, ref, (uint32_t)tag, n);
     }
@@ -231,7 +237,7 @@ void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int64_t bytes)
     uint32_t ref = comm_ref(t, comm);
     if (OTF2_EvtWriter_MpiIrecvRequest(t->writer, NULL, at(t, c->t0), id) != OTF2_SUCCESS)
         lost(t);
-    remember(t, id, 1, ref, bytes);
+    remember(t, id, (trace_request_t){.kind = TRACE_REQ_RECV, .comm = ref, .bytes = positive(bytes)});
 }
 
 void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received)
@@ -245,11 +251,18 @@ void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, 
         return;
     }
     uint32_t r = root >= 0 ? (uint32_t)root : OTF2_UNDEFINED_UINT32; /* MPI_ROOT, MPI_PROC_NULL, none */
+    OTF2_CollectiveOp op = mpp_trace_collective_op(mpp_functions[c->fid].name);
+    uint64_t id = request_id(c);
+    if (id) { /* nonblocking: it ends in the wait or test that completes its request */
+        if (OTF2_EvtWriter_NonBlockingCollectiveRequest(t->writer, NULL, at(t, c->t0), id) != OTF2_SUCCESS)
+            lost(t);
+        remember(t, id,
+                 (trace_request_t){TRACE_REQ_COLLECTIVE, ref, positive(sent), positive(received), r, op});
+        return;
+    }
     if (OTF2_EvtWriter_MpiCollectiveBegin(t->writer, NULL, at(t, c->t0)) != OTF2_SUCCESS ||
-        OTF2_EvtWriter_MpiCollectiveEnd(t->writer, NULL, at(t, c->t1),
-                                        mpp_trace_collective_op(mpp_functions[c->fid].name), ref, r,
-                                        (uint64_t)(sent > 0 ? sent : 0),
-                                        (uint64_t)(received > 0 ? received : 0)) != OTF2_SUCCESS)
+        OTF2_EvtWriter_MpiCollectiveEnd(t->writer, NULL, at(t, c->t1), op, ref, r, positive(sent),
+                                        positive(received)) != OTF2_SUCCESS)
         lost(t);
 }
 
@@ -264,10 +277,13 @@ void mpp_trace_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const in
             continue;
         trace_request_t r;
         if (!mpp_handlemap_remove(&t->requests, set->keys[i], &r))
-            continue; /* not a point-to-point request of this thread's */
+            continue; /* not a request of this thread's */
         OTF2_ErrorCode rc;
-        if (!r.recv) {
+        if (r.kind == TRACE_REQ_SEND) {
             rc = OTF2_EvtWriter_MpiIsendComplete(t->writer, NULL, at(t, c->t1), set->keys[i]);
+        } else if (r.kind == TRACE_REQ_COLLECTIVE) {
+            rc = OTF2_EvtWriter_NonBlockingCollectiveComplete(t->writer, NULL, at(t, c->t1), r.op, r.comm, r.root,
+                                                              r.bytes, r.received, set->keys[i]);
         } else {
             const MPI_Status *s = statuses != MPI_STATUSES_IGNORE ? &statuses[j] : NULL;
             if (!s || s->MPI_SOURCE < 0 || r.comm == UINT32_MAX) /* cancelled, MPI_PROC_NULL, unknown */

@@ -44,10 +44,14 @@ typedef struct {
 } trace_comm_t;
 
 /* A request in flight: what its completion event needs. */
+enum { TRACE_REQ_SEND, TRACE_REQ_RECV, TRACE_REQ_COLLECTIVE };
 typedef struct {
-    int recv;
+    int kind;
     uint32_t comm;
-    uint64_t bytes;
+    uint64_t bytes;    /* a collective's: sent */
+    uint64_t received; /* a collective's */
+    uint32_t root;     /* a collective's, or OTF2_UNDEFINED_UINT32 */
+    OTF2_CollectiveOp op;
 } trace_request_t;
 
 typedef struct trace_thread {
@@ -80,6 +84,10 @@ extern uint64_t mpp_trace_errors;         /* events lost (out of memory, OTF2 er
 /* The calling thread's state, opened at its first traced event (NULL when
  * it cannot be). */
 trace_thread_t *mpp_trace_self(void);
+
+/* The local string id of a call site (function, frames up to depth), added
+ * at its first use; UINT32_MAX when it cannot be. */
+uint32_t mpp_trace_site(trace_thread_t *t, uint32_t fid, const uintptr_t *frames, int depth);
 
 /* Region role of an MPI function as Score-P gives it, and the collective
  * operation of a collective function. */

@@ -83,7 +83,6 @@ EXTRA_DIST += \
 	tests/mpi/check_intervals.py \
 	tests/mpi/check_intervals_seq.py \
 	tests/mpi/check_trace.py \
-	tests/mpi/check_analyze_trace.py \
 	tests/mpi/check_intervals_rank1.py \
 	tests/mpi/check_intervals_fortran.py \
 	tests/mpi/check_intervals_pcontrol.py \
