@@ -11,7 +11,7 @@ typedef struct {
     int nprocs;
     char threads_level[40];
     char mpi_library[256];
-    char mpi_standard[16];
+    char mpi_standard[32];
     char hostname[256];
     char init_file[512];     /* call site of MPI_Init: interval 0's position */
     int init_line;

@@ -68,14 +68,17 @@ void mpp_trace_init_call(uint32_t fid, const uintptr_t *frames, int depth, uint6
 
 /* Hooks of the generated wrappers (trace.h's order above). */
 void mpp_trace_enter(mpp_call_t *c);
-void mpp_trace_leave(mpp_call_t *c);
+/* Leave, with the call's bytes as the protocol counts them (sent,
+ * received: 0 for calls without any). */
+void mpp_trace_leave(mpp_call_t *c, int64_t sent, int64_t received);
 /* A send of `bytes`: blocking, or (nonblocking) MPI_Isend & co., whose
  * request the call created. */
 void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t bytes, int nonblocking);
 /* A blocking receive (of `bytes` posted) that received the message of status. */
 void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t bytes);
 /* A receive request the call created (MPI_Irecv, MPI_Isendrecv). */
-void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int64_t bytes);
+/* A receive request from `source` (MPI_PROC_NULL: none is recorded). */
+void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int64_t bytes);
 /* A collective operation on comm (root: MPI_PROC_NULL when it has none). */
 void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received);
 /* `n` requests of the set completed (indexes `which`, NULL: 0..n-1), with
@@ -109,7 +112,10 @@ static inline void mpp_trace_init_call(uint32_t fid, const uintptr_t *frames, in
     (void)fid, (void)frames, (void)depth, (void)entered, (void)returned;
 }
 static inline void mpp_trace_enter(mpp_call_t *c) { (void)c; }
-static inline void mpp_trace_leave(mpp_call_t *c) { (void)c; }
+static inline void mpp_trace_leave(mpp_call_t *c, int64_t sent, int64_t received)
+{
+    (void)c, (void)sent, (void)received;
+}
 static inline void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t bytes, int nonblocking)
 {
     (void)c, (void)comm, (void)dest, (void)tag, (void)bytes, (void)nonblocking;
@@ -118,7 +124,10 @@ static inline void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status
 {
     (void)c, (void)comm, (void)status, (void)bytes;
 }
-static inline void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int64_t bytes) { (void)c, (void)comm, (void)bytes; }
+static inline void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int64_t bytes)
+{
+    (void)c, (void)comm, (void)source, (void)bytes;
+}
 static inline void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received)
 {
     (void)c, (void)comm, (void)root, (void)sent, (void)received;

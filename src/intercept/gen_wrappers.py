@@ -599,11 +599,11 @@ def trace_after(fn, sync_rules, view, uses_bytes):
     elif role == "sendrecv":
         body.append("mpp_trace_send(&call, %s, %s, %s, %s, 0);" % (v("comm"), v("dest"), v("sendtag"), sent))
         if "request" in has:
-            body.append("mpp_trace_irecv(&call, %s, %s);" % (v("comm"), recv))
+            body.append("mpp_trace_irecv(&call, %s, %s, %s);" % (v("comm"), v("source"), recv))
         else:
             body.append("mpp_trace_recv(&call, %s, %s, %s);" % (v("comm"), v.status("status"), recv))
     elif role == "irecv" and "persistent" not in fn.actions:
-        body.append("mpp_trace_irecv(&call, %s, %s);" % (v("comm"), recv))
+        body.append("mpp_trace_irecv(&call, %s, %s, %s);" % (v("comm"), v("source"), recv))
     elif fn.cls == "collective" and "comm" in has and "persistent" not in fn.actions:
         root = v("root") if "root" in has else "MPI_PROC_NULL"
         body.append("mpp_trace_collective(&call, %s, %s, %s, %s);" % (v("comm"), root, sent, recv))
@@ -614,7 +614,7 @@ def trace_after(fn, sync_rules, view, uses_bytes):
     out = ["    if (MPP_UNLIKELY(mpp_trace_on) && (call.cell || mpp_paused)) {", "        mpp_trace_enter(&call);"]
     if body:
         out += ["        if (%s) {" % view.ok] + ["            " + b for b in body] + ["        }"]
-    return out + ["        mpp_trace_leave(&call);", "    }"]
+    return out + ["        mpp_trace_leave(&call, %s, %s);" % (sent, recv), "    }"]
 
 
 def call_uses(fn, bytes_lines, model_lines, handles):

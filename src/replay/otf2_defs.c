@@ -167,8 +167,13 @@ static OTF2_CallbackCode def_attribute(void *data, OTF2_AttributeRef self, OTF2_
 {
     reader_t *r = data;
     (void)description;
-    if (type == OTF2_TYPE_STRING && !strcmp(rp_string(r, name), SRC_ATTRIBUTE))
+    const char *s = rp_string(r, name);
+    if (type == OTF2_TYPE_STRING && !strcmp(s, SRC_ATTRIBUTE))
         r->src_attribute = self;
+    else if (type == OTF2_TYPE_UINT64 && !strcmp(s, BYTES_SENT_ATTRIBUTE))
+        r->bytes_attribute[0] = self;
+    else if (type == OTF2_TYPE_UINT64 && !strcmp(s, BYTES_RECV_ATTRIBUTE))
+        r->bytes_attribute[1] = self;
     return OTF2_CALLBACK_SUCCESS;
 }
 

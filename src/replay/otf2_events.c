@@ -204,11 +204,27 @@ static OTF2_CallbackCode ev_enter(OTF2_LocationRef location, OTF2_TimeStamp time
     return r->failed ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
 }
 
+/* The call's bytes as the protocol counts them, where its Leave says them
+ * (mpiprof's archives: MPI_PROC_NULL, persistent requests, one-sided and
+ * I/O calls); its events' bytes are then not added to it. */
+static void said_bytes(reader_t *r, rp_call_t *c, OTF2_AttributeList *attributes)
+{
+    uint64_t sent, received;
+    if (!attributes || r->bytes_attribute[0] == OTF2_UNDEFINED_ATTRIBUTE ||
+        r->bytes_attribute[1] == OTF2_UNDEFINED_ATTRIBUTE ||
+        OTF2_AttributeList_GetUint64(attributes, r->bytes_attribute[0], &sent) != OTF2_SUCCESS ||
+        OTF2_AttributeList_GetUint64(attributes, r->bytes_attribute[1], &received) != OTF2_SUCCESS)
+        return;
+    c->bytes_sent = sent;
+    c->bytes_recv = received;
+    c->bytes_said = 1;
+}
+
 static OTF2_CallbackCode ev_leave(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
                                   OTF2_AttributeList *attributes, OTF2_RegionRef region)
 {
     reader_t *r = data;
-    (void)location, (void)position, (void)attributes;
+    (void)location, (void)position;
     const region_def_t *d = AT(r->regions, r->nregions, region);
     int mpi = d && d->paradigm == OTF2_PARADIGM_MPI;
     SEEN(r, time, mpi);
@@ -223,8 +239,10 @@ static OTF2_CallbackCode ev_leave(OTF2_LocationRef location, OTF2_TimeStamp time
     if (starts_profile(name))
         loc->init_leave = corrected(r->t, loc, time);
     rp_call_t *c = open_call(r);
-    if (c)
+    if (c) {
         c->leave = corrected(r->t, loc, time);
+        said_bytes(r, c, attributes);
+    }
     r->open_call = -1;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -332,7 +350,9 @@ static OTF2_CallbackCode ev_irecv(OTF2_LocationRef location, OTF2_TimeStamp time
     irecv_t q = {c->enter, r->open_call};
     mpp_handlemap_remove(&r->requests, request, &q);
     rp_location_t *loc = current(r);
-    (q.call >= 0 ? &loc->calls[q.call] : c)->bytes_recv += length;
+    rp_call_t *poster = q.call >= 0 ? &loc->calls[q.call] : c;
+    if (!poster->bytes_said)
+        poster->bytes_recv += length;
     c = open_call(r);
     c->p2p_done++;
     return add_message(r, 0, comm, sender, tag, q.posted, r->open_call) ? OTF2_CALLBACK_INTERRUPT
@@ -362,8 +382,10 @@ static OTF2_CallbackCode collective_done(reader_t *r, int64_t begin, OTF2_CommRe
 {
     rp_trace_t *t = r->t;
     rp_location_t *loc = current(r);
-    loc->calls[begin].bytes_sent += sent;
-    loc->calls[begin].bytes_recv += received;
+    if (!loc->calls[begin].bytes_said) {
+        loc->calls[begin].bytes_sent += sent;
+        loc->calls[begin].bytes_recv += received;
+    }
     if (begin != r->open_call)
         loc->calls[r->open_call].coll_done++;
     if (comm >= t->ncomms || !t->comms[comm].size) {

@@ -49,7 +49,10 @@ int rp_trace_read(rp_trace_t *t, const char *path, char *why, size_t size)
     OTF2_Error_RegisterCallback(keep_error, NULL);
     memset(t, 0, sizeof *t);
     t->path = path;
-    reader_t r = {.t = t, .src_attribute = OTF2_UNDEFINED_ATTRIBUTE, .open_call = -1};
+    reader_t r = {.t = t,
+                  .src_attribute = OTF2_UNDEFINED_ATTRIBUTE,
+                  .bytes_attribute = {OTF2_UNDEFINED_ATTRIBUTE, OTF2_UNDEFINED_ATTRIBUTE},
+                  .open_call = -1};
     mpp_handlemap_init(&r.requests, sizeof(irecv_t));
     mpp_strmap_init(&r.sites);
     t->sites = malloc(sizeof *t->sites);

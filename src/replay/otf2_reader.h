@@ -16,6 +16,8 @@
 #include "strmap.h"
 
 #define SRC_ATTRIBUTE "mpiprof::src"
+#define BYTES_SENT_ATTRIBUTE "mpiprof::bytes_sent"
+#define BYTES_RECV_ATTRIBUTE "mpiprof::bytes_recv"
 
 typedef struct {
     uint32_t name, file, description;
@@ -62,6 +64,7 @@ typedef struct {
     uint64_t *comm_group;        /* by comm ref */
     uint32_t ncomm_groups;
     uint64_t src_attribute;      /* OTF2_UNDEFINED_ATTRIBUTE: none */
+    uint64_t bytes_attribute[2]; /* sent, received (mpiprof-trace(5)); the same */
     int failed;
     char why[256];
     /* events of the location being read */

@@ -487,6 +487,12 @@ static int write_global(unify_t *u, uint64_t global_offset, uint64_t length)
     OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_SRC, string_def(w, &next, "mpiprof::src"),
                                         string_def(w, &next, "SRC key of the MPI call (mpiprof-trace(5))"),
                                         OTF2_TYPE_STRING);
+    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_BYTES_SENT, string_def(w, &next, "mpiprof::bytes_sent"),
+                                        string_def(w, &next, "bytes the MPI call sent, where its events do not say"),
+                                        OTF2_TYPE_UINT64);
+    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_BYTES_RECV, string_def(w, &next, "mpiprof::bytes_recv"),
+                                        string_def(w, &next, "bytes the MPI call received, where its events do not say"),
+                                        OTF2_TYPE_UINT64);
     /* the machine: one node per host, a process (location group) per rank, a location per thread */
     uint32_t machine = string_def(w, &next, "machine"), node = string_def(w, &next, "node");
     OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, machine, machine, OTF2_UNDEFINED_SYSTEM_TREE_NODE);

@@ -109,12 +109,24 @@ void mpp_trace_enter(mpp_call_t *c)
         OTF2_AttributeList_AddStringRef(t->attributes, TRACE_ATTR_SRC, site);
     if (OTF2_EvtWriter_Enter(t->writer, t->attributes, at(t, c->t0), c->fid) != OTF2_SUCCESS)
         lost(t);
+    t->call_sent = t->call_recv = 0;
 }
 
-void mpp_trace_leave(mpp_call_t *c)
+static uint64_t positive(int64_t bytes) { return (uint64_t)(bytes > 0 ? bytes : 0); }
+
+void mpp_trace_leave(mpp_call_t *c, int64_t sent, int64_t received)
 {
     trace_thread_t *t = mpp_trace_self();
-    if (t && OTF2_EvtWriter_Leave(t->writer, NULL, at(t, c->t1), c->fid) != OTF2_SUCCESS)
+    if (!t)
+        return;
+    /* the protocol's bytes, where the events do not give them (trace_local.h) */
+    OTF2_AttributeList *bytes = NULL;
+    if (positive(sent) != t->call_sent || positive(received) != t->call_recv) {
+        bytes = t->attributes;
+        OTF2_AttributeList_AddUint64(bytes, TRACE_ATTR_BYTES_SENT, positive(sent));
+        OTF2_AttributeList_AddUint64(bytes, TRACE_ATTR_BYTES_RECV, positive(received));
+    }
+    if (OTF2_EvtWriter_Leave(t->writer, bytes, at(t, c->t1), c->fid) != OTF2_SUCCESS)
         lost(t);
 }
 
@@ -188,8 +200,6 @@ static void remember(trace_thread_t *t, uint64_t id, trace_request_t request)
     *r = request;
 }
 
-static uint64_t positive(int64_t bytes) { return (uint64_t)(bytes > 0 ? bytes : 0); }
-
 void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t bytes, int nonblocking)
 {
     trace_thread_t *t = mpp_trace_self();
@@ -211,6 +221,7 @@ void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t byt
     }
     if (rc != OTF2_SUCCESS)
         lost(t);
+    t->call_sent += n;
 }
 
 void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t bytes)
@@ -224,20 +235,22 @@ void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int6
         return;
     }
     if (OTF2_EvtWriter_MpiRecv(t->writer, NULL, at(t, c->t1), (uint32_t)status->MPI_SOURCE, ref,
-                               (uint32_t)status->MPI_TAG, (uint64_t)(bytes > 0 ? bytes : 0)) != OTF2_SUCCESS)
+                               (uint32_t)status->MPI_TAG, positive(bytes)) != OTF2_SUCCESS)
         lost(t);
+    t->call_recv += positive(bytes);
 }
 
-void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int64_t bytes)
+void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int64_t bytes)
 {
     trace_thread_t *t = mpp_trace_self();
     uint64_t id = request_id(c);
-    if (!t || !id)
+    if (!t || !id || source == MPI_PROC_NULL) /* no message will complete it */
         return;
     uint32_t ref = comm_ref(t, comm);
     if (OTF2_EvtWriter_MpiIrecvRequest(t->writer, NULL, at(t, c->t0), id) != OTF2_SUCCESS)
         lost(t);
     remember(t, id, (trace_request_t){.kind = TRACE_REQ_RECV, .comm = ref, .bytes = positive(bytes)});
+    t->call_recv += positive(bytes); /* its MpiIrecv gives them to this call */
 }
 
 void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received)
@@ -251,6 +264,8 @@ void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, 
         return;
     }
     uint32_t r = root >= 0 ? (uint32_t)root : OTF2_UNDEFINED_UINT32; /* MPI_ROOT, MPI_PROC_NULL, none */
+    t->call_sent += positive(sent); /* its end or completion gives them to this call */
+    t->call_recv += positive(received);
     OTF2_CollectiveOp op = mpp_trace_collective_op(mpp_functions[c->fid].name);
     uint64_t id = request_id(c);
     if (id) { /* nonblocking: it ends in the wait or test that completes its request */

@@ -15,7 +15,11 @@
  * (no mapping); a user region's is MPP_NFUNCTIONS + its index in its
  * thread's table, mapped to a global id at MPI_Finalize (OTF2 mapping
  * tables), as are local strings (SRC keys) and communicators. */
-enum { TRACE_ATTR_SRC = 0 }; /* the one attribute: "mpiprof::src" */
+/* Attributes: "mpiprof::src" on every Enter; "mpiprof::bytes_sent" and
+ * "mpiprof::bytes_recv" on the Leave of a call whose bytes, as the
+ * protocol counts them, are not those of its message and collective events
+ * (MPI_PROC_NULL, persistent requests, one-sided and I/O calls). */
+enum { TRACE_ATTR_SRC = 0, TRACE_ATTR_BYTES_SENT, TRACE_ATTR_BYTES_RECV };
 
 /* A local string: the SRC key of a call site (fid, frames), resolved at
  * MPI_Finalize. */
@@ -68,6 +72,7 @@ typedef struct trace_thread {
     size_t nopen, open_capacity;
     trace_comm_t *comms;
     size_t ncomms, comms_capacity;
+    uint64_t call_sent, call_recv; /* the open call's bytes a reader finds in its events */
     uint32_t last_comm;         /* index of the last communicator used */
     mpp_handlemap_t requests;   /* request key (handle | serial << 32) -> trace_request_t */
     uint64_t last_time;         /* events of a location never go back in time */

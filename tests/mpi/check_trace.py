@@ -61,6 +61,8 @@ def main(argv):
         ("MPI_Bcast", 0): {line_of(source, "MPI_Bcast(")},
         ("MPI_Bcast", 1): {line_of(source, "MPI_Bcast(")},
         ("MPI_Reduce", 1): {line_of(source, "MPI_Reduce(")},
+        ("MPI_Init", 0): {line_of(source, "MPI_Init(")},  # the first Enter: interval 0's position
+        ("MPI_Init", 1): {line_of(source, "MPI_Init(")},
     }
     enters = collections.Counter()  # (rank, region name)
     leaves = collections.Counter()
@@ -112,6 +114,8 @@ def main(argv):
             last_time[rank] = ev.time
             if kind == "Enter":
                 name = ev.region.name
+                if not any(r == rank for r, _ in enters):
+                    expect("rank %d: the first Enter" % rank, name, "MPI_Init")
                 enters[rank, name] += 1
                 if name.startswith("MPI_"):
                     enclosing = in_region[rank][-1] if in_region[rank] else None
@@ -167,7 +171,7 @@ def main(argv):
         want = dict(expected_enters[rank])
         want.update({"MPI_Bcast": 1, "MPI_Allreduce": 1, "MPI_Barrier": 1, "MPI_Comm_dup": 1, "MPI_Reduce": 1,
                      "MPI_Comm_free": 1, "MPI_Comm_rank": 1, "MPI_Comm_size": 1, "MPI_Finalize": 1,
-                     "exchange": 1, "collectives": 1, "[replicated code]": 1})
+                     "MPI_Init": 1, "exchange": 1, "collectives": 1, "[replicated code]": 1})
         got = {name: n for (r, name), n in enters.items() if r == rank}
         expect("rank %d: Enter events by region" % rank, got, want)
     expect("MPI_Send inside 'exchange' on rank 0", inside[0, "MPI_Send", "exchange"], 3)

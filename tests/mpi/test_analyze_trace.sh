@@ -17,10 +17,9 @@
 # (waitstates_late_sender.c), collective skew (waitstates_collective.c),
 # load imbalance (load_imbalance.c), nested intervals (intervals.c),
 # replicated code (intervals_seq.c), nonblocking overlap (model_overlap.c,
-# with a given model so that the dynamic mode computes Overlap).
-# examples/jacobi.c is not yet here: its MPI_Sendrecv with MPI_PROC_NULL
-# count bytes in the dynamic protocol (mpiprof(7), BYTES) that the trace
-# does not carry (no message event has such a peer).
+# with a given model so that the dynamic mode computes Overlap) and
+# examples/jacobi.c (whose MPI_Sendrecv with MPI_PROC_NULL count bytes that
+# no message event carries: its Leave says them, mpiprof-trace(5)).
 #
 # MPIPROF_TEST_BY_DESIGN, when set, replaces the list of exceptions (to
 # show that each is needed).
@@ -94,4 +93,5 @@ check load_imbalance "$srcdir/load_imbalance.c"
 check intervals "$srcdir/intervals.c"
 check intervals_seq "$srcdir/intervals_seq.c"
 check model_overlap "$srcdir/model_overlap.c" MPIPROF_MODEL=lat_intra=10us,bw_intra=100MB/s
+check jacobi "$top_srcdir/examples/jacobi.c"
 echo "PASS: analyze_trace"
