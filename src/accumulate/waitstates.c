@@ -59,10 +59,11 @@ static int rebuild(mpp_p2p_t *m, size_t cap)
     m->channels = fresh;
     m->capacity = cap;
     m->count = count;
+    m->last = NULL; /* it moved, or was left out */
     return 0;
 }
 
-static mpp_channel_t *channel(mpp_p2p_t *m, uint32_t comm, int32_t source, int32_t tag)
+static mpp_channel_t *channel_lookup(mpp_p2p_t *m, uint32_t comm, int32_t source, int32_t tag)
 {
     if ((m->count + 1) * 2 > m->capacity) {
         /* first drop the balanced channels; grow only if that is not enough */
@@ -90,6 +91,14 @@ static mpp_channel_t *channel(mpp_p2p_t *m, uint32_t comm, int32_t source, int32
             return c;
         }
     }
+}
+
+static mpp_channel_t *channel(mpp_p2p_t *m, uint32_t comm, int32_t source, int32_t tag)
+{
+    mpp_channel_t *last = m->last;
+    if (last && last->comm == comm && last->source == source && last->tag == tag)
+        return last;
+    return m->last = channel_lookup(m, comm, source, tag);
 }
 
 static int push(mpp_p2p_t *m, mpp_channel_t *c, int kind, int64_t value)

@@ -237,6 +237,29 @@ START_TEST(test_many_channels_bounded)
 }
 END_TEST
 
+START_TEST(test_last_channel_across_rebuilds)
+{
+    /* the channel looked up last is found again without hashing: while it
+     * waits for its send record, new channels make the table rebuild (and
+     * move it) between every two of its lookups, and it still pairs */
+    recv1(0, 1000, 500, 16, 1, 7);
+    for (int i = 0; i < 2000; i++) {
+        recv1(1, 10 * (int64_t)i, 100, 32, 1, i); /* unbalanced: kept by every rebuild */
+        recv1(0, 2000 + (int64_t)i, 500, 16, 1, 7);
+    }
+    for (int i = 0; i <= 2000; i++)
+        sent(1, 16, 7, 1300 + (int64_t)i);
+    ck_assert_uint_ge(M.capacity, 4096);
+    ck_assert_int_eq(delivered[0], 300); /* the first one's; the later receivers were late */
+    ck_assert_uint_eq(M.paired, 2001);
+    for (int i = 0; i < 2000; i++)
+        sent(1, 32, i, 10 * (int64_t)i + 40);
+    ck_assert_int_eq(delivered[1], 2000 * 40);
+    ck_assert_uint_eq(M.paired, 4001);
+    ck_assert_int_eq(mpp_p2p_pending_events(&M), 0);
+}
+END_TEST
+
 START_TEST(test_queue_cap)
 {
     mpp_p2p_free(&M);
@@ -441,6 +464,7 @@ Suite *waitstates_suite(void)
     tcase_add_test(tc, test_wildcard_receives);
     tcase_add_test(tc, test_finish_unpaired);
     tcase_add_test(tc, test_many_channels_bounded);
+    tcase_add_test(tc, test_last_channel_across_rebuilds);
     tcase_add_test(tc, test_queue_cap);
     suite_add_tcase(s, tc);
     tc = tcase_create("formulas");
