@@ -180,7 +180,7 @@ int mpp_p2p_event_open(mpp_p2p_t *m, int64_t entry, int64_t duration, const mpp_
     ev->pending = 0;
     ev->open = 1;
     if (origin)
-        ev->origin = *origin;
+        mpp_origin_copy(&ev->origin, origin);
     else
         ev->origin.thread = NULL;
     return e;
@@ -289,7 +289,7 @@ uint64_t mpp_instances_begin(mpp_instances_t *r, int64_t entry, const mpp_reques
     in->entry = entry;
     in->exit = INT64_MIN;
     if (origin)
-        in->origin = *origin;
+        mpp_origin_copy(&in->origin, origin);
     else
         in->origin.thread = NULL;
     return i;
@@ -311,7 +311,7 @@ int mpp_instances_take(mpp_instances_t *r, int n, int64_t *sent, mpp_request_ori
         sent[n + j] = known ? in->exit : INT64_MIN;
         sent[2 * n + j] = known ? -in->exit : INT64_MAX;
         if (origins)
-            origins[j] = in->origin;
+            mpp_origin_copy(&origins[j], &in->origin);
         unknown += !known;
     }
     r->issued += (uint64_t)n;
