@@ -449,6 +449,34 @@ START_TEST(test_handlemap)
 }
 END_TEST
 
+START_TEST(test_handlemap_remove_value)
+{
+    /* removal by the value a lookup returned keeps every other key findable
+     * (keys that share clusters: backward shifts across the wrap) */
+    mpp_handlemap_t m;
+    mpp_handlemap_init(&m, sizeof(int64_t));
+    int inserted;
+    for (uint32_t k = 1; k <= 500; k++)
+        *(int64_t *)mpp_handlemap_put(&m, (uint64_t)k << 40, &inserted) = k;
+    for (uint32_t k = 1; k <= 500; k += 3) {
+        int64_t *v = mpp_handlemap_get(&m, (uint64_t)k << 40);
+        ck_assert_ptr_nonnull(v);
+        mpp_handlemap_remove_value(&m, v);
+    }
+    ck_assert_uint_eq(m.count, 500 - 167);
+    for (uint32_t k = 1; k <= 500; k++) {
+        int64_t *v = mpp_handlemap_get(&m, (uint64_t)k << 40);
+        if (k % 3 == 1) {
+            ck_assert_ptr_null(v);
+        } else {
+            ck_assert_ptr_nonnull(v);
+            ck_assert_int_eq(*v, k);
+        }
+    }
+    mpp_handlemap_free(&m);
+}
+END_TEST
+
 Suite *waitstates_suite(void)
 {
     Suite *s = suite_create("waitstates");
@@ -475,6 +503,7 @@ Suite *waitstates_suite(void)
     tcase_add_test(tc, test_clock_offset_estimate);
     tcase_add_test(tc, test_clock_init_error);
     tcase_add_test(tc, test_handlemap);
+    tcase_add_test(tc, test_handlemap_remove_value);
     suite_add_tcase(s, tc);
     return s;
 }
