@@ -26,6 +26,8 @@ void *mpp_handlemap_get(const mpp_handlemap_t *m, uint64_t key);
 void *mpp_handlemap_put(mpp_handlemap_t *m, uint64_t key, int *inserted);
 /* Remove key, copying its value to out (if not NULL); 1 if it was there. */
 int mpp_handlemap_remove(mpp_handlemap_t *m, uint64_t key, void *out);
+/* Remove the entry whose value get or put returned (no second search). */
+void mpp_handlemap_remove_value(mpp_handlemap_t *m, void *value);
 /* Every value, in no particular order (do not put or remove meanwhile). */
 void mpp_handlemap_each(mpp_handlemap_t *m, void (*fn)(uint64_t key, void *value, void *arg), void *arg);
 

@@ -66,6 +66,23 @@ typedef struct {
     uintptr_t frames[MPP_MAX_DEPTH]; /* last: not touched when none are kept */
 } mpp_request_origin_t;
 
+/* A copy of an origin: its frames only those in use (`depth`; 0 when none
+ * are kept, as on the wait-state analysis's path of every call in a
+ * single-threaded run), not the whole MPP_MAX_DEPTH. */
+static inline void mpp_origin_copy(mpp_request_origin_t *to, const mpp_request_origin_t *from)
+{
+    int depth = from->depth < 0 ? 0 : from->depth > MPP_MAX_DEPTH ? MPP_MAX_DEPTH : from->depth;
+    to->thread = from->thread;
+    to->generation = from->generation;
+    to->slot = from->slot;
+    to->hash = from->hash;
+    to->fid = from->fid;
+    to->interval = from->interval;
+    to->depth = depth;
+    for (int i = 0; i < depth; i++)
+        to->frames[i] = from->frames[i];
+}
+
 /* `locking`: threads other than the caller's may use the table at once
  * (MPI_THREAD_MULTIPLE, or the hang watchdog listing it). */
 void mpp_requests_init(int locking);

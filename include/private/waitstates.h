@@ -61,6 +61,8 @@ typedef struct {
 typedef struct {
     mpp_channel_t *channels;
     size_t capacity, count;
+    mpp_channel_t *last; /* the channel looked up last (NULL: none): a loop's receives and a
+                            batch's records mostly name one channel, found again without hashing */
     mpp_wait_event_t *events;
     int nevents, free_event;
     int64_t threshold;  /* differences below it count as 0 (clock uncertainty) */

@@ -59,10 +59,11 @@ static int rebuild(mpp_p2p_t *m, size_t cap)
     m->channels = fresh;
     m->capacity = cap;
     m->count = count;
+    m->last = NULL; /* it moved, or was left out */
     return 0;
 }
 
-static mpp_channel_t *channel(mpp_p2p_t *m, uint32_t comm, int32_t source, int32_t tag)
+static mpp_channel_t *channel_lookup(mpp_p2p_t *m, uint32_t comm, int32_t source, int32_t tag)
 {
     if ((m->count + 1) * 2 > m->capacity) {
         /* first drop the balanced channels; grow only if that is not enough */
@@ -90,6 +91,14 @@ static mpp_channel_t *channel(mpp_p2p_t *m, uint32_t comm, int32_t source, int32
             return c;
         }
     }
+}
+
+static mpp_channel_t *channel(mpp_p2p_t *m, uint32_t comm, int32_t source, int32_t tag)
+{
+    mpp_channel_t *last = m->last;
+    if (last && last->comm == comm && last->source == source && last->tag == tag)
+        return last;
+    return m->last = channel_lookup(m, comm, source, tag);
 }
 
 static int push(mpp_p2p_t *m, mpp_channel_t *c, int kind, int64_t value)
@@ -171,7 +180,7 @@ int mpp_p2p_event_open(mpp_p2p_t *m, int64_t entry, int64_t duration, const mpp_
     ev->pending = 0;
     ev->open = 1;
     if (origin)
-        ev->origin = *origin;
+        mpp_origin_copy(&ev->origin, origin);
     else
         ev->origin.thread = NULL;
     return e;
@@ -280,7 +289,7 @@ uint64_t mpp_instances_begin(mpp_instances_t *r, int64_t entry, const mpp_reques
     in->entry = entry;
     in->exit = INT64_MIN;
     if (origin)
-        in->origin = *origin;
+        mpp_origin_copy(&in->origin, origin);
     else
         in->origin.thread = NULL;
     return i;
@@ -302,7 +311,7 @@ int mpp_instances_take(mpp_instances_t *r, int n, int64_t *sent, mpp_request_ori
         sent[n + j] = known ? in->exit : INT64_MIN;
         sent[2 * n + j] = known ? -in->exit : INT64_MAX;
         if (origins)
-            origins[j] = in->origin;
+            mpp_origin_copy(&origins[j], &in->origin);
         unknown += !known;
     }
     r->issued += (uint64_t)n;

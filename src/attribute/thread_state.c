@@ -91,9 +91,12 @@ uint64_t mpp_call_ticks_of(const mpp_call_t *c, int category, int call_category)
     return share[category];
 }
 
+static int t_keeps_frames; /* mpp_requests_keep_frames is on */
+
 static void origin_of(mpp_request_origin_t *o, mpp_thread_t *t, const mpp_cell_t *cell)
 {
     o->thread = cell ? t : NULL;
+    o->depth = 0;
     if (!cell)
         return;
     o->generation = t->table.generation;
@@ -101,10 +104,8 @@ static void origin_of(mpp_request_origin_t *o, mpp_thread_t *t, const mpp_cell_t
     o->hash = cell->hash;
     o->fid = cell->fid;
     o->interval = cell->interval;
-    o->depth = t->table.depth; /* the frames are read from the cell only if the table keeps them */
+    o->depth = t_keeps_frames ? t->table.depth : 0; /* frames copied from the cell only if kept (0: none) */
 }
-
-static int t_keeps_frames; /* mpp_requests_keep_frames is on */
 
 void mpp_thread_requests_keep_frames(int on)
 {

@@ -115,6 +115,15 @@ static void untrack(uint64_t key)
     }
 }
 
+/* The same, for an entry just looked up. */
+static void untrack_found(ws_request_t *r)
+{
+    mpp_comm_t *comm = r->comm, *made = r->made;
+    mpp_handlemap_remove_value(&requests, r);
+    mpp_comm_release(comm);
+    mpp_comm_release(made);
+}
+
 /* ------------------------------------------------------------------ */
 /* Collective instances of a communicator (mpp_instances_t: which batch
  * goes when) and their reductions (ws_exchange.h). */
@@ -594,7 +603,7 @@ void mpp_ws_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *
             completed_idup(r);
         }
         if (r->kind == REQ_RECV || r->kind == REQ_COLL || r->kind == REQ_IDUP)
-            untrack(key);
+            untrack_found(r);
     }
     if (event >= 0)
         mpp_p2p_event_close(&matcher, event);

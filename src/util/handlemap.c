@@ -84,16 +84,10 @@ void *mpp_handlemap_put(mpp_handlemap_t *m, uint64_t key, int *inserted)
     return value_at(m, i);
 }
 
-int mpp_handlemap_remove(mpp_handlemap_t *m, uint64_t key, void *out)
+/* Backward-shift deletion of the used slot i. */
+static void remove_at(mpp_handlemap_t *m, size_t i)
 {
-    if (!m->capacity)
-        return 0;
-    size_t i = find_index(m, key), mask = m->capacity - 1;
-    if (!m->used[i])
-        return 0;
-    if (out)
-        memcpy(out, value_at(m, i), m->value_size);
-    size_t hole = i;
+    size_t hole = i, mask = m->capacity - 1;
     for (size_t j = (i + 1) & mask; m->used[j]; j = (j + 1) & mask) {
         size_t h = home(m->keys[j], m->capacity);
         int movable = (hole <= j) ? (h <= hole || h > j) : (h <= hole && h > j);
@@ -105,7 +99,24 @@ int mpp_handlemap_remove(mpp_handlemap_t *m, uint64_t key, void *out)
     }
     m->used[hole] = 0;
     m->count--;
+}
+
+int mpp_handlemap_remove(mpp_handlemap_t *m, uint64_t key, void *out)
+{
+    if (!m->capacity)
+        return 0;
+    size_t i = find_index(m, key);
+    if (!m->used[i])
+        return 0;
+    if (out)
+        memcpy(out, value_at(m, i), m->value_size);
+    remove_at(m, i);
     return 1;
+}
+
+void mpp_handlemap_remove_value(mpp_handlemap_t *m, void *value)
+{
+    remove_at(m, (size_t)((unsigned char *)value - m->values) / m->value_size);
 }
 
 void mpp_handlemap_each(mpp_handlemap_t *m, void (*fn)(uint64_t key, void *value, void *arg), void *arg)

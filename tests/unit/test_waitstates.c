@@ -237,6 +237,29 @@ START_TEST(test_many_channels_bounded)
 }
 END_TEST
 
+START_TEST(test_last_channel_across_rebuilds)
+{
+    /* the channel looked up last is found again without hashing: while it
+     * waits for its send record, new channels make the table rebuild (and
+     * move it) between every two of its lookups, and it still pairs */
+    recv1(0, 1000, 500, 16, 1, 7);
+    for (int i = 0; i < 2000; i++) {
+        recv1(1, 10 * (int64_t)i, 100, 32, 1, i); /* unbalanced: kept by every rebuild */
+        recv1(0, 2000 + (int64_t)i, 500, 16, 1, 7);
+    }
+    for (int i = 0; i <= 2000; i++)
+        sent(1, 16, 7, 1300 + (int64_t)i);
+    ck_assert_uint_ge(M.capacity, 4096);
+    ck_assert_int_eq(delivered[0], 300); /* the first one's; the later receivers were late */
+    ck_assert_uint_eq(M.paired, 2001);
+    for (int i = 0; i < 2000; i++)
+        sent(1, 32, i, 10 * (int64_t)i + 40);
+    ck_assert_int_eq(delivered[1], 2000 * 40);
+    ck_assert_uint_eq(M.paired, 4001);
+    ck_assert_int_eq(mpp_p2p_pending_events(&M), 0);
+}
+END_TEST
+
 START_TEST(test_queue_cap)
 {
     mpp_p2p_free(&M);
@@ -426,6 +449,34 @@ START_TEST(test_handlemap)
 }
 END_TEST
 
+START_TEST(test_handlemap_remove_value)
+{
+    /* removal by the value a lookup returned keeps every other key findable
+     * (keys that share clusters: backward shifts across the wrap) */
+    mpp_handlemap_t m;
+    mpp_handlemap_init(&m, sizeof(int64_t));
+    int inserted;
+    for (uint32_t k = 1; k <= 500; k++)
+        *(int64_t *)mpp_handlemap_put(&m, (uint64_t)k << 40, &inserted) = k;
+    for (uint32_t k = 1; k <= 500; k += 3) {
+        int64_t *v = mpp_handlemap_get(&m, (uint64_t)k << 40);
+        ck_assert_ptr_nonnull(v);
+        mpp_handlemap_remove_value(&m, v);
+    }
+    ck_assert_uint_eq(m.count, 500 - 167);
+    for (uint32_t k = 1; k <= 500; k++) {
+        int64_t *v = mpp_handlemap_get(&m, (uint64_t)k << 40);
+        if (k % 3 == 1) {
+            ck_assert_ptr_null(v);
+        } else {
+            ck_assert_ptr_nonnull(v);
+            ck_assert_int_eq(*v, k);
+        }
+    }
+    mpp_handlemap_free(&m);
+}
+END_TEST
+
 Suite *waitstates_suite(void)
 {
     Suite *s = suite_create("waitstates");
@@ -441,6 +492,7 @@ Suite *waitstates_suite(void)
     tcase_add_test(tc, test_wildcard_receives);
     tcase_add_test(tc, test_finish_unpaired);
     tcase_add_test(tc, test_many_channels_bounded);
+    tcase_add_test(tc, test_last_channel_across_rebuilds);
     tcase_add_test(tc, test_queue_cap);
     suite_add_tcase(s, tc);
     tc = tcase_create("formulas");
@@ -451,6 +503,7 @@ Suite *waitstates_suite(void)
     tcase_add_test(tc, test_clock_offset_estimate);
     tcase_add_test(tc, test_clock_init_error);
     tcase_add_test(tc, test_handlemap);
+    tcase_add_test(tc, test_handlemap_remove_value);
     suite_add_tcase(s, tc);
     return s;
 }
