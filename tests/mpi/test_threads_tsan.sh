@@ -8,7 +8,8 @@
 # time), then tests/mpi/waitstates_idup_threads.c (threads duplicating
 # intercommunicators with MPI_Comm_idup amid nonblocking collectives: the
 # wait-state hooks, their communicator registry and their messages at
-# once).  No ThreadSanitizer report may have a frame in mpiprof's code (the
+# once; left out where the program hangs without the profiler, as on Open
+# MPI 4.1.4: common.sh, idup_threads_hang_plain).  No ThreadSanitizer report may have a frame in mpiprof's code (the
 # library's sources or libmpiprof.so); reports entirely inside MPICH, UCX or
 # the test program are counted and shown, not failed (MPICH is not
 # instrumented, so TSan cannot see its own synchronization).  Skipped when
@@ -68,13 +69,18 @@ grep -q 'more than MPIPROF_MAX_SRC=16 distinct call sites in one thread' prot.tx
     || fail "protocol of the ThreadSanitizer run (see above)"
 # 4. The wait-state hooks of several threads at once, with communicators
 # duplicated by MPI_Comm_idup and their collectives' reductions in flight
-# (waitstates_idup_threads.c, 20 rounds).
-MPIPROF_WRAPPER_LIBDIR="$tmp/lib" "$MPICC_PROF" -fsanitize=thread -O1 -o idup_threads \
-    "$srcdir/waitstates_idup_threads.c" -lpthread || fail "compiling waitstates_idup_threads.c with -fsanitize=thread"
-mpirun_2 idup.out idup.err env UCX_MEM_EVENTS=no TSAN_OPTIONS="log_path=$tmp/tsan exitcode=0 history_size=4" \
-    MPIPROF_OUTPUT="$tmp/idup.txt" MPIPROF_QUIET=1 ./idup_threads "$tmp/events" 20
-grep -q '^waitstates_idup_threads: ok$' idup.out || fail "waitstates_idup_threads: wrong results: $(cat idup.out idup.err)"
-[ -s idup.txt ] || fail "no protocol from the ThreadSanitizer run of waitstates_idup_threads"
+# (waitstates_idup_threads.c, 20 rounds).  Left out on Open MPI when the
+# program hangs there without the profiler (common.sh): parts 1-3 stand.
+if idup_threads_hang_plain; then
+    echo "part 4 left out: $idup_threads_hang"
+else
+    MPIPROF_WRAPPER_LIBDIR="$tmp/lib" "$MPICC_PROF" -fsanitize=thread -O1 -o idup_threads \
+        "$srcdir/waitstates_idup_threads.c" -lpthread || fail "compiling waitstates_idup_threads.c with -fsanitize=thread"
+    mpirun_2 idup.out idup.err env UCX_MEM_EVENTS=no TSAN_OPTIONS="log_path=$tmp/tsan exitcode=0 history_size=4" \
+        MPIPROF_OUTPUT="$tmp/idup.txt" MPIPROF_QUIET=1 ./idup_threads "$tmp/events" 20
+    grep -q '^waitstates_idup_threads: ok$' idup.out || fail "waitstates_idup_threads: wrong results: $(cat idup.out idup.err)"
+    [ -s idup.txt ] || fail "no protocol from the ThreadSanitizer run of waitstates_idup_threads"
+fi
 cat tsan.* >reports 2>/dev/null || : >reports
 "$PYTHON3" - reports "$top_srcdir" "$builddir" <<'PY' || fail "ThreadSanitizer reports in mpiprof's code (see above)"
 import os, re, sys

@@ -13,6 +13,8 @@
 # communicators analysed: Potential sync computed at the skewed
 # MPI_Allreduce on an idup'ed communicator, Real sync at the late message
 # on another, each within 25% of what the program's own instants give.
+# Skipped on Open MPI when the program hangs there without the profiler
+# (Open MPI 4.1.4 does: common.sh, idup_threads_hang_plain).
 set -eu
 # shellcheck source=common.sh
 . "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
@@ -20,6 +22,11 @@ need_var MPICC_PROF
 need_var MPICC
 
 cd "$tmp"
+# Open MPI only, with the evidence taken now: the program hangs without the
+# profiler too (common.sh).
+if idup_threads_hang_plain; then
+    skip "$idup_threads_hang"
+fi
 "$MPICC" -o plain "$srcdir/waitstates_idup_threads.c" -lpthread \
     || fail "compiling waitstates_idup_threads.c with mpicc"
 "$MPICC_PROF" -o profiled "$srcdir/waitstates_idup_threads.c" -lpthread \
