@@ -83,10 +83,10 @@ else
     # Open MPI: the run is bounded, and a hang is the MPI's when the program
     # hangs without the profiler right after too.
     idup=0
-    timeout -k 5 60 "$MPIEXEC" -n 2 env UCX_MEM_EVENTS=no TSAN_OPTIONS="log_path=$tmp/tsan exitcode=0 history_size=4" \
+    timeout -k 5 40 "$MPIEXEC" -n 2 env UCX_MEM_EVENTS=no TSAN_OPTIONS="log_path=$tmp/tsan exitcode=0 history_size=4" \
         MPIPROF_OUTPUT="$tmp/idup.txt" MPIPROF_QUIET=1 ./idup_threads "$tmp/events" 20 >idup.out 2>idup.err || idup=$?
     if { [ "$idup" -eq 124 ] || [ "$idup" -eq 137 ]; } && idup_threads_hang_plain 20; then
-        echo "part 4 left out: the ThreadSanitizer run did not finish in 60 s, and $idup_threads_hang"
+        echo "part 4 left out: the ThreadSanitizer run did not finish in 40 s, and $idup_threads_hang"
     else
         [ "$idup" -eq 0 ] || fail "waitstates_idup_threads under ThreadSanitizer exited $idup: $(cat idup.out idup.err)"
         grep -q '^waitstates_idup_threads: ok$' idup.out || fail "waitstates_idup_threads: wrong results: $(cat idup.out idup.err)"
