@@ -49,7 +49,7 @@ show_failures() {
 
 # slowest DIR: the 8 slowest MPI tests under DIR (run-mpi-test's last line)
 slowest() {
-    find "$1" \( -path "$1/build-sanitizers" -o -path "$1/build-ci-openmpi" \) -prune -o -name '*.log' \
+    find "$1" \( -path "$1/build-sanitizers" -o -path "$1/build-ci-openmpi" \) -prune -o -name '*.log' ! -name test-suite.log \
         -exec sed -n 's/^run-mpi-test: .*\/\([^/]*\) took \([0-9]*\) s .*/\2 \1/p' {} + 2>/dev/null |
         sort -rn | head -n 8 | awk '{ printf "  %4d s  %s\n", $1, $2 }'
 }
