@@ -1,52 +1,144 @@
 #!/bin/sh
 # Build mpiprof and run the whole test suite (unit tests, coverage and export
-# checks, MPI integration tests, benchmark smoke test); then, unless
-# MPIPROF_CI_SANITIZERS=0, the same suite on a second build with
-# AddressSanitizer and UndefinedBehaviorSanitizer (configure
-# --enable-sanitizers), made out of tree in build-sanitizers/ from a copy of
-# the sources (make distdir: what a release tarball holds).  .ci/run runs
-# this.  MPIPROF_CONFIGURE_FLAGS is passed to both configures.
+# checks, MPI integration tests, benchmark smoke test) in three stages, each
+# a build of its own; .ci/run runs this.  MPIPROF_CONFIGURE_FLAGS is passed
+# to every configure.
+#
+#   plain      MPICH (the default MPI), built in place (tools/build.sh).
+#   openmpi    unless MPIPROF_CI_OPENMPI=0: the same suite on a build for
+#              Open MPI (configure --with-mpi=openmpi; Open MPI installed by
+#              tools/install-deps.sh openmpi, which keeps MPICH the default
+#              mpicc/mpiexec), out of tree in build-ci-openmpi/ from a copy
+#              of the sources (make distdir: what a release tarball holds).
+#              Its test_cross_mpi.sh also runs the known-answer programs on
+#              the plain (MPICH) build and compares the two families'
+#              protocols (MPIPROF_TEST_OTHER_BUILD).
+#   sanitizer  unless MPIPROF_CI_SANITIZERS=0: the same suite on MPICH with
+#              AddressSanitizer and UndefinedBehaviorSanitizer (configure
+#              --enable-sanitizers), out of tree in build-sanitizers/ from a
+#              make distdir copy.  MPICH only: what the sanitizers see is the
+#              profiler's code, the same on both families.
+#
+# Time (CI's limit here: 20 minutes on 2 cores): each later stage's build
+# (configure and make: CPU alone, no MPI job) runs beside the stage before's
+# suite, at lower priority (nice), instead of after it.  The suites' MPI
+# jobs never overlap: each takes the machine's one-MPI-job lock
+# (tests/mpi/run-mpi-test).  Each stage's time and its slowest tests (each
+# test's log ends with its time) are printed at the end.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 sh "$top/tools/build.sh"
 cd "$top"
 jobs=$(nproc)
+openmpi=${MPIPROF_CI_OPENMPI:-1}
+sanitizers=${MPIPROF_CI_SANITIZERS:-1}
+if [ "$openmpi" != 0 ]; then
+    # Before any build runs beside a suite: apt-get may need the machine.
+    sh "$top/tools/install-deps.sh" openmpi
+fi
 
-# show_failures DIR: the log of every test under DIR (build-sanitizers/ apart)
-# whose result is FAIL, ERROR or XPASS.
+# show_failures DIR: the log of every test under DIR (the other stages'
+# trees apart) whose result is FAIL, ERROR or XPASS.
 show_failures() {
-    find "$1" -path "$1/build-sanitizers" -prune -o -name '*.trs' \
+    find "$1" \( -path "$1/build-sanitizers" -o -path "$1/build-ci-openmpi" \) -prune -o -name '*.trs' \
         -exec grep -lE '^:test-result: (FAIL|ERROR|XPASS)' {} + 2>/dev/null | while read -r trs; do
         echo "==== ${trs%.trs}.log"
         tail -n 80 "${trs%.trs}.log"
     done
 }
 
-status=0
-make -j"$jobs" check || status=$?
-[ "$status" -eq 0 ] || show_failures .
+# slowest DIR: the 8 slowest MPI tests under DIR (run-mpi-test's last line)
+slowest() {
+    find "$1" \( -path "$1/build-sanitizers" -o -path "$1/build-ci-openmpi" \) -prune -o -name '*.log' ! -name test-suite.log \
+        -exec sed -n 's/^run-mpi-test: .*\/\([^/]*\) took \([0-9]*\) s .*/\2 \1/p' {} + 2>/dev/null |
+        sort -rn | head -n 8 | awk '{ printf "  %4d s  %s\n", $1, $2 }'
+}
 
-if [ "${MPIPROF_CI_SANITIZERS:-1}" != 0 ]; then
-    echo "==== sanitizer build (MPIPROF_CI_SANITIZERS=0 skips it): build-sanitizers/"
-    start=$(date +%s)
-    san="$top/build-sanitizers"
-    rm -rf "$san"
-    mkdir -p "$san/build"
-    sanitized=0
-    # shellcheck disable=SC2086  # MPIPROF_CONFIGURE_FLAGS: several words
-    make distdir distdir="$san/src" >"$san/distdir.log" 2>&1 &&
-        (cd "$san/build" && ../src/configure --enable-sanitizers ${MPIPROF_CONFIGURE_FLAGS:-} >configure.log 2>&1 &&
-            make -j"$jobs" >make.log 2>&1) || sanitized=$?
-    if [ "$sanitized" -ne 0 ]; then
-        echo "FAIL: the sanitizer build failed; the end of its logs:"
-        for log in "$san/distdir.log" "$san/build/configure.log" "$san/build/make.log"; do
-            [ -f "$log" ] && { echo "==== $log"; tail -n 40 "$log"; }
-        done
-    else
-        (cd "$san/build" && make -j"$jobs" check) || sanitized=$?
-        [ "$sanitized" -eq 0 ] || show_failures "$san/build"
-    fi
-    echo "==== sanitizer build and suite: $(($(date +%s) - start)) s"
-    [ "$sanitized" -eq 0 ] || status=1
+# copy_sources NAME: a fresh $top/NAME/ holding a copy of the sources (make
+# distdir) in src/ and an empty build/.  Made before any suite runs, so that
+# make distdir never runs beside one in this tree.
+copy_sources() {
+    rm -rf "${top:?}/${1:?}"
+    mkdir -p "$top/$1/build"
+    make distdir distdir="$top/$1/src" >"$top/$1/distdir.log" 2>&1 || {
+        echo "FAIL: make distdir for $1 failed:"
+        tail -n 40 "$top/$1/distdir.log"
+        rm -rf "${top:?}/${1:?}/src"
+        return 1
+    }
+}
+
+# start_build NAME CONFIGURE_FLAGS...: in the background and at lower
+# priority, configure and make $top/NAME/build; its output in
+# $top/NAME/build.out, its status in $top/NAME/build.status once done.
+start_build() {
+    (
+        cd "$top/$1/build"
+        shift
+        _s=0
+        # shellcheck disable=SC2086  # MPIPROF_CONFIGURE_FLAGS: several words
+        {
+            nice -n 10 ../src/configure "$@" ${MPIPROF_CONFIGURE_FLAGS:-} >configure.log 2>&1 &&
+                nice -n 10 make -j"$jobs" >make.log 2>&1
+        } || _s=$?
+        if [ "$_s" -ne 0 ]; then
+            echo "FAIL: the build in $PWD failed; the end of its logs:"
+            for _log in configure.log make.log; do
+                [ -f "$_log" ] && { echo "==== $PWD/$_log"; tail -n 40 "$_log"; }
+            done
+        fi >../build.out
+        echo "$_s" >../build.status
+    ) &
+}
+
+# run_stage NAME [VAR=VALUE...]: wait for NAME's build, then its suite
+# (with the environment given); status 1 if either failed
+run_stage() {
+    _name=$1
+    shift
+    while [ ! -f "$top/$_name/build.status" ]; do sleep 2; done
+    cat "$top/$_name/build.out"
+    [ "$(cat "$top/$_name/build.status")" -eq 0 ] || return 1
+    _stage=0
+    (cd "$top/$_name/build" && env "$@" make -j"$jobs" check) || _stage=$?
+    [ "$_stage" -eq 0 ] || { show_failures "$top/$_name/build"; return 1; }
+}
+
+summary=""
+status=0
+start=$(date +%s)
+if [ "$openmpi" != 0 ]; then
+    copy_sources build-ci-openmpi || status=1
 fi
+if [ "$sanitizers" != 0 ]; then
+    copy_sources build-sanitizers || status=1
+fi
+[ "$openmpi" = 0 ] || [ ! -d build-ci-openmpi/src ] || start_build build-ci-openmpi --with-mpi=openmpi
+[ "$openmpi" != 0 ] || [ "$sanitizers" = 0 ] || [ ! -d build-sanitizers/src ] ||
+    start_build build-sanitizers --enable-sanitizers
+make -j"$jobs" check || { status=$?; show_failures .; }
+summary="plain (MPICH) suite: $(($(date +%s) - start)) s
+$(slowest .)"
+
+if [ "$openmpi" != 0 ] && [ -d build-ci-openmpi/src ]; then
+    echo "==== Open MPI suite (MPIPROF_CI_OPENMPI=0 skips it): build-ci-openmpi/"
+    start=$(date +%s)
+    [ "$sanitizers" = 0 ] || [ ! -d build-sanitizers/src ] || start_build build-sanitizers --enable-sanitizers
+    run_stage build-ci-openmpi MPIPROF_TEST_OTHER_BUILD="$top" || status=1
+    summary="$summary
+Open MPI suite (its build ran beside the plain suite): $(($(date +%s) - start)) s
+$(slowest build-ci-openmpi/build)"
+fi
+
+if [ "$sanitizers" != 0 ] && [ -d build-sanitizers/src ]; then
+    echo "==== sanitizer suite (MPIPROF_CI_SANITIZERS=0 skips it): build-sanitizers/"
+    start=$(date +%s)
+    run_stage build-sanitizers || status=1
+    summary="$summary
+sanitizer suite (its build ran beside the suite before): $(($(date +%s) - start)) s
+$(slowest build-sanitizers/build)"
+fi
+wait
+echo "==== times"
+echo "$summary"
 exit "$status"

@@ -2,9 +2,18 @@
 analyses on (the default), off (MPIPROF_WAITSTATES=off) and with a bad value
 (MPIPROF_WAITSTATES=bogus).
 
-usage: check_waitstates_off.py SOURCE.c SCHEMA.json|- ON OFF BOGUS BOGUS_STDERR
+usage: check_waitstates_off.py [--again] SOURCE.c SCHEMA.json|- ON OFF BOGUS BOGUS_STDERR
   ON, OFF, BOGUS: PROTOCOL.txt:EVENTS:STDOUT of each run (the JSON protocol
   is PROTOCOL.txt.json; EVENTS the prefix of the program's event files)
+
+--again: when the on and off runs differ in times alone (beyond SAME_REL and
+SAME_ABS; every count equal and every other check passed), the differences
+are printed with a line 'AGAIN: times' and the exit status is 3: the caller
+runs on and off again, once, and checks them without --again.  The cause:
+the host's load moves a process's arrival at a synchronizing call from one
+run to the next (seen on MPICH: the first MPI_Barrier, which waits for the
+other process to leave MPI_Init, 20.7 ms in one run and 0.17 ms in the
+other).
 
 on (default):
   Real sync of the MPI_Recv and of the MPI_Wait ~ 10 x 10 ms each, Potential
@@ -121,8 +130,10 @@ def src_table(doc):
     return out
 
 
-def check_same_otherwise(on, off):
-    """Apart from wait states, the off run says what the on run says."""
+def check_same_otherwise(on, off, times):
+    """Apart from wait states, the off run says what the on run says: counts
+    exactly (else fail), times roughly (the differences appended to
+    TIMES)."""
     names_on = [(iv["name"], iv["level"], iv["executions"])
                 for iv in on["intervals"]]
     names_off = [(iv["name"], iv["level"], iv["executions"])
@@ -145,8 +156,8 @@ def check_same_otherwise(on, off):
                         % (k, key, pc.by_rank(s, key), pc.by_rank(t, key)))
         if not pc.approx(t["time"]["sum"], s["time"]["sum"], SAME_REL,
                          SAME_ABS):
-            pc.fail("SRC point %r: time %.6f with the analyses on, %.6f off"
-                    % (k, s["time"]["sum"], t["time"]["sum"]))
+            times.append("SRC point %r: time %.6f with the analyses on, %.6f "
+                         "off" % (k, s["time"]["sum"], t["time"]["sum"]))
     for ivon, ivoff in zip(on["intervals"], off["intervals"]):
         for key in ("execution_time", "communication", "sendrecv",
                     "collective", "idle_time"):
@@ -157,8 +168,8 @@ def check_same_otherwise(on, off):
                             % (ivon["name"], key, x, y))
                 continue
             if not pc.approx(y, x, SAME_REL, SAME_ABS):
-                pc.fail("interval %r: %s = %.6f with the analyses on, %.6f "
-                        "off" % (ivon["name"], key, x, y))
+                times.append("interval %r: %s = %.6f with the analyses on, "
+                             "%.6f off" % (ivon["name"], key, x, y))
         pon, poff = ivon["predicted"] is None, ivoff["predicted"] is None
         if pon != poff:
             pc.fail("interval %r: the predicted part is %s on, %s off"
@@ -167,9 +178,13 @@ def check_same_otherwise(on, off):
 
 
 def main(argv):
+    again = argv[1:2] == ["--again"]
+    if again:
+        argv = argv[:1] + argv[2:]
     if len(argv) != 7:
         print(__doc__, file=sys.stderr)
         return 2
+    times = []
     source, schema, on_spec, off_spec, bogus_spec, bogus_err = argv[1:]
     schema = None if schema == "-" else schema
     try:
@@ -210,9 +225,9 @@ def main(argv):
         if not cfg or cfg.get("value") != "off" or cfg.get("default"):
             pc.fail("run off: the configuration gives %s = %r, expected value "
                     "'off', not the default" % (VAR, cfg))
-        check_same_otherwise(on, off)
+        check_same_otherwise(on, off, times)
         print("run off: every wait state n/a, reason %r; parameters.%s = %r; "
-              "everything else as with them on" % (reasons[0], key, off_param))
+              "the same counts as with them on" % (reasons[0], key, off_param))
 
         # ---- bogus
         bogus, bogus_text, bogus_ev = load_run("bogus", bogus_spec, source,
@@ -250,6 +265,16 @@ def main(argv):
                     "%r" % (key, bogus_param, on_param))
         check_values("bogus", bogus, source, bogus_ev)
         print("run bogus: warning %r; the default used" % w)
+        if times:
+            what = ("the times of the runs on and off differ beyond %d%% or "
+                    "%g s:\n  %s" % (SAME_REL * 100, SAME_ABS,
+                                      "\n  ".join(times)))
+            if again:
+                print("%s\nAGAIN: times" % what)
+                return 3
+            pc.fail(what)
+        print("runs on and off: the same times (within %d%% or %g s)"
+              % (SAME_REL * 100, SAME_ABS))
     except AssertionError as e:
         print("FAIL: %s" % e, file=sys.stderr)
         return 1

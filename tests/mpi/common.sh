@@ -19,6 +19,10 @@
 #   preload LIB   print the LD_PRELOAD value that loads LIB into a process:
 #                 LIB, after the sanitizer runtime when the library is built
 #                 with --enable-sanitizers (run-mpi-test)
+#   idup_threads_hang_plain
+#                 on Open MPI only: whether waitstates_idup_threads.c hangs
+#                 without the profiler (status 0, its reason in
+#                 $idup_threads_hang); always status 1 on MPICH
 #
 # On failure the text protocol $tmp/prot.txt, if any, is printed so the test
 # log shows what the library wrote.
@@ -117,4 +121,22 @@ check_text_protocol() {
 
 preload() {
     echo "${MPIPROF_TEST_PRELOAD_FIRST:+$MPIPROF_TEST_PRELOAD_FIRST:}$1"
+}
+
+# Open MPI 4.1.4 does not finish waitstates_idup_threads.c, without the
+# profiler too, in most runs (MPI_Comm_idup of intercommunicators from
+# several threads at once, amid nonblocking collectives).  The evidence is
+# taken at run time: the plain program, ROUNDS rounds (default 150, as the
+# test runs it), under a timeout of 20 s (MPICH takes under 2 s).  Never on
+# MPICH.
+idup_threads_hang_plain() {
+    [ "${MPI_FAMILY:-mpich}" = openmpi ] || return 1
+    [ -x "$tmp/idup_probe" ] || "$MPICC" -o "$tmp/idup_probe" "$srcdir/waitstates_idup_threads.c" -lpthread \
+        || fail "compiling waitstates_idup_threads.c with $MPICC"
+    _status=0
+    timeout -k 5 20 "$MPIEXEC" -n 2 "$tmp/idup_probe" "$tmp/idup_probe.events" "${1:-150}" \
+        >"$tmp/idup_probe.out" 2>&1 || _status=$?
+    [ "$_status" -eq 124 ] || [ "$_status" -eq 137 ] || return 1
+    idup_threads_hang="$("$MPIEXEC" --version 2>/dev/null | head -n 1): waitstates_idup_threads.c (MPI_Comm_idup from several threads, ${1:-150} rounds) did not finish in 20 s without the profiler"
+    return 0
 }

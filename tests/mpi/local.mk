@@ -58,7 +58,8 @@ MPI_TESTS = \
 	tests/mpi/test_overlapping_windows.sh \
 	tests/mpi/test_io_split.sh \
 	tests/mpi/test_compare.sh \
-	tests/mpi/test_analyze_trace.sh
+	tests/mpi/test_analyze_trace.sh \
+	tests/mpi/test_cross_mpi.sh
 
 TESTS += $(MPI_TESTS)
 # Known bugs, each explained at the top of its test (XPASS fails: remove the

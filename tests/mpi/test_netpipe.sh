@@ -3,7 +3,9 @@
 # NPmpi or NPmpich2; for a build for Open MPI, netpipe-openmpi's NPopenmpi),
 # a stripped binary we did not build, run briefly with
 # LD_PRELOAD=libmpiprof.so on 2 processes: it must exit 0 and yield a
-# protocol that satisfies every invariant.  Skipped when NetPIPE is absent.
+# protocol that satisfies every invariant, on the MPI library of this build's
+# family.  Skipped when NetPIPE is absent (tools/install-deps.sh installs
+# netpipe-mpich2, and netpipe-openmpi with its argument openmpi).
 set -eu
 # shellcheck source=common.sh
 . "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
@@ -32,6 +34,13 @@ mpirun_2 out err env LD_PRELOAD="$(preload "$lib")" MPIPROF_OUTPUT="$tmp/prot.tx
     "$np" -u 1024 -n 5 -p 0 -o "$tmp/np.out"
 [ -s np.out ] || fail "NetPIPE wrote no results to np.out"
 check_text_protocol prot.txt
+# The library NetPIPE ran on is the family this build is for.
+case ${MPI_FAMILY:-mpich} in
+    openmpi) family='Open MPI' ;;
+    *) family='MPICH' ;;
+esac
+grep -q "^MPI library *: $family" prot.txt || fail "$np ran on another MPI than $family: $(grep '^MPI library' prot.txt)"
+echo "NetPIPE: $np, on $family"
 "$PYTHON3" "$srcdir/check_netpipe.py" prot.txt.json prot.txt \
     || fail "protocol check failed (see above)"
 echo "PASS: netpipe"

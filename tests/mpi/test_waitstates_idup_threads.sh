@@ -13,6 +13,9 @@
 # communicators analysed: Potential sync computed at the skewed
 # MPI_Allreduce on an idup'ed communicator, Real sync at the late message
 # on another, each within 25% of what the program's own instants give.
+# Skipped on Open MPI when the program hangs there without the profiler
+# (Open MPI 4.1.4 does in most runs: common.sh, idup_threads_hang_plain;
+# or when one of the test's own runs without the profiler hangs).
 set -eu
 # shellcheck source=common.sh
 . "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
@@ -20,6 +23,11 @@ need_var MPICC_PROF
 need_var MPICC
 
 cd "$tmp"
+# Open MPI only, with the evidence taken now: the program hangs without the
+# profiler too (common.sh).
+if idup_threads_hang_plain 150; then
+    skip "$idup_threads_hang"
+fi
 "$MPICC" -o plain "$srcdir/waitstates_idup_threads.c" -lpthread \
     || fail "compiling waitstates_idup_threads.c with mpicc"
 "$MPICC_PROF" -o profiled "$srcdir/waitstates_idup_threads.c" -lpthread \
@@ -42,6 +50,9 @@ run() {
     echo $(($(now_ms) - _start)) >"$_name.ms"
     if [ "$_status" -eq 124 ] || [ "$_status" -eq 137 ]; then
         cat "$_name.out" "$_name.err" >&2
+        # Without the profiler, on Open MPI: the MPI's own hang (common.sh).
+        [ "$_prog" != plain ] || [ "$MPI_FAMILY" != openmpi ] ||
+            skip "$("$MPIEXEC" --version 2>/dev/null | head -n 1): $_name, without the profiler, did not finish within $_limit ms"
         fail "$_name: did not finish within $_limit ms"
     fi
     [ "$_status" -eq 0 ] || fail "$_name: exited $_status: $(cat "$_name.out" "$_name.err")"
