@@ -39,8 +39,10 @@ analyzed() {
     shift 3
     "$@" -q -f both -o "$_name.prof" "$_archive" >"$_name.out" 2>"$_name.err" ||
         { cat "$_name.out" "$_name.err" >&2; fail "mpiprof-analyze of $_archive${_n:+ by $_n processes} did not exit 0"; }
-    [ ! -s "$_name.out" ] && [ ! -s "$_name.err" ] ||
-        { cat "$_name.out" "$_name.err" >&2; fail "mpiprof-analyze -q of $_archive${_n:+ by $_n processes} said something"; }
+    if [ -s "$_name.out" ] || [ -s "$_name.err" ]; then
+        cat "$_name.out" "$_name.err" >&2
+        fail "mpiprof-analyze -q of $_archive${_n:+ by $_n processes} said something"
+    fi
     [ -s "$_name.prof.json" ] || fail "mpiprof-analyze of $_archive${_n:+ by $_n processes} wrote no protocol"
 }
 
