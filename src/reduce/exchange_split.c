@@ -74,7 +74,8 @@ static void split_send(mpp_exchange_t *x, const void *buf, size_t len, int dest,
         return;
     }
     memcpy(packed, head, sizeof head);
-    memcpy(packed + sizeof head, buf, len);
+    if (len) /* (an empty message may come without a buffer) */
+        memcpy(packed + sizeof head, buf, len);
     PMPI_Send(packed, (int)(sizeof head + len), MPI_BYTE, to, TAG_BASE + dest - s->firsts[to], s->p2p);
     free(packed);
 }

@@ -130,9 +130,12 @@ int rp_mpi_gather_sends(const rp_mpi_t *m, rp_trace_t *t)
     void *got = NULL;
     size_t n = 0;
     int rc = alltoallv(m, t->sends, dest ? t->nsends : 0, sizeof *t->sends, dest, &got, &n, NULL, NULL);
-    if (rc != 0 || !dest) /* (no room for the destinations: this share's sends were not sent) */
-        return free(dest), free(got), -1;
+    int lost = rc != 0 || !dest; /* (no room for the destinations: this share's sends were not sent) */
     free(dest);
+    if (lost) {
+        free(got);
+        return -1;
+    }
     free(t->sends);
     t->sends = got;
     t->nsends = t->sends_cap = n;
@@ -223,13 +226,13 @@ void rp_mpi_totals(const rp_mpi_t *m, rp_totals_t *t)
 {
     uint64_t sums[8] = {t->events, t->mpi_events, t->sends, t->recvs, t->collectives,
                         t->unmatched_receives, t->unmatched_sends, t->unmatched_collectives};
-    int64_t most[4] = {-t->first, t->last, t->from_mpiprof, 0}, more[2] = {t->offsets, 0};
+    int64_t most[3] = {-t->first, t->last, t->from_mpiprof}, offsets = t->offsets;
     PMPI_Allreduce(MPI_IN_PLACE, sums, 8, MPI_UINT64_T, MPI_SUM, m->comm);
     PMPI_Allreduce(MPI_IN_PLACE, most, 3, MPI_INT64_T, MPI_MAX, m->comm);
-    PMPI_Allreduce(MPI_IN_PLACE, more, 1, MPI_INT64_T, MPI_SUM, m->comm);
+    PMPI_Allreduce(MPI_IN_PLACE, &offsets, 1, MPI_INT64_T, MPI_SUM, m->comm);
     t->events = sums[0], t->mpi_events = sums[1], t->sends = sums[2], t->recvs = sums[3], t->collectives = sums[4];
     t->unmatched_receives = sums[5], t->unmatched_sends = sums[6], t->unmatched_collectives = sums[7];
-    t->first = -most[0], t->last = most[1], t->from_mpiprof = most[2], t->offsets = more[0];
+    t->first = -most[0], t->last = most[1], t->from_mpiprof = most[2], t->offsets = offsets;
     int first = rp_mpi_lowest(m, (int)t->incomplete);
     t->incomplete = first >= 0;
     if (first >= 0)
