@@ -4,7 +4,11 @@
  * replayed into the accumulate stage as the wrappers feed it, the
  * processes reduced together as MPI_Finalize reduces them (exchange.h, in
  * memory, one thread each) and written by the protocol's own writers,
- * `Collection mode: trace`.  No MPI. */
+ * `Collection mode: trace`.  Alone it never touches MPI; started by an MPI
+ * launcher (mpiexec -n K), each of its K processes reads and replays a
+ * share of the traced processes, the shares exchange what their wait
+ * states need of each other (replay_mpi.h), the profiles are reduced
+ * across them (exchange_split.h), and rank 0 writes the protocol. */
 #include <getopt.h>
 #include <stdio.h>
 #include <ftw.h>
@@ -17,8 +21,10 @@
 #include "autoconf.h"
 #include "config.h"
 #include "exchange.h"
+#include "exchange_split.h"
 #include "function_table.h"
 #include "replay.h"
+#include "replay_mpi.h"
 #include "report.h"
 #include "srckey.h"
 #include "warnings.h"
@@ -64,7 +70,7 @@ static int add_size(const char *path, const struct stat *st, int type, struct FT
 
 /* The Trace parameter: the archive analysed (its directory), as trace
  * mode names the archive it wrote. */
-static void describe_archive(const rp_trace_t *t, mpp_run_info_t *run)
+static void describe_archive(const rp_trace_t *t, const rp_totals_t *all, int analyzers, mpp_run_info_t *run)
 {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", t->path);
@@ -77,9 +83,12 @@ static void describe_archive(const rp_trace_t *t, mpp_run_info_t *run)
     nftw(dir, add_size, 16, FTW_PHYS);
     snprintf(run->trace_path, sizeof run->trace_path, "%s", dir);
     run->trace_bytes = archive_bytes;
-    run->trace_complete = !t->incomplete;
-    snprintf(run->trace, sizeof run->trace, "analysed from %s (%lld bytes, OTF2)%s", t->path, archive_bytes,
-             t->incomplete ? ", incomplete: see Warnings" : "");
+    run->trace_complete = !all->incomplete;
+    char by[64] = "";
+    if (analyzers > 1)
+        snprintf(by, sizeof by, " by %d processes", analyzers);
+    snprintf(run->trace, sizeof run->trace, "analysed from %s (%lld bytes, OTF2)%s%s", t->path, archive_bytes, by,
+             all->incomplete ? ", incomplete: see Warnings" : "");
 }
 
 /* ns since the epoch as local ISO 8601. */
@@ -91,23 +100,14 @@ static void iso8601(uint64_t ns, char *out, size_t size)
         snprintf(out, size, "1970-01-01T00:00:00Z");
 }
 
-static void describe_run(const rp_trace_t *t, mpp_run_info_t *run, uint64_t paired, uint64_t instances)
+static void describe_run(const rp_trace_t *t, const rp_totals_t *all, int analyzers, mpp_run_info_t *run)
 {
     memset(run, 0, sizeof *run);
     snprintf(run->program, sizeof run->program, "n/a (not in the trace)");
     snprintf(run->program_name, sizeof run->program_name, "trace");
     if (!getcwd(run->cwd, sizeof run->cwd))
         snprintf(run->cwd, sizeof run->cwd, "?");
-    int64_t first = INT64_MAX, last = INT64_MIN;
-    int offsets = 0;
-    for (int l = 0; l < t->nlocations; l++) {
-        const rp_location_t *loc = &t->locations[l];
-        if (loc->process < 0 || !loc->events)
-            continue;
-        first = loc->first < first ? loc->first : first;
-        last = loc->last > last ? loc->last : last;
-        offsets += loc->noffsets > 0;
-    }
+    int64_t first = all->first, last = all->last;
     /* the run's dates: the trace's, else the archive's last change less
      * the trace's length */
     uint64_t length = (uint64_t)((double)(last > first ? last - first : 0) * 1e9 / (double)t->resolution);
@@ -129,14 +129,15 @@ static void describe_run(const rp_trace_t *t, mpp_run_info_t *run, uint64_t pair
     snprintf(run->clock, sizeof run->clock,
              "the trace's timestamps, resolution %.3g s; %s; every wait state exact from the events (no threshold)",
              1.0 / (double)t->resolution,
-             offsets ? "each location's clock offsets applied (linear between two measurements)"
+             all->offsets ? "each location's clock offsets applied (linear between two measurements)"
                      : "no clock offsets in the trace: its timestamps taken as synchronized by its writer");
     snprintf(run->waitstates, sizeof run->waitstates,
              "real sync (late senders) and potential sync / time variation (collectives), exact from the trace's "
-             "events; %llu messages paired of %zu sent, %llu collective calls",
-             (unsigned long long)paired, t->nsends, (unsigned long long)instances);
-    snprintf(run->mode, sizeof run->mode, "%s", t->incomplete ? "trace, incomplete" : "trace");
-    describe_archive(t, run);
+             "events; %llu messages paired of %llu sent, %llu collective calls",
+             (unsigned long long)(all->recvs - all->unmatched_receives), (unsigned long long)all->sends,
+             (unsigned long long)all->collectives);
+    snprintf(run->mode, sizeof run->mode, "%s", all->incomplete ? "trace, incomplete" : "trace");
+    describe_archive(t, all, analyzers, run);
     /* interval 0's position: where rank 0 called MPI_Init, as MPI_Finalize
      * resolves it (its first frame) */
     uint32_t site = t->locations[t->processes[0].locations[0]].init_site;
@@ -154,72 +155,19 @@ static void describe_run(const rp_trace_t *t, mpp_run_info_t *run, uint64_t pair
     }
 }
 
-int main(int argc, char **argv)
+/* Whether any process failed; the lowest that did says why, in one line. */
+static int stopped(const rp_mpi_t *mpi, int failed, const char *why)
 {
-    const char *output = NULL;
-    long format = -1;
-    int quiet = 0, c;
-    while ((c = getopt(argc, argv, "o:f:qh")) != -1) {
-        if (c == 'o') {
-            output = optarg;
-        } else if (c == 'q') {
-            quiet = 1;
-        } else if (c == 'f' && mpp_config_parse_format(optarg, &format) == 0) {
-        } else {
-            if (c == 'f')
-                fprintf(stderr, "mpiprof-analyze: -f %s: not a format (text, json, html, a comma-separated set of "
-                        "them, both or all)\n", optarg);
-            fputs(usage, c == 'h' ? stdout : stderr);
-            return c == 'h' ? 0 : 2;
-        }
-    }
-    if (argc - optind != 1) {
-        fputs(usage, stderr);
-        return 2;
-    }
-    const char *archive = argv[optind];
-    mpp_warnings_set_echo(0);
-    mpp_config_t config;
-    mpp_config_parse(&config, NULL);
-    if (format < 0)
-        format = config.number[MPP_CFG_FORMAT];
-
-    rp_trace_t trace;
-    char why[1024];
-    if (rp_trace_read(&trace, archive, why, sizeof why) != 0) {
+    int who = mpi ? rp_mpi_lowest(mpi, failed) : failed ? 0 : -1;
+    if (who >= 0 && who == (mpi ? mpi->rank : 0))
         fprintf(stderr, "mpiprof-analyze: %s\n", why);
-        return 1;
-    }
-    rp_waits(&trace);
-    uint64_t paired = trace.nrecvs - trace.unmatched_receives;
-    int n = trace.nprocesses;
-    rp_local_t *locals = calloc((size_t)n, sizeof *locals);
-    const mpp_local_profile_t **profiles = calloc((size_t)n, sizeof *profiles);
-    int *ranks = calloc((size_t)n, sizeof *ranks);
-    const char **hosts = calloc((size_t)n, sizeof *hosts);
-    static const char *const no_warnings[1];
-    if (!locals || !profiles || !ranks || !hosts) {
-        fprintf(stderr, "mpiprof-analyze: out of memory for %d processes\n", n);
-        return 1;
-    }
-    for (int p = 0; p < n; p++) {
-        if (rp_profile(&trace, p, (int)config.number[MPP_CFG_MAX_SRC], (int)config.number[MPP_CFG_MAX_INTERVALS],
-                       (int)config.number[MPP_CFG_MAX_NESTING], &locals[p]) != 0) {
-            fprintf(stderr, "mpiprof-analyze: out of memory replaying rank %d\n", p);
-            return 1;
-        }
-        /* the analyzer's warnings are the run's, said once (not per process) */
-        locals[p].profile->context.warnings = no_warnings;
-        profiles[p] = locals[p].profile;
-        ranks[p] = trace.processes[p].rank;
-        hosts[p] = trace.processes[p].host;
-    }
-    mpp_reduced_t *rd = mpp_reduce_in_memory(profiles, ranks, hosts, n, n, config.text[MPP_CFG_RANKS]);
-    if (!rd) {
-        fprintf(stderr, "mpiprof-analyze: out of memory (or threads) for %d processes\n", n);
-        return 1;
-    }
-    for (int s = 0; s < rd->nsrcs; s++) /* which wait states apply, as MPI_Finalize marks them */
+    return who >= 0;
+}
+
+/* Which wait states apply to each SRC point, as MPI_Finalize marks them. */
+static void mark_waits(mpp_reduced_t *rd)
+{
+    for (int s = 0; s < rd->nsrcs; s++)
         for (int f = 0; f < MPP_NFUNCTIONS; f++)
             if (!strcmp(mpp_functions[f].name, rd->srcs[s].function)) {
                 rd->srcs[s].waits = mpp_functions[f].by_request ? MPP_SRC_REALSYNC | MPP_SRC_COLLECTIVE_WAITS
@@ -228,48 +176,197 @@ int main(int argc, char **argv)
                                                                                       : 0;
                 break;
             }
+}
 
-    mpp_run_info_t run;
-    describe_run(&trace, &run, paired, trace.ncollectives);
-    if (!trace.from_mpiprof)
-        mpp_warn("SRC points: the trace records no call sites (a trace not written by mpiprof): each SRC point "
-                 "is an MPI function alone, its stack n/a");
-    if (trace.unmatched_receives || trace.unmatched_sends)
-        mpp_warn("Real sync: %llu received messages and %llu sent ones have no partner in the trace (a process "
-                 "not traced, or events lost); their waits are not counted",
-                 (unsigned long long)trace.unmatched_receives, (unsigned long long)trace.unmatched_sends);
-    if (trace.unmatched_collectives)
-        mpp_warn("Potential sync, Time variation: %llu collective calls belong to instances that not every member "
-                 "of their communicator reached in the trace; their waits are not counted",
-                 (unsigned long long)trace.unmatched_collectives);
-    if (trace.incomplete)
-        mpp_warn("the trace is incomplete (%s): the run did not end with MPI_Finalize, or the trace was cut; this "
-                 "protocol covers what it holds", trace.incomplete_why);
-
-    char path[4096];
-    if (output)
-        snprintf(path, sizeof path, "%s", output);
-    else
-        default_output(archive, path, sizeof path);
-    mpp_report_input_t in = {.run = &run, .config = &config, .model = NULL, .warnings_from = 0,
-                             .model_na = model_na};
-    int rc = mpp_report_write(rd, &in, path, (int)format);
-    if (rc != 0) {
-        for (size_t w = 0; w < mpp_warnings_count(); w++)
-            fprintf(stderr, "mpiprof-analyze: %s\n", mpp_warning_text(w));
-    } else if (trace.incomplete) {
-        fprintf(stderr, "mpiprof-analyze: %s: the trace is incomplete (%s); the protocol %s covers what it holds\n",
-                archive, trace.incomplete_why, path);
-    } else if (!quiet) {
-        printf("mpiprof-analyze: %d processes, %llu events (%llu MPI) analysed into %s%s\n", n,
-               (unsigned long long)trace.events, (unsigned long long)trace.mpi_events, path,
-               format & MPP_FORMAT_TEXT ? "" : format & MPP_FORMAT_JSON ? ".json" : ".html");
+/* The profiles of this share's processes, first..end-1, reduced over all
+ * of them: in memory alone, across the analyzer's processes under mpiexec
+ * (those with a share).  The reduced data on rank 0; *failed everywhere
+ * when memory or threads ran out anywhere. */
+static mpp_reduced_t *reduce_share(const rp_trace_t *t, int first, int end, const mpp_config_t *config,
+                                   const rp_mpi_t *mpi, int *failed)
+{
+    int n = end - first;
+    size_t room = (size_t)(n > 0 ? n : 1);
+    rp_local_t *locals = calloc(room, sizeof *locals);
+    const mpp_local_profile_t **profiles = calloc(room, sizeof *profiles);
+    int *ranks = calloc(room, sizeof *ranks);
+    const char **hosts = calloc(room, sizeof *hosts);
+    static const char *const no_warnings[1];
+    char why[256];
+    int bad = !locals || !profiles || !ranks || !hosts, done = 0;
+    snprintf(why, sizeof why, "out of memory for %d processes", n);
+    for (; !bad && done < n; done++) {
+        int p = first + done;
+        if (rp_profile(t, p, (int)config->number[MPP_CFG_MAX_SRC], (int)config->number[MPP_CFG_MAX_INTERVALS],
+                       (int)config->number[MPP_CFG_MAX_NESTING], &locals[done]) != 0) {
+            snprintf(why, sizeof why, "out of memory replaying rank %d", p);
+            bad = 1;
+            break;
+        }
+        /* the analyzer's warnings are the run's, said once (not per process) */
+        locals[done].profile->context.warnings = no_warnings;
+        profiles[done] = locals[done].profile;
+        ranks[done] = t->processes[p].rank;
+        hosts[done] = t->processes[p].host;
     }
-    mpp_reduced_free(rd);
-    for (int p = 0; p < n; p++)
+    mpp_reduced_t *rd = NULL;
+    *failed = stopped(mpi, bad, why);
+    if (!*failed && !mpi) {
+        rd = mpp_reduce_in_memory(profiles, ranks, hosts, n, n, config->text[MPP_CFG_RANKS]);
+        *failed = stopped(mpi, !rd, "out of memory (or threads) for the reduction");
+    } else if (!*failed) {
+        /* the processes with a share, ranks 0 to min(K, P) - 1 */
+        MPI_Comm readers;
+        PMPI_Comm_split(mpi->comm, n > 0 ? 0 : MPI_UNDEFINED, mpi->rank, &readers);
+        int lost = 0;
+        if (n > 0) {
+            rd = mpp_reduce_split(profiles, hosts, n, first, t->nprocesses, readers, config->text[MPP_CFG_RANKS],
+                                  &lost);
+            PMPI_Comm_free(&readers);
+        }
+        *failed = stopped(mpi, lost, "out of memory for the reduction");
+    }
+    for (int p = 0; p < done; p++)
         rp_local_free(&locals[p]);
     free(locals), free(profiles), free(ranks), free(hosts);
-    int incomplete = trace.incomplete;
+    if (*failed) {
+        mpp_reduced_free(rd);
+        rd = NULL;
+    }
+    return rd;
+}
+
+/* The Warnings of the analysis, on rank 0. */
+static void warn_totals(const rp_totals_t *all)
+{
+    if (!all->from_mpiprof)
+        mpp_warn("SRC points: the trace records no call sites (a trace not written by mpiprof): each SRC point "
+                 "is an MPI function alone, its stack n/a");
+    if (all->unmatched_receives || all->unmatched_sends)
+        mpp_warn("Real sync: %llu received messages and %llu sent ones have no partner in the trace (a process "
+                 "not traced, or events lost); their waits are not counted",
+                 (unsigned long long)all->unmatched_receives, (unsigned long long)all->unmatched_sends);
+    if (all->unmatched_collectives)
+        mpp_warn("Potential sync, Time variation: %llu collective calls belong to instances that not every member "
+                 "of their communicator reached in the trace; their waits are not counted",
+                 (unsigned long long)all->unmatched_collectives);
+    if (all->incomplete)
+        mpp_warn("the trace is incomplete (%s): the run did not end with MPI_Finalize, or the trace was cut; this "
+                 "protocol covers what it holds", all->incomplete_why);
+}
+
+/* The protocol of the archive, written by rank 0; the exit status. */
+static int analyze(const char *archive, const char *output, long format, int quiet, rp_mpi_t *mpi)
+{
+    mpp_warnings_set_echo(0);
+    mpp_config_t config;
+    mpp_config_parse(&config, NULL);
+    if (format < 0)
+        format = config.number[MPP_CFG_FORMAT];
+    int rank = mpi ? mpi->rank : 0, size = mpi ? mpi->size : 1;
+
+    rp_trace_t trace;
+    char why[1024];
+    int unread = rp_trace_read_share(&trace, archive, rank, size, why, sizeof why) != 0;
+    if (stopped(mpi, unread, why)) {
+        if (!unread)
+            rp_trace_free(&trace);
+        return 1;
+    }
+    int first, end;
+    rp_share(trace.nprocesses, rank, size, &first, &end);
+    uint64_t sends = trace.nsends;
+    if (mpi) {
+        mpi->nprocesses = trace.nprocesses;
+        mpi->ncomms = trace.ncomms;
+        snprintf(why, sizeof why, "process %d replays %d traced processes, one thread each, which needs "
+                 "MPI_THREAD_MULTIPLE: the MPI library does not give it (run it with -n %d: one each)", rank,
+                 end - first, trace.nprocesses);
+        if (stopped(mpi, end - first > 1 && !mpi->thread_multiple, why) ||
+            stopped(mpi, rp_mpi_gather_sends(mpi, &trace) != 0, "out of memory for the messages of its share")) {
+            rp_trace_free(&trace);
+            return 1;
+        }
+    }
+    (void)rp_waits(&trace, mpi ? rp_mpi_combine : NULL, mpi); /* (no memory: the waits said unmatched) */
+    rp_totals_t all;
+    rp_totals(&trace, sends, &all);
+    if (mpi)
+        rp_mpi_totals(mpi, &all);
+    snprintf(why, sizeof why, "%s: %s", archive, RP_NO_MPI_EVENTS);
+    int failed = stopped(mpi, rank == 0 && !all.mpi_events, why);
+    mpp_reduced_t *rd = failed ? NULL : reduce_share(&trace, first, end, &config, mpi, &failed);
+    int rc = failed;
+    if (rd) { /* rank 0 */
+        mark_waits(rd);
+        mpp_run_info_t run;
+        describe_run(&trace, &all, size, &run);
+        warn_totals(&all);
+        char path[4096];
+        if (output)
+            snprintf(path, sizeof path, "%s", output);
+        else
+            default_output(archive, path, sizeof path);
+        mpp_report_input_t in = {.run = &run, .config = &config, .model = NULL, .warnings_from = 0,
+                                 .model_na = model_na};
+        rc = mpp_report_write(rd, &in, path, (int)format) != 0;
+        if (rc) {
+            for (size_t w = 0; w < mpp_warnings_count(); w++)
+                fprintf(stderr, "mpiprof-analyze: %s\n", mpp_warning_text(w));
+        } else if (all.incomplete) {
+            fprintf(stderr, "mpiprof-analyze: %s: the trace is incomplete (%s); the protocol %s covers what it "
+                    "holds\n", archive, all.incomplete_why, path);
+        } else if (!quiet) {
+            printf("mpiprof-analyze: %d processes, %llu events (%llu MPI) analysed into %s%s", trace.nprocesses,
+                   (unsigned long long)all.events, (unsigned long long)all.mpi_events, path,
+                   format & MPP_FORMAT_TEXT ? "" : format & MPP_FORMAT_JSON ? ".json" : ".html");
+            if (mpi)
+                printf(" by %d processes", size);
+            printf("\n");
+        }
+        mpp_reduced_free(rd);
+    }
+    if (mpi && rp_mpi_any(mpi, rc))
+        rc = 1;
     rp_trace_free(&trace);
-    return rc != 0 ? 1 : incomplete ? 3 : 0;
+    return rc ? 1 : all.incomplete ? 3 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    /* MPI only under a launcher: alone the analyzer runs where no MPI
+     * runtime is set up, and pays nothing for it */
+    rp_mpi_t mpi;
+    int launched = rp_mpi_launched();
+    if (launched)
+        rp_mpi_init(&mpi, &argc, &argv);
+    int speaks = !launched || mpi.rank == 0; /* the usage is said once */
+    const char *output = NULL;
+    long format = -1;
+    int quiet = 0, c, rc = -1;
+    while (rc < 0 && (c = getopt(argc, argv, "o:f:qh")) != -1) {
+        if (c == 'o') {
+            output = optarg;
+        } else if (c == 'q') {
+            quiet = 1;
+        } else if (c == 'f' && mpp_config_parse_format(optarg, &format) == 0) {
+        } else {
+            if (c == 'f' && speaks)
+                fprintf(stderr, "mpiprof-analyze: -f %s: not a format (text, json, html, a comma-separated set of "
+                        "them, both or all)\n", optarg);
+            if (speaks)
+                fputs(usage, c == 'h' ? stdout : stderr);
+            rc = c == 'h' ? 0 : 2;
+        }
+    }
+    if (rc < 0 && argc - optind != 1) {
+        if (speaks)
+            fputs(usage, stderr);
+        rc = 2;
+    }
+    if (rc < 0)
+        rc = analyze(argv[optind], output, format, quiet, launched && mpi.size > 1 ? &mpi : NULL);
+    if (launched)
+        rp_mpi_finalize(&mpi);
+    return rc;
 }

@@ -4,8 +4,9 @@
  * events (src/replay/waits.c), and each process's calls replayed into the
  * accumulate stage as the wrappers add them at run time, one table per
  * location, giving the same local profile MPI_Finalize reduces
- * (src/replay/replay.c).  No MPI, no clock of its own: every time comes
- * from the trace. */
+ * (src/replay/replay.c).  No MPI (under mpiexec, src/replay/share_mpi.c
+ * moves what one share needs of another's between the analyzer's
+ * processes), no clock of its own: every time comes from the trace. */
 #ifndef MPP_REPLAY_H
 #define MPP_REPLAY_H
 
@@ -119,12 +120,63 @@ typedef struct {
 /* Read the archive at `path` (its anchor file, NAME.otf2).  0, or -1 with
  * one line in why (nothing usable: the trace is freed). */
 int rp_trace_read(rp_trace_t *t, const char *path, char *why, size_t size);
+/* The same, but the events of the processes (ranks) first..end-1 only (a
+ * share of mpiprof-analyze under mpiexec): every definition is read, the
+ * other processes' locations keep no event.  An archive without MPI
+ * events is not refused here (the share's may have none): the caller
+ * counts them over all shares (RP_NO_MPI_EVENTS). */
+int rp_trace_read_share(rp_trace_t *t, const char *path, int part, int nparts, char *why, size_t size);
+
+/* The share of part `part` of `nparts` (an analyzer's process among
+ * mpiprof-analyze's under mpiexec): the traced processes (ranks) first to
+ * end-1, a contiguous block, as many in each of the first
+ * min(nparts, nprocesses) parts (give or take one), none in the others. */
+void rp_share(int nprocesses, int part, int nparts, int *first, int *end);
+/* The part whose share holds process p. */
+int rp_share_owner(int nprocesses, int nparts, int p);
+#define RP_NO_MPI_EVENTS "it has no MPI events (no region of the MPI paradigm was entered)"
 void rp_trace_free(rp_trace_t *t);
+
+/* A collective instance (the k-th on its communicator) as the members
+ * read so far saw it: the latest entry, exit and negated exit, how many
+ * members reached it, how many members of its communicator reached any
+ * instance there (all: the instance is whole when both are its size). */
+typedef struct {
+    uint32_t comm;
+    uint64_t k;
+    int64_t max[3];
+    int64_t seen, members;
+} rp_instance_t;
+
+/* Where the members are shared among readers (mpiprof-analyze under
+ * mpiexec): replaces each instance's values with those of all members, in
+ * place, given `failed` (this reader could not make its instances; they
+ * are NULL then).  Called by every reader once; 0, or -1 when any reader
+ * failed. */
+typedef int (*rp_combine_fn)(rp_instance_t *instances, size_t n, int failed, void *ctx);
+
+/* What the protocol says of the whole trace: this reader's share's, then
+ * (under mpiexec) summed, minimized or maximized over the shares. */
+typedef struct {
+    uint64_t events, mpi_events, sends, recvs, collectives;
+    uint64_t unmatched_receives, unmatched_sends, unmatched_collectives;
+    int64_t first, last;       /* the first and last event of any location (INT64_MAX, INT64_MIN: none) */
+    int64_t offsets;           /* locations with clock offsets */
+    int64_t from_mpiprof;
+    int64_t incomplete;
+    char incomplete_why[256];  /* the first incomplete share's */
+} rp_totals_t;
+/* After rp_waits (which counts what is unmatched). */
+void rp_totals(const rp_trace_t *t, uint64_t sends, rp_totals_t *out);
 
 /* Real sync of every receiving call, Potential sync and Time variation of
  * every collective instance, exactly from the events (characteristics.md):
- * into each call's wait[]. */
-void rp_waits(rp_trace_t *t);
+ * into each call's wait[].  The sends paired are those in t->sends: all of
+ * them alone, or those to this share's processes from every share (the
+ * caller gathers them); `combine` (NULL alone) gives the instances the
+ * other shares' members.  0, or -1 (memory ran out, here or elsewhere:
+ * no collective wait was counted). */
+int rp_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx);
 
 /* The local profile of process p: its locations' calls and marks replayed
  * in time order into one table each (table.h) and the interval stage

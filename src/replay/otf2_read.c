@@ -11,6 +11,7 @@
  * site is mpiprof's "mpiprof::src" attribute on its Enter when the archive
  * has it, else the region alone.  Everything unusable is said in one line,
  * never half-read into a protocol. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,8 +44,20 @@ static OTF2_ErrorCode keep_error(void *data, const char *file, uint64_t line, co
     return code;
 }
 
+/* A location whose events this reader reads: an MPI process's, of its share. */
+static int in_share(const rp_trace_t *t, int l, int first, int end)
+{
+    return t->locations[l].process >= first && t->locations[l].process < end;
+}
+
 int rp_trace_read(rp_trace_t *t, const char *path, char *why, size_t size)
 {
+    return rp_trace_read_share(t, path, 0, 1, why, size);
+}
+
+int rp_trace_read_share(rp_trace_t *t, const char *path, int part, int nparts, char *why, size_t size)
+{
+    int first = 0, end = INT_MAX;
     otf2_first_error[0] = '\0';
     OTF2_Error_RegisterCallback(keep_error, NULL);
     memset(t, 0, sizeof *t);
@@ -81,24 +94,27 @@ int rp_trace_read(rp_trace_t *t, const char *path, char *why, size_t size)
         rc = rp_build_processes(&r);
     if (rc == 0)
         rc = rp_build_regions(&r);
-    if (rc == 0) {
-        for (int l = 0; l < t->nlocations; l++)
-            if (t->locations[l].process >= 0)
-                OTF2_Reader_SelectLocation(reader, t->locations[l].ref);
+    if (rc == 0)
+        rp_share(t->nprocesses, part, nparts, &first, &end);
+    int selected = 0;
+    for (int l = 0; rc == 0 && l < t->nlocations; l++)
+        if (in_share(t, l, first, end))
+            OTF2_Reader_SelectLocation(reader, t->locations[l].ref), selected++;
+    if (rc == 0 && selected) { /* (none selected: libotf2 would read them all) */
         int have_defs = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
         if (OTF2_Reader_OpenEvtFiles(reader) != OTF2_SUCCESS) {
             rp_fail(&r, "its event files cannot be opened");
             rc = -1;
         }
         for (int l = 0; rc == 0 && l < t->nlocations; l++)
-            if (t->locations[l].process >= 0)
+            if (in_share(t, l, first, end))
                 rc = rp_read_location(&r, reader, l, have_defs);
         if (have_defs)
             OTF2_Reader_CloseDefFiles(reader);
         OTF2_Reader_CloseEvtFiles(reader);
     }
-    if (rc == 0 && !t->mpi_events)
-        rp_fail(&r, "it has no MPI events (no region of the MPI paradigm was entered)"), rc = -1;
+    if (rc == 0 && !t->mpi_events && first <= 0 && end >= t->nprocesses)
+        rp_fail(&r, RP_NO_MPI_EVENTS), rc = -1;
     OTF2_Reader_Close(reader);
     if (rc != 0)
         snprintf(why, size, "%s: %s%s%s%s", path, r.why[0] ? r.why : "unreadable",

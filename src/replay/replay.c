@@ -8,6 +8,7 @@
  * (its index + 1), resolved to the site's frame records: the SRC key is
  * then the function and the frames mpiprof recorded, or, for a trace
  * without call sites, the function and one frame saying so. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,4 +174,46 @@ void rp_local_free(rp_local_t *l)
     mpp_profile_free(l->profile);
     free(l->intervals);
     memset(l, 0, sizeof *l);
+}
+
+void rp_share(int nprocesses, int part, int nparts, int *first, int *end)
+{
+    int parts = nparts < nprocesses ? nparts : nprocesses;
+    *first = *end = nprocesses;
+    if (part < parts) {
+        *first = (int)((int64_t)part * nprocesses / parts);
+        *end = (int)((int64_t)(part + 1) * nprocesses / parts);
+    }
+}
+
+int rp_share_owner(int nprocesses, int nparts, int p)
+{
+    int64_t parts = nparts < nprocesses ? nparts : nprocesses;
+    return (int)(((int64_t)(p + 1) * parts - 1) / nprocesses);
+}
+
+void rp_totals(const rp_trace_t *t, uint64_t sends, rp_totals_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->events = t->events;
+    out->mpi_events = t->mpi_events;
+    out->sends = sends;
+    out->recvs = t->nrecvs;
+    out->collectives = t->ncollectives;
+    out->unmatched_receives = t->unmatched_receives;
+    out->unmatched_sends = t->unmatched_sends;
+    out->unmatched_collectives = t->unmatched_collectives;
+    out->first = INT64_MAX;
+    out->last = INT64_MIN;
+    for (int l = 0; l < t->nlocations; l++) {
+        const rp_location_t *loc = &t->locations[l];
+        if (loc->process < 0 || !loc->events)
+            continue;
+        out->first = loc->first < out->first ? loc->first : out->first;
+        out->last = loc->last > out->last ? loc->last : out->last;
+        out->offsets += loc->noffsets > 0;
+    }
+    out->from_mpiprof = t->from_mpiprof;
+    out->incomplete = t->incomplete;
+    snprintf(out->incomplete_why, sizeof out->incomplete_why, "%s", t->incomplete_why);
 }

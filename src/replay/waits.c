@@ -11,7 +11,10 @@
  *     member gets max entry - its entry and max exit - its exit, each
  *     instant of its time line counted once (its covers, in entry order).
  * The results go into the calls' wait[] in ticks, where the replay adds
- * them to their cells as the dynamic mode's batches do. */
+ * them to their cells as the dynamic mode's batches do.  Under mpiexec a
+ * reader holds a share of the processes: the sends to its receivers from
+ * every share (share_mpi.c), and each instance's maxima over all members
+ * from the combine step; the arithmetic is the same. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,37 +131,18 @@ static int by_process_entry(const void *x, const void *y)
     return 0;
 }
 
-static void collective_waits(rp_trace_t *t)
+/* The instances of this reader's members, one per (communicator, k), in
+ * that order, with what its members say of it (waits.c's maxima); base[c]
+ * is communicator c's first.  -1 when memory ran out. */
+static int local_instances(const rp_trace_t *t, const member_t *m, size_t n, uint64_t *base,
+                           rp_instance_t **out, size_t *nout)
 {
-    size_t n = t->ncollectives;
-    member_t *m = calloc(n ? n : 1, sizeof *m);
-    int64_t *max = NULL;
-    mpp_cover_t *covers = malloc(2 * sizeof *covers);
-    if (!m || !covers) {
-        t->unmatched_collectives += n;
-        free(m), free(covers);
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        const rp_collective_t *c = &t->collectives[i];
-        const rp_location_t *loc = &t->locations[c->location];
-        m[i] = (member_t){c, loc->process, loc->calls[c->begin_call].enter, loc->calls[c->end_call].leave, 0};
-    }
-    if (n > 1)
-        qsort(m, n, sizeof *m, by_comm_process_entry);
-    /* instance numbers, and the maxima of each instance (3 per instance:
-     * entry, exit, negated exit, as mpp_instances_terms reads them) */
-    uint64_t ninstances = 0;
-    for (size_t i = 0; i < n; i++) {
-        int first = !i || m[i].c->comm != m[i - 1].c->comm || m[i].process != m[i - 1].process;
-        m[i].k = first ? 0 : m[i - 1].k + 1;
-    }
-    /* a communicator's instances are numbered from its base */
-    uint64_t *base = calloc(t->ncomms ? t->ncomms : 1, sizeof *base);
     uint64_t *count = calloc(t->ncomms ? t->ncomms : 1, sizeof *count);
-    int *members = calloc(t->ncomms ? t->ncomms : 1, sizeof *members);
-    if (!base || !count || !members)
-        goto out;
+    int64_t *members = calloc(t->ncomms ? t->ncomms : 1, sizeof *members);
+    if (!count || !members) {
+        free(count), free(members);
+        return -1;
+    }
     for (size_t i = 0; i < n; i++) {
         uint32_t comm = m[i].c->comm;
         if (m[i].k + 1 > count[comm])
@@ -166,23 +150,60 @@ static void collective_waits(rp_trace_t *t)
         if (!m[i].k)
             members[comm]++;
     }
+    uint64_t ninstances = 0;
     for (uint32_t c = 0; c < t->ncomms; c++)
         base[c] = ninstances, ninstances += count[c];
-    max = malloc((ninstances ? ninstances : 1) * 4 * sizeof *max);
-    if (!max)
-        goto out;
-    int *seen = (int *)(max + 3 * ninstances); /* members that reached each instance */
-    for (uint64_t k = 0; k < ninstances; k++)
-        max[3 * k] = max[3 * k + 1] = max[3 * k + 2] = INT64_MIN, seen[k] = 0;
+    rp_instance_t *in = malloc((ninstances ? ninstances : 1) * sizeof *in);
+    if (!in) {
+        free(count), free(members);
+        return -1;
+    }
+    for (uint32_t c = 0; c < t->ncomms; c++)
+        for (uint64_t k = 0; k < count[c]; k++)
+            in[base[c] + k] = (rp_instance_t){c, k, {INT64_MIN, INT64_MIN, INT64_MIN}, 0, members[c]};
     for (size_t i = 0; i < n; i++) {
-        uint64_t k = base[m[i].c->comm] + m[i].k;
-        if (m[i].entry > max[3 * k])
-            max[3 * k] = m[i].entry;
-        if (m[i].exit > max[3 * k + 1])
-            max[3 * k + 1] = m[i].exit;
-        if (-m[i].exit > max[3 * k + 2])
-            max[3 * k + 2] = -m[i].exit;
-        seen[k]++;
+        rp_instance_t *x = &in[base[m[i].c->comm] + m[i].k];
+        int64_t terms[3] = {m[i].entry, m[i].exit, -m[i].exit};
+        for (int j = 0; j < 3; j++)
+            if (terms[j] > x->max[j])
+                x->max[j] = terms[j];
+        x->seen++;
+    }
+    free(count), free(members);
+    *out = in;
+    *nout = ninstances;
+    return 0;
+}
+
+static int collective_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx)
+{
+    size_t n = t->ncollectives, ninstances = 0;
+    member_t *m = calloc(n ? n : 1, sizeof *m);
+    uint64_t *base = calloc(t->ncomms ? t->ncomms : 1, sizeof *base);
+    rp_instance_t *in = NULL;
+    mpp_cover_t *covers = malloc(2 * sizeof *covers);
+    int rc = m && base && covers ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const rp_collective_t *c = &t->collectives[i];
+        const rp_location_t *loc = &t->locations[c->location];
+        m[i] = (member_t){c, loc->process, loc->calls[c->begin_call].enter, loc->calls[c->end_call].leave, 0};
+    }
+    if (rc == 0 && n > 1)
+        qsort(m, n, sizeof *m, by_comm_process_entry);
+    /* instance numbers: the k-th a process begins on a communicator */
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        int first = !i || m[i].c->comm != m[i - 1].c->comm || m[i].process != m[i - 1].process;
+        m[i].k = first ? 0 : m[i - 1].k + 1;
+    }
+    if (rc == 0)
+        rc = local_instances(t, m, n, base, &in, &ninstances);
+    /* the other members' instants, where they are another reader's */
+    if (combine && combine(in, rc == 0 ? ninstances : 0, rc, ctx) != 0)
+        rc = -1;
+    if (rc != 0) {
+        t->unmatched_collectives += n;
+        free(m), free(base), free(in), free(covers);
+        return -1;
     }
     if (n > 1)
         qsort(m, n, sizeof *m, by_process_entry);
@@ -190,28 +211,28 @@ static void collective_waits(rp_trace_t *t)
         if (!i || m[i].process != m[i - 1].process)
             mpp_cover_reset(&covers[0]), mpp_cover_reset(&covers[1]);
         uint32_t comm = m[i].c->comm;
-        uint64_t k = base[comm] + m[i].k;
+        const rp_instance_t *x = &in[base[comm] + m[i].k];
         if (t->comms[comm].world[0] == -1)
             continue; /* MPI_COMM_SELF: nobody to wait for */
         /* an instance some member of the communicator never reached (a
          * collective the trace lost, or one of a member that died) */
-        if (seen[k] < members[comm] || (int64_t)seen[k] < (int64_t)t->comms[comm].size) {
+        if (x->seen < x->members || x->seen < (int64_t)t->comms[comm].size) {
             t->unmatched_collectives++;
             continue;
         }
-        int64_t sent[3] = {m[i].entry, m[i].exit, -m[i].exit}, most[3] = {max[3 * k], max[3 * k + 1], max[3 * k + 2]};
+        int64_t sent[3] = {m[i].entry, m[i].exit, -m[i].exit};
         int64_t pot = 0, var = 0;
-        mpp_instances_terms(1, sent, most, 0, 0, &covers[0], &covers[1], &pot, &var, NULL);
+        mpp_instances_terms(1, sent, x->max, 0, 0, &covers[0], &covers[1], &pot, &var, NULL);
         rp_location_t *loc = &t->locations[m[i].c->location];
         loc->calls[m[i].c->begin_call].wait[MPP_WAIT_POTSYNC] += pot;
         loc->calls[m[i].c->begin_call].wait[MPP_WAIT_VARIATION] += var > 0 ? var : 0;
     }
-out:
-    free(m), free(max), free(base), free(count), free(members), free(covers);
+    free(m), free(base), free(in), free(covers);
+    return 0;
 }
 
-void rp_waits(rp_trace_t *t)
+int rp_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx)
 {
     real_sync(t);
-    collective_waits(t);
+    return collective_waits(t, combine, ctx);
 }
