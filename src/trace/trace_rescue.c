@@ -49,7 +49,7 @@ typedef struct {
         char path[sizeof mpp_trace_path + 64];
         long long size;
     } files[UNDO_FILES];
-    char remove[UNDO_FILES + 3][sizeof mpp_trace_path + 64];
+    char remove[UNDO_FILES + 4][sizeof mpp_trace_path + 64];
 } undo_t;
 static undo_t *undo;
 
@@ -324,6 +324,8 @@ static void say_ends(trace_blob_t *note, const trace_blob_t *blobs, const int *k
         note->len--; /* continue the record */
         if (kind[r] == 2)
             mpp_trace_put(note, "; rank %d: %s, its events up to then", r, ended ? ended : "ended");
+        else if (kind[r] == 3)
+            mpp_trace_put(note, "; rank %d: ending at the same time, its events as far as written then", r);
         else if (kind[r] == 1)
             mpp_trace_put(note, "; rank %d: its events up to its last flush only (it ended without writing "
                           "them out: killed, or still running), its SRC points by MPI function only", r);
@@ -352,7 +354,7 @@ static int rebuild(const char *dir)
     trace_blob_t *blobs = calloc((size_t)n, sizeof *blobs), note = {0};
     uint32_t **ids = calloc((size_t)n, sizeof *ids);
     size_t *nids = calloc((size_t)n, sizeof *nids);
-    int *kind = calloc((size_t)n, sizeof *kind);
+    int *kind = calloc((size_t)n, sizeof *kind); /* 2 described, 3 ending now, 1 flushes only, 0 nothing */
     if (!u.host_of || !blobs || !ids || !nids || !kind)
         failed = 1;
     long long lo = 0, hi = 0;
@@ -360,6 +362,7 @@ static int rebuild(const char *dir)
     char path[sizeof mpp_trace_path + 320];
     for (int r = 0; !failed && r < n; r++) {
         snprintf(path, sizeof path, "%s/%d.desc", dir, r);
+        struct stat st;
         if (read_whole(path, &blobs[r]) == 0 && blobs[r].len) {
             kind[r] = 2;
         } else {
@@ -367,7 +370,13 @@ static int rebuild(const char *dir)
             kind[r] = gather_flushed(dir, r, &blobs[r]) > 0;
             if (!kind[r]) /* its location must exist (a communicator's group names it), without events */
                 mpp_trace_put(&blobs[r], "L0 0");
-            for (const char *rec = blobs[r].text; rec && rec < blobs[r].text + blobs[r].len; rec += strlen(rec) + 1)
+            /* a process ending at the same time writes its event files out
+             * now, and rebuilds all this after: they are its own */
+            snprintf(path, sizeof path, "%s/%d.ending", dir, r);
+            if (stat(path, &st) == 0)
+                kind[r] = 3;
+            for (const char *rec = blobs[r].text; kind[r] < 3 && rec < blobs[r].text + blobs[r].len;
+                 rec += strlen(rec) + 1)
                 if (rec[0] == 'L' && end_event_file((uint64_t)atoi(rec + 1) << 32 | (uint32_t)r) != 0)
                     kind[r] = 0;
         }
@@ -492,6 +501,13 @@ static int rescue(const char *ended, const mpp_clock_alignment_t *a0)
         }
         last = t->last_time > last ? t->last_time : last;
     }
+    char dir[sizeof mpp_trace_path + 32], path[sizeof dir + 64], final_path[sizeof path];
+    snprintf(dir, sizeof dir, "%s/" RESCUE_DIR, mpp_trace_path);
+    mkdir(dir, 0777);
+    snprintf(path, sizeof path, "%s/%d.ending", dir, mpp_trace_rank);
+    int ending = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+    if (ending >= 0)
+        close(ending);
     trace_blob_t blob = {0};
     int failed = mpp_trace_describe_threads(&blob);
     int64_t offset = a0 ? a0->offset : 0;
@@ -523,11 +539,10 @@ static int rescue(const char *ended, const mpp_clock_alignment_t *a0)
         snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/traces.def", mpp_trace_path);
         snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/" RESCUE_DIR "/%d.desc", mpp_trace_path,
                  mpp_trace_rank);
+        snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/" RESCUE_DIR "/%d.ending",
+                 mpp_trace_path, mpp_trace_rank);
         undo->rescued = 1;
     }
-    char dir[sizeof mpp_trace_path + 32], path[sizeof dir + 64], final_path[sizeof path];
-    snprintf(dir, sizeof dir, "%s/" RESCUE_DIR, mpp_trace_path);
-    mkdir(dir, 0777);
     snprintf(path, sizeof path, "%s/%d.desc.new", dir, mpp_trace_rank);
     snprintf(final_path, sizeof final_path, "%s/%d.desc", dir, mpp_trace_rank);
     FILE *f = blob.text && !failed ? fopen(path, "wb") : NULL;
