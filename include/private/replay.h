@@ -114,7 +114,7 @@ typedef struct {
     uint64_t events, mpi_events;
     uint64_t unmatched_receives, unmatched_sends, unmatched_collectives;
     int incomplete;        /* a location's events stop before its end (a run that died) */
-    char incomplete_why[256];
+    char incomplete_why[2048];
 } rp_trace_t;
 
 /* Read the archive at `path` (its anchor file, NAME.otf2).  0, or -1 with

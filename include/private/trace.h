@@ -25,6 +25,7 @@
 #include "autoconf.h"
 #include "clocksync.h"
 #include "intervals.h"
+#include "partial.h"
 #include "runinfo.h"
 #include "thread_state.h"
 #include "wrapper_support.h"
@@ -46,8 +47,11 @@ void mpp_trace_mode_start(MPI_Comm comm, int rank, int nprocs, const char *proto
  * NULL (at_init) when the clocks were not aligned. */
 void mpp_trace_mode_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *at_init,
                            const mpp_clock_alignment_t *at_finalize, mpp_run_info_t *run);
-/* A partial protocol's Trace parameter. */
-void mpp_trace_mode_partial(const char *protocol, mpp_run_info_t *run);
+/* A partial protocol's writer (faults.c, no MPI call): the archive made
+ * readable up to this process's end (mpp_trace_rescue), and what the
+ * partial protocol's Trace parameter says of it, in run; `end` says how
+ * the process ended, at_init its clock alignment (NULL: none). */
+void mpp_trace_mode_partial(const mpp_process_end_t *end, const mpp_clock_alignment_t *at_init, mpp_run_info_t *run);
 
 #if MPIPROF_HAVE_OTF2
 
@@ -98,7 +102,35 @@ void mpp_trace_mark(int kind, const char *name, const mpp_mark_t *mark, uint64_t
 int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *at_init,
                      const mpp_clock_alignment_t *at_finalize, char *path, size_t size, long long *bytes);
 
+/* A process that ends without MPI_Finalize, in its partial protocol's
+ * writer (no MPI call): its events flushed, its definitions described and
+ * the archive's definitions and anchor file rebuilt from what every process
+ * that ended so has left (trace_rescue.c); `ended` says how it ended, a0 its
+ * clock alignment at MPI_Init (NULL: none).  The archive's path and size
+ * in bytes; 0, or -1 when it could not be made readable. */
+int mpp_trace_rescue(const char *ended, const mpp_clock_alignment_t *a0, char *path, size_t size, long long *bytes);
+
+/* MPI_Finalize, rank 0, once every process closed its files: what the
+ * rescue needs is removed. */
+void mpp_trace_rescue_remove(void);
+
+/* At MPI_Init (the memory the rescue shares with the parent), and in the
+ * parent's signal handler when the program goes on after all (the rescue
+ * undone, async-signal-safe). */
+void mpp_trace_rescue_prepare(void);
+void mpp_trace_rescue_undo(void);
+
 #else
+
+static inline int mpp_trace_rescue(const char *ended, const mpp_clock_alignment_t *a0, char *path, size_t size,
+                                   long long *bytes)
+{
+    (void)ended, (void)a0, (void)size, (void)bytes;
+    path[0] = '\0';
+    return -1;
+}
+
+static inline void mpp_trace_rescue_undo(void) {}
 
 static inline int mpp_trace_start(MPI_Comm comm, const char *path, long buffer, int rank, int nprocs,
                                   const char *host, int replace)

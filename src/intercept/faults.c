@@ -72,6 +72,7 @@
 #include "lifecycle.h"
 #include "partial.h"
 #include "thread_state.h"
+#include "trace.h"
 
 /* How long a child may take to write the partial protocol, and the stack
  * it does it on (the handler may run on a small alternate signal stack:
@@ -612,6 +613,7 @@ static void on_signal(int sig, siginfo_t *info, void *context)
             say(&L);
         }
         remove_partial();
+        mpp_trace_rescue_undo(); /* its events are the process's again, for its next flush */
         __atomic_store_n(&ending, 0, __ATOMIC_SEQ_CST);
     }
     errno = saved_errno;

@@ -483,7 +483,7 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before, const 
                  mpp_clock_resolution(), waitstates ? ", aligned to rank 0 at " : "", waitstates ? started_in : "",
                  waitstates ? " only (a partial protocol)" : "");
         snprintf(run.waitstates, sizeof run.waitstates, "not given in a partial protocol");
-        mpp_trace_mode_partial(fixed_path, &run);
+        mpp_trace_mode_partial(partial->ends, waitstates ? &alignment : NULL, &run);
     }
     mpp_report_input_t in = {.run = &run, .config = &mpp_config, .model = &calibration.setup,
                              .warnings_from = local_warnings_before, .partial = partial,

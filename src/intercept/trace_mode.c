@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "config.h"
+#include "partial.h"
 #include "ptp_collectives.h"
 #include "trace.h"
 #include "warnings.h"
@@ -56,9 +57,22 @@ void mpp_trace_mode_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignmen
              complete ? "" : ", incomplete: see Warnings");
 }
 
-void mpp_trace_mode_partial(const char *protocol, mpp_run_info_t *run)
+void mpp_trace_mode_partial(const mpp_process_end_t *end, const mpp_clock_alignment_t *at_init, mpp_run_info_t *run)
 {
-    if (mpp_trace_on)
-        snprintf(run->trace, sizeof run->trace, "not closed (a partial protocol): the events up to each process's "
-                 "last flush are in %.4000s.otf2, without the definitions OTF2 needs to read them", protocol);
+    if (!mpp_trace_on)
+        return;
+    mpp_process_end_t e = *end;
+    e.src = 0; /* an SRC point of this partial protocol, not of the trace's */
+    char ended[MPP_END_TEXT + MPP_END_SITE + 128];
+    mpp_end_describe(&e, ended, sizeof ended);
+    long long bytes = 0;
+    int readable = mpp_trace_rescue(ended, at_init, run->trace_path, sizeof run->trace_path, &bytes) == 0;
+    run->trace_complete = 0;
+    run->trace_bytes = bytes;
+    if (readable)
+        snprintf(run->trace, sizeof run->trace, "%.4000s (%lld bytes, OTF2), incomplete: readable up to this process's end and "
+                 "the other processes' last flushes (its anchor file says so: MPIPROF::INCOMPLETE)", run->trace_path, bytes);
+    else
+        snprintf(run->trace, sizeof run->trace, "%.4000s (%lld bytes, OTF2), incomplete and unreadable: its definitions could "
+                 "not be written at this process's end (a partial protocol)", run->trace_path, bytes);
 }

@@ -89,6 +89,18 @@ int rp_trace_read_share(rp_trace_t *t, const char *path, int part, int nparts, c
         rp_trace_free(t);
         return -1;
     }
+    /* mpiprof's rescue of a run that ended early says so (mpiprof-trace(5)) */
+    uint32_t nproperties = 0;
+    char **properties = NULL, *ended = NULL;
+    if (OTF2_Reader_GetPropertyNames(reader, &nproperties, &properties) != OTF2_SUCCESS)
+        nproperties = 0;
+    for (uint32_t p = 0; p < nproperties; p++)
+        if (!strcmp(properties[p], "MPIPROF::INCOMPLETE") &&
+            OTF2_Reader_GetProperty(reader, properties[p], &ended) == OTF2_SUCCESS && ended) {
+            t->incomplete = 1;
+            snprintf(t->incomplete_why, sizeof t->incomplete_why, "%s", ended);
+        }
+    free(properties), free(ended);
     int rc = rp_read_global_definitions(&r, reader);
     if (rc == 0)
         rc = rp_build_processes(&r);

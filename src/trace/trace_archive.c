@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "function_table.h"
@@ -27,10 +28,11 @@
 #include "warnings.h"
 
 static OTF2_CollectiveContext *context;
-static char archive_path[4096];
-static int nprocs;
+char mpp_trace_path[4096];
+int mpp_trace_nprocs;
+uint64_t mpp_trace_chunk;
 static char hostname[256];
-static uint64_t started; /* this process's clock when tracing began */
+uint64_t mpp_trace_started; /* this process's clock when tracing began */
 
 /* --- event buffers: MPIPROF_TRACE_BUFFER bytes per process --- */
 
@@ -100,7 +102,9 @@ static const OTF2_MemoryCallbacks memory = {.otf2_allocate = allocate, .otf2_fre
 
 static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef location, void *caller, bool final)
 {
-    (void)user, (void)type, (void)location, (void)caller, (void)final;
+    (void)user, (void)caller, (void)final;
+    if (type == OTF2_FILETYPE_EVENTS && mpp_trace_on)
+        mpp_trace_flushed(location); /* readable up to here if the process is killed (trace_rescue.c) */
     return OTF2_FLUSH;
 }
 
@@ -156,11 +160,11 @@ int mpp_trace_start(MPI_Comm comm, const char *path, long buffer, int rank, int 
         remove_archive(path);
     mpp_ptp_barrier(comm);
     mpp_trace_rank = rank;
-    nprocs = size;
-    snprintf(archive_path, sizeof archive_path, "%s", path);
+    mpp_trace_nprocs = size;
+    snprintf(mpp_trace_path, sizeof mpp_trace_path, "%s", path);
     snprintf(hostname, sizeof hostname, "%s", host);
     atomic_store(&budget, buffer);
-    uint64_t chunk = buffer >= 4 * 1024 * 1024 ? 1024 * 1024 : OTF2_CHUNK_SIZE_MIN;
+    uint64_t chunk = mpp_trace_chunk = buffer >= 4 * 1024 * 1024 ? 1024 * 1024 : OTF2_CHUNK_SIZE_MIN;
     int failed = 0;
     const char *why = "";
     context = mpp_trace_collective_context(comm);
@@ -199,7 +203,8 @@ int mpp_trace_start(MPI_Comm comm, const char *path, long buffer, int rank, int 
         context = NULL;
         return -1;
     }
-    started = mpp_now();
+    mpp_trace_rescue_prepare();
+    mpp_trace_started = mpp_now();
     mpp_trace_on = 1;
     return 0;
 }
@@ -232,13 +237,7 @@ void mpp_trace_init_call(uint32_t fid, const uintptr_t *frames, int depth, uint6
  *   "C" id-hex " " size " " members,...   a communicator
  * in this order per thread (L, then its S, R, C); rank 0 replies with one
  * uint32_t global id per S, R and C record. */
-typedef struct {
-    char *text;
-    size_t len, capacity;
-} blob_t;
-
-static int put(blob_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int put(blob_t *b, const char *fmt, ...)
+int mpp_trace_put(trace_blob_t *b, const char *fmt, ...)
 {
     for (;;) {
         va_list ap;
@@ -284,15 +283,15 @@ static void region_position(mpp_symbolizer_t *sym, const trace_region_t *r, char
     mpp_srckey_free_frames(frames, n);
 }
 
-static int describe_threads(blob_t *b)
+int mpp_trace_describe_threads(trace_blob_t *b)
 {
-    int failed = put(b, "H%s", hostname);
+    int failed = mpp_trace_put(b, "H%s", hostname);
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
     for (trace_thread_t *t = mpp_trace_threads; t && !failed; t = t->next) {
         uint64_t events = 0;
         if (t->writer)
             OTF2_EvtWriter_GetNumberOfEvents(t->writer, &events);
-        failed |= put(b, "L%d %llu", t->index, (unsigned long long)events);
+        failed |= mpp_trace_put(b, "L%d %llu", t->index, (unsigned long long)events);
         for (size_t s = 0; s < t->nsites && !failed; s++) {
             int depth = 0;
             while (depth < MPP_MAX_DEPTH && t->sites[s].frames[depth])
@@ -300,39 +299,28 @@ static int describe_threads(blob_t *b)
             char *key = sym ? mpp_profile_src_key(t->sites[s].fid, t->sites[s].frames, depth, resolve, sym,
                                                   function_name)
                             : NULL;
-            failed |= put(b, "S%s", key ? key : function_name(t->sites[s].fid));
+            failed |= mpp_trace_put(b, "S%s", key ? key : function_name(t->sites[s].fid));
             free(key);
         }
         for (size_t r = 0; r < t->nregions && !failed; r++) {
             char file[1024];
             int line = 0;
             region_position(sym, &t->regions[r], file, sizeof file, &line);
-            failed |= put(b, "R%s%c%s%c%d%c%d", t->regions[r].name, MPP_US, file, MPP_US, line, MPP_US,
+            failed |= mpp_trace_put(b, "R%s%c%s%c%d%c%d", t->regions[r].name, MPP_US, file, MPP_US, line, MPP_US,
                           t->regions[r].seq);
         }
         for (size_t c = 0; c < t->ncomms && !failed; c++) {
             const trace_comm_t *comm = &t->comms[c];
-            failed |= put(b, "C%llx %d ", (unsigned long long)comm->id, comm->size);
+            failed |= mpp_trace_put(b, "C%llx %d ", (unsigned long long)comm->id, comm->size);
             for (int m = 0; m < comm->size && !failed; m++) {
                 b->len--; /* continue the record */
-                failed |= put(b, "%s%d", m ? "," : "", comm->members[m]);
+                failed |= mpp_trace_put(b, "%s%d", m ? "," : "", comm->members[m]);
             }
         }
     }
     mpp_symbolizer_close(sym);
     return failed ? -1 : 0;
 }
-
-/* Rank 0's unification: every distinct string, region and communicator
- * gets one global id; locations and hosts are kept for the definitions. */
-typedef struct {
-    mpp_strmap_t strings, regions, comms, hosts;
-    uint32_t nstrings, nregions, ncomms, nhosts;
-    uint32_t *host_of;   /* [nprocs] system tree node of each rank */
-    uint64_t *locations; /* (rank, thread) pairs: location ids */
-    uint64_t *events;
-    size_t nlocations, locations_capacity;
-} unify_t;
 
 static uint32_t id_of(mpp_strmap_t *m, uint32_t *count, const char *key)
 {
@@ -345,9 +333,9 @@ static uint32_t id_of(mpp_strmap_t *m, uint32_t *count, const char *key)
     return (uint32_t)*slot;
 }
 
-static char *answer(void *ctx, int rank, const char *bytes, size_t len, size_t *reply_len)
+char *mpp_trace_unify(void *ctx, int rank, const char *bytes, size_t len, size_t *reply_len)
 {
-    unify_t *u = ctx;
+    trace_unify_t *u = ctx;
     size_t n = 0, cap = 64;
     uint32_t *ids = malloc(cap * sizeof *ids);
     *reply_len = 0;
@@ -404,6 +392,26 @@ static char *answer(void *ctx, int rank, const char *bytes, size_t len, size_t *
     return (char *)ids;
 }
 
+int mpp_trace_write_mappings(OTF2_DefWriter *w, const size_t counts[3], const uint32_t *ids, size_t nids,
+                             size_t *next)
+{
+    static const OTF2_MappingType types[3] = {OTF2_MAPPING_STRING, OTF2_MAPPING_REGION, OTF2_MAPPING_COMM};
+    int failed = 0;
+    for (int m = 0; m < 3; m++) {
+        if (!counts[m])
+            continue;
+        uint64_t base = types[m] == OTF2_MAPPING_REGION ? MPP_NFUNCTIONS : 0;
+        OTF2_IdMap *map = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, counts[m]);
+        for (size_t i = 0; map && i < counts[m]; i++, (*next)++)
+            if (*next < nids)
+                OTF2_IdMap_AddIdPair(map, base + i, base + ids[*next]);
+        failed |= !map || OTF2_DefWriter_WriteMappingTable(w, types[m], map) != OTF2_SUCCESS;
+        if (map)
+            OTF2_IdMap_Free(map);
+    }
+    return failed;
+}
+
 /* Each location's local definitions: its mapping tables (the reply's ids,
  * in the order of its records) and its clock offsets. */
 static int write_local(const uint32_t *ids, size_t nids, const mpp_clock_alignment_t *a0,
@@ -419,26 +427,7 @@ static int write_local(const uint32_t *ids, size_t nids, const mpp_clock_alignme
             failed = 1;
             continue;
         }
-        struct {
-            OTF2_MappingType type;
-            size_t n;
-            uint64_t base;
-        } maps[3] = {{OTF2_MAPPING_STRING, t->nsites, 0},
-                     {OTF2_MAPPING_REGION, t->nregions, MPP_NFUNCTIONS},
-                     {OTF2_MAPPING_COMM, t->ncomms, 0}};
-        for (int m = 0; m < 3; m++) {
-            if (!maps[m].n)
-                continue;
-            OTF2_IdMap *map = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, maps[m].n);
-            for (size_t i = 0; map && i < maps[m].n; i++, next++)
-                if (next < nids)
-                    OTF2_IdMap_AddIdPair(map, maps[m].base + i,
-                                         maps[m].type == OTF2_MAPPING_REGION ? MPP_NFUNCTIONS + (uint64_t)ids[next]
-                                                                             : ids[next]);
-            failed |= !map || OTF2_DefWriter_WriteMappingTable(w, maps[m].type, map) != OTF2_SUCCESS;
-            if (map)
-                OTF2_IdMap_Free(map);
-        }
+        failed |= mpp_trace_write_mappings(w, (size_t[3]){t->nsites, t->nregions, t->ncomms}, ids, nids, &next);
         if (a0)
             OTF2_DefWriter_WriteClockOffset(w, a0->at, a0->offset, (double)a0->uncertainty);
         if (a1)
@@ -468,9 +457,9 @@ static uint32_t string_def(OTF2_GlobalDefWriter *w, uint32_t *next, const char *
     return (*next)++;
 }
 
-static int write_global(unify_t *u, uint64_t global_offset, uint64_t length)
+int mpp_trace_write_global(OTF2_Archive *archive, trace_unify_t *u, uint64_t global_offset, uint64_t length)
 {
-    OTF2_GlobalDefWriter *w = OTF2_Archive_GetGlobalDefWriter(mpp_trace_archive);
+    OTF2_GlobalDefWriter *w = OTF2_Archive_GetGlobalDefWriter(archive);
     if (!w)
         return -1;
     double per_tick = mpp_ticks_to_seconds(1000000000u) / 1e9;
@@ -500,7 +489,7 @@ static int write_global(unify_t *u, uint64_t global_offset, uint64_t length)
     for (uint32_t h = 0; hosts && h < u->nhosts; h++)
         OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 1 + h, string_def(w, &next, hosts[h] ? hosts[h] : "?"), node, 0);
     free(hosts);
-    for (int r = 0; r < nprocs; r++) {
+    for (int r = 0; r < mpp_trace_nprocs; r++) {
         char name[64];
         snprintf(name, sizeof name, "MPI Rank %d", r);
         OTF2_GlobalDefWriter_WriteLocationGroup(w, (uint32_t)r, string_def(w, &next, name),
@@ -546,12 +535,12 @@ static int write_global(unify_t *u, uint64_t global_offset, uint64_t length)
     /* groups: group 0 lists the master location of every rank (the MPI
      * ranks communicators' groups name); group 1 + c the members of
      * communicator c, as MPI_COMM_WORLD ranks */
-    uint64_t *members = malloc((size_t)nprocs * sizeof *members);
-    for (int r = 0; members && r < nprocs; r++)
+    uint64_t *members = malloc((size_t)mpp_trace_nprocs * sizeof *members);
+    for (int r = 0; members && r < mpp_trace_nprocs; r++)
         members[r] = (uint32_t)r;
     OTF2_GlobalDefWriter_WriteGroup(w, 0, string_def(w, &next, "MPI_COMM_WORLD locations"),
                                     OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                    members ? (uint32_t)nprocs : 0, members);
+                                    members ? (uint32_t)mpp_trace_nprocs : 0, members);
     const char **comms = by_id(&u->comms, u->ncomms);
     for (uint32_t c = 0; comms && c < u->ncomms; c++) {
         unsigned long long id = 0;
@@ -566,7 +555,7 @@ static int write_global(unify_t *u, uint64_t global_offset, uint64_t length)
                 p++;
         }
         char name[96];
-        int world = id == 1 || (id == 0 && size == nprocs && m && n == size);
+        int world = id == 1 || (id == 0 && size == mpp_trace_nprocs && m && n == size);
         for (int i = 0; world && id == 0 && i < n; i++)
             world = m[i] == (uint64_t)i;
         if (world)
@@ -612,36 +601,39 @@ int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *a
     }
     mpp_trace_on = 0;
     int failed = 0;
-    uint64_t last = started;
+    uint64_t last = mpp_trace_started;
     for (trace_thread_t *t = mpp_trace_threads; t; t = t->next)
         if (t->last_time > last)
             last = t->last_time;
-    blob_t blob = {0};
-    failed |= describe_threads(&blob);
+    trace_blob_t blob = {0};
+    failed |= mpp_trace_describe_threads(&blob);
     for (trace_thread_t *t = mpp_trace_threads; t; t = t->next)
         if (t->writer && OTF2_Archive_CloseEvtWriter(mpp_trace_archive, t->writer) != OTF2_SUCCESS)
             failed = 1;
     if (OTF2_Archive_CloseEvtFiles(mpp_trace_archive) != OTF2_SUCCESS)
         failed = 1;
+    for (trace_thread_t *t = mpp_trace_threads; t; t = t->next)
+        if (t->flushed_fd > 0)
+            close(t->flushed_fd - 1), t->flushed_fd = 0;
     /* the span of the run on rank 0's clock */
-    int64_t first = (int64_t)started + (a0 ? a0->offset : 0);
+    int64_t first = (int64_t)mpp_trace_started + (a0 ? a0->offset : 0);
     int64_t final = (int64_t)last + (a1 ? a1->offset : a0 ? a0->offset : 0);
     int64_t lo = 0, hi = 0;
     mpp_ptp_allreduce(&first, &lo, 1, MPI_INT64_T, MPI_MIN, comm);
     mpp_ptp_allreduce(&final, &hi, 1, MPI_INT64_T, MPI_MAX, comm);
-    unify_t u = {0};
+    trace_unify_t u = {0};
     mpp_strmap_init(&u.strings), mpp_strmap_init(&u.regions), mpp_strmap_init(&u.comms), mpp_strmap_init(&u.hosts);
-    u.host_of = calloc((size_t)nprocs, sizeof *u.host_of);
+    u.host_of = calloc((size_t)mpp_trace_nprocs, sizeof *u.host_of);
     char *reply = NULL;
     size_t reply_len = 0;
-    if (mpp_trace_exchange(comm, blob.text ? blob.text : "", blob.text ? blob.len : 0, answer, &u, &reply,
+    if (mpp_trace_exchange(comm, blob.text ? blob.text : "", blob.text ? blob.len : 0, mpp_trace_unify, &u, &reply,
                            &reply_len) != 0)
         failed = 1;
     free(blob.text);
     failed |= write_local((const uint32_t *)reply, reply_len / sizeof(uint32_t), a0, a1);
     free(reply);
     if (mpp_trace_rank == 0 && u.host_of)
-        failed |= write_global(&u, lo > 0 ? (uint64_t)lo : 0, hi > lo ? (uint64_t)(hi - lo) : 0);
+        failed |= mpp_trace_write_global(mpp_trace_archive, &u, lo > 0 ? (uint64_t)lo : 0, hi > lo ? (uint64_t)(hi - lo) : 0);
     mpp_strmap_free(&u.strings), mpp_strmap_free(&u.regions), mpp_strmap_free(&u.comms), mpp_strmap_free(&u.hosts);
     free(u.host_of), free(u.locations), free(u.events);
     if (OTF2_Archive_Close(mpp_trace_archive) != OTF2_SUCCESS)
@@ -657,17 +649,18 @@ int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *a
     mpp_ptp_allreduce(&reported, &all_reported, 1, MPI_UINT64_T, MPI_SUM, comm);
     if (mpp_trace_rank != 0)
         return any ? -1 : 0;
+    mpp_trace_rescue_remove(); /* every process has closed its files: the definitions are whole */
     archive_bytes = 0;
-    nftw(archive_path, add_size, 16, FTW_PHYS);
-    snprintf(path, size, "%s", archive_path);
+    nftw(mpp_trace_path, add_size, 16, FTW_PHYS);
+    snprintf(path, size, "%s", mpp_trace_path);
     *bytes = (long long)archive_bytes;
     if (any)
-        mpp_warn("Trace: the archive %s is incomplete: writing its definitions failed on some process", archive_path);
+        mpp_warn("Trace: the archive %s is incomplete: writing its definitions failed on some process", mpp_trace_path);
     if (all_reported)
         mpp_warn("Trace: OTF2 reported %llu errors while the archive %s was written%s%s",
-                 (unsigned long long)all_reported, archive_path, reported ? "; rank 0's first: " : "", reported ? first_error : "");
+                 (unsigned long long)all_reported, mpp_trace_path, reported ? "; rank 0's first: " : "", reported ? first_error : "");
     if (lost_events)
         mpp_warn("Trace: %llu events could not be recorded (out of memory or an OTF2 error); the archive %s lacks them",
-                 (unsigned long long)lost_events, archive_path);
+                 (unsigned long long)lost_events, mpp_trace_path);
     return any || lost_events || all_reported ? -1 : 0;
 }

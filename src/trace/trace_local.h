@@ -9,6 +9,7 @@
 
 #include "handlemap.h"
 #include "mpp_common.h"
+#include "strmap.h"
 #include "trace.h"
 
 /* Local ids: an MPI function's region is its function id on every process
@@ -77,6 +78,8 @@ typedef struct trace_thread {
     mpp_handlemap_t requests;   /* request key (handle | serial << 32) -> trace_request_t */
     uint64_t last_time;         /* events of a location never go back in time */
     int broken;                 /* out of memory or an OTF2 error: no more events */
+    int flushed_fd;             /* its definitions file in mpiprof-rescue (fd + 1; 0: not open) */
+    size_t flushed_sites, flushed_regions, flushed_comms; /* written there already */
     struct trace_thread *next;
 } trace_thread_t;
 
@@ -85,6 +88,51 @@ extern pthread_mutex_t mpp_trace_threads_lock;
 extern trace_thread_t *mpp_trace_threads; /* every thread's, newest first */
 extern int mpp_trace_rank;
 extern uint64_t mpp_trace_errors;         /* events lost (out of memory, OTF2 errors) */
+
+/* The archive: its directory, the number of processes, the size of its
+ * event chunks, this process's clock when tracing began. */
+extern char mpp_trace_path[4096];
+extern int mpp_trace_nprocs;
+extern uint64_t mpp_trace_chunk;
+extern uint64_t mpp_trace_started;
+
+/* The definitions exchanged at MPI_Finalize, and written by a process that
+ * ends early (trace_rescue.c): NUL-terminated records (trace_archive.c). */
+typedef struct {
+    char *text;
+    size_t len, capacity;
+} trace_blob_t;
+int mpp_trace_put(trace_blob_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int mpp_trace_describe_threads(trace_blob_t *b);
+
+/* The unification of the processes' records: every distinct string, region
+ * and communicator gets one global id; locations and hosts are kept for the
+ * definitions. */
+typedef struct {
+    mpp_strmap_t strings, regions, comms, hosts;
+    uint32_t nstrings, nregions, ncomms, nhosts;
+    uint32_t *host_of;   /* [mpp_trace_nprocs] system tree node of each rank */
+    uint64_t *locations; /* (rank, thread) pairs: location ids */
+    uint64_t *events;
+    size_t nlocations, locations_capacity;
+} trace_unify_t;
+/* One process's records into the unification (a trace_unify_t *ctx): the
+ * global id of each S, R and C record in order (allocated, *reply_len
+ * bytes). */
+char *mpp_trace_unify(void *ctx, int rank, const char *bytes, size_t len, size_t *reply_len);
+/* The global definitions of the unified processes; a location's mapping
+ * tables from its S, R and C records' counts and their global ids from
+ * ids[*next] on (advanced).  Non-zero on failure. */
+int mpp_trace_write_global(OTF2_Archive *archive, trace_unify_t *u, uint64_t global_offset, uint64_t length);
+int mpp_trace_write_mappings(OTF2_DefWriter *w, const size_t counts[3], const uint32_t *ids, size_t nids,
+                             size_t *next);
+
+/* At every flush of a location's events: what its local ids stand for, as
+ * far as known without symbolization, appended to
+ * <archive>/mpiprof-rescue/<rank>.<thread> (trace_rescue.c), so that a
+ * process killed before it could describe its events leaves them readable
+ * up to that flush. */
+void mpp_trace_flushed(OTF2_LocationRef location);
 
 /* The calling thread's state, opened at its first traced event (NULL when
  * it cannot be). */
