@@ -164,7 +164,7 @@ typedef struct {
     int64_t offsets;           /* locations with clock offsets */
     int64_t from_mpiprof;
     int64_t incomplete;
-    char incomplete_why[256];  /* the first incomplete share's */
+    char incomplete_why[2048];  /* the first incomplete share's */
 } rp_totals_t;
 /* After rp_waits (which counts what is unmatched). */
 void rp_totals(const rp_trace_t *t, uint64_t sends, rp_totals_t *out);

@@ -217,8 +217,8 @@ void mpp_trace_init_call(uint32_t fid, const uintptr_t *frames, int depth, uint6
     uint32_t site = mpp_trace_site(me, fid, frames, depth);
     if (site != UINT32_MAX)
         OTF2_AttributeList_AddStringRef(me->attributes, TRACE_ATTR_SRC, site);
-    if (entered < started) /* the trace begins with it */
-        started = entered;
+    if (entered < mpp_trace_started) /* the trace begins with it */
+        mpp_trace_started = entered;
     if (returned < entered)
         returned = entered;
     if (OTF2_EvtWriter_Enter(me->writer, me->attributes, entered, fid) != OTF2_SUCCESS ||
