@@ -250,6 +250,12 @@ static void warn_totals(const rp_totals_t *all)
         mpp_warn("Potential sync, Time variation: %llu collective calls belong to instances that not every member "
                  "of their communicator reached in the trace; their waits are not counted",
                  (unsigned long long)all->unmatched_collectives);
+    if (all->untraced)
+        mpp_warn("Real sync, Potential sync, Time variation: %llu calls start persistent requests or receive "
+                 "matched messages (MPI_Start, MPI_Startall, MPI_Mrecv, MPI_Imrecv), whose messages and "
+                 "operations mpiprof's trace does not record (mpiprof-trace(5)): their waits are not counted "
+                 "here, where the dynamic protocol counts them",
+                 (unsigned long long)all->untraced);
     if (all->incomplete)
         mpp_warn("the trace is incomplete (%s): the run did not end with MPI_Finalize, or the trace was cut; this "
                  "protocol covers what it holds", all->incomplete_why);

@@ -113,6 +113,7 @@ typedef struct {
     size_t ncollectives, collectives_cap;
     uint64_t events, mpi_events;
     uint64_t unmatched_receives, unmatched_sends, unmatched_collectives;
+    uint64_t untraced;     /* calls of mpiprof's whose messages it does not trace (rp_untraced) */
     int incomplete;        /* a location's events stop before its end (a run that died) */
     char incomplete_why[2048];
 } rp_trace_t;
@@ -159,13 +160,17 @@ typedef int (*rp_combine_fn)(rp_instance_t *instances, size_t n, int failed, voi
  * (under mpiexec) summed, minimized or maximized over the shares. */
 typedef struct {
     uint64_t events, mpi_events, sends, recvs, collectives;
-    uint64_t unmatched_receives, unmatched_sends, unmatched_collectives;
+    uint64_t unmatched_receives, unmatched_sends, unmatched_collectives, untraced;
     int64_t first, last;       /* the first and last event of any location (INT64_MAX, INT64_MIN: none) */
     int64_t offsets;           /* locations with clock offsets */
     int64_t from_mpiprof;
     int64_t incomplete;
     char incomplete_why[2048];  /* the first incomplete share's */
 } rp_totals_t;
+/* Whether mpiprof's trace mode records no message or collective events
+ * for calls of the function (mpiprof-trace(5)): starts of persistent
+ * requests and matched receives, whose waits the dynamic mode counts. */
+int rp_untraced(const char *function);
 /* After rp_waits (which counts what is unmatched). */
 void rp_totals(const rp_trace_t *t, uint64_t sends, rp_totals_t *out);
 

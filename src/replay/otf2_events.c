@@ -199,6 +199,8 @@ static OTF2_CallbackCode ev_enter(OTF2_LocationRef location, OTF2_TimeStamp time
         return OTF2_CALLBACK_INTERRUPT;
     }
     r->open_call = (int64_t)loc->ncalls;
+    if (r->src_attribute != OTF2_UNDEFINED_ATTRIBUTE && rp_untraced(name)) /* mpiprof's archive */
+        r->t->untraced++;
     loc->calls[loc->ncalls++] = (rp_call_t){.fid = (uint32_t)fid, .site = site_of(r, attributes), .enter = at,
                                             .leave = at};
     return r->failed ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;

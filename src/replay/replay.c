@@ -192,6 +192,16 @@ int rp_share_owner(int nprocesses, int nparts, int p)
     return (int)(((int64_t)(p + 1) * parts - 1) / nprocesses);
 }
 
+int rp_untraced(const char *function)
+{
+    static const char *const untraced[] = {"MPI_Start", "MPI_Startall", "MPI_Mrecv", "MPI_Mrecv_c", "MPI_Imrecv",
+                                           "MPI_Imrecv_c"};
+    for (size_t i = 0; i < sizeof untraced / sizeof *untraced; i++)
+        if (!strcmp(function, untraced[i]))
+            return 1;
+    return 0;
+}
+
 void rp_totals(const rp_trace_t *t, uint64_t sends, rp_totals_t *out)
 {
     memset(out, 0, sizeof *out);
@@ -203,6 +213,7 @@ void rp_totals(const rp_trace_t *t, uint64_t sends, rp_totals_t *out)
     out->unmatched_receives = t->unmatched_receives;
     out->unmatched_sends = t->unmatched_sends;
     out->unmatched_collectives = t->unmatched_collectives;
+    out->untraced = t->untraced;
     out->first = INT64_MAX;
     out->last = INT64_MIN;
     for (int l = 0; l < t->nlocations; l++) {

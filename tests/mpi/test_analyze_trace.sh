@@ -94,4 +94,14 @@ check intervals "$srcdir/intervals.c"
 check intervals_seq "$srcdir/intervals_seq.c"
 check model_overlap "$srcdir/model_overlap.c" MPIPROF_MODEL=lat_intra=10us,bw_intra=100MB/s
 check jacobi "$top_srcdir/examples/jacobi.c"
+
+# What mpiprof's trace does not record, said in Warnings rather than counted
+# as no wait: model_known's 10 MPI_Start on each of the 2 ranks.
+"$MPICC_PROF" -o model_known "$srcdir/model_known.c" || fail "compiling model_known.c with mpicc-prof"
+mpirun_2 model_known.out model_known.err env MPIPROF_TRACE=on MPIPROF_QUIET=1 MPIPROF_OUTPUT="$tmp/model_known.prof" \
+    ./model_known
+"$analyze" -q -o model_known.trace.prof model_known.prof.otf2/traces.otf2 2>model_known.analyze.err ||
+    fail "model_known: mpiprof-analyze failed: $(cat model_known.analyze.err)"
+grep -q 'Time variation: 20 calls start persistent requests or receive matched messages' model_known.trace.prof ||
+    fail "model_known: the analyzed protocol's Warnings do not name the 20 starts of persistent requests: $(cat model_known.trace.prof)"
 echo "PASS: analyze_trace"
