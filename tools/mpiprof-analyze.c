@@ -11,13 +11,13 @@
  * across them (exchange_split.h), and rank 0 writes the protocol. */
 #include <getopt.h>
 #include <stdio.h>
-#include <ftw.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "file_tree.h"
 #include "autoconf.h"
 #include "config.h"
 #include "exchange.h"
@@ -57,17 +57,6 @@ static void default_output(const char *archive, char *out, size_t size)
     snprintf(out, size, "%s.prof", dir);
 }
 
-/* The archive's size: every file under its directory. */
-static long long archive_bytes;
-
-static int add_size(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)path, (void)ftw;
-    if (type == FTW_F)
-        archive_bytes += (long long)st->st_size;
-    return 0;
-}
-
 /* The Trace parameter: the archive analysed (its directory), as trace
  * mode names the archive it wrote. */
 static void describe_archive(const rp_trace_t *t, const rp_totals_t *all, int analyzers, mpp_run_info_t *run)
@@ -79,15 +68,14 @@ static void describe_archive(const rp_trace_t *t, const rp_totals_t *all, int an
         *slash = '\0';
     else
         snprintf(dir, sizeof dir, ".");
-    archive_bytes = 0;
-    nftw(dir, add_size, 16, FTW_PHYS);
+    long long bytes = mpp_tree_bytes(dir);
     snprintf(run->trace_path, sizeof run->trace_path, "%s", dir);
-    run->trace_bytes = archive_bytes;
+    run->trace_bytes = bytes;
     run->trace_complete = !all->incomplete;
     char by[64] = "";
     if (analyzers > 1)
         snprintf(by, sizeof by, " by %d processes", analyzers);
-    snprintf(run->trace, sizeof run->trace, "analysed from %s (%lld bytes, OTF2)%s%s", t->path, archive_bytes, by,
+    snprintf(run->trace, sizeof run->trace, "analysed from %s (%lld bytes, OTF2)%s%s", t->path, bytes, by,
              all->incomplete ? ", incomplete: see Warnings" : "");
 }
 

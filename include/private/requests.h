@@ -66,12 +66,14 @@ typedef struct {
     uintptr_t frames[MPP_MAX_DEPTH]; /* last: not touched when none are kept */
 } mpp_request_origin_t;
 
-/* A copy of an origin: its frames only those in use (`depth`; 0 when none
- * are kept, as on the wait-state analysis's path of every call in a
- * single-threaded run), not the whole MPP_MAX_DEPTH. */
-static inline void mpp_origin_copy(mpp_request_origin_t *to, const mpp_request_origin_t *from)
+/* A copy of an origin, field by field (no memcpy call on the path of every
+ * nonblocking call): its frames, read from `frames` (NULL: none), only those
+ * in use (`depth`; 0 when none are kept, as on the wait-state analysis's
+ * path of every call in a single-threaded run), not the whole MPP_MAX_DEPTH. */
+static inline void mpp_origin_copy_frames(mpp_request_origin_t *to, const mpp_request_origin_t *from,
+                                          const uintptr_t *frames)
 {
-    int depth = from->depth < 0 ? 0 : from->depth > MPP_MAX_DEPTH ? MPP_MAX_DEPTH : from->depth;
+    int depth = !frames || from->depth < 0 ? 0 : from->depth > MPP_MAX_DEPTH ? MPP_MAX_DEPTH : from->depth;
     to->thread = from->thread;
     to->generation = from->generation;
     to->slot = from->slot;
@@ -80,7 +82,13 @@ static inline void mpp_origin_copy(mpp_request_origin_t *to, const mpp_request_o
     to->interval = from->interval;
     to->depth = depth;
     for (int i = 0; i < depth; i++)
-        to->frames[i] = from->frames[i];
+        to->frames[i] = frames[i];
+}
+
+/* ... its own frames (from->frames). */
+static inline void mpp_origin_copy(mpp_request_origin_t *to, const mpp_request_origin_t *from)
+{
+    mpp_origin_copy_frames(to, from, from->frames);
 }
 
 /* `locking`: threads other than the caller's may use the table at once

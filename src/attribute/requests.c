@@ -62,23 +62,6 @@ static uint64_t to_ticks(double seconds)
     return t > 0 && t < 1.8e19 ? (uint64_t)t : 0;
 }
 
-/* Field by field, the frames only when asked and only those in use (a
- * cell key has `depth` of them; depth 0 says there are none): no memcpy
- * call on the path of every nonblocking call. */
-static inline void copy_origin(mpp_request_origin_t *to, const mpp_request_origin_t *from, const uintptr_t *frames)
-{
-    int depth = !frames || from->depth < 0 ? 0 : from->depth > MPP_MAX_DEPTH ? MPP_MAX_DEPTH : from->depth;
-    to->thread = from->thread;
-    to->generation = from->generation;
-    to->slot = from->slot;
-    to->hash = from->hash;
-    to->fid = from->fid;
-    to->interval = from->interval;
-    to->depth = depth;
-    for (int i = 0; i < depth; i++)
-        to->frames[i] = frames[i];
-}
-
 void mpp_requests_reset(void)
 {
     free(slots);
@@ -144,7 +127,7 @@ uint32_t mpp_request_add_started(uint64_t handle, int kind, int persistent, int6
     s->active = !persistent && origin && origin->thread && s->transfer;
     s->returned = returned;
     if (s->active)
-        copy_origin(&s->origin, origin, keep_frames ? origin->frames : NULL);
+        mpp_origin_copy_frames(&s->origin, origin, keep_frames ? origin->frames : NULL);
     uint32_t serial = s->info.serial;
     give();
     return serial;
@@ -160,7 +143,7 @@ void mpp_request_started(uint64_t handle, uint64_t returned, const mpp_request_o
             s->active = s->transfer != 0;
             s->returned = returned;
             if (s->active)
-                copy_origin(&s->origin, origin, keep_frames ? origin->frames : NULL);
+                mpp_origin_copy_frames(&s->origin, origin, keep_frames ? origin->frames : NULL);
         }
     }
     give();
@@ -242,7 +225,7 @@ int mpp_request_complete(uint64_t handle, uint32_t serial, uint64_t entry, int g
                 *overlap = (uint64_t)mpp_cover_add(&overlap_cover, (int64_t)s->returned,
                                                    (int64_t)(s->returned + window));
                 /* the frames only for another thread's cell */
-                copy_origin(origin, &s->origin, s->origin.thread != self ? s->origin.frames : NULL);
+                mpp_origin_copy_frames(origin, &s->origin, s->origin.thread != self ? s->origin.frames : NULL);
                 s->active = 0;
                 done = 1;
             }

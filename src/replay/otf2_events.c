@@ -312,6 +312,20 @@ static OTF2_CallbackCode ev_isend_complete(OTF2_LocationRef location, OTF2_TimeS
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* A request begun in the open call at `at` (a receive or a nonblocking
+ * collective), found again by its id where it completes. */
+static OTF2_CallbackCode posted(reader_t *r, uint64_t request, int64_t at, const char *kind)
+{
+    int inserted;
+    irecv_t *q = mpp_handlemap_put(&r->requests, request, &inserted);
+    if (!q) {
+        rp_fail(r, "out of memory for the %s requests", kind);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    *q = (irecv_t){at, r->open_call};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
                                           void *data, OTF2_AttributeList *attributes, uint64_t request)
 {
@@ -319,14 +333,7 @@ static OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef location, OTF2_TimeSt
     (void)location, (void)position, (void)attributes;
     SEEN(r, time, 1);
     rp_call_t *c = open_call(r);
-    int inserted;
-    irecv_t *q = mpp_handlemap_put(&r->requests, request, &inserted);
-    if (!q) {
-        rp_fail(r, "out of memory for the receive requests");
-        return OTF2_CALLBACK_INTERRUPT;
-    }
-    *q = (irecv_t){c ? c->enter : corrected(r->t, current(r), time), r->open_call};
-    return OTF2_CALLBACK_SUCCESS;
+    return posted(r, request, c ? c->enter : corrected(r->t, current(r), time), "receive");
 }
 
 static OTF2_CallbackCode ev_recv(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
@@ -428,16 +435,7 @@ static OTF2_CallbackCode ev_nbc_request(OTF2_LocationRef location, OTF2_TimeStam
     (void)location, (void)position, (void)attributes;
     SEEN(r, time, 1);
     rp_call_t *c = open_call(r);
-    if (!c)
-        return OTF2_CALLBACK_SUCCESS;
-    int inserted;
-    irecv_t *q = mpp_handlemap_put(&r->requests, request, &inserted);
-    if (!q) {
-        rp_fail(r, "out of memory for the collective requests");
-        return OTF2_CALLBACK_INTERRUPT;
-    }
-    *q = (irecv_t){c->enter, r->open_call};
-    return OTF2_CALLBACK_SUCCESS;
+    return c ? posted(r, request, c->enter, "collective") : OTF2_CALLBACK_SUCCESS;
 }
 
 /* ... and completed in the open call (a wait or test): entry of the call

@@ -5,7 +5,6 @@
  * local ids stand for (SRC keys, user regions, communicators), rank 0
  * unifies them into global definitions, and every location gets mapping
  * tables and its clock offsets (man/mpiprof-trace.5). */
-#include <ftw.h>
 #include <math.h>
 #include <otf2/OTF2_Pthread_Locks.h>
 #include <stdarg.h>
@@ -16,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file_tree.h"
 #include "clock.h"
 #include "function_table.h"
 #include "profile.h"
@@ -117,13 +117,6 @@ static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRe
 
 static const OTF2_FlushCallbacks flush = {.otf2_pre_flush = pre_flush, .otf2_post_flush = post_flush};
 
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)st, (void)type, (void)ftw;
-    remove(path);
-    return 0;
-}
-
 /* An archive of an earlier run at path (its anchor file there), removed
  * with MPIPROF_OVERWRITE: OTF2 writes no archive over another. */
 static void remove_archive(const char *path)
@@ -132,7 +125,7 @@ static void remove_archive(const char *path)
     struct stat st;
     snprintf(anchor, sizeof anchor, "%s/traces.otf2", path);
     if (stat(anchor, &st) == 0)
-        nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        mpp_tree_remove(path);
 }
 
 /* OTF2 prints its errors on stderr unless told otherwise: they go to the
@@ -573,15 +566,6 @@ int mpp_trace_write_global(OTF2_Archive *archive, trace_unify_t *u, uint64_t glo
     return failed ? -1 : 0;
 }
 
-static uint64_t archive_bytes;
-static int add_size(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)path, (void)ftw;
-    if (type == FTW_F)
-        archive_bytes += (uint64_t)st->st_size;
-    return 0;
-}
-
 int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *a0, const mpp_clock_alignment_t *a1,
                      char *path, size_t size, long long *bytes)
 {
@@ -650,10 +634,8 @@ int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *a
     if (mpp_trace_rank != 0)
         return any ? -1 : 0;
     mpp_trace_rescue_remove(); /* every process has closed its files: the definitions are whole */
-    archive_bytes = 0;
-    nftw(mpp_trace_path, add_size, 16, FTW_PHYS);
     snprintf(path, size, "%s", mpp_trace_path);
-    *bytes = (long long)archive_bytes;
+    *bytes = mpp_tree_bytes(mpp_trace_path);
     if (any)
         mpp_warn("Trace: the archive %s is incomplete: writing its definitions failed on some process", mpp_trace_path);
     if (all_reported)

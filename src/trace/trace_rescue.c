@@ -22,7 +22,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file_tree.h"
 #include "clock.h"
 #include "function_table.h"
 #include "trace_local.h"
@@ -295,13 +295,6 @@ static int end_event_file(OTF2_LocationRef location)
     return failed ? -1 : 0;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)st, (void)type, (void)ftw;
-    remove(path);
-    return 0;
-}
-
 static int move(const char *from_dir, const char *to_dir, const char *name)
 {
     char from[2 * sizeof mpp_trace_path + 64], to[2 * sizeof mpp_trace_path + 64];
@@ -395,7 +388,7 @@ static int rebuild(const char *dir)
         say_ends(&note, blobs, kind, n);
     char tmp[sizeof mpp_trace_path + 64];
     snprintf(tmp, sizeof tmp, "%s/archive", dir);
-    nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    mpp_tree_remove(tmp);
     OTF2_Archive *a = failed ? NULL
                              : OTF2_Archive_Open(tmp, "traces", OTF2_FILEMODE_WRITE, mpp_trace_chunk,
                                                  OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
@@ -456,7 +449,7 @@ static int rebuild(const char *dir)
     if (d)
         closedir(d);
     failed = failed || move(tmp, mpp_trace_path, "traces.def") != 0 || move(tmp, mpp_trace_path, "traces.otf2") != 0;
-    nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    mpp_tree_remove(tmp);
     for (int r = 0; blobs && ids && r < n; r++)
         free(blobs[r].text), free(ids[r]);
     free(blobs), free(ids), free(nids), free(kind), free(note.text);
@@ -465,24 +458,13 @@ static int rebuild(const char *dir)
     return failed ? -1 : 0;
 }
 
-static long long archive_bytes;
-static int add_size(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)path, (void)ftw;
-    if (type == FTW_F)
-        archive_bytes += (long long)st->st_size;
-    return 0;
-}
-
 static int rescue(const char *ended, const mpp_clock_alignment_t *a0);
 
 int mpp_trace_rescue(const char *ended, const mpp_clock_alignment_t *a0, char *path, size_t size, long long *bytes)
 {
     int rc = rescue(ended, a0);
     snprintf(path, size, "%s", mpp_trace_path);
-    archive_bytes = 0;
-    nftw(mpp_trace_path, add_size, 16, FTW_PHYS);
-    *bytes = archive_bytes;
+    *bytes = mpp_tree_bytes(mpp_trace_path);
     return rc;
 }
 
@@ -569,5 +551,5 @@ void mpp_trace_rescue_remove(void)
 {
     char dir[sizeof mpp_trace_path + 32];
     snprintf(dir, sizeof dir, "%s/" RESCUE_DIR, mpp_trace_path);
-    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    mpp_tree_remove(dir);
 }
