@@ -161,6 +161,20 @@ run_both_killed() {
         echo "$1: SIG$2 to mpiexec: exit status $_profiled profiled, $status without (not compared)"
         return
     fi
+    _plain=$status
+    if [ "$_profiled" = 1 ] && [ "$status" != 1 ]; then
+        # hydra's 1 ("Hangup (signal 1)") instead of the signal, as for the
+        # plain job below (seen in CI for SIGTERM to both ranks in
+        # MPI_Finalize, once in three runs): the profiled run once more.
+        echo "NOTE: $1: exit status 1 profiled, $status without the profiler; the profiled run again"
+        rm -f "$tmp/$1.partial."*
+        # shellcheck disable=SC2046 # words of the command
+        killed_run "$1.out" "$2" "${3:-ranks}" "${4:-wait}" $(profiled "$1")
+        _profiled=$status
+        [ "$_profiled" != hung ] ||
+            fail "$1: $MPIEXEC did not exit within 20 s of SIG$2 to ${3:-the ranks} of the profiled job: $(cat "$1.out")"
+        status=$_plain
+    fi
     if [ "$_profiled" != "$status" ]; then
         # The reference run, without the profiler, once more: hydra has
         # reported 1 instead of the signal for a plain job killed this way.
