@@ -84,7 +84,7 @@ void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int6
 /* A receive request from `source` (MPI_PROC_NULL: none is recorded). */
 void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int64_t bytes);
 /* A collective operation on comm (root: MPI_PROC_NULL when it has none). */
-void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received);
+void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received, int nonblocking);
 /* `n` requests of the set completed (indexes `which`, NULL: 0..n-1), with
  * their statuses (MPI_STATUSES_IGNORE: unknown). */
 void mpp_trace_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *which, const MPI_Status *statuses);
@@ -160,9 +160,10 @@ static inline void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int
 {
     (void)c, (void)comm, (void)source, (void)bytes;
 }
-static inline void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received)
+static inline void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received,
+                                        int nonblocking)
 {
-    (void)c, (void)comm, (void)root, (void)sent, (void)received;
+    (void)c, (void)comm, (void)root, (void)sent, (void)received, (void)nonblocking;
 }
 static inline void mpp_trace_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *which,
                                        const MPI_Status *statuses)

@@ -606,7 +606,8 @@ def trace_after(fn, sync_rules, view, uses_bytes):
         body.append("mpp_trace_irecv(&call, %s, %s, %s);" % (v("comm"), v("source"), recv))
     elif fn.cls == "collective" and "comm" in has and "persistent" not in fn.actions:
         root = v("root") if "root" in has else "MPI_PROC_NULL"
-        body.append("mpp_trace_collective(&call, %s, %s, %s, %s);" % (v("comm"), root, sent, recv))
+        body.append("mpp_trace_collective(&call, %s, %s, %s, %s, %d);"
+                    % (v("comm"), root, sent, recv, "request" in fn.actions))
     if fn.base in COMPLETIONS:
         body += completion_code(fn, view, "mpp_trace_completed")
     # calls the protocol does not count (made by the MPI library itself) are

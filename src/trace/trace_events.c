@@ -253,7 +253,7 @@ void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int64_t bytes)
     t->call_recv += positive(bytes); /* its MpiIrecv gives them to this call */
 }
 
-void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received)
+void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received, int nonblocking)
 {
     trace_thread_t *t = mpp_trace_self();
     if (!t)
@@ -267,7 +267,8 @@ void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, 
     t->call_sent += positive(sent); /* its end or completion gives them to this call */
     t->call_recv += positive(received);
     OTF2_CollectiveOp op = mpp_trace_collective_op(mpp_functions[c->fid].name);
-    uint64_t id = request_id(c);
+    /* the call's request fields are set only by calls that make one */
+    uint64_t id = nonblocking ? request_id(c) : 0;
     if (id) { /* nonblocking: it ends in the wait or test that completes its request */
         if (OTF2_EvtWriter_NonBlockingCollectiveRequest(t->writer, NULL, at(t, c->t0), id) != OTF2_SUCCESS)
             lost(t);
