@@ -1,10 +1,17 @@
 """Check the protocol of tests/mpi/intervals.c (see test_intervals.sh).
 
-usage: check_intervals.py PROTOCOL.json PROTOCOL.txt SOURCE.c STDOUT [SCHEMA.json]
+usage: check_intervals.py [--again] PROTOCOL.json PROTOCOL.txt SOURCE.c STDOUT [SCHEMA.json]
 
 STDOUT is the program's standard output: one line per rank with its own
 measurement of each interval's time and of its time inside the MPI calls
 made directly in each interval (see intervals.c).
+
+--again: when a check fails and the program's own measurement shows the
+run was disturbed (a rank measured "pack" or "update", which are nothing
+but a busy loop of known length, more than 10% longer than that length:
+other jobs took its processor around the marks, where the rank's window
+and the profiler's differ), exit 3 instead of 1 so that the test runs the
+program once more.
 """
 import sys
 
@@ -44,7 +51,22 @@ ORDER = ["whole program", "setup", "loop", "exchange", "pack", "update",
 OTHERS0 = ("MPI_Init", "MPI_Comm_rank", "MPI_Comm_size", "MPI_Finalize")
 
 
+# intervals.c's busy times of the two intervals that do nothing else
+BUSY_ONLY = {"pack": (N_ITER - 1) * 0.0005, "update": N_ITER * 0.0005}
+
+
+def disturbed(meas):
+    """The ranks' own measurements that exceed a busy-only interval's
+    length by more than REL, as text ("" when none)."""
+    return ", ".join("rank %d measured %r %.6f s (its busy loop: %.6f s)" % (r, k, meas[r][k], t)
+                     for r in sorted(meas) for k, t in BUSY_ONLY.items() if meas[r][k] > t * (1 + REL))
+
+
 def main(argv):
+    again = len(argv) > 1 and argv[1] == "--again"
+    if again:
+        argv = argv[:1] + argv[2:]
+    meas = {}
     if len(argv) not in (5, 6):
         print(__doc__, file=sys.stderr)
         return 2
@@ -135,6 +157,9 @@ def main(argv):
               "them; 'loop' includes 'exchange'")
     except AssertionError as e:
         print("FAIL: %s" % e, file=sys.stderr)
+        if again and disturbed(meas):
+            print("NOTE: the run was disturbed (%s): it is made once more" % disturbed(meas), file=sys.stderr)
+            return 3
         return 1
     return 0
 

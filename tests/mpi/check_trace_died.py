@@ -9,8 +9,11 @@ ended (ENDED: a regular expression of how, as the archive's
 MPIPROF::INCOMPLETE property gives it) and the launcher killed rank 0.
   - the archive reads (python3-otf2) and says it is incomplete;
   - rank 1 wrote its events up to its end: ROUNDS MpiRecv;
-  - rank 0 was killed: its events up to its last write, K MpiSend with
-    0 < K < ROUNDS (some flushed, the last ones lost);
+  - rank 0 was ended by the launcher: killed outright (MPICH's hydra:
+    SIGKILL), its events up to its last write, K MpiSend with 0 < K < ROUNDS
+    (some flushed, the last ones lost), and the property says so; or sent
+    a signal it could handle first (Open MPI's mpirun: SIGTERM), its events
+    up to then, all ROUNDS (it was waiting in MPI_Recv after them);
   - mpiprof-analyze's protocol counts exactly those calls (MPI_Recv ROUNDS,
     MPI_Send K), says the trace is incomplete in its Warnings, and its
     Trace parameter says complete: false;
@@ -41,12 +44,30 @@ recvs = events[("MPI Rank 1", "MpiRecv")]
 sends = events[("MPI Rank 0", "MpiSend")]
 if recvs != rounds:
     fail("rank 1 (which ended itself): %d MpiRecv events in the archive, expected %d" % (recvs, rounds))
-if not 0 < sends < rounds:
-    fail("rank 0 (killed): %d MpiSend events in the archive, expected some of the %d it made (those written "
-         "before it was killed), not none nor all" % (sends, rounds))
 
 with open(analyzed) as f:
     protocol = json.load(f)
+parameters = protocol["parameters"]
+said = [w for w in parameters["warnings"] if w.startswith("the trace is incomplete (the run ended early")]
+if len(said) != 1:
+    fail("mpiprof-analyze: no warning says the trace is incomplete and why: %r" % parameters["warnings"])
+    said = [""]
+killed = "rank 0: its events up to its last flush only" in said[0]
+handled = re.search(r"rank 0: signal SIG[A-Z]+ \([^;]*, its events up to then", said[0])
+if killed:
+    if not 0 < sends < rounds:
+        fail("rank 0 (killed): %d MpiSend events in the archive, expected some of the %d it made (those written "
+             "before it was killed), not none nor all" % (sends, rounds))
+elif handled:
+    if sends != rounds:
+        fail("rank 0 (ended by a signal it handled, after its sends): %d MpiSend events, expected all %d" %
+             (sends, rounds))
+else:
+    fail("mpiprof-analyze: the warning says neither that rank 0's events end at its last flush (killed) nor how "
+         "it ended by a signal: %s" % said[0])
+if not re.search(ended, said[0]):
+    fail("mpiprof-analyze: the warning does not say how rank 1 ended (%s): %s" % (ended, said[0]))
+
 calls = collections.Counter()
 for interval in protocol["intervals"]:
     if interval.get("level") == 0 or interval.get("id") == 0:
@@ -58,13 +79,6 @@ if calls["MPI_Recv"] != rounds:
 if calls["MPI_Send"] != sends:
     fail("mpiprof-analyze: MPI_Send calls %d, expected the %d MpiSend events of the archive" %
          (calls["MPI_Send"], sends))
-parameters = protocol["parameters"]
-said = [w for w in parameters["warnings"] if w.startswith("the trace is incomplete (the run ended early")]
-if len(said) != 1:
-    fail("mpiprof-analyze: no warning says the trace is incomplete and why: %r" % parameters["warnings"])
-elif not re.search(ended, said[0]) or "rank 0: its events up to its last flush only" not in said[0]:
-    fail("mpiprof-analyze: the warning does not say how rank 1 ended (%s) and that rank 0's events end at its "
-         "last flush: %s" % (ended, said[0]))
 if parameters["trace"]["complete"] is not False:
     fail("mpiprof-analyze: Trace parameter complete: %r" % parameters["trace"]["complete"])
 
@@ -76,4 +90,5 @@ if trace["complete"] is not False or not trace["path"] or not trace["path"].ends
 
 if failures:
     sys.exit(1)
-print("ok: rank 1 %d receives, rank 0 %d of %d sends (killed), analyzed as incomplete" % (recvs, sends, rounds))
+print("ok: rank 1 %d receives, rank 0 %d of %d sends (%s), analyzed as incomplete" %
+      (recvs, sends, rounds, "killed" if killed else "ended by a signal it handled"))

@@ -4,13 +4,16 @@
 # (mpiprof-trace(5), RUNS THAT END EARLY).  tests/mpi/trace_died.c: rank 0
 # sends ROUNDS messages to rank 1, traced with the least MPIPROF_TRACE_BUFFER
 # (flushes all along); then rank 1 faults (SIGSEGV) or calls MPI_Abort, and
-# mpiexec kills rank 0 (SIGKILL), which never gets control.  Rank 0 writes
-# over 4 MiB of events (libotf2 writes an event file in 4 MiB pieces): some
-# of them are on disk when it is killed.  For each end:
+# mpiexec ends rank 0: MPICH's hydra kills it (SIGKILL), so it never gets
+# control; rank 0 writes over 4 MiB of events (libotf2 writes an event file
+# in 4 MiB pieces): some of them are on disk when it is killed.  Open MPI's
+# mpirun sends SIGTERM first: rank 0 then writes all its events out, as any
+# process that gets control does.  For each end:
 #   - the archive has its anchor file and definitions, otf2-print reads it
 #     without error or warning and shows MPIPROF::INCOMPLETE;
 #   - check_trace_died.py (python3-otf2): rank 1's ROUNDS receives, rank 0's
-#     sends up to its last write (some, not all), mpiprof-analyze's
+#     sends up to its last write (some, not all) when it was killed, all of
+#     them when it handled its signal, mpiprof-analyze's
 #     protocol with exactly those calls, its Warnings saying the trace is
 #     incomplete and why, Trace complete: false in it and in rank 1's
 #     partial protocol;
