@@ -106,22 +106,20 @@ static ws_request_t *track(const mpp_call_t *c, MPI_Request request, int kind, m
     return r;
 }
 
-static void untrack(uint64_t key)
-{
-    ws_request_t r;
-    if (mpp_handlemap_remove(&requests, key, &r)) {
-        mpp_comm_release(r.comm);
-        mpp_comm_release(r.made);
-    }
-}
-
-/* The same, for an entry just looked up. */
+/* An entry just looked up (no second search), its communicators released. */
 static void untrack_found(ws_request_t *r)
 {
     mpp_comm_t *comm = r->comm, *made = r->made;
     mpp_handlemap_remove_value(&requests, r);
     mpp_comm_release(comm);
     mpp_comm_release(made);
+}
+
+static void untrack(uint64_t key)
+{
+    ws_request_t *r = mpp_handlemap_get(&requests, key);
+    if (r)
+        untrack_found(r);
 }
 
 /* ------------------------------------------------------------------ */
