@@ -28,6 +28,25 @@ static int tsc_is_invariant(void)
     return (d >> 8) & 1;
 }
 
+static uint64_t read_tsc(void) { return __rdtsc(); }
+
+void mpp_clock_pair(mpp_clock_reader_t mono, mpp_clock_reader_t tsc, uint64_t *mono_ns, uint64_t *tsc_ticks)
+{
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < MPP_CLOCK_PAIR_TRIES && best > MPP_CLOCK_PAIR_TIGHT_NS; i++) {
+        uint64_t before = mono(), t = tsc(), after = mono();
+        if (after < before || after - before >= best)
+            continue;
+        best = after - before;
+        *mono_ns = before + best / 2;
+        *tsc_ticks = t;
+    }
+    if (best == UINT64_MAX) { /* a clock going back every time: cannot happen, but stay defined */
+        *mono_ns = mono();
+        *tsc_ticks = tsc();
+    }
+}
+
 void mpp_clock_start(int choice)
 {
     int invariant = tsc_is_invariant();
@@ -35,8 +54,7 @@ void mpp_clock_start(int choice)
         mpp_warn("MPIPROF_CLOCK=tsc but this processor does not declare an invariant TSC; "
                  "using CLOCK_MONOTONIC instead");
     mpp_clock_uses_tsc = invariant && choice != MPP_CLOCK_MONOTONIC;
-    mono_start = monotonic_ns();
-    tsc_start = __rdtsc();
+    mpp_clock_pair(monotonic_ns, read_tsc, &mono_start, &tsc_start);
     seconds_per_tick = 1e-9;
 }
 
@@ -50,8 +68,7 @@ void mpp_clock_stop(void)
     }
     while (monotonic_ns() - mono_start < 10000000u)
         ;
-    mono_stop = monotonic_ns();
-    tsc_stop = __rdtsc();
+    mpp_clock_pair(monotonic_ns, read_tsc, &mono_stop, &tsc_stop);
     seconds_per_tick = (double)(mono_stop - mono_start) * 1e-9 / (double)(tsc_stop - tsc_start);
     snprintf(name, sizeof name, "TSC (invariant, %.3f GHz, calibrated against CLOCK_MONOTONIC)",
              1e-9 / seconds_per_tick);
@@ -63,10 +80,10 @@ double mpp_clock_rate_estimate(void)
 {
     if (!mpp_clock_uses_tsc)
         return 1e9;
-    uint64_t mono;
-    while ((mono = monotonic_ns()) - mono_start < 1000000u)
+    uint64_t mono, tsc;
+    while (monotonic_ns() - mono_start < 1000000u)
         ;
-    uint64_t tsc = __rdtsc();
+    mpp_clock_pair(monotonic_ns, read_tsc, &mono, &tsc);
     return (double)(tsc - tsc_start) / ((double)(mono - mono_start) * 1e-9);
 }
 
