@@ -73,6 +73,10 @@ typedef struct {
     void *ctx;
     /* what happened, for the protocol */
     uint64_t paired, unpaired_receives, dropped;
+    /* receives waiting for their send record: senders stream records in
+     * full batches only, so the stream is worth looking at only once a
+     * batch's worth waits (mpp_p2p_stream_due) */
+    int64_t waiting;
 } mpp_p2p_t;
 
 void mpp_p2p_init(mpp_p2p_t *m, int64_t threshold, int64_t max_queue, mpp_deliver_fn deliver, void *ctx);
@@ -91,6 +95,11 @@ void mpp_p2p_sent(mpp_p2p_t *m, int32_t source, const mpp_send_record_t *record)
 void mpp_p2p_finish(mpp_p2p_t *m);
 /* Receive events not yet delivered. */
 int mpp_p2p_pending_events(const mpp_p2p_t *m);
+/* Some batch of send records must have been sent to this process and not
+ * replayed yet: `batch` receives or more wait for their records (a sender
+ * sends a batch once it holds `batch` records, so fewer waiting can all
+ * still be in the senders' unsent batches). */
+static inline int mpp_p2p_stream_due(const mpp_p2p_t *m, int batch) { return m->waiting >= batch; }
 
 /* Collective instances of one communicator as one member keeps them.  The
  * k-th collective on a communicator is the same instance on every member,

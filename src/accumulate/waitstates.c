@@ -110,6 +110,8 @@ static int push(mpp_p2p_t *m, mpp_channel_t *c, int kind, int64_t value)
          * from code that is not profiled): stop pairing on this channel's
          * backlog rather than grow without bound */
         m->dropped += (uint64_t)c->len;
+        if (c->kind == 2)
+            m->waiting -= c->len;
         c->len = 0;
     }
     if (c->len == c->cap) {
@@ -206,8 +208,10 @@ void mpp_p2p_received(mpp_p2p_t *m, int event, uint32_t comm, int32_t source, in
         pair(m, event, pop(c));
         return;
     }
-    if (push(m, c, 2, event) == 0)
+    if (push(m, c, 2, event) == 0) {
         m->events[event].pending++;
+        m->waiting++;
+    }
 }
 
 void mpp_p2p_event_close(mpp_p2p_t *m, int event)
@@ -225,6 +229,7 @@ void mpp_p2p_sent(mpp_p2p_t *m, int32_t source, const mpp_send_record_t *r)
         return;
     if (c->len && c->kind == 2) { /* the receive came first */
         int e = (int)pop(c);
+        m->waiting--;
         pair(m, e, r->entry);
         m->events[e].pending--;
         deliver_if_done(m, e);
@@ -241,6 +246,7 @@ void mpp_p2p_finish(mpp_p2p_t *m)
             continue;
         while (c->len) {
             int e = (int)pop(c);
+            m->waiting--;
             m->unpaired_receives++;
             m->events[e].pending--;
             deliver_if_done(m, e);

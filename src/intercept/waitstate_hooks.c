@@ -53,16 +53,28 @@ static void replay(int source, const mpp_send_record_t *records, int n)
         mpp_p2p_sent(&matcher, source, &records[i]);
 }
 
-/* Receivers look at what arrived every few receives or collectives while
- * some of theirs wait for their send records; the reductions' messages
- * each time some reduction of theirs waits for them.  Outside the lock. */
+/* What is worth looking at after a call (lock held): the reductions'
+ * messages each time some reduction of this process waits for them; the
+ * stream only once a batch of send records must have come (waitstates.h,
+ * mpp_p2p_stream_due), and then every few calls until it has: a test of the
+ * profiler's receive costs as much as the rest of the hook, and a program
+ * that only runs collectives never needs one. */
+enum { DUE_REDUCTIONS = 1, DUE_STREAM = 2 };
+
+static inline int due_locked(void)
+{
+    return (mpp_wsx_pending_locked() ? DUE_REDUCTIONS : 0) |
+           (mpp_p2p_stream_due(&matcher, batch) ? DUE_STREAM : 0);
+}
+
 static __thread unsigned since_progress __attribute__((tls_model("initial-exec")));
 
-static void maybe_progress(int reductions_pending)
+/* Outside the lock. */
+static void maybe_progress(int due)
 {
-    if (reductions_pending)
+    if (due & DUE_REDUCTIONS)
         mpp_wsx_progress_reductions();
-    if ((++since_progress & 15) == 0)
+    if ((due & DUE_STREAM) && (++since_progress & 3) == 0)
         mpp_wsx_progress_stream();
 }
 
@@ -376,9 +388,9 @@ void mpp_ws_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status)
         return;
     take();
     blocking_receive(c, cm, status, probed);
-    int pending = mpp_wsx_pending_locked();
+    int due = due_locked();
     give();
-    maybe_progress(pending);
+    maybe_progress(due);
 }
 
 void mpp_ws_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *status)
@@ -394,9 +406,9 @@ void mpp_ws_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *status)
         return;
     take();
     blocking_receive(c, cm, status, 1);
-    int pending = mpp_wsx_pending_locked();
+    int due = due_locked();
     give();
-    maybe_progress(pending);
+    maybe_progress(due);
 }
 
 /* A call on a communicator the analysis cannot follow (counted for Warnings). */
@@ -471,9 +483,9 @@ void mpp_ws_collective(mpp_call_t *c, MPI_Comm comm)
         uint64_t i = begin_instance(cm, aligned(c->t0), &o);
         end_instance(cm, i, aligned(c->t1));
     }
-    int pending = mpp_wsx_pending_locked();
+    int due = due_locked();
     give_and_send();
-    maybe_progress(pending);
+    maybe_progress(due);
 }
 
 void mpp_ws_icollective(mpp_call_t *c, MPI_Comm comm, MPI_Request request, int persistent)
@@ -605,12 +617,12 @@ void mpp_ws_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *
     }
     if (event >= 0)
         mpp_p2p_event_close(&matcher, event);
-    int pending = mpp_wsx_pending_locked();
+    int due = due_locked();
     give();
     if (made_count)
         register_made();
-    if (event >= 0 || pending)
-        maybe_progress(pending);
+    if (due)
+        maybe_progress(due);
 }
 
 void mpp_ws_freed(const mpp_reqset_t *set)

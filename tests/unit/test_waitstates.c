@@ -80,6 +80,31 @@ START_TEST(test_late_sender_both_orders)
 }
 END_TEST
 
+/* The stream is due once a batch's worth of receives waits for records:
+ * counted over channels, down as records pair them, at a dropped backlog
+ * and at the end. */
+START_TEST(test_stream_due)
+{
+    enum { BATCH = 4 };
+    for (int i = 0; i < 3; i++)
+        recv1(0, 100 * i, 10, 16, 1, 7);
+    recv1(0, 400, 10, 16, 2, 7); /* another sender, another channel */
+    ck_assert_int_eq(M.waiting, 4);
+    ck_assert(mpp_p2p_stream_due(&M, BATCH));
+    sent(1, 16, 7, 0);
+    ck_assert_int_eq(M.waiting, 3);
+    ck_assert(!mpp_p2p_stream_due(&M, BATCH));
+    sent(1, 16, 7, 100); /* records first: nothing waits for them */
+    sent(1, 16, 7, 200);
+    sent(1, 16, 7, 300);
+    ck_assert_int_eq(M.waiting, 1);
+    recv1(0, 500, 10, 16, 1, 7); /* its record was there */
+    ck_assert_int_eq(M.waiting, 1);
+    mpp_p2p_finish(&M);
+    ck_assert_int_eq(M.waiting, 0);
+}
+END_TEST
+
 START_TEST(test_wait_bounded_by_time_in_call)
 {
     /* min(time in the call, S - R): the receive returned after 200 ticks
@@ -268,6 +293,10 @@ START_TEST(test_queue_cap)
     for (int i = 0; i < 10; i++)
         sent(1, 16, 0, i);
     ck_assert_uint_ge(M.dropped, 4);
+    /* receives whose sends never come: the same, and they wait no more */
+    for (int i = 0; i < 10; i++)
+        recv1(0, i, 1, 16, 2, 0);
+    ck_assert_int_le(M.waiting, 4);
 }
 END_TEST
 
@@ -483,6 +512,7 @@ Suite *waitstates_suite(void)
     TCase *tc = tcase_create("pairing");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_late_sender_both_orders);
+    tcase_add_test(tc, test_stream_due);
     tcase_add_test(tc, test_wait_bounded_by_time_in_call);
     tcase_add_test(tc, test_threshold);
     tcase_add_test(tc, test_threshold_fine);
