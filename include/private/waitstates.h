@@ -106,34 +106,91 @@ static inline int mpp_p2p_stream_due(const mpp_p2p_t *m, int batch) { return m->
  * so every member cuts its instances into the same batches: batch k goes
  * to a reduction (maximum over members) when the first instance of batch
  * k+2 begins, which leaves one batch of lag for nonblocking collectives to
- * complete; what remains goes when the communicator is freed. */
-typedef struct {
-    int64_t entry, exit; /* aligned ticks; exit INT64_MIN: not completed yet */
-    mpp_request_origin_t origin;
-} mpp_instance_t;
+ * complete; what remains goes when the communicator is freed.
+ *
+ * An instance is written where its reduction reads it: into the values of
+ * its batch's buffer (no copy at the reduction), from a pool of buffers
+ * the batches return to once reduced, so none is allocated once there are
+ * enough for the batches in flight. */
+typedef struct mpp_instance_batch {
+    struct mpp_instance_batch *next; /* among the pool's spares */
+    int64_t *values;                 /* [3 * size]: entries, exits, negated exits (mpp_instances_take) */
+    mpp_request_origin_t *origins;   /* [size]: the cells of the instances */
+    const int64_t *max;              /* set by the caller: the maxima over members, once reduced */
+    int n;                           /* instances in it, once taken */
+} mpp_instance_batch_t;
 
 typedef struct {
-    uint64_t count, issued; /* instances begun; instances taken for a reduction */
-    int capacity;           /* grows to about two batches */
-    mpp_instance_t *instances; /* instance i at i % capacity (a power of two) */
+    int size;                        /* instances per batch */
+    mpp_instance_batch_t *spares;
+} mpp_batch_pool_t;
+
+void mpp_batch_pool_init(mpp_batch_pool_t *p, int size);
+/* A buffer for `size` instances: a spare, else allocated (NULL: no memory). */
+mpp_instance_batch_t *mpp_batch_get(mpp_batch_pool_t *p);
+void mpp_batch_put(mpp_batch_pool_t *p, mpp_instance_batch_t *b);
+void mpp_batch_pool_free(mpp_batch_pool_t *p);
+
+/* One batch of a communicator: instances [first, first + n); no buffer
+ * when memory ran out (its instants are not kept, its number still
+ * counts, so that every member cuts the same batches). */
+typedef struct {
+    uint64_t first;
+    int n;
+    mpp_instance_batch_t *buf;
+} mpp_batch_slot_t;
+
+typedef struct {
+    uint64_t count;          /* instances begun */
+    mpp_batch_pool_t *pool;
+    mpp_batch_slot_t fill;   /* the batch instances begin in */
+    mpp_batch_slot_t ready;  /* the full one before it, waiting for late exits (n 0: none) */
 } mpp_instances_t;
 
-/* How many of the oldest instances must go to a reduction before the next
- * one begins (0 or `batch`). */
-int mpp_instances_due(const mpp_instances_t *r, int batch);
-/* Room for one more instance; -1 when memory ran out (then take the
- * pending ones first). */
-int mpp_instances_room(mpp_instances_t *r);
-/* A new instance (room must be there): its number. */
-uint64_t mpp_instances_begin(mpp_instances_t *r, int64_t entry, const mpp_request_origin_t *origin);
-/* Instance i completed at `exit` (ignored once it was taken). */
+void mpp_instances_init(mpp_instances_t *r, mpp_batch_pool_t *pool);
+/* The batch to take for a reduction before the next instance begins (the
+ * ready one, once the one after it is full), or NULL. */
+static inline mpp_batch_slot_t *mpp_instances_due(mpp_instances_t *r)
+{
+    return r->fill.n == r->pool->size && r->ready.n ? &r->ready : NULL;
+}
+/* The batches not taken yet, oldest first (at the end), or NULL. */
+mpp_batch_slot_t *mpp_instances_pending(mpp_instances_t *r);
+/* The batch instances begin in is full or empty: the next one (out of line). */
+void mpp_instances_next_batch(mpp_instances_t *r);
+/* A new instance (the due batch taken first): its number; `exit`
+ * INT64_MIN while it runs (nonblocking: mpp_instances_end).  *origin: where
+ * its cell goes, for the caller to fill (NULL: the instance is not kept). */
+static inline uint64_t mpp_instances_begin(mpp_instances_t *r, int64_t entry, int64_t exit,
+                                           mpp_request_origin_t **origin)
+{
+    int size = r->pool->size;
+    if (MPP_UNLIKELY(r->fill.n == 0 || r->fill.n == size))
+        mpp_instances_next_batch(r);
+    uint64_t i = r->count++;
+    int j = r->fill.n++;
+    mpp_instance_batch_t *b = r->fill.buf;
+    *origin = NULL;
+    if (MPP_LIKELY(b != NULL)) {
+        b->values[j] = entry;
+        b->values[size + j] = exit;
+        *origin = &b->origins[j];
+    }
+    return i;
+}
+/* Instance i completed at `exit` (ignored once its batch was taken). */
 void mpp_instances_end(mpp_instances_t *r, uint64_t i, int64_t exit);
-/* Take the n oldest pending instances for a reduction: sent[3n] gets their
- * entries, exits and negated exits (an exit not known yet: INT64_MIN and
- * INT64_MAX, so that the maximum over members says someone did not know
- * it), origins[n] their cells (may be NULL).  Returns how many exits were
- * not known. */
-int mpp_instances_take(mpp_instances_t *r, int n, int64_t *sent, mpp_request_origin_t *origins);
+/* Take the batch of slot (due or pending) for its reduction: its buffer's
+ * values become sent[3n], their entries, exits and negated exits (an exit
+ * not known yet: INT64_MIN and INT64_MAX, so that the maximum over members
+ * says someone did not know it); *buf its buffer (the caller's now, with
+ * the cells in origins), or NULL when there is none: then `fallback`
+ * [3 * size] gets values that leave the other members' maxima as they are.
+ * Returns how many exits were not known; *n the batch's instances. */
+int mpp_instances_take(mpp_instances_t *r, mpp_batch_slot_t *slot, int64_t *fallback, mpp_instance_batch_t **buf,
+                       int *n);
+/* The buffers still held go back to the pool. */
+void mpp_instances_free(mpp_instances_t *r);
 /* The reduced batch (max[3n]: maxima over members of sent[3n]): this
  * member's Potential sync and Time variation of each instance, each
  * mpp_sync_term or, for a variation some member could not know, -1.
@@ -151,7 +208,6 @@ void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, int64_t
  * too, and fine[j] says which of instance j's terms they are (the fine
  * part, kept apart: see MPP_WAIT_FINE below). */
 enum { MPP_FINE_POTSYNC = 1, MPP_FINE_VARIATION = 2 };
-void mpp_instances_free(mpp_instances_t *r);
 
 /* Waits and differences of instants below MPI_Init's threshold (twice the
  * largest uncertainty of its clock alignment) count as 0.  When that

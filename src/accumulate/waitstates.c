@@ -262,65 +262,115 @@ int mpp_p2p_pending_events(const mpp_p2p_t *m)
     return n;
 }
 
-int mpp_instances_due(const mpp_instances_t *r, int batch)
+void mpp_batch_pool_init(mpp_batch_pool_t *p, int size)
 {
-    return r->count - r->issued >= 2 * (uint64_t)batch ? batch : 0;
+    p->size = size;
+    p->spares = NULL;
 }
 
-static mpp_instance_t *slot_of(const mpp_instances_t *r, uint64_t i)
+mpp_instance_batch_t *mpp_batch_get(mpp_batch_pool_t *p)
 {
-    return &r->instances[i & (uint64_t)(r->capacity - 1)]; /* capacity: a power of two (8, doubled) */
+    mpp_instance_batch_t *b = p->spares;
+    if (b) {
+        p->spares = b->next;
+        return b;
+    }
+    if (!(b = calloc(1, sizeof *b)))
+        return NULL;
+    b->values = malloc(3 * (size_t)p->size * sizeof *b->values);
+    b->origins = malloc((size_t)p->size * sizeof *b->origins);
+    if (!b->values || !b->origins) {
+        free(b->values);
+        free(b->origins);
+        free(b);
+        return NULL;
+    }
+    return b;
 }
 
-int mpp_instances_room(mpp_instances_t *r)
+void mpp_batch_put(mpp_batch_pool_t *p, mpp_instance_batch_t *b)
 {
-    if (r->count - r->issued < (uint64_t)r->capacity)
-        return 0;
-    int cap = r->capacity ? r->capacity * 2 : 8;
-    mpp_instance_t *grown = malloc((size_t)cap * sizeof *grown);
-    if (!grown)
-        return -1;
-    for (uint64_t i = r->issued; i < r->count; i++)
-        grown[i & (uint64_t)(cap - 1)] = *slot_of(r, i);
-    free(r->instances);
-    r->instances = grown;
-    r->capacity = cap;
-    return 0;
+    if (!b)
+        return;
+    b->max = NULL;
+    b->next = p->spares;
+    p->spares = b;
 }
 
-uint64_t mpp_instances_begin(mpp_instances_t *r, int64_t entry, const mpp_request_origin_t *origin)
+void mpp_batch_pool_free(mpp_batch_pool_t *p)
 {
-    uint64_t i = r->count++;
-    mpp_instance_t *in = slot_of(r, i);
-    in->entry = entry;
-    in->exit = INT64_MIN;
-    if (origin)
-        mpp_origin_copy(&in->origin, origin);
-    else
-        in->origin.thread = NULL;
-    return i;
+    for (mpp_instance_batch_t *b; (b = p->spares) != NULL;) {
+        p->spares = b->next;
+        free(b->values);
+        free(b->origins);
+        free(b);
+    }
+}
+
+void mpp_instances_init(mpp_instances_t *r, mpp_batch_pool_t *pool)
+{
+    memset(r, 0, sizeof *r);
+    r->pool = pool;
+}
+
+mpp_batch_slot_t *mpp_instances_pending(mpp_instances_t *r)
+{
+    return r->ready.n ? &r->ready : r->fill.n ? &r->fill : NULL;
+}
+
+void mpp_instances_next_batch(mpp_instances_t *r)
+{
+    if (r->fill.n == r->pool->size) { /* full: it waits one batch for late exits (the due one was taken) */
+        r->ready = r->fill;
+        r->fill = (mpp_batch_slot_t){r->count, 0, NULL};
+    }
+    r->fill.first = r->count;
+    r->fill.buf = mpp_batch_get(r->pool); /* NULL: not kept, still counted */
 }
 
 void mpp_instances_end(mpp_instances_t *r, uint64_t i, int64_t exit)
 {
-    if (i >= r->issued && i < r->count)
-        slot_of(r, i)->exit = exit;
+    int size = r->pool->size;
+    mpp_batch_slot_t *slot = i >= r->fill.first && i - r->fill.first < (uint64_t)r->fill.n ? &r->fill
+                             : r->ready.n && i >= r->ready.first && i - r->ready.first < (uint64_t)r->ready.n
+                                 ? &r->ready
+                                 : NULL;
+    if (slot && slot->buf)
+        slot->buf->values[size + (i - slot->first)] = exit;
 }
 
-int mpp_instances_take(mpp_instances_t *r, int n, int64_t *sent, mpp_request_origin_t *origins)
+int mpp_instances_take(mpp_instances_t *r, mpp_batch_slot_t *slot, int64_t *fallback, mpp_instance_batch_t **buf,
+                       int *n)
 {
-    int unknown = 0;
-    for (int j = 0; j < n; j++) {
-        const mpp_instance_t *in = slot_of(r, r->issued + (uint64_t)j);
-        int known = in->exit != INT64_MIN;
-        sent[j] = in->entry;
-        sent[n + j] = known ? in->exit : INT64_MIN;
-        sent[2 * n + j] = known ? -in->exit : INT64_MAX;
-        if (origins)
-            mpp_origin_copy(&origins[j], &in->origin);
-        unknown += !known;
+    int size = r->pool->size, count = slot->n, unknown = 0;
+    mpp_instance_batch_t *b = slot->buf;
+    *n = count;
+    *buf = b;
+    if (b) {
+        /* entries, exits and negated exits, each `count` long, one after the other */
+        int64_t *v = b->values;
+        if (count < size)
+            memmove(v + count, v + size, (size_t)count * sizeof *v);
+        for (int j = 0; j < count; j++) {
+            int64_t exit = v[count + j];
+            int known = exit != INT64_MIN;
+            v[2 * count + j] = known ? -exit : INT64_MAX;
+            unknown += !known;
+        }
+        b->n = count;
+    } else {
+        /* nothing kept: the neutral values of a maximum, exits unknown */
+        for (int j = 0; j < count; j++) {
+            fallback[j] = fallback[count + j] = INT64_MIN;
+            fallback[2 * count + j] = INT64_MAX;
+        }
+        unknown = count;
     }
-    r->issued += (uint64_t)n;
+    if (slot == &r->ready) {
+        r->ready = (mpp_batch_slot_t){0, 0, NULL};
+    } else { /* the one being filled: instances begin in a new batch */
+        r->fill = (mpp_batch_slot_t){r->count, 0, NULL};
+    }
     return unknown;
 }
 
@@ -348,9 +398,9 @@ void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, int64_t
 
 void mpp_instances_free(mpp_instances_t *r)
 {
-    free(r->instances);
-    r->instances = NULL;
-    r->capacity = 0;
+    mpp_batch_put(r->pool, r->fill.buf);
+    mpp_batch_put(r->pool, r->ready.buf);
+    r->fill = r->ready = (mpp_batch_slot_t){0, 0, NULL};
 }
 
 int mpp_clock_offset_estimate(const int64_t *t_send, const int64_t *t_peer, const int64_t *t_recv, int n,

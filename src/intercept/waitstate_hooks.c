@@ -138,31 +138,25 @@ static void untrack(uint64_t key)
 /* Collective instances of a communicator (mpp_instances_t: which batch
  * goes when) and their reductions (ws_exchange.h). */
 
-typedef struct coll_batch {
-    struct coll_batch *next;  /* among the spares */
-    int n;
-    int64_t *sent;            /* [3n]: entries, exits, -exits (mpp_instances_take) */
-    const int64_t *max;       /* [3n]: their maxima over the members, once reduced */
-    mpp_request_origin_t *origins;
-} coll_batch_t;
-
 struct mpp_coll_ring {
     mpp_instances_t instances;
     uint64_t batches;         /* batches issued: the next one's number */
 };
 
 static int64_t *terms; /* [3 * batch]: scratch of apply_batch, the last part its fine_terms */
-static coll_batch_t *spare_batches; /* reduced batches, each with room for `batch` instances */
+/* Buffers of batches, shared by all communicators: a batch's goes back
+ * once its reduction ended (maybe after its communicator was freed). */
+static mpp_batch_pool_t pool;
 /* This process's time covered by Potential sync and by Time variation so
  * far, over all its communicators: instances share it (cover.h). */
 static mpp_cover_t entries_covered, exits_covered;
 
-static void apply_batch(coll_batch_t *b)
+static void apply_batch(mpp_instance_batch_t *b)
 {
     int64_t *potsync = terms, *variation = terms + b->n;
     unsigned char *fine_terms = (unsigned char *)(terms + 2 * (size_t)batch);
-    mpp_instances_terms(b->n, b->sent, b->max, threshold, fine_threshold, &entries_covered, &exits_covered, potsync,
-                        variation, fine_terms);
+    mpp_instances_terms(b->n, b->values, b->max, threshold, fine_threshold, &entries_covered, &exits_covered,
+                        potsync, variation, fine_terms);
     for (int j = 0; j < b->n; j++) {
         /* a difference below `threshold`: the fine part */
         mpp_ws_add_wait(&b->origins[j], MPP_WAIT_POTSYNC + (fine_terms[j] & MPP_FINE_POTSYNC ? MPP_WAIT_FINE_PART : 0),
@@ -176,57 +170,28 @@ static void apply_batch(coll_batch_t *b)
 /* A reduction ended (lock held): its maxima, or NULL when it was dropped. */
 static void reduction_ended(void *user, const int64_t *values, int n)
 {
-    coll_batch_t *b = user;
+    mpp_instance_batch_t *b = user;
     if (!b)
         return;
     if (values && n == 3 * b->n) {
         b->max = values;
         apply_batch(b);
     }
-    b->next = spare_batches; /* for the next batch: none is allocated once they suffice */
-    spare_batches = b;
+    mpp_batch_put(&pool, b); /* for a later batch: none is allocated once they suffice */
 }
 
-/* Every member must take part in each reduction, so without memory for a
- * batch its instants are reduced from a buffer set aside at MPI_Init and
- * dropped. */
+/* Every member must take part in each reduction, so a batch whose
+ * instants could not be kept (no memory) is reduced from a buffer set
+ * aside at MPI_Init, with values that change no other member's result. */
 static int64_t *fallback_buffer; /* [3 * batch] */
 
-/* The n oldest pending instances of c go to their reduction. */
-static void free_batch(coll_batch_t *b)
+/* The batch of slot goes to its reduction. */
+static void issue(mpp_comm_t *c, struct mpp_coll_ring *ring, mpp_batch_slot_t *slot)
 {
-    free(b->sent);
-    free(b->origins);
-    free(b);
-}
-
-/* Room for a batch of at most `batch` instances: a spare if there is one. */
-static coll_batch_t *new_batch(void)
-{
-    coll_batch_t *b = spare_batches;
-    if (b) {
-        spare_batches = b->next;
-        return b;
-    }
-    if (!(b = calloc(1, sizeof *b)))
-        return NULL;
-    b->sent = malloc(3 * (size_t)batch * sizeof *b->sent);
-    b->origins = malloc((size_t)batch * sizeof *b->origins);
-    if (!b->sent || !b->origins) {
-        free_batch(b);
-        return NULL;
-    }
-    return b;
-}
-
-static void issue(mpp_comm_t *c, struct mpp_coll_ring *ring, int n)
-{
-    coll_batch_t *b = new_batch();
-    int64_t *values = b ? b->sent : fallback_buffer;
-    if (b)
-        b->n = n;
-    stats.exits_unknown += (uint64_t)mpp_instances_take(&ring->instances, n, values, b ? b->origins : NULL);
-    mpp_wsx_reduce_locked(c->id, ring->batches++, 3 * n, values, &c->tree, b);
+    mpp_instance_batch_t *b;
+    int n;
+    stats.exits_unknown += (uint64_t)mpp_instances_take(&ring->instances, slot, fallback_buffer, &b, &n);
+    mpp_wsx_reduce_locked(c->id, ring->batches++, 3 * n, b ? b->values : fallback_buffer, &c->tree, b);
     stats.reductions++;
 }
 
@@ -235,27 +200,26 @@ static struct mpp_coll_ring *ring_of(mpp_comm_t *c)
 {
     if (c->coll || c->members < 2 || c->id == MPP_COMM_ID_NONE || c->freed)
         return c->coll;
-    return c->coll = calloc(1, sizeof *c->coll);
+    if ((c->coll = calloc(1, sizeof *c->coll)) != NULL)
+        mpp_instances_init(&c->coll->instances, &pool);
+    return c->coll;
 }
 
-/* A new instance; returns its number (UINT64_MAX: not recorded). */
-static uint64_t begin_instance(mpp_comm_t *c, int64_t entry, const mpp_request_origin_t *origin)
+/* A new instance of call c, `exit` INT64_MIN while it runs; returns its
+ * number (UINT64_MAX: not recorded). */
+static uint64_t begin_instance(mpp_comm_t *comm, const mpp_call_t *c, int64_t entry, int64_t exit)
 {
-    struct mpp_coll_ring *ring = c ? ring_of(c) : NULL;
+    struct mpp_coll_ring *ring = comm ? ring_of(comm) : NULL;
     if (!ring)
         return UINT64_MAX;
-    mpp_instances_t *in = &ring->instances;
-    int due = mpp_instances_due(in, batch);
+    mpp_batch_slot_t *due = mpp_instances_due(&ring->instances);
     if (due)
-        issue(c, ring, due);
-    if (MPP_UNLIKELY(mpp_instances_room(in) != 0)) { /* no memory: make room the only way left */
-        while (in->count > in->issued)
-            issue(c, ring, in->count - in->issued > (uint64_t)batch ? batch : (int)(in->count - in->issued));
-        if (mpp_instances_room(in) != 0)
-            return UINT64_MAX;
-    }
-    uint64_t i = mpp_instances_begin(in, entry, origin);
+        issue(comm, ring, due);
     stats.instances++;
+    mpp_request_origin_t *origin;
+    uint64_t i = mpp_instances_begin(&ring->instances, entry, exit, &origin);
+    if (origin) /* written where the reduction's result finds it */
+        mpp_call_origin(c, origin);
     return i;
 }
 
@@ -265,14 +229,11 @@ static void end_instance(mpp_comm_t *c, uint64_t i, int64_t exit)
         mpp_instances_end(&c->coll->instances, i, exit); /* ignored once reduced without it */
 }
 
-/* Everything not yet reduced goes out, in batches of at most `batch`. */
+/* Everything not yet reduced goes out, oldest batch first. */
 static void issue_all(mpp_comm_t *c)
 {
-    mpp_instances_t *in = &c->coll->instances;
-    while (in->count > in->issued) {
-        uint64_t left = in->count - in->issued;
-        issue(c, c->coll, left > (uint64_t)batch ? batch : (int)left);
-    }
+    for (mpp_batch_slot_t *slot; (slot = mpp_instances_pending(&c->coll->instances)) != NULL;)
+        issue(c, c->coll, slot);
 }
 
 /* The communicator goes: what remains of its instances is reduced (its
@@ -477,12 +438,8 @@ void mpp_ws_collective(mpp_call_t *c, MPI_Comm comm)
     mpp_comm_t *cm = mpp_comm_get(comm);
     unfollowed(cm);
     take();
-    if (cm && cm->members > 1) {
-        mpp_request_origin_t o;
-        mpp_call_origin(c, &o);
-        uint64_t i = begin_instance(cm, aligned(c->t0), &o);
-        end_instance(cm, i, aligned(c->t1));
-    }
+    if (cm && cm->members > 1)
+        begin_instance(cm, c, aligned(c->t0), aligned(c->t1));
     int due = due_locked();
     give_and_send();
     maybe_progress(due);
@@ -497,9 +454,7 @@ void mpp_ws_icollective(mpp_call_t *c, MPI_Comm comm, MPI_Request request, int p
     if (persistent) {
         track(c, request, REQ_PCOLL, cm, 0, 0, UINT64_MAX);
     } else {
-        mpp_request_origin_t o;
-        mpp_call_origin(c, &o);
-        track(c, request, REQ_COLL, cm, 0, 0, begin_instance(cm, aligned(c->t0), &o));
+        track(c, request, REQ_COLL, cm, 0, 0, begin_instance(cm, c, aligned(c->t0), INT64_MIN));
     }
     int pending = mpp_wsx_pending_locked();
     give_and_send();
@@ -518,9 +473,7 @@ void mpp_ws_started(mpp_call_t *c, const mpp_reqset_t *set)
             stats.messages += (uint64_t)mpp_wsx_record_send_locked(mpp_comm_world_rank(r->comm, r->dest),
                                                                    r->comm->channel, r->tag, aligned(c->t0));
         } else if (r->kind == REQ_PCOLL) {
-            mpp_request_origin_t o;
-            mpp_call_origin(c, &o);
-            r->instance = begin_instance(r->comm, aligned(c->t0), &o);
+            r->instance = begin_instance(r->comm, c, aligned(c->t0), INT64_MIN);
             r->active = 1;
         }
     }
@@ -675,10 +628,7 @@ void mpp_ws_fine_threshold(int64_t fine)
 
 static void free_memory(void)
 {
-    for (coll_batch_t *b; (b = spare_batches) != NULL;) {
-        spare_batches = b->next;
-        free_batch(b);
-    }
+    mpp_batch_pool_free(&pool);
     free(terms);
     free(fallback_buffer);
     terms = NULL, fallback_buffer = NULL;
@@ -689,6 +639,7 @@ void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size,
     clock_offset = offset;
     threshold = fine_threshold = thresh;
     batch = batch_size > 0 ? batch_size : 256;
+    mpp_batch_pool_init(&pool, batch);
     lock.on = thread_multiple;
     memset(&stats, 0, sizeof stats);
     mpp_cover_reset(&entries_covered);

@@ -357,38 +357,71 @@ END_TEST
  * member, one batch of lag, exits filled in until their batch is taken. */
 START_TEST(test_instances_batches)
 {
-    mpp_instances_t r = {0};
-    const int batch = 4;
-    uint64_t ids[12];
+    mpp_batch_pool_t pool;
+    mpp_batch_pool_init(&pool, 4);
+    mpp_instances_t r;
+    mpp_instances_init(&r, &pool);
+    uint64_t ids[14];
+    mpp_instance_batch_t *b;
+    int n;
     for (int i = 0; i < 12; i++) {
         /* batch k is due when the first instance of batch k+2 begins */
-        int due = mpp_instances_due(&r, batch);
-        ck_assert_int_eq(due, (i == 8) ? batch : 0);
+        mpp_batch_slot_t *due = mpp_instances_due(&r);
+        ck_assert_int_eq(due != NULL, i == 8);
         if (due) {
-            int64_t sent[3 * 4];
-            mpp_request_origin_t origins[4];
-            int unknown = mpp_instances_take(&r, due, sent, origins);
+            int unknown = mpp_instances_take(&r, due, NULL, &b, &n);
+            ck_assert_ptr_nonnull(b);
+            ck_assert_int_eq(n, 4);
             /* instance 1 (nonblocking) never completed before its batch went */
             ck_assert_int_eq(unknown, 1);
-            ck_assert_int_eq(sent[0], 0);            /* entries */
-            ck_assert_int_eq(sent[4 + 0], 5);        /* exits */
-            ck_assert_int_eq(sent[4 + 1], INT64_MIN);
-            ck_assert_int_eq(sent[8 + 0], -5);       /* negated exits */
-            ck_assert_int_eq(sent[8 + 1], INT64_MAX);
-            ck_assert_uint_eq(origins[2].slot, 2);
+            ck_assert_int_eq(b->values[0], 0);            /* entries */
+            ck_assert_int_eq(b->values[4 + 0], 5);        /* exits */
+            ck_assert_int_eq(b->values[4 + 1], INT64_MIN);
+            ck_assert_int_eq(b->values[8 + 0], -5);       /* negated exits */
+            ck_assert_int_eq(b->values[8 + 1], INT64_MAX);
+            ck_assert_uint_eq(b->origins[2].slot, 2);
+            mpp_batch_put(&pool, b); /* reduced: the next batch takes its buffer */
         }
-        ck_assert_int_eq(mpp_instances_room(&r), 0);
-        mpp_request_origin_t o = origin(i);
-        ids[i] = mpp_instances_begin(&r, 100 * i, &o);
+        mpp_request_origin_t *o;
+        ids[i] = mpp_instances_begin(&r, 100 * i, INT64_MIN, &o);
+        ck_assert_ptr_nonnull(o);
+        *o = origin(i);
         ck_assert_uint_eq(ids[i], (uint64_t)i);
         if (i != 1)
             mpp_instances_end(&r, ids[i], 100 * i + 5);
     }
-    /* an exit after its batch was taken is ignored */
+    /* an exit after its batch was taken is ignored (its buffer holds batch 2 now) */
     mpp_instances_end(&r, ids[1], 999);
-    ck_assert_uint_eq(r.issued, 4);
-    ck_assert_int_le(r.capacity, 16); /* about two batches, never the run */
+    /* the end: the full batches, oldest first */
+    ck_assert_int_eq(mpp_instances_take(&r, mpp_instances_pending(&r), NULL, &b, &n), 0);
+    ck_assert_int_eq(n, 4);
+    ck_assert_int_eq(b->values[0], 400);
+    mpp_batch_put(&pool, b);
+    ck_assert_int_eq(mpp_instances_take(&r, mpp_instances_pending(&r), NULL, &b, &n), 0);
+    ck_assert_int_eq(b->values[4 + 1], 905);
+    mpp_batch_put(&pool, b);
+    ck_assert_ptr_null(mpp_instances_pending(&r));
+    /* a part of a batch: its values one after the other, n long each */
+    mpp_request_origin_t *o;
+    ids[12] = mpp_instances_begin(&r, 1200, 1205, &o); /* a blocking one: its exit known at once */
+    ids[13] = mpp_instances_begin(&r, 1300, INT64_MIN, &o);
+    ck_assert_uint_eq(ids[13], 13);
+    ck_assert_int_eq(mpp_instances_take(&r, mpp_instances_pending(&r), NULL, &b, &n), 1);
+    ck_assert_int_eq(n, 2);
+    const int64_t part[6] = {1200, 1300, 1205, INT64_MIN, -1205, INT64_MAX};
+    for (int j = 0; j < 6; j++)
+        ck_assert_int_eq(b->values[j], part[j]);
+    mpp_batch_put(&pool, b);
+    /* a batch kept without a buffer (no memory): values that change no maximum */
+    r.fill = (mpp_batch_slot_t){14, 3, NULL};
+    int64_t fallback[12];
+    ck_assert_int_eq(mpp_instances_take(&r, mpp_instances_pending(&r), fallback, &b, &n), 3);
+    ck_assert_ptr_null(b);
+    ck_assert_int_eq(fallback[0], INT64_MIN);
+    ck_assert_int_eq(fallback[3], INT64_MIN);
+    ck_assert_int_eq(fallback[6], INT64_MAX);
     mpp_instances_free(&r);
+    mpp_batch_pool_free(&pool);
 }
 END_TEST
 
