@@ -80,6 +80,25 @@ int64_t mpp_model_size(int op, int64_t sent, int64_t recv, int64_t procs);
  * `procs` processes (the communicator's size, remote size for
  * intercommunicators); 0 and 0 for the operations without a formula. */
 void mpp_model_terms(int op, int64_t sent, int64_t recv, int64_t procs, double *units, double *bytes);
+/* The same, remembering this thread's last arguments and terms: a loop
+ * prices the same collective at every call (the wrappers).  The check is
+ * inline; mpp_model_terms_remember computes and keeps new ones. */
+typedef struct {
+    int op;
+    int64_t sent, recv, procs;
+    double units, bytes;
+} mpp_model_recent_t;
+extern __thread mpp_model_recent_t mpp_model_recent __attribute__((tls_model("initial-exec")));
+void mpp_model_terms_remember(int op, int64_t sent, int64_t recv, int64_t procs);
+static inline void mpp_model_terms_recent(int op, int64_t sent, int64_t recv, int64_t procs, double *units,
+                                          double *bytes)
+{
+    mpp_model_recent_t *r = &mpp_model_recent;
+    if (op != r->op || sent != r->sent || recv != r->recv || procs != r->procs)
+        mpp_model_terms_remember(op, sent, recv, procs);
+    *units = r->units;
+    *bytes = r->bytes;
+}
 
 /* Predicted seconds of one call of `op` over `link`: its terms priced with
  * m's parameters of that link.  0 for MPP_LINK_NONE. */
@@ -129,7 +148,7 @@ static inline void mpp_model_call_price(mpp_call_price_t *p, int op, int64_t sen
         p->bytes = n > 0 ? (double)n : 0.0;
         return;
     }
-    mpp_model_terms(op, sent, recv, procs, &p->units, &p->bytes);
+    mpp_model_terms_recent(op, sent, recv, procs, &p->units, &p->bytes);
 }
 
 static inline __attribute__((always_inline)) void mpp_price_add_call(double sum[MPP_NPRICE],

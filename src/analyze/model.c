@@ -174,6 +174,15 @@ void mpp_model_terms(int op, int64_t sent, int64_t recv, int64_t procs, double *
     *bytes = b;
 }
 
+__thread mpp_model_recent_t mpp_model_recent __attribute__((tls_model("initial-exec"))) = {-1, 0, 0, 0, 0.0, 0.0};
+
+void mpp_model_terms_remember(int op, int64_t sent, int64_t recv, int64_t procs)
+{
+    mpp_model_recent_t *r = &mpp_model_recent;
+    mpp_model_terms(op, sent, recv, procs, &r->units, &r->bytes);
+    r->op = op, r->sent = sent, r->recv = recv, r->procs = procs;
+}
+
 double mpp_model_cost(const mpp_model_t *m, int op, int64_t sent, int64_t recv, int64_t procs, int link)
 {
     if (!m || link < 0 || link >= MPP_NLINKS)

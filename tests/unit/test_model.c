@@ -76,6 +76,24 @@ END_TEST
 
 /* --- collectives: L = ceil(log2 P), f = (P-1)/P --- */
 
+/* The wrappers' remembered terms are those of the arguments, whatever came
+ * before: a repeat, then each argument changed alone. */
+START_TEST(test_model_terms_recent)
+{
+    const int64_t args[][4] = {{MPP_OP_ALLREDUCE, 8, 8, 4},  {MPP_OP_ALLREDUCE, 8, 8, 4},
+                               {MPP_OP_BCAST, 8, 8, 4},      {MPP_OP_BCAST, 1 << 20, 8, 4},
+                               {MPP_OP_BCAST, 1 << 20, 1 << 20, 4}, {MPP_OP_BCAST, 1 << 20, 1 << 20, 64},
+                               {MPP_OP_ALLREDUCE, 8, 8, 4}};
+    for (size_t i = 0; i < sizeof args / sizeof args[0]; i++) {
+        double u, b, want_u, want_b;
+        mpp_model_terms_recent((int)args[i][0], args[i][1], args[i][2], args[i][3], &u, &b);
+        mpp_model_terms((int)args[i][0], args[i][1], args[i][2], args[i][3], &want_u, &want_b);
+        ck_assert_double_eq(u, want_u);
+        ck_assert_double_eq(b, want_b);
+    }
+}
+END_TEST
+
 START_TEST(test_model_barrier)
 {
     EXPECT(MPP_OP_BARRIER, 0, 0, 1, 0);
@@ -515,6 +533,7 @@ Suite *model_suite(void)
     TCase *tc = tcase_create("formulas");
     tcase_add_checked_fixture(tc, setup, NULL);
     tcase_add_test(tc, test_model_p2p);
+    tcase_add_test(tc, test_model_terms_recent);
     tcase_add_test(tc, test_model_barrier);
     tcase_add_test(tc, test_model_bcast);
     tcase_add_test(tc, test_model_reduce_allreduce);
