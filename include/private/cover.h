@@ -42,6 +42,21 @@ void mpp_cover_reset(mpp_cover_t *c);
  * covered yet (0 for an empty or inverted window), which the caller
  * credits to the window's operation. */
 int64_t mpp_cover_add(mpp_cover_t *c, int64_t from, int64_t to);
+/* The same, inline for the usual cases: an empty window, or one after
+ * everything covered while there is room. */
+static inline int64_t mpp_cover_add_fast(mpp_cover_t *c, int64_t from, int64_t to)
+{
+    if (!(to > from))
+        return 0;
+    int n = c->n;
+    if (n > 0 && n < MPP_COVER_PIECES && from > c->piece[n - 1].to) {
+        c->piece[n].from = from;
+        c->piece[n].to = to;
+        c->n = n + 1;
+        return to - from;
+    }
+    return mpp_cover_add(c, from, to);
+}
 /* Ticks covered now: what every window credited, plus the gaps joined. */
 int64_t mpp_cover_length(const mpp_cover_t *c);
 

@@ -384,7 +384,7 @@ void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, int64_t
         int64_t p = mpp_sync_term(max[j], entry, least);
         if (fine) /* the difference itself, not what the cover leaves of it, decides */
             fine[j] = p > 0 && p < threshold ? MPP_FINE_POTSYNC : 0;
-        potsync[j] = entries ? mpp_cover_add(entries, entry, entry + p) : p;
+        potsync[j] = entries ? mpp_cover_add_fast(entries, entry, entry + p) : p;
         if (max[2 * n + j] == INT64_MAX) {
             variation[j] = -1;
             continue;
@@ -392,7 +392,7 @@ void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, int64_t
         int64_t v = mpp_sync_term(max[n + j], exit, least);
         if (fine && v > 0 && v < threshold)
             fine[j] |= MPP_FINE_VARIATION;
-        variation[j] = exits ? mpp_cover_add(exits, exit, exit + v) : v;
+        variation[j] = exits ? mpp_cover_add_fast(exits, exit, exit + v) : v;
     }
 }
 

@@ -159,11 +159,13 @@ static void apply_batch(mpp_instance_batch_t *b)
                         potsync, variation, fine_terms);
     for (int j = 0; j < b->n; j++) {
         /* a difference below `threshold`: the fine part */
-        mpp_ws_add_wait(&b->origins[j], MPP_WAIT_POTSYNC + (fine_terms[j] & MPP_FINE_POTSYNC ? MPP_WAIT_FINE_PART : 0),
-                 potsync[j]);
-        if (variation[j] >= 0) /* every member knew its exit */
+        if (potsync[j] > 0)
             mpp_ws_add_wait(&b->origins[j],
-                     MPP_WAIT_VARIATION + (fine_terms[j] & MPP_FINE_VARIATION ? MPP_WAIT_FINE_PART : 0), variation[j]);
+                            MPP_WAIT_POTSYNC + (fine_terms[j] & MPP_FINE_POTSYNC ? MPP_WAIT_FINE_PART : 0), potsync[j]);
+        if (variation[j] > 0) /* -1: some member did not know its exit */
+            mpp_ws_add_wait(&b->origins[j],
+                            MPP_WAIT_VARIATION + (fine_terms[j] & MPP_FINE_VARIATION ? MPP_WAIT_FINE_PART : 0),
+                            variation[j]);
     }
 }
 
