@@ -87,6 +87,9 @@ static inline int mpp_thread_in_call(mpp_thread_t *t)
 
 /* First MPI call of a thread: register it (NULL when not collecting). */
 mpp_thread_t *mpp_thread_attach(void);
+/* The same, with the calling thread's stack bounds already known
+ * (mpp_stack_bounds: for the main thread, a read of /proc/self/maps). */
+mpp_thread_t *mpp_thread_attach_bounded(uintptr_t stack_lo, uintptr_t stack_hi);
 /* Every registered thread, for the merge at MPI_Finalize. */
 mpp_thread_t *mpp_threads(void);
 

@@ -32,13 +32,23 @@ mpp_thread_t *mpp_thread_attach(void)
 {
     if (!mpp_collecting)
         return NULL;
+    uintptr_t lo, hi;
+    mpp_stack_bounds(&lo, &hi);
+    return mpp_thread_attach_bounded(lo, hi);
+}
+
+mpp_thread_t *mpp_thread_attach_bounded(uintptr_t stack_lo, uintptr_t stack_hi)
+{
+    if (!mpp_collecting)
+        return NULL;
     mpp_thread_t *t = calloc(1, sizeof *t);
     if (!t || mpp_table_init(&t->table, (size_t)mpp_config.number[MPP_CFG_MAX_SRC],
                              mpp_callsite_depth()) != 0) {
         free(t);
         return NULL;
     }
-    mpp_stack_bounds(&t->stack_lo, &t->stack_hi);
+    t->stack_lo = stack_lo;
+    t->stack_hi = stack_hi;
     t->tid = (long)syscall(SYS_gettid);
     pthread_mutex_lock(&registry_lock);
     t->next = atomic_load_explicit(&all_threads, memory_order_relaxed);

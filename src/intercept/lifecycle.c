@@ -240,7 +240,7 @@ void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void 
     active = 1;
     state = MPP_LIFE_ACTIVE;
     mpp_collect_set(1, 0);
-    mpp_thread_attach();
+    mpp_thread_attach_bounded(stack_lo, stack_hi); /* bounds as for MPI_Init's call site: one read of the maps */
     mpp_faults_start(rank, nprocs, (int)mpp_config.number[MPP_CFG_QUIET]);
     if (hang_timeout > 0) {
         hang_start();
