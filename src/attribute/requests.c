@@ -222,7 +222,7 @@ int mpp_request_complete(uint64_t handle, uint32_t serial, uint64_t entry, int g
                 uint64_t elapsed = entry > s->returned ? entry - s->returned : 0;
                 uint64_t window = elapsed < s->transfer ? elapsed : s->transfer;
                 /* what other requests' Overlap has not covered of it */
-                *overlap = (uint64_t)mpp_cover_add(&overlap_cover, (int64_t)s->returned,
+                *overlap = (uint64_t)mpp_cover_add_fast(&overlap_cover, (int64_t)s->returned,
                                                    (int64_t)(s->returned + window));
                 /* the frames only for another thread's cell */
                 mpp_origin_copy_frames(origin, &s->origin, s->origin.thread != self ? s->origin.frames : NULL);
