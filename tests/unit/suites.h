@@ -35,6 +35,7 @@ Suite *headline_suite(void);
 Suite *cover_suite(void);
 Suite *view_suite(void);
 Suite *compare_suite(void);
+Suite *numfmt_suite(void);
 
 /* Index of the first recorded warning that contains every one of the given
  * (NULL-terminated) substrings, or -1. */
