@@ -20,7 +20,7 @@ bench_scaling_SOURCES = bench/scaling.c \
 	src/context/config.c src/context/runinfo.c src/accumulate/treereduce.c \
 	src/reduce/dictionary.c src/reduce/reduce.c src/reduce/exchange_memory.c \
 	src/analyze/characteristics.c src/analyze/machine.c src/analyze/machine_summary.c src/analyze/textbuf.c src/analyze/counter_stats.c src/analyze/model.c \
-	src/write/text.c src/write/json.c src/write/output.c src/write/partial.c src/write/process_data.c \
+	src/write/text.c src/write/numfmt.c src/write/json.c src/write/output.c src/write/partial.c src/write/process_data.c \
 	src/write/report.c $(VIEW_SOURCES)
 nodist_bench_scaling_SOURCES = src/gen/view_page.c
 bench_scaling_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CPPFLAGS) $(JANSSON_CFLAGS)

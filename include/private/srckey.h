@@ -22,7 +22,8 @@ typedef struct {
 } mpp_frame_t;
 
 /* Split a key into function name and frames (allocated; free with
- * mpp_srckey_free_frames).  Returns the number of frames. */
+ * mpp_srckey_free_frames: the frames' strings live in the frames' block and
+ * are never freed or replaced one by one).  Returns the number of frames. */
 int mpp_srckey_parse(const char *key, char **function, mpp_frame_t **frames);
 void mpp_srckey_free_frames(mpp_frame_t *frames, int n);
 

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "handlemap.h"
 #include "srckey.h"
-#include "strmap.h"
 #include "symbolize.h"
 
 /* Function symbols of one module sorted by address: dwfl_module_addrname
@@ -36,7 +36,7 @@ typedef char *(*demangler_t)(const char *mangled, char *buffer, size_t *length, 
 
 struct mpp_symbolizer {
     Dwfl *dwfl;
-    mpp_strmap_t cache; /* hex address -> char * record */
+    mpp_handlemap_t cache; /* address -> char * record */
     module_functions_t modules[MAX_MODULES];
     int nmodules;
     demangler_t demangle; /* NULL: no C++ runtime loaded */
@@ -102,7 +102,7 @@ mpp_symbolizer_t *mpp_symbolizer_open(void)
     mpp_symbolizer_t *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    mpp_strmap_init(&s->cache);
+    mpp_handlemap_init(&s->cache, sizeof(char *));
     s->dwfl = dwfl_begin(&callbacks);
     if (s->dwfl) {
         dwfl_report_begin(s->dwfl);
@@ -115,14 +115,18 @@ mpp_symbolizer_t *mpp_symbolizer_open(void)
     return s;
 }
 
+static void free_record(uint64_t address, void *record, void *arg)
+{
+    (void)address, (void)arg;
+    free(*(char **)record);
+}
+
 void mpp_symbolizer_close(mpp_symbolizer_t *s)
 {
     if (!s)
         return;
-    for (size_t i = 0; i < s->cache.capacity; i++)
-        if (s->cache.keys[i])
-            free((char *)s->cache.values[i]);
-    mpp_strmap_free(&s->cache);
+    mpp_handlemap_each(&s->cache, free_record, NULL);
+    mpp_handlemap_free(&s->cache);
     for (int i = 0; i < s->nmodules; i++)
         free(s->modules[i].functions);
     if (s->dwfl)
@@ -212,15 +216,15 @@ static char *resolve(mpp_symbolizer_t *s, uintptr_t address)
 
 const char *mpp_symbolize(mpp_symbolizer_t *s, uintptr_t address)
 {
-    char key[24];
-    int inserted;
-    snprintf(key, sizeof key, "%" PRIxPTR, address);
-    uintptr_t *slot = mpp_strmap_get(&s->cache, key);
-    if (slot)
-        return (const char *)*slot;
+    char **cached = mpp_handlemap_get(&s->cache, address);
+    if (cached)
+        return *cached;
     char *record = resolve(s, address);
     if (!record)
         return "??";
-    slot = mpp_strmap_put(&s->cache, key, (uintptr_t)record, &inserted);
-    return record;
+    int inserted;
+    cached = mpp_handlemap_put(&s->cache, address, &inserted);
+    if (cached)
+        *cached = record;
+    return record; /* without memory for the cache: returned uncached, never freed */
 }

@@ -5,6 +5,7 @@
 
 #include "autoconf.h"
 #include "counter_stats.h"
+#include "numfmt.h"
 #include "process_data.h"
 #include "writer.h"
 
@@ -261,92 +262,146 @@ int *mpp_interval_cells_by_time(const mpp_report_t *r, int interval, int *n)
 }
 
 /* SRC entries are most of a large protocol (10^4 and more): they are built
- * in a buffer with these instead of printf, whose float formatting was the
- * largest cost of writing one.  Same output as "%llu", "%d" and "%.6f". */
+ * in a buffer of our own, numbers by numfmt.c, and handed to stdio in large
+ * pieces; printf's float formatting and stdio's per-call work were most of
+ * MPI_Finalize's time writing them.  Same output as fprintf would give. */
+#define SRC_BUFFER 16384
+
 typedef struct {
-    char *p, *end;
-} line_t;
+    FILE *out;
+    char *p, *buf, *end;
+} srcbuf_t;
 
-static void put_str(line_t *l, const char *s)
+static void src_flush(srcbuf_t *b)
 {
-    while (*s && l->p < l->end)
-        *l->p++ = *s++;
+    fwrite(b->buf, 1, (size_t)(b->p - b->buf), b->out);
+    b->p = b->buf;
 }
 
-static void put_u64(line_t *l, unsigned long long v)
+/* Room for n more characters (n at most the buffer's size). */
+static inline void src_room(srcbuf_t *b, size_t n)
 {
-    char digits[24];
-    int n = 0;
-    do
-        digits[n++] = (char)('0' + v % 10);
-    while ((v /= 10) && n < 23);
-    while (n && l->p < l->end)
-        *l->p++ = digits[--n];
+    if ((size_t)(b->end - b->p) < n)
+        src_flush(b);
 }
 
-static void put_int(line_t *l, int v)
+/* A long text goes to stdio as it is. */
+static void put_long(srcbuf_t *b, const char *s, size_t n)
 {
-    if (v < 0 && l->p < l->end) {
-        *l->p++ = '-';
-        put_u64(l, (unsigned long long)(-(long long)v));
-    } else {
-        put_u64(l, (unsigned long long)v);
-    }
+    src_flush(b);
+    fwrite(s, 1, n, b->out);
 }
 
-static void put_fixed6(line_t *l, double v)
+static inline void put_mem(srcbuf_t *b, const char *s, size_t n)
 {
-    if (!(fabs(v) < 9e12)) { /* NaN, infinities, huge: printf's own way */
-        char tmp[64];
-        snprintf(tmp, sizeof tmp, "%.6f", v);
-        put_str(l, tmp);
+    if (n > (size_t)(b->end - b->buf) / 2) {
+        put_long(b, s, n);
         return;
     }
-    if (signbit(v) && v != 0)
-        put_str(l, "-");
-    unsigned long long micro = (unsigned long long)llround(fabs(v) * 1e6);
-    put_u64(l, micro / 1000000);
-    char frac[8];
-    unsigned long long f = micro % 1000000;
-    for (int i = 5; i >= 0; i--, f /= 10)
-        frac[i] = (char)('0' + f % 10);
-    frac[6] = '\0';
-    put_str(l, ".");
-    put_str(l, frac);
+    src_room(b, n);
+    memcpy(b->p, s, n);
+    b->p += n;
+}
+
+static inline void put_str(srcbuf_t *b, const char *s) { put_mem(b, s, strlen(s)); }
+
+/* A string literal: its length known when compiled. */
+#define PUT_LIT(b, lit) put_mem((b), "" lit, sizeof(lit) - 1)
+
+static inline void put_u64(srcbuf_t *b, unsigned long long v)
+{
+    src_room(b, MPP_FMT_U64_MAX);
+    b->p += mpp_fmt_u64(b->p, v);
+}
+
+static inline void put_int(srcbuf_t *b, int v)
+{
+    src_room(b, MPP_FMT_INT_MAX);
+    b->p += mpp_fmt_int(b->p, v);
+}
+
+static inline void put_fixed6(srcbuf_t *b, double v)
+{
+    src_room(b, MPP_FMT_FIXED6_MAX);
+    b->p += mpp_fmt_fixed6(b->p, v);
 }
 
 /* "label 0: 0.000123  1: -" : one value per selected process, taken at
  * `offset` of each process's `stride` values; - where it has none. */
-static void write_process_row(FILE *out, const char *label, const mpp_reduced_t *rd, const double *values,
+static void write_process_row(srcbuf_t *b, const char *label, const mpp_reduced_t *rd, const double *values,
                               int stride, int offset)
 {
-    char buf[64];
-    fputs(label, out);
+    put_str(b, label);
     for (int sel = 0; sel < rd->nselected; sel++) {
         double t = values[(size_t)sel * stride + offset];
-        line_t l = {buf, buf + sizeof buf};
         if (sel)
-            put_str(&l, "  ");
-        put_int(&l, rd->selected[sel]);
-        put_str(&l, ": ");
+            PUT_LIT(b, "  ");
+        put_int(b, rd->selected[sel]);
+        PUT_LIT(b, ": ");
         if (isnan(t))
-            put_str(&l, "-");
+            PUT_LIT(b, "-");
         else
-            put_fixed6(&l, t);
-        fwrite(buf, 1, (size_t)(l.p - buf), out);
+            put_fixed6(b, t);
     }
-    fputc('\n', out);
+    PUT_LIT(b, "\n");
 }
 
 /* "\n   label  sum=..  min=.. (rank r)  max=.. (rank r)  mean=.." */
-static void put_stat(line_t *l, const char *label, const mpp_stat_t *s)
+static void put_stat(srcbuf_t *b, const char *label, const mpp_stat_t *s)
 {
-    put_str(l, "\n   "), put_str(l, label), put_str(l, "sum="), put_fixed6(l, s->sum);
-    put_str(l, "  min="), put_fixed6(l, s->min);
-    put_str(l, " (rank "), put_int(l, s->min_rank);
-    put_str(l, ")  max="), put_fixed6(l, s->max);
-    put_str(l, " (rank "), put_int(l, s->max_rank);
-    put_str(l, ")  mean="), put_fixed6(l, s->count ? s->sum / s->count : 0.0);
+    PUT_LIT(b, "\n   "), put_str(b, label), PUT_LIT(b, "sum="), put_fixed6(b, s->sum);
+    PUT_LIT(b, "  min="), put_fixed6(b, s->min);
+    PUT_LIT(b, " (rank "), put_int(b, s->min_rank);
+    PUT_LIT(b, ")  max="), put_fixed6(b, s->max);
+    PUT_LIT(b, " (rank "), put_int(b, s->max_rank);
+    PUT_LIT(b, ")  mean="), put_fixed6(b, s->count ? s->sum / s->count : 0.0);
+}
+
+static void write_src_point(srcbuf_t *b, const mpp_reduced_t *rd, const mpp_reduced_cell_t *c)
+{
+    const mpp_reduced_src_t *s = &rd->srcs[c->src];
+    PUT_LIT(b, "SRC "), put_int(b, s->id), PUT_LIT(b, "  "), put_str(b, s->function);
+    PUT_LIT(b, "  calls="), put_u64(b, (unsigned long long)c->calls);
+    PUT_LIT(b, "  bytes_sent="), put_u64(b, (unsigned long long)c->bytes_sent);
+    PUT_LIT(b, "  bytes_recv="), put_u64(b, (unsigned long long)c->bytes_recv);
+    put_stat(b, "time            ", &c->time);
+    if (rd->predicted) {
+        put_stat(b, "predicted time  ", &c->predicted);
+        PUT_LIT(b, "\n   overlap         sum="), put_fixed6(b, c->overlap);
+    } else {
+        PUT_LIT(b, "\n   predicted time  n/a\n   overlap         n/a");
+    }
+    static const char *const wait_labels[MPP_CELL_NWAIT] = {"real sync       ", "potential sync  ",
+                                                            "time variation  "};
+    for (int w = 0; w < MPP_CELL_NWAIT; w++) {
+        if (!(s->waits & (w ? MPP_SRC_COLLECTIVE_WAITS : MPP_SRC_REALSYNC)))
+            continue; /* does not apply to this function */
+        if (rd->waitstates)
+            put_stat(b, wait_labels[w], &c->wait[w]);
+        else
+            PUT_LIT(b, "\n   "), put_str(b, wait_labels[w]), PUT_LIT(b, "n/a");
+    }
+    PUT_LIT(b, "\n");
+    if (rd->nselected) {
+        write_process_row(b, "   by process      ", rd, c->by_process, MPP_NCELLV, MPP_CELL_TIME);
+        static const char *const model_labels[MPP_NCELLP] = {"   by process (predicted)  ",
+                                                             "   by process (overlap)    "};
+        for (int k = 0; c->model_by_process && k < MPP_NCELLP; k++)
+            write_process_row(b, model_labels[k], rd, c->model_by_process, MPP_NCELLP, k);
+        static const char *const wait_rows[MPP_CELL_NWAIT] = {"   by process (real sync)  ",
+                                                              "   by process (pot. sync)  ",
+                                                              "   by process (variation)  "};
+        for (int w = 0; rd->waitstates && w < MPP_CELL_NWAIT; w++)
+            if (s->waits & (w ? MPP_SRC_COLLECTIVE_WAITS : MPP_SRC_REALSYNC))
+                write_process_row(b, wait_rows[w], rd, c->by_process, MPP_NCELLV, MPP_CELL_REALSYNC + w);
+    }
+    PUT_LIT(b, "   stack           ");
+    for (int f = 0; f < s->nframes; f++) {
+        if (f)
+            PUT_LIT(b, " <- ");
+        put_str(b, s->frames[f].text);
+    }
+    PUT_LIT(b, "\n");
 }
 
 static void write_src_points(FILE *out, const mpp_report_t *r, int interval)
@@ -357,55 +412,14 @@ static void write_src_points(FILE *out, const mpp_report_t *r, int interval)
     fprintf(out, "--- SRC points ---\n");
     if (n == 0)
         fprintf(out, "no MPI calls in this interval\n");
-    for (int i = 0; i < n; i++) {
-        const mpp_reduced_cell_t *c = &rd->cells[ids[i]];
-        const mpp_reduced_src_t *s = &rd->srcs[c->src];
-        char buf[1024];
-        line_t l = {buf, buf + sizeof buf};
-        put_str(&l, "SRC "), put_int(&l, s->id), put_str(&l, "  "), put_str(&l, s->function);
-        put_str(&l, "  calls="), put_u64(&l, (unsigned long long)c->calls);
-        put_str(&l, "  bytes_sent="), put_u64(&l, (unsigned long long)c->bytes_sent);
-        put_str(&l, "  bytes_recv="), put_u64(&l, (unsigned long long)c->bytes_recv);
-        put_stat(&l, "time            ", &c->time);
-        if (rd->predicted) {
-            put_stat(&l, "predicted time  ", &c->predicted);
-            put_str(&l, "\n   overlap         sum="), put_fixed6(&l, c->overlap);
-        } else {
-            put_str(&l, "\n   predicted time  n/a\n   overlap         n/a");
-        }
-        static const char *const wait_labels[MPP_CELL_NWAIT] = {"real sync       ", "potential sync  ",
-                                                                "time variation  "};
-        for (int w = 0; w < MPP_CELL_NWAIT; w++) {
-            if (!(s->waits & (w ? MPP_SRC_COLLECTIVE_WAITS : MPP_SRC_REALSYNC)))
-                continue; /* does not apply to this function */
-            if (rd->waitstates)
-                put_stat(&l, wait_labels[w], &c->wait[w]);
-            else
-                put_str(&l, "\n   "), put_str(&l, wait_labels[w]), put_str(&l, "n/a");
-        }
-        put_str(&l, "\n");
-        fwrite(buf, 1, (size_t)(l.p - buf), out);
-        if (rd->nselected) {
-            write_process_row(out, "   by process      ", rd, c->by_process, MPP_NCELLV, MPP_CELL_TIME);
-            static const char *const model_labels[MPP_NCELLP] = {"   by process (predicted)  ",
-                                                                 "   by process (overlap)    "};
-            for (int k = 0; c->model_by_process && k < MPP_NCELLP; k++)
-                write_process_row(out, model_labels[k], rd, c->model_by_process, MPP_NCELLP, k);
-            static const char *const wait_rows[MPP_CELL_NWAIT] = {"   by process (real sync)  ",
-                                                                  "   by process (pot. sync)  ",
-                                                                  "   by process (variation)  "};
-            for (int w = 0; rd->waitstates && w < MPP_CELL_NWAIT; w++)
-                if (s->waits & (w ? MPP_SRC_COLLECTIVE_WAITS : MPP_SRC_REALSYNC))
-                    write_process_row(out, wait_rows[w], rd, c->by_process, MPP_NCELLV, MPP_CELL_REALSYNC + w);
-        }
-        fputs("   stack           ", out);
-        for (int f = 0; f < s->nframes; f++) {
-            if (f)
-                fputs(" <- ", out);
-            fputs(s->frames[f].text, out);
-        }
-        fputc('\n', out);
-    }
+    /* without memory for the buffer, the same text through a small one */
+    char small[2 * MPP_FMT_FIXED6_MAX];
+    char *big = n ? malloc(SRC_BUFFER) : NULL;
+    srcbuf_t b = {out, big ? big : small, big ? big : small, big ? big + SRC_BUFFER : small + sizeof small};
+    for (int i = 0; i < n; i++)
+        write_src_point(&b, rd, &rd->cells[ids[i]]);
+    src_flush(&b);
+    free(big);
     free(ids);
 }
 

@@ -36,6 +36,7 @@ Suite *cover_suite(void);
 Suite *view_suite(void);
 Suite *compare_suite(void);
 Suite *clock_suite(void);
+Suite *numfmt_suite(void);
 
 /* Index of the first recorded warning that contains every one of the given
  * (NULL-terminated) substrings, or -1. */
