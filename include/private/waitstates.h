@@ -9,11 +9,21 @@
  * (communicator id, sender, tag) is the n-th one the sender sent on it.
  * Senders stream a record (communicator id, tag, send entry) per message to
  * each receiver in batches; the receiver replays the stream and its own
- * receives per channel, in order, and pairs them by position.  A channel
- * keeps only what one side has and the other not yet (FIFO), so memory is
- * bounded by what is in flight, never by run length; a balanced channel is
- * dropped when the table needs room (counting restarts at zero on both
- * sides, which keeps the pairing).
+ * receives per channel, in order, and pairs them by position.  Only what
+ * one side has and the other not yet is kept, so memory is bounded by what
+ * is in flight, never by run length.
+ *
+ * Per sender, the receives still waiting for their record are kept in one
+ * log in the order received, and the records that came before their
+ * receive in another, in the order sent.  A channel never has entries in
+ * both, so the first entry of the other log on the same channel is the
+ * match; in nearly every program (one channel per peer at a time, or the
+ * same order on both sides) that is the head, found by one comparison.
+ * When a sender's channels interleave so that the match is farther than a
+ * few entries, that sender's entries move to a table of channels (each a
+ * FIFO; a balanced channel is dropped when the table needs room, counting
+ * restarting at zero on both sides), and back to the logs once it holds
+ * none.
  *
  * A receiving call (MPI_Recv, a wait completing receives, ...) is an
  * *event*: entry R, duration D, the cell it is attributed to, and the
@@ -21,7 +31,8 @@
  *     min(D, max over its messages (S - R))   when that is >= threshold, else 0
  * (S: the matching send's entry): Scalasca's late-sender wait, with the
  * latest sender for a wait completing several receives.  The event is
- * delivered when all its messages are paired. */
+ * delivered when all its messages are paired.  A call that received one
+ * message needs no event: its entry, duration and cell wait in the log. */
 #ifndef MPP_WAITSTATES_H
 #define MPP_WAITSTATES_H
 
@@ -58,7 +69,29 @@ typedef struct {
     mpp_request_origin_t origin;
 } mpp_wait_event_t;
 
+/* A receive waiting for its send record, in its sender's log. */
 typedef struct {
+    uint32_t comm; /* 0: paired already, out of order (skipped) */
+    int32_t tag;
+    int event;     /* its event; -1: the call received this message only, and it is: */
+    int64_t entry, duration;
+    mpp_request_origin_t origin; /* frames: only those in use are copied */
+} mpp_p2p_waiting_t;
+
+/* What one sender has in flight: two rings (capacities: powers of two),
+ * each entry paired already out of order skipped (comm 0) when it reaches
+ * the head. */
+typedef struct {
+    mpp_p2p_waiting_t *receives;
+    mpp_send_record_t *records;
+    int rhead, rlen, rcap;
+    int shead, slen, scap;
+    int64_t in_table; /* > 0: its entries are in the channel table instead */
+} mpp_p2p_peer_t;
+
+typedef struct {
+    mpp_p2p_peer_t **peers; /* by sender's MPI_COMM_WORLD rank, made when it first sends */
+    int npeers;
     mpp_channel_t *channels;
     size_t capacity, count;
     mpp_channel_t *last; /* the channel looked up last (NULL: none): a loop's receives and a
@@ -68,7 +101,7 @@ typedef struct {
     int64_t threshold;  /* differences below it count as 0 (clock uncertainty) */
     int64_t fine;       /* a lower threshold (mpp_p2p_init: the same): waits counted at it only
                            are delivered apart (MPP_WAIT_FINE) */
-    int64_t max_queue;  /* a channel holding more is desynchronized: dropped */
+    int64_t max_queue;  /* a sender's log or a channel holding more is desynchronized: dropped */
     mpp_deliver_fn deliver;
     void *ctx;
     /* what happened, for the protocol */
@@ -81,19 +114,45 @@ typedef struct {
 
 void mpp_p2p_init(mpp_p2p_t *m, int64_t threshold, int64_t max_queue, mpp_deliver_fn deliver, void *ctx);
 void mpp_p2p_free(mpp_p2p_t *m);
-/* A receiving call: returns its event index (-1: out of memory, nothing is
+/* A call that received one message (source: the sender's MPI_COMM_WORLD
+ * rank): the same as an event with that message only, without one. */
+void mpp_p2p_receive(mpp_p2p_t *m, uint32_t comm, int32_t source, int32_t tag, int64_t entry, int64_t duration,
+                     const mpp_request_origin_t *origin);
+/* mpp_p2p_receive's usual case, inline: no record of the sender waits (a
+ * receive mostly comes before its record: records come in batches) and its
+ * log has room.  Returns the receive's entry in the log, its entry,
+ * duration and origin for the caller to fill (before the pairing is used
+ * again); NULL: not that case, call mpp_p2p_receive. */
+static inline mpp_p2p_waiting_t *mpp_p2p_receive_waits(mpp_p2p_t *m, uint32_t comm, int32_t source, int32_t tag)
+{
+    mpp_p2p_peer_t *p;
+    if ((uint32_t)source >= (uint32_t)m->npeers || !(p = m->peers[source]) || p->in_table || p->slen ||
+        p->rlen == p->rcap || p->rlen >= m->max_queue || !comm)
+        return NULL;
+    mpp_p2p_waiting_t *w = &p->receives[(p->rhead + p->rlen++) & (p->rcap - 1)];
+    w->comm = comm;
+    w->tag = tag;
+    w->event = -1;
+    m->waiting++;
+    return w;
+}
+/* A receiving call of several messages: returns its event index (-1: out of memory, nothing is
  * recorded; the caller must then not count its messages either). */
 int mpp_p2p_event_open(mpp_p2p_t *m, int64_t entry, int64_t duration, const mpp_request_origin_t *origin);
 /* One message the event received (source: the sender's MPI_COMM_WORLD rank). */
 void mpp_p2p_received(mpp_p2p_t *m, int event, uint32_t comm, int32_t source, int32_t tag);
 /* No more messages for the event: it is delivered once all are paired. */
 void mpp_p2p_event_close(mpp_p2p_t *m, int event);
-/* A record of the stream from `source`. */
-void mpp_p2p_sent(mpp_p2p_t *m, int32_t source, const mpp_send_record_t *record);
+/* Records of the stream from `source`, in the order sent. */
+void mpp_p2p_sent_all(mpp_p2p_t *m, int32_t source, const mpp_send_record_t *records, int n);
+static inline void mpp_p2p_sent(mpp_p2p_t *m, int32_t source, const mpp_send_record_t *record)
+{
+    mpp_p2p_sent_all(m, source, record, 1);
+}
 /* The end (MPI_Finalize): deliver events whose messages never got their
  * send record with what they have; count those messages as unpaired. */
 void mpp_p2p_finish(mpp_p2p_t *m);
-/* Receive events not yet delivered. */
+/* Receiving calls not yet delivered (events and single receives). */
 int mpp_p2p_pending_events(const mpp_p2p_t *m);
 /* Some batch of send records must have been sent to this process and not
  * replayed yet: `batch` receives or more wait for their records (a sender

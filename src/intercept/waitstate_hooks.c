@@ -49,8 +49,7 @@ static void deliver_real_sync(void *ctx, const mpp_request_origin_t *o, int64_t 
 
 static void replay(int source, const mpp_send_record_t *records, int n)
 {
-    for (int i = 0; i < n; i++)
-        mpp_p2p_sent(&matcher, source, &records[i]);
+    mpp_p2p_sent_all(&matcher, source, records, n);
 }
 
 /* What is worth looking at after a call (lock held): the reductions'
@@ -320,11 +319,45 @@ static int is_message(const MPI_Status *st)
 #endif
 }
 
-static void receive(int event, const mpp_comm_t *cm, const MPI_Status *st)
+/* A received message's envelope as the pairing names it (sender -1: not
+ * followed). */
+typedef struct {
+    uint32_t channel;
+    int32_t sender, tag;
+} envelope_t;
+
+static envelope_t envelope(const mpp_comm_t *cm, const MPI_Status *st)
 {
-    int source = cm ? mpp_comm_world_rank(cm, st->MPI_SOURCE) : -1;
-    if (event >= 0 && cm->id && source >= 0)
-        mpp_p2p_received(&matcher, event, cm->channel, source, st->MPI_TAG);
+    envelope_t m = {0, -1, 0};
+    if (cm && cm->id) {
+        m.channel = cm->channel;
+        m.sender = mpp_comm_world_rank(cm, st->MPI_SOURCE);
+        m.tag = st->MPI_TAG;
+    }
+    return m;
+}
+
+static void receive(int event, envelope_t m)
+{
+    if (event >= 0 && m.sender >= 0)
+        mpp_p2p_received(&matcher, event, m.channel, m.sender, m.tag);
+}
+
+/* A call that received one message: no event (waitstates.h). */
+static void receive_one(mpp_call_t *c, envelope_t m, uint64_t sendrecv_ticks)
+{
+    if (m.sender < 0)
+        return;
+    mpp_p2p_waiting_t *w = mpp_p2p_receive_waits(&matcher, m.channel, m.sender, m.tag);
+    if (w) {
+        w->entry = aligned(c->t0);
+        w->duration = (int64_t)sendrecv_ticks;
+        mpp_call_origin(c, &w->origin);
+        return;
+    }
+    mpp_request_origin_t o;
+    mpp_call_origin(c, &o);
+    mpp_p2p_receive(&matcher, m.channel, m.sender, m.tag, aligned(c->t0), (int64_t)sendrecv_ticks, &o);
 }
 
 /* A blocking receive of a message; when it takes the message a probe just
@@ -332,11 +365,12 @@ static void receive(int event, const mpp_comm_t *cm, const MPI_Status *st)
  * sync.  Lock held. */
 static void blocking_receive(mpp_call_t *c, mpp_comm_t *cm, const MPI_Status *st, int probed)
 {
-    int e = probed ? mpp_p2p_event_open(&matcher, aligned(last_probe.t0), (int64_t)(last_probe.t1 - last_probe.t0),
-                                        &last_probe.origin)
-                   : open_event(c, c->t1 - c->t0);
-    receive(e, cm, st);
-    mpp_p2p_event_close(&matcher, e);
+    envelope_t m = envelope(cm, st);
+    if (!probed)
+        receive_one(c, m, c->t1 - c->t0);
+    else if (m.sender >= 0)
+        mpp_p2p_receive(&matcher, m.channel, m.sender, m.tag, aligned(last_probe.t0),
+                        (int64_t)(last_probe.t1 - last_probe.t0), &last_probe.origin);
 }
 
 void mpp_ws_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status)
@@ -544,7 +578,11 @@ static void register_made(void)
 
 void mpp_ws_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *which, const MPI_Status *statuses)
 {
-    int event = -1;
+    /* one message received: no event; a second one opens it (one event:
+     * the latest sender counts; its time is the call's SendRecv part, as
+     * it may complete collectives too) */
+    int event = -1, received = 0;
+    envelope_t first = {0, -1, 0};
     const unsigned char *messages = messages_of(n, statuses);
     take();
     for (int j = 0; j < n; j++) {
@@ -556,11 +594,16 @@ void mpp_ws_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *
         if (!r)
             continue;
         if ((r->kind == REQ_RECV || r->kind == REQ_PRECV) && messages && messages[j]) {
-            if (event < 0)
-                /* one event: the latest sender counts; its time is the
-                 * call's SendRecv part (it may complete collectives too) */
-                event = open_event(c, mpp_call_ticks_of(c, MPP_CAT_SENDRECV, MPP_CAT_SENDRECV));
-            receive(event, r->comm, &statuses[j]);
+            envelope_t m = envelope(r->comm, &statuses[j]);
+            if (received++ == 0) {
+                first = m;
+            } else {
+                if (event < 0) {
+                    event = open_event(c, mpp_call_ticks_of(c, MPP_CAT_SENDRECV, MPP_CAT_SENDRECV));
+                    receive(event, first);
+                }
+                receive(event, m);
+            }
         } else if (r->kind == REQ_COLL || (r->kind == REQ_PCOLL && r->active)) {
             end_instance(r->comm, r->instance, aligned(c->t1));
             r->active = 0;
@@ -572,6 +615,8 @@ void mpp_ws_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *
     }
     if (event >= 0)
         mpp_p2p_event_close(&matcher, event);
+    else if (received == 1)
+        receive_one(c, first, mpp_call_ticks_of(c, MPP_CAT_SENDRECV, MPP_CAT_SENDRECV));
     int due = due_locked();
     give();
     if (made_count)

@@ -21,6 +21,7 @@ int main(void)
     srunner_add_suite(sr, intervals_suite());
     srunner_add_suite(sr, model_suite());
     srunner_add_suite(sr, waitstates_suite());
+    srunner_add_suite(sr, p2p_pairing_suite());
     srunner_add_suite(sr, hang_dump_suite());
     srunner_add_suite(sr, reduce_suite());
     srunner_add_suite(sr, partial_suite());

@@ -10,12 +10,12 @@ tests_unit_check_units_SOURCES = tests/unit/check_units.c tests/unit/suites.h \
 	tests/unit/test_table.c tests/unit/test_profile.c tests/unit/test_requests.c \
 	tests/unit/test_writer.c tests/unit/test_writer_files.c tests/unit/writer_fixture.c tests/unit/writer_fixture.h tests/unit/test_warnings.c \
 	tests/unit/test_machine.c tests/unit/test_counter_stats.c tests/unit/test_intervals.c \
-	tests/unit/test_model.c tests/unit/test_waitstates.c tests/unit/test_hang_dump.c \
+	tests/unit/test_model.c tests/unit/test_waitstates.c tests/unit/test_p2p_pairing.c tests/unit/test_hang_dump.c \
 	tests/unit/test_reduce.c tests/unit/test_partial.c tests/unit/test_callsite.c tests/unit/test_headline.c \
 	tests/unit/test_cover.c tests/unit/test_commids.c tests/unit/test_treereduce.c tests/unit/test_view.c tests/unit/test_compare.c tests/unit/test_clock.c tests/unit/test_numfmt.c \
 	src/util/warnings.c src/util/strmap.c src/util/srckey.c src/util/handlemap.c src/context/config.c src/context/clock.c \
 	src/accumulate/table.c src/accumulate/profile.c src/accumulate/intervals.c src/accumulate/waitstates.c \
-	src/accumulate/cover.c src/accumulate/commids.c src/accumulate/treereduce.c \
+	src/accumulate/cover.c src/accumulate/commids.c src/accumulate/treereduce.c src/accumulate/p2p_pairing.c \
 	src/reduce/dictionary.c src/reduce/reduce.c src/reduce/exchange_memory.c \
 	src/attribute/requests.c src/attribute/callsite.c src/attribute/frame_rules.c \
 	src/analyze/characteristics.c src/analyze/machine.c src/analyze/machine_summary.c src/analyze/textbuf.c src/analyze/counter_stats.c src/analyze/model.c \

@@ -25,6 +25,7 @@ Suite *counter_stats_suite(void);
 Suite *intervals_suite(void);
 Suite *model_suite(void);
 Suite *waitstates_suite(void);
+Suite *p2p_pairing_suite(void);
 Suite *hang_dump_suite(void);
 Suite *reduce_suite(void);
 Suite *partial_suite(void);
