@@ -556,38 +556,52 @@ static void pair_receive(mpp_p2p_t *m, mpp_p2p_peer_t *p, int i, int64_t sent)
     deliver_if_done(m, e);
 }
 
+/* Records from k on while each finds its receive at the head of the log,
+ * a call of one message (the usual case): returns the next one. */
+static int pair_heads(mpp_p2p_t *m, mpp_p2p_peer_t *p, const mpp_send_record_t *records, int k, int n)
+{
+    int64_t least = m->fine < m->threshold ? m->fine : m->threshold;
+    int head = p->rhead, len = p->rlen, mask = p->rcap - 1, paired = 0;
+    for (; k < n && len; k++) {
+        const mpp_send_record_t *r = &records[k];
+        const mpp_p2p_waiting_t *w = &p->receives[head];
+        if (w->comm != r->comm || w->tag != r->tag || w->event >= 0)
+            break;
+        int64_t late = r->entry - w->entry;
+        if (late > 0 && late >= least) /* else no wait at either threshold */
+            deliver_wait(m, &w->origin, w->duration, late); /* touches no log */
+        paired++;
+        head = (head + 1) & mask;
+        len--;
+        while (len && p->receives[head].comm == 0) { /* paired before, out of order */
+            head = (head + 1) & mask;
+            len--;
+        }
+    }
+    p->rhead = len ? head : 0;
+    p->rlen = len;
+    m->paired += (uint64_t)paired;
+    m->waiting -= paired;
+    return k;
+}
+
 void mpp_p2p_sent_all(mpp_p2p_t *m, int32_t source, const mpp_send_record_t *records, int n)
 {
     mpp_p2p_peer_t *p = peer_of(m, source);
     if (!p)
         return;
-    int64_t least = m->fine < m->threshold ? m->fine : m->threshold;
     for (int k = 0; k < n; k++) {
+        if (p->rlen && p->in_table == 0 && (k = pair_heads(m, p, records, k, n)) == n)
+            break;
         const mpp_send_record_t *r = &records[k];
         if (!r->comm)
             continue;
-        if (p->rlen && p->in_table == 0) {
-            /* the usual case: the head is its receive, a call of one message */
-            mpp_p2p_waiting_t *w = &p->receives[p->rhead];
-            if (w->comm == r->comm && w->tag == r->tag && w->event < 0) {
-                int64_t late = r->entry - w->entry;
-                m->waiting--;
-                m->paired++;
-                if (late > 0 && late >= least) /* else no wait at either threshold */
-                    deliver_wait(m, &w->origin, w->duration, late);
-                p->rhead = (p->rhead + 1) & (p->rcap - 1);
-                if (--p->rlen && p->receives[p->rhead].comm == 0)
-                    take_receive(p, 0);
-                continue;
-            }
-        }
         if (p->in_table == 0) {
             if (!p->rlen) {
                 append_record(m, p, r);
                 continue;
             }
-            const mpp_p2p_waiting_t *head = receive_at(p, 0);
-            int i = head->comm == r->comm && head->tag == r->tag ? 0 : find_receive(p, r->comm, r->tag);
+            int i = find_receive(p, r->comm, r->tag);
             if (i >= 0) {
                 pair_receive(m, p, i, r->entry);
                 continue;
