@@ -19,7 +19,6 @@ enum { FLAG_RESULT = 1, FLAG_MISMATCH = 2, FLAG_SUM = 4 };
 typedef struct message {
     MPI_Request request;
     int dest, tag, bytes;
-    int records;              /* a stream batch being filled: records in it */
     struct message *next;
     unsigned char data[];
 } message_t;
@@ -32,11 +31,13 @@ typedef struct {
 } receive_t;
 
 static MPI_Comm comm = MPI_COMM_NULL;
-static int batch, world_size;
+static int batch;
+int mpp_wsx_world_size;
+mpp_wsx_cursor_t *mpp_wsx_cursors; /* [world size]: into filling[dest] */
 static size_t capacity;
 static mpp_mt_lock_t *lock;
 static mpp_wsx_callbacks_t cb;
-static message_t **filling; /* [world_size] */
+static message_t **filling; /* [mpp_wsx_world_size] */
 static message_t *spare, *in_flight, *queue, **queue_tail = &queue;
 static int sending, reclaiming;
 static receive_t stream_in = {TAG_STREAM, 0, 0, MPI_REQUEST_NULL, NULL};
@@ -48,14 +49,12 @@ static mpp_wsx_stats_t stats;
 static int round_done;
 static int64_t round_totals[2];
 
-static __thread int queued __attribute__((tls_model("initial-exec")));
+__thread int mpp_wsx_queued_here __attribute__((tls_model("initial-exec")));
 
 static void reclaim(void);
 
 static inline void take(void) { mpp_mt_take(lock); }
 static inline void give(void) { mpp_mt_give(lock); }
-
-int mpp_wsx_queued(void) { return queued; }
 
 static message_t *new_message_locked(void)
 {
@@ -64,7 +63,6 @@ static message_t *new_message_locked(void)
         spare = m->next;
     else if (!(m = malloc(sizeof *m + capacity)))
         return NULL;
-    m->records = 0;
     m->next = NULL;
     return m;
 }
@@ -77,14 +75,14 @@ static void queue_locked(message_t *m, int dest, int tag, int bytes, int data)
     m->next = NULL;
     *queue_tail = m;
     queue_tail = &m->next;
-    queued = 1;
+    mpp_wsx_queued_here = 1;
     if (data)
         data_sent++;
 }
 
 void mpp_wsx_flush(void)
 {
-    queued = 0;
+    mpp_wsx_queued_here = 0;
     take();
     if (sending || !queue) {
         give();
@@ -154,28 +152,37 @@ static void reclaim(void)
 /* ------------------------------------------------------------------ */
 /* Stream */
 
+static mpp_send_record_t *records_of(message_t *m) { return (mpp_send_record_t *)(void *)m->data; }
+
 static void flush_stream_locked(int dest)
 {
     message_t *m = filling[dest];
-    if (!m || !m->records)
+    if (!m || mpp_wsx_cursors[dest].next == records_of(m))
         return;
+    int bytes = (int)((mpp_wsx_cursors[dest].next - records_of(m)) * (ptrdiff_t)sizeof(mpp_send_record_t));
     filling[dest] = NULL;
-    int bytes = m->records * (int)sizeof(mpp_send_record_t);
+    mpp_wsx_cursors[dest] = (mpp_wsx_cursor_t){NULL, NULL};
     queue_locked(m, dest, TAG_STREAM, bytes, 1);
     stats.batches++;
     stats.batch_bytes += (uint64_t)bytes;
 }
 
-int mpp_wsx_record_send_locked(int dest, uint32_t channel, int32_t tag, int64_t entry)
+/* The record that begins a batch or ends it (mpp_wsx_record_send_locked
+ * writes the others). */
+int mpp_wsx_record_send_else_locked(int dest, uint32_t channel, int32_t tag, int64_t entry)
 {
-    if (dest < 0 || dest >= world_size)
+    if (dest < 0 || dest >= mpp_wsx_world_size)
         return 0;
+    mpp_wsx_cursor_t *c = &mpp_wsx_cursors[dest];
     message_t *m = filling[dest];
-    if (!m && !(m = filling[dest] = new_message_locked()))
-        return 0;
-    mpp_send_record_t record = {channel, tag, entry};
-    memcpy(m->data + (size_t)m->records * sizeof record, &record, sizeof record);
-    if (++m->records == batch)
+    if (!m) {
+        if (!(m = filling[dest] = new_message_locked()))
+            return 0;
+        c->next = records_of(m);
+        c->last = records_of(m) + batch - 1;
+    }
+    *c->next++ = (mpp_send_record_t){channel, tag, entry};
+    if (c->next == records_of(m) + batch)
         flush_stream_locked(dest);
     return 1;
 }
@@ -307,7 +314,7 @@ static void progress_receive(receive_t *in)
     take();
     in->busy = 0;
     give();
-    if (queued)
+    if (mpp_wsx_queued_here)
         mpp_wsx_flush();
 }
 
@@ -347,20 +354,22 @@ int mpp_wsx_start(MPI_Comm c, int batch_size, mpp_mt_lock_t *l, mpp_wsx_callback
     size_t reduction_bytes = sizeof(reduction_header_t) + 3 * (size_t)batch * sizeof(int64_t);
     capacity = stream_bytes > reduction_bytes ? stream_bytes : reduction_bytes;
     int rank;
-    PMPI_Comm_size(comm, &world_size);
+    PMPI_Comm_size(comm, &mpp_wsx_world_size);
     PMPI_Comm_rank(comm, &rank);
-    filling = calloc((size_t)world_size, sizeof *filling);
+    filling = calloc((size_t)mpp_wsx_world_size, sizeof *filling);
+    mpp_wsx_cursors = calloc((size_t)mpp_wsx_world_size, sizeof *mpp_wsx_cursors);
     stream_in.buffer = malloc(capacity);
     reductions_in.buffer = malloc(capacity);
-    int *everyone = malloc((size_t)world_size * sizeof *everyone);
-    if (!filling || !stream_in.buffer || !reductions_in.buffer || !everyone) {
-        free(filling), free(stream_in.buffer), free(reductions_in.buffer), free(everyone);
-        filling = NULL, stream_in.buffer = reductions_in.buffer = NULL;
+    int *everyone = malloc((size_t)mpp_wsx_world_size * sizeof *everyone);
+    if (!filling || !mpp_wsx_cursors || !stream_in.buffer || !reductions_in.buffer || !everyone) {
+        free(filling), free(mpp_wsx_cursors), free(stream_in.buffer), free(reductions_in.buffer), free(everyone);
+        filling = NULL, mpp_wsx_cursors = NULL, stream_in.buffer = reductions_in.buffer = NULL;
+        mpp_wsx_world_size = 0;
         return -1;
     }
-    for (int r = 0; r < world_size; r++)
+    for (int r = 0; r < mpp_wsx_world_size; r++)
         everyone[r] = r;
-    mpp_tree_place(&world_tree, everyone, world_size, rank, MPP_COMM_ID_CONTROL);
+    mpp_tree_place(&world_tree, everyone, mpp_wsx_world_size, rank, MPP_COMM_ID_CONTROL);
     free(everyone);
     mpp_reductions_init(&reductions);
     post(&stream_in);
@@ -393,10 +402,13 @@ static void stop(void)
     cancel_receive(&reductions_in);
     mpp_reductions_each(&reductions, drop_left, NULL);
     mpp_reductions_free(&reductions);
-    for (int d = 0; filling && d < world_size; d++)
+    for (int d = 0; filling && d < mpp_wsx_world_size; d++)
         free(filling[d]);
     free(filling);
+    free(mpp_wsx_cursors);
     filling = NULL;
+    mpp_wsx_cursors = NULL;
+    mpp_wsx_world_size = 0; /* no record goes inline any more */
     free_messages(spare);
     free_messages(queue);
     spare = queue = NULL;
@@ -412,7 +424,7 @@ void mpp_wsx_cancel(void)
 void mpp_wsx_finish(void)
 {
     take();
-    for (int d = 0; d < world_size; d++)
+    for (int d = 0; d < mpp_wsx_world_size; d++)
         flush_stream_locked(d);
     give();
     mpp_wsx_flush();

@@ -58,9 +58,28 @@ void mpp_wsx_finish(void);
 void mpp_wsx_get_stats(mpp_wsx_stats_t *out);
 
 /* --- with the lock held --- */
+/* Where the next send record for each world rank goes in the batch being
+ * filled for it, and the batch's last record (which sends it: not on the
+ * inline path); both NULL when none is filled.  [world size] */
+typedef struct {
+    mpp_send_record_t *next, *last;
+} mpp_wsx_cursor_t;
+extern mpp_wsx_cursor_t *mpp_wsx_cursors;
+extern int mpp_wsx_world_size;
+int mpp_wsx_record_send_else_locked(int dest, uint32_t channel, int32_t tag, int64_t entry);
 /* A send record for world rank dest; 0 when not recorded (no such rank,
  * out of memory). */
-int mpp_wsx_record_send_locked(int dest, uint32_t channel, int32_t tag, int64_t entry);
+static inline int mpp_wsx_record_send_locked(int dest, uint32_t channel, int32_t tag, int64_t entry)
+{
+    if ((unsigned)dest < (unsigned)mpp_wsx_world_size) {
+        mpp_wsx_cursor_t *c = &mpp_wsx_cursors[dest];
+        if (c->next < c->last) {
+            *c->next++ = (mpp_send_record_t){channel, tag, entry};
+            return 1;
+        }
+    }
+    return mpp_wsx_record_send_else_locked(dest, channel, tag, entry);
+}
 /* This process's values of reduction seq of communicator comm (a member,
  * at `tree`); `user` comes back to the result callback. */
 void mpp_wsx_reduce_locked(uint64_t comm, uint64_t seq, int n, const int64_t *values, const mpp_tree_t *tree,
@@ -68,7 +87,8 @@ void mpp_wsx_reduce_locked(uint64_t comm, uint64_t seq, int n, const int64_t *va
 /* Reductions not ended yet (worth testing for their messages). */
 int mpp_wsx_pending_locked(void);
 /* Something was queued by this thread: call mpp_wsx_flush after giving the lock. */
-int mpp_wsx_queued(void);
+extern __thread int mpp_wsx_queued_here __attribute__((tls_model("initial-exec")));
+static inline int mpp_wsx_queued(void) { return mpp_wsx_queued_here; }
 
 /* --- without the lock --- */
 /* Send what this and other threads queued (cheap when nothing was). */
