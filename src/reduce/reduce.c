@@ -378,7 +378,9 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
     mpp_dict_t d;
     mpp_dict_init(&d);
     /* A cell key is made of the hashes of its interval's and SRC point's
-     * keys: each hashed once (an SRC point has a cell in every interval). */
+     * keys: each hashed once (an SRC point has a cell in every interval);
+     * the cells of an SRC point share its string (profile.h): by_string
+     * finds its record by the string's address, without hashing the key. */
     char (*interval_hex)[17] = malloc(((size_t)lp->nintervals + 1) * sizeof *interval_hex);
     size_t most = (size_t)lp->nintervals + 2 * (size_t)lp->ncells + 1;
     char (*src_hex)[17] = malloc(most * sizeof *src_hex); /* by record position */
@@ -388,17 +390,27 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
         if (interval_hex)
             mpp_key_hash_hex(lp->intervals[i].key, interval_hex[i]);
     }
+    mpp_handlemap_t by_string;
+    mpp_handlemap_init(&by_string, sizeof(long));
     for (int c = 0; interval_hex && src_hex && cell_keys && c < lp->ncells; c++) {
-        size_t before = d.count;
-        long pos = mpp_dict_put(&d, MPP_REC_SRC, lp->cells[c].src, 0, 0);
+        int inserted = 1;
+        long *known = mpp_handlemap_put(&by_string, (uint64_t)(uintptr_t)lp->cells[c].src, &inserted);
+        long pos = known && !inserted ? *known : -1;
+        if (inserted) {
+            size_t before = d.count;
+            pos = mpp_dict_put(&d, MPP_REC_SRC, lp->cells[c].src, 0, 0);
+            if (pos >= 0 && (size_t)pos < most && d.count > before) /* a new SRC point */
+                mpp_key_hash_hex(lp->cells[c].src, src_hex[pos]);
+            if (known)
+                *known = pos;
+        }
         cell_keys[c][0] = '\0';
         if (pos < 0 || (size_t)pos >= most)
             continue; /* out of memory */
-        if (d.count > before) /* a new SRC point */
-            mpp_key_hash_hex(lp->cells[c].src, src_hex[pos]);
         mpp_cell_key_of(interval_hex[lp->cells[c].interval], src_hex[pos], cell_keys[c]);
         mpp_dict_add(&d, MPP_REC_CELL, cell_keys[c], 0, 1);
     }
+    mpp_handlemap_free(&by_string);
     mpp_dict_add(&d, MPP_REC_HOST, hostname, rank, 1);
     for (size_t w = 0; w < warnings_count(&lp->context); w++)
         mpp_dict_add(&d, MPP_REC_WARNING, warning_text(&lp->context, w), rank, 1);
