@@ -61,6 +61,12 @@ typedef struct {
     /* Set by mpp_dict_canonical_order: the (interval id, SRC id) of each
      * cell record, in order (2 per cell); NULL until then. */
     long *cell_ids;
+    /* Set by mpp_dict_canonical_order too: the position now of the record
+     * that was at position p before (-1: dropped), for p < nmoved; the
+     * process that orders the dictionary finds its own records by the
+     * positions it put them at. */
+    long *moved;
+    size_t nmoved;
     /* The keys, copied into blocks freed with the dictionary (a malloc
      * per key of 10^4 cells took a tenth of the reduction). */
     void *key_blocks;

@@ -73,6 +73,7 @@ void mpp_dict_free(mpp_dict_t *d)
     free(d->records);
     free(d->index);
     free(d->cell_ids);
+    free(d->moved);
     memset(d, 0, sizeof *d);
 }
 
@@ -329,19 +330,23 @@ int mpp_dict_index_hashes(const mpp_dict_t *d, int kind, mpp_handlemap_t *out)
     return 0;
 }
 
-/* 16 hex digits (lower case, as hex64 writes them) -> 64 bits; -1 if not. */
+/* 16 hex digits (lower case, as hex64 writes them) -> 64 bits; -1 if not.
+ * By table, without a branch per digit: every cell key is read so when
+ * the dictionary is put in order. */
 static int parse_hex64(const char *p, uint64_t *h)
 {
+    static const unsigned char digit_plus_1[256] = {
+        ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,  ['7'] = 8,
+        ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16};
     uint64_t v = 0;
+    unsigned bad = 0;
     for (int i = 0; i < 16; i++) {
-        char c = p[i];
-        int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-        if (digit < 0)
-            return -1;
-        v = v << 4 | (uint64_t)digit;
+        unsigned d = digit_plus_1[(unsigned char)p[i]];
+        bad |= d == 0;
+        v = v << 4 | (uint64_t)((d - 1) & 15);
     }
     *h = v;
-    return 0;
+    return bad ? -1 : 0;
 }
 
 void mpp_dict_cell_parts(const mpp_handlemap_t *intervals, const mpp_handlemap_t *srcs, const char *cell_key,
@@ -414,14 +419,20 @@ static void cell_ids(const mpp_handlemap_t *intervals, const mpp_handlemap_t *sr
     *src = sp >= 0 ? id_of[sp] : -1;
 }
 
-static long *cell_order_ids;
+/* A cell to order: its (interval id, src id) in one number that compares
+ * as the pair does, and its record's position: the sort reads nothing
+ * else (it read each cell's ids from a table by position before). */
+typedef struct {
+    uint64_t ids;
+    size_t position;
+} cell_order_t;
 
 static int by_cell_ids(const void *a, const void *b)
 {
-    const long *x = &cell_order_ids[2 * *(const size_t *)a], *y = &cell_order_ids[2 * *(const size_t *)b];
-    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
-    if (x[1] != y[1]) return x[1] < y[1] ? -1 : 1;
-    return 0;
+    const cell_order_t *x = a, *y = b;
+    if (x->ids != y->ids)
+        return x->ids < y->ids ? -1 : 1;
+    return x->position < y->position ? -1 : x->position > y->position;
 }
 
 int mpp_dict_canonical_order(mpp_dict_t *d)
@@ -457,35 +468,33 @@ int mpp_dict_canonical_order(mpp_dict_t *d)
     for (int k = 0; k < MPP_NREC; k++)
         for (size_t j = 0; j < count[k]; j++)
             id_of[of_kind[k][j]] = (long)j;
-    /* indexed by record position: (interval id, src id) of each cell */
-    cell_order_ids = calloc((n ? n : 1) * 2, sizeof(long));
+    /* the cells whose interval and SRC point are known, by their ids (the
+     * others are dropped) */
+    cell_order_t *cells = malloc((count[MPP_REC_CELL] + 1) * sizeof *cells);
+    size_t kept_cells = 0;
     mpp_handlemap_t interval_hashes, src_hashes;
     mpp_dict_index_hashes(d, MPP_REC_INTERVAL, &interval_hashes);
     mpp_dict_index_hashes(d, MPP_REC_SRC, &src_hashes);
-    for (size_t j = 0; j < count[MPP_REC_CELL]; j++) {
+    for (size_t j = 0; cells && j < count[MPP_REC_CELL]; j++) {
         size_t r = of_kind[MPP_REC_CELL][j];
-        cell_ids(&interval_hashes, &src_hashes, id_of, d->records[r].key, &cell_order_ids[2 * r],
-                 &cell_order_ids[2 * r + 1]);
+        long interval, src;
+        cell_ids(&interval_hashes, &src_hashes, id_of, d->records[r].key, &interval, &src);
+        if (interval >= 0 && src >= 0)
+            cells[kept_cells++] = (cell_order_t){(uint64_t)interval << 32 | (uint64_t)src, r};
     }
     mpp_handlemap_free(&interval_hashes);
     mpp_handlemap_free(&src_hashes);
-    qsort(of_kind[MPP_REC_CELL], count[MPP_REC_CELL], sizeof(size_t), by_cell_ids);
-    size_t kept_cells = 0;
-    for (size_t j = 0; j < count[MPP_REC_CELL]; j++) {
-        size_t r = of_kind[MPP_REC_CELL][j];
-        if (cell_order_ids[2 * r] >= 0 && cell_order_ids[2 * r + 1] >= 0)
-            of_kind[MPP_REC_CELL][kept_cells++] = r;
-    }
+    qsort(cells, kept_cells, sizeof *cells, by_cell_ids);
+    for (size_t j = 0; j < kept_cells; j++)
+        of_kind[MPP_REC_CELL][j] = cells[j].position;
     count[MPP_REC_CELL] = kept_cells;
     free(d->cell_ids);
     d->cell_ids = malloc((kept_cells + 1) * 2 * sizeof *d->cell_ids);
     for (size_t j = 0; d->cell_ids && j < kept_cells; j++) {
-        size_t r = of_kind[MPP_REC_CELL][j];
-        d->cell_ids[2 * j] = cell_order_ids[2 * r];
-        d->cell_ids[2 * j + 1] = cell_order_ids[2 * r + 1];
+        d->cell_ids[2 * j] = (long)(cells[j].ids >> 32);
+        d->cell_ids[2 * j + 1] = (long)(cells[j].ids & 0xffffffffu);
     }
-    free(cell_order_ids);
-    cell_order_ids = NULL;
+    free(cells);
 
     /* Put the records in that order (their keys stay where they are, the
      * dropped records' too, until the dictionary is freed) and index them
@@ -494,10 +503,18 @@ int mpp_dict_canonical_order(mpp_dict_t *d)
     for (int k = 0; k < MPP_NREC; k++)
         kept += count[k];
     mpp_record_t *ordered = malloc((kept ? kept : 1) * sizeof *ordered);
+    free(d->moved);
+    d->moved = ordered ? malloc((n ? n : 1) * sizeof *d->moved) : NULL;
+    d->nmoved = d->moved ? n : 0;
+    for (size_t i = 0; i < d->nmoved; i++)
+        d->moved[i] = -1;
     size_t at = 0;
     for (int k = 0; k < MPP_NREC && ordered; k++)
-        for (size_t j = 0; j < count[k]; j++)
+        for (size_t j = 0; j < count[k]; j++) {
+            if (d->moved)
+                d->moved[of_kind[k][j]] = (long)at;
             ordered[at++] = d->records[of_kind[k][j]];
+        }
     for (int k = 0; k < MPP_NREC; k++)
         free(of_kind[k]);
     free(id_of);
