@@ -544,9 +544,8 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
     free(work);
     free(work_all);
     for (int c = 0; c < lp->ncells; c++) {
-        /* the process that put the dictionary in order knows where its
-         * own records went (no search: 10^4 cache misses), the others
-         * search the dictionary they were sent */
+        /* where this process's own records went, when it put the
+         * dictionary in order (no search: 10^4 cache misses) */
         long pos = d.moved && cell_at && cell_at[c] >= 0 && (size_t)cell_at[c] < d.nmoved ? d.moved[cell_at[c]]
                    : cell_keys ? mpp_dict_find(&d, MPP_REC_CELL, cell_keys[c])
                                : -1;
@@ -679,8 +678,7 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
         }
         out->ncells = nc;
         out->cells = calloc((size_t)nc + 1, sizeof *out->cells);
-        /* the cells' per-process values, in one block for all (10^4 cells:
-         * two mallocs per cell took a tenth of the result's time) */
+        /* the cells' per-process values: one block for all cells */
         size_t cell_width = (size_t)nselected * MPP_NCELLV, model_width = (size_t)nselected * MPP_NCELLP;
         out->cell_values = malloc(((size_t)nc * cell_width + 1) * sizeof *out->cell_values);
         if (predict)
@@ -767,8 +765,7 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
         free(event_names[e]);
     free(event_names);
     free(sum_all), free(execs_all), free(lo_all), free(hi_all), free(by_process), free(selected);
-    free(cell_keys);
-    free(cell_at);
+    free(cell_keys), free(cell_at);
     free(interval_hex);
     free(src_hex);
     mpp_dict_free(&d);

@@ -437,7 +437,8 @@ void mpp_parsed_process_free(mpp_parsed_process_t *p)
         free(ctx->facts[f]);
     for (int w = 0; p->warnings && w < p->nwarnings; w++)
         free(p->warnings[w]);
-    free(lp->intervals), free(lp->cells), free(lp->srcs), free(ctx->events), free(ctx->facts), free(p->warnings), free(p->infos);
+    free(lp->intervals), free(lp->cells), free(lp->srcs), free(ctx->events), free(ctx->facts), free(p->warnings),
+        free(p->infos);
     free(p->hostname), free(p->machine_na), free(p->binding), free(p->node_type), free(p->node_allowed);
     free(p->node_error), free(p->counters_na);
     memset(p, 0, sizeof *p);
