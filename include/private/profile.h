@@ -26,7 +26,7 @@ typedef struct {
 
 typedef struct {
     int interval; /* local index */
-    char *src;    /* SRC key (srckey.h) */
+    const char *src; /* SRC key (srckey.h): one of the profile's srcs */
     uint32_t fid;
     uint64_t calls, bytes_sent, bytes_recv;
     double time;
@@ -67,6 +67,11 @@ typedef struct {
     int nintervals;
     mpp_local_cell_t *cells;
     int ncells;
+    /* The distinct SRC keys (owned): the cells of an SRC point share its
+     * string, so that the reduction takes each key once, not once per
+     * interval it has a cell in. */
+    char **srcs;
+    int nsrcs;
     mpp_local_context_t context;
     int predict;  /* the model ran (MPIPROF_PREDICT, the same on every process) */
     int waitstates; /* the wait-state analysis ran (MPIPROF_WAITSTATES, the same on every process) */

@@ -86,7 +86,7 @@ typedef struct {
     int interval, src; /* indexes into intervals[] and srcs[] */
     uint64_t calls, bytes_sent, bytes_recv;
     mpp_stat_t time;   /* over processes with calls */
-    double *by_process; /* [nselected * MPP_NCELLV]; NaN: no calls */
+    double *by_process; /* [nselected * MPP_NCELLV] in cell_values; NaN: no calls */
     /* The model (mpp_reduced_t.predicted): predicted time (over processes
      * with the cell) and Overlap of the requests started here. */
     mpp_stat_t predicted;
@@ -94,7 +94,7 @@ typedef struct {
     /* Real sync, Potential sync, Time variation over processes with the
      * cell (mpp_reduced_t.waitstates) */
     mpp_stat_t wait[MPP_CELL_NWAIT];
-    double *model_by_process; /* [nselected * MPP_NCELLP]; NaN: no calls; NULL: no model */
+    double *model_by_process; /* [nselected * MPP_NCELLP] in cell_model_values; NaN: no calls; NULL: no model */
 } mpp_reduced_cell_t;
 
 /* Per event and interval: the count of each process over the interval, and
@@ -142,6 +142,9 @@ typedef struct {
     int nsrcs;
     mpp_reduced_cell_t *cells;
     int ncells;
+    /* The blocks the cells' by_process and model_by_process lie in (one
+     * allocation for all cells; NULL when there are none of the kind). */
+    double *cell_values, *cell_model_values;
     char **warnings; /* from every process, deduplicated */
     int nwarnings;
     /* Context: what the run ran on, and the counters (NULL: not collected). */

@@ -130,15 +130,21 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
     for (int t = 0; t < ntables; t++)
         total += tables[t]->count + 8;
     p->cells = calloc(total ? total : 1, sizeof *p->cells);
+    p->srcs = calloc(total ? total : 1, sizeof *p->srcs);
+    if (!p->cells || !p->srcs) {
+        mpp_profile_free(p);
+        return NULL;
+    }
     /* A call site appears in several intervals: resolve and build its SRC
      * key once (by_stack: by the 64-bit hash of function and frames, as the
-     * table itself tells cells apart), keep one copy per distinct key
-     * (unique, two addresses can resolve to the same line; its value is the
-     * key's ordinal), and find cells by (interval, that ordinal). */
+     * table itself tells cells apart), keep one copy per distinct key in
+     * p->srcs (unique, two addresses can resolve to the same line; its
+     * value is the key's ordinal there), and find cells by (interval, that
+     * ordinal). */
     mpp_handlemap_t by_stack, index;
     mpp_strmap_t unique;
     typedef struct {
-        const char *src;  /* the canonical copy, in `unique` */
+        const char *src;  /* the canonical copy, in p->srcs */
         uint64_t ordinal; /* its value in `unique` */
     } site_t;
     mpp_handlemap_init(&by_stack, sizeof(site_t));
@@ -157,15 +163,17 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
                 continue;
             if (inserted) {
                 char *src = mpp_profile_src_key(c->fid, c->frames, table->depth, resolve, resolve_ctx, function_name);
-                uintptr_t *u = src ? mpp_strmap_put(&unique, src, unique.count, &inserted) : NULL;
-                free(src);
+                uintptr_t *u = src ? mpp_strmap_put(&unique, src, (uintptr_t)p->nsrcs, &inserted) : NULL;
                 if (!u) {
+                    free(src);
                     mpp_handlemap_remove(&by_stack, mpp_key_hash(c->fid, 0, c->frames, table->depth), NULL);
                     continue;
                 }
-                /* the ordinal, and the map's own copy of the key (growth moves
-                 * the map's pointers, never the strings) */
-                *known = (site_t){mpp_strmap_key_of(&unique, u), *u};
+                if (inserted)
+                    p->srcs[p->nsrcs++] = src;
+                else
+                    free(src);
+                *known = (site_t){p->srcs[*u], *u};
             }
             const char *src = known->src;
             int *slot = mpp_handlemap_put(&index, (uint64_t)c->interval << 32 | known->ordinal, &inserted);
@@ -176,7 +184,7 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
             mpp_local_cell_t *lc = &p->cells[*slot];
             if (inserted) {
                 lc->interval = (int)c->interval;
-                lc->src = strdup(src);
+                lc->src = src;
                 lc->fid = c->fid;
                 p->ncells++;
             }
@@ -262,8 +270,9 @@ void mpp_profile_free(mpp_local_profile_t *p)
         free(p->intervals[i].key);
         free(p->intervals[i].hw);
     }
-    for (int i = 0; i < p->ncells; i++)
-        free(p->cells[i].src);
+    for (int s = 0; s < p->nsrcs; s++)
+        free(p->srcs[s]);
+    free(p->srcs);
     free(p->intervals);
     free(p->cells);
     free(p);

@@ -476,8 +476,17 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before, const 
                                                                 overwrite, format, path, sizeof path) == 0;
     if (!have_path)
         mpp_warn("no writable place for the protocol was found; it is not written");
-    for (int s = 0; s < rd->nsrcs; s++)
-        rd->srcs[s].waits = waits_of(rd->srcs[s].function);
+    /* SRC points are in order of their keys, which begin with the
+     * function: the points of one function follow one another, and their
+     * function is looked up once (the whole list of MPI functions per
+     * point before: 10^5 strcmp for 1000 points) */
+    for (int s = 0; s < rd->nsrcs; s++) {
+        const mpp_reduced_src_t *previous = s ? &rd->srcs[s - 1] : NULL;
+        rd->srcs[s].waits = previous && previous->function && rd->srcs[s].function &&
+                                    !strcmp(previous->function, rd->srcs[s].function)
+                                ? previous->waits
+                                : waits_of(rd->srcs[s].function);
+    }
     if (partial) {
         snprintf(run.clock, sizeof run.clock, "%s, resolution %.3g s%s%s%s", mpp_clock_name(),
                  mpp_clock_resolution(), waitstates ? ", aligned to rank 0 at " : "", waitstates ? started_in : "",

@@ -25,32 +25,78 @@ void mpp_dict_init(mpp_dict_t *d)
     memset(d, 0, sizeof *d);
 }
 
-/* Free a record's key unless the arena holds it. */
-static void free_key(const mpp_dict_t *d, char *key)
+/* A block of keys, each followed by its NUL. */
+typedef struct key_block {
+    struct key_block *next;
+    size_t used, size;
+    char data[];
+} key_block_t;
+
+enum { KEY_BLOCK_FIRST = 4096, KEY_BLOCK_MOST = 1 << 20 };
+
+/* A block of at least `need` bytes at the head of the list, or NULL. */
+static key_block_t *key_block(mpp_dict_t *d, size_t need)
 {
-    if (!(d->arena && key >= d->arena && key < d->arena + d->arena_size))
-        free(key);
+    key_block_t *b = d->key_blocks;
+    if (b && b->size - b->used >= need)
+        return b;
+    size_t size = b ? (b->size < KEY_BLOCK_MOST ? 2 * b->size : b->size) : KEY_BLOCK_FIRST;
+    if (size < need)
+        size = need;
+    key_block_t *fresh = malloc(sizeof *fresh + size);
+    if (!fresh)
+        return NULL;
+    *fresh = (key_block_t){b, 0, size};
+    d->key_blocks = fresh;
+    return fresh;
+}
+
+/* A copy of key (len bytes) in d's key blocks, NUL-terminated. */
+static char *store_key(mpp_dict_t *d, const char *key, size_t len)
+{
+    key_block_t *b = key_block(d, len + 1);
+    if (!b)
+        return NULL;
+    char *copy = b->data + b->used;
+    memcpy(copy, key, len);
+    copy[len] = '\0';
+    b->used += len + 1;
+    return copy;
 }
 
 void mpp_dict_free(mpp_dict_t *d)
 {
-    for (size_t i = 0; i < d->count; i++)
-        free_key(d, d->records[i].key);
-    free(d->arena);
+    for (key_block_t *b = d->key_blocks, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
     free(d->records);
     free(d->index);
     free(d->cell_ids);
+    free(d->moved);
     memset(d, 0, sizeof *d);
 }
 
-/* The index slot of (kind, key): where its position is, or the empty slot
- * where it goes. */
-static size_t index_slot(const mpp_dict_t *d, int kind, const char *key, uint64_t h)
+static uint64_t slot_of(size_t position, uint64_t h)
+{
+    return (h & 0xffffffff00000000ull) | (uint64_t)(position + 1);
+}
+
+static size_t position_in(uint64_t slot)
+{
+    return (size_t)(slot & 0xffffffffu) - 1;
+}
+
+/* The index slot of (kind, key of len bytes): where its position is, or
+ * the empty slot where it goes. */
+static size_t index_slot(const mpp_dict_t *d, int kind, const char *key, size_t len, uint64_t h)
 {
     size_t mask = d->index_capacity - 1, i = h & mask;
     for (; d->index[i]; i = (i + 1) & mask) {
-        const mpp_record_t *r = &d->records[d->index[i] - 1];
-        if (r->hash == h && r->kind == kind && !strcmp(r->key, key))
+        if ((d->index[i] ^ h) >> 32)
+            continue;
+        const mpp_record_t *r = &d->records[position_in(d->index[i])];
+        if (r->hash == h && r->kind == kind && r->len == len && !memcmp(r->key, key, len))
             break;
     }
     return i;
@@ -59,7 +105,7 @@ static size_t index_slot(const mpp_dict_t *d, int kind, const char *key, uint64_
 /* Index every record again (after growth or reordering). */
 static int reindex(mpp_dict_t *d, size_t capacity)
 {
-    size_t *index = calloc(capacity, sizeof *index);
+    uint64_t *index = calloc(capacity, sizeof *index);
     if (!index)
         return -1;
     free(d->index);
@@ -69,7 +115,7 @@ static int reindex(mpp_dict_t *d, size_t capacity)
         size_t i = d->records[p].hash & (capacity - 1); /* keys are distinct: the first empty slot */
         while (index[i])
             i = (i + 1) & (capacity - 1);
-        index[i] = p + 1;
+        index[i] = slot_of(p, d->records[p].hash);
     }
     return 0;
 }
@@ -81,13 +127,14 @@ static long put(mpp_dict_t *d, int kind, const char *key, size_t len, int64_t mi
         reindex(d, d->index_capacity ? d->index_capacity * 2 : 256) != 0)
         return -1;
     uint64_t h = record_hash(kind, key, len);
-    size_t slot = index_slot(d, kind, key, h);
+    size_t slot = index_slot(d, kind, key, len, h);
     if (d->index[slot]) {
-        mpp_record_t *r = &d->records[d->index[slot] - 1];
+        size_t at = position_in(d->index[slot]);
+        mpp_record_t *r = &d->records[at];
         if (min < r->min)
             r->min = min;
         r->sum += sum;
-        return (long)d->index[slot] - 1;
+        return (long)at;
     }
     if (d->count == d->capacity) {
         size_t cap = d->capacity ? d->capacity * 2 : 64;
@@ -97,14 +144,12 @@ static long put(mpp_dict_t *d, int kind, const char *key, size_t len, int64_t mi
         d->records = grown;
         d->capacity = cap;
     }
-    char *copy = malloc(len + 1);
+    char *copy = store_key(d, key, len);
     if (!copy)
         return -1;
-    memcpy(copy, key, len);
-    copy[len] = '\0';
-    d->records[d->count] = (mpp_record_t){kind, copy, min, sum, h};
-    d->index[slot] = ++d->count;
-    return (long)d->count - 1;
+    d->records[d->count] = (mpp_record_t){kind, (uint32_t)len, copy, min, sum, h};
+    d->index[slot] = slot_of(d->count, h);
+    return (long)d->count++;
 }
 
 long mpp_dict_put(mpp_dict_t *d, int kind, const char *key, int64_t min, int64_t sum)
@@ -121,21 +166,22 @@ long mpp_dict_find(const mpp_dict_t *d, int kind, const char *key)
 {
     if (!d->index_capacity)
         return -1;
-    size_t slot = index_slot(d, kind, key, record_hash(kind, key, strlen(key)));
-    return d->index[slot] ? (long)d->index[slot] - 1 : -1;
+    size_t len = strlen(key);
+    size_t slot = index_slot(d, kind, key, len, record_hash(kind, key, len));
+    return d->index[slot] ? (long)position_in(d->index[slot]) : -1;
 }
 
 int mpp_dict_serialize(const mpp_dict_t *d, char **buffer, size_t *length)
 {
     size_t n = 0;
     for (size_t i = 0; i < d->count; i++)
-        n += 1 + 4 + strlen(d->records[i].key) + 16;
+        n += 1 + 4 + d->records[i].len + 16;
     char *b = malloc(n ? n : 1), *p = b;
     if (!b)
         return -1;
     for (size_t i = 0; i < d->count; i++) {
         const mpp_record_t *r = &d->records[i];
-        uint32_t len = (uint32_t)strlen(r->key);
+        uint32_t len = r->len;
         *p++ = (char)r->kind;
         memcpy(p, &len, 4), p += 4;
         memcpy(p, r->key, len), p += len;
@@ -183,16 +229,7 @@ static int walk_serialized(mpp_dict_t *d, const char *b, size_t length)
     while ((more = next_record(&p, end, &r)) > 0) {
         if (!d)
             continue;
-        char small[256];
-        char *key = r.len < sizeof small ? small : malloc((size_t)r.len + 1);
-        if (!key)
-            return -1;
-        memcpy(key, r.key, r.len);
-        key[r.len] = '\0';
-        long rc = put(d, r.kind, key, r.len, r.min, r.sum);
-        if (key != small)
-            free(key);
-        if (rc < 0)
+        if (put(d, r.kind, r.key, r.len, r.min, r.sum) < 0)
             return -1;
     }
     return more;
@@ -208,15 +245,16 @@ int mpp_dict_load_serialized(mpp_dict_t *d, const char *b, size_t length)
         n++;
     if (d->count || more < 0)
         return -1;
-    /* the keys, each followed by its NUL, take less than the buffer */
-    char *arena = malloc(length ? length : 1), *at = arena;
     mpp_record_t *records = malloc((n ? n : 1) * sizeof *records);
     size_t capacity = 256;
     while (capacity < 2 * (n + 1))
         capacity *= 2;
-    size_t *index = calloc(capacity, sizeof *index);
-    if (!arena || !records || !index) {
-        free(arena), free(records), free(index);
+    uint64_t *index = calloc(capacity, sizeof *index);
+    /* one block for the keys: each followed by its NUL, they take less
+     * than the buffer */
+    key_block_t *keys = key_block(d, length ? length : 1);
+    if (!records || !index || !keys) {
+        free(records), free(index);
         return -1;
     }
     free(d->records);
@@ -225,23 +263,18 @@ int mpp_dict_load_serialized(mpp_dict_t *d, const char *b, size_t length)
     d->capacity = n;
     d->index = index;
     d->index_capacity = capacity;
-    d->arena = arena;
-    d->arena_size = length;
     for (p = b; next_record(&p, end, &r) > 0;) {
-        memcpy(at, r.key, r.len);
-        at[r.len] = '\0';
-        uint64_t h = record_hash(r.kind, at, r.len);
-        size_t slot = index_slot(d, r.kind, at, h);
+        uint64_t h = record_hash(r.kind, r.key, r.len);
+        size_t slot = index_slot(d, r.kind, r.key, r.len, h);
         if (index[slot]) { /* keys of a serialized dictionary are distinct; a repeat merges */
-            mpp_record_t *e = &records[index[slot] - 1];
+            mpp_record_t *e = &records[position_in(index[slot])];
             if (r.min < e->min)
                 e->min = r.min;
             e->sum += r.sum;
             continue;
         }
-        records[d->count] = (mpp_record_t){r.kind, at, r.min, r.sum, h};
-        index[slot] = ++d->count;
-        at += r.len + 1;
+        records[d->count] = (mpp_record_t){r.kind, r.len, store_key(d, r.key, r.len), r.min, r.sum, h};
+        index[slot] = slot_of(d->count++, h);
     }
     return 0;
 }
@@ -297,19 +330,23 @@ int mpp_dict_index_hashes(const mpp_dict_t *d, int kind, mpp_handlemap_t *out)
     return 0;
 }
 
-/* 16 hex digits (lower case, as hex64 writes them) -> 64 bits; -1 if not. */
+/* 16 hex digits (lower case, as hex64 writes them) -> 64 bits; -1 if not.
+ * By table, without a branch per digit: every cell key is read so when
+ * the dictionary is put in order. */
 static int parse_hex64(const char *p, uint64_t *h)
 {
+    static const unsigned char digit_plus_1[256] = {
+        ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,  ['7'] = 8,
+        ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16};
     uint64_t v = 0;
+    unsigned bad = 0;
     for (int i = 0; i < 16; i++) {
-        char c = p[i];
-        int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-        if (digit < 0)
-            return -1;
-        v = v << 4 | (uint64_t)digit;
+        unsigned d = digit_plus_1[(unsigned char)p[i]];
+        bad |= d == 0;
+        v = v << 4 | (uint64_t)((d - 1) & 15);
     }
     *h = v;
-    return 0;
+    return bad ? -1 : 0;
 }
 
 void mpp_dict_cell_parts(const mpp_handlemap_t *intervals, const mpp_handlemap_t *srcs, const char *cell_key,
@@ -382,14 +419,20 @@ static void cell_ids(const mpp_handlemap_t *intervals, const mpp_handlemap_t *sr
     *src = sp >= 0 ? id_of[sp] : -1;
 }
 
-static long *cell_order_ids;
+/* A cell to order: its (interval id, src id) in one number that compares
+ * as the pair does, and its record's position: the sort reads nothing
+ * else (it read each cell's ids from a table by position before). */
+typedef struct {
+    uint64_t ids;
+    size_t position;
+} cell_order_t;
 
 static int by_cell_ids(const void *a, const void *b)
 {
-    const long *x = &cell_order_ids[2 * *(const size_t *)a], *y = &cell_order_ids[2 * *(const size_t *)b];
-    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
-    if (x[1] != y[1]) return x[1] < y[1] ? -1 : 1;
-    return 0;
+    const cell_order_t *x = a, *y = b;
+    if (x->ids != y->ids)
+        return x->ids < y->ids ? -1 : 1;
+    return x->position < y->position ? -1 : x->position > y->position;
 }
 
 int mpp_dict_canonical_order(mpp_dict_t *d)
@@ -425,62 +468,58 @@ int mpp_dict_canonical_order(mpp_dict_t *d)
     for (int k = 0; k < MPP_NREC; k++)
         for (size_t j = 0; j < count[k]; j++)
             id_of[of_kind[k][j]] = (long)j;
-    /* indexed by record position: (interval id, src id) of each cell */
-    cell_order_ids = calloc((n ? n : 1) * 2, sizeof(long));
+    /* the cells whose interval and SRC point are known, by their ids (the
+     * others are dropped) */
+    cell_order_t *cells = malloc((count[MPP_REC_CELL] + 1) * sizeof *cells);
+    size_t kept_cells = 0;
     mpp_handlemap_t interval_hashes, src_hashes;
     mpp_dict_index_hashes(d, MPP_REC_INTERVAL, &interval_hashes);
     mpp_dict_index_hashes(d, MPP_REC_SRC, &src_hashes);
-    for (size_t j = 0; j < count[MPP_REC_CELL]; j++) {
+    for (size_t j = 0; cells && j < count[MPP_REC_CELL]; j++) {
         size_t r = of_kind[MPP_REC_CELL][j];
-        cell_ids(&interval_hashes, &src_hashes, id_of, d->records[r].key, &cell_order_ids[2 * r],
-                 &cell_order_ids[2 * r + 1]);
+        long interval, src;
+        cell_ids(&interval_hashes, &src_hashes, id_of, d->records[r].key, &interval, &src);
+        if (interval >= 0 && src >= 0)
+            cells[kept_cells++] = (cell_order_t){(uint64_t)interval << 32 | (uint64_t)src, r};
     }
     mpp_handlemap_free(&interval_hashes);
     mpp_handlemap_free(&src_hashes);
-    qsort(of_kind[MPP_REC_CELL], count[MPP_REC_CELL], sizeof(size_t), by_cell_ids);
-    size_t kept_cells = 0;
-    for (size_t j = 0; j < count[MPP_REC_CELL]; j++) {
-        size_t r = of_kind[MPP_REC_CELL][j];
-        if (cell_order_ids[2 * r] >= 0 && cell_order_ids[2 * r + 1] >= 0)
-            of_kind[MPP_REC_CELL][kept_cells++] = r;
-    }
+    qsort(cells, kept_cells, sizeof *cells, by_cell_ids);
+    for (size_t j = 0; j < kept_cells; j++)
+        of_kind[MPP_REC_CELL][j] = cells[j].position;
     count[MPP_REC_CELL] = kept_cells;
     free(d->cell_ids);
     d->cell_ids = malloc((kept_cells + 1) * 2 * sizeof *d->cell_ids);
     for (size_t j = 0; d->cell_ids && j < kept_cells; j++) {
-        size_t r = of_kind[MPP_REC_CELL][j];
-        d->cell_ids[2 * j] = cell_order_ids[2 * r];
-        d->cell_ids[2 * j + 1] = cell_order_ids[2 * r + 1];
+        d->cell_ids[2 * j] = (long)(cells[j].ids >> 32);
+        d->cell_ids[2 * j + 1] = (long)(cells[j].ids & 0xffffffffu);
     }
-    free(cell_order_ids);
-    cell_order_ids = NULL;
+    free(cells);
 
-    /* Put the records in that order: the records move (their keys are not
-     * copied again), dropped ones are freed, and the index is rebuilt. */
+    /* Put the records in that order (their keys stay where they are, the
+     * dropped records' too, until the dictionary is freed) and index them
+     * again. */
     size_t kept = 0;
     for (int k = 0; k < MPP_NREC; k++)
         kept += count[k];
     mpp_record_t *ordered = malloc((kept ? kept : 1) * sizeof *ordered);
-    char *keep = calloc(n ? n : 1, 1);
-    int rc = ordered && keep ? 0 : -1;
+    free(d->moved);
+    d->moved = ordered ? malloc((n ? n : 1) * sizeof *d->moved) : NULL;
+    d->nmoved = d->moved ? n : 0;
+    for (size_t i = 0; i < d->nmoved; i++)
+        d->moved[i] = -1;
     size_t at = 0;
-    for (int k = 0; k < MPP_NREC && rc == 0; k++)
+    for (int k = 0; k < MPP_NREC && ordered; k++)
         for (size_t j = 0; j < count[k]; j++) {
+            if (d->moved)
+                d->moved[of_kind[k][j]] = (long)at;
             ordered[at++] = d->records[of_kind[k][j]];
-            keep[of_kind[k][j]] = 1;
         }
     for (int k = 0; k < MPP_NREC; k++)
         free(of_kind[k]);
     free(id_of);
-    if (rc != 0) {
-        free(ordered);
-        free(keep);
+    if (!ordered)
         return -1;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (!keep[i])
-            free_key(d, d->records[i].key);
-    free(keep);
     free(d->records);
     d->records = ordered;
     d->count = d->capacity = kept;

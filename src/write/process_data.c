@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "process_data.h"
+#include "strmap.h"
 
 typedef struct {
     const char *name;
@@ -341,7 +342,8 @@ int mpp_process_data_parse(const json_t *o, mpp_parsed_process_t *out, char *why
     lp->intervals = calloc((size_t)ni, sizeof *lp->intervals);
     out->infos = calloc((size_t)ni, sizeof *out->infos);
     lp->cells = calloc((size_t)nc + 1, sizeof *lp->cells);
-    if (!lp->intervals || !out->infos || !lp->cells) {
+    lp->srcs = calloc((size_t)nc + 1, sizeof *lp->srcs);
+    if (!lp->intervals || !out->infos || !lp->cells || !lp->srcs) {
         snprintf(why, why_size, "out of memory");
         return -1;
     }
@@ -364,13 +366,24 @@ int mpp_process_data_parse(const json_t *o, mpp_parsed_process_t *out, char *why
                 in->hw[k] = number_of(json_array_get(hw, (size_t)k));
         }
     }
+    /* the cells of an SRC point share its key (profile.h) */
+    mpp_strmap_t seen;
+    mpp_strmap_init(&seen);
     for (int c = 0; c < nc; c++) {
         const json_t *j = json_array_get(cells, (size_t)c);
         mpp_local_cell_t *lc = &lp->cells[c];
         lc->interval = (int)json_integer_value(json_object_get(j, "in"));
-        lc->src = dup_or_null(json_object_get(j, "src"));
+        const json_t *src = json_object_get(j, "src");
+        int inserted = 0;
+        uintptr_t *ordinal = json_is_string(src)
+                                 ? mpp_strmap_put(&seen, json_string_value(src), (uintptr_t)lp->nsrcs, &inserted)
+                                 : NULL;
+        if (ordinal && inserted && !(lp->srcs[lp->nsrcs++] = strdup(json_string_value(src))))
+            ordinal = NULL;
+        lc->src = ordinal ? lp->srcs[*ordinal] : NULL;
         lp->ncells++;
         if (!lc->src || lc->interval < 0 || lc->interval >= ni) {
+            mpp_strmap_free(&seen);
             snprintf(why, why_size, "cell %d of its process data has no SRC key or a wrong interval", c);
             return -1;
         }
@@ -380,6 +393,7 @@ int mpp_process_data_parse(const json_t *o, mpp_parsed_process_t *out, char *why
         lc->bytes_recv = (uint64_t)json_integer_value(json_object_get(j, "bytes_recv"));
         get_fields(j, lc, cell_fields, MPP_ARRAY_LEN(cell_fields));
     }
+    mpp_strmap_free(&seen);
     return 0;
 }
 
@@ -415,15 +429,16 @@ void mpp_parsed_process_free(mpp_parsed_process_t *p)
     mpp_local_context_t *ctx = &lp->context;
     for (int i = 0; i < lp->nintervals; i++)
         free(lp->intervals[i].key), free(lp->intervals[i].hw);
-    for (int c = 0; c < lp->ncells; c++)
-        free(lp->cells[c].src);
+    for (int s = 0; lp->srcs && s < lp->nsrcs; s++)
+        free(lp->srcs[s]);
     for (int e = 0; ctx->events && e < ctx->nevents; e++)
         free(ctx->events[e]);
     for (int f = 0; ctx->facts && f < ctx->nfacts; f++)
         free(ctx->facts[f]);
     for (int w = 0; p->warnings && w < p->nwarnings; w++)
         free(p->warnings[w]);
-    free(lp->intervals), free(lp->cells), free(ctx->events), free(ctx->facts), free(p->warnings), free(p->infos);
+    free(lp->intervals), free(lp->cells), free(lp->srcs), free(ctx->events), free(ctx->facts), free(p->warnings),
+        free(p->infos);
     free(p->hostname), free(p->machine_na), free(p->binding), free(p->node_type), free(p->node_allowed);
     free(p->node_error), free(p->counters_na);
     memset(p, 0, sizeof *p);

@@ -279,6 +279,27 @@ START_TEST(test_profile_split_categories_in_one_cell)
 }
 END_TEST
 
+/* The cells of an SRC point share one copy of its key, listed once in
+ * srcs: the reduction takes each key once (reduce.c), not once per cell. */
+START_TEST(test_profile_cells_share_src)
+{
+    record(&T1, 0, 1, A_WORK, A_MAIN, 0, 0, 1, MPP_CAT_SENDRECV, 4, 0, 0);
+    record(&T1, 0, 0, A_WORK, A_MAIN, 0, 0, 1, MPP_CAT_SENDRECV, 4, 0, 0);  /* another interval */
+    record(&T2, 0, 0, A_WORK2, A_MAIN, 0, 0, 1, MPP_CAT_SENDRECV, 4, 0, 0); /* same line, other address */
+    record(&T2, 1, 1, A_WORK, A_MAIN, 0, 0, 1, MPP_CAT_COLLECTIVE, 4, 0, 0); /* another function */
+    build();
+    ck_assert_int_eq(P->ncells, 3);
+    ck_assert_int_eq(P->nsrcs, 2);
+    const mpp_local_cell_t *in1 = cell_of(1, "MPI_Send" RS R_WORK RS R_MAIN);
+    const mpp_local_cell_t *in0 = cell_of(0, "MPI_Send" RS R_WORK RS R_MAIN);
+    const mpp_local_cell_t *other = cell_of(1, "MPI_Allreduce" RS R_WORK RS R_MAIN);
+    ck_assert_ptr_eq(in1->src, in0->src);
+    ck_assert_ptr_ne(in1->src, other->src);
+    for (int c = 0; c < P->ncells; c++)
+        ck_assert(P->cells[c].src == P->srcs[0] || P->cells[c].src == P->srcs[1]);
+}
+END_TEST
+
 START_TEST(test_profile_folded_cell)
 {
     /* calls beyond MPIPROF_MAX_SRC have no stack */
@@ -437,6 +458,7 @@ Suite *profile_suite(void)
     tcase_add_test(tc, test_profile_same_resolved_stack_merges);
     tcase_add_test(tc, test_profile_stack_stops_after_main);
     tcase_add_test(tc, test_profile_different_keys_stay_apart);
+    tcase_add_test(tc, test_profile_cells_share_src);
     tcase_add_test(tc, test_profile_folded_cell);
     tcase_add_test(tc, test_profile_predicted);
     tcase_add_test(tc, test_profile_predicted_repriced);
