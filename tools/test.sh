@@ -130,8 +130,8 @@ make -j"$jobs" check || { status=$?; show_failures .; }
 summary="plain (MPICH) suite (the Open MPI and sanitizer builds beside it): $(($(date +%s) - start)) s
 $(slowest .)"
 start=$(date +%s)
-for _tree in build-ci-openmpi:"$openmpi" build-sanitizers:"$sanitizers"; do
-    [ "${_tree#*:}" = 0 ] || [ ! -d "${_tree%%:*}/src" ] || while [ ! -f "${_tree%%:*}/build.status" ]; do sleep 2; done
+for _tree in build-ci-openmpi build-sanitizers; do
+    [ ! -d "$_tree/src" ] || while [ ! -f "$_tree/build.status" ]; do sleep 2; done
 done
 summary="$summary
 waiting for the builds after it: $(($(date +%s) - start)) s"
