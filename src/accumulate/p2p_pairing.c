@@ -2,6 +2,7 @@
  * their record and the records waiting for their receive, each in one log
  * paired by position; a table of channels for the senders whose channels
  * interleave. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -319,29 +320,38 @@ static inline mpp_send_record_t *record_at(const mpp_p2p_peer_t *p, int i)
     return &p->records[(p->shead + i) & (p->scap - 1)];
 }
 
-/* Offset of the first entry of the channel in the sender's log of
- * records (receives); -1: none; -2: none within SCAN_LIMIT, maybe farther.
- * Entries paired already have comm 0, which no channel has. */
-static int find_record(const mpp_p2p_peer_t *p, uint32_t comm, int32_t tag)
+/* Offset of the first entry of the channel in a log: a ring of `cap`
+ * entries of `size` bytes from `head`, each beginning with its comm and
+ * tag (mpp_send_record_t, mpp_p2p_waiting_t); -1: none; -2: none within
+ * SCAN_LIMIT, maybe farther.  Entries paired already have comm 0, which no
+ * channel has. */
+static int find_in_log(const void *ring, size_t size, int head, int len, int cap, uint32_t comm, int32_t tag)
 {
-    int n = p->slen < SCAN_LIMIT ? p->slen : SCAN_LIMIT;
+    int n = len < SCAN_LIMIT ? len : SCAN_LIMIT;
     for (int i = 0; i < n; i++) {
-        const mpp_send_record_t *r = record_at(p, i);
-        if (r->comm == comm && r->tag == tag)
+        const char *e = (const char *)ring + (size_t)((head + i) & (cap - 1)) * size;
+        uint32_t c;
+        int32_t t;
+        memcpy(&c, e, sizeof c);
+        memcpy(&t, e + sizeof c, sizeof t);
+        if (c == comm && t == tag)
             return i;
     }
-    return p->slen > SCAN_LIMIT ? -2 : -1;
+    return len > SCAN_LIMIT ? -2 : -1;
+}
+
+_Static_assert(offsetof(mpp_send_record_t, comm) == 0 && offsetof(mpp_send_record_t, tag) == 4 &&
+                   offsetof(mpp_p2p_waiting_t, comm) == 0 && offsetof(mpp_p2p_waiting_t, tag) == 4,
+               "a log entry begins with its comm and tag");
+
+static int find_record(const mpp_p2p_peer_t *p, uint32_t comm, int32_t tag)
+{
+    return find_in_log(p->records, sizeof *p->records, p->shead, p->slen, p->scap, comm, tag);
 }
 
 static int find_receive(const mpp_p2p_peer_t *p, uint32_t comm, int32_t tag)
 {
-    int n = p->rlen < SCAN_LIMIT ? p->rlen : SCAN_LIMIT;
-    for (int i = 0; i < n; i++) {
-        const mpp_p2p_waiting_t *w = receive_at(p, i);
-        if (w->comm == comm && w->tag == tag)
-            return i;
-    }
-    return p->rlen > SCAN_LIMIT ? -2 : -1;
+    return find_in_log(p->receives, sizeof *p->receives, p->rhead, p->rlen, p->rcap, comm, tag);
 }
 
 /* Take entry i out of a log: the head goes with the paired entries behind
@@ -380,13 +390,15 @@ static void drop_records(mpp_p2p_t *m, mpp_p2p_peer_t *p)
     p->slen = p->shead = 0;
 }
 
-static void drop_receives(mpp_p2p_t *m, mpp_p2p_peer_t *p)
+/* A sender's waiting receives will get no record: each counted in
+ * *counter, its event delivered with what it has. */
+static void give_up_receives(mpp_p2p_t *m, mpp_p2p_peer_t *p, uint64_t *counter)
 {
     for (int i = 0; i < p->rlen; i++) { /* delivering touches no log */
         const mpp_p2p_waiting_t *w = receive_at(p, i);
         if (!w->comm)
             continue;
-        m->dropped++;
+        (*counter)++;
         if (w->event >= 0)
             give_up(m, w->event);
         else
@@ -394,6 +406,8 @@ static void drop_receives(mpp_p2p_t *m, mpp_p2p_peer_t *p)
     }
     p->rlen = p->rhead = 0;
 }
+
+static void drop_receives(mpp_p2p_t *m, mpp_p2p_peer_t *p) { give_up_receives(m, p, &m->dropped); }
 
 /* Room at the end of a log (a sender's log holding max_queue entries is
  * desynchronized, as a channel's is: its backlog is dropped). */
@@ -619,20 +633,8 @@ void mpp_p2p_sent_all(mpp_p2p_t *m, int32_t source, const mpp_send_record_t *rec
 void mpp_p2p_finish(mpp_p2p_t *m)
 {
     for (int s = 0; s < m->npeers; s++) {
-        mpp_p2p_peer_t *p = m->peers[s];
-        if (!p)
-            continue;
-        for (int i = 0; i < p->rlen; i++) {
-            const mpp_p2p_waiting_t *w = receive_at(p, i);
-            if (!w->comm)
-                continue;
-            m->unpaired_receives++;
-            if (w->event >= 0)
-                give_up(m, w->event);
-            else
-                m->waiting--;
-        }
-        p->rlen = p->rhead = 0;
+        if (m->peers[s])
+            give_up_receives(m, m->peers[s], &m->unpaired_receives);
     }
     for (size_t i = 0; i < m->capacity; i++) {
         mpp_channel_t *c = &m->channels[i];
