@@ -484,37 +484,60 @@ static void to_table(mpp_p2p_t *m, mpp_p2p_peer_t *p, int32_t source)
 
 /* ------------------------------------------------------------------ */
 
+/* Where a received message of the channel goes among its sender's logs:
+ * LOG_PAIRED, its record came first (*sent: its send entry, taken out);
+ * LOG_WAITING, a new entry of the receive log (*w, its channel set, for
+ * the caller to fill); LOG_TABLE, the sender's entries are in the channel
+ * table (moved there now when the match is too far in); LOG_NONE, out of
+ * memory. */
+enum { LOG_PAIRED, LOG_WAITING, LOG_TABLE, LOG_NONE };
+
+static int log_receive(mpp_p2p_t *m, mpp_p2p_peer_t *p, int32_t source, uint32_t comm, int32_t tag, int64_t *sent,
+                       mpp_p2p_waiting_t **w)
+{
+    if (p->in_table)
+        return LOG_TABLE;
+    int i = p->slen ? find_record(p, comm, tag) : -1;
+    if (i >= 0) {
+        *sent = take_record(p, i);
+        return LOG_PAIRED;
+    }
+    if (i == -2) {
+        to_table(m, p, source);
+        return LOG_TABLE;
+    }
+    if (!(*w = append_receive(m, p)))
+        return LOG_NONE;
+    (*w)->comm = comm;
+    (*w)->tag = tag;
+    m->waiting++;
+    return LOG_WAITING;
+}
+
 void mpp_p2p_receive(mpp_p2p_t *m, uint32_t comm, int32_t source, int32_t tag, int64_t entry, int64_t duration,
                      const mpp_request_origin_t *origin)
 {
     mpp_p2p_peer_t *p = peer_of(m, source);
     if (!p || !comm)
         return;
-    if (p->in_table == 0) {
-        int i = p->slen ? find_record(p, comm, tag) : -1;
-        if (i >= 0) { /* its send record is here already */
-            int64_t sent = take_record(p, i);
-            m->paired++;
-            deliver_wait(m, origin, duration, sent - entry);
-            return;
-        }
-        if (i == -1) {
-            mpp_p2p_waiting_t *w = append_receive(m, p);
-            if (!w)
-                return;
-            w->comm = comm;
-            w->tag = tag;
-            w->event = -1;
-            w->entry = entry;
-            w->duration = duration;
-            if (origin)
-                mpp_origin_copy(&w->origin, origin);
-            else
-                w->origin.thread = NULL;
-            m->waiting++;
-            return;
-        }
-        to_table(m, p, source);
+    int64_t sent;
+    mpp_p2p_waiting_t *w;
+    switch (log_receive(m, p, source, comm, tag, &sent, &w)) {
+    case LOG_PAIRED:
+        m->paired++;
+        deliver_wait(m, origin, duration, sent - entry);
+        return;
+    case LOG_WAITING:
+        w->event = -1;
+        w->entry = entry;
+        w->duration = duration;
+        if (origin)
+            mpp_origin_copy(&w->origin, origin);
+        else
+            w->origin.thread = NULL;
+        return;
+    case LOG_NONE:
+        return;
     }
     int e = mpp_p2p_event_open(m, entry, duration, origin);
     if (e < 0)
@@ -530,24 +553,18 @@ void mpp_p2p_received(mpp_p2p_t *m, int event, uint32_t comm, int32_t source, in
     mpp_p2p_peer_t *p = peer_of(m, source);
     if (!p)
         return;
-    if (p->in_table == 0) {
-        int i = p->slen ? find_record(p, comm, tag) : -1;
-        if (i >= 0) {
-            pair_event(m, event, take_record(p, i));
-            return;
-        }
-        if (i == -1) {
-            mpp_p2p_waiting_t *w = append_receive(m, p);
-            if (!w)
-                return;
-            w->comm = comm;
-            w->tag = tag;
-            w->event = event;
-            m->events[event].pending++;
-            m->waiting++;
-            return;
-        }
-        to_table(m, p, source);
+    int64_t sent;
+    mpp_p2p_waiting_t *w;
+    switch (log_receive(m, p, source, comm, tag, &sent, &w)) {
+    case LOG_PAIRED:
+        pair_event(m, event, sent);
+        return;
+    case LOG_WAITING:
+        w->event = event;
+        m->events[event].pending++;
+        return;
+    case LOG_NONE:
+        return;
     }
     table_received(m, p, event, comm, source, tag);
 }
