@@ -1,0 +1,145 @@
+/* What the wait-state hooks share between waitstate_hooks.c (blocking
+ * calls, collectives, set-up and end) and ws_requests.c (the requests the
+ * analysis follows): the lock and its discipline, the pairing of messages,
+ * the collective instances, the statistics.  Private to those two files. */
+#ifndef MPP_WS_HOOKS_SHARED_H
+#define MPP_WS_HOOKS_SHARED_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "comms.h"
+#include "mt_lock.h"
+#include "waitstate_hooks.h"
+#include "waitstates.h"
+#include "ws_deferred.h"
+#include "ws_exchange.h"
+
+extern mpp_mt_lock_t mpp_ws_lock; /* MPI_THREAD_MULTIPLE only (mt_lock.h) */
+extern mpp_p2p_t mpp_ws_matcher;   /* receives paired with their sends (waitstates.h) */
+extern mpp_ws_stats_t mpp_ws_stats;
+extern int64_t mpp_ws_clock_offset; /* ticks to rank 0's clock */
+extern int mpp_ws_batch;           /* MPIPROF_SYNC_BATCH */
+
+/* The hooks' bookkeeping runs between mpp_ws_take() and mpp_ws_give(),
+ * their MPI calls outside (ws_exchange.h); a thread entering a hook takes
+ * the wait-state ticks other threads paired for its calls. */
+static inline void mpp_ws_take(void)
+{
+    mpp_mt_take(&mpp_ws_lock);
+    if (MPP_UNLIKELY(mpp_ws_ndeferred) && mpp_tls_thread)
+        mpp_ws_apply_deferred(mpp_tls_thread);
+}
+
+static inline void mpp_ws_give(void) { mpp_mt_give(&mpp_ws_lock); }
+
+/* Give the lock, then send what this thread queued meanwhile. */
+static inline void mpp_ws_give_and_send(void)
+{
+    int queued = mpp_wsx_queued();
+    mpp_ws_give();
+    if (queued)
+        mpp_wsx_flush();
+}
+
+static inline int64_t mpp_ws_aligned(uint64_t ticks) { return (int64_t)ticks + mpp_ws_clock_offset; }
+
+/* What is worth looking at after a call (lock held): the reductions'
+ * messages each time some reduction of this process waits for them; the
+ * stream only once a batch of send records must have come (waitstates.h,
+ * mpp_p2p_stream_due), and then every few calls until it has: a test of the
+ * profiler's receive costs as much as the rest of the hook, and a program
+ * that only runs collectives never needs one. */
+enum { MPP_WS_DUE_REDUCTIONS = 1, MPP_WS_DUE_STREAM = 2 };
+
+static inline int mpp_ws_due_locked(void)
+{
+    return (mpp_wsx_pending_locked() ? MPP_WS_DUE_REDUCTIONS : 0) |
+           (mpp_p2p_stream_due(&mpp_ws_matcher, mpp_ws_batch) ? MPP_WS_DUE_STREAM : 0);
+}
+
+/* Outside the lock: what mpp_ws_due_locked said is due. */
+void mpp_ws_maybe_progress(int due);
+
+/* A communicator of more than one process without an id: counted for
+ * Warnings, 1. */
+int mpp_ws_unfollowed(const mpp_comm_t *cm);
+
+/* A new collective instance of call c on comm, `exit` INT64_MIN while it
+ * runs; returns its number (UINT64_MAX: not recorded).  Lock held. */
+uint64_t mpp_ws_begin_instance(mpp_comm_t *comm, const mpp_call_t *c, int64_t entry, int64_t exit);
+void mpp_ws_end_instance(mpp_comm_t *c, uint64_t i, int64_t exit);
+
+/* A status that received a message (outside the lock: MPI may be asked). */
+static inline int mpp_ws_is_message(const MPI_Status *st)
+{
+    if (!st || st == MPI_STATUS_IGNORE || st->MPI_SOURCE == MPI_PROC_NULL || st->MPI_SOURCE < 0)
+        return 0;
+#if defined(MPICH_VERSION)
+    /* MPICH keeps the cancelled flag in the status itself
+     * (MPIR_STATUS_GET_CANCEL_BIT): no call into the library on every receive */
+    return !(st->count_hi_and_cancelled & 1);
+#else
+    int cancelled = 0;
+    PMPI_Test_cancelled(st, &cancelled);
+    return !cancelled;
+#endif
+}
+
+/* The probe of this thread that found `message` (MPI_Mprobe, MPI_Improbe),
+ * forgotten once taken: 1 and its communicator, else 0. */
+int mpp_ws_take_probe(MPI_Message message, MPI_Comm *comm);
+
+/* A received message's envelope as the pairing names it (sender -1: not
+ * followed). */
+typedef struct {
+    uint32_t channel;
+    int32_t sender, tag;
+} mpp_ws_envelope_t;
+
+static inline mpp_ws_envelope_t mpp_ws_envelope(const mpp_comm_t *cm, const MPI_Status *st)
+{
+    mpp_ws_envelope_t m = {0, -1, 0};
+    if (cm && cm->id) {
+        m.channel = cm->channel;
+        m.sender = mpp_comm_world_rank(cm, st->MPI_SOURCE);
+        m.tag = st->MPI_TAG;
+    }
+    return m;
+}
+
+/* A receiving call's event: its entry, the time it spent in SendRecv, its
+ * cell; and a message it received. */
+int mpp_ws_open_event(mpp_call_t *c, uint64_t sendrecv_ticks);
+
+static inline void mpp_ws_receive(int event, mpp_ws_envelope_t m)
+{
+    if (event >= 0 && m.sender >= 0)
+        mpp_p2p_received(&mpp_ws_matcher, event, m.channel, m.sender, m.tag);
+}
+
+void mpp_ws_receive_one_general(mpp_call_t *c, mpp_ws_envelope_t m, uint64_t sendrecv_ticks);
+
+/* A call that received one message: no event (waitstates.h); mostly it
+ * waits in its sender's log for its record (the other case apart, so that
+ * this one needs no frame).  Lock held. */
+static inline void mpp_ws_receive_one(mpp_call_t *c, mpp_ws_envelope_t m, uint64_t sendrecv_ticks)
+{
+    if (m.sender < 0)
+        return;
+    mpp_p2p_waiting_t *w = mpp_p2p_receive_waits(&mpp_ws_matcher, m.channel, m.sender, m.tag);
+    if (MPP_UNLIKELY(!w)) {
+        mpp_ws_receive_one_general(c, m, sendrecv_ticks);
+        return;
+    }
+    w->entry = mpp_ws_aligned(c->t0);
+    w->duration = (int64_t)sendrecv_ticks;
+    mpp_call_origin(c, &w->origin);
+}
+
+/* ws_requests.c: its table of requests, made at mpp_ws_start, and freed
+ * (their communicators released) at the end or on cancel. */
+void mpp_ws_requests_start(void);
+void mpp_ws_requests_free(void);
+
+#endif
