@@ -247,8 +247,30 @@ int mpp_call_request_done(mpp_call_t *c, uint64_t key, int gone);
  * one. */
 uint64_t mpp_call_ticks_of(const mpp_call_t *c, int category, int call_category);
 
-/* Where the call's cell is, to find it again later (mpp_call_end ran). */
-void mpp_call_origin(const mpp_call_t *c, mpp_request_origin_t *o);
+/* Requests may complete, and wait states be paired, in another thread than
+ * the call's (MPI_THREAD_SERIALIZED, MULTIPLE): origins keep their cell's
+ * frames (mpp_thread_requests_keep_frames). */
+extern int mpp_origin_keeps_frames;
+void mpp_call_origin_frames(const mpp_call_t *c, mpp_request_origin_t *o);
+
+/* Where the call's cell is, to find it again later (mpp_call_end ran):
+ * inline, as every wait-state hook of a call needs it. */
+MPP_ALWAYS_INLINE void mpp_call_origin(const mpp_call_t *c, mpp_request_origin_t *o)
+{
+    const mpp_cell_t *cell = c->cell;
+    mpp_thread_t *t = c->thread;
+    o->thread = cell ? t : NULL;
+    o->depth = 0;
+    if (!cell)
+        return;
+    o->generation = t->table.generation;
+    o->slot = (uint64_t)(cell - t->table.cells);
+    o->hash = cell->hash;
+    o->fid = cell->fid;
+    o->interval = cell->interval;
+    if (MPP_UNLIKELY(mpp_origin_keeps_frames))
+        mpp_call_origin_frames(c, o);
+}
 /* The cell of an origin in the table of thread `self` (which must be the
  * calling thread): where it was if the table has not moved since, else by
  * its hash, else (another thread's cell, frames kept) by its key; NULL if

@@ -101,7 +101,7 @@ uint64_t mpp_call_ticks_of(const mpp_call_t *c, int category, int call_category)
     return share[category];
 }
 
-static int t_keeps_frames; /* mpp_requests_keep_frames is on */
+int mpp_origin_keeps_frames;
 
 static void origin_of(mpp_request_origin_t *o, mpp_thread_t *t, const mpp_cell_t *cell)
 {
@@ -114,12 +114,12 @@ static void origin_of(mpp_request_origin_t *o, mpp_thread_t *t, const mpp_cell_t
     o->hash = cell->hash;
     o->fid = cell->fid;
     o->interval = cell->interval;
-    o->depth = t_keeps_frames ? t->table.depth : 0; /* frames copied from the cell only if kept (0: none) */
+    o->depth = mpp_origin_keeps_frames ? t->table.depth : 0; /* frames copied from the cell only if kept (0: none) */
 }
 
 void mpp_thread_requests_keep_frames(int on)
 {
-    t_keeps_frames = on;
+    mpp_origin_keeps_frames = on;
     mpp_requests_keep_frames(on);
 }
 
@@ -143,7 +143,7 @@ static void track_requests(mpp_call_t *c, mpp_cell_t *cell)
 {
     mpp_request_origin_t o;
     origin_of(&o, c->thread, cell);
-    if (cell && MPP_UNLIKELY(t_keeps_frames)) /* another thread may complete them: their cell's key */
+    if (cell && MPP_UNLIKELY(mpp_origin_keeps_frames)) /* another thread may complete them: their cell's key */
         for (int i = 0; i < o.depth; i++)
             o.frames[i] = cell->frames[i];
     c->new_serial = 0;
@@ -159,12 +159,11 @@ static void track_requests(mpp_call_t *c, mpp_cell_t *cell)
             mpp_request_started(mpp_request_handle_of(c->started[i]), c->t1, &o);
 }
 
-void mpp_call_origin(const mpp_call_t *c, mpp_request_origin_t *o)
+void mpp_call_origin_frames(const mpp_call_t *c, mpp_request_origin_t *o)
 {
-    origin_of(o, c->thread, c->cell);
-    if (c->cell && MPP_UNLIKELY(t_keeps_frames))
-        for (int i = 0; i < o->depth; i++)
-            o->frames[i] = c->cell->frames[i];
+    o->depth = c->thread->table.depth;
+    for (int i = 0; i < o->depth; i++)
+        o->frames[i] = c->cell->frames[i];
 }
 
 mpp_cell_t *mpp_origin_cell(mpp_thread_t *self, const mpp_request_origin_t *o)

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "warnings.h"
-#include "ws_hooks_shared.h"
+#include "waitstate_hooks.h"
 
 int mpp_ws_on;
 
@@ -35,13 +35,8 @@ void mpp_ws_maybe_progress(int due)
 }
 
 /* ------------------------------------------------------------------ */
-/* Collective instances of a communicator (mpp_instances_t: which batch
- * goes when) and their reductions (ws_exchange.h). */
-
-struct mpp_coll_ring {
-    mpp_instances_t instances;
-    uint64_t batches;         /* batches issued: the next one's number */
-};
+/* Collective instances of a communicator (ws_hooks_shared.h) and their
+ * reductions (ws_exchange.h). */
 
 static int64_t *terms; /* [3 * batch]: scratch of apply_batch, the last part its fine_terms */
 /* Buffers of batches, shared by all communicators: a batch's goes back
@@ -170,37 +165,28 @@ MPI_Status *mpp_ws_statuses(int n)
     return scratch_statuses;
 }
 
-/* The last probe of this thread: the receive of the message it found
- * waited there, so that probe is the receiving call. */
-static __thread struct {
-    int valid;
-    MPI_Comm comm;
-    MPI_Message message;
-    int source, tag;
-    uint64_t t0, t1;
-    mpp_request_origin_t origin;
-} last_probe __attribute__((tls_model("initial-exec")));
+__thread mpp_ws_probe_t mpp_ws_last_probe __attribute__((tls_model("initial-exec")));
 
 void mpp_ws_probe(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, MPI_Message message)
 {
     if (!status || status == MPI_STATUS_IGNORE)
         return;
-    last_probe.valid = 1;
-    last_probe.comm = comm;
-    last_probe.message = message;
-    last_probe.source = status->MPI_SOURCE;
-    last_probe.tag = status->MPI_TAG;
-    last_probe.t0 = c->t0;
-    last_probe.t1 = c->t1;
-    mpp_call_origin(c, &last_probe.origin);
+    mpp_ws_last_probe.valid = 1;
+    mpp_ws_last_probe.comm = comm;
+    mpp_ws_last_probe.message = message;
+    mpp_ws_last_probe.source = status->MPI_SOURCE;
+    mpp_ws_last_probe.tag = status->MPI_TAG;
+    mpp_ws_last_probe.t0 = c->t0;
+    mpp_ws_last_probe.t1 = c->t1;
+    mpp_call_origin(c, &mpp_ws_last_probe.origin);
 }
 
 int mpp_ws_take_probe(MPI_Message message, MPI_Comm *comm)
 {
-    if (!last_probe.valid || last_probe.message != message)
+    if (!mpp_ws_last_probe.valid || mpp_ws_last_probe.message != message)
         return 0;
-    last_probe.valid = 0;
-    *comm = last_probe.comm;
+    mpp_ws_last_probe.valid = 0;
+    *comm = mpp_ws_last_probe.comm;
     return 1;
 }
 
@@ -229,17 +215,17 @@ static void blocking_receive(mpp_call_t *c, mpp_comm_t *cm, const MPI_Status *st
     if (!probed)
         mpp_ws_receive_one(c, m, c->t1 - c->t0);
     else if (m.sender >= 0)
-        mpp_p2p_receive(&mpp_ws_matcher, m.channel, m.sender, m.tag, mpp_ws_aligned(last_probe.t0),
-                        (int64_t)(last_probe.t1 - last_probe.t0), &last_probe.origin);
+        mpp_p2p_receive(&mpp_ws_matcher, m.channel, m.sender, m.tag, mpp_ws_aligned(mpp_ws_last_probe.t0),
+                        (int64_t)(mpp_ws_last_probe.t1 - mpp_ws_last_probe.t0), &mpp_ws_last_probe.origin);
 }
 
-void mpp_ws_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status)
+void mpp_ws_recv_general(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status)
 {
     int message = mpp_ws_is_message(status);
-    int probed = last_probe.valid && last_probe.comm == comm && message && last_probe.source == status->MPI_SOURCE &&
-                 last_probe.tag == status->MPI_TAG;
+    const mpp_ws_probe_t *p = &mpp_ws_last_probe;
+    int probed = p->valid && p->comm == comm && message && p->source == status->MPI_SOURCE && p->tag == status->MPI_TAG;
     if (probed)
-        last_probe.valid = 0;
+        mpp_ws_last_probe.valid = 0;
     mpp_comm_t *cm = message ? mpp_comm_get(comm) : NULL;
     if (!cm || !cm->id)
         return;
@@ -254,11 +240,11 @@ void mpp_ws_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *status)
 {
     if (message == MPI_MESSAGE_NULL || message == MPI_MESSAGE_NO_PROC)
         return;
-    if (!last_probe.valid || last_probe.message != message)
+    if (!mpp_ws_last_probe.valid || mpp_ws_last_probe.message != message)
         return;
     /* MPI_Mrecv names no communicator: the probe that matched it did */
-    last_probe.valid = 0;
-    mpp_comm_t *cm = mpp_ws_is_message(status) ? mpp_comm_get(last_probe.comm) : NULL;
+    mpp_ws_last_probe.valid = 0;
+    mpp_comm_t *cm = mpp_ws_is_message(status) ? mpp_comm_get(mpp_ws_last_probe.comm) : NULL;
     if (!cm || !cm->id)
         return;
     mpp_ws_take();
@@ -279,7 +265,7 @@ int mpp_ws_unfollowed(const mpp_comm_t *cm)
     return 1;
 }
 
-void mpp_ws_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag)
+void mpp_ws_send_general(mpp_call_t *c, MPI_Comm comm, int dest, int tag)
 {
     if (dest == MPI_PROC_NULL)
         return;
@@ -292,10 +278,7 @@ void mpp_ws_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag)
     mpp_ws_give_and_send();
 }
 
-
-
-
-void mpp_ws_collective(mpp_call_t *c, MPI_Comm comm)
+void mpp_ws_collective_general(mpp_call_t *c, MPI_Comm comm)
 {
     mpp_comm_t *cm = mpp_comm_get(comm);
     mpp_ws_unfollowed(cm);
@@ -306,9 +289,6 @@ void mpp_ws_collective(mpp_call_t *c, MPI_Comm comm)
     mpp_ws_give_and_send();
     mpp_ws_maybe_progress(due);
 }
-
-
-
 
 void mpp_ws_comm_freeing(MPI_Comm comm)
 {
@@ -382,7 +362,6 @@ static void finish_comm(mpp_comm_t *c, void *arg)
     if (c->coll)
         issue_all(c);
 }
-
 
 static void free_ring(mpp_comm_t *c, void *arg)
 {

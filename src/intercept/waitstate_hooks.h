@@ -33,6 +33,7 @@
 #include "mpp_common.h"
 #include "thread_state.h"
 #include "wrapper_support.h"
+#include "ws_hooks_shared.h"
 
 extern int mpp_ws_on;
 
@@ -49,23 +50,15 @@ void mpp_ws_finish(void);
  * without exchanging anything. */
 void mpp_ws_cancel(void);
 
-typedef struct {
-    uint64_t messages;        /* messages whose send was recorded */
-    uint64_t paired;          /* received messages paired with their send */
-    uint64_t unpaired;        /* received messages whose send never came */
-    uint64_t batches, batch_bytes; /* batches sent and their bytes */
-    uint64_t instances;       /* collective instances recorded */
-    uint64_t reductions;      /* batches of instants reduced */
-    uint64_t exits_unknown;   /* nonblocking instances reduced before they completed */
-    uint64_t dropped;         /* batches whose reduction ended without a result (members disagreed) */
-    uint64_t unfollowed;      /* calls on communicators of more than one process without an id */
-} mpp_ws_stats_t;
 void mpp_ws_get_stats(mpp_ws_stats_t *out);
 
-/* --- hooks (after mpp_call_end, only when mpp_ws_on) --- */
-void mpp_ws_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag);
-/* A blocking receive (MPI_Recv, MPI_Sendrecv, ...) received the message of status. */
-void mpp_ws_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status);
+/* --- hooks (after mpp_call_end, only when mpp_ws_on) ---
+ * A send (blocking or not), a blocking receive (MPI_Recv, MPI_Sendrecv,
+ * ...) that received the message of status, and a blocking collective are
+ * inline below in their usual case; these do the same in general. */
+void mpp_ws_send_general(mpp_call_t *c, MPI_Comm comm, int dest, int tag);
+void mpp_ws_recv_general(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status);
+void mpp_ws_collective_general(mpp_call_t *c, MPI_Comm comm);
 void mpp_ws_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *status);
 void mpp_ws_probe(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, MPI_Message message);
 /* Requests: a receive (persistent or not), a matched receive, a
@@ -73,7 +66,6 @@ void mpp_ws_probe(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, MPI_Me
 void mpp_ws_irecv(mpp_call_t *c, MPI_Comm comm, MPI_Request request, int persistent);
 void mpp_ws_imrecv(mpp_call_t *c, MPI_Message message, MPI_Request request);
 void mpp_ws_send_init(mpp_call_t *c, MPI_Comm comm, int dest, int tag, MPI_Request request);
-void mpp_ws_collective(mpp_call_t *c, MPI_Comm comm);
 void mpp_ws_icollective(mpp_call_t *c, MPI_Comm comm, MPI_Request request, int persistent);
 void mpp_ws_started(mpp_call_t *c, const mpp_reqset_t *set);
 /* Completions: `n` requests of the set (indexes `which`, NULL: 0..n-1)
@@ -89,5 +81,80 @@ void mpp_ws_comm_freeing(MPI_Comm comm);
 /* Scratch statuses for a completion called with MPI_STATUSES_IGNORE (the
  * analysis needs each message's source and tag); NULL: keep ignoring. */
 MPI_Status *mpp_ws_statuses(int n);
+
+/* --- the hooks of the calls loops make most, inline ---
+ * Their usual case: a run without other threads' waits to apply or a lock
+ * to take (not MPI_THREAD_MULTIPLE), on MPI_COMM_WORLD, nothing queued to
+ * send, and room where the instant goes.  It does exactly what the general
+ * hook does then, without its calls: the wait-state analysis at the price
+ * of a few stores. */
+MPP_ALWAYS_INLINE int mpp_ws_inline_case(MPI_Comm comm)
+{
+    return comm == mpp_world() && !mpp_ws_lock.on && !mpp_ws_ndeferred && !mpp_wsx_queued() &&
+           mpp_comm_world_entry && mpp_comm_world_entry->id;
+}
+
+/* After a call whose instant may have filled a batch (lock free). */
+MPP_ALWAYS_INLINE void mpp_ws_after_inline(void)
+{
+    int due = mpp_ws_due_locked();
+    if (MPP_UNLIKELY(due))
+        mpp_ws_maybe_progress(due);
+}
+
+/* A send's record, into its destination's batch. */
+MPP_ALWAYS_INLINE void mpp_ws_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag)
+{
+    if (MPP_LIKELY(mpp_ws_inline_case(comm))) {
+        const mpp_comm_t *cm = mpp_comm_world_entry;
+        int world_dest = mpp_comm_world_rank(cm, dest); /* -1 for MPI_PROC_NULL */
+        if ((unsigned)world_dest < (unsigned)mpp_wsx_world_size) {
+            mpp_wsx_cursor_t *cursor = &mpp_wsx_cursors[world_dest];
+            if (cursor->next < cursor->last) {
+                *cursor->next++ = (mpp_send_record_t){cm->channel, tag, mpp_ws_aligned(c->t0)};
+                mpp_ws_stats.messages++;
+                return;
+            }
+        }
+    }
+    mpp_ws_send_general(c, comm, dest, tag);
+}
+
+/* A blocking receive's message, to wait in its sender's log for its record
+ * (waitstates.h), when no probe found it first. */
+MPP_ALWAYS_INLINE void mpp_ws_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status)
+{
+    if (MPP_LIKELY(mpp_ws_inline_case(comm) && !mpp_ws_last_probe.valid && mpp_ws_is_message(status))) {
+        mpp_ws_envelope_t m = mpp_ws_envelope(mpp_comm_world_entry, status);
+        mpp_p2p_waiting_t *w =
+            m.sender >= 0 ? mpp_p2p_receive_waits(&mpp_ws_matcher, m.channel, m.sender, m.tag) : NULL;
+        if (MPP_LIKELY(w != NULL)) {
+            w->entry = mpp_ws_aligned(c->t0);
+            w->duration = (int64_t)(c->t1 - c->t0);
+            mpp_call_origin(c, &w->origin);
+            mpp_ws_after_inline();
+            return;
+        }
+    }
+    mpp_ws_recv_general(c, comm, status);
+}
+
+/* A blocking collective's instance, into its communicator's batch when no
+ * batch is due for its reduction. */
+MPP_ALWAYS_INLINE void mpp_ws_collective(mpp_call_t *c, MPI_Comm comm)
+{
+    struct mpp_coll_ring *ring;
+    if (MPP_LIKELY(mpp_ws_inline_case(comm) && (ring = mpp_comm_world_entry->coll) != NULL &&
+                   !mpp_instances_due(&ring->instances))) {
+        mpp_request_origin_t *origin;
+        mpp_ws_stats.instances++;
+        mpp_instances_begin(&ring->instances, mpp_ws_aligned(c->t0), mpp_ws_aligned(c->t1), &origin);
+        if (origin) /* written where the reduction's result finds it */
+            mpp_call_origin(c, origin);
+        mpp_ws_after_inline();
+        return;
+    }
+    mpp_ws_collective_general(c, comm);
+}
 
 #endif

@@ -1,7 +1,9 @@
-/* What the wait-state hooks share between waitstate_hooks.c (blocking
- * calls, collectives, set-up and end) and ws_requests.c (the requests the
- * analysis follows): the lock and its discipline, the pairing of messages,
- * the collective instances, the statistics.  Private to those two files. */
+/* What the wait-state hooks share: waitstate_hooks.c (blocking calls,
+ * collectives, set-up and end), ws_requests.c (the requests the analysis
+ * follows) and the inline hooks of waitstate_hooks.h (the usual case of
+ * the calls loops make most): the lock and its discipline, the pairing of
+ * messages, the collective instances, the last probe, the statistics.  Not
+ * for other files. */
 #ifndef MPP_WS_HOOKS_SHARED_H
 #define MPP_WS_HOOKS_SHARED_H
 
@@ -10,10 +12,22 @@
 
 #include "comms.h"
 #include "mt_lock.h"
-#include "waitstate_hooks.h"
+#include "thread_state.h"
 #include "waitstates.h"
 #include "ws_deferred.h"
 #include "ws_exchange.h"
+
+typedef struct {
+    uint64_t messages;        /* messages whose send was recorded */
+    uint64_t paired;          /* received messages paired with their send */
+    uint64_t unpaired;        /* received messages whose send never came */
+    uint64_t batches, batch_bytes; /* batches sent and their bytes */
+    uint64_t instances;       /* collective instances recorded */
+    uint64_t reductions;      /* batches of instants reduced */
+    uint64_t exits_unknown;   /* nonblocking instances reduced before they completed */
+    uint64_t dropped;         /* batches whose reduction ended without a result (members disagreed) */
+    uint64_t unfollowed;      /* calls on communicators of more than one process without an id */
+} mpp_ws_stats_t;
 
 extern mpp_mt_lock_t mpp_ws_lock; /* MPI_THREAD_MULTIPLE only (mt_lock.h) */
 extern mpp_p2p_t mpp_ws_matcher;   /* receives paired with their sends (waitstates.h) */
@@ -57,6 +71,25 @@ static inline int mpp_ws_due_locked(void)
     return (mpp_wsx_pending_locked() ? MPP_WS_DUE_REDUCTIONS : 0) |
            (mpp_p2p_stream_due(&mpp_ws_matcher, mpp_ws_batch) ? MPP_WS_DUE_STREAM : 0);
 }
+
+/* Collective instances of a communicator (mpp_instances_t: which batch
+ * goes when) and the number of the next batch to reduce (ws_exchange.h). */
+struct mpp_coll_ring {
+    mpp_instances_t instances;
+    uint64_t batches;
+};
+
+/* The last probe of this thread: the receive of the message it found
+ * waited there, so that probe is the receiving call. */
+typedef struct {
+    int valid;
+    MPI_Comm comm;
+    MPI_Message message;
+    int source, tag;
+    uint64_t t0, t1;
+    mpp_request_origin_t origin;
+} mpp_ws_probe_t;
+extern __thread mpp_ws_probe_t mpp_ws_last_probe __attribute__((tls_model("initial-exec")));
 
 /* Outside the lock: what mpp_ws_due_locked said is due. */
 void mpp_ws_maybe_progress(int due);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "handlemap.h"
-#include "ws_hooks_shared.h"
+#include "waitstate_hooks.h"
 
 enum { REQ_RECV = 1, REQ_PRECV, REQ_PSEND, REQ_COLL, REQ_PCOLL, REQ_IDUP };
 
