@@ -5,6 +5,7 @@
 #include "waitstate_hooks.h"
 
 int mpp_ws_on;
+int mpp_ws_inline_world;
 
 int64_t mpp_ws_clock_offset;
 static int64_t threshold, fine_threshold;
@@ -341,6 +342,7 @@ void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size,
     mpp_p2p_init(&mpp_ws_matcher, threshold, 1 << 20, deliver_real_sync, NULL);
     mpp_ws_requests_start();
     mpp_comms_start(thread_multiple);
+    mpp_ws_inline_world = !thread_multiple && mpp_comm_world_entry && mpp_comm_world_entry->id;
     mpp_ws_on = 1;
 }
 
@@ -352,7 +354,7 @@ void mpp_ws_cancel(void)
         mpp_comms_stop();
         mpp_p2p_free(&mpp_ws_matcher);
     }
-    mpp_ws_on = 0;
+    mpp_ws_on = mpp_ws_inline_world = 0;
     free_memory();
 }
 
@@ -373,7 +375,7 @@ void mpp_ws_finish(void)
 {
     if (!mpp_ws_on)
         return;
-    mpp_ws_on = 0;
+    mpp_ws_on = mpp_ws_inline_world = 0;
     /* Collectives: what every communicator still has, to its reductions
      * (every member is here, with the same count); then the end of the
      * exchange, which delivers every result. */

@@ -88,10 +88,10 @@ MPI_Status *mpp_ws_statuses(int n);
  * send, and room where the instant goes.  It does exactly what the general
  * hook does then, without its calls: the wait-state analysis at the price
  * of a few stores. */
+extern int mpp_ws_inline_world; /* on, not MPI_THREAD_MULTIPLE, MPI_COMM_WORLD followed (has an id) */
 MPP_ALWAYS_INLINE int mpp_ws_inline_case(MPI_Comm comm)
 {
-    return comm == mpp_world() && !mpp_ws_lock.on && !mpp_ws_ndeferred && !mpp_wsx_queued() &&
-           mpp_comm_world_entry && mpp_comm_world_entry->id;
+    return comm == mpp_world() && mpp_ws_inline_world && !mpp_ws_ndeferred && !mpp_wsx_queued();
 }
 
 /* After a call whose instant may have filled a batch (lock free). */

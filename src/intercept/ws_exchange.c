@@ -42,7 +42,7 @@ static message_t *spare, *in_flight, *queue, **queue_tail = &queue;
 static int sending, reclaiming;
 static receive_t stream_in = {TAG_STREAM, 0, 0, MPI_REQUEST_NULL, NULL};
 static receive_t reductions_in = {TAG_REDUCTION, 0, 0, MPI_REQUEST_NULL, NULL};
-static mpp_reductions_t reductions;
+mpp_reductions_t mpp_wsx_reductions;
 static mpp_tree_t world_tree;       /* this process in the tree of all processes (the end's rounds) */
 static uint64_t data_sent, data_received; /* stream batches and reduction messages, not the rounds' */
 static mpp_wsx_stats_t stats;
@@ -226,7 +226,7 @@ static void step_locked(mpp_reduction_t *r, mpp_reduction_next_t next)
         for (int i = 0; i < r->tree.nchildren; i++)
             send_reduction_locked(r->tree.children[i], r, 1);
         ended_locked(r);
-        mpp_reduction_remove(&reductions, r);
+        mpp_reduction_remove(&mpp_wsx_reductions, r);
     }
 }
 
@@ -234,7 +234,7 @@ static void reduce_locked(uint64_t id, uint64_t seq, int op, int n, const int64_
                           void *user)
 {
     mpp_reduction_t *r;
-    mpp_reduction_next_t next = mpp_reduction_own(&reductions, id, seq, op, n, values, tree, user, &r);
+    mpp_reduction_next_t next = mpp_reduction_own(&mpp_wsx_reductions, id, seq, op, n, values, tree, user, &r);
     if (next == MPP_REDUCTION_ERROR) {
         if (id != MPP_COMM_ID_CONTROL) {
             stats.dropped++;
@@ -251,8 +251,6 @@ void mpp_wsx_reduce_locked(uint64_t id, uint64_t seq, int n, const int64_t *valu
     reduce_locked(id, seq, MPP_REDUCE_MAX, n, values, tree, user);
 }
 
-int mpp_wsx_pending_locked(void) { return reductions.count > 0; }
-
 static void dispatch_reduction_locked(const unsigned char *buffer, int bytes)
 {
     reduction_header_t h;
@@ -267,8 +265,8 @@ static void dispatch_reduction_locked(const unsigned char *buffer, int bytes)
     mpp_reduction_t *r;
     mpp_reduction_next_t next =
         h.flags & FLAG_RESULT
-            ? mpp_reduction_result(&reductions, h.comm, h.seq, h.n, values, h.flags & FLAG_MISMATCH, &r)
-            : mpp_reduction_part(&reductions, h.comm, h.seq, h.flags & FLAG_SUM ? MPP_REDUCE_SUM : MPP_REDUCE_MAX,
+            ? mpp_reduction_result(&mpp_wsx_reductions, h.comm, h.seq, h.n, values, h.flags & FLAG_MISMATCH, &r)
+            : mpp_reduction_part(&mpp_wsx_reductions, h.comm, h.seq, h.flags & FLAG_SUM ? MPP_REDUCE_SUM : MPP_REDUCE_MAX,
                                  h.n, values, h.flags & FLAG_MISMATCH, &r);
     if (next != MPP_REDUCTION_ERROR)
         step_locked(r, next);
@@ -371,7 +369,7 @@ int mpp_wsx_start(MPI_Comm c, int batch_size, mpp_mt_lock_t *l, mpp_wsx_callback
         everyone[r] = r;
     mpp_tree_place(&world_tree, everyone, mpp_wsx_world_size, rank, MPP_COMM_ID_CONTROL);
     free(everyone);
-    mpp_reductions_init(&reductions);
+    mpp_reductions_init(&mpp_wsx_reductions);
     post(&stream_in);
     post(&reductions_in);
     stream_in.active = reductions_in.active = 1;
@@ -400,8 +398,8 @@ static void stop(void)
 {
     cancel_receive(&stream_in);
     cancel_receive(&reductions_in);
-    mpp_reductions_each(&reductions, drop_left, NULL);
-    mpp_reductions_free(&reductions);
+    mpp_reductions_each(&mpp_wsx_reductions, drop_left, NULL);
+    mpp_reductions_free(&mpp_wsx_reductions);
     for (int d = 0; filling && d < mpp_wsx_world_size; d++)
         free(filling[d]);
     free(filling);

@@ -85,7 +85,8 @@ static inline int mpp_wsx_record_send_locked(int dest, uint32_t channel, int32_t
 void mpp_wsx_reduce_locked(uint64_t comm, uint64_t seq, int n, const int64_t *values, const mpp_tree_t *tree,
                            void *user);
 /* Reductions not ended yet (worth testing for their messages). */
-int mpp_wsx_pending_locked(void);
+extern mpp_reductions_t mpp_wsx_reductions; /* this process's reductions in progress */
+static inline int mpp_wsx_pending_locked(void) { return mpp_wsx_reductions.count > 0; }
 /* Something was queued by this thread: call mpp_wsx_flush after giving the lock. */
 extern __thread int mpp_wsx_queued_here __attribute__((tls_model("initial-exec")));
 static inline int mpp_wsx_queued(void) { return mpp_wsx_queued_here; }
