@@ -111,7 +111,11 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
     mpp_local_profile_t *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
-    p->intervals = calloc((size_t)nintervals, sizeof *p->intervals);
+    p->intervals = calloc((size_t)nintervals + 1, sizeof *p->intervals);
+    if (!p->intervals) {
+        free(p);
+        return NULL;
+    }
     p->nintervals = nintervals;
     for (int i = 0; i < nintervals; i++) {
         const mpp_interval_t *in = &intervals[i];

@@ -442,14 +442,21 @@ int mpp_dict_canonical_order(mpp_dict_t *d)
     long *id_of = malloc((n ? n : 1) * sizeof *id_of);
     if (!id_of)
         return -1;
+    int out_of_memory = 0;
     for (int k = 0; k < MPP_NREC; k++)
-        of_kind[k] = malloc((n ? n : 1) * sizeof(size_t));
+        out_of_memory |= !(of_kind[k] = malloc((n ? n : 1) * sizeof(size_t)));
+    size_t *dfs = out_of_memory ? NULL : malloc((n + 1) * sizeof *dfs), ndfs = 0;
+    if (!dfs) { /* the dictionary stays as it is */
+        for (int k = 0; k < MPP_NREC; k++)
+            free(of_kind[k]);
+        free(id_of);
+        return -1;
+    }
     for (size_t i = 0; i < n; i++)
         of_kind[d->records[i].kind][count[d->records[i].kind]++] = i;
 
     sorting = d;
     qsort(of_kind[MPP_REC_INTERVAL], count[MPP_REC_INTERVAL], sizeof(size_t), by_entry_then_key);
-    size_t *dfs = malloc((count[MPP_REC_INTERVAL] + 1) * sizeof *dfs), ndfs = 0;
     depth_first(d, of_kind[MPP_REC_INTERVAL], count[MPP_REC_INTERVAL], NULL, dfs, &ndfs);
     memcpy(of_kind[MPP_REC_INTERVAL], dfs, ndfs * sizeof *dfs); /* orphans (no parent) are dropped */
     count[MPP_REC_INTERVAL] = ndfs;

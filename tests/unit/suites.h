@@ -39,6 +39,11 @@ Suite *compare_suite(void);
 Suite *clock_suite(void);
 Suite *numfmt_suite(void);
 
+/* failing_alloc.c: the n-th allocation of the test program from now on
+ * fails (0: none; where testable, not with AddressSanitizer). */
+int unit_allocation_failures_testable(void);
+void unit_fail_allocation(int nth);
+
 /* Index of the first recorded warning that contains every one of the given
  * (NULL-terminated) substrings, or -1. */
 static inline long unit_find_warning(const char *const *needles)

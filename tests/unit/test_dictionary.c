@@ -575,6 +575,36 @@ START_TEST(test_dictionary_bad_args)
 }
 END_TEST
 
+/* Out of memory at any of its allocations, the canonical order fails or
+ * succeeds, but never crashes (it once wrote through a failed malloc). */
+START_TEST(test_dictionary_canonical_out_of_memory)
+{
+    if (!unit_allocation_failures_testable())
+        return; /* AddressSanitizer's allocator: the plain build tests this */
+    int failed = 0;
+    for (int nth = 1; nth <= 40; nth++) {
+        mpp_dict_t d;
+        mpp_dict_init(&d);
+        mpp_dict_add(&d, MPP_REC_INTERVAL, K_LOOP, 100, 1);
+        mpp_dict_add(&d, MPP_REC_INTERVAL, K0, 0, 1);
+        mpp_dict_add(&d, MPP_REC_SRC, S_SEND, 0, 0);
+        mpp_dict_add(&d, MPP_REC_SRC, S_RECV, 0, 0);
+        mpp_dict_add(&d, MPP_REC_CELL, CELL(K_LOOP, S_SEND), 0, 1);
+        mpp_dict_add(&d, MPP_REC_CELL, CELL(K0, S_RECV), 0, 1);
+        mpp_dict_add(&d, MPP_REC_HOST, "node1", 0, 1);
+        unit_fail_allocation(nth);
+        int rc = mpp_dict_canonical_order(&d);
+        unit_fail_allocation(0);
+        ck_assert(rc == 0 || rc == -1);
+        failed += rc != 0;
+        if (rc == 0)
+            ck_assert_int_ge(mpp_dict_find(&d, MPP_REC_SRC, S_SEND), 0);
+        mpp_dict_free(&d);
+    }
+    ck_assert_int_gt(failed, 0); /* some allocation of it did fail */
+}
+END_TEST
+
 Suite *dictionary_suite(void)
 {
     Suite *s = suite_create("dictionary");
@@ -599,6 +629,7 @@ Suite *dictionary_suite(void)
     tcase_add_test(tc, test_dictionary_canonical_intervals);
     tcase_add_test(tc, test_dictionary_canonical_ties_and_orphans);
     tcase_add_test(tc, test_dictionary_canonical_src_cells);
+    tcase_add_test(tc, test_dictionary_canonical_out_of_memory);
     tcase_add_test(tc, test_dictionary_union_of_two_processes);
     tcase_add_test(tc, test_dictionary_union_is_symmetric);
     tcase_add_test(tc, test_dictionary_parent_key);

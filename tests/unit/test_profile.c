@@ -440,6 +440,38 @@ START_TEST(test_profile_bad_args)
 }
 END_TEST
 
+/* The resolver and names of the test above, without Check's assertions
+ * (which allocate, and exit when they cannot). */
+static const char *plain_resolve(void *ctx, uintptr_t address)
+{
+    (void)ctx;
+    return address == A_MAIN ? R_MAIN : address == A_SOLVE ? R_SOLVE : R_WORK;
+}
+
+static const char *plain_function_name(uint32_t fid) { return fid ? "MPI_Allreduce" : "MPI_Send"; }
+
+/* Out of memory at any of its allocations, the build returns a profile or
+ * NULL, but never crashes (it once wrote through a failed calloc). */
+START_TEST(test_profile_out_of_memory)
+{
+    if (!unit_allocation_failures_testable())
+        return; /* AddressSanitizer's allocator: the plain build tests this */
+    record(&T1, 0, 1, A_WORK, A_MAIN, 0, 0, 3, MPP_CAT_SENDRECV, 40, 8, 0);
+    record(&T2, 1, 0, A_SOLVE, A_MAIN, 0, 0, 1, MPP_CAT_COLLECTIVE, 4, 0, 0);
+    const mpp_table_t *tables[2] = {&T1, &T2};
+    int failed = 0;
+    for (int nth = 1; nth <= 40; nth++) {
+        unit_fail_allocation(nth);
+        P = mpp_profile_build(tables, 2, intervals, 2, quarter_seconds, plain_resolve, NULL, plain_function_name);
+        unit_fail_allocation(0);
+        failed += P == NULL;
+        mpp_profile_free(P);
+        P = NULL;
+    }
+    ck_assert_int_gt(failed, 0);
+}
+END_TEST
+
 Suite *profile_suite(void)
 {
     Suite *s = suite_create("profile");
@@ -467,6 +499,7 @@ Suite *profile_suite(void)
     tc = tcase_create("bad_args");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_profile_bad_args);
+    tcase_add_test(tc, test_profile_out_of_memory);
     suite_add_tcase(s, tc);
     return s;
 }
