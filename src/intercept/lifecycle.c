@@ -603,6 +603,12 @@ void mpp_lifecycle_finish(uint32_t fid, void *return_address, void *frame_addres
     enter_finalize(fid, end, return_address, frame_address);
     ended_in = fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "MPI_Finalize";
     mpp_collect_set(0, 0);
+    /* The intervals end, and the counters are last read, where the program
+     * entered MPI_Finalize: the wait-state exchange and the clocks' second
+     * alignment that follow are the profiler's work (a process that waited
+     * there for a late one had that wait counted as its program's CPU time,
+     * more than its wall time). */
+    mpp_intervals_close_all(end);
     finish_waitstates();
     mpp_lifecycle_stop(end, 1);
     mpp_trace_mode_finish(profiler_comm, end, waitstates ? &alignment : NULL, &final_alignment, &run);

@@ -1,8 +1,12 @@
 /* context: a small MPI program for the machine-context tests (Machine,
  * Placement, hardware counters that degrade): an interval with some
- * computation and collective calls, on any number of processes. */
+ * computation and collective calls, on any number of processes.
+ * "late-finalize": rank 1 sleeps 0.3 s before MPI_Finalize, where the
+ * others wait for it. */
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 #include "mpiprof.h"
 
@@ -22,6 +26,8 @@ int main(int argc, char **argv)
     MPIPROF_INTERVAL_END();
     if (rank == 0)
         printf("context: %d processes, sum %.0f\n", size, sum);
+    if (argc > 1 && !strcmp(argv[1], "late-finalize") && rank == 1)
+        nanosleep(&(struct timespec){0, 300000000}, NULL);
     MPI_Finalize();
     return 0;
 }
