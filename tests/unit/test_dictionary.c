@@ -316,26 +316,33 @@ START_TEST(test_dictionary_canonical_ties_and_orphans)
 }
 END_TEST
 
+/* Intervals, SRC points, cells (two of them with no such interval or SRC
+ * point), hosts and warnings, added out of order. */
+static void add_src_cells(mpp_dict_t *d)
+{
+    mpp_dict_add(d, MPP_REC_INTERVAL, K_LOOP, 100, 1);
+    mpp_dict_add(d, MPP_REC_INTERVAL, K0, 0, 1);
+    mpp_dict_add(d, MPP_REC_SRC, S_SEND, 0, 0);
+    mpp_dict_add(d, MPP_REC_SRC, S_RECV, 0, 0);
+    mpp_dict_add(d, MPP_REC_SRC, S_ALLR, 0, 0);
+    /* cells: named by their interval's and SRC point's keys */
+    mpp_dict_add(d, MPP_REC_CELL, CELL(K_LOOP, S_SEND), 0, 1);
+    mpp_dict_add(d, MPP_REC_CELL, CELL(K0, S_SEND), 0, 1);
+    mpp_dict_add(d, MPP_REC_CELL, CELL(K_LOOP, S_ALLR), 0, 1);
+    mpp_dict_add(d, MPP_REC_CELL, CELL(K0, S_RECV), 0, 1);
+    mpp_dict_add(d, MPP_REC_CELL, CELL(K_LOOP, S_RECV), 0, 1);
+    mpp_dict_add(d, MPP_REC_HOST, "node2", 1, 1);
+    mpp_dict_add(d, MPP_REC_HOST, "node10", 2, 1);
+    mpp_dict_add(d, MPP_REC_WARNING, "zz from rank 0", 0, 1);
+    mpp_dict_add(d, MPP_REC_WARNING, "bb from rank 2", 2, 1);
+    mpp_dict_add(d, MPP_REC_WARNING, "aa from rank 2", 2, 1);
+    mpp_dict_add(d, MPP_REC_CELL, CELL(K_AFTER, S_SEND), 0, 1);   /* unknown interval: dropped */
+    mpp_dict_add(d, MPP_REC_CELL, CELL(K0, "MPI_Bcast"), 0, 1);   /* unknown SRC: dropped */
+}
+
 START_TEST(test_dictionary_canonical_src_cells)
 {
-    mpp_dict_add(&A, MPP_REC_INTERVAL, K_LOOP, 100, 1);
-    mpp_dict_add(&A, MPP_REC_INTERVAL, K0, 0, 1);
-    mpp_dict_add(&A, MPP_REC_SRC, S_SEND, 0, 0);
-    mpp_dict_add(&A, MPP_REC_SRC, S_RECV, 0, 0);
-    mpp_dict_add(&A, MPP_REC_SRC, S_ALLR, 0, 0);
-    /* cells: named by their interval's and SRC point's keys */
-    mpp_dict_add(&A, MPP_REC_CELL, CELL(K_LOOP, S_SEND), 0, 1);
-    mpp_dict_add(&A, MPP_REC_CELL, CELL(K0, S_SEND), 0, 1);
-    mpp_dict_add(&A, MPP_REC_CELL, CELL(K_LOOP, S_ALLR), 0, 1);
-    mpp_dict_add(&A, MPP_REC_CELL, CELL(K0, S_RECV), 0, 1);
-    mpp_dict_add(&A, MPP_REC_CELL, CELL(K_LOOP, S_RECV), 0, 1);
-    mpp_dict_add(&A, MPP_REC_HOST, "node2", 1, 1);
-    mpp_dict_add(&A, MPP_REC_HOST, "node10", 2, 1);
-    mpp_dict_add(&A, MPP_REC_WARNING, "zz from rank 0", 0, 1);
-    mpp_dict_add(&A, MPP_REC_WARNING, "bb from rank 2", 2, 1);
-    mpp_dict_add(&A, MPP_REC_WARNING, "aa from rank 2", 2, 1);
-    mpp_dict_add(&A, MPP_REC_CELL, CELL(K_AFTER, S_SEND), 0, 1);   /* unknown interval: dropped */
-    mpp_dict_add(&A, MPP_REC_CELL, CELL(K0, "MPI_Bcast"), 0, 1);   /* unknown SRC: dropped */
+    add_src_cells(&A);
     ck_assert_int_eq(mpp_dict_canonical_order(&A), 0);
     expect_grouped(&A);
     EXPECT_ORDER(&A, MPP_REC_INTERVAL, K0, K_LOOP);
@@ -585,13 +592,7 @@ START_TEST(test_dictionary_canonical_out_of_memory)
     for (int nth = 1; nth <= 40; nth++) {
         mpp_dict_t d;
         mpp_dict_init(&d);
-        mpp_dict_add(&d, MPP_REC_INTERVAL, K_LOOP, 100, 1);
-        mpp_dict_add(&d, MPP_REC_INTERVAL, K0, 0, 1);
-        mpp_dict_add(&d, MPP_REC_SRC, S_SEND, 0, 0);
-        mpp_dict_add(&d, MPP_REC_SRC, S_RECV, 0, 0);
-        mpp_dict_add(&d, MPP_REC_CELL, CELL(K_LOOP, S_SEND), 0, 1);
-        mpp_dict_add(&d, MPP_REC_CELL, CELL(K0, S_RECV), 0, 1);
-        mpp_dict_add(&d, MPP_REC_HOST, "node1", 0, 1);
+        add_src_cells(&d);
         unit_fail_allocation(nth);
         int rc = mpp_dict_canonical_order(&d);
         unit_fail_allocation(0);
