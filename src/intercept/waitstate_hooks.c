@@ -342,7 +342,11 @@ void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size,
     mpp_p2p_init(&mpp_ws_matcher, threshold, 1 << 20, deliver_real_sync, NULL);
     mpp_ws_requests_start();
     mpp_comms_start(thread_multiple);
-    mpp_ws_inline_world = !thread_multiple && mpp_comm_world_entry && mpp_comm_world_entry->id;
+    /* one thread makes the MPI calls (no lock, no other thread's waits to
+     * apply: ws_deferred.h) and the world has an id (mpp_origin_keeps_frames
+     * is set from MPI_THREAD_SERIALIZED on, before this) */
+    mpp_ws_inline_world = !thread_multiple && !mpp_origin_keeps_frames && mpp_comm_world_entry &&
+                          mpp_comm_world_entry->id;
     mpp_ws_on = 1;
 }
 

@@ -83,15 +83,18 @@ void mpp_ws_comm_freeing(MPI_Comm comm);
 MPI_Status *mpp_ws_statuses(int n);
 
 /* --- the hooks of the calls loops make most, inline ---
- * Their usual case: a run without other threads' waits to apply or a lock
- * to take (not MPI_THREAD_MULTIPLE), on MPI_COMM_WORLD, nothing queued to
- * send, and room where the instant goes.  It does exactly what the general
- * hook does then, without its calls: the wait-state analysis at the price
- * of a few stores. */
-extern int mpp_ws_inline_world; /* on, not MPI_THREAD_MULTIPLE, MPI_COMM_WORLD followed (has an id) */
+ * Their usual case: one thread makes the MPI calls (MPI_THREAD_SINGLE or
+ * FUNNELED: no lock to take, no other thread's waits to apply), on
+ * MPI_COMM_WORLD, nothing queued to send, and room where the instant goes.
+ * It does exactly what the general hook does then, without its calls: the
+ * wait-state analysis at the price of a few stores.  Whether the run is
+ * such a run is one flag, set at MPI_Init: nothing another thread writes
+ * is read before it (ThreadSanitizer saw a compiler's early load of a
+ * second condition race with that thread). */
+extern int mpp_ws_inline_world;
 MPP_ALWAYS_INLINE int mpp_ws_inline_case(MPI_Comm comm)
 {
-    return comm == mpp_world() && mpp_ws_inline_world && !mpp_ws_ndeferred && !mpp_wsx_queued();
+    return comm == mpp_world() && mpp_ws_inline_world && !mpp_wsx_queued();
 }
 
 /* After a call whose instant may have filled a batch (lock free). */
