@@ -42,18 +42,29 @@ void mpp_cover_reset(mpp_cover_t *c);
  * covered yet (0 for an empty or inverted window), which the caller
  * credits to the window's operation. */
 int64_t mpp_cover_add(mpp_cover_t *c, int64_t from, int64_t to);
-/* The same, inline for the usual cases: an empty window, or one after
- * everything covered while there is room. */
+/* The same, inline for the usual cases: an empty window, one after
+ * everything covered while there is room, or one that begins in the last
+ * piece (requests in flight together: it extends that piece). */
 static inline int64_t mpp_cover_add_fast(mpp_cover_t *c, int64_t from, int64_t to)
 {
     if (!(to > from))
         return 0;
     int n = c->n;
-    if (n > 0 && n < MPP_COVER_PIECES && from > c->piece[n - 1].to) {
-        c->piece[n].from = from;
-        c->piece[n].to = to;
-        c->n = n + 1;
-        return to - from;
+    if (n > 0) {
+        mpp_cover_piece_t *last = &c->piece[n - 1];
+        if (from > last->to) {
+            if (n < MPP_COVER_PIECES) {
+                c->piece[n].from = from;
+                c->piece[n].to = to;
+                c->n = n + 1;
+                return to - from;
+            }
+        } else if (from >= last->from) { /* the pieces before it end before it begins */
+            int64_t covered = (to < last->to ? to : last->to) - from;
+            if (to > last->to)
+                last->to = to;
+            return (to - from) - covered;
+        }
     }
     return mpp_cover_add(c, from, to);
 }

@@ -60,6 +60,22 @@ mpp_thread_t *mpp_thread_attach_bounded(uintptr_t stack_lo, uintptr_t stack_hi)
 
 mpp_thread_t *mpp_threads(void) { return atomic_load_explicit(&all_threads, memory_order_acquire); }
 
+/* The one category of the requests a wait/test/start completed or
+ * handled, when they all have the same (the usual case: no division),
+ * else -1. */
+static inline int only_kind(const mpp_call_t *c)
+{
+    int kind = -1;
+    for (int k = 0; k < MPP_NCAT; k++) {
+        if (!c->by_kind[k])
+            continue;
+        if (kind >= 0)
+            return -1;
+        kind = k;
+    }
+    return kind;
+}
+
 /* Time of a wait/test/start split over the categories of the requests it
  * completed (or, completing none, handled), in proportion to their number;
  * the rounding remainder goes to the last category. */
@@ -83,6 +99,11 @@ static void split_by_kind(const mpp_call_t *c, uint64_t dt, uint64_t share[MPP_N
 
 static void add_split(mpp_stats_t *s, const mpp_call_t *c, uint64_t dt)
 {
+    int kind = only_kind(c);
+    if (kind >= 0) {
+        s->ticks[kind] += dt;
+        return;
+    }
     uint64_t share[MPP_NCAT];
     split_by_kind(c, dt, share);
     for (int k = 0; k < MPP_NCAT; k++)
@@ -96,6 +117,9 @@ uint64_t mpp_call_ticks_of(const mpp_call_t *c, int category, int call_category)
     uint64_t dt = c->t1 - c->t0;
     if (!c->by_kind_used)
         return category == call_category ? dt : 0;
+    int kind = only_kind(c);
+    if (kind >= 0)
+        return category == kind ? dt : 0;
     uint64_t share[MPP_NCAT];
     split_by_kind(c, dt, share);
     return share[category];

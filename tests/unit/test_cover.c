@@ -196,6 +196,28 @@ START_TEST(test_cover_joins_smallest_gaps)
 }
 END_TEST
 
+/* The inline path gives what the general one gives, window for window,
+ * pieces and all: random windows mostly near the end of the time line
+ * (requests in flight together), some anywhere, over a join or two. */
+START_TEST(test_cover_fast_same_as_general)
+{
+    static mpp_cover_t general;
+    mpp_cover_reset(&general);
+    srand(17);
+    int64_t now = 0;
+    for (int i = 0; i < 20000; i++) {
+        now += rand() % 50;
+        int64_t from = rand() % 10 ? now - rand() % 100 : rand() % (now + 1), to = from + rand() % 120 - 10;
+        ck_assert_int_eq(mpp_cover_add_fast(&cover, from, to), mpp_cover_add(&general, from, to));
+        ck_assert_int_eq(cover.n, general.n);
+    }
+    ck_assert_int_eq(memcmp(cover.piece, general.piece, (size_t)cover.n * sizeof *cover.piece), 0);
+    ck_assert_uint_eq(cover.joined, general.joined);
+    ck_assert_uint_gt(general.joined, 0); /* the pieces ran out on the way */
+    check_sorted();
+}
+END_TEST
+
 START_TEST(test_cover_reset)
 {
     mpp_cover_add(&cover, 0, 10);
@@ -217,6 +239,7 @@ Suite *cover_suite(void)
     tcase_add_test(basic, test_cover_out_of_order);
     tcase_add_test(basic, test_cover_root_running_ahead);
     tcase_add_test(basic, test_cover_reset);
+    tcase_add_test(basic, test_cover_fast_same_as_general);
     suite_add_tcase(s, basic);
     TCase *bound = tcase_create("bound");
     tcase_add_checked_fixture(bound, setup, NULL);
