@@ -99,6 +99,7 @@ typedef struct mpp_call {
     uint32_t fid;
     void *frame;                /* the wrapper's frame: the call site, should the process end inside */
     uint32_t by_kind[MPP_NCAT]; /* requests completed (none: handled), for waits/tests/starts */
+    unsigned by_kind_mask;      /* bit k: by_kind[k] > 0 */
     int by_kind_used;
     int64_t bytes_sent, bytes_recv;
     mpp_call_price_t model;     /* the model's price of this call (model.h; 0: none) */
@@ -245,7 +246,17 @@ int mpp_call_request_done(mpp_call_t *c, uint64_t key, int gone);
  * share by the kinds of the requests it completed, or, when it handled no
  * tracked request, all of it if its own category (the wrapper's) is that
  * one. */
-uint64_t mpp_call_ticks_of(const mpp_call_t *c, int category, int call_category);
+uint64_t mpp_call_ticks_split(const mpp_call_t *c, int category);
+MPP_ALWAYS_INLINE uint64_t mpp_call_ticks_of(const mpp_call_t *c, int category, int call_category)
+{
+    uint64_t dt = c->t1 - c->t0;
+    if (!c->by_kind_used)
+        return category == call_category ? dt : 0;
+    unsigned m = c->by_kind_mask;
+    if (!(m & (m - 1))) /* one category (the usual case): no division */
+        return (m >> category) & 1 ? dt : 0;
+    return mpp_call_ticks_split(c, category);
+}
 
 /* Requests may complete, and wait states be paired, in another thread than
  * the call's (MPI_THREAD_SERIALIZED, MULTIPLE): origins keep their cell's

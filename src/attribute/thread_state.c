@@ -65,15 +65,8 @@ mpp_thread_t *mpp_threads(void) { return atomic_load_explicit(&all_threads, memo
  * else -1. */
 static inline int only_kind(const mpp_call_t *c)
 {
-    int kind = -1;
-    for (int k = 0; k < MPP_NCAT; k++) {
-        if (!c->by_kind[k])
-            continue;
-        if (kind >= 0)
-            return -1;
-        kind = k;
-    }
-    return kind;
+    unsigned m = c->by_kind_mask;
+    return m && !(m & (m - 1)) ? __builtin_ctz(m) : -1;
 }
 
 /* Time of a wait/test/start split over the categories of the requests it
@@ -112,16 +105,10 @@ static void add_split(mpp_stats_t *s, const mpp_call_t *c, uint64_t dt)
 
 void mpp_call_add_split(mpp_cell_t *cell, const mpp_call_t *c) { add_split(&cell->stats, c, c->t1 - c->t0); }
 
-uint64_t mpp_call_ticks_of(const mpp_call_t *c, int category, int call_category)
+uint64_t mpp_call_ticks_split(const mpp_call_t *c, int category)
 {
-    uint64_t dt = c->t1 - c->t0;
-    if (!c->by_kind_used)
-        return category == call_category ? dt : 0;
-    int kind = only_kind(c);
-    if (kind >= 0)
-        return category == kind ? dt : 0;
     uint64_t share[MPP_NCAT];
-    split_by_kind(c, dt, share);
+    split_by_kind(c, c->t1 - c->t0, share);
     return share[category];
 }
 

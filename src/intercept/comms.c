@@ -300,19 +300,15 @@ mpp_comm_t *mpp_comm_unregister(MPI_Comm comm)
     return c;
 }
 
-void mpp_comm_hold(mpp_comm_t *c)
+void mpp_comm_hold_other(mpp_comm_t *c)
 {
-    if (!c)
-        return;
     take();
     c->refs++;
     give();
 }
 
-void mpp_comm_release(mpp_comm_t *c)
+void mpp_comm_release_other(mpp_comm_t *c)
 {
-    if (!c)
-        return;
     take();
     release_locked(c);
     give();

@@ -69,8 +69,21 @@ void mpp_comm_register(mpp_comm_t *c, MPI_Comm handle);
 /* The communicator is being freed: its entry leaves the registry; returned
  * with a reference the caller releases after use (NULL if none). */
 mpp_comm_t *mpp_comm_unregister(MPI_Comm comm);
-void mpp_comm_hold(mpp_comm_t *c);
-void mpp_comm_release(mpp_comm_t *c);
+void mpp_comm_hold_other(mpp_comm_t *c);
+void mpp_comm_release_other(mpp_comm_t *c);
+/* A reference more or less (NULL: none); the world's entry lives until
+ * the end, so its references are not counted (no call for the requests
+ * on MPI_COMM_WORLD). */
+static inline void mpp_comm_hold(mpp_comm_t *c)
+{
+    if (c && c != mpp_comm_world_entry)
+        mpp_comm_hold_other(c);
+}
+static inline void mpp_comm_release(mpp_comm_t *c)
+{
+    if (c && c != mpp_comm_world_entry)
+        mpp_comm_release_other(c);
+}
 
 static inline int mpp_comm_world_rank(const mpp_comm_t *c, int rank)
 {

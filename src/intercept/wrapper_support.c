@@ -104,6 +104,7 @@ void mpp_reqset_before(mpp_call_t *c, mpp_reqset_t *set, const MPI_Request *requ
     set->keys = set->inline_keys;
     for (int k = 0; k < MPP_NCAT; k++)
         c->by_kind[k] = 0;
+    c->by_kind_mask = 0;
     if (start)
         for (int k = 0; k < MPP_NPRICE; k++)
             c->started_price[k] = 0;
@@ -130,6 +131,7 @@ void mpp_reqset_before(mpp_call_t *c, mpp_reqset_t *set, const MPI_Request *requ
         }
         set->keys[i] = mpp_request_pack(key, info.serial);
         c->by_kind[info.kind]++;
+        c->by_kind_mask |= 1u << info.kind;
         c->by_kind_used = 1;
         set->persistent |= info.persistent;
         if (start && info.persistent) {

@@ -126,9 +126,13 @@ static inline void mpp_reqset_after(mpp_call_t *c, mpp_reqset_t *set, const MPI_
             mpp_request_remove_instance(mpp_request_handle_of(set->keys[i]), mpp_request_serial_of(set->keys[i]));
         }
     }
-    if (any)
-        for (int k = 0; k < MPP_NCAT; k++)
+    if (any) {
+        c->by_kind_mask = 0;
+        for (int k = 0; k < MPP_NCAT; k++) {
             c->by_kind[k] = completed[k];
+            c->by_kind_mask |= (unsigned)(completed[k] != 0) << k;
+        }
+    }
 }
 
 
