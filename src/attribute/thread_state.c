@@ -114,20 +114,6 @@ uint64_t mpp_call_ticks_split(const mpp_call_t *c, int category)
 
 int mpp_origin_keeps_frames;
 
-static void origin_of(mpp_request_origin_t *o, mpp_thread_t *t, const mpp_cell_t *cell)
-{
-    o->thread = cell ? t : NULL;
-    o->depth = 0;
-    if (!cell)
-        return;
-    o->generation = t->table.generation;
-    o->slot = (uint64_t)(cell - t->table.cells);
-    o->hash = cell->hash;
-    o->fid = cell->fid;
-    o->interval = cell->interval;
-    o->depth = mpp_origin_keeps_frames ? t->table.depth : 0; /* frames copied from the cell only if kept (0: none) */
-}
-
 void mpp_thread_requests_keep_frames(int on)
 {
     mpp_origin_keeps_frames = on;
@@ -150,13 +136,10 @@ static void describe_request(const mpp_call_t *c)
 
 /* Requests created or started by the call: their start is the call's
  * return, their origin its cell (Overlap). */
-static void track_requests(mpp_call_t *c, mpp_cell_t *cell)
+static void track_requests(mpp_call_t *c)
 {
     mpp_request_origin_t o;
-    origin_of(&o, c->thread, cell);
-    if (cell && MPP_UNLIKELY(mpp_origin_keeps_frames)) /* another thread may complete them: their cell's key */
-        for (int i = 0; i < o.depth; i++)
-            o.frames[i] = cell->frames[i];
+    mpp_call_origin(c, &o); /* its frames when another thread may complete them: their cell's key */
     c->new_serial = 0;
     if (c->new_request) {
         c->new_serial = mpp_request_add_started(c->new_request, c->new_kind, c->new_persistent, c->new_sent,
@@ -265,7 +248,7 @@ void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_
         MPP_UNLIKELY(mpp_callsite_library_call((uintptr_t)return_address, c->fid))) {
         c->cell = NULL;
         if (c->new_request || c->nstarted)
-            track_requests(c, NULL); /* their kind and handle still matter */
+            track_requests(c); /* their kind and handle still matter */
         atomic_store_explicit(&t->left, atomic_load_explicit(&t->entered, memory_order_relaxed), memory_order_relaxed);
         return;
     }
@@ -312,7 +295,7 @@ void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_
     }
     c->cell = cell;
     if (MPP_UNLIKELY(c->new_request || c->nstarted))
-        track_requests(c, cell);
+        track_requests(c);
     atomic_store_explicit(&t->left, atomic_load_explicit(&t->entered, memory_order_relaxed), memory_order_relaxed);
 }
 
@@ -320,5 +303,5 @@ void mpp_call_end_requests(mpp_call_t *c, mpp_cell_t *cell)
 {
     if (MPP_UNLIKELY(c->nstarted))
         mpp_price_add(cell->stats.model, c->started_price);
-    track_requests(c, cell);
+    track_requests(c);
 }
