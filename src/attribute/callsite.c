@@ -1,6 +1,9 @@
 #include <link.h>
 #include <pthread.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <unwind.h>
 
 #include "callsite.h"
@@ -20,8 +23,44 @@ static int depth = 1;
 
 int mpp_callsite_depth(void) { return depth; }
 
+extern void *__libc_stack_end; /* the C library's: the initial thread's stack pointer at the start */
+
+/* The initial thread's stack as the C library's pthread_getattr_np gives
+ * it, without its read of /proc/self/maps (about 0.5 ms in MPI_Init, whose
+ * libraries make the maps long).  The top is the end of __libc_stack_end's
+ * page; the bottom is RLIMIT_STACK below the end of the stack's mapping,
+ * which ends at the page after the program's file name (AT_EXECFN: the
+ * highest string the kernel puts there, maybe in __libc_stack_end's page),
+ * taken a page higher so that the bottom is never below the C library's.
+ * The C library also stops at the mapping below: with a limit up to
+ * 128 MiB the kernel keeps mappings farther away (mmap_base's gap).  0
+ * where this does not hold (a larger or no limit, another thread, a stack
+ * without the caller's frame): the C library is asked. */
+static int initial_stack(uintptr_t *lo, uintptr_t *hi)
+{
+    struct rlimit limit;
+    const char *name = (const char *)getauxval(AT_EXECFN);
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), top = ((uintptr_t)__libc_stack_end & -page) + page;
+    if (gettid() != getpid() || !name || name < (const char *)__libc_stack_end ||
+        getrlimit(RLIMIT_STACK, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur > (rlim_t)128 << 20)
+        return 0;
+    uintptr_t end = (((uintptr_t)name + strlen(name) + 1 + page - 1) & -page) + page;
+    uintptr_t above = end - top; /* the arguments and the environment */
+    if (above >= limit.rlim_cur)
+        return 0;
+    uintptr_t size = ((uintptr_t)limit.rlim_cur - above) & -page;
+    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+    if (size >= top || here >= top || here < top - size)
+        return 0;
+    *lo = top - size;
+    *hi = top;
+    return 1;
+}
+
 void mpp_stack_bounds(uintptr_t *lo, uintptr_t *hi)
 {
+    if (initial_stack(lo, hi))
+        return;
     pthread_attr_t attr;
     void *addr;
     size_t size;

@@ -3,9 +3,12 @@
  * pointers, a capture must give the frames the DWARF unwinder gives, and
  * the hot path's match must say yes exactly when the capture would give the
  * same frames; on synthetic stacks, every read stays within the bounds. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <unwind.h>
 
 #include "callsite.h"
@@ -350,6 +353,84 @@ START_TEST(test_frame_rules_invalid_addresses)
 }
 END_TEST
 
+/* The C library's bounds of the calling thread's stack (for the initial
+ * thread: a read of /proc/self/maps). */
+static void libc_bounds(uintptr_t *lo_out, uintptr_t *hi_out)
+{
+    pthread_attr_t attr;
+    void *addr;
+    size_t size;
+    ck_assert_int_eq(pthread_getattr_np(pthread_self(), &attr), 0);
+    ck_assert_int_eq(pthread_attr_getstack(&attr, &addr, &size), 0);
+    pthread_attr_destroy(&attr);
+    *lo_out = (uintptr_t)addr;
+    *hi_out = (uintptr_t)addr + size;
+}
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The fastest of 5 calls of f (the host's speed changes from one
+ * millisecond to the next). */
+static double fastest(void (*f)(uintptr_t *, uintptr_t *))
+{
+    double best = 1e9;
+    for (int i = 0; i < 5; i++) {
+        uintptr_t a, b;
+        double t0 = seconds();
+        f(&a, &b);
+        double t = seconds() - t0;
+        best = t < best ? t : best;
+    }
+    return best;
+}
+
+START_TEST(test_stack_bounds_initial_thread)
+{
+    /* the thread that started the process (Check's fork keeps it: the
+     * child's only thread is the one that forked from the initial one) */
+    ck_assert_int_eq(gettid(), getpid());
+    uintptr_t mine_lo, mine_hi, libc_lo, libc_hi, page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    mpp_stack_bounds(&mine_lo, &mine_hi);
+    libc_bounds(&libc_lo, &libc_hi);
+    /* the same top, a bottom at most two pages above the C library's
+     * (never below: a read there could fault) */
+    ck_assert_uint_eq(mine_hi, libc_hi);
+    ck_assert_uint_ge(mine_lo, libc_lo);
+    ck_assert_uint_le(mine_lo - libc_lo, 2 * page);
+    uintptr_t here = (uintptr_t)&page;
+    ck_assert(here >= mine_lo && here < mine_hi);
+    /* without the C library's read of /proc/self/maps (about 0.5 ms in
+     * MPI_Init, once the MPI library's modules are loaded) */
+    double mine = fastest(mpp_stack_bounds), libc = fastest(libc_bounds);
+    ck_assert_msg(mine * 10 < libc, "the initial thread's stack bounds take %.1f us, the C library's %.1f us",
+                  mine * 1e6, libc * 1e6);
+}
+END_TEST
+
+static void *other_thread_bounds(void *arg)
+{
+    uintptr_t *b = arg;
+    mpp_stack_bounds(&b[0], &b[1]);
+    libc_bounds(&b[2], &b[3]);
+    return NULL;
+}
+
+START_TEST(test_stack_bounds_other_thread)
+{
+    uintptr_t b[4];
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, other_thread_bounds, b), 0);
+    pthread_join(t, NULL);
+    ck_assert_uint_eq(b[0], b[2]);
+    ck_assert_uint_eq(b[1], b[3]);
+}
+END_TEST
+
 /* Entry points named as the MPI library's bindings name theirs. */
 void __attribute__((noinline, used)) mpi_file_open_(void) { sink++; }
 void __attribute__((noinline, used)) MPI_FILE_CLOSE(void) { sink++; }
@@ -384,6 +465,8 @@ Suite *callsite_suite(void)
     tcase_add_test(tc, test_callsite_capture_from_garbage_registers);
     tcase_add_test(tc, test_frame_rules_invalid_addresses);
     tcase_add_test(tc, test_frame_implements);
+    tcase_add_test(tc, test_stack_bounds_initial_thread);
+    tcase_add_test(tc, test_stack_bounds_other_thread);
     suite_add_tcase(s, tc);
     return s;
 }
