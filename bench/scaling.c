@@ -30,8 +30,9 @@
  * counts of a quiet node (MPP_CLOCKSYNC_ROUNDS; calibrate.c's WARMUP +
  * SMALL_REPS and WARMUP + LARGE_REPS): a noisy one adds round trips,
  * never processes.  Communicator ids need no message at all (commids.h).
- * MPI's own collectives the profiler calls (two MPI_Comm_dup, one
- * MPI_Comm_split at MPI_Init) are MPI's cost, not listed. */
+ * MPI's own collectives the profiler calls (two MPI_Comm_dup, and with
+ * several nodes one MPI_Comm_split, at MPI_Init) are MPI's cost, not
+ * listed. */
 #include <math.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -387,10 +388,16 @@ static void run_step(mpp_exchange_t *x, int step, const options_t *o)
     case 1: /* calibrate.c 1. */
         tree_bcast(x, world_of(x), buf, CAL_SETTINGS);
         break;
-    case 2: /* calibrate.c 2. and 3.: leader's host and rank in each node, then nodes, who measures, crowded */
-        tree_bcast(x, node_of(x, o->per_node), buf, 256);
-        tree_bcast(x, node_of(x, o->per_node), buf, sizeof(int));
-        allreduce_bytes(x, sizeof(int));
+    case 2: /* calibrate.c 2. and 3.: one node or several (the least colours), leader's host (and, with
+             * several nodes, rank in each node, then nodes), who measures, crowded */
+        allreduce_bytes(x, 2 * sizeof(int));
+        if (x->size <= o->per_node) {
+            tree_bcast(x, world_of(x), buf, 256);
+        } else {
+            tree_bcast(x, node_of(x, o->per_node), buf, 256);
+            tree_bcast(x, node_of(x, o->per_node), buf, sizeof(int));
+            allreduce_bytes(x, sizeof(int));
+        }
         allreduce_bytes(x, 4 * sizeof(int));
         allreduce_bytes(x, sizeof(int));
         break;

@@ -1,11 +1,11 @@
 /* Calibration of the communication model at MPI_Init, measured again at
  * MPI_Finalize (calibrate.h).
  *
- * Cost: one communicator split (processes by host) and ten small collectives over all
- * processes; a ping-pong of two processes on one node (8 bytes, then
- * 128 KiB: 32 and 6 round trips after a warm-up, more while each size has
- * taken less than 0.5 ms (256 at most), fewer (but 3) past 5 ms: about
- * 1 ms in shared memory) and, with several nodes, the same between two
+ * Cost: ten small collectives over all processes (with several nodes, a
+ * communicator split by host and two more); a ping-pong of two processes
+ * on one node (8 bytes, then 128 KiB: 32 and 6 round trips after a
+ * warm-up, more while each size has taken less than 0.5 ms (256 at most),
+ * fewer (but 3) past 5 ms: about 1 ms in shared memory) and, with several nodes, the same between two
  * nodes (about 2 ms over a 1 GB/s network); a compute loop of about
  * 0.07 ms, taken 4 times, on every process at once (16 times at
  * MPI_Finalize, which keeps the faster of the two).  The other processes
@@ -286,22 +286,32 @@ void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char 
         out->model_malformed = 1;
     }
 
-    /* 2. Nodes: processes with the same host name (as the protocol's Nodes). */
+    /* 2. Nodes: processes with the same host name (as the protocol's Nodes).
+     * All on one node (every colour the same: the least colour and the
+     * least negated one tell), the node is comm itself: no communicator
+     * split (an MPI collective of its own, 0.05-0.15 ms at MPI_Init). */
+    int colour = host_colour(hostname), colours[2] = {colour, -colour}, least[2];
+    mpp_ptp_allreduce(colours, least, 2, MPI_INT, MPI_MIN, comm);
+    int one_node = least[0] == -least[1];
     MPI_Comm node = MPI_COMM_NULL;
-    int node_rank = 0, node_size = 1;
-    PMPI_Comm_split(comm, host_colour(hostname), rank, &node);
-    PMPI_Comm_rank(node, &node_rank);
-    PMPI_Comm_size(node, &node_size);
+    int node_rank = rank, node_size = size;
+    if (!one_node) {
+        PMPI_Comm_split(comm, colour, rank, &node);
+        PMPI_Comm_rank(node, &node_rank);
+        PMPI_Comm_size(node, &node_size);
+    }
     char leader_host[256];
     snprintf(leader_host, sizeof leader_host, "%s", hostname);
-    mpp_ptp_bcast(leader_host, sizeof leader_host, MPI_CHAR, 0, node);
+    mpp_ptp_bcast(leader_host, sizeof leader_host, MPI_CHAR, 0, one_node ? comm : node);
     if (strcmp(leader_host, hostname) != 0)
         mpp_warn("the host names %s and %s have the same hash; the communication model takes them for one node",
                  hostname, leader_host);
-    int leader = rank; /* world rank of this node's lowest rank */
-    mpp_ptp_bcast(&leader, 1, MPI_INT, 0, node);
-    int is_leader = node_rank == 0, nodes = 0;
-    mpp_ptp_allreduce(&is_leader, &nodes, 1, MPI_INT, MPI_SUM, comm);
+    int leader = one_node ? 0 : rank; /* world rank of this node's lowest rank */
+    int is_leader = node_rank == 0, nodes = 1;
+    if (!one_node) {
+        mpp_ptp_bcast(&leader, 1, MPI_INT, 0, node);
+        mpp_ptp_allreduce(&is_leader, &nodes, 1, MPI_INT, MPI_SUM, comm);
+    }
     s->nodes = nodes;
     if (nodes > 1) { /* the ranks of this node, by translating its group: no communication */
         int *ranks = malloc(2 * (size_t)node_size * sizeof *ranks);
@@ -380,7 +390,8 @@ void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char 
         mpp_warn("a node runs more processes than it has processors: the communication model's intra-node "
                  "ping-pong (%.3g us one way) may have timed the scheduler rather than the link",
                  s->model.latency[MPP_LINK_INTRA] * 1e6);
-    PMPI_Comm_free(&node);
+    if (node != MPI_COMM_NULL)
+        PMPI_Comm_free(&node);
 }
 
 void mpp_calibrate_again(MPI_Comm comm, mpp_calibration_t *c)

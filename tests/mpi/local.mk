@@ -24,6 +24,7 @@ MPI_TESTS = \
 	tests/mpi/test_output_name.sh \
 	tests/mpi/test_intervals.sh \
 	tests/mpi/test_clock_descheduled.sh \
+	tests/mpi/test_init_comms.sh \
 	tests/mpi/test_intervals_seq.sh \
 	tests/mpi/test_trace.sh \
 	tests/mpi/test_trace_died.sh \
@@ -69,6 +70,7 @@ TESTS += $(MPI_TESTS)
 XFAIL_TESTS =
 
 EXTRA_DIST += tests/mpi/clock_busy.c tests/mpi/clock_delay.c tests/mpi/check_clock_descheduled.py
+EXTRA_DIST += tests/mpi/init_comms.c
 EXTRA_DIST += \
 	$(MPI_TESTS) \
 	tests/mpi/local.mk \

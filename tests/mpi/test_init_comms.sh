@@ -1,0 +1,29 @@
+#!/bin/sh
+# init_comms: the communicators the profiler makes, counted by
+# tests/mpi/init_comms.c preloaded before libmpiprof: on one node, no
+# MPI_Comm_split (the calibration's node is the whole world: before, it
+# split it by host at every MPI_Init, an MPI collective of its own), and no
+# more than its two duplicates of MPI_COMM_WORLD (its own messages, the
+# wait states').  The protocol says one node.
+set -eu
+# shellcheck source=common.sh
+. "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
+need_var MPICC
+need_var MPIPROF_LIBDIR
+
+lib="$MPIPROF_LIBDIR/libmpiprof.so"
+[ -f "$lib" ] || fail "$lib does not exist (build the library first)"
+cd "$tmp"
+"$MPICC" -o preload "$srcdir/preload.c" || fail "compiling preload.c with plain $MPICC"
+"$MPICC" -shared -fPIC -o init_comms.so "$srcdir/init_comms.c" -ldl || fail "compiling init_comms.c"
+mpirun_2 out err env LD_PRELOAD="$(preload "$tmp/init_comms.so:$lib")" MPIPROF_OUTPUT="$tmp/prot.txt" \
+    MPIPROF_FORMAT=both MPIPROF_QUIET=1 ./preload
+grep -q '^preload: ok$' out || fail "preload did not print its result: $(cat out err)"
+[ "$(grep -c '^init_comms: ' err)" -eq 2 ] || fail "not two processes' counts: $(cat err)"
+grep '^init_comms: ' err | while read -r _ split dup; do
+    [ "$split" = split=0 ] || fail "the profiler split a communicator on one node ($split $dup)"
+    [ "${dup#dup=}" -le 2 ] || fail "the profiler made more than two duplicates ($split $dup)"
+done
+"$PYTHON3" -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["parameters"]["prediction_model"]["nodes"] != 1)' \
+    prot.txt.json || fail "the protocol's model does not say one node"
+echo "PASS: init_comms"
