@@ -63,14 +63,17 @@ static char fixed_path[PATH_MAX];
 static int hang_timeout; /* rank 0's MPIPROF_HANG_TIMEOUT; 0: off */
 static char hang_run[160]; /* names the run in every process's hang dump */
 
-/* Wait states: the clock alignment at MPI_Init, the communicator their
- * batches travel on, and what the protocol says of them. */
+/* Wait states: the clock alignment at MPI_Init and what the protocol says
+ * of them.  Their batches travel on profiler_comm too (ws_exchange.c): by
+ * point-to-point messages only, with tags of their own (72xx) that none of
+ * the profiler's other messages has, nor receives with MPI_ANY_TAG; the
+ * profiler's MPI collectives there (MPI_Comm_split, MPI_Comm_free) come
+ * before they start and after they end. */
 static int waitstates;
 static mpp_clock_alignment_t alignment, final_alignment; /* MPI_Init's, MPI_Finalize's */
 static int64_t sync_threshold; /* ticks: differences below it count as 0 */
 static int64_t fine_threshold; /* ticks: ... or below this one, when MPI_Finalize's alignment allows */
 static int64_t used_threshold; /* ticks: the one of the two the protocol's wait states have */
-static MPI_Comm waitstate_comm = MPI_COMM_NULL;
 static char waitstates_off_reason[160];
 /* from MPI_Finalize's reductions: the largest uncertainties at MPI_Init and
  * MPI_Finalize, offset change, error of MPI_Init's offsets
@@ -261,19 +264,17 @@ static void start_waitstates(int thread_multiple)
              "Real sync, Potential sync and Time variation are n/a: MPIPROF_WAITSTATES=off");
     if (!waitstates)
         return;
-    PMPI_Comm_dup(mpp_world(), &waitstate_comm);
     mpp_clock_align(profiler_comm, run.hostname, NULL, &alignment);
     int64_t uncertainty = alignment.uncertainty, largest = 0;
     mpp_ptp_allreduce(&uncertainty, &largest, 1, MPI_INT64_T, MPI_MAX, profiler_comm);
     sync_threshold = used_threshold = 2 * largest; /* two processes' clocks, each that far from rank 0's */
     fine_threshold = (int64_t)(MPP_WAIT_FINE * mpp_clock_rate_estimate());
-    mpp_ws_start(waitstate_comm, alignment.offset, sync_threshold, settings[1], thread_multiple);
+    mpp_ws_start(profiler_comm, alignment.offset, sync_threshold, settings[1], thread_multiple);
     mpp_ws_fine_threshold(fine_threshold);
     int started = mpp_ws_on, everywhere = 0;
     mpp_ptp_allreduce(&started, &everywhere, 1, MPI_INT, MPI_MIN, profiler_comm);
     if (!everywhere) { /* out of memory somewhere: the analysis needs every process */
         mpp_ws_cancel();
-        PMPI_Comm_free(&waitstate_comm);
         waitstates = 0;
         snprintf(run.waitstates, sizeof run.waitstates, "off (out of memory at MPI_Init)");
         snprintf(waitstates_off_reason, sizeof waitstates_off_reason,
@@ -308,7 +309,6 @@ static void finish_waitstates(void)
     used_threshold = fine ? fine_threshold : sync_threshold;
     mpp_ptp_reduce(counts, ws_sums, 9, MPI_UINT64_T, MPI_SUM, 0, profiler_comm);
     ws_span = final_alignment.at > alignment.at ? final_alignment.at - alignment.at : 1;
-    PMPI_Comm_free(&waitstate_comm);
 }
 
 static double seconds_of(int64_t ticks) { return mpp_ticks_to_seconds(ticks > 0 ? (uint64_t)ticks : 0); }
