@@ -30,7 +30,7 @@
  * counts of a quiet node (MPP_CLOCKSYNC_ROUNDS; calibrate.c's WARMUP +
  * SMALL_REPS and WARMUP + LARGE_REPS): a noisy one adds round trips,
  * never processes.  Communicator ids need no message at all (commids.h).
- * MPI's own collectives the profiler calls (two MPI_Comm_dup, and with
+ * MPI's own collectives the profiler calls (one MPI_Comm_dup, and with
  * several nodes one MPI_Comm_split, at MPI_Init) are MPI's cost, not
  * listed. */
 #include <math.h>
