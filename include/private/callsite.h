@@ -120,6 +120,10 @@ int mpp_callsite_depth(void);
 /* The calling thread's stack, [lo, hi) (both 0 when unknown): every walk
  * of it stays inside. */
 void mpp_stack_bounds(uintptr_t *lo, uintptr_t *hi);
+/* Its way for the initial thread, without the C library's read of
+ * /proc/self/maps: 1 and the bounds, or 0 where it does not apply (another
+ * thread, a stack limit above 128 MiB or none). */
+int mpp_initial_stack_bounds(uintptr_t *lo, uintptr_t *hi);
 
 /* The caller at return_address is the MPI library or its bindings, and
  * the call of `fid` is not the one that library function implements (e.g.

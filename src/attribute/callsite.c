@@ -36,7 +36,7 @@ extern void *__libc_stack_end; /* the C library's: the initial thread's stack po
  * 128 MiB the kernel keeps mappings farther away (mmap_base's gap).  0
  * where this does not hold (a larger or no limit, another thread, a stack
  * without the caller's frame): the C library is asked. */
-static int initial_stack(uintptr_t *lo, uintptr_t *hi)
+int mpp_initial_stack_bounds(uintptr_t *lo, uintptr_t *hi)
 {
     struct rlimit limit;
     const char *name = (const char *)getauxval(AT_EXECFN);
@@ -59,7 +59,7 @@ static int initial_stack(uintptr_t *lo, uintptr_t *hi)
 
 void mpp_stack_bounds(uintptr_t *lo, uintptr_t *hi)
 {
-    if (initial_stack(lo, hi))
+    if (mpp_initial_stack_bounds(lo, hi))
         return;
     pthread_attr_t attr;
     void *addr;
