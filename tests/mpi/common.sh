@@ -46,6 +46,13 @@ need_var() {
     [ -n "$_v" ] || fail "environment variable $1 is not set (run through tests/mpi/run-mpi-test)"
 }
 
+# need_library: $lib, the built libmpiprof.so (fails when it is not built).
+need_library() {
+    need_var MPIPROF_LIBDIR
+    lib="$MPIPROF_LIBDIR/libmpiprof.so"
+    [ -f "$lib" ] || fail "$lib does not exist (build the library first)"
+}
+
 _cleanup() {
     _status=$1
     if [ "$_status" -ne 0 ] && [ "$_status" -ne 77 ] && [ -f "$tmp/prot.txt" ]; then

@@ -15,10 +15,8 @@ set -eu
 . "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
 need_var MPICC
 need_var MPICC_PROF
-need_var MPIPROF_LIBDIR
 
-lib="$MPIPROF_LIBDIR/libmpiprof.so"
-[ -f "$lib" ] || fail "$lib does not exist (build the library first)"
+need_library
 runs=${MPIPROF_TEST_NOFP_RUNS:-50}
 
 cd "$tmp"

@@ -10,14 +10,12 @@ set -eu
 # shellcheck source=common.sh
 . "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
 need_var MPICXX_PROF
-need_var MPIPROF_LIBDIR
 
 MPICXX=${MPICXX:-mpicxx}
 if [ "$MPICXX" = no ] || ! command -v "$MPICXX" >/dev/null 2>&1; then
     skip "no C++ MPI compiler (MPICXX=$MPICXX)"
 fi
-lib="$MPIPROF_LIBDIR/libmpiprof.so"
-[ -f "$lib" ] || fail "$lib does not exist (build the library first)"
+need_library
 
 cd "$tmp"
 # -O0 after the wrapper's flags: each call keeps its own line, and the

@@ -13,10 +13,8 @@ set -eu
 # shellcheck source=common.sh
 . "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
 need_var MPICC
-need_var MPIPROF_LIBDIR
 
-lib="$MPIPROF_LIBDIR/libmpiprof.so"
-[ -f "$lib" ] || fail "$lib does not exist (build the library first)"
+need_library
 [ -f "$MPIPROF_LIBDIR/libmpiprof_stub.so" ] || fail "$MPIPROF_LIBDIR/libmpiprof_stub.so does not exist (build it first)"
 version=$(sed -n 's/^#define MPIPROF_VERSION_STRING "\(.*\)"$/\1/p' "$top_srcdir/include/mpiprof.h")
 [ -n "$version" ] || fail "no MPIPROF_VERSION_STRING in $top_srcdir/include/mpiprof.h"

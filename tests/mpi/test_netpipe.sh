@@ -9,7 +9,6 @@
 set -eu
 # shellcheck source=common.sh
 . "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
-need_var MPIPROF_LIBDIR
 
 np=""
 candidates="NPmpi NPmpich2 /usr/bin/NPmpi /usr/bin/NPmpich2" package=netpipe-mpich2
@@ -24,8 +23,7 @@ for cand in $candidates; do
 done
 [ -n "$np" ] || skip "NetPIPE ($candidates) not found; Debian package $package"
 
-lib="$MPIPROF_LIBDIR/libmpiprof.so"
-[ -f "$lib" ] || fail "$lib does not exist (build the library first)"
+need_library
 
 cd "$tmp"
 # Messages of 1 byte to 1 KiB (-u), 5 repeats each (-n) and no perturbed

@@ -7,10 +7,8 @@ set -eu
 # shellcheck source=common.sh
 . "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
 need_var MPICC
-need_var MPIPROF_LIBDIR
 
-lib="$MPIPROF_LIBDIR/libmpiprof.so"
-[ -f "$lib" ] || fail "$lib does not exist (build the library first)"
+need_library
 
 cd "$tmp"
 "$MPICC" -g -o preload "$srcdir/preload.c" || fail "compiling preload.c with plain $MPICC"

@@ -9,10 +9,8 @@ set -eu
 # shellcheck source=common.sh
 . "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
 need_var MPI_FAMILY
-need_var MPIPROF_LIBDIR
 
-lib="$MPIPROF_LIBDIR/libmpiprof.so"
-[ -f "$lib" ] || fail "$lib does not exist (build the library first)"
+need_library
 case "$MPI_FAMILY" in
     mpich) other=openmpi other_name="Open MPI" ;;
     openmpi) other=mpich other_name=MPICH ;;
