@@ -113,12 +113,7 @@ uint64_t mpp_ws_begin_instance(mpp_comm_t *comm, const mpp_call_t *c, int64_t en
     mpp_batch_slot_t *due = mpp_instances_due(&ring->instances);
     if (due)
         issue(comm, ring, due);
-    mpp_ws_stats.instances++;
-    mpp_request_origin_t *origin;
-    uint64_t i = mpp_instances_begin(&ring->instances, entry, exit, &origin);
-    if (origin) /* written where the reduction's result finds it */
-        mpp_call_origin(c, origin);
-    return i;
+    return mpp_ws_instance_add(ring, c, entry, exit);
 }
 
 void mpp_ws_end_instance(mpp_comm_t *c, uint64_t i, int64_t exit)

@@ -85,9 +85,10 @@ MPI_Status *mpp_ws_statuses(int n);
 /* --- the hooks of the calls loops make most, inline ---
  * Their usual case: one thread makes the MPI calls (MPI_THREAD_SINGLE or
  * FUNNELED: no lock to take, no other thread's waits to apply), on
- * MPI_COMM_WORLD, nothing queued to send, and room where the instant goes.
- * It does exactly what the general hook does then, without its calls: the
- * wait-state analysis at the price of a few stores.  Whether the run is
+ * MPI_COMM_WORLD, nothing queued to send (and for a collective, no batch
+ * due for its reduction).  It does what the general hook does then, with
+ * the same pieces (ws_hooks_shared.h), without the lock and the lookup of
+ * the communicator: the wait-state analysis at the price of a few stores.  Whether the run is
  * such a run is one flag, set at MPI_Init: nothing another thread writes
  * is read before it (ThreadSanitizer saw a compiler's early load of a
  * second condition race with that thread). */
@@ -105,20 +106,19 @@ MPP_ALWAYS_INLINE void mpp_ws_after_inline(void)
         mpp_ws_maybe_progress(due);
 }
 
-/* A send's record, into its destination's batch. */
+/* A send's record, into its destination's batch (what the general hook
+ * does, with no lock to take and no communicator to look up). */
 MPP_ALWAYS_INLINE void mpp_ws_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag)
 {
     if (MPP_LIKELY(mpp_ws_inline_case(comm))) {
+        if (dest == MPI_PROC_NULL)
+            return;
         const mpp_comm_t *cm = mpp_comm_world_entry;
-        int world_dest = mpp_comm_world_rank(cm, dest); /* -1 for MPI_PROC_NULL */
-        if ((unsigned)world_dest < (unsigned)mpp_wsx_world_size) {
-            mpp_wsx_cursor_t *cursor = &mpp_wsx_cursors[world_dest];
-            if (cursor->next < cursor->last) {
-                *cursor->next++ = (mpp_send_record_t){cm->channel, tag, mpp_ws_aligned(c->t0)};
-                mpp_ws_stats.messages++;
-                return;
-            }
-        }
+        mpp_ws_stats.messages += (uint64_t)mpp_wsx_record_send_locked(mpp_comm_world_rank(cm, dest), cm->channel,
+                                                                      tag, mpp_ws_aligned(c->t0));
+        if (MPP_UNLIKELY(mpp_wsx_queued())) /* the batch was full: it goes */
+            mpp_wsx_flush();
+        return;
     }
     mpp_ws_send_general(c, comm, dest, tag);
 }
@@ -127,17 +127,12 @@ MPP_ALWAYS_INLINE void mpp_ws_send(mpp_call_t *c, MPI_Comm comm, int dest, int t
  * (waitstates.h), when no probe found it first. */
 MPP_ALWAYS_INLINE void mpp_ws_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status)
 {
-    if (MPP_LIKELY(mpp_ws_inline_case(comm) && !mpp_ws_last_probe.valid && mpp_ws_is_message(status))) {
-        mpp_ws_envelope_t m = mpp_ws_envelope(mpp_comm_world_entry, status);
-        mpp_p2p_waiting_t *w =
-            m.sender >= 0 ? mpp_p2p_receive_waits(&mpp_ws_matcher, m.channel, m.sender, m.tag) : NULL;
-        if (MPP_LIKELY(w != NULL)) {
-            w->entry = mpp_ws_aligned(c->t0);
-            w->duration = (int64_t)(c->t1 - c->t0);
-            mpp_call_origin(c, &w->origin);
+    if (MPP_LIKELY(mpp_ws_inline_case(comm) && !mpp_ws_last_probe.valid)) {
+        if (mpp_ws_is_message(status)) {
+            mpp_ws_receive_one(c, mpp_ws_envelope(mpp_comm_world_entry, status), c->t1 - c->t0);
             mpp_ws_after_inline();
-            return;
         }
+        return;
     }
     mpp_ws_recv_general(c, comm, status);
 }
@@ -149,11 +144,7 @@ MPP_ALWAYS_INLINE void mpp_ws_collective(mpp_call_t *c, MPI_Comm comm)
     struct mpp_coll_ring *ring;
     if (MPP_LIKELY(mpp_ws_inline_case(comm) && (ring = mpp_comm_world_entry->coll) != NULL &&
                    !mpp_instances_due(&ring->instances))) {
-        mpp_request_origin_t *origin;
-        mpp_ws_stats.instances++;
-        mpp_instances_begin(&ring->instances, mpp_ws_aligned(c->t0), mpp_ws_aligned(c->t1), &origin);
-        if (origin) /* written where the reduction's result finds it */
-            mpp_call_origin(c, origin);
+        mpp_ws_instance_add(ring, c, mpp_ws_aligned(c->t0), mpp_ws_aligned(c->t1));
         mpp_ws_after_inline();
         return;
     }

@@ -79,6 +79,19 @@ struct mpp_coll_ring {
     uint64_t batches;
 };
 
+/* A collective instance of call c into ring's batch (no batch is due: the
+ * caller took it); its number. */
+MPP_ALWAYS_INLINE uint64_t mpp_ws_instance_add(struct mpp_coll_ring *ring, const mpp_call_t *c, int64_t entry,
+                                              int64_t exit)
+{
+    mpp_request_origin_t *origin;
+    mpp_ws_stats.instances++;
+    uint64_t i = mpp_instances_begin(&ring->instances, entry, exit, &origin);
+    if (origin) /* written where the reduction's result finds it */
+        mpp_call_origin(c, origin);
+    return i;
+}
+
 /* The last probe of this thread: the receive of the message it found
  * waited there, so that probe is the receiving call. */
 typedef struct {
@@ -130,7 +143,7 @@ typedef struct {
     int32_t sender, tag;
 } mpp_ws_envelope_t;
 
-static inline mpp_ws_envelope_t mpp_ws_envelope(const mpp_comm_t *cm, const MPI_Status *st)
+MPP_ALWAYS_INLINE mpp_ws_envelope_t mpp_ws_envelope(const mpp_comm_t *cm, const MPI_Status *st)
 {
     mpp_ws_envelope_t m = {0, -1, 0};
     if (cm && cm->id) {
@@ -156,7 +169,7 @@ void mpp_ws_receive_one_general(mpp_call_t *c, mpp_ws_envelope_t m, uint64_t sen
 /* A call that received one message: no event (waitstates.h); mostly it
  * waits in its sender's log for its record (the other case apart, so that
  * this one needs no frame).  Lock held. */
-static inline void mpp_ws_receive_one(mpp_call_t *c, mpp_ws_envelope_t m, uint64_t sendrecv_ticks)
+MPP_ALWAYS_INLINE void mpp_ws_receive_one(mpp_call_t *c, mpp_ws_envelope_t m, uint64_t sendrecv_ticks)
 {
     if (m.sender < 0)
         return;
