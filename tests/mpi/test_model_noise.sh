@@ -18,6 +18,7 @@ cd "$tmp"
 # check_model.py says so with exit status 3.
 for try in 1 2; do
     for run in quiet noisy; do
+        rm -f "$run.txt" "$run.txt.json" # an existing protocol is never overwritten: the try would check the last one's
         mpirun_2 "out.$run" "err.$run" env MPIPROF_OUTPUT="$tmp/$run.txt" MPIPROF_FORMAT=both MPIPROF_QUIET=1 \
             ./model_noise "$run"
         check_text_protocol "$run.txt"
