@@ -48,14 +48,15 @@ lib_path() {
 }
 this_lib=$(lib_path "$MPICC" "$MPI_FAMILY")
 other_lib=$(lib_path "$o_mpicc" "$o_family")
-# Open MPI's opt-in to run as root, more processes than cores, no binding
-# (as run-mpi-test sets them when this build is Open MPI's)
+# Open MPI's opt-in to run as root, more processes than cores, no binding,
+# the point-to-point layer it selects anyway (as run-mpi-test sets them when this build is Open MPI's)
 OMPI_ALLOW_RUN_AS_ROOT=1
 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 OMPI_MCA_rmaps_base_oversubscribe=1
 OMPI_MCA_hwloc_base_binding_policy=none
+OMPI_MCA_pml=${OMPI_MCA_pml:-ob1}
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_rmaps_base_oversubscribe \
-    OMPI_MCA_hwloc_base_binding_policy
+    OMPI_MCA_hwloc_base_binding_policy OMPI_MCA_pml
 
 # build_run WHICH PROGRAM SOURCE [ARGS...]: build SOURCE with WHICH's
 # (this or other) mpicc-prof in $tmp/WHICH/PROGRAM/ and run it there on 2

@@ -24,7 +24,7 @@ cd "$tmp"
 "mpicc.$other" -o plain "$srcdir/preload.c" || fail "compiling preload.c with mpicc.$other"
 # Open MPI as root and on more processes than cores: its documented opt-ins.
 status=0
-env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_pml=ob1 \
     "mpiexec.$other" -n 2 env LD_PRELOAD="$(preload "$lib")" MPIPROF_OUTPUT="$tmp/prot.txt" ./plain \
     >out 2>err || status=$?
 show() { echo "---- stdout ----"; cat out; echo "---- stderr ----"; cat err; }
