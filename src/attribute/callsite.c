@@ -220,6 +220,8 @@ int mpp_callsite_library_call(uintptr_t return_address, uint32_t fid)
     return implements != MPP_IMPLEMENTS_UNKNOWN && implements != (int)fid;
 }
 
+_Static_assert(MPP_WALK_WORDS % 4 == 0, "the noted walk is compared four words at a time");
+
 int mpp_callsite_note(mpp_walk_t *walk, const uintptr_t *frames, const mpp_step_rule_t *steps, int depth,
                       void *return_address, void *frame_address, uintptr_t lo, uintptr_t hi)
 {
@@ -227,8 +229,13 @@ int mpp_callsite_note(mpp_walk_t *walk, const uintptr_t *frames, const mpp_step_
     now.frame = (uintptr_t)frame_address;
     now.n = 0;
     int same = mpp_callsite_walk(frames, steps, depth, return_address, frame_address, lo, hi, &now);
-    if (same && now.n >= 0)
+    if (same && now.n >= 0) {
+        for (now.compared = now.n; now.compared % 4; now.compared++) { /* the first word again */
+            now.at[now.compared] = now.at[0];
+            now.word[now.compared] = now.word[0];
+        }
         *walk = now;
+    }
     else if (same) /* a walk too long to note: walked every time */
         walk->frame = 0;
     return same;

@@ -123,7 +123,7 @@ START_TEST(test_callsite_matches_noted)
     for (int depth = 1; depth <= 6; depth++) {
         uintptr_t frames[MPP_MAX_DEPTH];
         mpp_step_rule_t steps[MPP_MAX_DEPTH];
-        mpp_walk_t walk = {0, 0, {0}, {0}};
+        mpp_walk_t walk = {0};
         void *fp = chain(NFRAMES);
         fp_walk(fp, depth, frames, steps);
         ck_assert_int_eq(mpp_callsite_matches_noted(&walk, frames, steps, depth, RA, fp, lo, hi), 1);
