@@ -131,19 +131,28 @@ preload() {
 }
 
 # Open MPI 4.1.4 does not finish waitstates_idup_threads.c, without the
-# profiler too, in most runs (MPI_Comm_idup of intercommunicators from
-# several threads at once, amid nonblocking collectives).  The evidence is
-# taken at run time: the plain program, ROUNDS rounds (default 150, as the
-# test runs it), under a timeout of 20 s (MPICH takes under 2 s).  Never on
-# MPICH.
+# profiler too (MPI_Comm_idup of intercommunicators from several threads at
+# once, amid nonblocking collectives; every run here since the test came).
+# The evidence is taken at run time: the plain program, ROUNDS rounds
+# (default 150, as the test runs it), under a timeout of 10 s (MPICH takes
+# under 2 s for 150).  A hang seen is kept in the build tree for the
+# suite's other test that asks (MPI tests run one at a time), as long as
+# mpiexec is the same version.  Never on MPICH.
 idup_threads_hang_plain() {
     [ "${MPI_FAMILY:-mpich}" = openmpi ] || return 1
+    _version=$("$MPIEXEC" --version 2>/dev/null | head -n 1)
+    _seen="${top_builddir:?}/tests/mpi/idup-threads-hang.txt"
+    if [ -f "$_seen" ] && [ "$(head -n 1 "$_seen")" = "$_version" ]; then
+        idup_threads_hang="$(sed -n 2p "$_seen") (seen by an earlier test of this build)"
+        return 0
+    fi
     [ -x "$tmp/idup_probe" ] || "$MPICC" -o "$tmp/idup_probe" "$srcdir/waitstates_idup_threads.c" -lpthread \
         || fail "compiling waitstates_idup_threads.c with $MPICC"
     _status=0
-    timeout -k 5 20 "$MPIEXEC" -n 2 "$tmp/idup_probe" "$tmp/idup_probe.events" "${1:-150}" \
+    timeout -k 5 10 "$MPIEXEC" -n 2 "$tmp/idup_probe" "$tmp/idup_probe.events" "${1:-150}" \
         >"$tmp/idup_probe.out" 2>&1 || _status=$?
     [ "$_status" -eq 124 ] || [ "$_status" -eq 137 ] || return 1
-    idup_threads_hang="$("$MPIEXEC" --version 2>/dev/null | head -n 1): waitstates_idup_threads.c (MPI_Comm_idup from several threads, ${1:-150} rounds) did not finish in 20 s without the profiler"
+    idup_threads_hang="$_version: waitstates_idup_threads.c (MPI_Comm_idup from several threads, ${1:-150} rounds) did not finish in 10 s without the profiler"
+    printf '%s\n%s\n' "$_version" "$idup_threads_hang" >"$_seen" 2>/dev/null || :
     return 0
 }
