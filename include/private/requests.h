@@ -55,40 +55,35 @@ typedef struct {
  * (the fast path), its hash, fid and interval (to find it again in the same
  * thread's grown table), and, when another thread may complete it
  * (mpp_requests_keep_frames), its frames, to look the cell up by its key in
- * the completing thread's own table (tables are per thread, never shared). */
+ * the completing thread's own table (tables are per thread, never shared).
+ * The frames are a pointer to a copy that never moves (thread_state.h,
+ * mpp_call_origin_frames): an origin is 56 bytes, and every receive waiting
+ * for its sender's record, every collective instance and every outstanding
+ * request keeps one. */
 typedef struct {
     void *thread;        /* mpp_thread_t of the starting call; NULL: no cell */
     uint64_t generation; /* of that thread's table when `slot` was read */
     uint64_t slot;
     uint64_t hash;
     uint32_t fid, interval;
-    int depth;           /* frames kept (0: none) */
-    uintptr_t frames[MPP_MAX_DEPTH]; /* last: not touched when none are kept */
+    int depth;                /* frames kept (0: none) */
+    const uintptr_t *frames;  /* [depth], for the run's length; NULL when none are kept */
 } mpp_request_origin_t;
 
-/* A copy of an origin, field by field (no memcpy call on the path of every
- * nonblocking call): its frames, read from `frames` (NULL: none), only those
- * in use (`depth`; 0 when none are kept, as on the wait-state analysis's
- * path of every call in a single-threaded run), not the whole MPP_MAX_DEPTH. */
-static inline void mpp_origin_copy_frames(mpp_request_origin_t *to, const mpp_request_origin_t *from,
-                                          const uintptr_t *frames)
+/* A copy of an origin, with its frames when `frames` (else none). */
+static inline void mpp_origin_copy_frames(mpp_request_origin_t *to, const mpp_request_origin_t *from, int frames)
 {
-    int depth = !frames || from->depth < 0 ? 0 : from->depth > MPP_MAX_DEPTH ? MPP_MAX_DEPTH : from->depth;
-    to->thread = from->thread;
-    to->generation = from->generation;
-    to->slot = from->slot;
-    to->hash = from->hash;
-    to->fid = from->fid;
-    to->interval = from->interval;
-    to->depth = depth;
-    for (int i = 0; i < depth; i++)
-        to->frames[i] = frames[i];
+    *to = *from;
+    if (!frames || !from->frames || from->depth <= 0) {
+        to->depth = 0;
+        to->frames = NULL;
+    }
 }
 
-/* ... its own frames (from->frames). */
+/* ... with its frames. */
 static inline void mpp_origin_copy(mpp_request_origin_t *to, const mpp_request_origin_t *from)
 {
-    mpp_origin_copy_frames(to, from, from->frames);
+    mpp_origin_copy_frames(to, from, 1);
 }
 
 /* `locking`: threads other than the caller's may use the table at once

@@ -64,6 +64,10 @@ typedef struct {
      * (callsite.h); MPP_STEP_UNKNOWN where the capture cannot be repeated
      * that way (set by the first capture that can). */
     mpp_step_rule_t steps[MPP_MAX_DEPTH];
+    /* A copy of frames that never moves (cells do, as their table grows),
+     * for origins other threads find the cell by (thread_state.h,
+     * mpp_call_origin_frames); made the first time one needs it. */
+    const uintptr_t *shared_frames;
 } mpp_cell_t;
 
 #define MPP_RECENT 32 /* a power of two */

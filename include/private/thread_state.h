@@ -260,7 +260,8 @@ MPP_ALWAYS_INLINE uint64_t mpp_call_ticks_of(const mpp_call_t *c, int category, 
 
 /* Requests may complete, and wait states be paired, in another thread than
  * the call's (MPI_THREAD_SERIALIZED, MULTIPLE): origins keep their cell's
- * frames (mpp_thread_requests_keep_frames). */
+ * frames (mpp_thread_requests_keep_frames), a copy made once per cell that
+ * never moves (NULL, depth 0, when it cannot be made). */
 extern int mpp_origin_keeps_frames;
 void mpp_call_origin_frames(const mpp_call_t *c, mpp_request_origin_t *o);
 
@@ -272,6 +273,7 @@ MPP_ALWAYS_INLINE void mpp_call_origin(const mpp_call_t *c, mpp_request_origin_t
     mpp_thread_t *t = c->thread;
     o->thread = cell ? t : NULL;
     o->depth = 0;
+    o->frames = NULL;
     if (!cell)
         return;
     o->generation = t->table.generation;

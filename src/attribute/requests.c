@@ -127,7 +127,7 @@ uint32_t mpp_request_add_started(uint64_t handle, int kind, int persistent, int6
     s->active = !persistent && origin && origin->thread && s->transfer;
     s->returned = returned;
     if (s->active)
-        mpp_origin_copy_frames(&s->origin, origin, keep_frames ? origin->frames : NULL);
+        mpp_origin_copy_frames(&s->origin, origin, keep_frames);
     uint32_t serial = s->info.serial;
     give();
     return serial;
@@ -143,7 +143,7 @@ void mpp_request_started(uint64_t handle, uint64_t returned, const mpp_request_o
             s->active = s->transfer != 0;
             s->returned = returned;
             if (s->active)
-                mpp_origin_copy_frames(&s->origin, origin, keep_frames ? origin->frames : NULL);
+                mpp_origin_copy_frames(&s->origin, origin, keep_frames);
         }
     }
     give();
@@ -225,7 +225,7 @@ int mpp_request_complete(uint64_t handle, uint32_t serial, uint64_t entry, int g
                 *overlap = (uint64_t)mpp_cover_add_fast(&overlap_cover, (int64_t)s->returned,
                                                    (int64_t)(s->returned + window));
                 /* the frames only for another thread's cell */
-                mpp_origin_copy_frames(origin, &s->origin, s->origin.thread != self ? s->origin.frames : NULL);
+                mpp_origin_copy_frames(origin, &s->origin, s->origin.thread != self);
                 s->active = 0;
                 done = 1;
             }

@@ -153,11 +153,41 @@ static void track_requests(mpp_call_t *c)
             mpp_request_started(mpp_request_handle_of(c->started[i]), c->t1, &o);
 }
 
+/* Copies of cells' frames for origins (mpp_cell_t.shared_frames): carved
+ * from chunks that stay for the run, under a lock (made once per cell, by
+ * runs that keep frames only: MPI_THREAD_SERIALIZED and MULTIPLE). */
+static pthread_mutex_t shared_frames_lock = PTHREAD_MUTEX_INITIALIZER;
+static uintptr_t *shared_chunk;
+static size_t shared_left;
+
+static const uintptr_t *share_frames(const uintptr_t *frames, int depth)
+{
+    enum { CHUNK_WORDS = 4096 };
+    uintptr_t *copy = NULL;
+    pthread_mutex_lock(&shared_frames_lock);
+    if (shared_left < (size_t)depth) {
+        /* the chunks are never freed: origins anywhere may point into them */
+        shared_chunk = malloc(CHUNK_WORDS * sizeof *shared_chunk);
+        shared_left = shared_chunk ? CHUNK_WORDS : 0;
+    }
+    if (shared_left >= (size_t)depth) {
+        copy = shared_chunk;
+        shared_chunk += depth;
+        shared_left -= (size_t)depth;
+        memcpy(copy, frames, (size_t)depth * sizeof *copy);
+    }
+    pthread_mutex_unlock(&shared_frames_lock);
+    return copy;
+}
+
 void mpp_call_origin_frames(const mpp_call_t *c, mpp_request_origin_t *o)
 {
-    o->depth = c->thread->table.depth;
-    for (int i = 0; i < o->depth; i++)
-        o->frames[i] = c->cell->frames[i];
+    mpp_cell_t *cell = c->cell; /* the calling thread's own: it alone writes it */
+    int depth = c->thread->table.depth;
+    if (!cell->shared_frames && depth > 0 && depth <= MPP_MAX_DEPTH)
+        cell->shared_frames = share_frames(cell->frames, depth);
+    o->frames = cell->shared_frames;
+    o->depth = o->frames ? depth : 0;
 }
 
 mpp_cell_t *mpp_origin_cell(mpp_thread_t *self, const mpp_request_origin_t *o)
@@ -173,7 +203,7 @@ mpp_cell_t *mpp_origin_cell(mpp_thread_t *self, const mpp_request_origin_t *o)
         mpp_cell_t *cell = mpp_table_at(&self->table, o->generation, (size_t)o->slot, o->hash);
         return cell ? cell : mpp_table_find_hash(&self->table, o->hash, o->fid, o->interval);
     }
-    if (o->depth == self->table.depth)
+    if (o->frames && o->depth == self->table.depth)
         return mpp_table_lookup(&self->table, o->fid, o->interval, o->frames);
     return NULL;
 }

@@ -58,6 +58,7 @@ MPI_TESTS = \
 	tests/mpi/test_fault_finalize.sh \
 	tests/mpi/test_sessions.sh \
 	tests/mpi/test_mixed_completion.sh \
+	tests/mpi/test_origin_threads.sh \
 	tests/mpi/test_overlapping_windows.sh \
 	tests/mpi/test_io_split.sh \
 	tests/mpi/test_compare.sh \
@@ -148,6 +149,8 @@ EXTRA_DIST += \
 	tests/mpi/check_sessions.py \
 	tests/mpi/mixed_completion.c \
 	tests/mpi/check_mixed_completion.py \
+	tests/mpi/origin_threads.c \
+	tests/mpi/check_origin_threads.py \
 	tests/mpi/overlapping_windows.c \
 	tests/mpi/check_overlapping_windows.py \
 	tests/mpi/io_split.c \
