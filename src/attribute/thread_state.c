@@ -157,7 +157,8 @@ static void track_requests(mpp_call_t *c)
  * from chunks that stay for the run, under a lock (made once per cell, by
  * runs that keep frames only: MPI_THREAD_SERIALIZED and MULTIPLE). */
 static pthread_mutex_t shared_frames_lock = PTHREAD_MUTEX_INITIALIZER;
-static uintptr_t *shared_chunk;
+static uintptr_t *shared_chunks; /* the latest; each one's first word: the one before */
+static uintptr_t *shared_chunk;  /* where the next copy goes */
 static size_t shared_left;
 
 static const uintptr_t *share_frames(const uintptr_t *frames, int depth)
@@ -166,9 +167,16 @@ static const uintptr_t *share_frames(const uintptr_t *frames, int depth)
     uintptr_t *copy = NULL;
     pthread_mutex_lock(&shared_frames_lock);
     if (shared_left < (size_t)depth) {
-        /* the chunks are never freed: origins anywhere may point into them */
-        shared_chunk = malloc(CHUNK_WORDS * sizeof *shared_chunk);
-        shared_left = shared_chunk ? CHUNK_WORDS : 0;
+        /* never freed (origins anywhere may point into them), but always
+         * reachable: a leak checker sees them all from shared_chunks */
+        uintptr_t *chunk = malloc(CHUNK_WORDS * sizeof *chunk);
+        shared_left = 0;
+        if (chunk) {
+            chunk[0] = (uintptr_t)shared_chunks;
+            shared_chunks = chunk;
+            shared_chunk = chunk + 1;
+            shared_left = CHUNK_WORDS - 1;
+        }
     }
     if (shared_left >= (size_t)depth) {
         copy = shared_chunk;
