@@ -12,6 +12,7 @@ no Overlap (it starts nothing).
 import sys
 
 import protocol_check as pc
+import check_waitstates_common as ws
 
 MODEL = "lat_intra=5ms,bw_intra=1GB/s"
 TRANSFER = 5e-3 + 8e-9
@@ -29,13 +30,8 @@ def main(argv):
         pc.check_text(doc, text_path)
         found = {}
         for fn, marker in (("MPI_Isend", "isend"), ("MPI_Wait", "wait")):
-            line = pc.marker_line(source, marker)
-            srcs = pc.find_src(doc, fn, "origin_threads.c", line)
-            if len(srcs) != 1:
-                pc.fail("%d SRC points of %s at origin_threads.c:%d, expected 1:\n%s"
-                        % (len(srcs), fn, line, pc.describe_srcs(doc)))
-            found[fn] = srcs[0]
-            pc.check_equal("%s calls" % fn, srcs[0]["calls"], rounds)
+            found[fn] = ws.site(doc, 0, fn, source, marker)
+            pc.check_equal("%s calls" % fn, found[fn]["calls"], rounds)
         isend = found["MPI_Isend"]
         pc.check_approx("Overlap of the MPI_Isend (started by other threads than the one that waited)",
                         isend["overlap"], rounds * TRANSFER, REL)
