@@ -98,8 +98,10 @@ static void own_handler(int sig)
         (void)rc;
         close(fd);
     }
-    const struct timespec tick = {0, 10 * 1000 * 1000};
-    for (int i = 0; sig == SIGTERM && i < 200 && handled_lines() < 2; i++)
+    /* 1 ms: the rank that wrote first outlives the other by at most that,
+       a window in which its MPI may see the peer gone and exit on its own. */
+    const struct timespec tick = {0, 1000 * 1000};
+    for (int i = 0; sig == SIGTERM && i < 2000 && handled_lines() < 2; i++)
         nanosleep(&tick, NULL);
     signal(sig, SIG_DFL);
     raise(sig);

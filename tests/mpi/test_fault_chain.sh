@@ -49,7 +49,8 @@ for variant in profiled plain; do
     done
 done
 # shellcheck disable=SC2154 # set by eval
-[ "$status_profiled" = "$status_plain" ] || fail "chain_term: exit status $status_profiled profiled, $status_plain without"
+[ "$status_profiled" = "$status_plain" ] ||
+    fail "chain_term: exit status $status_profiled profiled, $status_plain without; the profiled run's output: $(cat chain_term.profiled.out); without: $(cat chain_term.plain.out)"
 cp chain_term.profiled.out chain_term.out
 check_partials chain_term chain_term 0 1
 echo "PASS: fault_chain"
