@@ -241,8 +241,8 @@ static void warn_totals(const rp_totals_t *all)
     if (all->untraced)
         mpp_warn("Real sync, Potential sync, Time variation: %llu calls start persistent requests or receive "
                  "matched messages (MPI_Start, MPI_Startall, MPI_Mrecv, MPI_Imrecv), whose messages and "
-                 "operations mpiprof's trace does not record (mpiprof-trace(5)): their waits are not counted "
-                 "here, where the dynamic protocol counts them",
+                 "operations the earlier mpiprof that wrote this trace did not record (mpiprof-trace(5)): their "
+                 "waits are not counted here, where the dynamic protocol counts them",
                  (unsigned long long)all->untraced);
     if (all->incomplete)
         mpp_warn("the trace is incomplete (%s): the run did not end with MPI_Finalize, or the trace was cut; this "

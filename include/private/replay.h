@@ -171,6 +171,10 @@ typedef struct {
  * for calls of the function (mpiprof-trace(5)): starts of persistent
  * requests and matched receives, whose waits the dynamic mode counts. */
 int rp_untraced(const char *function);
+/* A call's time `dt` by category: a wait or test's goes to the kinds of the
+ * requests it completed (thread_state.c's split_by_kind: the remainder to
+ * the last kind), any other call's to its function's. */
+void rp_split_time(const rp_call_t *c, uint64_t dt, uint64_t share[MPP_NCAT]);
 /* After rp_waits (which counts what is unmatched). */
 void rp_totals(const rp_trace_t *t, uint64_t sends, rp_totals_t *out);
 

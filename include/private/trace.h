@@ -88,6 +88,25 @@ void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, 
 /* `n` requests of the set completed (indexes `which`, NULL: 0..n-1), with
  * their statuses (MPI_STATUSES_IGNORE: unknown). */
 void mpp_trace_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *which, const MPI_Status *statuses);
+/* A persistent request the call created (MPI_Send_init & co.: a send to
+ * `peer` with `tag`; MPI_Recv_init: a receive from `peer`; MPI_*_init of
+ * a collective: `peer` is its root, MPI_PROC_NULL when it has none). */
+enum { MPP_TRACE_PSEND, MPP_TRACE_PRECV, MPP_TRACE_PCOLLECTIVE };
+void mpp_trace_persistent(mpp_call_t *c, int kind, MPI_Comm comm, int peer, int tag);
+/* MPI_Start, MPI_Startall: each request of the set started, recorded as
+ * its nonblocking form would be (MpiIsend, MpiIrecvRequest,
+ * NonBlockingCollectiveRequest). */
+void mpp_trace_start_requests(mpp_call_t *c, const mpp_reqset_t *set);
+/* MPI_Request_free: the requests of the set are forgotten. */
+void mpp_trace_freed(const mpp_reqset_t *set);
+/* A probe that found a message (status; message: a matched probe's, or
+ * MPI_MESSAGE_NULL). */
+void mpp_trace_probe(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, MPI_Message message);
+/* A matched receive of the message the thread's last probe found:
+ * blocking (MPI_Mrecv: status, `bytes` posted) or (MPI_Imrecv) a receive
+ * request the call created. */
+void mpp_trace_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *status, int64_t bytes);
+void mpp_trace_imrecv(mpp_call_t *c, MPI_Message message, int64_t bytes);
 
 /* An interval or replicated-code mark at `now` (name: an interval's, NULL
  * for an end); made under api.c's lock. */
@@ -169,6 +188,25 @@ static inline void mpp_trace_completed(mpp_call_t *c, const mpp_reqset_t *set, i
                                        const MPI_Status *statuses)
 {
     (void)c, (void)set, (void)n, (void)which, (void)statuses;
+}
+enum { MPP_TRACE_PSEND, MPP_TRACE_PRECV, MPP_TRACE_PCOLLECTIVE };
+static inline void mpp_trace_persistent(mpp_call_t *c, int kind, MPI_Comm comm, int peer, int tag)
+{
+    (void)c, (void)kind, (void)comm, (void)peer, (void)tag;
+}
+static inline void mpp_trace_start_requests(mpp_call_t *c, const mpp_reqset_t *set) { (void)c, (void)set; }
+static inline void mpp_trace_freed(const mpp_reqset_t *set) { (void)set; }
+static inline void mpp_trace_probe(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, MPI_Message message)
+{
+    (void)c, (void)comm, (void)status, (void)message;
+}
+static inline void mpp_trace_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *status, int64_t bytes)
+{
+    (void)c, (void)message, (void)status, (void)bytes;
+}
+static inline void mpp_trace_imrecv(mpp_call_t *c, MPI_Message message, int64_t bytes)
+{
+    (void)c, (void)message, (void)bytes;
 }
 static inline void mpp_trace_mark(int kind, const char *name, const mpp_mark_t *mark, uint64_t now)
 {

@@ -604,12 +604,32 @@ def trace_after(fn, sync_rules, view, uses_bytes):
             body.append("mpp_trace_recv(&call, %s, %s, %s);" % (v("comm"), v.status("status"), recv))
     elif role == "irecv" and "persistent" not in fn.actions:
         body.append("mpp_trace_irecv(&call, %s, %s, %s);" % (v("comm"), v("source"), recv))
-    elif fn.cls == "collective" and "comm" in has and "persistent" not in fn.actions:
+    elif role == "irecv":
+        body.append("mpp_trace_persistent(&call, MPP_TRACE_PRECV, %s, %s, 0);" % (v("comm"), v("source")))
+    elif role == "psend":
+        body.append("mpp_trace_persistent(&call, MPP_TRACE_PSEND, %s, %s, %s);" % (v("comm"), v("dest"), v("tag")))
+    elif role == "probe":
+        msg = v.out("message") if "message" in has else "MPI_MESSAGE_NULL"
+        call = "mpp_trace_probe(&call, %s, %s, %s);" % (v("comm"), v.status("status"), msg)
+        body.append(("if (%s) " % v.out("flag") + call) if "flag" in has else call)
+    elif role == "mrecv":
+        if "request" in has:
+            body.append("mpp_trace_imrecv(&call, mpp_ws_message, %s);" % recv)
+        else:
+            body.append("mpp_trace_mrecv(&call, mpp_ws_message, %s, %s);" % (v.status("status"), recv))
+    elif fn.cls == "collective" and "comm" in has:
         root = v("root") if "root" in has else "MPI_PROC_NULL"
-        body.append("mpp_trace_collective(&call, %s, %s, %s, %s, %d);"
-                    % (v("comm"), root, sent, recv, "request" in fn.actions))
+        if "persistent" in fn.actions:
+            body.append("mpp_trace_persistent(&call, MPP_TRACE_PCOLLECTIVE, %s, %s, 0);" % (v("comm"), root))
+        else:
+            body.append("mpp_trace_collective(&call, %s, %s, %s, %s, %d);"
+                        % (v("comm"), root, sent, recv, "request" in fn.actions))
     if fn.base in COMPLETIONS:
         body += completion_code(fn, view, "mpp_trace_completed")
+    elif "start" in fn.actions:
+        body.append("mpp_trace_start_requests(&call, &handled);")
+    elif "free" in fn.actions:
+        body.append("mpp_trace_freed(&handled);")
     # calls the protocol does not count (made by the MPI library itself) are
     # not traced; paused ones are, without an SRC point (trace.h)
     out = ["    if (MPP_UNLIKELY(mpp_trace_on) && (call.cell || mpp_paused)) {", "        mpp_trace_enter(&call);"]

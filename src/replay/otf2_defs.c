@@ -174,6 +174,10 @@ static OTF2_CallbackCode def_attribute(void *data, OTF2_AttributeRef self, OTF2_
         r->bytes_attribute[0] = self;
     else if (type == OTF2_TYPE_UINT64 && !strcmp(s, BYTES_RECV_ATTRIBUTE))
         r->bytes_attribute[1] = self;
+    else if (type == OTF2_TYPE_UINT8 && !strcmp(s, PROBE_FOUND_ATTRIBUTE))
+        r->probe_attribute[0] = self;
+    else if (type == OTF2_TYPE_UINT8 && !strcmp(s, PROBED_ATTRIBUTE))
+        r->probe_attribute[1] = self;
     return OTF2_CALLBACK_SUCCESS;
 }
 

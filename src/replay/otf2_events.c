@@ -199,16 +199,25 @@ static OTF2_CallbackCode ev_enter(OTF2_LocationRef location, OTF2_TimeStamp time
         return OTF2_CALLBACK_INTERRUPT;
     }
     r->open_call = (int64_t)loc->ncalls;
-    if (r->src_attribute != OTF2_UNDEFINED_ATTRIBUTE && rp_untraced(name)) /* mpiprof's archive */
+    if (r->src_attribute != OTF2_UNDEFINED_ATTRIBUTE && r->probe_attribute[1] == OTF2_UNDEFINED_ATTRIBUTE &&
+        rp_untraced(name)) /* an earlier mpiprof's archive (otf2_reader.h) */
         r->t->untraced++;
     loc->calls[loc->ncalls++] = (rp_call_t){.fid = (uint32_t)fid, .site = site_of(r, attributes), .enter = at,
                                             .leave = at};
     return r->failed ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
 }
 
+/* Whether mpiprof's uint8 attribute `which` is set in the list. */
+static int flagged(OTF2_AttributeList *attributes, uint64_t which)
+{
+    uint8_t value = 0;
+    return attributes && which != OTF2_UNDEFINED_ATTRIBUTE &&
+           OTF2_AttributeList_GetUint8(attributes, (OTF2_AttributeRef)which, &value) == OTF2_SUCCESS && value;
+}
+
 /* The call's bytes as the protocol counts them, where its Leave says them
- * (mpiprof's archives: MPI_PROC_NULL, persistent requests, one-sided and
- * I/O calls); its events' bytes are then not added to it. */
+ * (mpiprof's archives: MPI_PROC_NULL, one-sided and I/O calls); its
+ * events' bytes are then not added to it. */
 static void said_bytes(reader_t *r, rp_call_t *c, OTF2_AttributeList *attributes)
 {
     uint64_t sent, received;
@@ -244,6 +253,8 @@ static OTF2_CallbackCode ev_leave(OTF2_LocationRef location, OTF2_TimeStamp time
     if (c) {
         c->leave = corrected(r->t, loc, time);
         said_bytes(r, c, attributes);
+        if (flagged(attributes, r->probe_attribute[0]))
+            r->probe_call = r->open_call;
     }
     r->open_call = -1;
     return OTF2_CALLBACK_SUCCESS;
@@ -271,25 +282,34 @@ static int add_message(reader_t *r, int send, uint32_t comm, uint32_t peer, uint
 }
 
 /* A blocking send or receive in the open call: its bytes, and the message
- * to pair, posted at the call's entry. */
+ * to pair, posted at the call's entry.  A receive marked mpiprof::probed
+ * took the message of the location's last probe that found one: the probe
+ * is the call that waited for it (the dynamic mode's rule), the bytes stay
+ * the receive's. */
 static OTF2_CallbackCode message(reader_t *r, OTF2_TimeStamp time, int send, OTF2_CommRef comm, uint32_t peer,
-                                 uint32_t tag, uint64_t length)
+                                 uint32_t tag, uint64_t length, OTF2_AttributeList *attributes)
 {
     SEEN(r, time, 1);
     rp_call_t *c = open_call(r);
     if (!c)
         return OTF2_CALLBACK_SUCCESS;
     *(send ? &c->bytes_sent : &c->bytes_recv) += length;
-    return add_message(r, send, comm, peer, tag, c->enter, r->open_call) ? OTF2_CALLBACK_INTERRUPT
-                                                                         : OTF2_CALLBACK_SUCCESS;
+    int64_t waiting = r->open_call;
+    if (!send && r->probe_call >= 0 && flagged(attributes, r->probe_attribute[1])) {
+        waiting = r->probe_call;
+        r->probe_call = -1;
+    }
+    return add_message(r, send, comm, peer, tag, current(r)->calls[waiting].enter, waiting)
+               ? OTF2_CALLBACK_INTERRUPT
+               : OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode ev_send(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
                                  OTF2_AttributeList *attributes, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
                                  uint64_t length)
 {
-    (void)location, (void)position, (void)attributes;
-    return message(data, time, 1, comm, receiver, tag, length);
+    (void)location, (void)position;
+    return message(data, time, 1, comm, receiver, tag, length, attributes);
 }
 
 static OTF2_CallbackCode ev_isend(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
@@ -340,8 +360,8 @@ static OTF2_CallbackCode ev_recv(OTF2_LocationRef location, OTF2_TimeStamp time,
                                  OTF2_AttributeList *attributes, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
                                  uint64_t length)
 {
-    (void)location, (void)position, (void)attributes;
-    return message(data, time, 0, comm, sender, tag, length);
+    (void)location, (void)position;
+    return message(data, time, 0, comm, sender, tag, length, attributes);
 }
 
 /* A receive request completed: its bytes count on the call that posted it
@@ -366,6 +386,27 @@ static OTF2_CallbackCode ev_irecv(OTF2_LocationRef location, OTF2_TimeStamp time
     c->p2p_done++;
     return add_message(r, 0, comm, sender, tag, q.posted, r->open_call) ? OTF2_CALLBACK_INTERRUPT
                                                                           : OTF2_CALLBACK_SUCCESS;
+}
+
+/* A receive request cancelled: no message; the bytes it posted (mpiprof's
+ * mpiprof::bytes_recv on the event) count on the call that posted it. */
+static OTF2_CallbackCode ev_request_cancelled(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
+                                              void *data, OTF2_AttributeList *attributes, uint64_t request)
+{
+    reader_t *r = data;
+    (void)location, (void)position;
+    SEEN(r, time, 1);
+    rp_call_t *c = open_call(r);
+    irecv_t q = {0, -1};
+    if (!c || !mpp_handlemap_remove(&r->requests, request, &q))
+        return OTF2_CALLBACK_SUCCESS; /* not a receive request of this location's */
+    uint64_t posted = 0;
+    rp_call_t *poster = q.call >= 0 ? &current(r)->calls[q.call] : c;
+    if (attributes && r->bytes_attribute[1] != OTF2_UNDEFINED_ATTRIBUTE && !poster->bytes_said &&
+        OTF2_AttributeList_GetUint64(attributes, (OTF2_AttributeRef)r->bytes_attribute[1], &posted) == OTF2_SUCCESS)
+        poster->bytes_recv += posted;
+    c->p2p_done++;
+    return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
@@ -492,6 +533,7 @@ static OTF2_EvtReaderCallbacks *event_callbacks(void)
     OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, ev_irecv_request);
     OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, ev_recv);
     OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, ev_irecv);
+    OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, ev_request_cancelled);
     OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, ev_coll_begin);
     OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, ev_coll_end);
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, ev_nbc_request);
@@ -507,6 +549,7 @@ int rp_read_location(reader_t *r, OTF2_Reader *reader, int l, int have_defs)
     r->depth = 0;
     r->nopen = 0;
     r->open_call = -1;
+    r->probe_call = -1;
     r->ncoll_open = 0;
     if (have_defs) {
         OTF2_DefReader *dr = OTF2_Reader_GetDefReader(reader, loc->ref);

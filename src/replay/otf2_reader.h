@@ -18,6 +18,8 @@
 #define SRC_ATTRIBUTE "mpiprof::src"
 #define BYTES_SENT_ATTRIBUTE "mpiprof::bytes_sent"
 #define BYTES_RECV_ATTRIBUTE "mpiprof::bytes_recv"
+#define PROBE_FOUND_ATTRIBUTE "mpiprof::probe_found"
+#define PROBED_ATTRIBUTE "mpiprof::probed"
 
 typedef struct {
     uint32_t name, file, description;
@@ -65,6 +67,8 @@ typedef struct {
     uint32_t ncomm_groups;
     uint64_t src_attribute;      /* OTF2_UNDEFINED_ATTRIBUTE: none */
     uint64_t bytes_attribute[2]; /* sent, received (mpiprof-trace(5)); the same */
+    uint64_t probe_attribute[2]; /* probe_found, probed; the same (without them: an earlier
+                                    mpiprof's archive, whose starts and matched receives have no events) */
     int failed;
     char why[256];
     /* events of the location being read */
@@ -73,6 +77,7 @@ typedef struct {
     uint32_t *open;              /* every region open, innermost last */
     size_t nopen, open_cap;
     int64_t open_call;           /* its call, -1: none or not profiled */
+    int64_t probe_call;          /* its last probe that found a message, -1: none */
     mpp_handlemap_t requests;    /* request id of a receive or nonblocking collective -> irecv_t */
     int64_t *coll_open;          /* calls with a MpiCollectiveBegin not yet ended */
     size_t ncoll_open, coll_open_cap;

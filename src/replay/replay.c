@@ -34,14 +34,14 @@ static const char *resolve_site(void *ctx, uintptr_t address)
 
 static const char *function_name(uint32_t fid) { return fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "MPI_?"; }
 
-/* A wait or test's time goes to the kinds of the requests it completed
- * (thread_state.c's split_by_kind: the remainder to the last kind). */
-static void add_time(mpp_stats_t *s, const rp_call_t *c, uint64_t dt)
+void rp_split_time(const rp_call_t *c, uint64_t dt, uint64_t share[MPP_NCAT])
 {
     const mpp_function_info_t *f = &mpp_functions[c->fid];
     uint64_t done[MPP_NCAT] = {0}, total = c->p2p_done + c->coll_done;
+    for (int k = 0; k < MPP_NCAT; k++)
+        share[k] = 0;
     if (!f->by_request || !total) {
-        s->ticks[f->category] += dt;
+        share[f->category] = dt;
         return;
     }
     done[MPP_CAT_SENDRECV] = c->p2p_done;
@@ -51,12 +51,19 @@ static void add_time(mpp_stats_t *s, const rp_call_t *c, uint64_t dt)
     for (int k = 0; k < MPP_NCAT; k++) {
         if (!done[k])
             continue;
-        uint64_t share = dt * done[k] / total;
-        s->ticks[k] += share;
-        given += share;
+        share[k] = dt * done[k] / total;
+        given += share[k];
         last = k;
     }
-    s->ticks[last] += dt - given;
+    share[last] += dt - given;
+}
+
+static void add_time(mpp_stats_t *s, const rp_call_t *c, uint64_t dt)
+{
+    uint64_t share[MPP_NCAT];
+    rp_split_time(c, dt, share);
+    for (int k = 0; k < MPP_NCAT; k++)
+        s->ticks[k] += share[k];
 }
 
 /* One call into its location's table, in the interval open now. */

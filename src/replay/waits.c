@@ -5,7 +5,10 @@
  *     tag) are non-overtaking, so the n-th send on a channel, in the order
  *     the sends were made, is received by the n-th receive, in the order
  *     the receives were posted; each receiving call gets
- *     min(its duration, max over its messages of (send entry - its entry));
+ *     min(its SendRecv time, max over its messages of (send entry - its
+ *     entry)), its SendRecv time its duration, or a wait's share of it for
+ *     the point-to-point requests it completed (rp_split_time: the
+ *     dynamic mode's cap, Real sync <= SendRecv);
  *   Potential sync and Time variation: the k-th collective a process
  *     begins on a communicator is instance k there on every member; each
  *     member gets max entry - its entry and max exit - its exit, each
@@ -97,8 +100,10 @@ static void real_sync(rp_trace_t *t)
         for (size_t c = 0; c < t->locations[l].ncalls; c++) {
             rp_call_t *call = &t->locations[l].calls[c];
             int64_t latest = call->wait[MPP_WAIT_REALSYNC];
+            uint64_t share[MPP_NCAT];
+            rp_split_time(call, call->leave > call->enter ? (uint64_t)(call->leave - call->enter) : 0, share);
             call->wait[MPP_WAIT_REALSYNC] =
-                latest == INT64_MIN ? 0 : mpp_late_sender_wait(call->leave - call->enter, latest, 0);
+                latest == INT64_MIN ? 0 : mpp_late_sender_wait((int64_t)share[MPP_CAT_SENDRECV], latest, 0);
         }
 }
 

@@ -475,6 +475,12 @@ int mpp_trace_write_global(OTF2_Archive *archive, trace_unify_t *u, uint64_t glo
     OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_BYTES_RECV, string_def(w, &next, "mpiprof::bytes_recv"),
                                         string_def(w, &next, "bytes the MPI call received, where its events do not say"),
                                         OTF2_TYPE_UINT64);
+    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_PROBE_FOUND, string_def(w, &next, "mpiprof::probe_found"),
+                                        string_def(w, &next, "the MPI probe found a message"), OTF2_TYPE_UINT8);
+    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_PROBED, string_def(w, &next, "mpiprof::probed"),
+                                        string_def(w, &next, "the receive took the message of the last probe that "
+                                                             "found one, which waited for it"),
+                                        OTF2_TYPE_UINT8);
     /* the machine: one node per host, a process (location group) per rank, a location per thread */
     uint32_t machine = string_def(w, &next, "machine"), node = string_def(w, &next, "node");
     OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, machine, machine, OTF2_UNDEFINED_SYSTEM_TREE_NODE);

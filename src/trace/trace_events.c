@@ -33,6 +33,7 @@ trace_thread_t *mpp_trace_self(void)
         return NULL;
     mpp_handlemap_init(&t->site_index, sizeof(uint32_t));
     mpp_handlemap_init(&t->requests, sizeof(trace_request_t));
+    mpp_handlemap_init(&t->persistent, sizeof(trace_persistent_t));
     pthread_mutex_lock(&mpp_trace_threads_lock);
     t->index = nthreads++;
     t->location = (uint64_t)t->index << 32 | (uint32_t)mpp_trace_rank;
@@ -110,6 +111,7 @@ void mpp_trace_enter(mpp_call_t *c)
     if (OTF2_EvtWriter_Enter(t->writer, t->attributes, at(t, c->t0), c->fid) != OTF2_SUCCESS)
         lost(t);
     t->call_sent = t->call_recv = 0;
+    t->probe_found = 0;
 }
 
 static uint64_t positive(int64_t bytes) { return (uint64_t)(bytes > 0 ? bytes : 0); }
@@ -120,13 +122,17 @@ void mpp_trace_leave(mpp_call_t *c, int64_t sent, int64_t received)
     if (!t)
         return;
     /* the protocol's bytes, where the events do not give them (trace_local.h) */
-    OTF2_AttributeList *bytes = NULL;
+    OTF2_AttributeList *attributes = NULL;
     if (positive(sent) != t->call_sent || positive(received) != t->call_recv) {
-        bytes = t->attributes;
-        OTF2_AttributeList_AddUint64(bytes, TRACE_ATTR_BYTES_SENT, positive(sent));
-        OTF2_AttributeList_AddUint64(bytes, TRACE_ATTR_BYTES_RECV, positive(received));
+        attributes = t->attributes;
+        OTF2_AttributeList_AddUint64(attributes, TRACE_ATTR_BYTES_SENT, positive(sent));
+        OTF2_AttributeList_AddUint64(attributes, TRACE_ATTR_BYTES_RECV, positive(received));
     }
-    if (OTF2_EvtWriter_Leave(t->writer, bytes, at(t, c->t1), c->fid) != OTF2_SUCCESS)
+    if (t->probe_found) {
+        attributes = t->attributes;
+        OTF2_AttributeList_AddUint8(attributes, TRACE_ATTR_PROBE_FOUND, 1);
+    }
+    if (OTF2_EvtWriter_Leave(t->writer, attributes, at(t, c->t1), c->fid) != OTF2_SUCCESS)
         lost(t);
 }
 
@@ -224,20 +230,68 @@ void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t byt
     t->call_sent += n;
 }
 
-void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t bytes)
+/* A blocking receive's MpiRecv; `probed`: it took the message the
+ * thread's last probe found (mpiprof::probed). */
+static void received(trace_thread_t *t, mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t bytes,
+                     int probed)
 {
-    trace_thread_t *t = mpp_trace_self();
-    if (!t || !status || status == MPI_STATUS_IGNORE || status->MPI_SOURCE < 0) /* MPI_PROC_NULL */
-        return;
     uint32_t ref = comm_ref(t, comm);
     if (ref == UINT32_MAX) {
         lost(t);
         return;
     }
-    if (OTF2_EvtWriter_MpiRecv(t->writer, NULL, at(t, c->t1), (uint32_t)status->MPI_SOURCE, ref,
+    OTF2_AttributeList *attributes = NULL;
+    if (probed) {
+        attributes = t->attributes;
+        OTF2_AttributeList_AddUint8(attributes, TRACE_ATTR_PROBED, 1);
+    }
+    if (OTF2_EvtWriter_MpiRecv(t->writer, attributes, at(t, c->t1), (uint32_t)status->MPI_SOURCE, ref,
                                (uint32_t)status->MPI_TAG, positive(bytes)) != OTF2_SUCCESS)
         lost(t);
     t->call_recv += positive(bytes);
+}
+
+void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t bytes)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t || !status || status == MPI_STATUS_IGNORE || status->MPI_SOURCE < 0) /* MPI_PROC_NULL */
+        return;
+    /* the message the last probe found, if this is it (mpp_ws_recv_general's test) */
+    const trace_probe_t *p = &t->probe;
+    int probed = p->valid && p->comm == comm && p->source == status->MPI_SOURCE && p->tag == status->MPI_TAG;
+    if (probed)
+        t->probe.valid = 0;
+    received(t, c, comm, status, bytes, probed);
+}
+
+void mpp_trace_probe(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, MPI_Message message)
+{
+    trace_thread_t *t = mpp_trace_self();
+    (void)c;
+    if (!t || !status || status == MPI_STATUS_IGNORE)
+        return;
+    t->probe = (trace_probe_t){1, comm, message, status->MPI_SOURCE, status->MPI_TAG};
+    t->probe_found = 1;
+}
+
+/* The communicator of a matched receive's message: its probe's, taken. */
+static int probed_comm(trace_thread_t *t, MPI_Message message, MPI_Comm *comm)
+{
+    if (message == MPI_MESSAGE_NULL || message == MPI_MESSAGE_NO_PROC || !t->probe.valid ||
+        t->probe.message != message)
+        return 0; /* matched by another thread's probe: not recorded (mpiprof-trace(5)) */
+    t->probe.valid = 0;
+    *comm = t->probe.comm;
+    return 1;
+}
+
+void mpp_trace_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *status, int64_t bytes)
+{
+    trace_thread_t *t = mpp_trace_self();
+    MPI_Comm comm;
+    if (!t || !probed_comm(t, message, &comm) || !status || status == MPI_STATUS_IGNORE || status->MPI_SOURCE < 0)
+        return;
+    received(t, c, comm, status, bytes, 1); /* MPI_Mrecv always takes its probe's message */
 }
 
 void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int64_t bytes)
@@ -251,6 +305,14 @@ void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int64_t bytes)
         lost(t);
     remember(t, id, (trace_request_t){.kind = TRACE_REQ_RECV, .comm = ref, .bytes = positive(bytes)});
     t->call_recv += positive(bytes); /* its MpiIrecv gives them to this call */
+}
+
+void mpp_trace_imrecv(mpp_call_t *c, MPI_Message message, int64_t bytes)
+{
+    trace_thread_t *t = mpp_trace_self();
+    MPI_Comm comm;
+    if (t && probed_comm(t, message, &comm))
+        mpp_trace_irecv(c, comm, 0 /* a message's source, not MPI_PROC_NULL */, bytes);
 }
 
 void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received, int nonblocking)
@@ -302,13 +364,92 @@ void mpp_trace_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const in
                                                               r.bytes, r.received, set->keys[i]);
         } else {
             const MPI_Status *s = statuses != MPI_STATUSES_IGNORE ? &statuses[j] : NULL;
-            if (!s || s->MPI_SOURCE < 0 || r.comm == UINT32_MAX) /* cancelled, MPI_PROC_NULL, unknown */
+            int cancelled = 0;
+            if (!s || r.comm == UINT32_MAX) /* unknown */
                 continue;
-            rc = OTF2_EvtWriter_MpiIrecv(t->writer, NULL, at(t, c->t1), (uint32_t)s->MPI_SOURCE, r.comm,
-                                         (uint32_t)s->MPI_TAG, r.bytes, set->keys[i]);
+            if (PMPI_Test_cancelled(s, &cancelled) == MPI_SUCCESS && cancelled) {
+                /* no message: its posted bytes, which the protocol counts, on the event */
+                OTF2_AttributeList_AddUint64(t->attributes, TRACE_ATTR_BYTES_RECV, r.bytes);
+                rc = OTF2_EvtWriter_MpiRequestCancelled(t->writer, t->attributes, at(t, c->t1), set->keys[i]);
+            } else if (s->MPI_SOURCE < 0) { /* MPI_PROC_NULL */
+                continue;
+            } else {
+                rc = OTF2_EvtWriter_MpiIrecv(t->writer, NULL, at(t, c->t1), (uint32_t)s->MPI_SOURCE, r.comm,
+                                             (uint32_t)s->MPI_TAG, r.bytes, set->keys[i]);
+            }
         }
         if (rc != OTF2_SUCCESS)
             lost(t);
+    }
+}
+
+void mpp_trace_persistent(mpp_call_t *c, int kind, MPI_Comm comm, int peer, int tag)
+{
+    trace_thread_t *t = mpp_trace_self();
+    uint64_t id = request_id(c);
+    if (!t || !id || (kind != MPP_TRACE_PCOLLECTIVE && peer == MPI_PROC_NULL)) /* its starts record nothing */
+        return;
+    uint32_t ref = comm_ref(t, comm);
+    int inserted = 0;
+    trace_persistent_t *p = ref == UINT32_MAX ? NULL : mpp_handlemap_put(&t->persistent, id, &inserted);
+    if (!p) {
+        lost(t);
+        return;
+    }
+    *p = (trace_persistent_t){
+        .kind = kind == MPP_TRACE_PSEND ? TRACE_REQ_SEND : kind == MPP_TRACE_PRECV ? TRACE_REQ_RECV : TRACE_REQ_COLLECTIVE,
+        .comm = ref,
+        .peer = peer,
+        .tag = tag,
+        .root = kind == MPP_TRACE_PCOLLECTIVE && peer >= 0 ? (uint32_t)peer : OTF2_UNDEFINED_UINT32,
+        .op = kind == MPP_TRACE_PCOLLECTIVE ? mpp_trace_collective_op(mpp_functions[c->fid].name) : 0,
+    };
+}
+
+/* Each start records what the nonblocking form of the request records at
+ * its call (mpp_trace_send, mpp_trace_irecv, mpp_trace_collective), under
+ * the request's key; its completion is then found as theirs is. */
+void mpp_trace_start_requests(mpp_call_t *c, const mpp_reqset_t *set)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t)
+        return;
+    for (int i = 0; i < set->n; i++) {
+        const trace_persistent_t *p = set->keys[i] ? mpp_handlemap_get(&t->persistent, set->keys[i]) : NULL;
+        mpp_request_info_t info;
+        if (!p || !mpp_request_find(mpp_request_handle_of(set->keys[i]), &info))
+            continue; /* not persistent, MPI_PROC_NULL, or created by another thread (mpiprof-trace(5)) */
+        uint64_t id = set->keys[i], sent = positive(info.bytes_sent), recv = positive(info.bytes_recv);
+        OTF2_ErrorCode rc;
+        trace_request_t r = {.kind = p->kind, .comm = p->comm, .root = p->root, .op = p->op};
+        if (p->kind == TRACE_REQ_SEND) {
+            rc = OTF2_EvtWriter_MpiIsend(t->writer, NULL, at(t, c->t0), (uint32_t)p->peer, p->comm, (uint32_t)p->tag,
+                                         sent, id);
+            r.bytes = sent;
+        } else if (p->kind == TRACE_REQ_RECV) {
+            rc = OTF2_EvtWriter_MpiIrecvRequest(t->writer, NULL, at(t, c->t0), id);
+            r.bytes = recv;
+        } else {
+            rc = OTF2_EvtWriter_NonBlockingCollectiveRequest(t->writer, NULL, at(t, c->t0), id);
+            r.bytes = sent;
+            r.received = recv;
+        }
+        if (rc != OTF2_SUCCESS)
+            lost(t);
+        remember(t, id, r);
+        t->call_sent += sent; /* the start's bytes, as the protocol counts them (mpiprof(7), BYTES) */
+        t->call_recv += recv;
+    }
+}
+
+void mpp_trace_freed(const mpp_reqset_t *set)
+{
+    trace_thread_t *t = mpp_trace_self();
+    for (int i = 0; t && i < set->n; i++) {
+        if (!set->keys[i])
+            continue;
+        mpp_handlemap_remove(&t->persistent, set->keys[i], NULL);
+        mpp_handlemap_remove(&t->requests, set->keys[i], NULL); /* an active request freed: it never completes here */
     }
 }
 

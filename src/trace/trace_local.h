@@ -19,8 +19,11 @@
 /* Attributes: "mpiprof::src" on every Enter; "mpiprof::bytes_sent" and
  * "mpiprof::bytes_recv" on the Leave of a call whose bytes, as the
  * protocol counts them, are not those of its message and collective events
- * (MPI_PROC_NULL, persistent requests, one-sided and I/O calls). */
-enum { TRACE_ATTR_SRC = 0, TRACE_ATTR_BYTES_SENT, TRACE_ATTR_BYTES_RECV };
+ * (MPI_PROC_NULL, one-sided and I/O calls); "mpiprof::probe_found" on the
+ * Leave of a probe that found a message, "mpiprof::probed" on the MpiRecv
+ * of a blocking receive that took it (the probe waited for it: the dynamic
+ * mode's rule, waitstate_hooks.c). */
+enum { TRACE_ATTR_SRC = 0, TRACE_ATTR_BYTES_SENT, TRACE_ATTR_BYTES_RECV, TRACE_ATTR_PROBE_FOUND, TRACE_ATTR_PROBED };
 
 /* A local string: the SRC key of a call site (fid, frames), resolved at
  * MPI_Finalize. */
@@ -59,6 +62,24 @@ typedef struct {
     OTF2_CollectiveOp op;
 } trace_request_t;
 
+/* A persistent request as its creation gave it: what each MPI_Start of it
+ * records (its bytes per start are the request table's). */
+typedef struct {
+    int kind;          /* TRACE_REQ_* */
+    uint32_t comm;
+    int peer, tag;     /* a send's destination and tag; a receive's source */
+    uint32_t root;     /* a collective's, or OTF2_UNDEFINED_UINT32 */
+    OTF2_CollectiveOp op;
+} trace_persistent_t;
+
+/* The message the thread's last probe found, until a receive takes it. */
+typedef struct {
+    int valid;
+    MPI_Comm comm;
+    MPI_Message message; /* MPI_MESSAGE_NULL: not a matched probe */
+    int source, tag;
+} trace_probe_t;
+
 typedef struct trace_thread {
     OTF2_EvtWriter *writer;
     OTF2_AttributeList *attributes;
@@ -76,6 +97,9 @@ typedef struct trace_thread {
     uint64_t call_sent, call_recv; /* the open call's bytes a reader finds in its events */
     uint32_t last_comm;         /* index of the last communicator used */
     mpp_handlemap_t requests;   /* request key (handle | serial << 32) -> trace_request_t */
+    mpp_handlemap_t persistent; /* the same key -> trace_persistent_t, until MPI_Request_free */
+    trace_probe_t probe;
+    int probe_found;            /* the open call is a probe that found a message */
     uint64_t last_time;         /* events of a location never go back in time */
     int broken;                 /* out of memory or an OTF2 error: no more events */
     int flushed_fd;             /* its definitions file in mpiprof-rescue (fd + 1; 0: not open) */

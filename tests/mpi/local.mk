@@ -151,6 +151,8 @@ EXTRA_DIST += \
 	tests/mpi/check_mixed_completion.py \
 	tests/mpi/origin_threads.c \
 	tests/mpi/check_origin_threads.py \
+	tests/mpi/trace_persistent.c \
+	tests/mpi/check_trace_persistent.py \
 	tests/mpi/overlapping_windows.c \
 	tests/mpi/check_overlapping_windows.py \
 	tests/mpi/io_split.c \

@@ -17,9 +17,13 @@
 # (waitstates_late_sender.c), collective skew (waitstates_collective.c),
 # load imbalance (load_imbalance.c), nested intervals (intervals.c),
 # replicated code (intervals_seq.c), nonblocking overlap (model_overlap.c,
-# with a given model so that the dynamic mode computes Overlap) and
+# with a given model so that the dynamic mode computes Overlap),
 # examples/jacobi.c (whose MPI_Sendrecv with MPI_PROC_NULL count bytes that
-# no message event carries: its Leave says them, mpiprof-trace(5)).
+# no message event carries: its Leave says them, mpiprof-trace(5)), late
+# senders to every kind of receive (waitstates_p2p_kinds.c: persistent
+# requests, probes, matched receives, a cancelled request) and persistent
+# collectives (trace_persistent.c).  An earlier mpiprof's archive, which
+# recorded no events for starts and matched receives, has Warnings say so.
 #
 # MPIPROF_TEST_BY_DESIGN, when set, replaces the list of exceptions (to
 # show that each is needed).
@@ -94,14 +98,33 @@ check intervals "$srcdir/intervals.c"
 check intervals_seq "$srcdir/intervals_seq.c"
 check model_overlap "$srcdir/model_overlap.c" MPIPROF_MODEL=lat_intra=10us,bw_intra=100MB/s
 check jacobi "$top_srcdir/examples/jacobi.c"
+# late senders to every kind of receive: persistent requests, probes and
+# matched receives (the probe waits), a cancelled request among them
+check waitstates_p2p_kinds "$srcdir/waitstates_p2p_kinds.c" -- "$tmp/events"
+# persistent collectives (MPI-4) with a late member, started with a
+# persistent send and receive; the waits compared are there
+check trace_persistent "$srcdir/trace_persistent.c"
+"$PYTHON3" "$srcdir/check_trace_persistent.py" trace_persistent.prof.json ||
+    fail "trace_persistent: the run did not wait where it should (above)"
 
-# What mpiprof's trace does not record, said in Warnings rather than counted
-# as no wait: model_known's 10 MPI_Start on each of the 2 ranks.
+# An earlier mpiprof's archive has no events for starts and matched
+# receives: without the mpiprof::probed attribute in its definitions
+# (renamed here), Warnings say so rather than count no wait; model_known
+# has 10 MPI_Start on each of the 2 ranks.
 "$MPICC_PROF" -o model_known "$srcdir/model_known.c" || fail "compiling model_known.c with mpicc-prof"
 mpirun_2 model_known.out model_known.err env MPIPROF_TRACE=on MPIPROF_QUIET=1 MPIPROF_OUTPUT="$tmp/model_known.prof" \
     ./model_known
 "$analyze" -q -o model_known.trace.prof model_known.prof.otf2/traces.otf2 2>model_known.analyze.err ||
     fail "model_known: mpiprof-analyze failed: $(cat model_known.analyze.err)"
-grep -q 'Time variation: 20 calls start persistent requests or receive matched messages' model_known.trace.prof ||
-    fail "model_known: the analyzed protocol's Warnings do not name the 20 starts of persistent requests: $(cat model_known.trace.prof)"
+! grep -q 'calls start persistent requests' model_known.trace.prof ||
+    fail "model_known: this mpiprof's trace warns of unrecorded starts: $(cat model_known.trace.prof)"
+"$PYTHON3" -c 'import sys
+p = sys.argv[1]; data = open(p, "rb").read()
+if b"mpiprof::probed\0" not in data: sys.exit("no mpiprof::probed attribute in " + p)
+open(p, "wb").write(data.replace(b"mpiprof::probed\0", b"mpiprof::earlie\0"))' model_known.prof.otf2/traces.def ||
+    fail "model_known: the archive's definitions (above)"
+"$analyze" -q -o model_known.earlier.prof model_known.prof.otf2/traces.otf2 2>model_known.analyze.err ||
+    fail "model_known: mpiprof-analyze of the earlier archive failed: $(cat model_known.analyze.err)"
+grep -q 'Time variation: 20 calls start persistent requests or receive matched messages' model_known.earlier.prof ||
+    fail "model_known: the earlier archive's Warnings do not name the 20 starts of persistent requests: $(cat model_known.earlier.prof)"
 echo "PASS: analyze_trace"
