@@ -207,6 +207,14 @@ static OTF2_CallbackCode ev_enter(OTF2_LocationRef location, OTF2_TimeStamp time
     return r->failed ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
 }
 
+/* mpiprof's uint64 attribute `which` of the list into *value; 0 when it
+ * has none (or the archive does not define it). */
+static int attribute_u64(OTF2_AttributeList *attributes, uint64_t which, uint64_t *value)
+{
+    return attributes && which != OTF2_UNDEFINED_ATTRIBUTE &&
+           OTF2_AttributeList_GetUint64(attributes, (OTF2_AttributeRef)which, value) == OTF2_SUCCESS;
+}
+
 /* Whether mpiprof's uint8 attribute `which` is set in the list. */
 static int flagged(OTF2_AttributeList *attributes, uint64_t which)
 {
@@ -221,10 +229,8 @@ static int flagged(OTF2_AttributeList *attributes, uint64_t which)
 static void said_bytes(reader_t *r, rp_call_t *c, OTF2_AttributeList *attributes)
 {
     uint64_t sent, received;
-    if (!attributes || r->bytes_attribute[0] == OTF2_UNDEFINED_ATTRIBUTE ||
-        r->bytes_attribute[1] == OTF2_UNDEFINED_ATTRIBUTE ||
-        OTF2_AttributeList_GetUint64(attributes, r->bytes_attribute[0], &sent) != OTF2_SUCCESS ||
-        OTF2_AttributeList_GetUint64(attributes, r->bytes_attribute[1], &received) != OTF2_SUCCESS)
+    if (!attribute_u64(attributes, r->bytes_attribute[0], &sent) ||
+        !attribute_u64(attributes, r->bytes_attribute[1], &received))
         return;
     c->bytes_sent = sent;
     c->bytes_recv = received;
@@ -402,8 +408,7 @@ static OTF2_CallbackCode ev_request_cancelled(OTF2_LocationRef location, OTF2_Ti
         return OTF2_CALLBACK_SUCCESS; /* not a receive request of this location's */
     uint64_t posted = 0;
     rp_call_t *poster = q.call >= 0 ? &current(r)->calls[q.call] : c;
-    if (attributes && r->bytes_attribute[1] != OTF2_UNDEFINED_ATTRIBUTE && !poster->bytes_said &&
-        OTF2_AttributeList_GetUint64(attributes, (OTF2_AttributeRef)r->bytes_attribute[1], &posted) == OTF2_SUCCESS)
+    if (!poster->bytes_said && attribute_u64(attributes, r->bytes_attribute[1], &posted))
         poster->bytes_recv += posted;
     c->p2p_done++;
     return OTF2_CALLBACK_SUCCESS;

@@ -294,11 +294,11 @@ void mpp_trace_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *statu
     received(t, c, comm, status, bytes, 1); /* MPI_Mrecv always takes its probe's message */
 }
 
-void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int64_t bytes)
+/* The receive request the call created, on comm. */
+static void receive_request(trace_thread_t *t, mpp_call_t *c, MPI_Comm comm, int64_t bytes)
 {
-    trace_thread_t *t = mpp_trace_self();
     uint64_t id = request_id(c);
-    if (!t || !id || source == MPI_PROC_NULL) /* no message will complete it */
+    if (!id)
         return;
     uint32_t ref = comm_ref(t, comm);
     if (OTF2_EvtWriter_MpiIrecvRequest(t->writer, NULL, at(t, c->t0), id) != OTF2_SUCCESS)
@@ -307,12 +307,19 @@ void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int64_t bytes)
     t->call_recv += positive(bytes); /* its MpiIrecv gives them to this call */
 }
 
+void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int64_t bytes)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (t && source != MPI_PROC_NULL) /* from MPI_PROC_NULL: no message will complete it */
+        receive_request(t, c, comm, bytes);
+}
+
 void mpp_trace_imrecv(mpp_call_t *c, MPI_Message message, int64_t bytes)
 {
     trace_thread_t *t = mpp_trace_self();
     MPI_Comm comm;
     if (t && probed_comm(t, message, &comm))
-        mpp_trace_irecv(c, comm, 0 /* a message's source, not MPI_PROC_NULL */, bytes);
+        receive_request(t, c, comm, bytes);
 }
 
 void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received, int nonblocking)
@@ -403,6 +410,8 @@ void mpp_trace_persistent(mpp_call_t *c, int kind, MPI_Comm comm, int peer, int 
         .tag = tag,
         .root = kind == MPP_TRACE_PCOLLECTIVE && peer >= 0 ? (uint32_t)peer : OTF2_UNDEFINED_UINT32,
         .op = kind == MPP_TRACE_PCOLLECTIVE ? mpp_trace_collective_op(mpp_functions[c->fid].name) : 0,
+        .sent = positive(c->new_sent),
+        .received = positive(c->new_recv),
     };
 }
 
@@ -416,10 +425,9 @@ void mpp_trace_start_requests(mpp_call_t *c, const mpp_reqset_t *set)
         return;
     for (int i = 0; i < set->n; i++) {
         const trace_persistent_t *p = set->keys[i] ? mpp_handlemap_get(&t->persistent, set->keys[i]) : NULL;
-        mpp_request_info_t info;
-        if (!p || !mpp_request_find(mpp_request_handle_of(set->keys[i]), &info))
+        if (!p)
             continue; /* not persistent, MPI_PROC_NULL, or created by another thread (mpiprof-trace(5)) */
-        uint64_t id = set->keys[i], sent = positive(info.bytes_sent), recv = positive(info.bytes_recv);
+        uint64_t id = set->keys[i], sent = p->sent, recv = p->received;
         OTF2_ErrorCode rc;
         trace_request_t r = {.kind = p->kind, .comm = p->comm, .root = p->root, .op = p->op};
         if (p->kind == TRACE_REQ_SEND) {

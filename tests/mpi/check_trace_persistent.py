@@ -11,9 +11,9 @@ persistent collectives, all of N x T), and, with MPI-4's persistent
 collectives, MPI_Start and MPI_Startall each have Potential sync of at
 least half of N x T.
 """
-import json
 import sys
 
+import protocol_base as pb
 import protocol_query as pq
 
 N, T = 6, 0.010
@@ -28,8 +28,7 @@ def main(argv):
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2
-    with open(argv[1]) as f:
-        doc = json.load(f)
+    doc = pb.load(argv[1])
     iv = pq.find_interval(doc, "persistent")
     waitall = pq.find_src(doc, "MPI_Waitall", interval=iv["id"])
     starts = {f: pq.find_src(doc, f, interval=iv["id"]) for f in ("MPI_Start", "MPI_Startall")}

@@ -106,6 +106,13 @@ check waitstates_p2p_kinds "$srcdir/waitstates_p2p_kinds.c" -- "$tmp/events"
 check trace_persistent "$srcdir/trace_persistent.c"
 "$PYTHON3" "$srcdir/check_trace_persistent.py" trace_persistent.prof.json ||
     fail "trace_persistent: the run did not wait where it should (above)"
+# the starts' events carry the bytes the protocol counts: no Leave needs to
+# say them (mpiprof::bytes_sent, mpiprof-trace(5))
+command -v otf2-print >/dev/null || fail "otf2-print not found: install otf2-tools (tools/install-deps.sh)"
+otf2-print trace_persistent.prof.otf2/traces.otf2 >trace_persistent.print 2>&1 ||
+    fail "trace_persistent: otf2-print failed: $(head -20 trace_persistent.print)"
+! grep -q 'mpiprof::bytes_sent' trace_persistent.print ||
+    fail "trace_persistent: calls whose events do not give their bytes: $(grep -B1 'mpiprof::bytes_sent' trace_persistent.print | head -20)"
 
 # An earlier mpiprof's archive has no events for starts and matched
 # receives: without the mpiprof::probed attribute in its definitions
