@@ -21,7 +21,8 @@
 #
 # The stages run in the order plain, openmpi, sanitizer.  Time (CI's limit
 # here: 20 minutes on 2 cores; this took about 24 before the cuts below): the Open MPI build
-# (configure and make: CPU alone, no MPI job) runs beside the plain suite,
+# (configure and make, and test_threads_tsan's ThreadSanitizer library:
+# CPU alone, no MPI job) runs beside the plain suite,
 # at lower priority (nice), instead of after it; the Open MPI suite and the
 # sanitizer build and suite run alone (see below).  The suites' MPI jobs
 # never overlap: each takes the machine's one-MPI-job lock
@@ -71,7 +72,7 @@ copy_sources() {
 }
 
 # build_tree NAME CONFIGURE_FLAGS...: at lower priority, configure and make
-# $top/NAME/build; its output in $top/NAME/build.out, its status in
+# $top/NAME/build (and make tsan-lib); its output in $top/NAME/build.out, its status in
 # $top/NAME/build.status once done.
 build_tree() {
     (
@@ -83,6 +84,10 @@ build_tree() {
             nice -n 10 ../src/configure "$@" ${MPIPROF_CONFIGURE_FLAGS:-} >configure.log 2>&1 &&
                 nice -n 10 make -j"$jobs" >make.log 2>&1
         } || _s=$?
+        # test_threads_tsan's library, while the machine has room (a no-op
+        # in the sanitizer build); if it fails, the test builds its own
+        # and says why
+        [ "$_s" -ne 0 ] || nice -n 10 make tsan-lib >tsan-lib.log 2>&1 || :
         if [ "$_s" -ne 0 ]; then
             echo "FAIL: the build in $PWD failed; the end of its logs:"
             for _log in configure.log make.log; do

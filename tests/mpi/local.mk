@@ -135,6 +135,8 @@ EXTRA_DIST += \
 	tests/mpi/correctness.c \
 	tests/mpi/threads.c \
 	tests/mpi/check_threads.py \
+	tests/mpi/check_tsan_reports.py \
+	tests/mpi/build-tsan-lib.sh \
 	tests/mpi/hang.sh \
 	tests/mpi/hang_cycle.c \
 	tests/mpi/hang_collective.c \
@@ -190,6 +192,28 @@ AM_TESTS_ENVIRONMENT += \
 	MPIPROF_TEST_LIB_LIBS='$(libmpiprof_la_LIBADD)'; export MPIPROF_TEST_LIB_LIBS; \
 	MPIPROF_TEST_SANITIZERS='$(MPIPROF_TEST_SANITIZERS)'; export MPIPROF_TEST_SANITIZERS; \
 	MPIPROF_TEST_CC='$(CC)'; export MPIPROF_TEST_CC;
+
+# make tsan-lib: test_threads_tsan.sh's ThreadSanitizer library, built ahead
+# (tools/test.sh does so for the Open MPI stage beside the MPICH suite); the
+# test builds its own when a source is newer.  Nothing to do when the
+# compiler has no ThreadSanitizer or the library has AddressSanitizer.
+tsan-lib: all
+	@if test '$(MPIPROF_TEST_SANITIZERS)' = yes; then \
+	    echo "tsan-lib: the library is built with --enable-sanitizers; nothing to do"; \
+	else \
+	    MPIPROF_TEST_LIB_SOURCES='$(libmpiprof_la_SOURCES)' \
+	    MPIPROF_TEST_LIB_GENERATED='$(nodist_libmpiprof_la_SOURCES)' \
+	    MPIPROF_TEST_LIB_CFLAGS='$(MPI_CPPFLAGS) $(JANSSON_CFLAGS) $(LIBDW_CFLAGS) $(HWLOC_CFLAGS) $(PAPI_CFLAGS)' \
+	    MPIPROF_TEST_LIB_LIBS='$(libmpiprof_la_LIBADD)' MPIPROF_TEST_CC='$(CC)' \
+	    top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	    $(SHELL) $(srcdir)/tests/mpi/build-tsan-lib.sh '$(abs_top_builddir)/tests/mpi/tsan-lib' \
+	    || test $$? = 77; \
+	fi
+.PHONY: tsan-lib
+clean-local: clean-tsan-lib
+clean-tsan-lib:
+	-rm -rf tests/mpi/tsan-lib
+.PHONY: clean-tsan-lib
 
 # --- Machine context: hwloc topology and placement, PAPI counters.  Each of
 # these tests checks the n/a lines instead when the library was built
