@@ -184,14 +184,16 @@ MPIPROF_TEST_SANITIZERS = yes
 else
 MPIPROF_TEST_SANITIZERS = no
 endif
+MPIPROF_TEST_LIB_ENV = \
+	MPIPROF_TEST_LIB_SOURCES='$(libmpiprof_la_SOURCES)' \
+	MPIPROF_TEST_LIB_GENERATED='$(nodist_libmpiprof_la_SOURCES)' \
+	MPIPROF_TEST_LIB_CFLAGS='$(MPI_CPPFLAGS) $(JANSSON_CFLAGS) $(LIBDW_CFLAGS) $(HWLOC_CFLAGS) $(PAPI_CFLAGS)' \
+	MPIPROF_TEST_LIB_LIBS='$(libmpiprof_la_LIBADD)' \
+	MPIPROF_TEST_CC='$(CC)'
 AM_TESTS_ENVIRONMENT += \
-	MPIPROF_TEST_LIB_SOURCES='$(libmpiprof_la_SOURCES)'; export MPIPROF_TEST_LIB_SOURCES; \
-	MPIPROF_TEST_LIB_GENERATED='$(nodist_libmpiprof_la_SOURCES)'; export MPIPROF_TEST_LIB_GENERATED; \
-	MPIPROF_TEST_LIB_CFLAGS='$(MPI_CPPFLAGS) $(JANSSON_CFLAGS) $(LIBDW_CFLAGS) $(HWLOC_CFLAGS) $(PAPI_CFLAGS)'; \
-	export MPIPROF_TEST_LIB_CFLAGS; \
-	MPIPROF_TEST_LIB_LIBS='$(libmpiprof_la_LIBADD)'; export MPIPROF_TEST_LIB_LIBS; \
-	MPIPROF_TEST_SANITIZERS='$(MPIPROF_TEST_SANITIZERS)'; export MPIPROF_TEST_SANITIZERS; \
-	MPIPROF_TEST_CC='$(CC)'; export MPIPROF_TEST_CC;
+	$(MPIPROF_TEST_LIB_ENV); \
+	export MPIPROF_TEST_LIB_SOURCES MPIPROF_TEST_LIB_GENERATED MPIPROF_TEST_LIB_CFLAGS MPIPROF_TEST_LIB_LIBS MPIPROF_TEST_CC; \
+	MPIPROF_TEST_SANITIZERS='$(MPIPROF_TEST_SANITIZERS)'; export MPIPROF_TEST_SANITIZERS;
 
 # make tsan-lib: test_threads_tsan.sh's ThreadSanitizer library, built ahead
 # (tools/test.sh does so for the Open MPI stage beside the MPICH suite); the
@@ -201,11 +203,7 @@ tsan-lib: all
 	@if test '$(MPIPROF_TEST_SANITIZERS)' = yes; then \
 	    echo "tsan-lib: the library is built with --enable-sanitizers; nothing to do"; \
 	else \
-	    MPIPROF_TEST_LIB_SOURCES='$(libmpiprof_la_SOURCES)' \
-	    MPIPROF_TEST_LIB_GENERATED='$(nodist_libmpiprof_la_SOURCES)' \
-	    MPIPROF_TEST_LIB_CFLAGS='$(MPI_CPPFLAGS) $(JANSSON_CFLAGS) $(LIBDW_CFLAGS) $(HWLOC_CFLAGS) $(PAPI_CFLAGS)' \
-	    MPIPROF_TEST_LIB_LIBS='$(libmpiprof_la_LIBADD)' MPIPROF_TEST_CC='$(CC)' \
-	    top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	    $(MPIPROF_TEST_LIB_ENV) top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 	    $(SHELL) $(srcdir)/tests/mpi/build-tsan-lib.sh '$(abs_top_builddir)/tests/mpi/tsan-lib' \
 	    || test $$? = 77; \
 	fi
