@@ -2,7 +2,8 @@
 # model_calibration: the latency and bandwidth calibrated (at MPI_Init and
 # again at MPI_Finalize, the better of each kept) agree within a factor 10
 # with the 8-byte ping-pong bench/mpibench.c measures
-# (loop time / 2 calls per round trip, here built with plain mpicc) and a
+# (loop time / 2 calls per round trip, of the fastest of 40 slices, here
+# built with plain mpicc) and a
 # 128 KiB one; the calibration takes well under 0.25 s.  Then the
 # configuration around it:
 #   MPIPROF_PREDICT=off   no calibration; every predicted value, Overlap and
