@@ -81,8 +81,9 @@ class Classifier:
             return True
         if not any(ompi):
             return False
-        (_, their_kind, _), (our_thread, our_kind, our_frame) = \
-            sorted(acc, key=lambda a: not OMPI.search(a[2]))
+        theirs, mine = (acc[0], acc[1]) if ompi[0] else (acc[1], acc[0])
+        _, their_kind, _ = theirs
+        our_thread, our_kind, our_frame = mine
         if not self.is_ours(our_frame):
             return False
         loc = re.search(r"Location is stack of (thread T\d+|main thread)", block)

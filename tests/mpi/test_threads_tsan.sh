@@ -32,11 +32,12 @@ builddir=${top_builddir:?run through tests/mpi/run-mpi-test}
 cd "$tmp"
 
 # 1. The library with ThreadSanitizer: the one `make tsan-lib` built when no
-# source is newer (tools/test.sh builds it beside another stage's suite),
-# else built here (build-tsan-lib.sh; most of this test's time).
+# source (nor build-tsan-lib.sh) is newer (tools/test.sh builds it beside
+# another stage's suite), else built here (most of this test's time).
 lib=$builddir/tests/mpi/tsan-lib
 if [ ! -f "$lib/libmpiprof.so" ] || [ -n "$(find "$top_srcdir/src" "$top_srcdir/include" "$builddir/src/gen" \
-    "$builddir/include" -type f \( -name '*.[ch]' -o -name '*.inc' \) -newer "$lib/libmpiprof.so" 2>/dev/null | head -n 1)" ]; then
+    "$builddir/include" "$srcdir/build-tsan-lib.sh" -type f \( -name '*.[ch]' -o -name '*.inc' -o -name build-tsan-lib.sh \) \
+    -newer "$lib/libmpiprof.so" 2>/dev/null | head -n 1)" ]; then
     lib=$tmp/lib
     built=0
     sh "$srcdir/build-tsan-lib.sh" "$lib" || built=$?
