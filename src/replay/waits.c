@@ -100,10 +100,12 @@ static void real_sync(rp_trace_t *t)
         for (size_t c = 0; c < t->locations[l].ncalls; c++) {
             rp_call_t *call = &t->locations[l].calls[c];
             int64_t latest = call->wait[MPP_WAIT_REALSYNC];
+            call->wait[MPP_WAIT_REALSYNC] = 0;
+            if (latest == INT64_MIN) /* no message it waited for */
+                continue;
             uint64_t share[MPP_NCAT];
             rp_split_time(call, call->leave > call->enter ? (uint64_t)(call->leave - call->enter) : 0, share);
-            call->wait[MPP_WAIT_REALSYNC] =
-                latest == INT64_MIN ? 0 : mpp_late_sender_wait((int64_t)share[MPP_CAT_SENDRECV], latest, 0);
+            call->wait[MPP_WAIT_REALSYNC] = mpp_late_sender_wait((int64_t)share[MPP_CAT_SENDRECV], latest, 0);
         }
 }
 

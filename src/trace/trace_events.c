@@ -403,16 +403,19 @@ void mpp_trace_persistent(mpp_call_t *c, int kind, MPI_Comm comm, int peer, int 
         lost(t);
         return;
     }
-    *p = (trace_persistent_t){
-        .kind = kind == MPP_TRACE_PSEND ? TRACE_REQ_SEND : kind == MPP_TRACE_PRECV ? TRACE_REQ_RECV : TRACE_REQ_COLLECTIVE,
-        .comm = ref,
-        .peer = peer,
-        .tag = tag,
-        .root = kind == MPP_TRACE_PCOLLECTIVE && peer >= 0 ? (uint32_t)peer : OTF2_UNDEFINED_UINT32,
-        .op = kind == MPP_TRACE_PCOLLECTIVE ? mpp_trace_collective_op(mpp_functions[c->fid].name) : 0,
-        .sent = positive(c->new_sent),
-        .received = positive(c->new_recv),
-    };
+    /* bytes of one start: the call's new_sent, new_recv (a collective's
+     * received bytes beside its sent ones, as mpp_trace_collective keeps them) */
+    trace_request_t r = {.comm = ref, .root = OTF2_UNDEFINED_UINT32};
+    if (kind == MPP_TRACE_PSEND) {
+        r.kind = TRACE_REQ_SEND, r.bytes = positive(c->new_sent);
+    } else if (kind == MPP_TRACE_PRECV) {
+        r.kind = TRACE_REQ_RECV, r.bytes = positive(c->new_recv);
+    } else {
+        r.kind = TRACE_REQ_COLLECTIVE, r.bytes = positive(c->new_sent), r.received = positive(c->new_recv);
+        r.root = peer >= 0 ? (uint32_t)peer : OTF2_UNDEFINED_UINT32;
+        r.op = mpp_trace_collective_op(mpp_functions[c->fid].name);
+    }
+    *p = (trace_persistent_t){.request = r, .peer = peer, .tag = tag};
 }
 
 /* Each start records what the nonblocking form of the request records at
@@ -427,26 +430,25 @@ void mpp_trace_start_requests(mpp_call_t *c, const mpp_reqset_t *set)
         const trace_persistent_t *p = set->keys[i] ? mpp_handlemap_get(&t->persistent, set->keys[i]) : NULL;
         if (!p)
             continue; /* not persistent, MPI_PROC_NULL, or created by another thread (mpiprof-trace(5)) */
-        uint64_t id = set->keys[i], sent = p->sent, recv = p->received;
+        uint64_t id = set->keys[i];
+        const trace_request_t *r = &p->request;
         OTF2_ErrorCode rc;
-        trace_request_t r = {.kind = p->kind, .comm = p->comm, .root = p->root, .op = p->op};
-        if (p->kind == TRACE_REQ_SEND) {
-            rc = OTF2_EvtWriter_MpiIsend(t->writer, NULL, at(t, c->t0), (uint32_t)p->peer, p->comm, (uint32_t)p->tag,
-                                         sent, id);
-            r.bytes = sent;
-        } else if (p->kind == TRACE_REQ_RECV) {
+        /* the start's bytes, as the protocol counts them (mpiprof(7), BYTES) */
+        if (r->kind == TRACE_REQ_SEND) {
+            rc = OTF2_EvtWriter_MpiIsend(t->writer, NULL, at(t, c->t0), (uint32_t)p->peer, r->comm, (uint32_t)p->tag,
+                                         r->bytes, id);
+            t->call_sent += r->bytes;
+        } else if (r->kind == TRACE_REQ_RECV) {
             rc = OTF2_EvtWriter_MpiIrecvRequest(t->writer, NULL, at(t, c->t0), id);
-            r.bytes = recv;
+            t->call_recv += r->bytes;
         } else {
             rc = OTF2_EvtWriter_NonBlockingCollectiveRequest(t->writer, NULL, at(t, c->t0), id);
-            r.bytes = sent;
-            r.received = recv;
+            t->call_sent += r->bytes;
+            t->call_recv += r->received;
         }
         if (rc != OTF2_SUCCESS)
             lost(t);
-        remember(t, id, r);
-        t->call_sent += sent; /* the start's bytes, as the protocol counts them (mpiprof(7), BYTES) */
-        t->call_recv += recv;
+        remember(t, id, *r);
     }
 }
 

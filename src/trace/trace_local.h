@@ -63,14 +63,10 @@ typedef struct {
 } trace_request_t;
 
 /* A persistent request as its creation gave it: what each MPI_Start of it
- * records. */
+ * records, and remembers for its completion. */
 typedef struct {
-    int kind;          /* TRACE_REQ_* */
-    uint32_t comm;
-    int peer, tag;     /* a send's destination and tag; a receive's source */
-    uint32_t root;     /* a collective's, or OTF2_UNDEFINED_UINT32 */
-    OTF2_CollectiveOp op;
-    uint64_t sent, received; /* bytes of one start (the call's new_sent, new_recv) */
+    trace_request_t request; /* bytes: one start's */
+    int peer, tag;           /* a send's destination and tag */
 } trace_persistent_t;
 
 /* The message the thread's last probe found, until a receive takes it. */
