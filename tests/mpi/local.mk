@@ -147,6 +147,7 @@ EXTRA_DIST += \
 	tests/mpi/check_faults.py \
 	tests/mpi/check_merge.py \
 	tests/mpi/sessions.c \
+	tests/mpi/sessions_self.c \
 	tests/mpi/sessions_f08.f90 \
 	tests/mpi/check_sessions.py \
 	tests/mpi/mixed_completion.c \

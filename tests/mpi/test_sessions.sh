@@ -10,7 +10,12 @@
 # schema (check_sessions.py).  Also: two sessions, the second finalized last
 # (with the hang watchdog on, which watches through the same world); and
 # MPI_Init around the sessions, profiled from MPI_Init to MPI_Finalize as
-# before; and a program of sessions in mpi_f08 (sessions_f08.f90).
+# before; and a program of sessions in mpi_f08 (sessions_f08.f90).  And
+# sessions_self.c at 1 and 2 processes: communicators of mpi://self and
+# mpi://world, a message each process sends to itself on each: at one
+# process the profiler crashed MPICH 4.0.2 in MPI_Session_finalize (its
+# wait-state exchange tested a send to itself, and a receive no one could
+# send to), and its records for itself must be paired without a message.
 set -eu
 # shellcheck source=common.sh
 . "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
@@ -34,6 +39,30 @@ for mode in sessions two world; do
     check_text_protocol "$prot"
     "$PYTHON3" "$srcdir/check_sessions.py" "$arg" "$prot.json" "$prot" "$srcdir/sessions.c" "$schema" ||
         { head -n 60 "$prot" >&2; fail "$mode: the protocol is not as expected"; }
+done
+
+$MPICC_PROF -o sessions_self "$srcdir/sessions_self.c" || fail "compiling sessions_self.c with mpicc-prof"
+for np in 1 2; do
+    prot=prot_self$np
+    "$MPIEXEC" -n $np env MPIPROF_OUTPUT="$tmp/$prot" MPIPROF_FORMAT=both ./sessions_self >self$np.out 2>self$np.err ||
+        fail "sessions_self on $np process(es) did not exit 0: $(cat self$np.out self$np.err)"
+    [ "$(grep -c '^sessions_self: ok$' self$np.out)" -eq $np ] ||
+        fail "sessions_self on $np process(es) did not print its result: $(cat self$np.out self$np.err)"
+    check_text_protocol "$prot"
+    "$PYTHON3" - "$prot.json" "$prot" "$schema" $np <<'PY' || fail "sessions_self on $np process(es): the protocol is not as expected"
+import sys
+import protocol_check as pc
+json_path, text_path, schema, nproc = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+doc = pc.load(json_path)
+pc.check_invariants(doc)
+pc.validate_schema(doc, schema)
+pc.check_text(doc, text_path)
+# each process sent one message to itself on each of the two communicators
+messages = 2 * nproc
+want = "%d messages paired of %d sent" % (messages, messages)
+assert want in doc["parameters"]["wait_states"], (want, doc["parameters"]["wait_states"])
+print("self, %d process(es): %s" % (nproc, want))
+PY
 done
 
 need_var MPIFORT_PROF
