@@ -238,6 +238,12 @@ static void warn_totals(const rp_totals_t *all)
         mpp_warn("Potential sync, Time variation: %llu collective calls belong to instances that not every member "
                  "of their communicator reached in the trace; their waits are not counted",
                  (unsigned long long)all->unmatched_collectives);
+    if (all->cut_windows)
+        mpp_warn("Potential sync, Time variation: %llu windows of collective operations reached past the end of "
+                 "their interval on their process, by up to %.6f s, and were cut there (a process's part of its "
+                 "time in an interval is at most that time): a process that left an operation before the others "
+                 "entered or left it, or clock offsets that are not exact",
+                 (unsigned long long)all->cut_windows, rp_seconds((uint64_t)all->cut_largest));
     if (all->untraced)
         mpp_warn("Real sync, Potential sync, Time variation: %llu calls start persistent requests or receive "
                  "matched messages (MPI_Start, MPI_Startall, MPI_Mrecv, MPI_Imrecv), whose messages and "
@@ -282,7 +288,9 @@ static int analyze(const char *archive, const char *output, long format, int qui
             return 1;
         }
     }
-    (void)rp_waits(&trace, mpi ? rp_mpi_combine : NULL, mpi); /* (no memory: the waits said unmatched) */
+    /* (no memory: the waits said unmatched) */
+    (void)rp_waits(&trace, mpi ? rp_mpi_combine : NULL, mpi, (int)config.number[MPP_CFG_MAX_INTERVALS],
+                   (int)config.number[MPP_CFG_MAX_NESTING]);
     rp_totals_t all;
     rp_totals(&trace, sends, &all);
     if (mpi)

@@ -74,6 +74,44 @@ void mpp_intervals_close_all(uint64_t now);
  * seconds) to close with instead of reading them (NULL: read them). */
 void mpp_intervals_end_at(const char *label, const double *cpu);
 
+/* Where interval executions end, for windows of a process's time line
+ * that may not reach past the end of the interval they count in
+ * (Potential sync and Time variation: characteristics.md): every begin and
+ * end of an interval is logged, in order, in a ring.  A call keeps its
+ * place (the log's position then and the level of the interval it counts
+ * in); the execution it was in ends at the first end logged after that
+ * position of an interval at that level or above.  Memory: the ring's
+ * capacity, 16 bytes an entry; its writer is the thread that marks, and
+ * a reader is told when the ring no longer holds what it asks for. */
+typedef struct {
+    uint64_t position; /* boundaries logged before it */
+    uint32_t level;    /* of the innermost open interval then */
+} mpp_interval_place_t;
+
+/* The ring's capacity (0: no log); call before mpp_intervals_init, which
+ * empties it.  -1 when out of memory (no log then). */
+int mpp_interval_log_init(size_t capacity);
+/* The place of a call made now. */
+mpp_interval_place_t mpp_interval_place(void);
+/* The place of a call that returned at `tick`, made after every boundary
+ * logged before that instant (a boundary at its instant comes after it:
+ * the wrapper read the clock first); for a log that holds every boundary
+ * of the process (the trace analyzer's). */
+mpp_interval_place_t mpp_interval_place_at(uint64_t tick);
+/* The end of the interval execution a call at `place` was in: 1 and its
+ * tick, 0 while that execution is still open, -1 when the ring no longer
+ * holds it. */
+int mpp_interval_end_of(mpp_interval_place_t place, uint64_t *tick);
+/* Places pack into 64 bits, as a collective instance keeps them. */
+static inline uint64_t mpp_interval_place_pack(mpp_interval_place_t p)
+{
+    return p.position << 16 | (p.level < 0xffff ? p.level : 0xffff);
+}
+static inline mpp_interval_place_t mpp_interval_place_unpack(uint64_t v)
+{
+    return (mpp_interval_place_t){v >> 16, (uint32_t)(v & 0xffff)};
+}
+
 /* Under MPI_THREAD_MULTIPLE several threads are inside MPI at once, and the
  * sum of their call times can exceed the wall time.  A process's time in MPI
  * is then the wall time during which at least one of its threads is inside

@@ -15,6 +15,7 @@
 
 #include "profile.h"
 #include "table.h"
+#include "waitstates.h"
 
 /* One traced MPI call (an Enter/Leave pair of a region of the MPI
  * paradigm) with what its events said. */
@@ -113,6 +114,7 @@ typedef struct {
     size_t ncollectives, collectives_cap;
     uint64_t events, mpi_events;
     uint64_t unmatched_receives, unmatched_sends, unmatched_collectives;
+    mpp_window_cuts_t cuts; /* collective windows cut at the end of their interval (waits.c) */
     uint64_t untraced;     /* calls of mpiprof's whose messages it does not trace (rp_untraced) */
     int incomplete;        /* a location's events stop before its end (a run that died) */
     char incomplete_why[2048];
@@ -161,6 +163,8 @@ typedef int (*rp_combine_fn)(rp_instance_t *instances, size_t n, int failed, voi
 typedef struct {
     uint64_t events, mpi_events, sends, recvs, collectives;
     uint64_t unmatched_receives, unmatched_sends, unmatched_collectives, untraced;
+    uint64_t cut_windows;      /* collective windows cut at the end of their interval */
+    int64_t cut_largest;       /* ... the most cut off one, ticks */
     int64_t first, last;       /* the first and last event of any location (INT64_MAX, INT64_MIN: none) */
     int64_t offsets;           /* locations with clock offsets */
     int64_t from_mpiprof;
@@ -185,7 +189,11 @@ void rp_totals(const rp_trace_t *t, uint64_t sends, rp_totals_t *out);
  * caller gathers them); `combine` (NULL alone) gives the instances the
  * other shares' members.  0, or -1 (memory ran out, here or elsewhere:
  * no collective wait was counted). */
-int rp_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx);
+int rp_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx, int max_intervals, int max_nesting);
+/* The interval stage of process p from its marks alone (the ends that
+ * bound its collective windows, intervals.h), as rp_profile makes it: 0,
+ * or -1 when memory ran out. */
+int rp_intervals(const rp_trace_t *t, int p, int max_intervals, int max_nesting);
 
 /* The local profile of process p: its locations' calls and marks replayed
  * in time order into one table each (table.h) and the interval stage

@@ -175,6 +175,7 @@ typedef struct mpp_instance_batch {
     struct mpp_instance_batch *next; /* among the pool's spares */
     int64_t *values;                 /* [3 * size]: entries, exits, negated exits (mpp_instances_take) */
     mpp_request_origin_t *origins;   /* [size]: the cells of the instances */
+    uint64_t *places;                /* [size]: their places in the interval log (intervals.h, packed) */
     const int64_t *max;              /* set by the caller: the maxima over members, once reduced */
     int n;                           /* instances in it, once taken */
 } mpp_instance_batch_t;
@@ -220,7 +221,7 @@ void mpp_instances_next_batch(mpp_instances_t *r);
 /* A new instance (the due batch taken first): its number; `exit`
  * INT64_MIN while it runs (nonblocking: mpp_instances_end).  *origin: where
  * its cell goes, for the caller to fill (NULL: the instance is not kept). */
-static inline uint64_t mpp_instances_begin(mpp_instances_t *r, int64_t entry, int64_t exit,
+static inline uint64_t mpp_instances_begin(mpp_instances_t *r, int64_t entry, int64_t exit, uint64_t place,
                                            mpp_request_origin_t **origin)
 {
     int size = r->pool->size;
@@ -233,6 +234,7 @@ static inline uint64_t mpp_instances_begin(mpp_instances_t *r, int64_t entry, in
     if (MPP_LIKELY(b != NULL)) {
         b->values[j] = entry;
         b->values[size + j] = exit;
+        b->places[j] = place;
         *origin = &b->origins[j];
     }
     return i;
@@ -250,6 +252,12 @@ int mpp_instances_take(mpp_instances_t *r, mpp_batch_slot_t *slot, int64_t *fall
                        int *n);
 /* The buffers still held go back to the pool. */
 void mpp_instances_free(mpp_instances_t *r);
+/* Windows cut at the end of their interval (mpp_instances_terms). */
+typedef struct {
+    uint64_t windows; /* windows that reached past it */
+    int64_t largest;  /* the most cut off one, ticks */
+} mpp_window_cuts_t;
+
 /* The reduced batch (max[3n]: maxima over members of sent[3n]): this
  * member's Potential sync and Time variation of each instance, each
  * mpp_sync_term or, for a variation some member could not know, -1.
@@ -259,10 +267,14 @@ void mpp_instances_free(mpp_instances_t *r);
  * collectives, nonblocking collectives in flight at once): with the
  * process's covers `entries` and `exits` (NULL: none), each term is only
  * the part of its window no earlier instance covered (cover.h), so each
- * instant of the process's time counts once. */
-void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, int64_t threshold, int64_t fine_from,
-                         mpp_cover_t *entries, mpp_cover_t *exits, int64_t *potsync, int64_t *variation,
-                         unsigned char *fine);
+ * instant of the process's time counts once.  A window is part of the
+ * process's time in its interval: it ends at bound[j] at the latest (the
+ * end of the interval's execution the instance was in, on this process;
+ * NULL: no bound), whatever the other members' clocks say; what that cuts
+ * off is counted in `cuts` (may be NULL). */
+void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, const int64_t *bound, int64_t threshold,
+                         int64_t fine_from, mpp_cover_t *entries, mpp_cover_t *exits, int64_t *potsync,
+                         int64_t *variation, unsigned char *fine, mpp_window_cuts_t *cuts);
 /* With `fine` (may be NULL), differences from fine_from to threshold count
  * too, and fine[j] says which of instance j's terms they are (the fine
  * part, kept apart: see MPP_WAIT_FINE below). */

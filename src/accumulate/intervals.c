@@ -25,6 +25,85 @@ static int warned_cap;
 
 void (*mpp_describe_site)(uintptr_t site, char *out, unsigned size);
 
+/* The boundary log (intervals.h): entry k of the ring is boundary number
+ * k mod capacity; `logged` counts them, published after the entry is
+ * written. */
+typedef struct {
+    uint64_t tick;
+    uint32_t level;
+    uint32_t ends; /* 1: an end, 0: a begin */
+} boundary_t;
+static boundary_t *boundaries;
+static size_t log_capacity;
+static _Atomic uint64_t logged;
+
+int mpp_interval_log_init(size_t n)
+{
+    free(boundaries);
+    boundaries = n ? malloc(n * sizeof *boundaries) : NULL;
+    log_capacity = boundaries ? n : 0;
+    atomic_store(&logged, 0);
+    return n && !boundaries ? -1 : 0;
+}
+
+static void log_boundary(uint64_t tick, uint32_t level, int ends)
+{
+    if (!log_capacity)
+        return;
+    uint64_t k = atomic_load_explicit(&logged, memory_order_relaxed);
+    boundaries[k % log_capacity] = (boundary_t){tick, level, (uint32_t)ends};
+    atomic_store_explicit(&logged, k + 1, memory_order_release);
+}
+
+mpp_interval_place_t mpp_interval_place(void)
+{
+    uint32_t id = atomic_load_explicit(&mpp_current_interval, memory_order_relaxed);
+    return (mpp_interval_place_t){atomic_load_explicit(&logged, memory_order_acquire),
+                                  (uint32_t)mpp_intervals[id].level};
+}
+
+mpp_interval_place_t mpp_interval_place_at(uint64_t tick)
+{
+    uint64_t n = atomic_load_explicit(&logged, memory_order_acquire), lo = 0, hi = n;
+    if (!log_capacity)
+        return (mpp_interval_place_t){0, 0};
+    if (n > log_capacity) /* not every boundary kept: the earliest is not known */
+        lo = n - log_capacity;
+    while (lo < hi) { /* the first boundary at or after `tick` */
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (boundaries[mid % log_capacity].tick < tick)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    uint32_t level = 0;
+    if (lo > 0) {
+        const boundary_t *b = &boundaries[(lo - 1) % log_capacity];
+        level = b->ends ? (b->level ? b->level - 1 : 0) : b->level;
+    }
+    return (mpp_interval_place_t){lo, level};
+}
+
+int mpp_interval_end_of(mpp_interval_place_t place, uint64_t *tick)
+{
+    uint64_t n = atomic_load_explicit(&logged, memory_order_acquire);
+    if (!log_capacity)
+        return -1;
+    for (uint64_t k = place.position; k < n; k++) {
+        if (n - k > log_capacity) /* overwritten, or no log */
+            return -1;
+        boundary_t b = boundaries[k % log_capacity];
+        /* a writer may have lapped the ring meanwhile */
+        if (atomic_load_explicit(&logged, memory_order_acquire) - k > log_capacity)
+            return -1;
+        if (b.ends && b.level <= place.level) {
+            *tick = b.tick;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int mpp_union_tracking;
 int mpp_union_measured;
 /* a mutex, not a spinlock: with more threads than cores a spinning waiter
@@ -104,6 +183,7 @@ static void open_interval(uint32_t id, uint64_t now, uintptr_t thread)
         mpp_interval_counters(id, 1);
     open_stack[open_depth++] = id;
     mpp_current_interval = id;
+    log_boundary(now, (uint32_t)in->level, 0);
 }
 
 /* The part of the open replicated-code region that lies in this execution
@@ -128,6 +208,7 @@ static void close_innermost(uint64_t now)
     in->cpu += cpu - in->open_cpu;
     in->sys += sys - in->open_sys;
     mpp_current_interval = open_depth ? open_stack[open_depth - 1] : 0;
+    log_boundary(now, (uint32_t)in->level, 1);
 }
 
 int mpp_intervals_init(uint32_t max_intervals, uint32_t nesting, uint64_t now)
@@ -141,6 +222,7 @@ int mpp_intervals_init(uint32_t max_intervals, uint32_t nesting, uint64_t now)
     if (!mpp_intervals || !open_stack)
         return -1;
     origin = now;
+    atomic_store(&logged, 0);
     mpp_nintervals = 1;
     open_depth = folded_depth = seq_depth = 0;
     warned_cap = 0;

@@ -20,9 +20,11 @@ mpp_instance_batch_t *mpp_batch_get(mpp_batch_pool_t *p)
         return NULL;
     b->values = malloc(3 * (size_t)p->size * sizeof *b->values);
     b->origins = malloc((size_t)p->size * sizeof *b->origins);
-    if (!b->values || !b->origins) {
+    b->places = malloc((size_t)p->size * sizeof *b->places);
+    if (!b->values || !b->origins || !b->places) {
         free(b->values);
         free(b->origins);
+        free(b->places);
         free(b);
         return NULL;
     }
@@ -44,6 +46,7 @@ void mpp_batch_pool_free(mpp_batch_pool_t *p)
         p->spares = b->next;
         free(b->values);
         free(b->origins);
+        free(b->places);
         free(b);
     }
 }
@@ -115,16 +118,32 @@ int mpp_instances_take(mpp_instances_t *r, mpp_batch_slot_t *slot, int64_t *fall
     return unknown;
 }
 
-void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, int64_t threshold, int64_t fine_from,
-                         mpp_cover_t *entries, mpp_cover_t *exits, int64_t *potsync, int64_t *variation,
-                         unsigned char *fine)
+/* A window [from, from + length) ending at `bound` at the latest: its
+ * length then. */
+static int64_t cut_window(int64_t from, int64_t length, int64_t bound, mpp_window_cuts_t *cuts)
+{
+    if (length <= 0 || from + length <= bound)
+        return length;
+    int64_t kept = bound > from ? bound - from : 0;
+    if (cuts) {
+        cuts->windows++;
+        if (length - kept > cuts->largest)
+            cuts->largest = length - kept;
+    }
+    return kept;
+}
+
+void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, const int64_t *bound, int64_t threshold,
+                         int64_t fine_from, mpp_cover_t *entries, mpp_cover_t *exits, int64_t *potsync,
+                         int64_t *variation, unsigned char *fine, mpp_window_cuts_t *cuts)
 {
     int64_t least = fine && fine_from < threshold ? fine_from : threshold;
     for (int j = 0; j < n; j++) {
-        int64_t entry = sent[j], exit = sent[n + j];
+        int64_t entry = sent[j], exit = sent[n + j], end = bound ? bound[j] : INT64_MAX;
         int64_t p = mpp_sync_term(max[j], entry, least);
         if (fine) /* the difference itself, not what the cover leaves of it, decides */
             fine[j] = p > 0 && p < threshold ? MPP_FINE_POTSYNC : 0;
+        p = cut_window(entry, p, end, cuts);
         potsync[j] = entries ? mpp_cover_add_fast(entries, entry, entry + p) : p;
         if (max[2 * n + j] == INT64_MAX) {
             variation[j] = -1;
@@ -133,6 +152,7 @@ void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, int64_t
         int64_t v = mpp_sync_term(max[n + j], exit, least);
         if (fine && v > 0 && v < threshold)
             fine[j] |= MPP_FINE_VARIATION;
+        v = cut_window(exit, v, end, cuts);
         variation[j] = exits ? mpp_cover_add_fast(exits, exit, exit + v) : v;
     }
 }

@@ -79,9 +79,10 @@ static char waitstates_off_reason[160];
  * MPI_Finalize, offset change, error of MPI_Init's offsets
  * (mpp_clock_init_error), pairs stuck on one CPU at MPI_Init; (rank 0)
  * summed counts */
-enum { WS_U_INIT, WS_U_FINALIZE, WS_CHANGE, WS_INIT_ERROR, WS_SHARED_CPU, WS_NLARGEST };
+enum { WS_U_INIT, WS_U_FINALIZE, WS_CHANGE, WS_INIT_ERROR, WS_SHARED_CPU, WS_CUT, WS_NLARGEST };
 static int64_t ws_largest[WS_NLARGEST];
-static uint64_t ws_sums[9];
+enum { WS_NSUMS = 11 };
+static uint64_t ws_sums[WS_NSUMS];
 static uint64_t ws_span; /* ticks between the two alignments */
 static void start_waitstates(int thread_multiple);
 
@@ -231,7 +232,9 @@ void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void 
     mpp_topology_start();
     mpp_counters_start(mpp_config.text[MPP_CFG_PAPI_EVENTS], (int)mpp_config.number[MPP_CFG_PAPI_SRC]);
     uint64_t interval0 = mpp_now();
-    if (mpp_intervals_init((uint32_t)mpp_config.number[MPP_CFG_MAX_INTERVALS] + 1,
+    /* the last 4096 interval boundaries (64 KiB): the ends that bound the
+     * windows of collective instances not reduced yet (intervals.h) */
+    if (mpp_interval_log_init(4096) != 0 || mpp_intervals_init((uint32_t)mpp_config.number[MPP_CFG_MAX_INTERVALS] + 1,
                            (uint32_t)mpp_config.number[MPP_CFG_MAX_NESTING], interval0) != 0) {
         mpp_warn("out of memory at MPI_Init; the profiler is disabled for this run");
         mpp_counters_stop();
@@ -294,10 +297,12 @@ static void finish_waitstates(void)
     mpp_ws_stats_t st;
     mpp_ws_get_stats(&st);
     int64_t drift = final_alignment.offset - alignment.offset;
-    int64_t local[WS_NLARGEST] = {alignment.uncertainty, final_alignment.uncertainty, drift < 0 ? -drift : drift,
-                                  final_alignment.init_error, alignment.shared_cpu};
-    uint64_t counts[9] = {st.messages,  st.paired,        st.unpaired, st.batches,   st.batch_bytes,
-                          st.instances, st.exits_unknown, st.dropped,  st.unfollowed};
+    int64_t local[WS_NLARGEST] = {alignment.uncertainty,      final_alignment.uncertainty,
+                                  drift < 0 ? -drift : drift, final_alignment.init_error,
+                                  alignment.shared_cpu,       st.cuts.largest};
+    uint64_t counts[WS_NSUMS] = {st.messages,   st.paired,   st.unpaired,   st.batches,
+                                 st.batch_bytes, st.instances, st.exits_unknown, st.dropped,
+                                 st.unfollowed, st.cuts.windows, st.unbounded};
     mpp_ptp_allreduce(local, ws_largest, WS_NLARGEST, MPI_INT64_T, MPI_MAX, profiler_comm);
     /* Instants were aligned with MPI_Init's offsets, and differences below
      * its threshold counted as 0, but for the fine part (waitstates.h):
@@ -307,7 +312,7 @@ static void finish_waitstates(void)
     for (mpp_thread_t *t = mpp_threads(); t; t = t->next)
         mpp_table_fold_fine(&t->table, fine);
     used_threshold = fine ? fine_threshold : sync_threshold;
-    mpp_ptp_reduce(counts, ws_sums, 9, MPI_UINT64_T, MPI_SUM, 0, profiler_comm);
+    mpp_ptp_reduce(counts, ws_sums, WS_NSUMS, MPI_UINT64_T, MPI_SUM, 0, profiler_comm);
     ws_span = final_alignment.at > alignment.at ? final_alignment.at - alignment.at : 1;
 }
 
@@ -371,6 +376,16 @@ static void describe_waitstates(void)
         mpp_warn("Potential sync, Time variation: %llu batches of collective instances could not be reduced (the "
                  "members of a communicator counted different collective calls on it: calls the profiler did not "
                  "see); their waits are not counted", (unsigned long long)sums[7]);
+    if (sums[9])
+        mpp_warn("Potential sync, Time variation: %llu windows of collective operations reached past the end of "
+                 "their interval on their process, by up to %.6f s, and were cut there (a process's part of its "
+                 "time in an interval is at most that time): a process that left an operation before the others "
+                 "entered or left it, or clock offsets that are not exact (differences below %.3g s are within "
+                 "their uncertainty)%s",
+                 (unsigned long long)sums[9], seconds_of(largest[WS_CUT]), used,
+                 sums[10] ? "; of them, those whose interval had ended too long before their batch was reduced "
+                            "(4096 interval boundaries later) were cut at the process's exit from the operation"
+                          : "");
     if (sums[8])
         mpp_warn("wait states: %llu calls on communicators the analysis cannot follow (made by MPI_Comm_spawn, "
                  "_connect, _accept, _join or where no profiled call created them: their members' ids are not "

@@ -39,7 +39,7 @@ void mpp_ws_maybe_progress(int due)
 /* Collective instances of a communicator (ws_hooks_shared.h) and their
  * reductions (ws_exchange.h). */
 
-static int64_t *terms; /* [3 * batch]: scratch of apply_batch, the last part its fine_terms */
+static int64_t *terms; /* [4 * batch]: scratch of apply_batch: terms, bounds, the last part its fine_terms */
 /* Buffers of batches, shared by all communicators: a batch's goes back
  * once its reduction ended (maybe after its communicator was freed). */
 static mpp_batch_pool_t pool;
@@ -47,12 +47,28 @@ static mpp_batch_pool_t pool;
  * far, over all its communicators: instances share it (cover.h). */
 static mpp_cover_t entries_covered, exits_covered;
 
+/* Where each instance's windows end at the latest: the end of the
+ * interval execution it was in, or now while that is still open (the
+ * other members' instants are past, whatever their clocks say); where the
+ * interval log no longer holds that end, the instance's own exit. */
+static void bound_windows(const mpp_instance_batch_t *b, int64_t *bound)
+{
+    int64_t now = mpp_ws_aligned(mpp_now());
+    for (int j = 0; j < b->n; j++) {
+        uint64_t end;
+        int known = mpp_interval_end_of(mpp_interval_place_unpack(b->places[j]), &end);
+        bound[j] = known > 0 ? mpp_ws_aligned(end) : known == 0 ? now : b->values[b->n + j];
+        mpp_ws_stats.unbounded += known < 0;
+    }
+}
+
 static void apply_batch(mpp_instance_batch_t *b)
 {
-    int64_t *potsync = terms, *variation = terms + b->n;
-    unsigned char *fine_terms = (unsigned char *)(terms + 2 * (size_t)mpp_ws_batch);
-    mpp_instances_terms(b->n, b->values, b->max, threshold, fine_threshold, &entries_covered, &exits_covered,
-                        potsync, variation, fine_terms);
+    int64_t *potsync = terms, *variation = terms + b->n, *bound = terms + 2 * (size_t)mpp_ws_batch;
+    unsigned char *fine_terms = (unsigned char *)(terms + 3 * (size_t)mpp_ws_batch);
+    bound_windows(b, bound);
+    mpp_instances_terms(b->n, b->values, b->max, bound, threshold, fine_threshold, &entries_covered,
+                        &exits_covered, potsync, variation, fine_terms, &mpp_ws_stats.cuts);
     for (int j = 0; j < b->n; j++) {
         /* a difference below `threshold`: the fine part */
         if (potsync[j] > 0)
@@ -326,7 +342,7 @@ void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size,
     memset(&mpp_ws_stats, 0, sizeof mpp_ws_stats);
     mpp_cover_reset(&entries_covered);
     mpp_cover_reset(&exits_covered);
-    terms = malloc(3 * (size_t)mpp_ws_batch * sizeof *terms);
+    terms = malloc(4 * (size_t)mpp_ws_batch * sizeof *terms);
     fallback_buffer = malloc(3 * (size_t)mpp_ws_batch * sizeof *fallback_buffer);
     if (!terms || !fallback_buffer ||
         mpp_wsx_start(comm, mpp_ws_batch, &mpp_ws_lock, (mpp_wsx_callbacks_t){replay, reduction_ended}) != 0) {

@@ -27,6 +27,8 @@ typedef struct {
     uint64_t exits_unknown;   /* nonblocking instances reduced before they completed */
     uint64_t dropped;         /* batches whose reduction ended without a result (members disagreed) */
     uint64_t unfollowed;      /* calls on communicators of more than one process without an id */
+    mpp_window_cuts_t cuts;   /* windows cut at the end of their interval */
+    uint64_t unbounded;       /* ... cut at the instance's own exit: its interval's end was forgotten */
 } mpp_ws_stats_t;
 
 extern mpp_mt_lock_t mpp_ws_lock; /* MPI_THREAD_MULTIPLE only (mt_lock.h) */
@@ -86,7 +88,8 @@ MPP_ALWAYS_INLINE uint64_t mpp_ws_instance_add(struct mpp_coll_ring *ring, const
 {
     mpp_request_origin_t *origin;
     mpp_ws_stats.instances++;
-    uint64_t i = mpp_instances_begin(&ring->instances, entry, exit, &origin);
+    uint64_t i = mpp_instances_begin(&ring->instances, entry, exit, mpp_interval_place_pack(mpp_interval_place()),
+                                     &origin);
     if (origin) /* written where the reduction's result finds it */
         mpp_call_origin(c, origin);
     return i;

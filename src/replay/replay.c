@@ -98,7 +98,8 @@ static void replay_mark(const rp_trace_t *t, const rp_mark_t *m, uintptr_t threa
 
 /* The process's calls and marks, all its locations merged in time order
  * (a call before a mark at its return's instant: the wrapper read its
- * clock first), into the tables and the interval stage. */
+ * clock first), into the tables and the interval stage (no tables: the
+ * marks alone). */
 static int replay_process(const rp_trace_t *t, const rp_process_t *proc, mpp_table_t *tables)
 {
     size_t *call = calloc((size_t)proc->nlocations, sizeof *call), *mark = calloc((size_t)proc->nlocations, sizeof *mark);
@@ -108,7 +109,7 @@ static int replay_process(const rp_trace_t *t, const rp_process_t *proc, mpp_tab
         int64_t best_time = INT64_MAX;
         for (int l = 0; l < proc->nlocations; l++) {
             const rp_location_t *loc = &t->locations[proc->locations[l]];
-            if (call[l] < loc->ncalls && loc->calls[call[l]].leave < best_time)
+            if (tables && call[l] < loc->ncalls && loc->calls[call[l]].leave < best_time)
                 best = l, best_is_call = 1, best_time = loc->calls[call[l]].leave;
             if (mark[l] < loc->nmarks && loc->marks[mark[l]].time < best_time)
                 best = l, best_is_call = 0, best_time = loc->marks[mark[l]].time;
@@ -125,23 +126,60 @@ static int replay_process(const rp_trace_t *t, const rp_process_t *proc, mpp_tab
     return rc;
 }
 
+/* Interval 0 of process p: from MPI_Init's return to MPI_Finalize's
+ * entry, or its first and last events where the trace has neither. */
+static void interval0_of(const rp_trace_t *t, const rp_process_t *proc, int64_t *from, int64_t *to)
+{
+    const rp_location_t *master = &t->locations[proc->locations[0]];
+    *from = master->init_leave >= 0 ? master->init_leave : master->first;
+    *to = master->finalize_enter >= 0 ? master->finalize_enter : master->last;
+    if (*from < 0)
+        *from = 0;
+    if (*to < *from)
+        *to = *from;
+}
+
+/* The interval stage for process p (intervals.c: one process at a time),
+ * interval 0 open; 0, or -1 when memory ran out. */
+static int start_intervals(const rp_trace_t *t, const rp_process_t *proc, int max_intervals, int max_nesting)
+{
+    int64_t from, to;
+    interval0_of(t, proc, &from, &to);
+    /* no CPU times in a trace: the interval stage reads them as 0 */
+    static const double no_cpu[2];
+    mpp_intervals_end_at(t->locations[proc->locations[0]].finalize_enter >= 0 ? "MPI_Finalize"
+                                                                                : "the end of its trace",
+                         no_cpu);
+    /* every boundary of the process kept: interval 0's two and its marks' */
+    size_t boundaries = 2;
+    for (int l = 0; l < proc->nlocations; l++)
+        boundaries += t->locations[proc->locations[l]].nmarks;
+    if (mpp_interval_log_init(boundaries) != 0)
+        return -1;
+    return mpp_intervals_init((uint32_t)max_intervals + 1, (uint32_t)max_nesting, (uint64_t)from);
+}
+
+int rp_intervals(const rp_trace_t *t, int p, int max_intervals, int max_nesting)
+{
+    const rp_process_t *proc = &t->processes[p];
+    int64_t from, to;
+    interval0_of(t, proc, &from, &to);
+    if (start_intervals(t, proc, max_intervals, max_nesting) != 0 || replay_process(t, proc, NULL) != 0)
+        return -1;
+    mpp_intervals_close_all((uint64_t)to);
+    return 0;
+}
+
 int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int max_nesting, rp_local_t *out)
 {
     memset(out, 0, sizeof *out);
     ticks_per_second = t->resolution ? (double)t->resolution : 1e9;
     const rp_process_t *proc = &t->processes[p];
-    const rp_location_t *master = &t->locations[proc->locations[0]];
-    /* interval 0: from MPI_Init's return to MPI_Finalize's entry, or the
-     * process's first and last events where the trace has neither */
-    int64_t from = master->init_leave >= 0 ? master->init_leave : master->first;
-    int64_t to = master->finalize_enter >= 0 ? master->finalize_enter : master->last;
-    /* no CPU times in a trace: the interval stage reads them as 0 */
-    static const double no_cpu[2];
-    mpp_intervals_end_at(master->finalize_enter >= 0 ? "MPI_Finalize" : "the end of its trace", no_cpu);
+    int64_t from, to;
+    interval0_of(t, proc, &from, &to);
     mpp_table_t *tables = calloc((size_t)proc->nlocations, sizeof *tables);
     const mpp_table_t **views = calloc((size_t)proc->nlocations, sizeof *views);
-    int rc = tables && views && mpp_intervals_init((uint32_t)max_intervals + 1, (uint32_t)max_nesting,
-                                                   from > 0 ? (uint64_t)from : 0) == 0 ? 0 : -1;
+    int rc = tables && views && start_intervals(t, proc, max_intervals, max_nesting) == 0 ? 0 : -1;
     for (int l = 0; rc == 0 && l < proc->nlocations; l++) {
         rc = mpp_table_init(&tables[l], (size_t)max_src, 1);
         views[l] = &tables[l];
@@ -149,7 +187,7 @@ int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int m
     if (rc == 0)
         rc = replay_process(t, proc, tables);
     if (rc == 0) {
-        mpp_intervals_close_all(to > from ? (uint64_t)to : (uint64_t)(from > 0 ? from : 0));
+        mpp_intervals_close_all((uint64_t)to);
         out->nintervals = (int)mpp_nintervals;
         out->intervals = malloc((size_t)out->nintervals * sizeof *out->intervals);
         rc = out->intervals ? 0 : -1;
@@ -221,6 +259,8 @@ void rp_totals(const rp_trace_t *t, uint64_t sends, rp_totals_t *out)
     out->unmatched_sends = t->unmatched_sends;
     out->unmatched_collectives = t->unmatched_collectives;
     out->untraced = t->untraced;
+    out->cut_windows = t->cuts.windows;
+    out->cut_largest = t->cuts.largest;
     out->first = INT64_MAX;
     out->last = INT64_MIN;
     for (int l = 0; l < t->nlocations; l++) {

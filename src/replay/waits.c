@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cover.h"
+#include "intervals.h"
 #include "replay.h"
 #include "waitstates.h"
 
@@ -182,7 +183,19 @@ static int local_instances(const rp_trace_t *t, const member_t *m, size_t n, uin
     return 0;
 }
 
-static int collective_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx)
+/* Where a member's windows end at the latest: the end of the interval
+ * execution its beginning call counted in, on its process (the interval
+ * stage holds that process's, rp_intervals). */
+static int64_t window_bound(const member_t *m)
+{
+    const rp_location_t *loc = &sorting->locations[m->c->location];
+    uint64_t end;
+    int64_t leave = loc->calls[m->c->begin_call].leave;
+    mpp_interval_place_t place = mpp_interval_place_at(leave > 0 ? (uint64_t)leave : 0);
+    return mpp_interval_end_of(place, &end) > 0 ? (int64_t)end : INT64_MAX;
+}
+
+static int collective_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx, int max_intervals, int max_nesting)
 {
     size_t n = t->ncollectives, ninstances = 0;
     member_t *m = calloc(n ? n : 1, sizeof *m);
@@ -214,9 +227,13 @@ static int collective_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx)
     }
     if (n > 1)
         qsort(m, n, sizeof *m, by_process_entry);
+    sorting = t;
+    int bounded = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!i || m[i].process != m[i - 1].process)
+        if (!i || m[i].process != m[i - 1].process) {
             mpp_cover_reset(&covers[0]), mpp_cover_reset(&covers[1]);
+            bounded = rp_intervals(t, m[i].process, max_intervals, max_nesting) == 0;
+        }
         uint32_t comm = m[i].c->comm;
         const rp_instance_t *x = &in[base[comm] + m[i].k];
         if (t->comms[comm].world[0] == -1)
@@ -228,8 +245,8 @@ static int collective_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx)
             continue;
         }
         int64_t sent[3] = {m[i].entry, m[i].exit, -m[i].exit};
-        int64_t pot = 0, var = 0;
-        mpp_instances_terms(1, sent, x->max, 0, 0, &covers[0], &covers[1], &pot, &var, NULL);
+        int64_t pot = 0, var = 0, bound = bounded ? window_bound(&m[i]) : INT64_MAX;
+        mpp_instances_terms(1, sent, x->max, &bound, 0, 0, &covers[0], &covers[1], &pot, &var, NULL, &t->cuts);
         rp_location_t *loc = &t->locations[m[i].c->location];
         loc->calls[m[i].c->begin_call].wait[MPP_WAIT_POTSYNC] += pot;
         loc->calls[m[i].c->begin_call].wait[MPP_WAIT_VARIATION] += var > 0 ? var : 0;
@@ -238,8 +255,8 @@ static int collective_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx)
     return 0;
 }
 
-int rp_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx)
+int rp_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx, int max_intervals, int max_nesting)
 {
     real_sync(t);
-    return collective_waits(t, combine, ctx);
+    return collective_waits(t, combine, ctx, max_intervals, max_nesting);
 }

@@ -60,6 +60,7 @@ MPI_TESTS = \
 	tests/mpi/test_mixed_completion.sh \
 	tests/mpi/test_origin_threads.sh \
 	tests/mpi/test_overlapping_windows.sh \
+	tests/mpi/test_windows_bound.sh \
 	tests/mpi/test_io_split.sh \
 	tests/mpi/test_compare.sh \
 	tests/mpi/test_analyze_trace.sh \
@@ -147,6 +148,7 @@ EXTRA_DIST += \
 	tests/mpi/check_faults.py \
 	tests/mpi/check_merge.py \
 	tests/mpi/sessions.c \
+	tests/mpi/windows_bound.c \
 	tests/mpi/sessions_self.c \
 	tests/mpi/sessions_f08.f90 \
 	tests/mpi/check_sessions.py \

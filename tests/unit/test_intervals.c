@@ -193,6 +193,67 @@ START_TEST(test_intervals_bad_args)
 }
 END_TEST
 
+/* The boundary log: where the interval execution a call was in ends
+ * (the bound of its collective windows). */
+START_TEST(test_intervals_boundary_log)
+{
+    ck_assert_int_eq(mpp_interval_log_init(64), 0);
+    ck_assert_int_eq(mpp_intervals_init(16, 8, 1000), 0); /* interval 0 opens: boundary 0 */
+    uint64_t end = 0;
+    mpp_interval_place_t in0 = mpp_interval_place();
+    ck_assert_uint_eq(in0.position, 1);
+    ck_assert_uint_eq(in0.level, 0);
+    mpp_interval_begin("a", MARK(10), 1100, 1);
+    mpp_interval_begin("b", MARK(11), 1200, 1);
+    mpp_interval_place_t in_b = mpp_interval_place();
+    ck_assert_uint_eq(in_b.level, 2);
+    ck_assert_int_eq(mpp_interval_end_of(in_b, &end), 0); /* still open */
+    mpp_interval_end(NULL, MARK(12), 1300, 1);
+    mpp_interval_place_t in_a = mpp_interval_place(); /* after b: a's execution, not b's */
+    ck_assert_int_eq(mpp_interval_end_of(in_b, &end), 1);
+    ck_assert_uint_eq(end, 1300);
+    mpp_interval_begin("b", MARK(11), 1400, 1); /* b again, nested: ends before a */
+    mpp_interval_end(NULL, MARK(12), 1500, 1);
+    ck_assert_int_eq(mpp_interval_end_of(in_a, &end), 0);
+    mpp_interval_end(NULL, MARK(13), 1600, 1);
+    ck_assert_int_eq(mpp_interval_end_of(in_a, &end), 1);
+    ck_assert_uint_eq(end, 1600);
+    mpp_intervals_close_all(2000);
+    ck_assert_int_eq(mpp_interval_end_of(in0, &end), 1);
+    ck_assert_uint_eq(end, 2000);
+    /* by instant: a call that returned at 1300 came before b's end there */
+    mpp_interval_place_t at = mpp_interval_place_at(1300);
+    ck_assert_uint_eq(at.level, 2);
+    ck_assert_int_eq(mpp_interval_end_of(at, &end), 1);
+    ck_assert_uint_eq(end, 1300);
+    at = mpp_interval_place_at(1301); /* after it: in a */
+    ck_assert_uint_eq(at.level, 1);
+    ck_assert_int_eq(mpp_interval_end_of(at, &end), 1);
+    ck_assert_uint_eq(end, 1600);
+    at = mpp_interval_place_at(1700);
+    ck_assert_uint_eq(at.level, 0);
+    ck_assert_int_eq(mpp_interval_end_of(at, &end), 1);
+    ck_assert_uint_eq(end, 2000);
+    /* packing keeps a place */
+    mpp_interval_place_t back = mpp_interval_place_unpack(mpp_interval_place_pack(in_b));
+    ck_assert_uint_eq(back.position, in_b.position);
+    ck_assert_uint_eq(back.level, in_b.level);
+    /* a ring that no longer holds the end says so */
+    ck_assert_int_eq(mpp_interval_log_init(4), 0);
+    ck_assert_int_eq(mpp_intervals_init(16, 8, 0), 0);
+    mpp_interval_place_t early = mpp_interval_place();
+    for (int i = 0; i < 4; i++) {
+        mpp_interval_begin("c", MARK(20), 10 + 10 * (uint64_t)i, 1);
+        mpp_interval_end(NULL, MARK(21), 15 + 10 * (uint64_t)i, 1);
+    }
+    ck_assert_int_eq(mpp_interval_end_of(early, &end), -1);
+    /* no log: nothing is known */
+    ck_assert_int_eq(mpp_interval_log_init(0), 0);
+    ck_assert_int_eq(mpp_intervals_init(16, 8, 0), 0);
+    ck_assert_int_eq(mpp_interval_end_of(mpp_interval_place(), &end), -1);
+}
+END_TEST
+
 Suite *intervals_suite(void)
 {
     Suite *s = suite_create("intervals");
@@ -202,6 +263,7 @@ Suite *intervals_suite(void)
     tcase_add_test(tree, test_intervals_nesting_and_identity);
     tcase_add_test(tree, test_intervals_site_identity);
     tcase_add_test(tree, test_intervals_replicated_code);
+    tcase_add_test(tree, test_intervals_boundary_log);
     suite_add_tcase(s, tree);
     TCase *caps = tcase_create("caps");
     tcase_add_checked_fixture(caps, setup, NULL);

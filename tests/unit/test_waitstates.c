@@ -380,10 +380,11 @@ START_TEST(test_instances_batches)
             ck_assert_int_eq(b->values[8 + 0], -5);       /* negated exits */
             ck_assert_int_eq(b->values[8 + 1], INT64_MAX);
             ck_assert_uint_eq(b->origins[2].slot, 2);
+            ck_assert_uint_eq(b->places[2], 2); /* each instance keeps its place */
             mpp_batch_put(&pool, b); /* reduced: the next batch takes its buffer */
         }
         mpp_request_origin_t *o;
-        ids[i] = mpp_instances_begin(&r, 100 * i, INT64_MIN, &o);
+        ids[i] = mpp_instances_begin(&r, 100 * i, INT64_MIN, (uint64_t)i, &o);
         ck_assert_ptr_nonnull(o);
         *o = origin(i);
         ck_assert_uint_eq(ids[i], (uint64_t)i);
@@ -403,8 +404,8 @@ START_TEST(test_instances_batches)
     ck_assert_ptr_null(mpp_instances_pending(&r));
     /* a part of a batch: its values one after the other, n long each */
     mpp_request_origin_t *o;
-    ids[12] = mpp_instances_begin(&r, 1200, 1205, &o); /* a blocking one: its exit known at once */
-    ids[13] = mpp_instances_begin(&r, 1300, INT64_MIN, &o);
+    ids[12] = mpp_instances_begin(&r, 1200, 1205, 0, &o); /* a blocking one: its exit known at once */
+    ids[13] = mpp_instances_begin(&r, 1300, INT64_MIN, 0, &o);
     ck_assert_uint_eq(ids[13], 13);
     ck_assert_int_eq(mpp_instances_take(&r, mpp_instances_pending(&r), NULL, &b, &n), 1);
     ck_assert_int_eq(n, 2);
@@ -432,12 +433,12 @@ START_TEST(test_instances_terms)
     int64_t sent[6] = {100, 300, 150, 320, -150, -320};
     int64_t max[6] = {160, 300, 170, 325, -150, INT64_MAX};
     int64_t pot[2], var[2];
-    mpp_instances_terms(2, sent, max, 10, 10, NULL, NULL, pot, var, NULL);
+    mpp_instances_terms(2, sent, max, NULL, 10, 10, NULL, NULL, pot, var, NULL, NULL);
     ck_assert_int_eq(pot[0], 60); /* entered 60 ticks before the last */
     ck_assert_int_eq(pot[1], 0);  /* the last to enter */
     ck_assert_int_eq(var[0], 20);
     ck_assert_int_eq(var[1], -1); /* not known: not counted */
-    mpp_instances_terms(2, sent, max, 25, 25, NULL, NULL, pot, var, NULL);
+    mpp_instances_terms(2, sent, max, NULL, 25, 25, NULL, NULL, pot, var, NULL, NULL);
     ck_assert_int_eq(var[0], 0);  /* below the clock uncertainty */
 }
 END_TEST
@@ -461,7 +462,7 @@ START_TEST(test_instances_terms_shared)
         max[N + j] = 100010 + 20 * j;
         max[2 * N + j] = -sent[N + j];
     }
-    mpp_instances_terms(N, sent, max, 10, 10, &entries, &exits, pot, var, NULL);
+    mpp_instances_terms(N, sent, max, NULL, 10, 10, &entries, &exits, pot, var, NULL, NULL);
     int64_t pot_sum = 0, var_sum = 0;
     for (int j = 0; j < N; j++) {
         ck_assert_int_ge(pot[j], 0);
@@ -473,12 +474,48 @@ START_TEST(test_instances_terms_shared)
     ck_assert_int_eq(pot_sum, 100000 + 20 * (N - 1) - 1000); /* the union */
     ck_assert_int_eq(var_sum, 100010 + 20 * (N - 1) - 1005);
     /* without covers, every window counts in full: far more than the time */
-    mpp_instances_terms(N, sent, max, 10, 10, NULL, NULL, pot, var, NULL);
+    mpp_instances_terms(N, sent, max, NULL, 10, 10, NULL, NULL, pot, var, NULL, NULL);
     ck_assert_int_eq(pot[1], 100020 - 1010);
     /* a second batch over the same stretch (another communicator) adds nothing */
-    mpp_instances_terms(N, sent, max, 10, 10, &entries, &exits, pot, var, NULL);
+    mpp_instances_terms(N, sent, max, NULL, 10, 10, &entries, &exits, pot, var, NULL, NULL);
     for (int j = 0; j < N; j++)
         ck_assert_int_eq(pot[j], 0);
+}
+END_TEST
+
+/* A window is part of its process's time in its interval: it ends at the
+ * end of that interval's execution on the process at the latest,
+ * whatever the other members' instants say (a process that left its
+ * interval before another member entered, or clocks not exactly aligned). */
+START_TEST(test_instances_terms_bounded)
+{
+    static mpp_cover_t entries, exits;
+    mpp_cover_reset(&entries);
+    mpp_cover_reset(&exits);
+    /* three instances: entered at 100, 200, 300, left 5 later; the other
+     * member entered and left much later */
+    int64_t sent[9] = {100, 200, 300, 105, 205, 305, -105, -205, -305};
+    int64_t max[9] = {1000, 1100, 1200, 1010, 1110, 1210, -105, -205, -305};
+    int64_t bound[3] = {150, INT64_MAX, 250}; /* the first and third ended early; 250 < 300: before it */
+    int64_t pot[3], var[3];
+    mpp_window_cuts_t cuts = {0, 0};
+    mpp_instances_terms(3, sent, max, bound, 10, 10, &entries, &exits, pot, var, NULL, &cuts);
+    ck_assert_int_eq(pot[0], 50);        /* [100, 150) */
+    ck_assert_int_eq(var[0], 45);        /* [105, 150) */
+    ck_assert_int_eq(pot[1], 1100 - 200); /* no bound: [200, 1100) */
+    ck_assert_int_eq(var[1], 1110 - 205);
+    ck_assert_int_eq(pot[2], 0);         /* a bound before its entry leaves nothing */
+    ck_assert_int_eq(var[2], 0);
+    ck_assert_uint_eq(cuts.windows, 4);
+    ck_assert_int_eq(cuts.largest, 1210 - 305);
+    /* the covers hold only what was counted */
+    ck_assert_int_eq(mpp_cover_length(&entries), 50 + 900);
+    /* a window within its bound is not cut */
+    cuts = (mpp_window_cuts_t){0, 0};
+    int64_t late[3] = {INT64_MAX, INT64_MAX, 2000};
+    mpp_instances_terms(3, sent, max, late, 10, 10, NULL, NULL, pot, var, NULL, &cuts);
+    ck_assert_int_eq(pot[2], 900);
+    ck_assert_uint_eq(cuts.windows, 0);
 }
 END_TEST
 
@@ -563,6 +600,7 @@ Suite *waitstates_suite(void)
     tcase_add_test(tc, test_instances_batches);
     tcase_add_test(tc, test_instances_terms);
     tcase_add_test(tc, test_instances_terms_shared);
+    tcase_add_test(tc, test_instances_terms_bounded);
     tcase_add_test(tc, test_clock_offset_estimate);
     tcase_add_test(tc, test_clock_init_error);
     tcase_add_test(tc, test_handlemap);
