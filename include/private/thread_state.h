@@ -50,6 +50,7 @@ typedef struct mpp_thread {
     uint64_t *scratch;      /* request handles of the current call */
     size_t scratch_capacity;
     struct mpp_thread *next;
+    struct mpp_thread *idle_next; /* among the state of ended threads (thread_state.c) */
     long tid;               /* kernel thread id, named in hang dumps */
     mpp_watch_t watch;      /* the current call's arguments, with the watchdog on */
 } mpp_thread_t;
@@ -85,7 +86,8 @@ static inline int mpp_thread_in_call(mpp_thread_t *t)
            atomic_load_explicit(&t->left, memory_order_relaxed);
 }
 
-/* First MPI call of a thread: register it (NULL when not collecting). */
+/* First MPI call of a thread: register it (NULL when not collecting), or
+ * give it the state of a thread that ended. */
 mpp_thread_t *mpp_thread_attach(void);
 /* The same, with the calling thread's stack bounds already known
  * (mpp_stack_bounds: for the main thread, a read of /proc/self/maps). */

@@ -5,8 +5,10 @@
 #include "warnings.h"
 
 /* The table stays at most half full; folded cells (one per function and
- * interval) may use the headroom above `limit`. */
-#define INITIAL_CAPACITY 1024
+ * interval) may use the headroom above `limit`.  It starts small (8 call
+ * sites, 9 KiB): a thread that calls MPI from a few sites, as most
+ * threads of a hybrid program do, needs no more. */
+#define INITIAL_CAPACITY 16
 
 int mpp_table_init(mpp_table_t *t, size_t limit, int depth)
 {

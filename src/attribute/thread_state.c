@@ -24,9 +24,34 @@ void mpp_collect_set(int on, int paused)
 }
 
 /* Threads are only ever prepended, and never freed: the hang watchdog
- * walks the list from the head it loads, while threads attach. */
+ * walks the list from the head it loads, while threads attach.  A thread
+ * that ends leaves its state to the next thread that attaches (`idle`,
+ * under registry_lock): its table with what it accumulated (cells are
+ * merged by key over all tables at MPI_Finalize, so which thread's table
+ * holds a call site does not matter), and every origin of its calls
+ * still finds its cell there.  Memory is bounded by the threads alive at
+ * once, not by the threads ever made. */
 static mpp_thread_t *_Atomic all_threads;
+static mpp_thread_t *idle;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_key_t ending_key;
+static pthread_once_t ending_once = PTHREAD_ONCE_INIT;
+
+/* The thread ends (its thread-specific data is destroyed): its state goes
+ * to the idle ones.  Never inside an MPI call: a thread ends from its
+ * start routine or pthread_exit. */
+static void thread_ends(void *arg)
+{
+    mpp_thread_t *t = arg;
+    if (mpp_tls_thread == t)
+        mpp_tls_thread = NULL; /* an MPI call in a later destructor attaches again */
+    pthread_mutex_lock(&registry_lock);
+    t->idle_next = idle;
+    idle = t;
+    pthread_mutex_unlock(&registry_lock);
+}
+
+static void make_ending_key(void) { (void)pthread_key_create(&ending_key, thread_ends); }
 
 mpp_thread_t *mpp_thread_attach(void)
 {
@@ -41,19 +66,33 @@ mpp_thread_t *mpp_thread_attach_bounded(uintptr_t stack_lo, uintptr_t stack_hi)
 {
     if (!mpp_collecting)
         return NULL;
-    mpp_thread_t *t = calloc(1, sizeof *t);
-    if (!t || mpp_table_init(&t->table, (size_t)mpp_config.number[MPP_CFG_MAX_SRC],
-                             mpp_callsite_depth()) != 0) {
-        free(t);
-        return NULL;
+    pthread_once(&ending_once, make_ending_key);
+    pthread_mutex_lock(&registry_lock);
+    mpp_thread_t *t = idle;
+    if (t)
+        idle = t->idle_next;
+    pthread_mutex_unlock(&registry_lock);
+    int fresh = !t;
+    if (fresh) {
+        t = calloc(1, sizeof *t);
+        if (!t || mpp_table_init(&t->table, (size_t)mpp_config.number[MPP_CFG_MAX_SRC],
+                                 mpp_callsite_depth()) != 0) {
+            free(t);
+            return NULL;
+        }
     }
+    /* (a thread taking an ended one's state keeps its calls counters: the
+     * watchdog compares them with what it saw) */
     t->stack_lo = stack_lo;
     t->stack_hi = stack_hi;
     t->tid = (long)syscall(SYS_gettid);
-    pthread_mutex_lock(&registry_lock);
-    t->next = atomic_load_explicit(&all_threads, memory_order_relaxed);
-    atomic_store_explicit(&all_threads, t, memory_order_release);
-    pthread_mutex_unlock(&registry_lock);
+    if (fresh) {
+        pthread_mutex_lock(&registry_lock);
+        t->next = atomic_load_explicit(&all_threads, memory_order_relaxed);
+        atomic_store_explicit(&all_threads, t, memory_order_release);
+        pthread_mutex_unlock(&registry_lock);
+    }
+    (void)pthread_setspecific(ending_key, t);
     mpp_tls_thread = t;
     return t;
 }

@@ -43,6 +43,7 @@ MPI_TESTS = \
 	tests/mpi/test_correctness.sh \
 	tests/mpi/test_threads.sh \
 	tests/mpi/test_threads_invariants.sh \
+	tests/mpi/test_threads_many.sh \
 	tests/mpi/test_threads_tsan.sh \
 	tests/mpi/test_valgrind.sh \
 	tests/mpi/test_hang_cycle.sh \
@@ -149,6 +150,7 @@ EXTRA_DIST += \
 	tests/mpi/check_merge.py \
 	tests/mpi/sessions.c \
 	tests/mpi/windows_bound.c \
+	tests/mpi/threads_many.c \
 	tests/mpi/sessions_self.c \
 	tests/mpi/sessions_f08.f90 \
 	tests/mpi/check_sessions.py \
