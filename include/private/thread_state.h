@@ -92,6 +92,10 @@ mpp_thread_t *mpp_thread_attach(void);
 /* The same, with the calling thread's stack bounds already known
  * (mpp_stack_bounds: for the main thread, a read of /proc/self/maps). */
 mpp_thread_t *mpp_thread_attach_bounded(uintptr_t stack_lo, uintptr_t stack_hi);
+/* What other stages keep per thread in thread-local variables (scratch
+ * buffers that grow with the largest count seen): `release`, registered
+ * once, frees the calling thread's; a thread that ends runs them all. */
+void mpp_thread_at_end(void (*release)(void));
 /* Every registered thread, for the merge at MPI_Finalize. */
 mpp_thread_t *mpp_threads(void);
 

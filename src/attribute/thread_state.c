@@ -40,9 +40,26 @@ static pthread_once_t ending_once = PTHREAD_ONCE_INIT;
 /* The thread ends (its thread-specific data is destroyed): its state goes
  * to the idle ones.  Never inside an MPI call: a thread ends from its
  * start routine or pthread_exit. */
+static void (*_Atomic releases[8])(void);
+
+void mpp_thread_at_end(void (*release)(void))
+{
+    for (size_t i = 0; i < sizeof releases / sizeof *releases; i++) {
+        void (*expected)(void) = NULL;
+        if (atomic_load(&releases[i]) == release ||
+            atomic_compare_exchange_strong(&releases[i], &expected, release))
+            return;
+    }
+}
+
 static void thread_ends(void *arg)
 {
     mpp_thread_t *t = arg;
+    for (size_t i = 0; i < sizeof releases / sizeof *releases; i++) {
+        void (*release)(void) = atomic_load(&releases[i]);
+        if (release)
+            release();
+    }
     if (mpp_tls_thread == t)
         mpp_tls_thread = NULL; /* an MPI call in a later destructor attaches again */
     pthread_mutex_lock(&registry_lock);

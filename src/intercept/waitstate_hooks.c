@@ -163,11 +163,19 @@ static void detach_ring(mpp_comm_t *c)
 static __thread MPI_Status *scratch_statuses __attribute__((tls_model("initial-exec")));
 static __thread int scratch_count __attribute__((tls_model("initial-exec")));
 
+static void release_statuses(void)
+{
+    free(scratch_statuses);
+    scratch_statuses = NULL;
+    scratch_count = 0;
+}
+
 MPI_Status *mpp_ws_statuses(int n)
 {
     if (n <= 0)
         return MPI_STATUSES_IGNORE;
     if (n > scratch_count) {
+        mpp_thread_at_end(release_statuses); /* (growth only: warm-up) */
         MPI_Status *grown = realloc(scratch_statuses, (size_t)n * sizeof *grown);
         if (!grown)
             return MPI_STATUSES_IGNORE;

@@ -330,9 +330,17 @@ void mpp_f08_missing(const char *entry, const char *target)
 static __thread int *f08_indices __attribute__((tls_model("initial-exec")));
 static __thread int f08_indices_capacity __attribute__((tls_model("initial-exec")));
 
+static void release_f08_indices(void)
+{
+    free(f08_indices);
+    f08_indices = NULL;
+    f08_indices_capacity = 0;
+}
+
 const int *mpp_f08_indices(const void *indices, int n, int base)
 {
     if (n > f08_indices_capacity) { /* grows with the largest count seen: warm-up only */
+        mpp_thread_at_end(release_f08_indices);
         int *grown = realloc(f08_indices, (size_t)n * sizeof *grown);
         if (!grown)
             return NULL;
@@ -350,11 +358,19 @@ const int *mpp_f08_indices(const void *indices, int n, int base)
 static __thread MPI_Request *f_requests __attribute__((tls_model("initial-exec")));
 static __thread int f_requests_capacity __attribute__((tls_model("initial-exec")));
 
+static void release_f_requests(void)
+{
+    free(f_requests);
+    f_requests = NULL;
+    f_requests_capacity = 0;
+}
+
 const MPI_Request *mpp_ompi_f_requests(const void *requests, int n)
 {
     if (!requests || n <= 0)
         return NULL;
     if (n > f_requests_capacity) { /* grows with the largest count seen: warm-up only */
+        mpp_thread_at_end(release_f_requests);
         MPI_Request *grown = realloc(f_requests, (size_t)n * sizeof *grown);
         if (!grown)
             return NULL;

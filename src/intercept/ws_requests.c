@@ -150,6 +150,17 @@ static __thread made_comm_t *made_list __attribute__((tls_model("initial-exec"))
 static __thread int made_count __attribute__((tls_model("initial-exec")));
 static __thread int made_capacity __attribute__((tls_model("initial-exec")));
 
+/* A thread ends (thread_state.h): its buffers go (its list of duplicates
+ * is empty between calls). */
+static void release_scratch(void)
+{
+    free(scratch_messages);
+    free(made_list);
+    scratch_messages = NULL;
+    made_list = NULL;
+    scratch_messages_count = made_count = made_capacity = 0;
+}
+
 /* Which statuses of a completion received a message: with MPICH read in
  * the loop, for its receives only (the status says it itself); elsewhere
  * tested before the lock is taken (it may ask MPI), into `messages`. */
@@ -172,6 +183,7 @@ static const unsigned char *messages_of(int n, const MPI_Status *statuses)
     if (statuses == MPI_STATUSES_IGNORE || n <= 0)
         return NULL;
     if (n > scratch_messages_count) {
+        mpp_thread_at_end(release_scratch); /* (growth only: warm-up) */
         unsigned char *grown = realloc(scratch_messages, (size_t)n);
         if (!grown)
             return NULL;
@@ -189,6 +201,7 @@ static void completed_idup(ws_request_t *r)
         return;
     if (made_count == made_capacity) {
         int cap = made_capacity ? 2 * made_capacity : 8;
+        mpp_thread_at_end(release_scratch);
         made_comm_t *grown = realloc(made_list, (size_t)cap * sizeof *grown);
         if (!grown)
             return; /* the duplicate stays unanalysed (untrack releases it) */
