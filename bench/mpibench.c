@@ -23,6 +23,14 @@
  *                   same state for the three (see bench/README.md); the
  *                   result is the median over the triples of each one's
  *                   added cost, floor and their ratio
+ *   paired_query=N  local queries in hot loops, against MPI_Iprobe, in this
+ *                   one process: MPI_Type_size from one call site reached
+ *                   through a recursion 1, 2 and 3 deep in turn (three
+ *                   stacks at one site, as MPICH's datatype library checks
+ *                   its buffers), MPI_Comm_rank in a plain loop, and
+ *                   MPI_Iprobe, each with its PMPI_ version, N calls of
+ *                   each alternated in PAIRED_SLICES slices; per slice the
+ *                   added cost of each and its ratio to MPI_Iprobe's
  *   paired_pingpong=N, paired_allreduce=N, paired_nonblocking=N
  *                   the two-process loops the same way: PMPI_ and MPI_
  *                   versions alternated in PAIRED_SLICES / 2 slice pairs
@@ -266,6 +274,73 @@ static void test_paired(long n)
                quantile(ratio, PAIRED_SLICES, 0.75));
 }
 
+/* Local queries (paired_query=): MPI_Type_size at the end of a
+ * recursion of 1 to 3 levels, its depth changing every call, so that
+ * consecutive calls come from one call site with different stacks; and
+ * MPI_Comm_rank from one. */
+#define QUERY_LOOPS(name, P)                                                                                   \
+    static int __attribute__((noinline)) name##_leaf(void)                                                   \
+    {                                                                                                          \
+        int size;                                                                                              \
+        P##Type_size(MPI_INT, &size);                                                                          \
+        return size;                                                                                           \
+    }                                                                                                          \
+    static int __attribute__((noinline)) name##_down(int levels)                                             \
+    {                                                                                                          \
+        int size = levels > 1 ? name##_down(levels - 1) : name##_leaf();                                     \
+        __asm__ volatile("" ::: "memory"); /* not a tail call */                                              \
+        return size;                                                                                           \
+    }                                                                                                          \
+    static void __attribute__((noinline)) name##_loop(long n)                                                \
+    {                                                                                                          \
+        int sum = 0;                                                                                           \
+        for (long i = 0; i < n; i++)                                                                           \
+            sum += name##_down(1 + (int)(i % 3));                                                              \
+        sink_ticks += (uint64_t)sum;                                                                           \
+    }                                                                                                          \
+    static void __attribute__((noinline)) name##_rank_loop(long n)                                           \
+    {                                                                                                          \
+        int r, sum = 0;                                                                                        \
+        for (long i = 0; i < n; i++) {                                                                         \
+            P##Comm_rank(MPI_COMM_WORLD, &r);                                                                  \
+            sum += r;                                                                                          \
+        }                                                                                                      \
+        sink_ticks += (uint64_t)sum;                                                                           \
+    }
+QUERY_LOOPS(query, MPI_)
+QUERY_LOOPS(pmpi_query, PMPI_)
+
+static void test_paired_query(long n)
+{
+    enum { NLOOPS = 6 };
+    /* pairs: PMPI_ then MPI_ version of Iprobe, the queries, Comm_rank */
+    void (*loops[NLOOPS])(long) = {pmpi_iprobe_loop, iprobe_loop,     pmpi_query_loop,
+                                   query_loop,       pmpi_query_rank_loop, query_rank_loop};
+    static double added[3][PAIRED_SLICES], ratio[2][PAIRED_SLICES];
+    long per = n / PAIRED_SLICES > 0 ? n / PAIRED_SLICES : 1;
+    for (int k = 0; k < NLOOPS; k++)
+        loops[k](warmup_of(n));
+    for (int s = 0; s < PAIRED_SLICES; s++) {
+        double ns[NLOOPS];
+        for (int j = 0; j < NLOOPS; j++) {
+            int k = (s + j) % NLOOPS;
+            ns[k] = 1e9 * timed(loops[k], per) / (double)per;
+        }
+        for (int w = 0; w < 3; w++)
+            added[w][s] = ns[2 * w + 1] - ns[2 * w];
+        for (int w = 0; w < 2; w++)
+            ratio[w][s] = added[0][s] > 0 ? added[w + 1][s] / added[0][s] : 0;
+    }
+    if (rank == 0)
+        printf("RESULT test=paired_query nprocs=%d calls=%ld slices=%d iprobe_added_ns=%.3f type_size_added_ns=%.3f "
+               "comm_rank_added_ns=%.3f type_size_ratio=%.4f type_size_ratio_q1=%.4f type_size_ratio_q3=%.4f "
+               "comm_rank_ratio=%.4f\n",
+               nprocs, per * PAIRED_SLICES, PAIRED_SLICES, quantile(added[0], PAIRED_SLICES, 0.5),
+               quantile(added[1], PAIRED_SLICES, 0.5), quantile(added[2], PAIRED_SLICES, 0.5),
+               quantile(ratio[0], PAIRED_SLICES, 0.5), quantile(ratio[0], PAIRED_SLICES, 0.25),
+               quantile(ratio[0], PAIRED_SLICES, 0.75), quantile(ratio[1], PAIRED_SLICES, 0.5));
+}
+
 /* ---- two-process workloads -------------------------------------------------- */
 
 #define PINGPONG_LOOP(name, P)                                                                                 \
@@ -466,6 +541,8 @@ int main(int argc, char **argv)
             test_floor(a);
         else if (!strncmp(arg, "paired=", 7))
             test_paired(a);
+        else if (!strncmp(arg, "paired_query=", 13))
+            test_paired_query(a);
         else if (!strncmp(arg, "paired_pingpong=", 16))
             test_paired_pair("pingpong", pmpi_pingpong_loop, pingpong_loop, a, 2);
         else if (!strncmp(arg, "paired_allreduce=", 17))

@@ -39,7 +39,8 @@ for label in 'mpiprof overhead benchmark' 'MPI_Iprobe with nothing pending' '8-b
     'Memory: resident set size' 'Finalize: time from MPI_Finalize' '1000 distinct' 'runs succeeded.' \
     'Wait-state analysis: ns per call it adds' 'messages paired of' \
     'Same process, slice by slice' 'Same processes, slice by slice: the two-process workloads' \
-    'MPI_Init: from the last process' "Issue 17's table" 'MPI_Finalize, 1000 SRC x 10 intervals, added'
+    'MPI_Init: from the last process' "Issue 17's table" 'MPI_Finalize, 1000 SRC x 10 intervals, added' \
+    'Local queries in hot loops' 'MPI_Type_size, 3 stacks at one site'
 do
     grep -qF -- "$label" "$out" || { echo "FAIL: the report lacks '$label'" >&2; exit 1; }
 done
@@ -68,7 +69,10 @@ expect_rows $((4 * variants)) "per-call numbers" \
     '(unprofiled|MPIPROF_DISABLE=1|linked \(mpicc-prof\)|LD_PRELOAD|no frame ptrs|WAITSTATES=off|TRACE=on) +(-|1|default) +\| +[0-9]+\.[0-9]+ '
 # The same-process comparison: one row per variant, each with its ratio ...
 expect_rows $variants "the same-process comparison" \
-    '^  (unprofiled|linked|LD_PRELOAD).* ns +[-+][0-9.]+ ns +[-+][0-9.]+ ns +-?[0-9.]+x '
+    '^  (unprofiled|linked|LD_PRELOAD).* ns +[-+][0-9.]+ ns +[-+][0-9.]+ ns +-?[0-9.]+x +\[[-0-9.]+\.\.[-0-9.]+\]$'
+# ... the local queries against MPI_Iprobe: one row per variant ...
+expect_rows $variants "the local queries" \
+    '^  (unprofiled|linked|LD_PRELOAD).* [-+][0-9.]+ ns +[-+][0-9.]+ ns +[-+][0-9.]+ ns +[0-9.]+x \[[0-9.]+\.\.[0-9.]+\] +[0-9.]+x$'
 # ... the capture without frame pointers against with them, at two depths ...
 expect_rows 2 "the capture cost without frame pointers" \
     '^    (depth 1|default depth) +[-+][0-9.]+ ns / +[-+][0-9.]+ ns = [-0-9.na]+x$'

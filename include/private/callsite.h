@@ -97,24 +97,30 @@ MPP_ALWAYS_INLINE int mpp_callsite_matches(const uintptr_t *frames, const mpp_st
 int mpp_callsite_note(mpp_walk_t *walk, const uintptr_t *frames, const mpp_step_rule_t *steps, int depth,
                       void *return_address, void *frame_address, uintptr_t lo, uintptr_t hi);
 
+/* The stack words a walk noted from `frame_address` (walk->frame, which
+ * the caller compared) are still there: four words at a time, their
+ * differences or'ed (a third of a loop's instructions and one branch per
+ * four words). */
+MPP_ALWAYS_INLINE int mpp_callsite_noted_same(const mpp_walk_t *walk, void *frame_address)
+{
+    const uintptr_t *f = (const uintptr_t *)frame_address;
+    uintptr_t differ = 0;
+    for (int i = 0; i < walk->compared; i += 4)
+        differ |= (f[walk->at[i]] ^ walk->word[i]) | (f[walk->at[i + 1]] ^ walk->word[i + 1]) |
+                  (f[walk->at[i + 2]] ^ walk->word[i + 2]) | (f[walk->at[i + 3]] ^ walk->word[i + 3]);
+    return !differ;
+}
+
 MPP_ALWAYS_INLINE int mpp_callsite_matches_noted(mpp_walk_t *walk, const uintptr_t *frames,
                                                  const mpp_step_rule_t *steps, int depth, void *return_address,
                                                  void *frame_address, uintptr_t lo, uintptr_t hi)
 {
     if (depth == 1)
         return frames[0] == (uintptr_t)return_address;
-    /* walk->frame is 0 unless walk->n words were noted; four words at a
-     * time, their differences or'ed: a third of a loop's instructions and
-     * one branch per four words */
-    if (MPP_LIKELY(walk->frame == (uintptr_t)frame_address && frames[0] == (uintptr_t)return_address)) {
-        const uintptr_t *f = (const uintptr_t *)frame_address;
-        uintptr_t differ = 0;
-        for (int i = 0; i < walk->compared; i += 4)
-            differ |= (f[walk->at[i]] ^ walk->word[i]) | (f[walk->at[i + 1]] ^ walk->word[i + 1]) |
-                      (f[walk->at[i + 2]] ^ walk->word[i + 2]) | (f[walk->at[i + 3]] ^ walk->word[i + 3]);
-        if (MPP_LIKELY(!differ))
-            return 1;
-    }
+    /* walk->frame is 0 unless walk->n words were noted */
+    if (MPP_LIKELY(walk->frame == (uintptr_t)frame_address && frames[0] == (uintptr_t)return_address) &&
+        MPP_LIKELY(mpp_callsite_noted_same(walk, frame_address)))
+        return 1;
     return mpp_callsite_note(walk, frames, steps, depth, return_address, frame_address, lo, hi);
 }
 

@@ -71,6 +71,7 @@ typedef struct {
 } mpp_cell_t;
 
 #define MPP_RECENT 32 /* a power of two */
+#define MPP_RECENT_WAYS 4
 
 typedef struct {
     mpp_cell_t *cells;
@@ -81,36 +82,61 @@ typedef struct {
     int folded;      /* calls were folded into [other call sites] */
     uint64_t generation; /* incremented whenever cells move (growth) */
     /* The cells of the thread's recent calls, by their return address
-     * (mpp_recent_slot): loops repeat a few call sites, and the hot path
-     * tries the slot's cell before hashing, and the cell a newer one
-     * pushed out of the slot (`recent_before`) when the slot's is another
-     * site's: two call sites of one loop that share a slot (aligned code
-     * puts them a multiple of MPP_RECENT bytes apart: the two calls of a
-     * ping-pong 32 bytes apart) both stay on the fast path, instead of a
-     * capture and a lookup at every call.  Cleared when growth moves the
-     * cells. */
-    mpp_cell_t *recent[MPP_RECENT];
-    mpp_cell_t *recent_before[MPP_RECENT];
+     * (mpp_recent_slot), most recent first: loops repeat a few call sites,
+     * and the hot path tries these cells before hashing.  Several ways per
+     * slot, so that what a loop repeats stays on the fast path, instead of
+     * a capture and a lookup at every call: two call sites that share a
+     * slot (aligned code puts them a multiple of MPP_RECENT bytes apart:
+     * the two calls of a ping-pong 32 bytes apart), and one call site
+     * reached by several stacks in turn (a recursion: MPICH's datatype
+     * library asks MPI_Type_size at the end of one, 1 to 3 levels deep).
+     * Cleared when growth moves the cells. */
+    mpp_cell_t *recent[MPP_RECENT][MPP_RECENT_WAYS];
 } mpp_table_t;
 
 /* The recent[] slot of a call returning to `pc`: its low bits.  The call
  * sites of one loop lie a few bytes to a few dozen apart, so they get
  * different slots unless they are a multiple of MPP_RECENT bytes apart
- * (then recent_before[] holds the other). */
+ * (then they share its ways). */
 static inline unsigned mpp_recent_slot(uintptr_t pc)
 {
     return (unsigned)pc & (MPP_RECENT - 1);
 }
 
-/* The recent cell of a call returning to `pc`, of function fid: the
- * slot's, or the one it pushed out when the slot's is another site's. */
-static inline mpp_cell_t *mpp_recent_cell(const mpp_table_t *t, uintptr_t pc, uint32_t fid)
+/* The recent cell of a call of function fid returning to `pc` from the
+ * frame at `frame`: the first of the slot's ways of that site whose last
+ * walk was noted from that frame (thread_state.h: its noted words are
+ * then compared), else the first of that site, else NULL.  The ways of
+ * one slot are tried in order, most recent first, so that a loop calling
+ * from one stack finds its cell at the first. */
+MPP_ALWAYS_INLINE mpp_cell_t *mpp_recent_cell(const mpp_table_t *t, uintptr_t pc, uint32_t fid, uintptr_t frame)
 {
-    unsigned slot = mpp_recent_slot(pc);
-    mpp_cell_t *cell = t->recent[slot];
-    if (MPP_LIKELY(cell && cell->frames[0] == pc && cell->fid == fid))
-        return cell;
-    return t->recent_before[slot];
+    mpp_cell_t *const *way = t->recent[mpp_recent_slot(pc)];
+    mpp_cell_t *site = NULL;
+    for (int w = 0; w < MPP_RECENT_WAYS; w++) {
+        mpp_cell_t *cell = way[w];
+        if (!cell)
+            break;
+        if (cell->frames[0] == pc && cell->fid == fid) {
+            if (MPP_LIKELY(cell->walk.frame == frame))
+                return cell;
+            if (!site)
+                site = cell;
+        }
+    }
+    return site;
+}
+
+/* The cell a call was found in becomes its slot's most recent way. */
+static inline void mpp_recent_put(mpp_table_t *t, mpp_cell_t *cell)
+{
+    mpp_cell_t **way = t->recent[mpp_recent_slot(cell->frames[0])];
+    int w = 0;
+    while (w < MPP_RECENT_WAYS - 1 && way[w] && way[w] != cell)
+        w++;
+    for (; w > 0; w--)
+        way[w] = way[w - 1];
+    way[0] = cell;
 }
 
 int mpp_table_init(mpp_table_t *t, size_t limit, int depth);

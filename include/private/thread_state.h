@@ -210,7 +210,7 @@ MPP_ALWAYS_INLINE void mpp_call_end(mpp_call_t *c, int mode, uint32_t fid, int c
                                     void *return_address, void *frame_address)
 {
     mpp_thread_t *t = c->thread;
-    mpp_cell_t *cell = mpp_recent_cell(&t->table, (uintptr_t)return_address, fid);
+    mpp_cell_t *cell = mpp_recent_cell(&t->table, (uintptr_t)return_address, fid, (uintptr_t)frame_address);
     if (MPP_LIKELY(mode == MPP_COLLECT_FAST && cell &&
                    cell->fid == fid &&
                    cell->interval == atomic_load_explicit(&mpp_current_interval, memory_order_relaxed) &&

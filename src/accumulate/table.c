@@ -60,7 +60,6 @@ static int grow(mpp_table_t *t)
     t->capacity = capacity;
     t->generation++;
     memset(t->recent, 0, sizeof t->recent);
-    memset(t->recent_before, 0, sizeof t->recent_before);
     return 0;
 }
 

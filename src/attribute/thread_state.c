@@ -320,6 +320,27 @@ void mpp_call_stop_general(mpp_call_t *c)
         mpp_counters_leave();
 }
 
+/* A recent cell of this call whose noted words say the stack is still its
+ * own (no walk): the call site reached by several stacks in turn finds
+ * each one's cell here. */
+static mpp_cell_t *recent_noted(mpp_table_t *table, uint32_t fid, uint32_t interval, void *return_address,
+                                void *frame_address)
+{
+    mpp_cell_t *const *way = table->recent[mpp_recent_slot((uintptr_t)return_address)];
+    for (int w = 0; w < MPP_RECENT_WAYS && way[w]; w++) {
+        mpp_cell_t *cell = way[w];
+        if (cell->fid != fid || cell->interval != interval || cell->frames[0] != (uintptr_t)return_address ||
+            cell->walk.frame != (uintptr_t)frame_address)
+            continue;
+        if (table->depth == 1 || mpp_callsite_noted_same(&cell->walk, frame_address)) {
+            if (w > 0)
+                mpp_recent_put(table, cell);
+            return cell;
+        }
+    }
+    return NULL;
+}
+
 void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_address, void *frame_address)
 {
     mpp_thread_t *t = c->thread;
@@ -351,28 +372,35 @@ void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_
     /* Loops call a few sites again and again: the recent cell of this
      * return address, while the stack is still that cell's (the fast path's
      * test, for the calls it leaves out: requests, the general mode) ... */
-    mpp_cell_t *cell = mpp_recent_cell(&t->table, (uintptr_t)return_address, c->fid);
-    if (!(cell && cell->fid == c->fid && cell->interval == interval &&
-          mpp_callsite_matches_noted(&cell->walk, cell->frames, cell->steps, depth, return_address, frame_address,
-                                     t->stack_lo, t->stack_hi))) {
-        /* ... else a capture, the recent cell of its first frame, the table */
+    mpp_cell_t *cell = recent_noted(&t->table, c->fid, interval, return_address, frame_address);
+    if (!cell) {
+        cell = mpp_recent_cell(&t->table, (uintptr_t)return_address, c->fid, (uintptr_t)frame_address);
+        if (!(cell && cell->interval == interval &&
+              mpp_callsite_matches_noted(&cell->walk, cell->frames, cell->steps, depth, return_address,
+                                         frame_address, t->stack_lo, t->stack_hi)))
+            cell = NULL;
+    }
+    if (!cell) {
+        /* ... else a capture, a recent cell of its first frame, the table */
         mpp_callsite_capture(frames, steps, depth, return_address, frame_address, t->stack_lo, t->stack_hi);
-        unsigned first = mpp_recent_slot(frames[0]);
-        mpp_cell_t **recent = &t->table.recent[first];
-        cell = *recent;
-        if (!(cell && cell->fid == c->fid && cell->interval == interval &&
-              mpp_same_frames(cell->frames, frames, depth))) {
-            mpp_cell_t *found = mpp_table_lookup(&t->table, c->fid, interval, frames);
-            if (*recent && *recent != found)
-                t->table.recent_before[first] = *recent;
-            *recent = cell = found;
-        }
+        mpp_cell_t *const *way = t->table.recent[mpp_recent_slot(frames[0])];
+        for (int w = 0; w < MPP_RECENT_WAYS && way[w] && !cell; w++)
+            if (way[w]->fid == c->fid && way[w]->interval == interval && mpp_same_frames(way[w]->frames, frames, depth))
+                cell = way[w];
+        if (!cell)
+            cell = mpp_table_lookup(&t->table, c->fid, interval, frames);
+        if (cell)
+            mpp_recent_put(&t->table, cell);
         /* the rules that let the fast path repeat this capture (a cell made
          * without them: another thread's origin, the DWARF unwinder) */
         if (cell && MPP_UNLIKELY(cell->steps[0].kind == MPP_STEP_UNKNOWN) && steps[0].kind != MPP_STEP_UNKNOWN) {
             memcpy(cell->steps, steps, sizeof cell->steps);
             cell->walk.frame = 0; /* noted with other rules */
         }
+        /* its words from this frame, for the next call from here */
+        if (cell && depth > 1 && cell->steps[0].kind != MPP_STEP_UNKNOWN)
+            (void)mpp_callsite_note(&cell->walk, cell->frames, cell->steps, depth, return_address, frame_address,
+                                    t->stack_lo, t->stack_hi);
     }
     if (MPP_LIKELY(cell != NULL)) {
         uint64_t dt = c->t1 - c->t0;

@@ -378,20 +378,21 @@ START_TEST(test_table_growth_clears_recent)
     uint32_t fid, interval;
     ck_assert_int_eq(mpp_table_init(&T, 100000, 4), 0);
     for (int k = 0; k < MPP_RECENT; k++)
-        ck_assert_ptr_null(T.recent[k]);
+        ck_assert_ptr_null(T.recent[k][0]);
     key_of(0, &fid, &interval, f);
     for (int k = 0; k < MPP_RECENT; k++)
-        T.recent[k] = mpp_table_lookup(&T, fid, interval, f);
+        T.recent[k][0] = T.recent[k][MPP_RECENT_WAYS - 1] = mpp_table_lookup(&T, fid, interval, f);
     uint64_t generation = T.generation;
     int i = 1;
     for (; T.generation == generation; i++) { /* up to the first growth */
         key_of(i, &fid, &interval, f);
         mpp_table_lookup(&T, fid, interval, f);
         if (T.generation == generation)
-            ck_assert_ptr_nonnull(T.recent[MPP_RECENT - 1]); /* kept while the cells stay */
+            ck_assert_ptr_nonnull(T.recent[MPP_RECENT - 1][0]); /* kept while the cells stay */
     }
     for (int k = 0; k < MPP_RECENT; k++)
-        ck_assert_ptr_null(T.recent[k]);
+        for (int w = 0; w < MPP_RECENT_WAYS; w++)
+            ck_assert_ptr_null(T.recent[k][w]);
 }
 END_TEST
 
@@ -410,9 +411,9 @@ START_TEST(test_table_recent_slots_apart)
 END_TEST
 
 /* Two call sites of one loop that share a recent[] slot (MPP_RECENT bytes
- * apart, as the two calls of a ping-pong were) both find their cell: the
- * slot's and the one it pushed out, instead of one of them going through
- * a capture and a lookup at every call. */
+ * apart, as the two calls of a ping-pong were) both find their cell in
+ * its ways, instead of one of them going through a capture and a lookup
+ * at every call. */
 START_TEST(test_table_recent_shared_slot)
 {
     uintptr_t f[MPP_MAX_DEPTH] = {0};
@@ -423,12 +424,45 @@ START_TEST(test_table_recent_shared_slot)
     f[0] = other;
     mpp_cell_t *b = mpp_table_lookup(&T, 9, 0, f);
     ck_assert_uint_eq(mpp_recent_slot(pc), mpp_recent_slot(other));
-    unsigned slot = mpp_recent_slot(pc);
-    T.recent[slot] = b; /* the newer one */
-    T.recent_before[slot] = a;
-    ck_assert_ptr_eq(mpp_recent_cell(&T, other, 9), b);
-    ck_assert_ptr_eq(mpp_recent_cell(&T, pc, 7), a);
-    ck_assert_ptr_eq(mpp_recent_cell(&T, pc, 9), a); /* not b: another site's; the caller checks the fid */
+    mpp_recent_put(&T, a);
+    mpp_recent_put(&T, b); /* the newer one */
+    ck_assert_ptr_eq(T.recent[mpp_recent_slot(pc)][0], b);
+    ck_assert_ptr_eq(mpp_recent_cell(&T, other, 9, 0), b);
+    ck_assert_ptr_eq(mpp_recent_cell(&T, pc, 7, 0), a);
+    ck_assert_ptr_null(mpp_recent_cell(&T, pc, 9, 0)); /* no cell of that function there */
+}
+END_TEST
+
+/* One call site reached by several stacks in turn (a recursion 1 to 3
+ * levels deep, as MPICH's datatype library checks its buffers): each
+ * stack's cell stays in the slot's ways, found by the frame its walk was
+ * noted from; a cell found again moves to the front, and the least
+ * recent goes when a fifth comes. */
+START_TEST(test_table_recent_stacks_of_one_site)
+{
+    uintptr_t f[MPP_MAX_DEPTH] = {0};
+    ck_assert_int_eq(mpp_table_init(&T, 100000, 4), 0);
+    uintptr_t pc = 0x401234;
+    mpp_cell_t *cells[MPP_RECENT_WAYS + 1];
+    for (int k = 0; k <= MPP_RECENT_WAYS; k++) {
+        f[0] = pc;
+        f[1] = 0x402000 + 16 * (uintptr_t)k; /* another caller: another stack */
+        cells[k] = mpp_table_lookup(&T, 7, 0, f);
+        cells[k]->walk.frame = 0x7ffd0000 - 64 * (uintptr_t)k; /* noted from its own frame */
+    }
+    for (int k = 0; k < MPP_RECENT_WAYS; k++)
+        mpp_recent_put(&T, cells[k]);
+    for (int k = 0; k < MPP_RECENT_WAYS; k++)
+        ck_assert_ptr_eq(mpp_recent_cell(&T, pc, 7, cells[k]->walk.frame), cells[k]);
+    /* a frame no cell was noted from: the most recent of the site */
+    ck_assert_ptr_eq(mpp_recent_cell(&T, pc, 7, 0x1000), cells[MPP_RECENT_WAYS - 1]);
+    mpp_recent_put(&T, cells[0]); /* found again: to the front, the others keep their order */
+    ck_assert_ptr_eq(T.recent[mpp_recent_slot(pc)][0], cells[0]);
+    ck_assert_ptr_eq(T.recent[mpp_recent_slot(pc)][1], cells[MPP_RECENT_WAYS - 1]);
+    mpp_recent_put(&T, cells[MPP_RECENT_WAYS]); /* a fifth: the least recent (cells[1]) goes */
+    for (int w = 0; w < MPP_RECENT_WAYS; w++)
+        ck_assert_ptr_ne(T.recent[mpp_recent_slot(pc)][w], cells[1]);
+    ck_assert_ptr_eq(mpp_recent_cell(&T, pc, 7, cells[MPP_RECENT_WAYS]->walk.frame), cells[MPP_RECENT_WAYS]);
 }
 END_TEST
 
@@ -452,6 +486,7 @@ Suite *table_suite(void)
     tcase_add_test(tc, test_table_growth_clears_recent);
     tcase_add_test(tc, test_table_recent_slots_apart);
     tcase_add_test(tc, test_table_recent_shared_slot);
+    tcase_add_test(tc, test_table_recent_stacks_of_one_site);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("limits");
