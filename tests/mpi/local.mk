@@ -19,6 +19,7 @@ MPI_TESTS = \
 	tests/mpi/test_wrong_family.sh \
 	tests/mpi/test_callsite_nofp.sh \
 	tests/mpi/test_callsites_cxx.sh \
+	tests/mpi/test_callsite_stacks.sh \
 	tests/mpi/test_netpipe.sh \
 	tests/mpi/test_config_warnings.sh \
 	tests/mpi/test_output_name.sh \
@@ -151,6 +152,7 @@ EXTRA_DIST += \
 	tests/mpi/sessions.c \
 	tests/mpi/windows_bound.c \
 	tests/mpi/threads_many.c \
+	tests/mpi/callsite_stacks.c \
 	tests/mpi/sessions_self.c \
 	tests/mpi/sessions_f08.f90 \
 	tests/mpi/check_sessions.py \
