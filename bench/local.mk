@@ -12,18 +12,11 @@ EXTRA_DIST += bench/README.md bench/run bench/mpibench.c bench/gen_sites.py benc
 
 # bench/scaling: what MPI_Init and MPI_Finalize do between processes, with
 # P threads standing for P processes (the in-memory exchange), or under
-# mpiexec (bench/README.md, Scaling).  Built with the library's MPI-free
-# stages, as mpiprof-merge is; MPI only for its --mpi mode.
+# mpiexec (bench/README.md, Scaling).  Linked with the MPI-free stages, as
+# mpiprof-merge is; MPI only for its --mpi mode.
 noinst_PROGRAMS += bench/scaling
-bench_scaling_SOURCES = bench/scaling.c \
-	src/util/warnings.c src/util/strmap.c src/util/srckey.c src/util/handlemap.c \
-	src/context/config.c src/context/runinfo.c src/accumulate/treereduce.c \
-	src/reduce/dictionary.c src/reduce/reduce.c src/reduce/exchange_memory.c \
-	src/analyze/characteristics.c src/analyze/machine.c src/analyze/machine_summary.c src/analyze/textbuf.c src/analyze/counter_stats.c src/analyze/model.c \
-	src/write/text.c src/write/numfmt.c src/write/json.c src/write/output.c src/write/partial.c src/write/process_data.c \
-	src/write/report.c $(VIEW_SOURCES)
-nodist_bench_scaling_SOURCES = src/gen/view_page.c
+bench_scaling_SOURCES = bench/scaling.c
 bench_scaling_CPPFLAGS = $(AM_CPPFLAGS) $(MPI_CPPFLAGS) $(JANSSON_CFLAGS)
-bench_scaling_LDADD = $(JANSSON_LIBS) $(MPI_LIBS) -lpthread -lm
+bench_scaling_LDADD = src/libmpiprof_core.la $(MPI_LIBS)
 TESTS += bench/scaling-smoke.sh
 EXTRA_DIST += bench/scaling-smoke.sh

@@ -42,14 +42,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clocksync.h"
-#include "commids.h"
-#include "config.h"
-#include "exchange.h"
-#include "model.h"
-#include "report.h"
-#include "srckey.h"
-#include "treereduce.h"
+#include "reduce/clocksync.h"
+#include "accumulate/commids.h"
+#include "context/config.h"
+#include "reduce/exchange.h"
+#include "analyze/model.h"
+#include "write/report.h"
+#include "util/srckey.h"
+#include "accumulate/treereduce.h"
 
 /* calibrate.c's counts on a quiet node (its WARMUP, SMALL_REPS, LARGE_REPS)
  * and the size of its settings (int + MPP_CONFIG_STRING_MAX) */

@@ -58,7 +58,7 @@ expect_rows() {
 }
 # 10 variants, 11 with trace mode (a build with libotf2: "linked, TRACE=on")
 variants=10
-if grep -q '^#define MPIPROF_HAVE_OTF2 1' "${top_builddir:-.}/include/private/autoconf.h" 2>/dev/null; then
+if grep -q '^#define MPIPROF_HAVE_OTF2 1' "${top_builddir:-.}/src/autoconf.h" 2>/dev/null; then
     variants=11
     grep -qF 'Trace mode (MPIPROF_TRACE=on' "$out" || { echo "FAIL: the report lacks trace mode's sizes" >&2; exit 1; }
     grep -qE '^  the -n 1 workloads +archive +[0-9]+ bytes, event files +[0-9]+: [0-9.]+ bytes/event' "$out" ||

@@ -2,7 +2,7 @@
  * so the manual and the parser cannot drift apart. */
 #include <stdio.h>
 
-#include "config.h"
+#include "context/config.h"
 
 static void roff_escaped(const char *s)
 {

@@ -17,17 +17,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "file_tree.h"
+#include "util/file_tree.h"
 #include "autoconf.h"
-#include "config.h"
-#include "exchange.h"
-#include "exchange_split.h"
-#include "function_table.h"
-#include "replay.h"
-#include "replay_mpi.h"
-#include "report.h"
-#include "srckey.h"
-#include "warnings.h"
+#include "context/config.h"
+#include "reduce/exchange.h"
+#include "reduce/exchange_split.h"
+#include "gen/function_table.h"
+#include "replay/replay.h"
+#include "replay/replay_mpi.h"
+#include "write/report.h"
+#include "util/srckey.h"
+#include "util/warnings.h"
 
 static const char usage[] =
     "usage: mpiprof-analyze [-o PATH] [-f FORMAT] [-q] ARCHIVE\n"
@@ -119,11 +119,15 @@ static void describe_run(const rp_trace_t *t, const rp_totals_t *all, int analyz
              1.0 / (double)t->resolution,
              all->offsets ? "each location's clock offsets applied (linear between two measurements)"
                      : "no clock offsets in the trace: its timestamps taken as synchronized by its writer");
+    char cut[160] = "";
+    if (all->cut_windows)
+        snprintf(cut, sizeof cut, "; %llu collective windows cut where their interval ended on their process (by up "
+                 "to %.6f s)", (unsigned long long)all->cut_windows, rp_seconds((uint64_t)all->cut_largest));
     snprintf(run->waitstates, sizeof run->waitstates,
              "real sync (late senders) and potential sync / time variation (collectives), exact from the trace's "
-             "events; %llu messages paired of %llu sent, %llu collective calls",
+             "events; %llu messages paired of %llu sent, %llu collective calls%s",
              (unsigned long long)(all->recvs - all->unmatched_receives), (unsigned long long)all->sends,
-             (unsigned long long)all->collectives);
+             (unsigned long long)all->collectives, cut);
     snprintf(run->mode, sizeof run->mode, "%s", all->incomplete ? "trace, incomplete" : "trace");
     describe_archive(t, all, analyzers, run);
     /* interval 0's position: where rank 0 called MPI_Init, as MPI_Finalize
@@ -238,12 +242,6 @@ static void warn_totals(const rp_totals_t *all)
         mpp_warn("Potential sync, Time variation: %llu collective calls belong to instances that not every member "
                  "of their communicator reached in the trace; their waits are not counted",
                  (unsigned long long)all->unmatched_collectives);
-    if (all->cut_windows)
-        mpp_warn("Potential sync, Time variation: %llu windows of collective operations reached past the end of "
-                 "their interval on their process, by up to %.6f s, and were cut there (a process's part of its "
-                 "time in an interval is at most that time): a process that left an operation before the others "
-                 "entered or left it, or clock offsets that are not exact",
-                 (unsigned long long)all->cut_windows, rp_seconds((uint64_t)all->cut_largest));
     if (all->untraced)
         mpp_warn("Real sync, Potential sync, Time variation: %llu calls start persistent requests or receive "
                  "matched messages (MPI_Start, MPI_Startall, MPI_Mrecv, MPI_Imrecv), whose messages and "

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "compare.h"
-#include "view.h"
+#include "compare/compare.h"
+#include "write/view.h"
 
 static const char usage[] =
     "usage: mpiprof-compare [--rtol R] [--atol A] [--ignore NAME]... [--include NAME]... [--brief] [--json] A B\n"

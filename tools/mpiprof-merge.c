@@ -14,12 +14,12 @@
 #include <unistd.h>
 
 #include "autoconf.h"
-#include "exchange.h"
-#include "partial.h"
-#include "process_data.h"
-#include "characteristics.h"
-#include "report.h"
-#include "warnings.h"
+#include "reduce/exchange.h"
+#include "write/partial.h"
+#include "write/process_data.h"
+#include "analyze/characteristics.h"
+#include "write/report.h"
+#include "util/warnings.h"
 
 static const char usage[] =
     "usage: mpiprof-merge [-o PATH] [-f text|json|both] [-q] PARTIAL...\n"

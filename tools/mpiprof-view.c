@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "view.h"
+#include "write/view.h"
 
 static const char usage[] =
     "usage: mpiprof-view [-o REPORT.html] [--source DIR] PROTOCOL.json [PROTOCOL2.json]\n"

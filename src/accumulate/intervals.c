@@ -5,9 +5,9 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "counters.h"
-#include "intervals.h"
-#include "warnings.h"
+#include "context/counters.h"
+#include "accumulate/intervals.h"
+#include "util/warnings.h"
 
 mpp_interval_t *mpp_intervals;
 uint32_t mpp_nintervals;

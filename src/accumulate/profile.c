@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "handlemap.h"
-#include "model.h"
-#include "profile.h"
-#include "srckey.h"
-#include "strmap.h"
+#include "util/handlemap.h"
+#include "analyze/model.h"
+#include "accumulate/profile.h"
+#include "util/srckey.h"
+#include "util/strmap.h"
 
 static char *interval_key(const mpp_local_interval_t *parent, const mpp_interval_t *in)
 {

@@ -1,8 +1,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "table.h"
-#include "warnings.h"
+#include "accumulate/table.h"
+#include "util/warnings.h"
 
 /* The table stays at most half full; folded cells (one per function and
  * interval) may use the headroom above `limit`.  It starts small (8 call

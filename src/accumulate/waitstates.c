@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "waitstates.h"
+#include "accumulate/waitstates.h"
 
 void mpp_batch_pool_init(mpp_batch_pool_t *p, int size)
 {
@@ -120,13 +120,14 @@ int mpp_instances_take(mpp_instances_t *r, mpp_batch_slot_t *slot, int64_t *fall
 
 /* A window [from, from + length) ending at `bound` at the latest: its
  * length then. */
-static int64_t cut_window(int64_t from, int64_t length, int64_t bound, mpp_window_cuts_t *cuts)
+static int64_t cut_window(int64_t from, int64_t length, int64_t bound, int64_t threshold, mpp_window_cuts_t *cuts)
 {
     if (length <= 0 || from + length <= bound)
         return length;
     int64_t kept = bound > from ? bound - from : 0;
     if (cuts) {
         cuts->windows++;
+        cuts->within += length - kept < threshold;
         if (length - kept > cuts->largest)
             cuts->largest = length - kept;
     }
@@ -143,7 +144,7 @@ void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, const i
         int64_t p = mpp_sync_term(max[j], entry, least);
         if (fine) /* the difference itself, not what the cover leaves of it, decides */
             fine[j] = p > 0 && p < threshold ? MPP_FINE_POTSYNC : 0;
-        p = cut_window(entry, p, end, cuts);
+        p = cut_window(entry, p, end, threshold, cuts);
         potsync[j] = entries ? mpp_cover_add_fast(entries, entry, entry + p) : p;
         if (max[2 * n + j] == INT64_MAX) {
             variation[j] = -1;
@@ -152,7 +153,7 @@ void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, const i
         int64_t v = mpp_sync_term(max[n + j], exit, least);
         if (fine && v > 0 && v < threshold)
             fine[j] |= MPP_FINE_VARIATION;
-        v = cut_window(exit, v, end, cuts);
+        v = cut_window(exit, v, end, threshold, cuts);
         variation[j] = exits ? mpp_cover_add_fast(exits, exit, exit + v) : v;
     }
 }

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "characteristics.h"
+#include "analyze/characteristics.h"
 
 const mpp_name_t mpp_main_names[MPP_NMAIN] = {
     {"Parallelization efficiency", "parallelization_efficiency"},

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counter_stats.h"
+#include "analyze/counter_stats.h"
 
 /* Presets first, then the Linux perf names PAPI's perf_event component
  * knows for the same thing. */

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "machine.h"
-#include "machine_forms.h"
-#include "srckey.h"
-#include "strmap.h"
+#include "records/machine.h"
+#include "records/machine_forms.h"
+#include "util/srckey.h"
+#include "util/strmap.h"
 
 /* Whether sorted set a contains sorted set b. */
 static int contains(const int *a, int na, const int *b, int nb)

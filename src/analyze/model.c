@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "model.h"
+#include "analyze/model.h"
 
 const char *const mpp_model_op_names[MPP_NOPS] = {
     "measured", "zero", "started", "p2p", "probe", "barrier", "bcast", "reduce", "allreduce", "scan",

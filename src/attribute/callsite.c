@@ -6,9 +6,9 @@
 #include <unistd.h>
 #include <unwind.h>
 
-#include "callsite.h"
-#include "config.h"
-#include "frame_rules.h"
+#include "attribute/callsite.h"
+#include "context/config.h"
+#include "attribute/frame_rules.h"
 
 #define MAX_SKIPPED 16
 /* Frames a capture may step through, skipped ones included: a stack that

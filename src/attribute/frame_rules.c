@@ -11,7 +11,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "frame_rules.h"
+#include "attribute/frame_rules.h"
 
 /* DWARF register numbers of x86-64 (System V psABI). */
 enum { REG_BP = 6, REG_SP = 7, REG_RA = 16 };

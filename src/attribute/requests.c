@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cover.h"
-#include "mt_lock.h"
-#include "requests.h"
+#include "accumulate/cover.h"
+#include "util/mt_lock.h"
+#include "attribute/requests.h"
 
 /* Open addressing with backward-shift deletion (no tombstones), at most
  * half full.  Handle 0 marks an empty slot; MPI never hands out 0 as a

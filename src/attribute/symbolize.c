@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "handlemap.h"
-#include "srckey.h"
-#include "symbolize.h"
+#include "util/handlemap.h"
+#include "util/srckey.h"
+#include "attribute/symbolize.h"
 
 /* Function symbols of one module sorted by address: dwfl_module_addrname
  * scans the whole symbol table for every address, which made resolving a

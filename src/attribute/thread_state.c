@@ -4,12 +4,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "callsite.h"
-#include "config.h"
-#include "intervals.h"
-#include "requests.h"
-#include "thread_state.h"
-#include "warnings.h"
+#include "attribute/callsite.h"
+#include "context/config.h"
+#include "accumulate/intervals.h"
+#include "attribute/requests.h"
+#include "attribute/thread_state.h"
+#include "util/warnings.h"
 
 __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-exec")));
 _Atomic int mpp_collecting; /* read by every thread; relaxed loads are plain moves */

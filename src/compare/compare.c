@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 
 /* Members that are counts: equal or a difference of structure. */
 static const char *const count_names[] = {"processors", "executions", "calls", "bytes_sent", "bytes_recv", NULL};

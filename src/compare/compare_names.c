@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 
 /* Differ between any two runs: dates, the run's directory, the clock
  * offsets measured, the model calibrated, warnings quoting measured

@@ -1,9 +1,9 @@
 #include <cpuid.h>
 #include <stdio.h>
 
-#include "clock.h"
-#include "config.h"
-#include "warnings.h"
+#include "context/clock.h"
+#include "context/config.h"
+#include "util/warnings.h"
 
 int mpp_clock_uses_tsc;
 static uint64_t tsc_start, tsc_stop;

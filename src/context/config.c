@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "warnings.h"
+#include "context/config.h"
+#include "util/warnings.h"
 
 const mpp_var_info_t mpp_vars[MPP_NVARS] = {
 #define MPP_VAR(name, kind, def, min, max, accepted, desc) {#name, kind, def, min, max, accepted, desc},
-#include "config_vars.def"
+#include "context/config_vars.def"
 #undef MPP_VAR
 };
 

@@ -15,13 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "counters.h"
-#include "dictionary.h"
-#include "mpp_common.h"
-#include "reduced.h"
-#include "srckey.h"
-#include "warnings.h"
+#include "context/config.h"
+#include "context/counters.h"
+#include "reduce/dictionary.h"
+#include "util/common.h"
+#include "records/reduced.h"
+#include "util/srckey.h"
+#include "util/warnings.h"
 
 #define MAX_EVENTS 64
 #define MAX_SETS 16

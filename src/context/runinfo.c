@@ -2,7 +2,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "runinfo.h"
+#include "context/runinfo.h"
 
 void mpp_now_iso8601(char *out, unsigned size)
 {

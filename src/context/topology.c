@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "machine.h"
-#include "topology.h"
-#include "warnings.h"
+#include "records/machine.h"
+#include "context/topology.h"
+#include "util/warnings.h"
 
 static char *binding; /* id list, NULL: unknown */
 

@@ -13,14 +13,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "intervals.h"
-#include "lifecycle.h"
+#include "context/clock.h"
+#include "accumulate/intervals.h"
+#include "intercept/lifecycle.h"
 #include "mpiprof.h"
-#include "mpp_common.h"
-#include "thread_state.h"
-#include "trace.h"
-#include "warnings.h"
+#include "util/common.h"
+#include "attribute/thread_state.h"
+#include "trace/trace.h"
+#include "util/warnings.h"
 
 static pthread_mutex_t marks = PTHREAD_MUTEX_INITIALIZER;
 

@@ -2,11 +2,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "comms.h"
-#include "handle_keys.h"
-#include "handlemap.h"
-#include "mt_lock.h"
-#include "world.h"
+#include "intercept/comms.h"
+#include "intercept/handle_keys.h"
+#include "util/handlemap.h"
+#include "util/mt_lock.h"
+#include "intercept/world.h"
 
 /* Handle -> entry pointer; a lock only under MPI_THREAD_MULTIPLE, never
  * held across an MPI call. */

@@ -14,9 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "commids.h"
-#include "treereduce.h"
-#include "world.h"
+#include "accumulate/commids.h"
+#include "accumulate/treereduce.h"
+#include "intercept/world.h"
 
 struct mpp_coll_ring;
 

@@ -62,17 +62,17 @@
 #include <unwind.h>
 
 #include "autoconf.h"
-#include "callsite.h"
-#include "clock.h"
-#include "config.h"
-#include "faults.h"
-#include "frame_rules.h"
-#include "function_table.h"
-#include "intervals.h"
-#include "lifecycle.h"
-#include "partial.h"
-#include "thread_state.h"
-#include "trace.h"
+#include "attribute/callsite.h"
+#include "context/clock.h"
+#include "context/config.h"
+#include "intercept/faults.h"
+#include "attribute/frame_rules.h"
+#include "gen/function_table.h"
+#include "accumulate/intervals.h"
+#include "intercept/lifecycle.h"
+#include "write/partial.h"
+#include "attribute/thread_state.h"
+#include "trace/trace.h"
 
 /* How long a child may take to write the partial protocol, and the stack
  * it does it on (the handler may run on a small alternate signal stack:

@@ -7,10 +7,10 @@
  * api.c; every other entry point is generated (f08_wrappers.c). */
 #include <mpi.h>
 
-#include "function_table.h"
-#include "lifecycle.h"
-#include "world.h"
-#include "wrapper_support.h"
+#include "gen/function_table.h"
+#include "intercept/lifecycle.h"
+#include "intercept/world.h"
+#include "intercept/wrapper_support.h"
 
 #if MPP_OMPI_FORTRAN
 void pmpi_init_(MPI_Fint *ierror) __attribute__((weak));

@@ -6,7 +6,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#include "requests.h"
+#include "attribute/requests.h"
 
 /* A communicator's (or any handle's) key in a handlemap.h map: an int
  * handle's 32 bits (as MPICH's were always keyed), a pointer's address. */

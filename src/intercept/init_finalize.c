@@ -7,11 +7,11 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#include "function_table.h"
-#include "lifecycle.h"
-#include "mpp_common.h"
-#include "world.h"
-#include "wrapper_support.h"
+#include "gen/function_table.h"
+#include "intercept/lifecycle.h"
+#include "util/common.h"
+#include "intercept/world.h"
+#include "intercept/wrapper_support.h"
 
 MPP_EXPORT int MPI_Init(int *argc, char ***argv)
 {

@@ -12,38 +12,38 @@
 #include <unistd.h>
 
 #include "autoconf.h"
-#include "calibrate.h"
-#include "callsite.h"
-#include "characteristics.h"
-#include "clock.h"
-#include "clocksync.h"
-#include "config.h"
-#include "counters.h"
-#include "exchange.h"
-#include "faults.h"
-#include "function_table.h"
-#include "intervals.h"
-#include "lifecycle.h"
-#include "model.h"
-#include "partial.h"
-#include "profile.h"
-#include "ptp_collectives.h"
-#include "reduce.h"
-#include "report.h"
-#include "requests.h"
-#include "runinfo.h"
-#include "symbolize.h"
-#include "thread_state.h"
-#include "share.h"
-#include "topology.h"
-#include "trace.h"
-#include "waitstate_hooks.h"
-#include "waitstates.h"
-#include "watchdog.h"
-#include "warnings.h"
-#include "world.h"
-#include "wrapper_support.h"
-#include "writer.h"
+#include "reduce/calibrate.h"
+#include "attribute/callsite.h"
+#include "analyze/characteristics.h"
+#include "context/clock.h"
+#include "reduce/clocksync.h"
+#include "context/config.h"
+#include "context/counters.h"
+#include "reduce/exchange.h"
+#include "intercept/faults.h"
+#include "gen/function_table.h"
+#include "accumulate/intervals.h"
+#include "intercept/lifecycle.h"
+#include "analyze/model.h"
+#include "write/partial.h"
+#include "accumulate/profile.h"
+#include "reduce/ptp_collectives.h"
+#include "reduce/reduce.h"
+#include "write/report.h"
+#include "attribute/requests.h"
+#include "context/runinfo.h"
+#include "attribute/symbolize.h"
+#include "attribute/thread_state.h"
+#include "reduce/share.h"
+#include "context/topology.h"
+#include "trace/trace.h"
+#include "intercept/waitstate_hooks.h"
+#include "accumulate/waitstates.h"
+#include "attribute/watchdog.h"
+#include "util/warnings.h"
+#include "intercept/world.h"
+#include "intercept/wrapper_support.h"
+#include "write/writer.h"
 
 static int active;        /* between a profiled MPI_Init and MPI_Finalize */
 static int finishing;     /* MPI_Finalize's protocol is on its way (a partial one can still be written) */
@@ -81,7 +81,7 @@ static char waitstates_off_reason[160];
  * summed counts */
 enum { WS_U_INIT, WS_U_FINALIZE, WS_CHANGE, WS_INIT_ERROR, WS_SHARED_CPU, WS_CUT, WS_NLARGEST };
 static int64_t ws_largest[WS_NLARGEST];
-enum { WS_NSUMS = 11 };
+enum { WS_NSUMS = 12 };
 static uint64_t ws_sums[WS_NSUMS];
 static uint64_t ws_span; /* ticks between the two alignments */
 static void start_waitstates(int thread_multiple);
@@ -302,7 +302,7 @@ static void finish_waitstates(void)
                                   alignment.shared_cpu,       st.cuts.largest};
     uint64_t counts[WS_NSUMS] = {st.messages,   st.paired,   st.unpaired,   st.batches,
                                  st.batch_bytes, st.instances, st.exits_unknown, st.dropped,
-                                 st.unfollowed, st.cuts.windows, st.unbounded};
+                                 st.unfollowed, st.cuts.windows, st.unbounded, st.cuts.within};
     mpp_ptp_allreduce(local, ws_largest, WS_NLARGEST, MPI_INT64_T, MPI_MAX, profiler_comm);
     /* Instants were aligned with MPI_Init's offsets, and differences below
      * its threshold counted as 0, but for the fine part (waitstates.h):
@@ -360,11 +360,15 @@ static void describe_waitstates(void)
         mpp_warn("Wait states: differences below %.3g s may be the clocks' drift over the run, not waiting: "
                  "MPI_Finalize's alignment bounds the error of MPI_Init's offsets, which aligned the instants, to "
                  "%.3g s, and only differences below %.3g s count as 0", 2 * error, error, used);
+    char cut[160] = "";
+    if (sums[9])
+        snprintf(cut, sizeof cut, "; %llu collective windows cut where their interval ended on their process (by up "
+                 "to %.6f s)", (unsigned long long)sums[9], seconds_of(largest[WS_CUT]));
     snprintf(run.waitstates, sizeof run.waitstates,
              "real sync (late senders) and potential sync / time variation (collectives), batches of %ld; "
-             "%llu messages paired of %llu sent, %llu collective calls (counts summed over processes); %llu batches (%llu bytes) sent",
+             "%llu messages paired of %llu sent, %llu collective calls (counts summed over processes); %llu batches (%llu bytes) sent%s",
              mpp_config.number[MPP_CFG_SYNC_BATCH], (unsigned long long)sums[1], (unsigned long long)sums[0],
-             (unsigned long long)sums[5], (unsigned long long)sums[3], (unsigned long long)sums[4]);
+             (unsigned long long)sums[5], (unsigned long long)sums[3], (unsigned long long)sums[4], cut);
     if (sums[2])
         mpp_warn("Real sync: %llu received messages could not be paired with their send (a receive the profiler "
                  "did not see, e.g. a request freed before it completed, or a send not profiled); their waits "
@@ -376,16 +380,15 @@ static void describe_waitstates(void)
         mpp_warn("Potential sync, Time variation: %llu batches of collective instances could not be reduced (the "
                  "members of a communicator counted different collective calls on it: calls the profiler did not "
                  "see); their waits are not counted", (unsigned long long)sums[7]);
-    if (sums[9])
+    if (sums[11])
         mpp_warn("Potential sync, Time variation: %llu windows of collective operations reached past the end of "
-                 "their interval on their process, by up to %.6f s, and were cut there (a process's part of its "
-                 "time in an interval is at most that time): a process that left an operation before the others "
-                 "entered or left it, or clock offsets that are not exact (differences below %.3g s are within "
-                 "their uncertainty)%s",
-                 (unsigned long long)sums[9], seconds_of(largest[WS_CUT]), used,
-                 sums[10] ? "; of them, those whose interval had ended too long before their batch was reduced "
-                            "(4096 interval boundaries later) were cut at the process's exit from the operation"
-                          : "");
+                 "their interval on their process by less than the clock alignment's uncertainty (%.3g s): "
+                 "whether they did is not known; each was cut there (a process's part of its time in an interval "
+                 "is at most that time)", (unsigned long long)sums[11], used);
+    if (sums[10])
+        mpp_warn("Potential sync, Time variation: %llu collective operations' windows could not be bounded by the "
+                 "end of their interval (it ended more than 4096 interval boundaries before their batch was "
+                 "reduced): they end at the process's exit from the operation", (unsigned long long)sums[10]);
     if (sums[8])
         mpp_warn("wait states: %llu calls on communicators the analysis cannot follow (made by MPI_Comm_spawn, "
                  "_connect, _accept, _join or where no profiled call created them: their members' ids are not "

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "autoconf.h"
-#include "mpi_family.h"
+#include "intercept/mpi_family.h"
 
 /* Larger than either family's MPI_MAX_LIBRARY_VERSION_STRING (MPICH 8192,
  * Open MPI 256): the running library's may not be the mpi.h's. */

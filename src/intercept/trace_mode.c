@@ -4,11 +4,11 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include "config.h"
-#include "partial.h"
-#include "ptp_collectives.h"
-#include "trace.h"
-#include "warnings.h"
+#include "context/config.h"
+#include "write/partial.h"
+#include "reduce/ptp_collectives.h"
+#include "trace/trace.h"
+#include "util/warnings.h"
 
 void mpp_trace_mode_start(MPI_Comm comm, int rank, int nprocs, const char *protocol, int overwrite,
                           mpp_run_info_t *run)

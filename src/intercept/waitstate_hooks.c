@@ -1,8 +1,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "warnings.h"
-#include "waitstate_hooks.h"
+#include "util/warnings.h"
+#include "intercept/waitstate_hooks.h"
 
 int mpp_ws_on;
 int mpp_ws_inline_world;

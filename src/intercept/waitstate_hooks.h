@@ -30,10 +30,10 @@
 #include <mpi.h>
 #include <stddef.h>
 
-#include "mpp_common.h"
-#include "thread_state.h"
-#include "wrapper_support.h"
-#include "ws_hooks_shared.h"
+#include "util/common.h"
+#include "attribute/thread_state.h"
+#include "intercept/wrapper_support.h"
+#include "intercept/ws_hooks_shared.h"
 
 extern int mpp_ws_on;
 

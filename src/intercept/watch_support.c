@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callsite.h"
-#include "clock.h"
-#include "function_table.h"
-#include "watch_support.h"
-#include "world.h"
+#include "attribute/callsite.h"
+#include "context/clock.h"
+#include "gen/function_table.h"
+#include "intercept/watch_support.h"
+#include "intercept/world.h"
 
 typedef struct {
     mpp_watch_comm_t facts;   /* what a dump shows; first, so that it is what the record points to */

@@ -15,9 +15,9 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "mpp_common.h"
-#include "thread_state.h"
-#include "watchdog.h"
+#include "util/common.h"
+#include "attribute/thread_state.h"
+#include "attribute/watchdog.h"
 
 typedef struct {
     MPI_Comm comm;           /* MPI_COMM_NULL: none */

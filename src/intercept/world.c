@@ -18,13 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "function_table.h"
-#include "lifecycle.h"
-#include "mpi_family.h"
-#include "thread_state.h"
-#include "watch_support.h"
-#include "world.h"
-#include "wrapper_support.h"
+#include "gen/function_table.h"
+#include "intercept/lifecycle.h"
+#include "intercept/mpi_family.h"
+#include "attribute/thread_state.h"
+#include "intercept/watch_support.h"
+#include "intercept/world.h"
+#include "intercept/wrapper_support.h"
 
 MPI_Comm mpp_world_comm = MPI_COMM_NULL;
 

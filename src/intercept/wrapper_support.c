@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
-#include "wrapper_support.h"
+#include "trace/trace.h"
+#include "intercept/wrapper_support.h"
 
 int64_t mpp_world_size;
 int mpp_trace_on; /* trace.h: here, so that a build without libotf2 links too */

@@ -8,15 +8,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "function_table.h"
-#include "handle_keys.h"
-#include "mpi_declared.h"
-#include "model.h"
-#include "mpp_common.h"
-#include "requests.h"
-#include "thread_state.h"
-#include "watch_support.h"
-#include "world.h"
+#include "gen/function_table.h"
+#include "intercept/handle_keys.h"
+#include "gen/mpi_declared.h"
+#include "analyze/model.h"
+#include "util/common.h"
+#include "attribute/requests.h"
+#include "attribute/thread_state.h"
+#include "intercept/watch_support.h"
+#include "intercept/world.h"
 
 static inline int64_t mpp_type_bytes(MPI_Datatype type)
 {

@@ -1,6 +1,6 @@
 #include <stdlib.h>
 
-#include "ws_deferred.h"
+#include "intercept/ws_deferred.h"
 
 typedef struct {
     mpp_request_origin_t origin;

@@ -1,8 +1,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commids.h"
-#include "ws_exchange.h"
+#include "accumulate/commids.h"
+#include "intercept/ws_exchange.h"
 
 enum { TAG_STREAM = 7201, TAG_REDUCTION = 7202 };
 

@@ -31,9 +31,9 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#include "mt_lock.h"
-#include "treereduce.h"
-#include "waitstates.h"
+#include "util/mt_lock.h"
+#include "accumulate/treereduce.h"
+#include "accumulate/waitstates.h"
 
 typedef struct {
     /* n send records of the stream from world rank source (lock held) */

@@ -10,12 +10,12 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#include "comms.h"
-#include "mt_lock.h"
-#include "thread_state.h"
-#include "waitstates.h"
-#include "ws_deferred.h"
-#include "ws_exchange.h"
+#include "intercept/comms.h"
+#include "util/mt_lock.h"
+#include "attribute/thread_state.h"
+#include "accumulate/waitstates.h"
+#include "intercept/ws_deferred.h"
+#include "intercept/ws_exchange.h"
 
 typedef struct {
     uint64_t messages;        /* messages whose send was recorded */

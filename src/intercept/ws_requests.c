@@ -6,8 +6,8 @@
  * call that creates the request to the one that completes or frees it. */
 #include <stdlib.h>
 
-#include "handlemap.h"
-#include "waitstate_hooks.h"
+#include "util/handlemap.h"
+#include "intercept/waitstate_hooks.h"
 
 enum { REQ_RECV = 1, REQ_PRECV, REQ_PSEND, REQ_COLL, REQ_PCOLL, REQ_IDUP };
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "apart.h"
+#include "reduce/apart.h"
 
 enum { MAX_TELLS = 8 }; /* the scheduler may bring the two together later: ask again, a few times */
 

@@ -24,11 +24,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "apart.h"
-#include "calibrate.h"
-#include "config.h"
-#include "ptp_collectives.h"
-#include "warnings.h"
+#include "reduce/apart.h"
+#include "reduce/calibrate.h"
+#include "context/config.h"
+#include "reduce/ptp_collectives.h"
+#include "util/warnings.h"
 
 enum { TAG_PING = 7711 };
 enum { SMALL_REPS = 32, LARGE_REPS = 6, MAX_REPS = 256, FEWEST_REPS = 3, WARMUP = 2, SPEED_ITERATIONS = 40000,

@@ -1,7 +1,7 @@
-#include "apart.h"
-#include "clock.h"
-#include "clocksync.h"
-#include "waitstates.h"
+#include "reduce/apart.h"
+#include "context/clock.h"
+#include "reduce/clocksync.h"
+#include "accumulate/waitstates.h"
 
 enum { TAG_PING = 7101, TAG_RESULT = 7102 };
 

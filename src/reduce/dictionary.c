@@ -2,10 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dictionary.h"
-#include "machine.h"
-#include "srckey.h"
-#include "strmap.h"
+#include "reduce/dictionary.h"
+#include "records/machine.h"
+#include "util/srckey.h"
+#include "util/strmap.h"
 
 /* The index hashes a record's key and kind together; a cell key names its
  * interval and SRC point by the hash of the key alone (mpp_key_hash_hex):

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exchange.h"
+#include "reduce/exchange.h"
 
 typedef struct message {
     int source, dest, tag;

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exchange.h"
-#include "ptp_collectives.h"
-#include "reduce.h"
+#include "reduce/exchange.h"
+#include "reduce/ptp_collectives.h"
+#include "reduce/reduce.h"
 
 /* MINLOC and MAXLOC on MPI_DOUBLE_INT take MPICH's path for a type with a
  * hole: about 15 times slower than a sum of as many doubles (25 ms for

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exchange_split.h"
+#include "reduce/exchange_split.h"
 
 enum { TAG_BASE = 100 }; /* + the destination's index among its process's positions */
 

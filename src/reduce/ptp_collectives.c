@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "ptp_collectives.h"
+#include "reduce/ptp_collectives.h"
 
 enum { TAG_BCAST = 7801, TAG_REDUCE = 7802, CHUNK_BYTES = 64 * 1024 };
 

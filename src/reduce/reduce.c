@@ -8,14 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "characteristics.h"
-#include "config.h"
-#include "counter_stats.h"
-#include "dictionary.h"
-#include "exchange.h"
-#include "machine.h"
-#include "srckey.h"
-#include "warnings.h"
+#include "analyze/characteristics.h"
+#include "context/config.h"
+#include "analyze/counter_stats.h"
+#include "reduce/dictionary.h"
+#include "reduce/exchange.h"
+#include "records/machine.h"
+#include "util/srckey.h"
+#include "util/warnings.h"
 
 enum { TAG_DICT = 7701, TAG_SELECTED = 7702, TAG_CONTEXT = 7703 };
 

@@ -1,5 +1,5 @@
-#include "ptp_collectives.h"
-#include "share.h"
+#include "reduce/ptp_collectives.h"
+#include "reduce/share.h"
 
 int mpp_share_int(MPI_Comm comm, int value)
 {

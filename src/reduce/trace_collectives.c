@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ptp_collectives.h"
-#include "trace_collectives.h"
+#include "reduce/ptp_collectives.h"
+#include "reduce/trace_collectives.h"
 
 struct OTF2_CollectiveContext {
     MPI_Comm comm;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "otf2_reader.h"
+#include "replay/otf2_reader.h"
 
 void rp_fail(reader_t *r, const char *fmt, ...)
 {

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "function_table.h"
-#include "otf2_reader.h"
-#include "srckey.h"
+#include "gen/function_table.h"
+#include "replay/otf2_reader.h"
+#include "util/srckey.h"
 
 /* --- events --- */
 

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "otf2_reader.h"
+#include "replay/otf2_reader.h"
 
 static void reader_free(reader_t *r)
 {

@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "handlemap.h"
-#include "replay.h"
-#include "strmap.h"
+#include "util/handlemap.h"
+#include "replay/replay.h"
+#include "util/strmap.h"
 
 #define SRC_ATTRIBUTE "mpiprof::src"
 #define BYTES_SENT_ATTRIBUTE "mpiprof::bytes_sent"

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "function_table.h"
-#include "intervals.h"
-#include "replay.h"
-#include "srckey.h"
+#include "gen/function_table.h"
+#include "accumulate/intervals.h"
+#include "replay/replay.h"
+#include "util/srckey.h"
 
 /* The frame of a call whose trace gives no call site: the SRC point is
  * the MPI function alone (path, line, function empty; its text). */

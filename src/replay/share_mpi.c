@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay_mpi.h"
+#include "replay/replay_mpi.h"
 
 int rp_mpi_launched(void)
 {

@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cover.h"
-#include "intervals.h"
-#include "replay.h"
-#include "waitstates.h"
+#include "accumulate/cover.h"
+#include "accumulate/intervals.h"
+#include "replay/replay.h"
+#include "accumulate/waitstates.h"
 
 static const rp_trace_t *sorting; /* qsort has no context argument */
 

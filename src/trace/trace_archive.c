@@ -15,17 +15,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "file_tree.h"
-#include "clock.h"
-#include "function_table.h"
-#include "profile.h"
-#include "ptp_collectives.h"
-#include "srckey.h"
-#include "strmap.h"
-#include "symbolize.h"
-#include "trace_collectives.h"
-#include "trace_local.h"
-#include "warnings.h"
+#include "util/file_tree.h"
+#include "context/clock.h"
+#include "gen/function_table.h"
+#include "accumulate/profile.h"
+#include "reduce/ptp_collectives.h"
+#include "util/srckey.h"
+#include "util/strmap.h"
+#include "attribute/symbolize.h"
+#include "reduce/trace_collectives.h"
+#include "trace/trace_local.h"
+#include "util/warnings.h"
 
 static OTF2_CollectiveContext *context;
 char mpp_trace_path[4096];

@@ -7,10 +7,10 @@
 #include <otf2/otf2.h>
 #include <pthread.h>
 
-#include "handlemap.h"
-#include "mpp_common.h"
-#include "strmap.h"
-#include "trace.h"
+#include "util/handlemap.h"
+#include "util/common.h"
+#include "util/strmap.h"
+#include "trace/trace.h"
 
 /* Local ids: an MPI function's region is its function id on every process
  * (no mapping); a user region's is MPP_NFUNCTIONS + its index in its

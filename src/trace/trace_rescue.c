@@ -31,10 +31,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "file_tree.h"
-#include "clock.h"
-#include "function_table.h"
-#include "trace_local.h"
+#include "util/file_tree.h"
+#include "context/clock.h"
+#include "gen/function_table.h"
+#include "trace/trace_local.h"
 
 #define RESCUE_DIR "mpiprof-rescue"
 #define UNDO_FILES 64

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "file_tree.h"
+#include "util/file_tree.h"
 
 static long long tree_bytes;
 

@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "handlemap.h"
+#include "util/handlemap.h"
 
 void mpp_handlemap_init(mpp_handlemap_t *m, size_t value_size)
 {

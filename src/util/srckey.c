@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "srckey.h"
+#include "util/srckey.h"
 
 /* Length of the field at s: up to one of the stops or the end. */
 static size_t field_length(const char *s, char stop1, char stop2)

@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "strmap.h"
+#include "util/strmap.h"
 
 /* Eight bytes at a time: SRC keys are long strings (a function name and
  * whole call stacks), hashed several times at MPI_Finalize. */

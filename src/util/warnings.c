@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "warnings.h"
+#include "util/warnings.h"
 
 static char texts[MPP_MAX_WARNINGS][MPP_WARNING_LEN];
 static size_t count;

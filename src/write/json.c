@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "autoconf.h"
-#include "counter_stats.h"
-#include "process_data.h"
-#include "writer.h"
+#include "analyze/counter_stats.h"
+#include "write/process_data.h"
+#include "write/writer.h"
 
 static json_t *text(const char *s)
 {

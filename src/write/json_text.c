@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "process_data.h"
+#include "write/process_data.h"
 
 /* A JSON string from text that may not be UTF-8 (paths, command lines,
  * interval names): invalid bytes become '?' instead of losing the value. */

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "numfmt.h"
+#include "write/numfmt.h"
 
 static const char two_digits[201] = "00010203040506070809"
                                     "10111213141516171819"

@@ -9,9 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "view.h"
-#include "warnings.h"
-#include "writer.h"
+#include "write/view.h"
+#include "util/warnings.h"
+#include "write/writer.h"
 
 static char run_unique[64]; /* %u of the run, the same on every process */
 

@@ -8,10 +8,10 @@
 
 #include <string.h>
 
-#include "machine.h"
-#include "partial.h"
-#include "process_data.h"
-#include "writer.h"
+#include "records/machine.h"
+#include "write/partial.h"
+#include "write/process_data.h"
+#include "write/writer.h"
 
 const char *const mpp_end_names[MPP_NEND] = {"signal", "MPI_Abort", "exit", "return"};
 

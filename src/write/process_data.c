@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "process_data.h"
-#include "strmap.h"
+#include "write/process_data.h"
+#include "util/strmap.h"
 
 typedef struct {
     const char *name;

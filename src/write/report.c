@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "characteristics.h"
-#include "report.h"
-#include "warnings.h"
+#include "analyze/characteristics.h"
+#include "write/report.h"
+#include "util/warnings.h"
 
 int mpp_report_write(mpp_reduced_t *rd, const mpp_report_input_t *in, const char *path, int format)
 {

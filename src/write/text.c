@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "autoconf.h"
-#include "counter_stats.h"
-#include "numfmt.h"
-#include "process_data.h"
-#include "writer.h"
+#include "analyze/counter_stats.h"
+#include "write/numfmt.h"
+#include "write/process_data.h"
+#include "write/writer.h"
 
 #define COLUMNS_PER_BLOCK 8
 

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "autoconf.h"
-#include "process_data.h"
-#include "view.h"
+#include "write/process_data.h"
+#include "write/view.h"
 
 /* Version of the data block the page's script reads. */
 #define VIEW_DATA_VERSION 1

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "view.h"
+#include "write/view.h"
 
 typedef struct {
     char *why;

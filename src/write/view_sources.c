@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "process_data.h"
-#include "view.h"
+#include "write/process_data.h"
+#include "write/view.h"
 
 /* Longest line kept: a generated file's line of megabytes stays out. */
 #define LINE_KEPT 400

@@ -27,8 +27,7 @@ if ! "$cc" -fsanitize=thread -o probe probe.c 2>/dev/null || ! ./probe; then
 fi
 start=$(date +%s)
 flags="-std=gnu11 -fvisibility=hidden -fno-omit-frame-pointer -g1 -O1 -fPIC -fsanitize=thread -D_GNU_SOURCE
- -I$top_srcdir/include -I$top_srcdir/include/private -I$top_builddir/include/private
- -I$top_builddir/src/gen -I$top_srcdir/src/intercept ${MPIPROF_TEST_LIB_CFLAGS:-}"
+ -I$top_srcdir/include -I$top_srcdir/src -I$top_builddir/src ${MPIPROF_TEST_LIB_CFLAGS:-}"
 {
     for s in $MPIPROF_TEST_LIB_SOURCES; do echo "$top_srcdir/$s"; done
     for s in $MPIPROF_TEST_LIB_GENERATED; do echo "$top_builddir/$s"; done

@@ -1,5 +1,5 @@
 #!/bin/sh
-# fuzz_config: every MPIPROF_* variable of include/private/config_vars.def
+# fuzz_config: every MPIPROF_* variable of src/context/config_vars.def
 # (read from the table when the test runs) with malformed values, and output
 # paths that cannot be used; see check_fuzz_config.py for the runs and what
 # each asserts.  In short: the program always exits 0 with its normal
@@ -15,6 +15,6 @@ need_var MPICC_PROF
 
 cd "$tmp"
 "$MPICC_PROF" -o fuzz_config "$srcdir/fuzz_config.c" || fail "compiling fuzz_config.c with mpicc-prof"
-"$PYTHON3" "$srcdir/check_fuzz_config.py" "$top_srcdir/include/private/config_vars.def" ./fuzz_config "$tmp" \
+"$PYTHON3" "$srcdir/check_fuzz_config.py" "$top_srcdir/src/context/config_vars.def" ./fuzz_config "$tmp" \
     || fail "hostile settings (see above)"
 echo "PASS: fuzz_config"

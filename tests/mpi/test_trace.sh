@@ -18,7 +18,7 @@ need_var MPICC_PROF
 cd "$tmp"
 "$MPICC_PROF" -o trace "$srcdir/trace.c" || fail "compiling trace.c with mpicc-prof"
 
-if ! grep -q '^#define MPIPROF_HAVE_OTF2 1' "$top_builddir/include/private/autoconf.h"; then
+if ! grep -q '^#define MPIPROF_HAVE_OTF2 1' "$top_builddir/src/autoconf.h"; then
     mpirun_2 out err env MPIPROF_TRACE=on MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both ./trace
     [ "$(grep -c '^rank=[01] ok' out)" -eq 2 ] || fail "trace did not run to its end: $(cat out err)"
     check_text_protocol prot.txt

@@ -22,7 +22,7 @@ set -eu
 # shellcheck source=common.sh
 . "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
 need_var MPICC_PROF
-if ! grep -q '^#define MPIPROF_HAVE_OTF2 1' "$top_builddir/include/private/autoconf.h"; then
+if ! grep -q '^#define MPIPROF_HAVE_OTF2 1' "$top_builddir/src/autoconf.h"; then
     echo "SKIP: trace_died (built without libotf2: trace mode is refused, test_trace.sh checks that)"
     exit 77
 fi

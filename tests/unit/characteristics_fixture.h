@@ -5,8 +5,8 @@
 #ifndef MPP_UNIT_CHARACTERISTICS_FIXTURE_H
 #define MPP_UNIT_CHARACTERISTICS_FIXTURE_H
 
-#include "characteristics.h"
-#include "mpp_common.h"
+#include "analyze/characteristics.h"
+#include "util/common.h"
 #include "suites.h"
 
 #define TOL 1e-9

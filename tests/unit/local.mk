@@ -1,8 +1,11 @@
 # tests/unit/local.mk: Check suites of the MPI-free stages, and static checks
-# of the library (wrapper coverage of mpi.h, exported symbols).  Each suite
-# links the MPI-free sources it tests directly, never libmpiprof or MPI.
-TESTS += tests/unit/check_units tests/check-mpi-coverage.sh tests/check-exports.sh tests/check-protocol-checks.sh
-EXTRA_DIST += tests/check-mpi-coverage.sh tests/check-exports.sh tests/check-protocol-checks.sh src/intercept/check_coverage.py
+# of the library (wrapper coverage of mpi.h, exported symbols, the layout).
+# The suites link the MPI-free stages (src/libmpiprof_core.la), never
+# libmpiprof or MPI.
+TESTS += tests/unit/check_units tests/check-mpi-coverage.sh tests/check-exports.sh tests/check-protocol-checks.sh \
+	tests/check-layout.sh
+EXTRA_DIST += tests/check-mpi-coverage.sh tests/check-exports.sh tests/check-protocol-checks.sh src/intercept/check_coverage.py \
+	tests/check-layout.sh tests/check_layout.py
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_units
 tests_unit_check_units_SOURCES = tests/unit/check_units.c tests/unit/suites.h \
@@ -12,19 +15,9 @@ tests_unit_check_units_SOURCES = tests/unit/check_units.c tests/unit/suites.h \
 	tests/unit/test_machine.c tests/unit/test_counter_stats.c tests/unit/test_intervals.c \
 	tests/unit/test_model.c tests/unit/test_waitstates.c tests/unit/test_p2p_pairing.c tests/unit/test_hang_dump.c \
 	tests/unit/test_reduce.c tests/unit/test_partial.c tests/unit/test_callsite.c tests/unit/test_headline.c \
-	tests/unit/test_cover.c tests/unit/test_commids.c tests/unit/test_treereduce.c tests/unit/test_view.c tests/unit/test_compare.c tests/unit/test_clock.c tests/unit/test_numfmt.c tests/unit/failing_alloc.c \
-	src/util/warnings.c src/util/strmap.c src/util/srckey.c src/util/handlemap.c src/context/config.c src/context/clock.c \
-	src/accumulate/table.c src/accumulate/profile.c src/accumulate/intervals.c src/accumulate/waitstates.c \
-	src/accumulate/cover.c src/accumulate/commids.c src/accumulate/treereduce.c src/accumulate/p2p_pairing.c \
-	src/reduce/dictionary.c src/reduce/reduce.c src/reduce/exchange_memory.c \
-	src/attribute/requests.c src/attribute/callsite.c src/attribute/frame_rules.c \
-	src/analyze/characteristics.c src/analyze/machine.c src/analyze/machine_summary.c src/analyze/textbuf.c src/analyze/counter_stats.c src/analyze/model.c \
-	src/write/text.c src/write/numfmt.c src/write/json.c src/write/output.c src/write/hang_dump.c \
-	src/write/partial.c src/write/process_data.c $(VIEW_SOURCES) $(COMPARE_SOURCES)
-nodist_tests_unit_check_units_SOURCES = src/gen/view_page.c
-tests_unit_check_units_CPPFLAGS = $(AM_CPPFLAGS) $(CHECK_CFLAGS) $(JANSSON_CFLAGS) $(LIBDW_CFLAGS) -DPACKAGE_VERSION_FOR_TESTS \
-	-DMPP_TEST_SRCDIR='"$(abs_top_srcdir)"'
-tests_unit_check_units_LDADD = $(CHECK_LIBS) $(JANSSON_LIBS) $(LIBDW_LIBS) -lpthread -lm
+	tests/unit/test_cover.c tests/unit/test_commids.c tests/unit/test_treereduce.c tests/unit/test_view.c tests/unit/test_compare.c tests/unit/test_clock.c tests/unit/test_numfmt.c tests/unit/failing_alloc.c
+tests_unit_check_units_CPPFLAGS = $(AM_CPPFLAGS) $(CHECK_CFLAGS) $(JANSSON_CFLAGS) -DMPP_TEST_SRCDIR='"$(abs_top_srcdir)"'
+tests_unit_check_units_LDADD = src/libmpiprof_core.la $(CHECK_LIBS)
 endif
 # With --enable-sanitizers, undefined behaviour fails a test instead of
 # printing a line (the MPI tests get the same from run-mpi-test).

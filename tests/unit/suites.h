@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "warnings.h"
+#include "util/warnings.h"
 
 Suite *config_suite(void);
 Suite *characteristics_suite(void);

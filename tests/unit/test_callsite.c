@@ -1,4 +1,4 @@
-/* Call-site capture (include/private/callsite.h, frame_rules.h,
+/* Call-site capture (src/attribute/callsite.h, frame_rules.h,
  * frame_step.h): on real stacks of code built with and without frame
  * pointers, a capture must give the frames the DWARF unwinder gives, and
  * the hot path's match must say yes exactly when the capture would give the
@@ -11,9 +11,9 @@
 #include <unistd.h>
 #include <unwind.h>
 
-#include "callsite.h"
-#include "config.h"
-#include "frame_rules.h"
+#include "attribute/callsite.h"
+#include "context/config.h"
+#include "attribute/frame_rules.h"
 #include "suites.h"
 
 /* --- synthetic stacks: frames of two words (saved frame pointer, return

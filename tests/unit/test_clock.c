@@ -1,7 +1,7 @@
 /* Both clocks read at one instant (clock.h, mpp_clock_pair): a pair whose
  * reads were split by a deschedule must not be the one the TSC rate is
  * measured with. */
-#include "clock.h"
+#include "context/clock.h"
 #include "suites.h"
 
 /* Scripted clocks: each read returns the next value. */

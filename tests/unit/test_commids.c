@@ -3,8 +3,8 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "commids.h"
-#include "handlemap.h"
+#include "accumulate/commids.h"
+#include "util/handlemap.h"
 #include "suites.h"
 
 static mpp_rankset_t set(const int *ranks, int n) { return (mpp_rankset_t){ranks, n}; }

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "mpp_common.h"
+#include "context/config.h"
+#include "util/common.h"
 #include "suites.h"
 
 /* --- an injected environment --- */

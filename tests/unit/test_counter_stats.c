@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "characteristics.h"
-#include "config.h"
-#include "counter_stats.h"
+#include "analyze/characteristics.h"
+#include "context/config.h"
+#include "analyze/counter_stats.h"
 #include "suites.h"
-#include "writer.h"
+#include "write/writer.h"
 
 #define TOL 1e-9
 #define NPROC 3

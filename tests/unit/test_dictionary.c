@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dictionary.h"
-#include "srckey.h"
+#include "reduce/dictionary.h"
+#include "util/srckey.h"
 #include "suites.h"
 
 /* Interval keys: parent key RS name US file US line. */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "suites.h"
-#include "watchdog.h"
+#include "attribute/watchdog.h"
 
 static char *text;
 static size_t size;

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "srckey.h"
+#include "util/srckey.h"
 #include "suites.h"
-#include "writer.h"
+#include "write/writer.h"
 
 #define FRAME(path, line, function) "\x1e" path "\x1f" #line "\x1f" function "\x1f" path ":" #line " (" function ")"
 #define EXCHANGE FRAME("clover.f90", 413, "clover_exchange")

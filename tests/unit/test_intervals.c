@@ -3,7 +3,7 @@
  * given explicitly (ticks), so every time is exact. */
 #include <stdlib.h>
 
-#include "intervals.h"
+#include "accumulate/intervals.h"
 #include "suites.h"
 
 #define MARK(line) (&(mpp_mark_t){"a.c", (line), 0})

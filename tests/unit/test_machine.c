@@ -1,12 +1,12 @@
-/* The topology and placement summarizer (src/analyze/machine.c) and the
+/* The topology and placement summarizer (src/records/machine.c) and the
  * coalescing of placement runs in the dictionary (src/reduce/dictionary.c),
  * on hand-made records: no MPI, no hwloc. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dictionary.h"
-#include "machine.h"
+#include "reduce/dictionary.h"
+#include "records/machine.h"
 #include "suites.h"
 
 /* --- helpers --- */

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model.h"
-#include "mpp_common.h"
+#include "analyze/model.h"
+#include "util/common.h"
 #include "suites.h"
 
 #define A 1e-6 /* intra latency */

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "numfmt.h"
+#include "write/numfmt.h"
 #include "suites.h"
 
 /* A fixed generator: every run checks the same values (xorshift64*). */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "suites.h"
-#include "waitstates.h"
+#include "accumulate/waitstates.h"
 
 static int64_t delivered[16];
 static int ndelivered;

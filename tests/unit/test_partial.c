@@ -5,8 +5,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "process_data.h"
-#include "srckey.h"
+#include "write/process_data.h"
+#include "util/srckey.h"
 #include "suites.h"
 
 static mpp_process_end_t end_of(int kind)

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-#include "profile.h"
-#include "srckey.h"
+#include "analyze/model.h"
+#include "accumulate/profile.h"
+#include "util/srckey.h"
 #include "suites.h"
-#include "table.h"
+#include "accumulate/table.h"
 
 #define TOL 1e-12
 

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "exchange.h"
-#include "srckey.h"
+#include "reduce/exchange.h"
+#include "util/srckey.h"
 #include "suites.h"
 
 typedef struct {

@@ -3,8 +3,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "mpp_common.h"
-#include "requests.h"
+#include "util/common.h"
+#include "attribute/requests.h"
 #include "suites.h"
 
 static void setup(void)

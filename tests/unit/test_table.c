@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "suites.h"
-#include "table.h"
+#include "accumulate/table.h"
 
 static mpp_table_t T;
 

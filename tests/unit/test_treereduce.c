@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "suites.h"
-#include "treereduce.h"
+#include "accumulate/treereduce.h"
 
 enum { MAXM = 70, MAXV = 6, MAXMSG = 20000 };
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "suites.h"
-#include "view.h"
+#include "write/view.h"
 
 
 /* The member at a path of keys and [indexes], such as intervals[1].real. */

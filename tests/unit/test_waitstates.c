@@ -4,9 +4,9 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "handlemap.h"
+#include "util/handlemap.h"
 #include "suites.h"
-#include "waitstates.h"
+#include "accumulate/waitstates.h"
 
 /* What was delivered, by origin (slot = an id chosen by the test). */
 static int64_t delivered[16], delivered_fine[16];

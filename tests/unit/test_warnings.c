@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "suites.h"
-#include "warnings.h"
+#include "util/warnings.h"
 
 static void setup(void) { unit_reset_warnings(); }
 

@@ -8,10 +8,10 @@
 #include <jansson.h>
 
 #include "autoconf.h"
-#include "characteristics.h"
-#include "config.h"
+#include "analyze/characteristics.h"
+#include "context/config.h"
 #include "suites.h"
-#include "writer.h"
+#include "write/writer.h"
 
 #define TOL 1e-9
 

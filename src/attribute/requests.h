@@ -1,0 +1,136 @@
+/* Outstanding MPI requests: what created them, so that the wait, test or
+ * start that handles a request is attributed to its category (SendRecv,
+ * Collective, I/O, System) and a persistent request's bytes count at each
+ * start; and, for Overlap (characteristics.md), when the operation was
+ * started, how long the model says its transfer takes, and the cell of the
+ * call site that started it.  Handles are stored as integers, so this
+ * module needs no mpi.h.  The table grows with the number of outstanding
+ * requests only; a lock is taken only when the program runs
+ * MPI_THREAD_MULTIPLE or the hang watchdog is on. */
+#ifndef MPP_REQUESTS_H
+#define MPP_REQUESTS_H
+
+#include <stdint.h>
+
+#include "autoconf.h"
+#include "analyze/model.h"
+#include "util/common.h"
+
+/* Calls that handle requests key each as its handle's key (the low
+ * MPP_REQUEST_HANDLE_BITS bits: 32 for MPICH's int handles, 44 for Open
+ * MPI's pointers, handle_keys.h) with the request's serial above it; serials
+ * wrap within the bits left (0 is none). */
+#define MPP_REQUEST_HANDLE_MASK ((UINT64_C(1) << MPP_REQUEST_HANDLE_BITS) - 1)
+#define MPP_REQUEST_SERIAL_MASK ((uint32_t)(UINT64_MAX >> MPP_REQUEST_HANDLE_BITS))
+
+static inline uint64_t mpp_request_pack(uint64_t handle, uint32_t serial)
+{
+    return handle | (uint64_t)serial << MPP_REQUEST_HANDLE_BITS;
+}
+
+static inline uint64_t mpp_request_handle_of(uint64_t key) { return key & MPP_REQUEST_HANDLE_MASK; }
+static inline uint32_t mpp_request_serial_of(uint64_t key) { return (uint32_t)(key >> MPP_REQUEST_HANDLE_BITS); }
+
+typedef struct {
+    uint64_t handle;
+    uint8_t kind;       /* mpp_category_t of the creating call */
+    uint8_t persistent;
+    uint32_t serial;    /* which request had the handle: MPI reuses handles, and under
+                           MPI_THREAD_MULTIPLE a new request can take a handle before
+                           the thread that completed the old one removes it */
+    int64_t bytes_sent, bytes_recv; /* persistent: per start */
+    double model;       /* model time of its transfer, seconds at the parameters of MPI_Init (Overlap;
+                           persistent: per start) */
+    mpp_call_price_t price; /* a persistent request: its transfer's price (model.h), per start */
+    /* With the hang watchdog on (mpp_request_describe): */
+    uint8_t described;  /* the fields below are set */
+    uint32_t fid;       /* the MPI function that created it */
+    int32_t peer_world; /* partner's MPI_COMM_WORLD rank or an MPP_WATCH_* value */
+    int32_t tag;
+} mpp_request_info_t;
+
+/* The cell of the call that started a request, found again when the
+ * request completes.  Cells move when their thread's table grows, so a
+ * request keeps the cell's slot with the table generation it is valid for
+ * (the fast path), its hash, fid and interval (to find it again in the same
+ * thread's grown table), and, when another thread may complete it
+ * (mpp_requests_keep_frames), its frames, to look the cell up by its key in
+ * the completing thread's own table (tables are per thread, never shared).
+ * The frames are a pointer to a copy that never moves (thread_state.h,
+ * mpp_call_origin_frames): an origin is 56 bytes, and every receive waiting
+ * for its sender's record, every collective instance and every outstanding
+ * request keeps one. */
+typedef struct {
+    void *thread;        /* mpp_thread_t of the starting call; NULL: no cell */
+    uint64_t generation; /* of that thread's table when `slot` was read */
+    uint64_t slot;
+    uint64_t hash;
+    uint32_t fid, interval;
+    int depth;                /* frames kept (0: none) */
+    const uintptr_t *frames;  /* [depth], for the run's length; NULL when none are kept */
+} mpp_request_origin_t;
+
+/* A copy of an origin, with its frames when `frames` (else none). */
+static inline void mpp_origin_copy_frames(mpp_request_origin_t *to, const mpp_request_origin_t *from, int frames)
+{
+    *to = *from;
+    if (!frames || !from->frames || from->depth <= 0) {
+        to->depth = 0;
+        to->frames = NULL;
+    }
+}
+
+/* ... with its frames. */
+static inline void mpp_origin_copy(mpp_request_origin_t *to, const mpp_request_origin_t *from)
+{
+    mpp_origin_copy_frames(to, from, 1);
+}
+
+/* `locking`: threads other than the caller's may use the table at once
+ * (MPI_THREAD_MULTIPLE, or the hang watchdog listing it). */
+void mpp_requests_init(int locking);
+void mpp_requests_reset(void);
+/* Ticks per second of mpp_now(), to turn model seconds into ticks (set once
+ * at MPI_Init; 0: no transfer times, so no Overlap). */
+void mpp_requests_set_tick_rate(double ticks_per_second);
+/* Requests may complete in another thread than the one that started them
+ * (MPI_THREAD_SERIALIZED and MULTIPLE): keep the frames of their origin. */
+void mpp_requests_keep_frames(int on);
+void mpp_request_add(uint64_t handle, int kind, int persistent, int64_t bytes_sent, int64_t bytes_recv);
+/* The same, for Overlap: the model time of the transfer (and, persistent,
+ * its price: NULL for none), and, unless the request is persistent
+ * (started later by MPI_Start), the starting call's return (ticks) and
+ * cell.  Returns the request's serial (0: not added). */
+uint32_t mpp_request_add_started(uint64_t handle, int kind, int persistent, int64_t bytes_sent, int64_t bytes_recv,
+                                 const mpp_call_price_t *price, double model, uint64_t returned,
+                                 const mpp_request_origin_t *origin);
+/* 1 and *out filled when the handle is tracked. */
+int mpp_request_find(uint64_t handle, mpp_request_info_t *out);
+/* A persistent request was started (MPI_Start's return, its cell). */
+void mpp_request_started(uint64_t handle, uint64_t returned, const mpp_request_origin_t *origin);
+/* A call of thread `self` that handles the request (instance `serial`)
+ * was entered at `entry` (ticks).  `gone`: MPI set the handle to
+ * MPI_REQUEST_NULL, the request completed and is removed; otherwise only a
+ * persistent request counts as completed (its handle stays, inactive until
+ * started again: the first wait or test after MPI_Start is taken as its
+ * completion).  *kind (when kind is not NULL) is the request's category
+ * when it counts as completed, -1 otherwise.  If the request was started
+ * and not completed since, fill *origin (its frames only if another thread
+ * started it) and *overlap and return 1.  Its Overlap window is
+ * [start's return, + min(entry - start's return, transfer time)); requests
+ * in flight at once share the process's time: *overlap is the part of the
+ * window no request completed before covered (cover.h). */
+int mpp_request_complete(uint64_t handle, uint32_t serial, uint64_t entry, int gone, const void *self,
+                         mpp_request_origin_t *origin, uint64_t *overlap, int *kind);
+void mpp_request_remove(uint64_t handle);
+/* Remove the handle only while it is still the request with that serial. */
+void mpp_request_remove_instance(uint64_t handle, uint32_t serial);
+uint64_t mpp_requests_outstanding(void);
+/* For hang dumps (the watchdog on only): what created a request and its
+ * partner; and a copy of up to `max` outstanding requests, the number of
+ * them returned.  The watchdog thread lists them while MPI threads run, so
+ * mpp_requests_init takes the lock whenever the watchdog is on. */
+void mpp_request_describe(uint64_t handle, uint32_t fid, int32_t peer_world, int32_t tag);
+size_t mpp_requests_list(mpp_request_info_t *out, size_t max);
+
+#endif

@@ -1,0 +1,609 @@
+/* Trace mode's hot path: each thread writes the events of its MPI calls and
+ * marks to its own OTF2 event writer (its location).  Its tables (call
+ * sites, user regions, communicators, requests in flight) grow only when
+ * something new appears; events reuse them.  Nothing here takes a lock but
+ * a thread's first event, which registers it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "intercept/comms.h"
+#include "gen/function_table.h"
+#include "attribute/requests.h"
+#include "accumulate/table.h"
+#include "trace/trace_local.h"
+#include "intercept/waitstate_hooks.h"
+
+OTF2_Archive *mpp_trace_archive;
+pthread_mutex_t mpp_trace_threads_lock = PTHREAD_MUTEX_INITIALIZER;
+trace_thread_t *mpp_trace_threads;
+int mpp_trace_rank;
+uint64_t mpp_trace_errors;
+
+static __thread trace_thread_t *self __attribute__((tls_model("initial-exec")));
+static int nthreads;
+
+trace_thread_t *mpp_trace_self(void)
+{
+    if (MPP_LIKELY(self != NULL))
+        return self->broken ? NULL : self;
+    trace_thread_t *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    mpp_handlemap_init(&t->site_index, sizeof(uint32_t));
+    mpp_handlemap_init(&t->requests, sizeof(trace_request_t));
+    mpp_handlemap_init(&t->persistent, sizeof(trace_persistent_t));
+    pthread_mutex_lock(&mpp_trace_threads_lock);
+    t->index = nthreads++;
+    t->location = (uint64_t)t->index << 32 | (uint32_t)mpp_trace_rank;
+    t->writer = mpp_trace_archive ? OTF2_Archive_GetEvtWriter(mpp_trace_archive, t->location) : NULL;
+    t->next = mpp_trace_threads;
+    mpp_trace_threads = t;
+    pthread_mutex_unlock(&mpp_trace_threads_lock);
+    t->attributes = OTF2_AttributeList_New();
+    t->broken = !t->writer || !t->attributes;
+    self = t;
+    return t->broken ? NULL : t;
+}
+
+static void lost(trace_thread_t *t)
+{
+    __atomic_fetch_add(&mpp_trace_errors, 1, __ATOMIC_RELAXED);
+    (void)t;
+}
+
+/* A location's events never go back in time (a mark read the clock after
+ * a call whose events are written later, MPI_THREAD_MULTIPLE's calls). */
+static inline uint64_t at(trace_thread_t *t, uint64_t time)
+{
+    if (time < t->last_time)
+        time = t->last_time;
+    t->last_time = time;
+    return time;
+}
+
+uint32_t mpp_trace_site(trace_thread_t *t, uint32_t fid, const uintptr_t *frames, int depth)
+{
+    uint64_t hash = mpp_key_hash(fid, 0, frames, depth);
+    for (int probe = 0; probe < 4; probe++, hash += 2) { /* 64-bit hashes: a collision is a rarity */
+        int inserted = 0;
+        uint32_t *index = mpp_handlemap_put(&t->site_index, hash, &inserted);
+        if (!index)
+            return UINT32_MAX;
+        if (!inserted) {
+            const trace_site_t *s = &t->sites[*index];
+            if (s->fid == fid && mpp_same_frames(s->frames, frames, depth))
+                return *index;
+            continue;
+        }
+        if (mpp_grow((void **)&t->sites, &t->sites_capacity, t->nsites + 1, sizeof *t->sites, 16) != 0) {
+            mpp_handlemap_remove(&t->site_index, hash, NULL);
+            return UINT32_MAX;
+        }
+        trace_site_t *s = &t->sites[t->nsites];
+        memset(s, 0, sizeof *s);
+        s->fid = fid;
+        memcpy(s->frames, frames, (size_t)depth * sizeof *s->frames);
+        *index = (uint32_t)t->nsites;
+        return (uint32_t)t->nsites++;
+    }
+    return UINT32_MAX;
+}
+
+/* The local string id of the call's SRC point (its cell's function and
+ * frames), UINT32_MAX when it has none. */
+static uint32_t site_of(trace_thread_t *t, const mpp_call_t *c, int depth)
+{
+    const mpp_cell_t *cell = c->cell;
+    return cell ? mpp_trace_site(t, cell->fid, cell->frames, depth) : UINT32_MAX;
+}
+
+void mpp_trace_enter(mpp_call_t *c)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t)
+        return;
+    const mpp_thread_t *owner = c->thread;
+    uint32_t site = site_of(t, c, owner ? owner->table.depth : 0);
+    if (site != UINT32_MAX)
+        OTF2_AttributeList_AddStringRef(t->attributes, TRACE_ATTR_SRC, site);
+    if (OTF2_EvtWriter_Enter(t->writer, t->attributes, at(t, c->t0), c->fid) != OTF2_SUCCESS)
+        lost(t);
+    t->call_sent = t->call_recv = 0;
+    t->probe_found = 0;
+}
+
+static uint64_t positive(int64_t bytes) { return (uint64_t)(bytes > 0 ? bytes : 0); }
+
+void mpp_trace_leave(mpp_call_t *c, int64_t sent, int64_t received)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t)
+        return;
+    /* the protocol's bytes, where the events do not give them (trace_local.h) */
+    OTF2_AttributeList *attributes = NULL;
+    if (positive(sent) != t->call_sent || positive(received) != t->call_recv) {
+        attributes = t->attributes;
+        OTF2_AttributeList_AddUint64(attributes, TRACE_ATTR_BYTES_SENT, positive(sent));
+        OTF2_AttributeList_AddUint64(attributes, TRACE_ATTR_BYTES_RECV, positive(received));
+    }
+    if (t->probe_found) {
+        attributes = t->attributes;
+        OTF2_AttributeList_AddUint8(attributes, TRACE_ATTR_PROBE_FOUND, 1);
+    }
+    if (OTF2_EvtWriter_Leave(t->writer, attributes, at(t, c->t1), c->fid) != OTF2_SUCCESS)
+        lost(t);
+}
+
+/* Members of a communicator as MPI_COMM_WORLD ranks (local queries only). */
+static int *members_of(MPI_Comm comm, int *size)
+{
+    int inter = 0, n = 0;
+    MPI_Group group = MPI_GROUP_NULL, world = MPI_GROUP_NULL;
+    PMPI_Comm_test_inter(comm, &inter);
+    PMPI_Comm_group(comm, &group); /* the local group, also of an intercommunicator */
+    PMPI_Group_size(group, &n);
+    PMPI_Comm_group(mpp_world(), &world);
+    int *ranks = malloc(2 * (size_t)(n > 0 ? n : 1) * sizeof *ranks);
+    if (ranks) {
+        for (int r = 0; r < n; r++)
+            ranks[r] = r;
+        PMPI_Group_translate_ranks(group, n, ranks, world, ranks + n);
+        memmove(ranks, ranks + n, (size_t)n * sizeof *ranks);
+    }
+    PMPI_Group_free(&group);
+    PMPI_Group_free(&world);
+    *size = n;
+    (void)inter;
+    return ranks;
+}
+
+/* The local reference of a communicator: by handle and, with the
+ * wait-state analysis on, its id (a freed handle MPI gives again is then
+ * another communicator). */
+static uint32_t comm_ref(trace_thread_t *t, MPI_Comm comm)
+{
+    uint64_t id = 0;
+    if (mpp_ws_on) {
+        const mpp_comm_t *e = mpp_comm_get(comm);
+        id = e ? e->id : 0;
+    }
+    if (t->last_comm < t->ncomms && t->comms[t->last_comm].handle == comm && t->comms[t->last_comm].id == id)
+        return t->last_comm;
+    for (size_t i = 0; i < t->ncomms; i++)
+        if (t->comms[i].handle == comm && t->comms[i].id == id)
+            return t->last_comm = (uint32_t)i;
+    if (mpp_grow((void **)&t->comms, &t->comms_capacity, t->ncomms + 1, sizeof *t->comms, 16) != 0)
+        return UINT32_MAX;
+    trace_comm_t *n = &t->comms[t->ncomms];
+    n->handle = comm;
+    n->id = id;
+    n->members = members_of(comm, &n->size);
+    if (!n->members)
+        return UINT32_MAX;
+    return t->last_comm = (uint32_t)t->ncomms++;
+}
+
+/* The request table's key (requests.h), as completions find it in their
+ * mpp_reqset_t: the handle's key and the serial above its bits; 0 when the
+ * call created no request (new_serial is then not set at all). */
+static uint64_t request_id(const mpp_call_t *c)
+{
+    return c->new_request && c->new_serial ? mpp_request_pack(c->new_request, c->new_serial) : 0;
+}
+
+static void remember(trace_thread_t *t, uint64_t id, trace_request_t request)
+{
+    if (!id)
+        return;
+    int inserted = 0;
+    trace_request_t *r = mpp_handlemap_put(&t->requests, id, &inserted);
+    if (!r) {
+        lost(t);
+        return;
+    }
+    *r = request;
+}
+
+void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t bytes, int nonblocking)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t || dest == MPI_PROC_NULL)
+        return;
+    uint32_t ref = comm_ref(t, comm);
+    if (ref == UINT32_MAX) {
+        lost(t);
+        return;
+    }
+    uint64_t n = (uint64_t)(bytes > 0 ? bytes : 0);
+    OTF2_ErrorCode rc;
+    uint64_t id = nonblocking ? request_id(c) : 0;
+    if (nonblocking) { /* an untracked request (id 0) never completes in the trace */
+        rc = OTF2_EvtWriter_MpiIsend(t->writer, NULL, at(t, c->t0), (uint32_t)dest, ref, (uint32_t)tag, n, id);
+        remember(t, id, (trace_request_t){.kind = TRACE_REQ_SEND, .comm = ref, .bytes = n});
+    } else {
+        rc = OTF2_EvtWriter_MpiSend(t->writer, NULL, at(t, c->t0), (uint32_t)dest, ref, (uint32_t)tag, n);
+    }
+    if (rc != OTF2_SUCCESS)
+        lost(t);
+    t->call_sent += n;
+}
+
+/* A blocking receive's MpiRecv; `probed`: it took the message the
+ * thread's last probe found (mpiprof::probed). */
+static void received(trace_thread_t *t, mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t bytes,
+                     int probed)
+{
+    uint32_t ref = comm_ref(t, comm);
+    if (ref == UINT32_MAX) {
+        lost(t);
+        return;
+    }
+    OTF2_AttributeList *attributes = NULL;
+    if (probed) {
+        attributes = t->attributes;
+        OTF2_AttributeList_AddUint8(attributes, TRACE_ATTR_PROBED, 1);
+    }
+    if (OTF2_EvtWriter_MpiRecv(t->writer, attributes, at(t, c->t1), (uint32_t)status->MPI_SOURCE, ref,
+                               (uint32_t)status->MPI_TAG, positive(bytes)) != OTF2_SUCCESS)
+        lost(t);
+    t->call_recv += positive(bytes);
+}
+
+void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t bytes)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t || !status || status == MPI_STATUS_IGNORE || status->MPI_SOURCE < 0) /* MPI_PROC_NULL */
+        return;
+    /* the message the last probe found, if this is it (mpp_ws_recv_general's test) */
+    const trace_probe_t *p = &t->probe;
+    int probed = p->valid && p->comm == comm && p->source == status->MPI_SOURCE && p->tag == status->MPI_TAG;
+    if (probed)
+        t->probe.valid = 0;
+    received(t, c, comm, status, bytes, probed);
+}
+
+void mpp_trace_probe(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, MPI_Message message)
+{
+    trace_thread_t *t = mpp_trace_self();
+    (void)c;
+    if (!t || !status || status == MPI_STATUS_IGNORE)
+        return;
+    t->probe = (trace_probe_t){1, comm, message, status->MPI_SOURCE, status->MPI_TAG};
+    t->probe_found = 1;
+}
+
+/* The communicator of a matched receive's message: its probe's, taken. */
+static int probed_comm(trace_thread_t *t, MPI_Message message, MPI_Comm *comm)
+{
+    if (message == MPI_MESSAGE_NULL || message == MPI_MESSAGE_NO_PROC || !t->probe.valid ||
+        t->probe.message != message)
+        return 0; /* matched by another thread's probe: not recorded (mpiprof-trace(5)) */
+    t->probe.valid = 0;
+    *comm = t->probe.comm;
+    return 1;
+}
+
+void mpp_trace_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *status, int64_t bytes)
+{
+    trace_thread_t *t = mpp_trace_self();
+    MPI_Comm comm;
+    if (!t || !probed_comm(t, message, &comm) || !status || status == MPI_STATUS_IGNORE || status->MPI_SOURCE < 0)
+        return;
+    received(t, c, comm, status, bytes, 1); /* MPI_Mrecv always takes its probe's message */
+}
+
+/* The receive request the call created, on comm. */
+static void receive_request(trace_thread_t *t, mpp_call_t *c, MPI_Comm comm, int64_t bytes)
+{
+    uint64_t id = request_id(c);
+    if (!id)
+        return;
+    uint32_t ref = comm_ref(t, comm);
+    if (OTF2_EvtWriter_MpiIrecvRequest(t->writer, NULL, at(t, c->t0), id) != OTF2_SUCCESS)
+        lost(t);
+    remember(t, id, (trace_request_t){.kind = TRACE_REQ_RECV, .comm = ref, .bytes = positive(bytes)});
+    t->call_recv += positive(bytes); /* its MpiIrecv gives them to this call */
+}
+
+void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int64_t bytes)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (t && source != MPI_PROC_NULL) /* from MPI_PROC_NULL: no message will complete it */
+        receive_request(t, c, comm, bytes);
+}
+
+void mpp_trace_imrecv(mpp_call_t *c, MPI_Message message, int64_t bytes)
+{
+    trace_thread_t *t = mpp_trace_self();
+    MPI_Comm comm;
+    if (t && probed_comm(t, message, &comm))
+        receive_request(t, c, comm, bytes);
+}
+
+void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received, int nonblocking)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t)
+        return;
+    uint32_t ref = comm_ref(t, comm);
+    if (ref == UINT32_MAX) {
+        lost(t);
+        return;
+    }
+    uint32_t r = root >= 0 ? (uint32_t)root : OTF2_UNDEFINED_UINT32; /* MPI_ROOT, MPI_PROC_NULL, none */
+    t->call_sent += positive(sent); /* its end or completion gives them to this call */
+    t->call_recv += positive(received);
+    OTF2_CollectiveOp op = mpp_trace_collective_op(mpp_functions[c->fid].name);
+    /* the call's request fields are set only by calls that make one */
+    uint64_t id = nonblocking ? request_id(c) : 0;
+    if (id) { /* nonblocking: it ends in the wait or test that completes its request */
+        if (OTF2_EvtWriter_NonBlockingCollectiveRequest(t->writer, NULL, at(t, c->t0), id) != OTF2_SUCCESS)
+            lost(t);
+        remember(t, id,
+                 (trace_request_t){TRACE_REQ_COLLECTIVE, ref, positive(sent), positive(received), r, op});
+        return;
+    }
+    if (OTF2_EvtWriter_MpiCollectiveBegin(t->writer, NULL, at(t, c->t0)) != OTF2_SUCCESS ||
+        OTF2_EvtWriter_MpiCollectiveEnd(t->writer, NULL, at(t, c->t1), op, ref, r, positive(sent),
+                                        positive(received)) != OTF2_SUCCESS)
+        lost(t);
+}
+
+void mpp_trace_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *which, const MPI_Status *statuses)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t)
+        return;
+    for (int j = 0; j < n; j++) {
+        int i = which ? which[j] : j;
+        if (i < 0 || i >= set->n || !set->keys[i])
+            continue;
+        trace_request_t r;
+        if (!mpp_handlemap_remove(&t->requests, set->keys[i], &r))
+            continue; /* not a request of this thread's */
+        OTF2_ErrorCode rc;
+        if (r.kind == TRACE_REQ_SEND) {
+            rc = OTF2_EvtWriter_MpiIsendComplete(t->writer, NULL, at(t, c->t1), set->keys[i]);
+        } else if (r.kind == TRACE_REQ_COLLECTIVE) {
+            rc = OTF2_EvtWriter_NonBlockingCollectiveComplete(t->writer, NULL, at(t, c->t1), r.op, r.comm, r.root,
+                                                              r.bytes, r.received, set->keys[i]);
+        } else {
+            const MPI_Status *s = statuses != MPI_STATUSES_IGNORE ? &statuses[j] : NULL;
+            int cancelled = 0;
+            if (!s || r.comm == UINT32_MAX) /* unknown */
+                continue;
+            if (PMPI_Test_cancelled(s, &cancelled) == MPI_SUCCESS && cancelled) {
+                /* no message: its posted bytes, which the protocol counts, on the event */
+                OTF2_AttributeList_AddUint64(t->attributes, TRACE_ATTR_BYTES_RECV, r.bytes);
+                rc = OTF2_EvtWriter_MpiRequestCancelled(t->writer, t->attributes, at(t, c->t1), set->keys[i]);
+            } else if (s->MPI_SOURCE < 0) { /* MPI_PROC_NULL */
+                continue;
+            } else {
+                rc = OTF2_EvtWriter_MpiIrecv(t->writer, NULL, at(t, c->t1), (uint32_t)s->MPI_SOURCE, r.comm,
+                                             (uint32_t)s->MPI_TAG, r.bytes, set->keys[i]);
+            }
+        }
+        if (rc != OTF2_SUCCESS)
+            lost(t);
+    }
+}
+
+void mpp_trace_persistent(mpp_call_t *c, int kind, MPI_Comm comm, int peer, int tag)
+{
+    trace_thread_t *t = mpp_trace_self();
+    uint64_t id = request_id(c);
+    if (!t || !id || (kind != MPP_TRACE_PCOLLECTIVE && peer == MPI_PROC_NULL)) /* its starts record nothing */
+        return;
+    uint32_t ref = comm_ref(t, comm);
+    int inserted = 0;
+    trace_persistent_t *p = ref == UINT32_MAX ? NULL : mpp_handlemap_put(&t->persistent, id, &inserted);
+    if (!p) {
+        lost(t);
+        return;
+    }
+    /* bytes of one start: the call's new_sent, new_recv (a collective's
+     * received bytes beside its sent ones, as mpp_trace_collective keeps them) */
+    trace_request_t r = {.comm = ref, .root = OTF2_UNDEFINED_UINT32};
+    if (kind == MPP_TRACE_PSEND) {
+        r.kind = TRACE_REQ_SEND, r.bytes = positive(c->new_sent);
+    } else if (kind == MPP_TRACE_PRECV) {
+        r.kind = TRACE_REQ_RECV, r.bytes = positive(c->new_recv);
+    } else {
+        r.kind = TRACE_REQ_COLLECTIVE, r.bytes = positive(c->new_sent), r.received = positive(c->new_recv);
+        r.root = peer >= 0 ? (uint32_t)peer : OTF2_UNDEFINED_UINT32;
+        r.op = mpp_trace_collective_op(mpp_functions[c->fid].name);
+    }
+    *p = (trace_persistent_t){.request = r, .peer = peer, .tag = tag};
+}
+
+/* Each start records what the nonblocking form of the request records at
+ * its call (mpp_trace_send, mpp_trace_irecv, mpp_trace_collective), under
+ * the request's key; its completion is then found as theirs is. */
+void mpp_trace_start_requests(mpp_call_t *c, const mpp_reqset_t *set)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t)
+        return;
+    for (int i = 0; i < set->n; i++) {
+        const trace_persistent_t *p = set->keys[i] ? mpp_handlemap_get(&t->persistent, set->keys[i]) : NULL;
+        if (!p)
+            continue; /* not persistent, MPI_PROC_NULL, or created by another thread (mpiprof-trace(5)) */
+        uint64_t id = set->keys[i];
+        const trace_request_t *r = &p->request;
+        OTF2_ErrorCode rc;
+        /* the start's bytes, as the protocol counts them (mpiprof(7), BYTES) */
+        if (r->kind == TRACE_REQ_SEND) {
+            rc = OTF2_EvtWriter_MpiIsend(t->writer, NULL, at(t, c->t0), (uint32_t)p->peer, r->comm, (uint32_t)p->tag,
+                                         r->bytes, id);
+            t->call_sent += r->bytes;
+        } else if (r->kind == TRACE_REQ_RECV) {
+            rc = OTF2_EvtWriter_MpiIrecvRequest(t->writer, NULL, at(t, c->t0), id);
+            t->call_recv += r->bytes;
+        } else {
+            rc = OTF2_EvtWriter_NonBlockingCollectiveRequest(t->writer, NULL, at(t, c->t0), id);
+            t->call_sent += r->bytes;
+            t->call_recv += r->received;
+        }
+        if (rc != OTF2_SUCCESS)
+            lost(t);
+        remember(t, id, *r);
+    }
+}
+
+void mpp_trace_freed(const mpp_reqset_t *set)
+{
+    trace_thread_t *t = mpp_trace_self();
+    for (int i = 0; t && i < set->n; i++) {
+        if (!set->keys[i])
+            continue;
+        mpp_handlemap_remove(&t->persistent, set->keys[i], NULL);
+        mpp_handlemap_remove(&t->requests, set->keys[i], NULL); /* an active request freed: it never completes here */
+    }
+}
+
+/* The local id of a user region (an interval by name and begin position,
+ * replicated code), created at its first mark. */
+static uint32_t region_of(trace_thread_t *t, const char *name, const mpp_mark_t *mark, int seq)
+{
+    for (size_t i = 0; i < t->nregions; i++) {
+        const trace_region_t *r = &t->regions[i];
+        if (r->seq == seq && r->line == mark->line && !strcmp(r->name, name) &&
+            (r->file ? mark->file && !strcmp(r->file, mark->file) : !mark->file && r->site == mark->site))
+            return MPP_NFUNCTIONS + (uint32_t)i;
+    }
+    if (mpp_grow((void **)&t->regions, &t->regions_capacity, t->nregions + 1, sizeof *t->regions, 16) != 0)
+        return UINT32_MAX;
+    trace_region_t *r = &t->regions[t->nregions];
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->file = mark->file;
+    r->line = mark->line;
+    r->site = mark->site;
+    r->seq = seq;
+    return MPP_NFUNCTIONS + (uint32_t)t->nregions++;
+}
+
+void mpp_trace_mark(int kind, const char *name, const mpp_mark_t *mark, uint64_t now)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t)
+        return;
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+    if (kind == MPP_TRACE_INTERVAL_BEGIN || kind == MPP_TRACE_SEQ_BEGIN) {
+        int seq = kind == MPP_TRACE_SEQ_BEGIN;
+        uint32_t region = region_of(t, seq ? "[replicated code]" : name, mark, seq);
+        if (region == UINT32_MAX ||
+            mpp_grow((void **)&t->open, &t->open_capacity, t->nopen + 1, sizeof *t->open, 16) != 0) {
+            lost(t);
+            return;
+        }
+        t->open[t->nopen++] = region;
+        rc = OTF2_EvtWriter_Enter(t->writer, NULL, at(t, now), region);
+    } else {
+        /* the innermost region of that kind that is open: a mark the
+         * intervals ignore (an end without a begin) leaves none */
+        int seq = kind == MPP_TRACE_SEQ_END;
+        size_t k = t->nopen;
+        while (k > 0 && t->regions[t->open[k - 1] - MPP_NFUNCTIONS].seq != seq)
+            k--;
+        if (k == 0)
+            return;
+        /* regions opened inside it and not closed are left with it */
+        while (t->nopen >= k && rc == OTF2_SUCCESS) {
+            uint32_t region = t->open[--t->nopen];
+            rc = OTF2_EvtWriter_Leave(t->writer, NULL, at(t, now), region);
+        }
+    }
+    if (rc != OTF2_SUCCESS)
+        lost(t);
+}
+
+/* --- what Score-P calls each MPI function --- */
+
+static int named(const char *function, const char *const *names)
+{
+    const char *base = function + 4; /* after "MPI_" */
+    size_t len = strlen(base);
+    if (len > 2 && !strcmp(base + len - 2, "_c")) /* large-count variants */
+        len -= 2;
+    for (; *names; names++)
+        if (strlen(*names) == len && !strncmp(base, *names, len))
+            return 1;
+    return 0;
+}
+
+#define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+OTF2_RegionRole mpp_trace_region_role(const char *function)
+{
+    if (strncmp(function, "MPI_", 4) != 0)
+        return OTF2_REGION_ROLE_FUNCTION;
+    if (named(function, NAMES("Barrier", "Ibarrier", "Barrier_init")))
+        return OTF2_REGION_ROLE_BARRIER;
+    if (named(function, NAMES("Bcast", "Ibcast", "Bcast_init", "Scatter", "Iscatter", "Scatter_init", "Scatterv",
+                              "Iscatterv", "Scatterv_init")))
+        return OTF2_REGION_ROLE_COLL_ONE2ALL;
+    if (named(function, NAMES("Gather", "Igather", "Gather_init", "Gatherv", "Igatherv", "Gatherv_init", "Reduce",
+                              "Ireduce", "Reduce_init")))
+        return OTF2_REGION_ROLE_COLL_ALL2ONE;
+    if (named(function, NAMES("Allgather", "Iallgather", "Allgather_init", "Allgatherv", "Iallgatherv",
+                              "Allgatherv_init", "Allreduce", "Iallreduce", "Allreduce_init", "Alltoall",
+                              "Ialltoall", "Alltoall_init", "Alltoallv", "Ialltoallv", "Alltoallv_init",
+                              "Alltoallw", "Ialltoallw", "Alltoallw_init", "Reduce_scatter", "Ireduce_scatter",
+                              "Reduce_scatter_init", "Reduce_scatter_block", "Ireduce_scatter_block",
+                              "Reduce_scatter_block_init", "Neighbor_allgather", "Neighbor_allgatherv",
+                              "Neighbor_alltoall", "Neighbor_alltoallv", "Neighbor_alltoallw",
+                              "Ineighbor_allgather", "Ineighbor_allgatherv", "Ineighbor_alltoall",
+                              "Ineighbor_alltoallv", "Ineighbor_alltoallw")))
+        return OTF2_REGION_ROLE_COLL_ALL2ALL;
+    if (named(function, NAMES("Scan", "Iscan", "Scan_init", "Exscan", "Iexscan", "Exscan_init")))
+        return OTF2_REGION_ROLE_COLL_OTHER;
+    if (named(function, NAMES("Send", "Bsend", "Ssend", "Rsend", "Isend", "Ibsend", "Issend", "Irsend", "Recv",
+                              "Irecv", "Sendrecv", "Sendrecv_replace", "Isendrecv", "Isendrecv_replace", "Probe",
+                              "Iprobe", "Mprobe", "Improbe", "Mrecv", "Imrecv", "Send_init", "Bsend_init",
+                              "Ssend_init", "Rsend_init", "Recv_init", "Psend_init", "Precv_init")))
+        return OTF2_REGION_ROLE_POINT2POINT;
+    if (named(function, NAMES("Wait", "Waitall", "Waitany", "Waitsome", "Test", "Testall", "Testany", "Testsome",
+                              "Start", "Startall", "Request_free", "Cancel")))
+        return OTF2_REGION_ROLE_POINT2POINT;
+    if (named(function, NAMES("File_open", "File_close", "File_delete", "File_set_size", "File_preallocate",
+                              "File_sync", "File_set_view")))
+        return OTF2_REGION_ROLE_FILE_IO;
+    if (!strncmp(function, "MPI_File_", 9))
+        return OTF2_REGION_ROLE_FILE_IO;
+    return OTF2_REGION_ROLE_FUNCTION;
+}
+
+OTF2_CollectiveOp mpp_trace_collective_op(const char *function)
+{
+    static const struct { const char *name; OTF2_CollectiveOp op; } ops[] = {
+        {"Barrier", OTF2_COLLECTIVE_OP_BARRIER}, {"Bcast", OTF2_COLLECTIVE_OP_BCAST},
+        {"Gather", OTF2_COLLECTIVE_OP_GATHER}, {"Gatherv", OTF2_COLLECTIVE_OP_GATHERV},
+        {"Scatter", OTF2_COLLECTIVE_OP_SCATTER}, {"Scatterv", OTF2_COLLECTIVE_OP_SCATTERV},
+        {"Allgather", OTF2_COLLECTIVE_OP_ALLGATHER}, {"Allgatherv", OTF2_COLLECTIVE_OP_ALLGATHERV},
+        {"Alltoall", OTF2_COLLECTIVE_OP_ALLTOALL}, {"Alltoallv", OTF2_COLLECTIVE_OP_ALLTOALLV},
+        {"Alltoallw", OTF2_COLLECTIVE_OP_ALLTOALLW}, {"Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE},
+        {"Reduce", OTF2_COLLECTIVE_OP_REDUCE}, {"Reduce_scatter", OTF2_COLLECTIVE_OP_REDUCE_SCATTER},
+        {"Reduce_scatter_block", OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK}, {"Scan", OTF2_COLLECTIVE_OP_SCAN},
+        {"Exscan", OTF2_COLLECTIVE_OP_EXSCAN},
+    };
+    char base[64];
+    snprintf(base, sizeof base, "%s", strncmp(function, "MPI_", 4) ? function : function + 4);
+    size_t len = strlen(base);
+    if (len > 2 && !strcmp(base + len - 2, "_c"))
+        base[len -= 2] = '\0';
+    if (len > 5 && !strcmp(base + len - 5, "_init"))
+        base[len -= 5] = '\0';
+    const char *b = base;
+    if (b[0] == 'I' && b[1] >= 'a' && b[1] <= 'z') /* Ibcast, Iallreduce, Ineighbor_... */
+        b++;
+    if (!strncasecmp(b, "neighbor_", 9)) /* as the operation it is among the neighbours */
+        b += 9;
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+        if (!strcasecmp(ops[i].name, b))
+            return ops[i].op;
+    if (strstr(b, "_free") || strstr(b, "disconnect"))
+        return OTF2_COLLECTIVE_OP_DESTROY_HANDLE;
+    return OTF2_COLLECTIVE_OP_CREATE_HANDLE; /* communicator constructors and other collective calls */
+}
