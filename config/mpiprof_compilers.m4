@@ -8,7 +8,7 @@ AC_DEFUN([MPIPROF_SETUP_COMPILERS], [
     AC_PROG_FC([gfortran mpifort f95])
     AM_PROG_AR
     AC_PROG_LN_S
-    MPIPROF_CFLAGS="-std=gnu11 -fvisibility=hidden -fno-omit-frame-pointer -Wall -Wextra -Wno-unused-parameter"
+    MPIPROF_CFLAGS="-std=gnu11 -fvisibility=hidden -fno-omit-frame-pointer -Wall -Wextra -Wno-unused-parameter -Werror=implicit-function-declaration"
     AC_SUBST([MPIPROF_CFLAGS])
     AC_ARG_ENABLE([sanitizers],
         [AS_HELP_STRING([--enable-sanitizers], [build with AddressSanitizer and UndefinedBehaviorSanitizer])],

@@ -119,15 +119,11 @@ static void describe_run(const rp_trace_t *t, const rp_totals_t *all, int analyz
              1.0 / (double)t->resolution,
              all->offsets ? "each location's clock offsets applied (linear between two measurements)"
                      : "no clock offsets in the trace: its timestamps taken as synchronized by its writer");
-    char cut[160] = "";
-    if (all->cut_windows)
-        snprintf(cut, sizeof cut, "; %llu collective windows cut where their interval ended on their process (by up "
-                 "to %.6f s)", (unsigned long long)all->cut_windows, rp_seconds((uint64_t)all->cut_largest));
     snprintf(run->waitstates, sizeof run->waitstates,
              "real sync (late senders) and potential sync / time variation (collectives), exact from the trace's "
-             "events; %llu messages paired of %llu sent, %llu collective calls%s",
+             "events; %llu messages paired of %llu sent, %llu collective calls",
              (unsigned long long)(all->recvs - all->unmatched_receives), (unsigned long long)all->sends,
-             (unsigned long long)all->collectives, cut);
+             (unsigned long long)all->collectives);
     snprintf(run->mode, sizeof run->mode, "%s", all->incomplete ? "trace, incomplete" : "trace");
     describe_archive(t, all, analyzers, run);
     /* interval 0's position: where rank 0 called MPI_Init, as MPI_Finalize

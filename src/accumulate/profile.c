@@ -5,6 +5,7 @@
 
 #include "util/handlemap.h"
 #include "analyze/model.h"
+#include "accumulate/intervals.h"
 #include "accumulate/profile.h"
 #include "util/srckey.h"
 #include "util/strmap.h"

@@ -39,7 +39,8 @@
 #include <stdint.h>
 
 #include "accumulate/cover.h"
-#include "attribute/requests.h"
+#include "util/common.h"
+#include "records/origin.h"
 
 /* What a sender streams per message (16 bytes). */
 typedef struct {

@@ -3,7 +3,7 @@
 #ifndef MPP_CHARACTERISTICS_H
 #define MPP_CHARACTERISTICS_H
 
-#include "accumulate/profile.h"
+#include "records/profile.h"
 #include "records/reduced.h"
 
 /* Main characteristics, in protocol order. */

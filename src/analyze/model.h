@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "records/price.h"
+
 /* How the predicted time of an MPI function's call is obtained
  * (src/intercept/mpi_functions.txt, `@model`, gives each function its
  * operation; the generator writes it into mpp_functions[].model_op). */
@@ -48,8 +50,6 @@ typedef enum {
 /* Names as in mpi_functions.txt's @model lines ("p2p", "bcast", ...). */
 extern const char *const mpp_model_op_names[MPP_NOPS];
 
-/* Where a message goes. */
-enum { MPP_LINK_NONE = -1 /* no transfer (MPI_PROC_NULL) */, MPP_LINK_INTRA = 0, MPP_LINK_INTER = 1, MPP_NLINKS };
 
 typedef struct {
     double latency[MPP_NLINKS];   /* seconds */
@@ -104,11 +104,6 @@ static inline void mpp_model_terms_recent(int op, int64_t sent, int64_t recv, in
  * m's parameters of that link.  0 for MPP_LINK_NONE. */
 double mpp_model_cost(const mpp_model_t *m, int op, int64_t sent, int64_t recv, int64_t procs, int link);
 
-/* What the profile keeps of the model's time of calls until MPI_Finalize,
- * where the parameters become final (measured again there, the better
- * kept): per link, the latency units and the bytes of the formulas, summed
- * (a price).  Its seconds are  sum over links of units a + bytes / bandwidth. */
-enum { MPP_PRICE_UNITS = 0, MPP_PRICE_BYTES = 1, MPP_NPRICE = 2 * MPP_NLINKS };
 
 static inline double mpp_model_price_seconds(const mpp_model_t *m, const double price[MPP_NPRICE])
 {
@@ -119,19 +114,6 @@ static inline double mpp_model_price_seconds(const mpp_model_t *m, const double 
     return s;
 }
 
-static inline void mpp_price_add(double sum[MPP_NPRICE], const double price[MPP_NPRICE])
-{
-    for (int k = 0; k < MPP_NPRICE; k++)
-        sum[k] += price[k];
-}
-
-/* One call's price: a call (or a request) uses one link.  Plain scalars,
- * so that the wrappers' few stores and the cell's two additions stay as
- * cheap as the one price in seconds they replace. */
-typedef struct {
-    double units, bytes;
-    int link; /* MPP_LINK_INTRA or MPP_LINK_INTER; nothing priced: units = bytes = 0 */
-} mpp_call_price_t;
 
 /* The price of one call for the wrappers, where op is a constant, into *p
  * (zero on entry): a message inline (a few instructions), the rest by
@@ -151,12 +133,6 @@ static inline void mpp_model_call_price(mpp_call_price_t *p, int op, int64_t sen
     mpp_model_terms_recent(op, sent, recv, procs, &p->units, &p->bytes);
 }
 
-static inline __attribute__((always_inline)) void mpp_price_add_call(double sum[MPP_NPRICE],
-                                                                     const mpp_call_price_t *p)
-{
-    sum[2 * p->link + MPP_PRICE_UNITS] += p->units;
-    sum[2 * p->link + MPP_PRICE_BYTES] += p->bytes;
-}
 
 static inline double mpp_model_call_seconds(const mpp_model_t *m, const mpp_call_price_t *p)
 {

@@ -13,6 +13,7 @@
 
 __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-exec")));
 _Atomic int mpp_collecting; /* read by every thread; relaxed loads are plain moves */
+_Atomic int mpp_watch_on;
 int mpp_paused;
 
 void mpp_collect_set(int on, int paused)

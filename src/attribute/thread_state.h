@@ -31,7 +31,7 @@
 #include "util/common.h"
 #include "attribute/requests.h"
 #include "accumulate/table.h"
-#include "attribute/watchdog.h"
+#include "records/watch.h"
 
 struct mpp_call;
 
@@ -69,6 +69,9 @@ extern __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-e
  * Set by mpp_collect_set only. */
 enum { MPP_COLLECT_OFF = 0, MPP_COLLECT_FAST, MPP_COLLECT_GENERAL };
 extern _Atomic int mpp_collecting;
+/* 1 while the hang watchdog runs (watchdog.h): the wrappers record each
+ * call's arguments (mpp_watch_t). */
+extern _Atomic int mpp_watch_on;
 /* MPI_Pcontrol(0) while the wait-state analysis runs: calls are still
  * intercepted (every process must count the same collectives and messages,
  * paused or not) but add nothing to the tables. */

@@ -24,8 +24,8 @@
 #include "attribute/thread_state.h"
 #include "util/warnings.h"
 #include "attribute/watchdog.h"
+#include "write/hang_dump.h"
 
-_Atomic int mpp_watch_on;
 
 /* Requests listed per dump, at most (the count of all is given). */
 #define MAX_LISTED 256

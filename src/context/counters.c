@@ -17,7 +17,7 @@
 
 #include "context/config.h"
 #include "context/counters.h"
-#include "reduce/dictionary.h"
+#include "records/facts.h"
 #include "util/common.h"
 #include "records/reduced.h"
 #include "util/srckey.h"

@@ -19,7 +19,7 @@
 #include "mpiprof.h"
 #include "util/common.h"
 #include "attribute/thread_state.h"
-#include "trace/trace.h"
+#include "intercept/trace_hooks.h"
 #include "util/warnings.h"
 
 static pthread_mutex_t marks = PTHREAD_MUTEX_INITIALIZER;

@@ -69,10 +69,9 @@
 #include "attribute/frame_rules.h"
 #include "gen/function_table.h"
 #include "accumulate/intervals.h"
-#include "intercept/lifecycle.h"
 #include "write/partial.h"
 #include "attribute/thread_state.h"
-#include "trace/trace.h"
+#include "intercept/trace_hooks.h"
 
 /* How long a child may take to write the partial protocol, and the stack
  * it does it on (the handler may run on a small alternate signal stack:
@@ -103,6 +102,9 @@ static const caught_t caught[] = {
 static struct sigaction previous[NCAUGHT]; /* chained to */
 static unsigned char installed[NCAUGHT];
 static int my_rank, my_nprocs, quiet, json_only;
+static int never(void) { return 0; }
+/* the profile's side (faults.h); until started, no partial protocol is possible */
+static mpp_faults_profile_t profile = {.possible = never};
 static int writes_json; /* the JSON file is the last one written (a partial protocol with JSON) */
 static int exit_handler_registered;
 static int ending; /* a partial protocol was written or is being written (atomic exchange) */
@@ -222,7 +224,7 @@ static pid_t fork_now(void)
  * program's computation). */
 static uint64_t collection_end(void)
 {
-    if (mpp_lifecycle_ending_call(E.call) && E.call->t0 && E.call->t0 < E.tick)
+    if (profile.ending_call(E.call) && E.call->t0 && E.call->t0 < E.tick)
         return E.call->t0;
     return E.tick;
 }
@@ -284,12 +286,12 @@ static void child_pipeline(void)
     if (E.in_signal) {
         describe_signal();
         mpp_intervals_end_at("the signal", E.cpu);
-        mpp_lifecycle_stop(E.stop_tick, 0);
+        profile.stop(E.stop_tick, 0);
     }
     if (E.call)
         E.end.call_seconds = mpp_ticks_to_seconds(E.tick - E.call->t0);
     char written[PATH_MAX];
-    int rc = mpp_lifecycle_partial(&E.end, E.fid, E.frames, !E.in_signal, written, sizeof written);
+    int rc = profile.write(&E.end, E.fid, E.frames, !E.in_signal, written, sizeof written);
     if (rc == 0 && report) {
         char cwd[PATH_MAX] = "";
         if (written[0] != '/' && !getcwd(cwd, sizeof cwd))
@@ -563,7 +565,7 @@ static void on_signal(int sig, siginfo_t *info, void *context)
     if (index < 0)
         return;
     int wrote = 0;
-    if (mpp_lifecycle_partial_possible() && !__atomic_exchange_n(&ending, 1, __ATOMIC_SEQ_CST)) {
+    if (profile.possible() && !__atomic_exchange_n(&ending, 1, __ATOMIC_SEQ_CST)) {
         wrote = 1;
         memset(&E, 0, sizeof E);
         E.tick = mpp_now();
@@ -648,7 +650,7 @@ static int classify_exit(uintptr_t *frames, int depth)
 static void at_exit(int status, void *arg)
 {
     (void)arg;
-    if (!mpp_lifecycle_partial_possible() || __atomic_exchange_n(&ending, 1, __ATOMIC_SEQ_CST))
+    if (!profile.possible() || __atomic_exchange_n(&ending, 1, __ATOMIC_SEQ_CST))
         return;
     memset(&E, 0, sizeof E);
     E.end.kind = classify_exit(E.frames, mpp_callsite_depth());
@@ -664,7 +666,7 @@ static void at_exit(int status, void *arg)
                  E.fid < MPP_NFUNCTIONS ? mpp_functions[E.fid].name : "MPI_?");
     }
     mpp_intervals_end_at(E.end.kind == MPP_END_RETURN ? "the return from main" : "exit", NULL);
-    mpp_lifecycle_stop(collection_end(), 1);
+    profile.stop(collection_end(), 1);
     begin_line(&L);
     put(&L, E.end.kind == MPP_END_RETURN ? "return from main" : "exit");
     put(&L, " without MPI_Finalize: writing a partial protocol\n");
@@ -676,7 +678,7 @@ static void at_exit(int status, void *arg)
 
 static void abort_partial(MPI_Comm comm, int errorcode, void *return_address, void *frame_address)
 {
-    if (!mpp_lifecycle_partial_possible() || __atomic_exchange_n(&ending, 1, __ATOMIC_SEQ_CST))
+    if (!profile.possible() || __atomic_exchange_n(&ending, 1, __ATOMIC_SEQ_CST))
         return;
     memset(&E, 0, sizeof E);
     E.end.kind = MPP_END_ABORT;
@@ -703,7 +705,7 @@ static void abort_partial(MPI_Comm comm, int errorcode, void *return_address, vo
     mpp_callsite_capture(E.frames, NULL, mpp_callsite_depth(), return_address, frame_address, lo, hi);
     E.tick = mpp_now();
     mpp_intervals_end_at("MPI_Abort", NULL);
-    mpp_lifecycle_stop(E.tick, 1);
+    profile.stop(E.tick, 1);
     begin_line(&L);
     put(&L, "MPI_Abort: writing a partial protocol\n");
     say(&L);
@@ -740,8 +742,9 @@ MPP_EXPORT void mpi_abort_(const MPI_Fint *comm, const MPI_Fint *errorcode, MPI_
 
 /* --- installation --- */
 
-void mpp_faults_start(int rank, int nprocs, int be_quiet)
+void mpp_faults_start(int rank, int nprocs, int be_quiet, const mpp_faults_profile_t *of)
 {
+    profile = *of;
     my_rank = rank;
     my_nprocs = nprocs;
     quiet = be_quiet;

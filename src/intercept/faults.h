@@ -5,7 +5,27 @@
 #ifndef MPP_FAULTS_H
 #define MPP_FAULTS_H
 
-void mpp_faults_start(int rank, int nprocs, int quiet);
+#include <stddef.h>
+#include <stdint.h>
+
+#include "records/partial.h"
+
+struct mpp_call;
+
+/* What the partial protocol needs of the profile being collected (the
+ * lifecycle's, lifecycle.h), given at start: whether a partial protocol
+ * can be written now (profiling, no protocol written yet); whether the
+ * process ended inside call c, the call that ends the profile; collection
+ * stopped at `end`; the partial protocol written (its path in `written`). */
+typedef struct {
+    int (*possible)(void);
+    int (*ending_call)(const struct mpp_call *c);
+    void (*stop)(uint64_t end, int read_counters);
+    int (*write)(mpp_process_end_t *end, uint32_t fid, const uintptr_t *frames, int counters_read, char *written,
+                 size_t size);
+} mpp_faults_profile_t;
+
+void mpp_faults_start(int rank, int nprocs, int quiet, const mpp_faults_profile_t *profile);
 void mpp_faults_stop(void);
 
 #endif

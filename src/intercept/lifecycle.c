@@ -26,6 +26,7 @@
 #include "intercept/lifecycle.h"
 #include "analyze/model.h"
 #include "write/partial.h"
+#include "write/process_data.h"
 #include "accumulate/profile.h"
 #include "reduce/ptp_collectives.h"
 #include "reduce/reduce.h"
@@ -36,7 +37,7 @@
 #include "attribute/thread_state.h"
 #include "reduce/share.h"
 #include "context/topology.h"
-#include "trace/trace.h"
+#include "intercept/trace_hooks.h"
 #include "intercept/waitstate_hooks.h"
 #include "accumulate/waitstates.h"
 #include "attribute/watchdog.h"
@@ -79,9 +80,9 @@ static char waitstates_off_reason[160];
  * MPI_Finalize, offset change, error of MPI_Init's offsets
  * (mpp_clock_init_error), pairs stuck on one CPU at MPI_Init; (rank 0)
  * summed counts */
-enum { WS_U_INIT, WS_U_FINALIZE, WS_CHANGE, WS_INIT_ERROR, WS_SHARED_CPU, WS_CUT, WS_NLARGEST };
+enum { WS_U_INIT, WS_U_FINALIZE, WS_CHANGE, WS_INIT_ERROR, WS_SHARED_CPU, WS_NLARGEST };
 static int64_t ws_largest[WS_NLARGEST];
-enum { WS_NSUMS = 12 };
+enum { WS_NSUMS = 11 };
 static uint64_t ws_sums[WS_NSUMS];
 static uint64_t ws_span; /* ticks between the two alignments */
 static void start_waitstates(int thread_multiple);
@@ -247,7 +248,9 @@ void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void 
     state = MPP_LIFE_ACTIVE;
     mpp_collect_set(1, 0);
     mpp_thread_attach_bounded(stack_lo, stack_hi); /* bounds as for MPI_Init's call site: one read of the maps */
-    mpp_faults_start(rank, nprocs, (int)mpp_config.number[MPP_CFG_QUIET]);
+    static const mpp_faults_profile_t profile = {mpp_lifecycle_partial_possible, mpp_lifecycle_ending_call,
+                                                 mpp_lifecycle_stop, mpp_lifecycle_partial};
+    mpp_faults_start(rank, nprocs, (int)mpp_config.number[MPP_CFG_QUIET], &profile);
     if (hang_timeout > 0) {
         hang_start();
         mpp_collect_set(1, 0); /* the watchdog's calls take the general path */
@@ -297,12 +300,11 @@ static void finish_waitstates(void)
     mpp_ws_stats_t st;
     mpp_ws_get_stats(&st);
     int64_t drift = final_alignment.offset - alignment.offset;
-    int64_t local[WS_NLARGEST] = {alignment.uncertainty,      final_alignment.uncertainty,
-                                  drift < 0 ? -drift : drift, final_alignment.init_error,
-                                  alignment.shared_cpu,       st.cuts.largest};
+    int64_t local[WS_NLARGEST] = {alignment.uncertainty, final_alignment.uncertainty, drift < 0 ? -drift : drift,
+                                  final_alignment.init_error, alignment.shared_cpu};
     uint64_t counts[WS_NSUMS] = {st.messages,   st.paired,   st.unpaired,   st.batches,
                                  st.batch_bytes, st.instances, st.exits_unknown, st.dropped,
-                                 st.unfollowed, st.cuts.windows, st.unbounded, st.cuts.within};
+                                 st.unfollowed, st.cuts.within, st.unbounded};
     mpp_ptp_allreduce(local, ws_largest, WS_NLARGEST, MPI_INT64_T, MPI_MAX, profiler_comm);
     /* Instants were aligned with MPI_Init's offsets, and differences below
      * its threshold counted as 0, but for the fine part (waitstates.h):
@@ -360,15 +362,11 @@ static void describe_waitstates(void)
         mpp_warn("Wait states: differences below %.3g s may be the clocks' drift over the run, not waiting: "
                  "MPI_Finalize's alignment bounds the error of MPI_Init's offsets, which aligned the instants, to "
                  "%.3g s, and only differences below %.3g s count as 0", 2 * error, error, used);
-    char cut[160] = "";
-    if (sums[9])
-        snprintf(cut, sizeof cut, "; %llu collective windows cut where their interval ended on their process (by up "
-                 "to %.6f s)", (unsigned long long)sums[9], seconds_of(largest[WS_CUT]));
     snprintf(run.waitstates, sizeof run.waitstates,
              "real sync (late senders) and potential sync / time variation (collectives), batches of %ld; "
-             "%llu messages paired of %llu sent, %llu collective calls (counts summed over processes); %llu batches (%llu bytes) sent%s",
+             "%llu messages paired of %llu sent, %llu collective calls (counts summed over processes); %llu batches (%llu bytes) sent",
              mpp_config.number[MPP_CFG_SYNC_BATCH], (unsigned long long)sums[1], (unsigned long long)sums[0],
-             (unsigned long long)sums[5], (unsigned long long)sums[3], (unsigned long long)sums[4], cut);
+             (unsigned long long)sums[5], (unsigned long long)sums[3], (unsigned long long)sums[4]);
     if (sums[2])
         mpp_warn("Real sync: %llu received messages could not be paired with their send (a receive the profiler "
                  "did not see, e.g. a request freed before it completed, or a send not profiled); their waits "
@@ -380,11 +378,11 @@ static void describe_waitstates(void)
         mpp_warn("Potential sync, Time variation: %llu batches of collective instances could not be reduced (the "
                  "members of a communicator counted different collective calls on it: calls the profiler did not "
                  "see); their waits are not counted", (unsigned long long)sums[7]);
-    if (sums[11])
+    if (sums[9])
         mpp_warn("Potential sync, Time variation: %llu windows of collective operations reached past the end of "
                  "their interval on their process by less than the clock alignment's uncertainty (%.3g s): "
                  "whether they did is not known; each was cut there (a process's part of its time in an interval "
-                 "is at most that time)", (unsigned long long)sums[11], used);
+                 "is at most that time)", (unsigned long long)sums[9], used);
     if (sums[10])
         mpp_warn("Potential sync, Time variation: %llu collective operations' windows could not be bounded by the "
                  "end of their interval (it ended more than 4096 interval boundaries before their batch was "

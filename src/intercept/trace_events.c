@@ -12,6 +12,7 @@
 #include "gen/function_table.h"
 #include "attribute/requests.h"
 #include "accumulate/table.h"
+#include "intercept/trace_hooks.h"
 #include "trace/trace_local.h"
 #include "intercept/waitstate_hooks.h"
 

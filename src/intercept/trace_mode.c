@@ -7,7 +7,7 @@
 #include "context/config.h"
 #include "write/partial.h"
 #include "reduce/ptp_collectives.h"
-#include "trace/trace.h"
+#include "intercept/trace_hooks.h"
 #include "util/warnings.h"
 
 void mpp_trace_mode_start(MPI_Comm comm, int rank, int nprocs, const char *protocol, int overwrite,

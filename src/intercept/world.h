@@ -15,6 +15,8 @@
 
 #include <mpi.h>
 
+#include "gen/mpi_declared.h"
+
 /* MPI_COMM_NULL before the profile's world is known and after it ended. */
 extern MPI_Comm mpp_world_comm;
 
@@ -38,5 +40,22 @@ int mpp_world_model_closing(void);
  * any, are freed (before the program's last finalize, so that MPI ends in
  * the program's call as without the profiler). */
 void mpp_world_release(void);
+
+#if defined(MPP_HAVE_MPI_Session_init) /* MPI-4 (not Open MPI 4.1) */
+/* For sessions.c.  The first call to claim the world (1: the profile
+ * starts in it), and giving it back when that call failed. */
+int mpp_world_claim(void);
+void mpp_world_unclaim(void);
+/* The profiler's own session and its communicator of mpi://WORLD; 0, or
+ * -1 (said on stderr: there is no protocol to say it in) and the program
+ * runs unprofiled. */
+int mpp_world_open_own(void);
+/* The program's sessions open now. */
+void mpp_world_session_opened(MPI_Session s);
+void mpp_world_session_closed(MPI_Session s);
+/* Closing s ends the profile: the world is the profiler's own session's,
+ * the World Model is not open, and s is the program's last open session. */
+int mpp_world_ends_with(MPI_Session s);
+#endif
 
 #endif

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "records/facts.h"
 #include "util/handlemap.h"
 
 typedef enum {
@@ -22,12 +23,6 @@ typedef enum {
     MPP_NREC
 } mpp_record_kind_t;
 
-/* Labels of MPP_REC_FACT records. */
-#define MPP_FACT_PAPI "papi"               /* PAPI version: "PAPI 7.0.0.0" */
-#define MPP_FACT_MULTIPLEXED "multiplexed" /* "perf_event: 8 events on 6 counters" */
-#define MPP_FACT_SPLIT "split"             /* "on": inside/outside-MPI counts measured */
-#define MPP_FACT_NONE "none"               /* why this process counts no event */
-#define MPP_FACT_TOPOLOGY "topology"       /* "host: why its topology could not be read" */
 
 /* A cell's key is the hash of its interval's key, MPP_GS, and the hash of
  * its SRC key, each as 16 hex digits: short keys keep the union of 10^4

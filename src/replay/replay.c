@@ -259,8 +259,6 @@ void rp_totals(const rp_trace_t *t, uint64_t sends, rp_totals_t *out)
     out->unmatched_sends = t->unmatched_sends;
     out->unmatched_collectives = t->unmatched_collectives;
     out->untraced = t->untraced;
-    out->cut_windows = t->cuts.windows;
-    out->cut_largest = t->cuts.largest;
     out->first = INT64_MAX;
     out->last = INT64_MIN;
     for (int l = 0; l < t->nlocations; l++) {

@@ -114,7 +114,6 @@ typedef struct {
     size_t ncollectives, collectives_cap;
     uint64_t events, mpi_events;
     uint64_t unmatched_receives, unmatched_sends, unmatched_collectives;
-    mpp_window_cuts_t cuts; /* collective windows cut at the end of their interval (waits.c) */
     uint64_t untraced;     /* calls of mpiprof's whose messages it does not trace (rp_untraced) */
     int incomplete;        /* a location's events stop before its end (a run that died) */
     char incomplete_why[2048];
@@ -163,8 +162,6 @@ typedef int (*rp_combine_fn)(rp_instance_t *instances, size_t n, int failed, voi
 typedef struct {
     uint64_t events, mpi_events, sends, recvs, collectives;
     uint64_t unmatched_receives, unmatched_sends, unmatched_collectives, untraced;
-    uint64_t cut_windows;      /* collective windows cut at the end of their interval */
-    int64_t cut_largest;       /* ... the most cut off one, ticks */
     int64_t first, last;       /* the first and last event of any location (INT64_MAX, INT64_MIN: none) */
     int64_t offsets;           /* locations with clock offsets */
     int64_t from_mpiprof;

@@ -224,18 +224,17 @@ int rp_mpi_combine(rp_instance_t *in, size_t n, int failed, void *ctx)
 
 void rp_mpi_totals(const rp_mpi_t *m, rp_totals_t *t)
 {
-    uint64_t sums[10] = {t->events,          t->mpi_events,      t->sends,
-                         t->recvs,           t->collectives,     t->unmatched_receives,
-                         t->unmatched_sends, t->unmatched_collectives, t->untraced, t->cut_windows};
-    int64_t most[4] = {-t->first, t->last, t->from_mpiprof, t->cut_largest}, offsets = t->offsets;
-    PMPI_Allreduce(MPI_IN_PLACE, sums, 10, MPI_UINT64_T, MPI_SUM, m->comm);
-    PMPI_Allreduce(MPI_IN_PLACE, most, 4, MPI_INT64_T, MPI_MAX, m->comm);
+    uint64_t sums[9] = {t->events,           t->mpi_events,      t->sends,
+                        t->recvs,            t->collectives,     t->unmatched_receives,
+                        t->unmatched_sends,  t->unmatched_collectives, t->untraced};
+    int64_t most[3] = {-t->first, t->last, t->from_mpiprof}, offsets = t->offsets;
+    PMPI_Allreduce(MPI_IN_PLACE, sums, 9, MPI_UINT64_T, MPI_SUM, m->comm);
+    PMPI_Allreduce(MPI_IN_PLACE, most, 3, MPI_INT64_T, MPI_MAX, m->comm);
     PMPI_Allreduce(MPI_IN_PLACE, &offsets, 1, MPI_INT64_T, MPI_SUM, m->comm);
     t->events = sums[0], t->mpi_events = sums[1], t->sends = sums[2], t->recvs = sums[3], t->collectives = sums[4];
     t->unmatched_receives = sums[5], t->unmatched_sends = sums[6], t->unmatched_collectives = sums[7];
-    t->untraced = sums[8], t->cut_windows = sums[9];
-    t->first = -most[0], t->last = most[1], t->from_mpiprof = most[2], t->cut_largest = most[3];
-    t->offsets = offsets;
+    t->untraced = sums[8];
+    t->first = -most[0], t->last = most[1], t->from_mpiprof = most[2], t->offsets = offsets;
     int first = rp_mpi_lowest(m, (int)t->incomplete);
     t->incomplete = first >= 0;
     if (first >= 0)

@@ -7,6 +7,7 @@
 #include <otf2/otf2.h>
 #include <pthread.h>
 
+#include "records/interval.h"
 #include "util/handlemap.h"
 #include "util/common.h"
 #include "util/strmap.h"

@@ -35,6 +35,7 @@
 #include "context/clock.h"
 #include "gen/function_table.h"
 #include "trace/trace_local.h"
+#include "util/srckey.h"
 
 #define RESCUE_DIR "mpiprof-rescue"
 #define UNDO_FILES 64

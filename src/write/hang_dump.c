@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "attribute/watchdog.h"
+#include "write/hang_dump.h"
 
 /* A rank argument: "rank=3 world=7", "rank=any", ... */
 static void write_peer(FILE *f, const char *key, const mpp_watch_peer_t *p)

@@ -7,10 +7,25 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "accumulate/intervals.h"
 #include "analyze/model.h"
-#include "write/partial.h"
-#include "accumulate/profile.h"
+#include "context/config.h"
+#include "context/runinfo.h"
+#include "records/interval.h"
+#include "records/partial.h"
+#include "records/profile.h"
+
+/* A process's own profile, for its partial protocol's process data: all
+ * that mpiprof-merge needs of it, so that it reads no other part. */
+struct mpp_process_data {
+    int rank;
+    const char *hostname;
+    const mpp_local_profile_t *profile;
+    const char *const *warnings; /* its own, as the reduction took them */
+    int nwarnings;
+    const mpp_run_info_t *run;
+    const mpp_config_t *config;
+    const mpp_process_end_t *end;
+};
 
 /* JSON text that may not be UTF-8 (json.c): invalid bytes become '?'. */
 json_t *mpp_json_text(const char *s);

@@ -9,7 +9,7 @@
 #include "context/config.h"
 #include "records/machine.h"
 #include "analyze/model.h"
-#include "write/partial.h"
+#include "records/partial.h"
 #include "records/reduced.h"
 #include "context/runinfo.h"
 

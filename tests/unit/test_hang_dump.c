@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "suites.h"
-#include "attribute/watchdog.h"
+#include "write/hang_dump.h"
 
 static char *text;
 static size_t size;

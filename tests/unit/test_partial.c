@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "write/partial.h"
 #include "write/process_data.h"
 #include "util/srckey.h"
 #include "suites.h"

@@ -498,7 +498,7 @@ START_TEST(test_instances_terms_bounded)
     int64_t max[9] = {1000, 1100, 1200, 1010, 1110, 1210, -105, -205, -305};
     int64_t bound[3] = {150, INT64_MAX, 250}; /* the first and third ended early; 250 < 300: before it */
     int64_t pot[3], var[3];
-    mpp_window_cuts_t cuts = {0, 0};
+    mpp_window_cuts_t cuts = {0, 0, 0};
     mpp_instances_terms(3, sent, max, bound, 10, 10, &entries, &exits, pot, var, NULL, &cuts);
     ck_assert_int_eq(pot[0], 50);        /* [100, 150) */
     ck_assert_int_eq(var[0], 45);        /* [105, 150) */
@@ -507,15 +507,23 @@ START_TEST(test_instances_terms_bounded)
     ck_assert_int_eq(pot[2], 0);         /* a bound before its entry leaves nothing */
     ck_assert_int_eq(var[2], 0);
     ck_assert_uint_eq(cuts.windows, 4);
+    ck_assert_uint_eq(cuts.within, 0); /* all cut by far more than the threshold of 10 */
     ck_assert_int_eq(cuts.largest, 1210 - 305);
     /* the covers hold only what was counted */
     ck_assert_int_eq(mpp_cover_length(&entries), 50 + 900);
     /* a window within its bound is not cut */
-    cuts = (mpp_window_cuts_t){0, 0};
+    cuts = (mpp_window_cuts_t){0, 0, 0};
     int64_t late[3] = {INT64_MAX, INT64_MAX, 2000};
     mpp_instances_terms(3, sent, max, late, 10, 10, NULL, NULL, pot, var, NULL, &cuts);
     ck_assert_int_eq(pot[2], 900);
     ck_assert_uint_eq(cuts.windows, 0);
+    /* cut by less than the threshold: as far as the clocks know, the window
+     * may not have reached past the end at all */
+    int64_t one[3] = {100, 105, -105}, one_max[3] = {115, 105, -105}, one_bound = 110;
+    mpp_instances_terms(1, one, one_max, &one_bound, 10, 10, NULL, NULL, pot, var, NULL, &cuts);
+    ck_assert_int_eq(pot[0], 10);
+    ck_assert_uint_eq(cuts.windows, 1);
+    ck_assert_uint_eq(cuts.within, 1);
 }
 END_TEST
 
