@@ -20,7 +20,7 @@
  * reduction's result as MPI_Finalize writes it).
  *
  * The steps are the profiler's own, in order, with their message sizes
- * (lifecycle.c, calibrate.c, clocksync.c, ws_exchange.c): collectives by
+ * (lifecycle.c, calibrate.c, clocksync.c, waitstates/exchange.c): collectives by
  * point-to-point messages along binomial trees (ptp_collectives.c, 64 KiB
  * chunks), the clock alignment's tree of ping-pongs, the wait-state
  * exchange's termination rounds over its world tree (treereduce.h), the
@@ -43,13 +43,13 @@
 #include <unistd.h>
 
 #include "reduce/clocksync.h"
-#include "accumulate/commids.h"
+#include "accumulate/waitstates/commids.h"
 #include "context/config.h"
 #include "reduce/exchange.h"
 #include "analyze/model.h"
 #include "write/report.h"
 #include "util/srckey.h"
-#include "accumulate/treereduce.h"
+#include "accumulate/waitstates/treereduce.h"
 
 /* calibrate.c's counts on a quiet node (its WARMUP, SMALL_REPS, LARGE_REPS)
  * and the size of its settings (int + MPP_CONFIG_STRING_MAX) */
@@ -291,7 +291,7 @@ static void clock_alignment(mpp_exchange_t *x)
     }
 }
 
-/* ws_exchange.c's end: rounds of a sum of (sent, received) over the tree of
+/* waitstates/exchange.c's end: rounds of a sum of (sent, received) over the tree of
  * all processes (treereduce.h), each part and result a header of 24 bytes
  * and 2 values, until two rounds agree: 2 rounds when nothing is in flight. */
 static void termination_rounds(mpp_exchange_t *x)

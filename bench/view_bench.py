@@ -11,7 +11,7 @@ first paint and first contentful paint, when the protocol was parsed and
 when the page was drawn (ms from navigation start), and how long the page
 takes to answer a click: another interval, sorting 1,000 SRC points by
 time, an SRC point's stack and source.  Needs chromium, chromium-driver
-and python3-selenium (tools/install-deps.sh)."""
+and python3-selenium (maint/install-deps.sh)."""
 import os
 import statistics
 import subprocess

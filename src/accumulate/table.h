@@ -32,7 +32,7 @@
  * A cell with calls == 0 can exist: overlap of requests started by another
  * thread's cell of the same site, completed here (wait states likewise). */
 /* Wait states of the calls of a cell (ticks, characteristics.md), added by
- * the wait-state analysis (src/intercept/waitstates.c) when an event is
+ * the wait-state analysis (src/intercept/waitstates/hooks.c) when an event is
  * paired or a batch of collective instants comes back, never by the hot
  * path itself. */
 enum { MPP_WAIT_REALSYNC = 0, MPP_WAIT_POTSYNC, MPP_WAIT_VARIATION, MPP_NWAIT };

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "accumulate/cover.h"
+#include "accumulate/waitstates/cover.h"
 #include "util/mt_lock.h"
 #include "attribute/requests.h"
 

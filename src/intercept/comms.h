@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "accumulate/commids.h"
-#include "accumulate/treereduce.h"
+#include "accumulate/waitstates/commids.h"
+#include "accumulate/waitstates/treereduce.h"
 #include "intercept/world.h"
 
 struct mpp_coll_ring;

@@ -871,7 +871,7 @@ def main():
 
     with open(outdir + "/mpi_wrappers.c", "w") as w:
         w.write(BANNER)
-        w.write('#include <string.h>\n\n#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstate_hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
+        w.write('#include <string.h>\n\n#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
         # Wrappers of deprecated functions call their PMPI_ (Open MPI marks them deprecated).
         w.write('#pragma GCC diagnostic ignored "-Wdeprecated-declarations"\n\n')
         for f in wrapped:
@@ -881,7 +881,7 @@ def main():
 
     with open(outdir + "/f08_wrappers.c", "w") as w:
         w.write(BANNER)
-        w.write('#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstate_hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
+        w.write('#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
         for f in wrapped if a.family == "mpich" else []:
             if f.actions & {"f08", "f08ts"} and f.cls not in ("handwritten", "untimed"):
                 w.write("\n".join(f08_wrapper(f, bytes_rules, model_rules, sync_rules)) + "\n")

@@ -38,8 +38,8 @@
 #include "reduce/share.h"
 #include "context/topology.h"
 #include "intercept/trace_hooks.h"
-#include "intercept/waitstate_hooks.h"
-#include "accumulate/waitstates.h"
+#include "intercept/waitstates/hooks.h"
+#include "accumulate/waitstates/waitstates.h"
 #include "attribute/watchdog.h"
 #include "util/warnings.h"
 #include "intercept/world.h"
@@ -65,7 +65,7 @@ static int hang_timeout; /* rank 0's MPIPROF_HANG_TIMEOUT; 0: off */
 static char hang_run[160]; /* names the run in every process's hang dump */
 
 /* Wait states: the clock alignment at MPI_Init and what the protocol says
- * of them.  Their batches travel on profiler_comm too (ws_exchange.c): by
+ * of them.  Their batches travel on profiler_comm too (waitstates/exchange.c): by
  * point-to-point messages only, with tags of their own (72xx) that none of
  * the profiler's other messages has, nor receives with MPI_ANY_TAG; the
  * profiler's MPI collectives there (MPI_Comm_split, MPI_Comm_free) come

@@ -14,7 +14,7 @@
 #include "accumulate/table.h"
 #include "intercept/trace_hooks.h"
 #include "trace/trace_local.h"
-#include "intercept/waitstate_hooks.h"
+#include "intercept/waitstates/hooks.h"
 
 OTF2_Archive *mpp_trace_archive;
 pthread_mutex_t mpp_trace_threads_lock = PTHREAD_MUTEX_INITIALIZER;

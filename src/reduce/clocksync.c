@@ -1,7 +1,7 @@
 #include "reduce/apart.h"
 #include "context/clock.h"
 #include "reduce/clocksync.h"
-#include "accumulate/waitstates.h"
+#include "accumulate/waitstates/waitstates.h"
 
 enum { TAG_PING = 7101, TAG_RESULT = 7102 };
 

@@ -15,7 +15,7 @@
 
 #include "accumulate/profile.h"
 #include "accumulate/table.h"
-#include "accumulate/waitstates.h"
+#include "accumulate/waitstates/waitstates.h"
 
 /* One traced MPI call (an Enter/Leave pair of a region of the MPI
  * paradigm) with what its events said. */

@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "accumulate/cover.h"
+#include "accumulate/waitstates/cover.h"
 #include "accumulate/intervals.h"
 #include "replay/replay.h"
-#include "accumulate/waitstates.h"
+#include "accumulate/waitstates/waitstates.h"
 
 static const rp_trace_t *sorting; /* qsort has no context argument */
 

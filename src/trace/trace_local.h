@@ -23,7 +23,7 @@
  * (MPI_PROC_NULL, one-sided and I/O calls); "mpiprof::probe_found" on the
  * Leave of a probe that found a message, "mpiprof::probed" on the MpiRecv
  * of a blocking receive that took it (the probe waited for it: the dynamic
- * mode's rule, waitstate_hooks.c). */
+ * mode's rule, waitstates/hooks.c). */
 enum { TRACE_ATTR_SRC = 0, TRACE_ATTR_BYTES_SENT, TRACE_ATTR_BYTES_RECV, TRACE_ATTR_PROBE_FOUND, TRACE_ATTR_PROBED };
 
 /* A local string: the SRC key of a call site (fid, frames), resolved at

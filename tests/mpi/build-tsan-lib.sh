@@ -2,7 +2,7 @@
 # build-tsan-lib.sh OUTDIR: the library's sources compiled again with
 # -fsanitize=thread into OUTDIR/libmpiprof.so, for test_threads_tsan.sh
 # (which builds it itself unless `make tsan-lib` left an up-to-date one in
-# tests/mpi/tsan-lib/: tools/test.sh does so for the Open MPI stage, beside
+# tests/mpi/tsan-lib/: maint/test.sh does so for the Open MPI stage, beside
 # the MPICH suite, where the machine has room).  The sources and flags are
 # libmpiprof.la's, from make: MPIPROF_TEST_LIB_SOURCES,
 # MPIPROF_TEST_LIB_GENERATED, MPIPROF_TEST_LIB_CFLAGS, MPIPROF_TEST_LIB_LIBS,

@@ -203,7 +203,7 @@ AM_TESTS_ENVIRONMENT += \
 	MPIPROF_TEST_SANITIZERS='$(MPIPROF_TEST_SANITIZERS)'; export MPIPROF_TEST_SANITIZERS;
 
 # make tsan-lib: test_threads_tsan.sh's ThreadSanitizer library, built ahead
-# (tools/test.sh does so for the Open MPI stage beside the MPICH suite); the
+# (maint/test.sh does so for the Open MPI stage beside the MPICH suite); the
 # test builds its own when a source is newer.  Nothing to do when the
 # compiler has no ThreadSanitizer or the library has AddressSanitizer.
 tsan-lib: all

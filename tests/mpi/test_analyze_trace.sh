@@ -108,7 +108,7 @@ check trace_persistent "$srcdir/trace_persistent.c"
     fail "trace_persistent: the run did not wait where it should (above)"
 # the starts' events carry the bytes the protocol counts: no Leave needs to
 # say them (mpiprof::bytes_sent, mpiprof-trace(5))
-command -v otf2-print >/dev/null || fail "otf2-print not found: install otf2-tools (tools/install-deps.sh)"
+command -v otf2-print >/dev/null || fail "otf2-print not found: install otf2-tools (maint/install-deps.sh)"
 otf2-print trace_persistent.prof.otf2/traces.otf2 >trace_persistent.print 2>&1 ||
     fail "trace_persistent: otf2-print failed: $(head -20 trace_persistent.print)"
 ! grep -q 'mpiprof::bytes_sent' trace_persistent.print ||

@@ -12,7 +12,7 @@
 # an MPI-3.1 library).
 #
 # Needs both builds: MPIPROF_TEST_OTHER_BUILD names the other family's
-# build tree (tools/test.sh sets it in its Open MPI stage to the MPICH
+# build tree (maint/test.sh sets it in its Open MPI stage to the MPICH
 # build); without it the test skips.  That tree's Makefile gives its
 # MPICC, MPIEXEC and MPI_FAMILY.
 set -eu
@@ -23,7 +23,7 @@ need_var MPICC
 builddir=${top_builddir:?run through tests/mpi/run-mpi-test}
 
 other=${MPIPROF_TEST_OTHER_BUILD:-}
-[ -n "$other" ] || skip "MPIPROF_TEST_OTHER_BUILD is not set (the other MPI family's build tree; tools/test.sh sets it in its Open MPI stage)"
+[ -n "$other" ] || skip "MPIPROF_TEST_OTHER_BUILD is not set (the other MPI family's build tree; maint/test.sh sets it in its Open MPI stage)"
 for f in Makefile wrappers/mpicc-prof .libs/libmpiprof.so; do
     [ -f "$other/$f" ] || fail "MPIPROF_TEST_OTHER_BUILD=$other is not a built mpiprof tree: no $f there"
 done

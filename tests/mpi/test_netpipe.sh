@@ -4,7 +4,7 @@
 # a stripped binary we did not build, run briefly with
 # LD_PRELOAD=libmpiprof.so on 2 processes: it must exit 0 and yield a
 # protocol that satisfies every invariant, on the MPI library of this build's
-# family.  Skipped when NetPIPE is absent (tools/install-deps.sh installs
+# family.  Skipped when NetPIPE is absent (maint/install-deps.sh installs
 # netpipe-mpich2, and netpipe-openmpi with its argument openmpi).
 set -eu
 # shellcheck source=common.sh

@@ -32,7 +32,7 @@ builddir=${top_builddir:?run through tests/mpi/run-mpi-test}
 cd "$tmp"
 
 # 1. The library with ThreadSanitizer: the one `make tsan-lib` built when no
-# source (nor build-tsan-lib.sh) is newer (tools/test.sh builds it beside
+# source (nor build-tsan-lib.sh) is newer (maint/test.sh builds it beside
 # another stage's suite), else built here (most of this test's time).
 lib=$builddir/tests/mpi/tsan-lib
 if [ ! -f "$lib/libmpiprof.so" ] || [ -n "$(find "$top_srcdir/src" "$top_srcdir/include" "$builddir/src/gen" \

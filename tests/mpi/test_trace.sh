@@ -33,7 +33,7 @@ if ! grep -q '^#define MPIPROF_HAVE_OTF2 1' "$top_builddir/src/autoconf.h"; then
     exit 0
 fi
 
-command -v otf2-print >/dev/null || fail "otf2-print not found: install otf2-tools (tools/install-deps.sh)"
+command -v otf2-print >/dev/null || fail "otf2-print not found: install otf2-tools (maint/install-deps.sh)"
 # python3-otf2 is Debian's: its python3, not one earlier on PATH
 OTF2_PYTHON=/usr/bin/python3
 "$OTF2_PYTHON" -c 'import otf2' 2>/dev/null || fail "$OTF2_PYTHON cannot import otf2: install python3-otf2"

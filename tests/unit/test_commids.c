@@ -3,7 +3,7 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "accumulate/commids.h"
+#include "accumulate/waitstates/commids.h"
 #include "util/handlemap.h"
 #include "suites.h"
 

@@ -3,7 +3,7 @@
  * windows, in bounded memory. */
 #include <stdlib.h>
 
-#include "accumulate/cover.h"
+#include "accumulate/waitstates/cover.h"
 #include "suites.h"
 
 static mpp_cover_t cover;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "suites.h"
-#include "accumulate/waitstates.h"
+#include "accumulate/waitstates/waitstates.h"
 
 static int64_t delivered[16];
 static int ndelivered;

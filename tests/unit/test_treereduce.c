@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "suites.h"
-#include "accumulate/treereduce.h"
+#include "accumulate/waitstates/treereduce.h"
 
 enum { MAXM = 70, MAXV = 6, MAXMSG = 20000 };
 

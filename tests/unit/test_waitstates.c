@@ -6,7 +6,7 @@
 
 #include "util/handlemap.h"
 #include "suites.h"
-#include "accumulate/waitstates.h"
+#include "accumulate/waitstates/waitstates.h"
 
 /* What was delivered, by origin (slot = an id chosen by the test). */
 static int64_t delivered[16], delivered_fine[16];

@@ -1,6 +1,6 @@
 """A headless Chromium for mpiprof-view's pages (selenium with Debian's
 chromium and chromium-driver), shared by the page tests, the benchmark
-(bench/view_bench.py) and the README's screenshot (tools/view-screenshot.py).
+(bench/view_bench.py) and the README's screenshot (maint/view-screenshot.py).
 
     driver = view_browser.start()       # 1400x1000 window, console kept
     view_browser.load(driver, "x.html") # opened from disk, drawn, no error

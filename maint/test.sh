@@ -4,10 +4,10 @@
 # a build of its own; .ci/run runs this.  MPIPROF_CONFIGURE_FLAGS is passed
 # to every configure.
 #
-#   plain      MPICH (the default MPI), built in place (tools/build.sh).
+#   plain      MPICH (the default MPI), built in place (maint/build.sh).
 #   openmpi    unless MPIPROF_CI_OPENMPI=0: the same suite on a build for
 #              Open MPI (configure --with-mpi=openmpi; Open MPI installed by
-#              tools/install-deps.sh openmpi, which keeps MPICH the default
+#              maint/install-deps.sh openmpi, which keeps MPICH the default
 #              mpicc/mpiexec), out of tree in build-ci-openmpi/ from a copy
 #              of the sources (make distdir: what a release tarball holds).
 #              Its test_cross_mpi.sh also runs the known-answer programs on
@@ -30,14 +30,14 @@
 # test's log ends with its time) are printed at the end.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-sh "$top/tools/build.sh"
+sh "$top/maint/build.sh"
 cd "$top"
 jobs=$(nproc)
 openmpi=${MPIPROF_CI_OPENMPI:-1}
 sanitizers=${MPIPROF_CI_SANITIZERS:-1}
 if [ "$openmpi" != 0 ]; then
     # Before any build runs beside a suite: apt-get may need the machine.
-    sh "$top/tools/install-deps.sh" openmpi
+    sh "$top/maint/install-deps.sh" openmpi
 fi
 
 # show_failures DIR: the log of every test under DIR (the other stages'

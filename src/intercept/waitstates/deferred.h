@@ -6,14 +6,14 @@
 
 #include "attribute/requests.h"
 #include "attribute/thread_state.h"
-#include "accumulate/waitstates.h"
+#include "accumulate/waitstates/waitstates.h"
 
 /* The wait-state analysis's ticks go to the cell of the call they belong
  * to.  Tables are per thread and only their thread may write them while
  * the program runs, so ticks for another thread's call (MPI_THREAD_MULTIPLE: whichever
  * thread receives a batch pairs it) wait here until that thread makes its
  * next MPI call, or MPI_Finalize.  Every function here runs under the
- * wait-state hooks' lock (waitstate_hooks.c). */
+ * wait-state hooks' lock (waitstates/hooks.c). */
 
 /* Ticks deferred for their threads: nonzero means some thread has some. */
 extern size_t mpp_ws_ndeferred;

@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "accumulate/treereduce.h"
+#include "accumulate/waitstates/treereduce.h"
 
 int mpp_tree_place(mpp_tree_t *t, const int *members, int m, int self, uint64_t id)
 {

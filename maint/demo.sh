@@ -4,7 +4,7 @@
 # headline numbers (rank 0 prints them on stderr when MPI_Finalize returns).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-sh "$top/tools/build.sh"
+sh "$top/maint/build.sh"
 demo=$top/demo
 mkdir -p "$demo"
 cd "$demo"

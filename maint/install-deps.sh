@@ -2,8 +2,8 @@
 # Install the Debian packages mpiprof needs to build, test and run its demo.
 # Idempotent: installs only what is missing. Needs root (or sudo).
 #
-#   tools/install-deps.sh            MPICH (the default MPI)
-#   tools/install-deps.sh openmpi    Open MPI too, for configure --with-mpi=openmpi
+#   maint/install-deps.sh            MPICH (the default MPI)
+#   maint/install-deps.sh openmpi    Open MPI too, for configure --with-mpi=openmpi
 #
 # Installing Open MPI switches Debian's mpicc/mpiexec alternatives (and
 # /usr/include/<arch>/mpi, libmpi.so) to it: they are set back to MPICH, so

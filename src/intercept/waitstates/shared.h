@@ -1,6 +1,6 @@
-/* What the wait-state hooks share: waitstate_hooks.c (blocking calls,
- * collectives, set-up and end), ws_requests.c (the requests the analysis
- * follows) and the inline hooks of waitstate_hooks.h (the usual case of
+/* What the wait-state hooks share: waitstates/hooks.c (blocking calls,
+ * collectives, set-up and end), waitstates/requests.c (the requests the analysis
+ * follows) and the inline hooks of waitstates/hooks.h (the usual case of
  * the calls loops make most): the lock and its discipline, the pairing of
  * messages, the collective instances, the last probe, the statistics.  Not
  * for other files. */
@@ -13,9 +13,9 @@
 #include "intercept/comms.h"
 #include "util/mt_lock.h"
 #include "attribute/thread_state.h"
-#include "accumulate/waitstates.h"
-#include "intercept/ws_deferred.h"
-#include "intercept/ws_exchange.h"
+#include "accumulate/waitstates/waitstates.h"
+#include "intercept/waitstates/deferred.h"
+#include "intercept/waitstates/exchange.h"
 
 typedef struct {
     uint64_t messages;        /* messages whose send was recorded */
@@ -38,7 +38,7 @@ extern int64_t mpp_ws_clock_offset; /* ticks to rank 0's clock */
 extern int mpp_ws_batch;           /* MPIPROF_SYNC_BATCH */
 
 /* The hooks' bookkeeping runs between mpp_ws_take() and mpp_ws_give(),
- * their MPI calls outside (ws_exchange.h); a thread entering a hook takes
+ * their MPI calls outside (waitstates/exchange.h); a thread entering a hook takes
  * the wait-state ticks other threads paired for its calls. */
 static inline void mpp_ws_take(void)
 {
@@ -75,7 +75,7 @@ static inline int mpp_ws_due_locked(void)
 }
 
 /* Collective instances of a communicator (mpp_instances_t: which batch
- * goes when) and the number of the next batch to reduce (ws_exchange.h). */
+ * goes when) and the number of the next batch to reduce (waitstates/exchange.h). */
 struct mpp_coll_ring {
     mpp_instances_t instances;
     uint64_t batches;
@@ -186,7 +186,7 @@ MPP_ALWAYS_INLINE void mpp_ws_receive_one(mpp_call_t *c, mpp_ws_envelope_t m, ui
     mpp_call_origin(c, &w->origin);
 }
 
-/* ws_requests.c: its table of requests, made at mpp_ws_start, and freed
+/* waitstates/requests.c: its table of requests, made at mpp_ws_start, and freed
  * (their communicators released) at the end or on cancel. */
 void mpp_ws_requests_start(void);
 void mpp_ws_requests_free(void);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "accumulate/waitstates.h"
+#include "accumulate/waitstates/waitstates.h"
 
 /* How far into a sender's log the match is looked for: farther, its
  * channels interleave and its entries go to the channel table. */

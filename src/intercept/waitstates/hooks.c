@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "util/warnings.h"
-#include "intercept/waitstate_hooks.h"
+#include "intercept/waitstates/hooks.h"
 
 int mpp_ws_on;
 int mpp_ws_inline_world;
@@ -36,8 +36,8 @@ void mpp_ws_maybe_progress(int due)
 }
 
 /* ------------------------------------------------------------------ */
-/* Collective instances of a communicator (ws_hooks_shared.h) and their
- * reductions (ws_exchange.h). */
+/* Collective instances of a communicator (waitstates/shared.h) and their
+ * reductions (waitstates/exchange.h). */
 
 static int64_t *terms; /* [4 * batch]: scratch of apply_batch: terms, bounds, the last part its fine_terms */
 /* Buffers of batches, shared by all communicators: a batch's goes back
@@ -362,7 +362,7 @@ void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size,
     mpp_ws_requests_start();
     mpp_comms_start(thread_multiple);
     /* one thread makes the MPI calls (no lock, no other thread's waits to
-     * apply: ws_deferred.h) and the world has an id (mpp_origin_keeps_frames
+     * apply: waitstates/deferred.h) and the world has an id (mpp_origin_keeps_frames
      * is set from MPI_THREAD_SERIALIZED on, before this) */
     mpp_ws_inline_world = !thread_multiple && !mpp_origin_keeps_frames && mpp_comm_world_entry &&
                           mpp_comm_world_entry->id;

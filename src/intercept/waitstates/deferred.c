@@ -1,6 +1,6 @@
 #include <stdlib.h>
 
-#include "intercept/ws_deferred.h"
+#include "intercept/waitstates/deferred.h"
 
 typedef struct {
     mpp_request_origin_t origin;

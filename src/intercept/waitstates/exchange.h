@@ -32,8 +32,8 @@
 #include <stdint.h>
 
 #include "util/mt_lock.h"
-#include "accumulate/treereduce.h"
-#include "accumulate/waitstates.h"
+#include "accumulate/waitstates/treereduce.h"
+#include "accumulate/waitstates/waitstates.h"
 
 typedef struct {
     /* n send records of the stream from world rank source (lock held) */

@@ -7,7 +7,7 @@
  * The profiler issues no operation on the program's communicators, only
  * local queries (sizes, groups, rank translation): communicator ids are
  * derived by every member alone (commids.h), and everything the processes
- * exchange travels on the profiler's own communicator (ws_exchange.h).
+ * exchange travels on the profiler's own communicator (waitstates/exchange.h).
  *
  * Point-to-point: each send appends (communicator id, tag, entry) to a
  * batch for its destination; a full batch travels with MPI_Issend on the
@@ -33,7 +33,7 @@
 #include "util/common.h"
 #include "attribute/thread_state.h"
 #include "intercept/wrapper_support.h"
-#include "intercept/ws_hooks_shared.h"
+#include "intercept/waitstates/shared.h"
 
 extern int mpp_ws_on;
 
@@ -87,7 +87,7 @@ MPI_Status *mpp_ws_statuses(int n);
  * FUNNELED: no lock to take, no other thread's waits to apply), on
  * MPI_COMM_WORLD, nothing queued to send (and for a collective, no batch
  * due for its reduction).  It does what the general hook does then, with
- * the same pieces (ws_hooks_shared.h), without the lock and the lookup of
+ * the same pieces (waitstates/shared.h), without the lock and the lookup of
  * the communicator: the wait-state analysis at the price of a few stores.  Whether the run is
  * such a run is one flag, set at MPI_Init: nothing another thread writes
  * is read before it (ThreadSanitizer saw a compiler's early load of a

@@ -1,7 +1,7 @@
 /* Wait states without traces (characteristics.md): the bookkeeping that
  * pairs each received message with its send, and the arithmetic of Real
  * sync, Potential sync and Time variation.  Pure: no MPI, no clock; the MPI
- * side (src/intercept/waitstates.c) feeds it instants already aligned to
+ * side (src/intercept/waitstates/hooks.c) feeds it instants already aligned to
  * rank 0's clock, in ticks.
  *
  * Real sync pairing.  Messages from one sender on one communicator with one
@@ -38,7 +38,7 @@
 
 #include <stdint.h>
 
-#include "accumulate/cover.h"
+#include "accumulate/waitstates/cover.h"
 #include "util/common.h"
 #include "records/origin.h"
 

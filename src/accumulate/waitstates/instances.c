@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "accumulate/waitstates.h"
+#include "accumulate/waitstates/waitstates.h"
 
 void mpp_batch_pool_init(mpp_batch_pool_t *p, int size)
 {

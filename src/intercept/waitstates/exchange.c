@@ -1,8 +1,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "accumulate/commids.h"
-#include "intercept/ws_exchange.h"
+#include "accumulate/waitstates/commids.h"
+#include "intercept/waitstates/exchange.h"
 
 enum { TAG_STREAM = 7201, TAG_REDUCTION = 7202 };
 

@@ -1,4 +1,4 @@
-/* The requests the wait-state analysis follows (waitstate_hooks.h): a
+/* The requests the wait-state analysis follows (waitstates/hooks.h): a
  * receive's request, for the message its completion receives; a
  * nonblocking or persistent collective's, for its instance's exit; a
  * persistent send's, for the send record each start makes; MPI_Comm_idup's,
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "util/handlemap.h"
-#include "intercept/waitstate_hooks.h"
+#include "intercept/waitstates/hooks.h"
 
 enum { REQ_RECV = 1, REQ_PRECV, REQ_PSEND, REQ_COLL, REQ_PCOLL, REQ_IDUP };
 

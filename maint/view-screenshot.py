@@ -2,8 +2,8 @@
 """view-screenshot.py PAGE.html OUT.png: a picture of an mpiprof-view page
 in a headless Chromium, with the SRC point of most time in the interval
 of most Lost time below interval 0 selected (its stack and source shown),
-for the README (doc/view-demo.png is the demo's: tools/demo.sh, then
-tools/view-screenshot.py demo/jacobi.*.prof.html doc/view-demo.png).
+for the README (doc/view-demo.png is the demo's: maint/demo.sh, then
+maint/view-screenshot.py demo/jacobi.*.prof.html doc/view-demo.png).
 Needs chromium, chromium-driver and python3-selenium."""
 import os
 import sys

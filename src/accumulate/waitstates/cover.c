@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "accumulate/cover.h"
+#include "accumulate/waitstates/cover.h"
 
 void mpp_cover_reset(mpp_cover_t *c)
 {

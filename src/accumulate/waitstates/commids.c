@@ -1,6 +1,6 @@
 #include <stdlib.h>
 
-#include "accumulate/commids.h"
+#include "accumulate/waitstates/commids.h"
 
 /* splitmix64's finalizer: every input bit moves every output bit. */
 static uint64_t mix(uint64_t h, uint64_t v)
