@@ -59,8 +59,8 @@ if [ "${1:-}" = "--mpiexec-wrapper" ]; then
     rc=0
     # hydra ends a job at MPIEXEC_TIMEOUT; timeout(1) catches a hydra that
     # does not (a process stuck in a signal handler, a hung proxy)
-    timeout -k 15 $((limit + 60)) "$MPIPROF_SUITE_MPIEXEC" ${genv[@]+"${genv[@]}"} "$@" \
-        > "$out" 2>&1 < /dev/null || rc=$?
+    timeout -k 15 $((limit + 60)) "$MPIPROF_SUITE_MPIEXEC" \
+        ${genv[@]+"${genv[@]}"} "$@" > "$out" 2>&1 < /dev/null || rc=$?
     t1=$(date +%s.%N)
     timed_out=0
     if [ "$rc" = 124 ] || [ "$rc" = 137 ] ||
@@ -68,9 +68,9 @@ if [ "${1:-}" = "--mpiexec-wrapper" ]; then
         timed_out=1
     fi
     # one line per run: the report script joins it with runtests' verdict
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$seq" "$rel" "$prog" "$np" \
-        "$rc" "$(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }")" "$limit" "$timed_out" "$id" \
-        >> "$rundir/runs.tsv"
+    secs=$(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$seq" "$rel" "$prog" \
+        "$np" "$rc" "$secs" "$limit" "$timed_out" "$id" >> "$rundir/runs.tsv"
     cat "$out"
     exit "$rc"
 fi
@@ -95,7 +95,9 @@ Options:
   --timeout SEC      MPICH's default per-test limit (180), scaled by each
                      test's timeLimit=
   --profiled-factor N  limits of the profiled run are N times longer (3)
-  --maxnp N          largest process count run (2)
+  --maxnp N          largest process count run (2); a test listed for more
+                     runs with N, as with runtests -maxnp
+  --no-cap           leave such tests out instead
   --configure-args S extra options for test/mpi's configure
   --report FILE      also copy the text report there
 EOF
@@ -103,7 +105,7 @@ EOF
 
 mpich=""; tag=v4.0.2; workdir=${TMPDIR:-/tmp}/mpiprof-mpich-suite
 lib=$top/.libs/libmpiprof.so; only=""; skip_build=0; runs="baseline profiled"
-timeout_s=180; factor=3; maxnp=2; configure_args=""; report_copy=""
+timeout_s=180; factor=3; maxnp=2; no_cap=; configure_args=""; report_copy=""
 extra_env=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -120,6 +122,7 @@ while [ $# -gt 0 ]; do
         --timeout) timeout_s=${2:?}; shift ;;
         --profiled-factor) factor=${2:?}; shift ;;
         --maxnp) maxnp=${2:?}; shift ;;
+        --no-cap) no_cap=--no-cap ;;
         --configure-args) configure_args=${2:?}; shift ;;
         --report) report_copy=${2:?}; shift ;;
         -h|--help) usage; exit 0 ;;
@@ -214,10 +217,11 @@ bootstrap_sources() {
     # (FROM_MPICH=yes, a FIXME in configure.ac); the installed MPICH has
     # mpi_f08, so the test that its compiler passes is enough here.
     # shellcheck disable=SC2016  # configure.ac's text, not ours to expand
-    sed -i 's/if test "$enable_f08" = "yes" -a "$FROM_MPICH" = "yes" ; then/if test "$enable_f08" = "yes" ; then/' \
+    sed -i 's/\(if test "$enable_f08" = "yes"\) -a "$FROM_MPICH" = "yes"/\1/' \
         "$src/configure.ac"
     say "bootstrapping test/mpi (f77 -> f90 tests, autoreconf)"
-    (cd "$src" && ./autogen.sh && autoreconf -if) > "$workdir/autogen.log" 2>&1 ||
+    (cd "$src" && ./autogen.sh && autoreconf -if) \
+        > "$workdir/autogen.log" 2>&1 ||
         die "bootstrap failed, see $workdir/autogen.log"
 }
 
@@ -249,12 +253,14 @@ if [ "$skip_build" = 0 ]; then
     configure_suite
     build_suite
 else
-    [ -x "$build/runtests" ] || die "no built suite in $workdir: drop --skip-build"
+    [ -x "$build/runtests" ] ||
+        die "no built suite in $workdir: drop --skip-build"
 fi
 
 say "choosing the tests"
 python3 "$here/mpich_testsuite_select.py" --build "$build" --srcdir "$src" \
-    --out "$workdir/tests.json" --maxnp "$maxnp" --only "$only" --make ||
+    --out "$workdir/tests.json" --maxnp "$maxnp" ${no_cap:+"$no_cap"} \
+    --only "$only" --make ||
     die "no test chosen"
 
 # --------------------------------------------------------------------------

@@ -67,8 +67,10 @@ def case_fields(name):
     return d, prog, np_, " ".join(rest.split())
 
 
-def read_run(workdir, mode):
-    """OrderedDict key -> record of one run, or None if it did not run."""
+def read_run(workdir, mode, listed):
+    """OrderedDict key -> record of one run, or None if it did not run.
+    LISTED: (test, np, args) -> the process count MPICH's list asks for,
+    when the run has fewer."""
     rundir = os.path.join(workdir, "run-" + mode)
     if not os.path.isdir(rundir):
         return None
@@ -87,7 +89,9 @@ def read_run(workdir, mode):
             os.path.join(rundir, "junit.xml")):
         d, prog, np_, rest = case_fields(name)
         label = (d + "/" if d != "." else "") + prog
-        key = "%s np=%s%s" % (label, np_, " " + rest if rest else "")
+        more = listed.get((label, np_, rest))
+        key = "%s np=%s%s%s" % (label, np_, " (listed for %s)" % more
+                                if more else "", " " + rest if rest else "")
         seen[key] += 1
         if seen[key] > 1:
             key += " #%d" % seen[key]
@@ -213,6 +217,14 @@ def describe_run(run, label):
                sum(r["status"] == "pass" for r in ran),
                sum(r["status"] == "fail" for r in ran),
                len(recs) - len(ran), fmt_time(run["wall"]))]
+    try:
+        log = open(os.path.join(run["dir"], "runtests.log"),
+                   errors="replace").read()
+    except OSError:
+        log = ""
+    # runtests stops early on a stop file or when most tests time out
+    out += ["  runtests: " + ln for ln in log.splitlines()
+            if ln.startswith("Terminating test")]
     if run["unmatched"]:
         out.append("  (%d mpiexec runs not matched to runtests' results)"
                    % run["unmatched"])
@@ -229,9 +241,13 @@ def write_report(args, tests, base, prof, res, prots):
     L = ["mpiprof on MPICH's test suite (maint/mpich-testsuite.sh)",
          "date: %s" % time.strftime("%Y-%m-%d %H:%M"),
          "profiler: %s" % args.lib,
-         "tests: processes <= %s%s" % (
-             tests.get("maxnp"), ", --only %s" % tests["only"]
-             if tests.get("only") else ""), ""]
+         "tests: at most %s processes (%s)%s" % (
+             tests.get("maxnp"),
+             "tests listed for more left out" if tests.get("no_cap") else
+             "%d runs of tests listed for more processes run with %s" % (
+                 sum("listed_np" in t for t in tests.get("kept", [])),
+                 tests.get("maxnp")),
+             ", --only %s" % tests["only"] if tests.get("only") else ""), ""]
     L += describe_run(base, "without profiler")
     L += describe_run(prof, "with profiler   ")
     L.append("")
@@ -257,8 +273,12 @@ def write_report(args, tests, base, prof, res, prots):
     if prots is not None:
         L.append("== Protocols checked: %d (protocol_check.py: invariants, "
                  "text, schema)" % prots["checked"])
-        for key, f, msg in section("Protocols breaking an invariant",
-                                   prots["failures"]):
+        fails = section("Protocols breaking an invariant", prots["failures"])
+        if fails:
+            by_test = Counter(k.split(" np=")[0] for k, _, _ in fails)
+            L.append("  by test: " + ", ".join(
+                "%s (%d)" % kv for kv in sorted(by_test.items())))
+        for key, f, msg in fails:
             L.append("* %s (%s):" % (key, f))
             L += ["    " + m for m in msg.splitlines()[:8]]
         L.append("")
@@ -338,8 +358,10 @@ def main(argv):
         tests = json.load(open(os.path.join(args.workdir, "tests.json")))
     except (OSError, ValueError):
         tests = {}
-    base = read_run(args.workdir, "baseline")
-    prof = read_run(args.workdir, "profiled")
+    listed = {(t["name"], t["np"], " ".join(t["args"] + t["env"])):
+              t["listed_np"] for t in tests.get("kept", []) if "listed_np" in t}
+    base = read_run(args.workdir, "baseline", listed)
+    prof = read_run(args.workdir, "profiled", listed)
     res = compare(base, prof)
     prots = check_protocols(prof, args.schema) if prof else None
     lines = write_report(args, tests, base, prof, res, prots)

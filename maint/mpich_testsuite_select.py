@@ -9,7 +9,11 @@ at (-tests=testlist.mpiprof).  MPICH's own lists are not touched, so a plain
 `make testing` in the build tree still runs the whole suite.
 
 Usage: mpich_testsuite_select.py --build DIR --srcdir DIR --out TESTS.json
-                                 [--maxnp 2] [--only REGEX] [--make]
+                                 [--maxnp 2] [--no-cap] [--only REGEX] [--make]
+
+A test listed for more than maxnp processes runs with maxnp (what runtests
+-maxnp does: most such tests adapt to the size they get), once when several
+lines then ask for the same run; with --no-cap it is left out.
 
 --make builds the programs of the chosen tests that are not built yet (one
 `make -k` per directory) and leaves out those that still do not build.
@@ -81,6 +85,15 @@ def walk(build, srcdir, rel, opts, kept, left_out, depth=0):
                 continue
             test = describe(rel, prog, np_, keys, name)
             reason = exclusion(test, keys, opts)
+            if not reason and int(np_) > opts.maxnp:
+                # as runtests -maxnp does: the run gets maxnp processes
+                test["listed_np"], test["np"] = np_, str(opts.maxnp)
+                np_ = test["np"]
+            same = (test["name"], np_, tuple(keys))
+            if not reason and same in opts.seen:
+                reason = "the same run as another (after capping to %d " \
+                    "processes)" % opts.maxnp
+            opts.seen.add(same)
             if reason:
                 test["reason"] = reason
                 left_out.append(test)
@@ -115,7 +128,7 @@ def exclusion(test, keys, opts):
         return "not selected by --only"
     if not test["np"].isdigit():
         return "process count '%s' unreadable" % test["np"]
-    if int(test["np"]) > opts.maxnp:
+    if int(test["np"]) > opts.maxnp and opts.no_cap:
         return "needs %s processes (only runs of 1..%d processes here)" % (
             test["np"], opts.maxnp)
     for k in keys:
@@ -166,11 +179,15 @@ def main(argv):
     ap.add_argument("--out", required=True)
     ap.add_argument("--maxnp", type=int, default=2)
     ap.add_argument("--only", default="")
+    ap.add_argument("--no-cap", action="store_true",
+                    help="leave out tests of more than maxnp processes "
+                    "instead of running them with maxnp")
     ap.add_argument("--make", action="store_true")
     ap.add_argument("--jobs", type=int, default=2)
     opts = ap.parse_args(argv[1:])
     build = os.path.abspath(opts.build)
     srcdir = os.path.abspath(opts.srcdir)
+    opts.seen = set()
 
     kept, left_out = [], []
     walk(build, srcdir, ".", opts, kept, left_out)
@@ -183,10 +200,13 @@ def main(argv):
                       if t["reason"].startswith("does not build")}
             prune_lists(build, broken)
     with open(opts.out, "w") as f:
-        json.dump({"maxnp": opts.maxnp, "only": opts.only, "kept": kept,
+        json.dump({"maxnp": opts.maxnp, "no_cap": opts.no_cap,
+                   "only": opts.only, "kept": kept,
                    "left_out": left_out}, f, indent=1)
-    print("%d test runs chosen, %d left out (%s)"
-          % (len(kept), len(left_out), opts.out))
+    print("%d test runs chosen (%d of them listed for more than %d "
+          "processes), %d left out (%s)"
+          % (len(kept), sum("listed_np" in t for t in kept), opts.maxnp,
+             len(left_out), opts.out))
     return 0 if kept else 1
 
 
