@@ -54,6 +54,18 @@ if [ "${1:-}" = "--mpiexec-wrapper" ]; then
     fi
     limit=${MPIEXEC_TIMEOUT:-180}
     limit=${limit%.*}
+    # A test that timed out without the profiler cannot regress with it:
+    # it gets the unprofiled run's limit, not a longer one.  The two runs
+    # go through the same lists, so run N of one is run N of the other.
+    if [ "$MPIPROF_SUITE_MODE" = profiled ]; then
+        b=$(awk -F'\t' -v n="$seq" -v r="$rel" -v p="$prog" -v c="$np" \
+            '$1 == n && $2 == r && $3 == p && $4 == c && $8 == 1 { print $7 }' \
+            "$rundir/../run-baseline/runs.tsv" 2>/dev/null || true)
+        if [ -n "$b" ]; then
+            limit=$b
+            export MPIEXEC_TIMEOUT=$b
+        fi
+    fi
     out=$rundir/out/$id.out
     t0=$(date +%s.%N)
     rc=0

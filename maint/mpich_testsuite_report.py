@@ -204,7 +204,7 @@ def compare(base, prof):
     return res
 
 
-def describe_run(run, label):
+def describe_run(run, label, planned):
     if run is None:
         return ["%s: not run" % label]
     recs = list(run["records"].values())
@@ -217,6 +217,9 @@ def describe_run(run, label):
                sum(r["status"] == "pass" for r in ran),
                sum(r["status"] == "fail" for r in ran),
                len(recs) - len(ran), fmt_time(run["wall"]))]
+    if run["wall"] is None:
+        out.append("  UNFINISHED (running or stopped): %d of the %d test runs"
+                   " chosen have run" % (run["wrapper_lines"], planned))
     try:
         log = open(os.path.join(run["dir"], "runtests.log"),
                    errors="replace").read()
@@ -248,8 +251,9 @@ def write_report(args, tests, base, prof, res, prots):
                  sum("listed_np" in t for t in tests.get("kept", [])),
                  tests.get("maxnp")),
              ", --only %s" % tests["only"] if tests.get("only") else ""), ""]
-    L += describe_run(base, "without profiler")
-    L += describe_run(prof, "with profiler   ")
+    planned = len(tests.get("kept", []))
+    L += describe_run(base, "without profiler", planned)
+    L += describe_run(prof, "with profiler   ", planned)
     L.append("")
 
     def section(title, items):
@@ -312,6 +316,15 @@ def write_report(args, tests, base, prof, res, prots):
     for key in section("Fail without, pass with the profiler", res["fixed"]):
         L.append("* " + key)
     L.append("")
+    # failures of the plain run that the profiled run did not reach
+    alone = [k for k, r in (base["records"].items() if base else [])
+             if r["status"] == "fail" and k not in
+             (prof["records"] if prof else {})]
+    for key in section("Fail without the profiler, not run with it", alone):
+        first = [ln for ln in output_of(base, base["records"][key])
+                 .splitlines() if ln.strip()][:1]
+        L.append("* %s%s" % (key, ": " + first[0][:150] if first else ""))
+    L.append("")
     skipped = [(k, r["detail"]) for k, r in
                (prof or base or {"records": {}})["records"].items()
                if r["status"] == "skip"]
@@ -337,7 +350,7 @@ def exclusions(tests):
         by_reason.setdefault(group, []).append(t)
     for group, ts in by_reason.items():
         L.append("* %s: %d test runs" % (group, len(ts)))
-        if group.startswith(("needs more", "not selected")):
+        if group.startswith(("needs more", "not selected", "the same run")):
             continue
         for t in ts:
             L.append("    %s np=%s%s: %s" % (
