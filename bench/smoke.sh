@@ -39,7 +39,7 @@ for label in 'mpiprof overhead benchmark' 'MPI_Iprobe with nothing pending' '8-b
     'Memory: resident set size' 'Finalize: time from MPI_Finalize' '1000 distinct' 'runs succeeded.' \
     'Wait-state analysis: ns per call it adds' 'messages paired of' \
     'Same process, slice by slice' 'Same processes, slice by slice: the two-process workloads' \
-    'MPI_Init: from the last process' "Issue 17's table" 'MPI_Finalize, 1000 SRC x 10 intervals, added' \
+    'MPI_Init: from the last process' "Targets: the default configuration" 'MPI_Finalize, 1000 SRC x 10 intervals, added' \
     'Local queries in hot loops' 'MPI_Type_size, 3 stacks at one site'
 do
     grep -qF -- "$label" "$out" || { echo "FAIL: the report lacks '$label'" >&2; exit 1; }

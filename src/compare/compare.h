@@ -12,7 +12,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* The defaults of --rtol and --atol: the "1% or 2 ms". */
+/* The defaults of --rtol and --atol: "1% or 2 ms", within which the
+ * analyzer's protocol of a trace agrees with the dynamic one. */
 #define MPP_COMPARE_RTOL 0.01
 #define MPP_COMPARE_ATOL 0.002
 
