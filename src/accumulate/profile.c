@@ -104,19 +104,14 @@ static void scale_to_union(mpp_local_profile_t *p, const mpp_interval_t *interva
     free(in_mpi);
 }
 
-mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int ntables,
-                                       const mpp_interval_t *intervals, int nintervals,
-                                       double (*to_seconds)(uint64_t), mpp_resolve_fn resolve,
-                                       void *resolve_ctx, mpp_function_name_fn function_name)
+/* The profile's intervals, in the order of `intervals` (the process's
+ * interval table), with their keys and times; -1 when memory ran out. */
+static int local_intervals(mpp_local_profile_t *p, const mpp_interval_t *intervals, int nintervals,
+                           double (*to_seconds)(uint64_t))
 {
-    mpp_local_profile_t *p = calloc(1, sizeof *p);
-    if (!p)
-        return NULL;
     p->intervals = calloc((size_t)nintervals + 1, sizeof *p->intervals);
-    if (!p->intervals) {
-        free(p);
-        return NULL;
-    }
+    if (!p->intervals)
+        return -1;
     p->nintervals = nintervals;
     for (int i = 0; i < nintervals; i++) {
         const mpp_interval_t *in = &intervals[i];
@@ -130,7 +125,135 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
         li->cpu = in->cpu;
         li->sys = in->sys;
     }
+    return 0;
+}
 
+/* A call site: its SRC key and the key's ordinal. */
+typedef struct {
+    const char *src;  /* the canonical copy, in p->srcs */
+    uint64_t ordinal; /* its value in `unique` */
+} site_t;
+
+/* A call site appears in several intervals: resolve and build its SRC key
+ * once (by_stack: by the 64-bit hash of function and frames, as the table
+ * itself tells cells apart), keep one copy per distinct key in p->srcs
+ * (unique, two addresses can resolve to the same line; its value is the
+ * key's ordinal there), and find cells by (interval, that ordinal). */
+typedef struct {
+    mpp_local_profile_t *p;
+    mpp_handlemap_t by_stack, index; /* values: site_t, the cell's position in p->cells */
+    mpp_strmap_t unique;
+    mpp_resolve_fn resolve;
+    void *resolve_ctx;
+    mpp_function_name_fn function_name;
+    double (*to_seconds)(uint64_t);
+} cells_builder_t;
+
+/* The call site of a table's cell (NULL when memory ran out). */
+static const site_t *call_site(cells_builder_t *b, const mpp_table_t *table, const mpp_cell_t *c)
+{
+    mpp_local_profile_t *p = b->p;
+    int inserted;
+    site_t *known = mpp_handlemap_put(&b->by_stack, mpp_key_hash(c->fid, 0, c->frames, table->depth), &inserted);
+    if (!known)
+        return NULL;
+    if (inserted) {
+        char *src = mpp_profile_src_key(c->fid, c->frames, table->depth, b->resolve, b->resolve_ctx, b->function_name);
+        uintptr_t *u = src ? mpp_strmap_put(&b->unique, src, (uintptr_t)p->nsrcs, &inserted) : NULL;
+        if (!u) {
+            free(src);
+            mpp_handlemap_remove(&b->by_stack, mpp_key_hash(c->fid, 0, c->frames, table->depth), NULL);
+            return NULL;
+        }
+        if (inserted)
+            p->srcs[p->nsrcs++] = src;
+        else
+            free(src);
+        *known = (site_t){p->srcs[*u], *u};
+    }
+    return known;
+}
+
+/* The profile's cell of a table's cell at that call site: found, or added
+ * (NULL when memory ran out). */
+static mpp_local_cell_t *local_cell(cells_builder_t *b, const mpp_cell_t *c, const site_t *site)
+{
+    mpp_local_profile_t *p = b->p;
+    int inserted;
+    int *slot = mpp_handlemap_put(&b->index, (uint64_t)c->interval << 32 | site->ordinal, &inserted);
+    if (!slot)
+        return NULL;
+    if (inserted)
+        *slot = p->ncells;
+    mpp_local_cell_t *lc = &p->cells[*slot];
+    if (inserted) {
+        lc->interval = (int)c->interval;
+        lc->src = site->src;
+        lc->fid = c->fid;
+        p->ncells++;
+    }
+    return lc;
+}
+
+/* A table's cell added to the profile's: its counts, price, Overlap, wait
+ * states and times, those also to its interval and every enclosing one. */
+static void add_stats(mpp_local_profile_t *p, mpp_local_cell_t *lc, const mpp_cell_t *c,
+                      double (*to_seconds)(uint64_t))
+{
+    lc->calls += c->stats.calls;
+    lc->bytes_sent += c->stats.bytes_sent;
+    lc->bytes_recv += c->stats.bytes_recv;
+    mpp_price_add(lc->price, c->stats.model);
+    lc->overlap += to_seconds(c->stats.overlap);
+    for (int w = 0; w < MPP_NWAIT; w++) {
+        double seconds = to_seconds(c->stats.wait[w]);
+        lc->wait[w] += seconds;
+        for (int in = (int)c->interval; in >= 0; in = p->intervals[in].parent)
+            p->intervals[in].wait[w] += seconds;
+    }
+    for (int k = 0; k < MPP_NCAT; k++) {
+        double seconds = to_seconds(c->stats.ticks[k]);
+        lc->time += seconds;
+        lc->cat[k] += seconds;
+        /* inclusive: the interval and every enclosing one */
+        for (int in = (int)c->interval; in >= 0; in = p->intervals[in].parent)
+            p->intervals[in].cat[k] += seconds;
+    }
+}
+
+/* Every thread's table into the profile's SRC points and cells. */
+static void add_cells(cells_builder_t *b, const mpp_table_t *const *tables, int ntables)
+{
+    for (int t = 0; t < ntables; t++) {
+        const mpp_table_t *table = tables[t];
+        for (size_t s = 0; s < table->capacity; s++) {
+            const mpp_cell_t *c = &table->cells[s];
+            if (!c->hash || (!c->stats.calls && !c->stats.overlap && !c->stats.wait[0] && !c->stats.wait[1] &&
+                             !c->stats.wait[2]))
+                continue; /* calls == 0: Overlap (or a wait state) of a call of another thread's at this site */
+            const site_t *site = call_site(b, table, c);
+            if (!site)
+                continue;
+            mpp_local_cell_t *lc = local_cell(b, c, site);
+            if (!lc)
+                continue;
+            add_stats(b->p, lc, c, b->to_seconds);
+        }
+    }
+}
+
+mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int ntables,
+                                       const mpp_interval_t *intervals, int nintervals,
+                                       double (*to_seconds)(uint64_t), mpp_resolve_fn resolve,
+                                       void *resolve_ctx, mpp_function_name_fn function_name)
+{
+    mpp_local_profile_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    if (local_intervals(p, intervals, nintervals, to_seconds) != 0) {
+        free(p);
+        return NULL;
+    }
     size_t total = 0;
     for (int t = 0; t < ntables; t++)
         total += tables[t]->count + 8;
@@ -140,83 +263,15 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
         mpp_profile_free(p);
         return NULL;
     }
-    /* A call site appears in several intervals: resolve and build its SRC
-     * key once (by_stack: by the 64-bit hash of function and frames, as the
-     * table itself tells cells apart), keep one copy per distinct key in
-     * p->srcs (unique, two addresses can resolve to the same line; its
-     * value is the key's ordinal there), and find cells by (interval, that
-     * ordinal). */
-    mpp_handlemap_t by_stack, index;
-    mpp_strmap_t unique;
-    typedef struct {
-        const char *src;  /* the canonical copy, in p->srcs */
-        uint64_t ordinal; /* its value in `unique` */
-    } site_t;
-    mpp_handlemap_init(&by_stack, sizeof(site_t));
-    mpp_handlemap_init(&index, sizeof(int));
-    mpp_strmap_init(&unique);
-    for (int t = 0; t < ntables; t++) {
-        const mpp_table_t *table = tables[t];
-        for (size_t s = 0; s < table->capacity; s++) {
-            const mpp_cell_t *c = &table->cells[s];
-            if (!c->hash || (!c->stats.calls && !c->stats.overlap && !c->stats.wait[0] && !c->stats.wait[1] &&
-                             !c->stats.wait[2]))
-                continue; /* calls == 0: Overlap (or a wait state) of a call of another thread's at this site */
-            int inserted;
-            site_t *known = mpp_handlemap_put(&by_stack, mpp_key_hash(c->fid, 0, c->frames, table->depth), &inserted);
-            if (!known)
-                continue;
-            if (inserted) {
-                char *src = mpp_profile_src_key(c->fid, c->frames, table->depth, resolve, resolve_ctx, function_name);
-                uintptr_t *u = src ? mpp_strmap_put(&unique, src, (uintptr_t)p->nsrcs, &inserted) : NULL;
-                if (!u) {
-                    free(src);
-                    mpp_handlemap_remove(&by_stack, mpp_key_hash(c->fid, 0, c->frames, table->depth), NULL);
-                    continue;
-                }
-                if (inserted)
-                    p->srcs[p->nsrcs++] = src;
-                else
-                    free(src);
-                *known = (site_t){p->srcs[*u], *u};
-            }
-            const char *src = known->src;
-            int *slot = mpp_handlemap_put(&index, (uint64_t)c->interval << 32 | known->ordinal, &inserted);
-            if (!slot)
-                continue;
-            if (inserted)
-                *slot = p->ncells;
-            mpp_local_cell_t *lc = &p->cells[*slot];
-            if (inserted) {
-                lc->interval = (int)c->interval;
-                lc->src = src;
-                lc->fid = c->fid;
-                p->ncells++;
-            }
-            lc->calls += c->stats.calls;
-            lc->bytes_sent += c->stats.bytes_sent;
-            lc->bytes_recv += c->stats.bytes_recv;
-            mpp_price_add(lc->price, c->stats.model);
-            lc->overlap += to_seconds(c->stats.overlap);
-            for (int w = 0; w < MPP_NWAIT; w++) {
-                double seconds = to_seconds(c->stats.wait[w]);
-                lc->wait[w] += seconds;
-                for (int in = (int)c->interval; in >= 0; in = p->intervals[in].parent)
-                    p->intervals[in].wait[w] += seconds;
-            }
-            for (int k = 0; k < MPP_NCAT; k++) {
-                double seconds = to_seconds(c->stats.ticks[k]);
-                lc->time += seconds;
-                lc->cat[k] += seconds;
-                /* inclusive: the interval and every enclosing one */
-                for (int in = (int)c->interval; in >= 0; in = p->intervals[in].parent)
-                    p->intervals[in].cat[k] += seconds;
-            }
-        }
-    }
-    mpp_handlemap_free(&by_stack);
-    mpp_handlemap_free(&index);
-    mpp_strmap_free(&unique);
+    cells_builder_t b = {.p = p, .resolve = resolve, .resolve_ctx = resolve_ctx, .function_name = function_name,
+                         .to_seconds = to_seconds};
+    mpp_handlemap_init(&b.by_stack, sizeof(site_t));
+    mpp_handlemap_init(&b.index, sizeof(int));
+    mpp_strmap_init(&b.unique);
+    add_cells(&b, tables, ntables);
+    mpp_handlemap_free(&b.by_stack);
+    mpp_handlemap_free(&b.index);
+    mpp_strmap_free(&b.unique);
     scale_to_union(p, intervals, nintervals, to_seconds);
     return p;
 }

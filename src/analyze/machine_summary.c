@@ -277,24 +277,12 @@ static int check_oversubscribed(mpp_machine_summary_t *s, const mpp_host_placeme
     return unbound ? add_warning(s, text) : 0;
 }
 
-int mpp_machine_summarize(const mpp_machine_data_t *m, mpp_machine_summary_t *s)
+/* The Machine line's node types, at the same indexes as m->types (the
+ * hosts refer to them); -1 when memory ran out. */
+static int summarize_types(const mpp_machine_data_t *m, mpp_machine_summary_t *s)
 {
-    memset(s, 0, sizeof *s);
-    if (!m) {
-        s->na_reason = "topology and placement were not collected";
-        return 0;
-    }
-    if (m->na_reason) {
-        s->na_reason = m->na_reason;
-        return 0;
-    }
     int rc = 0;
-    s->types = calloc((size_t)m->ntypes + 1, sizeof *s->types);
-    s->hosts = calloc((size_t)m->nhosts + 1, sizeof *s->hosts);
-    if (!s->types || !s->hosts)
-        return -1;
     for (int t = 0; t < m->ntypes; t++) {
-        /* same indexes as m->types: the hosts refer to them */
         mpp_machine_type_t *mt = &s->types[s->ntypes];
         if (mpp_node_type_parse(m->types[t], &mt->type) == 0)
             mt->text = mpp_node_type_text(&mt->type);
@@ -309,79 +297,141 @@ int mpp_machine_summarize(const mpp_machine_data_t *m, mpp_machine_summary_t *s)
             rc = -1;
         s->ntypes++;
     }
+    return rc;
+}
+
+/* The PUs a host lets its processes use (*allowed, allocated): those it
+ * said, else every PU of its core map; how many, -1 when unknown. */
+static int allowed_pus(const mpp_machine_host_t *mh, const core_map_t *cm, int **allowed)
+{
+    int *pus = NULL, npus = -1;
+    if (mh->allowed)
+        npus = mpp_idlist_parse(mh->allowed, &pus);
+    if (npus < 0 && cm->npu) { /* every PU of the node */
+        pus = malloc((size_t)cm->npu * sizeof *pus);
+        npus = 0;
+        for (int p = 0; pus && p < cm->npu; p++)
+            if (cm->core_of[p] >= 0)
+                pus[npus++] = p;
+    }
+    *allowed = pus;
+    return npus;
+}
+
+/* The placement runs of `host` (moved out of `runs`), each bound (1),
+ * unbound (0: bound to every allowed PU) or of unknown binding (-1), with
+ * its text; -1 when memory ran out. */
+static int place_runs(mpp_host_placement_t *h, const char *host, mpp_run_t *runs, int nruns, const int *allowed,
+                      int nallowed)
+{
+    int rc = 0;
+    for (int r = 0; r < nruns; r++)
+        if (runs[r].host && !strcmp(runs[r].host, host))
+            h->nruns++;
+    h->runs = calloc((size_t)h->nruns + 1, sizeof *h->runs);
+    int k = 0;
+    for (int r = 0; h->runs && r < nruns; r++) {
+        if (!runs[r].host || strcmp(runs[r].host, host))
+            continue;
+        mpp_placed_run_t *p = &h->runs[k++];
+        p->run = runs[r];
+        memset(&runs[r], 0, sizeof runs[r]);
+        if (!p->run.npus)
+            p->bound = -1;
+        else if (nallowed > 0 && (p->run.count == 1 || p->run.pu_step == 0) &&
+                 contains(p->run.pus, p->run.npus, allowed, nallowed))
+            p->bound = 0;
+        else
+            p->bound = 1;
+        p->text = placed_text(p);
+        if (!p->text)
+            rc = -1;
+    }
+    return rc;
+}
+
+/* The host's Placement line (NULL when memory ran out). */
+static char *host_text(const mpp_host_placement_t *h, const char *host)
+{
+    mpp_textbuf_t b = {0};
+    mpp_textbuf_printf(&b, "%s: ", host);
+    if (!h->nruns)
+        mpp_textbuf_printf(&b, "%d rank%s, binding unknown", h->nranks, h->nranks == 1 ? "" : "s");
+    for (int i = 0; i < h->nruns; i++)
+        mpp_textbuf_printf(&b, "%s%s", i ? "; " : "", h->runs[i].text ? h->runs[i].text : "?");
+    return mpp_textbuf_done(&b);
+}
+
+/* The cores a host's processes may use: those of its allowed PUs, else
+ * every core of its node type (0: unknown). */
+static int usable_cores(const core_map_t *cm, const int *allowed, int nallowed, const mpp_node_type_t *type)
+{
+    int usable = 0;
+    if (cm->ncores && nallowed > 0) {
+        unsigned char *used = calloc((size_t)cm->ncores, 1);
+        for (int a = 0; used && a < nallowed; a++)
+            if (allowed[a] < cm->npu && cm->core_of[allowed[a]] >= 0 && !used[cm->core_of[allowed[a]]]++)
+                usable++;
+        free(used);
+    } else if (type) {
+        usable = type->cores;
+    }
+    return usable;
+}
+
+/* A host's Placement: its runs and line, and the warnings about its ranks
+ * that share cores or compete for them.  rc: the summary's so far (the
+ * checks run only while it is 0); returns it, -1 when memory ran out. */
+static int summarize_host(mpp_machine_summary_t *s, const mpp_machine_host_t *mh, mpp_run_t *runs, int nruns, int rc)
+{
+    mpp_host_placement_t *h = &s->hosts[s->nhosts++];
+    h->host = strdup(mh->name);
+    h->nranks = mh->nranks;
+    const mpp_node_type_t *type = mh->type >= 0 && mh->type < s->ntypes ? &s->types[mh->type].type : NULL;
+    core_map_t cm;
+    core_map_build(type ? type->core_map : NULL, &cm);
+    int *allowed;
+    int nallowed = allowed_pus(mh, &cm, &allowed);
+    if (place_runs(h, mh->name, runs, nruns, allowed, nallowed) != 0)
+        rc = -1;
+    h->text = host_text(h, mh->name);
+    if (!h->host || !h->text || !h->runs)
+        rc = -1;
+
+    if (rc == 0)
+        rc = check_sharing(s, h, &cm);
+    int usable = usable_cores(&cm, allowed, nallowed, type);
+    if (rc == 0)
+        rc = check_oversubscribed(s, h, usable);
+    free(allowed);
+    free(cm.core_of);
+    return rc;
+}
+
+int mpp_machine_summarize(const mpp_machine_data_t *m, mpp_machine_summary_t *s)
+{
+    memset(s, 0, sizeof *s);
+    if (!m) {
+        s->na_reason = "topology and placement were not collected";
+        return 0;
+    }
+    if (m->na_reason) {
+        s->na_reason = m->na_reason;
+        return 0;
+    }
+    s->types = calloc((size_t)m->ntypes + 1, sizeof *s->types);
+    s->hosts = calloc((size_t)m->nhosts + 1, sizeof *s->hosts);
+    if (!s->types || !s->hosts)
+        return -1;
+    int rc = summarize_types(m, s);
 
     mpp_run_t *runs = calloc((size_t)m->nruns + 1, sizeof *runs);
     int nruns = 0;
     for (int r = 0; runs && r < m->nruns; r++)
         if (mpp_run_parse(m->runs[r], &runs[nruns]) == 0)
             nruns++;
-    for (int hi = 0; runs && hi < m->nhosts; hi++) {
-        const mpp_machine_host_t *mh = &m->hosts[hi];
-        mpp_host_placement_t *h = &s->hosts[s->nhosts++];
-        h->host = strdup(mh->name);
-        h->nranks = mh->nranks;
-        const mpp_node_type_t *type = mh->type >= 0 && mh->type < s->ntypes ? &s->types[mh->type].type : NULL;
-        core_map_t cm;
-        core_map_build(type ? type->core_map : NULL, &cm);
-        int *allowed = NULL, nallowed = -1;
-        if (mh->allowed)
-            nallowed = mpp_idlist_parse(mh->allowed, &allowed);
-        if (nallowed < 0 && cm.npu) { /* every PU of the node */
-            allowed = malloc((size_t)cm.npu * sizeof *allowed);
-            nallowed = 0;
-            for (int p = 0; allowed && p < cm.npu; p++)
-                if (cm.core_of[p] >= 0)
-                    allowed[nallowed++] = p;
-        }
-        for (int r = 0; r < nruns; r++)
-            if (runs[r].host && !strcmp(runs[r].host, mh->name))
-                h->nruns++;
-        h->runs = calloc((size_t)h->nruns + 1, sizeof *h->runs);
-        int k = 0;
-        for (int r = 0; h->runs && r < nruns; r++) {
-            if (!runs[r].host || strcmp(runs[r].host, mh->name))
-                continue;
-            mpp_placed_run_t *p = &h->runs[k++];
-            p->run = runs[r];
-            memset(&runs[r], 0, sizeof runs[r]);
-            if (!p->run.npus)
-                p->bound = -1;
-            else if (nallowed > 0 && (p->run.count == 1 || p->run.pu_step == 0) &&
-                     contains(p->run.pus, p->run.npus, allowed, nallowed))
-                p->bound = 0;
-            else
-                p->bound = 1;
-            p->text = placed_text(p);
-            if (!p->text)
-                rc = -1;
-        }
-        mpp_textbuf_t b = {0};
-        mpp_textbuf_printf(&b, "%s: ", mh->name);
-        if (!h->nruns)
-            mpp_textbuf_printf(&b, "%d rank%s, binding unknown", h->nranks, h->nranks == 1 ? "" : "s");
-        for (int i = 0; i < h->nruns; i++)
-            mpp_textbuf_printf(&b, "%s%s", i ? "; " : "", h->runs[i].text ? h->runs[i].text : "?");
-        h->text = mpp_textbuf_done(&b);
-        if (!h->host || !h->text || !h->runs)
-            rc = -1;
-
-        if (rc == 0)
-            rc = check_sharing(s, h, &cm);
-        int usable = 0;
-        if (cm.ncores && nallowed > 0) {
-            unsigned char *used = calloc((size_t)cm.ncores, 1);
-            for (int a = 0; used && a < nallowed; a++)
-                if (allowed[a] < cm.npu && cm.core_of[allowed[a]] >= 0 && !used[cm.core_of[allowed[a]]]++)
-                    usable++;
-            free(used);
-        } else if (type) {
-            usable = type->cores;
-        }
-        if (rc == 0)
-            rc = check_oversubscribed(s, h, usable);
-        free(allowed);
-        free(cm.core_of);
-    }
+    for (int hi = 0; runs && hi < m->nhosts; hi++)
+        rc = summarize_host(s, &m->hosts[hi], runs, nruns, rc);
     for (int r = 0; runs && r < nruns; r++)
         mpp_run_free(&runs[r]);
     if (!runs)

@@ -224,17 +224,10 @@ static void start_component(int cidx, const pending_t *ev, int n)
     C.nsets++;
 }
 
-void mpp_counters_start(const char *spec, int split)
+/* PAPI initialized (by the program before, or now) and the version of
+ * the library found; -1, warned and C.na set, when it cannot be. */
+static int init_papi(void)
 {
-    mpp_counters_release();
-    memset(&C, 0, sizeof C);
-    snprintf(C.library, sizeof C.library, "PAPI %d.%d.%d.%d", PAPI_VERSION_MAJOR(PAPI_VERSION),
-             PAPI_VERSION_MINOR(PAPI_VERSION), PAPI_VERSION_REVISION(PAPI_VERSION),
-             PAPI_VERSION_INCREMENT(PAPI_VERSION));
-    if (!strcasecmp(spec, "none")) {
-        snprintf(C.none, sizeof C.none, "MPIPROF_PAPI_EVENTS=none");
-        return;
-    }
     int rc = PAPI_is_initialized() ? (int)PAPI_VER_CURRENT : PAPI_library_init(PAPI_VER_CURRENT);
     if (rc != (int)PAPI_VER_CURRENT) {
         char why[200];
@@ -243,16 +236,21 @@ void mpp_counters_start(const char *spec, int split)
         mpp_warn("PAPI_library_init failed (%s); hardware counters are not counted", why);
         if (asprintf(&C.na, "PAPI could not be initialized: %s", why) < 0)
             C.na = NULL;
-        return;
+        return -1;
     }
     int v = PAPI_get_opt(PAPI_LIB_VERSION, NULL);
     if (v > 0)
         snprintf(C.library, sizeof C.library, "PAPI %d.%d.%d.%d", PAPI_VERSION_MAJOR(v), PAPI_VERSION_MINOR(v),
                  PAPI_VERSION_REVISION(v), PAPI_VERSION_INCREMENT(v));
+    return 0;
+}
 
-    /* The events by component, in the order asked. */
-    pending_t *ev = calloc(MAX_EVENTS, sizeof *ev);
-    int *cidx = calloc(MAX_EVENTS, sizeof *cidx), n = 0, position = 0;
+/* The events of MPIPROF_PAPI_EVENTS that PAPI knows, in the order asked,
+ * without duplicates, at most MAX_EVENTS (ev, and each one's component in
+ * cidx; nothing when either is NULL); how many.  Those dropped are warned. */
+static int parse_events(const char *spec, pending_t *ev, int *cidx)
+{
+    int n = 0, position = 0;
     char *list = strdup(spec);
     for (char *save = NULL, *tok = list ? strtok_r(list, ",", &save) : NULL; tok && ev && cidx;
          tok = strtok_r(NULL, ",", &save)) {
@@ -273,7 +271,7 @@ void mpp_counters_start(const char *spec, int split)
             break;
         }
         int code = 0;
-        rc = PAPI_event_name_to_code(tok, &code);
+        int rc = PAPI_event_name_to_code(tok, &code);
         if (rc != PAPI_OK) {
             mpp_warn("MPIPROF_PAPI_EVENTS: hardware counter %s cannot be counted (PAPI: %s); it is dropped", tok,
                      PAPI_strerror(rc));
@@ -286,6 +284,13 @@ void mpp_counters_start(const char *spec, int split)
         cidx[n++] = PAPI_get_event_component(code);
     }
     free(list);
+    return n;
+}
+
+/* One event set per component, with that component's events in the order
+ * asked (start_component). */
+static void start_by_component(const pending_t *ev, const int *cidx, int n)
+{
     unsigned char *done = calloc((size_t)n + 1, 1);
     pending_t *group = calloc((size_t)n + 1, sizeof *group);
     for (int i = 0; done && group && i < n; i++) {
@@ -300,7 +305,29 @@ void mpp_counters_start(const char *spec, int split)
         if (C.nsets < MAX_SETS)
             start_component(cidx[i], group, m);
     }
-    free(done), free(group), free(ev), free(cidx);
+    free(done), free(group);
+}
+
+void mpp_counters_start(const char *spec, int split)
+{
+    mpp_counters_release();
+    memset(&C, 0, sizeof C);
+    snprintf(C.library, sizeof C.library, "PAPI %d.%d.%d.%d", PAPI_VERSION_MAJOR(PAPI_VERSION),
+             PAPI_VERSION_MINOR(PAPI_VERSION), PAPI_VERSION_REVISION(PAPI_VERSION),
+             PAPI_VERSION_INCREMENT(PAPI_VERSION));
+    if (!strcasecmp(spec, "none")) {
+        snprintf(C.none, sizeof C.none, "MPIPROF_PAPI_EVENTS=none");
+        return;
+    }
+    if (init_papi() != 0)
+        return;
+
+    /* The events by component, in the order asked. */
+    pending_t *ev = calloc(MAX_EVENTS, sizeof *ev);
+    int *cidx = calloc(MAX_EVENTS, sizeof *cidx);
+    int n = parse_events(spec, ev, cidx);
+    start_by_component(ev, cidx, n);
+    free(ev), free(cidx);
 
     if (C.nev == 0) {
         snprintf(C.none, sizeof C.none, "no event of MPIPROF_PAPI_EVENTS=%.200s can be counted here, see Warnings",

@@ -242,6 +242,167 @@ static void agree_speed(MPI_Comm comm, int size, int reps, mpp_calibration_t *c)
     s->speed_loop = mean_loop;
 }
 
+/* Rank 0's MPIPROF_PREDICT and MPIPROF_MODEL, for every process. */
+typedef struct {
+    int predict;
+    char model[MPP_CONFIG_STRING_MAX];
+} settings_t;
+
+static void share_settings(MPI_Comm comm, int rank, int predict, const char *model_text, settings_t *settings)
+{
+    memset(settings, 0, sizeof *settings);
+    if (rank == 0) {
+        settings->predict = predict;
+        strncpy(settings->model, model_text ? model_text : "calibrate", sizeof settings->model - 1);
+    }
+    mpp_ptp_bcast(settings, (int)sizeof *settings, MPI_BYTE, 0, comm);
+}
+
+/* The parameters MPIPROF_MODEL gives (bits of MPP_MP_*, their values in
+ * *given_model); none, with a warning, when it is not valid. */
+static unsigned given_parameters(const char *model, mpp_model_t *given_model, mpp_calibration_t *out)
+{
+    memset(given_model, 0, sizeof *given_model);
+    unsigned given = 0;
+    char why[160];
+    if (mpp_model_parse(model, given_model, &given, why, sizeof why) != 0) {
+        char shown[96];
+        size_t j = 0;
+        for (size_t i = 0; model[i] && j + 4 < sizeof shown; i++)
+            shown[j++] = (unsigned char)model[i] < 0x20 ? '?' : model[i];
+        shown[j] = '\0';
+        mpp_warn("MPIPROF_MODEL='%s' is not valid (%s; accepted: %s); using the default 'calibrate'", shown, why,
+                 mpp_vars[MPP_CFG_MODEL].accepted);
+        given = 0;
+        out->model_malformed = 1;
+    }
+    return given;
+}
+
+/* Where this process sits among the nodes. */
+typedef struct {
+    MPI_Comm node; /* this node's processes; MPI_COMM_NULL when all are on one node (comm) */
+    int node_rank, node_size;
+    int leader; /* world rank of this node's lowest rank */
+    int is_leader, nodes;
+} nodes_t;
+
+/* Nodes: processes with the same host name (as the protocol's Nodes).
+ * All on one node (every colour the same: the least colour and the least
+ * negated one tell), the node is comm itself: no communicator split (an
+ * MPI collective of its own, 0.05-0.15 ms at MPI_Init). */
+static void find_nodes(MPI_Comm comm, const char *hostname, int rank, int size, nodes_t *n)
+{
+    int colour = host_colour(hostname), colours[2] = {colour, -colour}, least[2];
+    mpp_ptp_allreduce(colours, least, 2, MPI_INT, MPI_MIN, comm);
+    int one_node = least[0] == -least[1];
+    n->node = MPI_COMM_NULL;
+    n->node_rank = rank, n->node_size = size;
+    if (!one_node) {
+        PMPI_Comm_split(comm, colour, rank, &n->node);
+        PMPI_Comm_rank(n->node, &n->node_rank);
+        PMPI_Comm_size(n->node, &n->node_size);
+    }
+    char leader_host[256];
+    snprintf(leader_host, sizeof leader_host, "%s", hostname);
+    mpp_ptp_bcast(leader_host, sizeof leader_host, MPI_CHAR, 0, one_node ? comm : n->node);
+    if (strcmp(leader_host, hostname) != 0)
+        mpp_warn("the host names %s and %s have the same hash; the communication model takes them for one node",
+                 hostname, leader_host);
+    n->leader = one_node ? 0 : rank;
+    n->is_leader = n->node_rank == 0, n->nodes = 1;
+    if (!one_node) {
+        mpp_ptp_bcast(&n->leader, 1, MPI_INT, 0, n->node);
+        mpp_ptp_allreduce(&n->is_leader, &n->nodes, 1, MPI_INT, MPI_SUM, comm);
+    }
+}
+
+/* Which processes of comm share this node (calloc'd, by rank), by
+ * translating the node's group: no communication.  NULL when memory or
+ * a group ran out: the link of a message is then taken as inter-node. */
+static unsigned char *same_node_map(MPI_Comm comm, const nodes_t *n, int size)
+{
+    int node_size = n->node_size;
+    int *ranks = malloc(2 * (size_t)node_size * sizeof *ranks);
+    MPI_Group node_group = MPI_GROUP_NULL, all = MPI_GROUP_NULL;
+    unsigned char *same_node = calloc((size_t)size, 1);
+    if (ranks && same_node && PMPI_Comm_group(n->node, &node_group) == MPI_SUCCESS &&
+        PMPI_Comm_group(comm, &all) == MPI_SUCCESS) {
+        for (int i = 0; i < node_size; i++)
+            ranks[i] = i;
+        PMPI_Group_translate_ranks(node_group, node_size, ranks, all, ranks + node_size);
+        for (int i = 0; i < node_size; i++)
+            if (ranks[node_size + i] >= 0 && ranks[node_size + i] < size)
+                same_node[ranks[node_size + i]] = 1;
+    } else {
+        free(same_node);
+        same_node = NULL;
+    }
+    if (node_group != MPI_GROUP_NULL)
+        PMPI_Group_free(&node_group);
+    if (all != MPI_GROUP_NULL)
+        PMPI_Group_free(&all);
+    free(ranks);
+    return same_node;
+}
+
+/* Who measures: the second process of the lowest-ranked node that has two
+ * (got[0]: intra), the lowest ranks of the first two nodes (got[1]: inter;
+ * value INT_MAX: no such pair). */
+static void choose_pairs(MPI_Comm comm, int rank, const nodes_t *n, int_int_t got[2])
+{
+    int_int_t want[2] = {{INT_MAX, rank}, {INT_MAX, rank}};
+    if (n->node_rank == 1)
+        want[0].value = n->leader; /* MINLOC: the lowest leader, and its node's second process */
+    if (n->is_leader && rank != 0)
+        want[1].value = rank;
+    mpp_ptp_allreduce(want, got, 2, MPI_2INT, MPI_MINLOC, comm);
+}
+
+/* More processes than processors on a node: two of them share a core, and
+ * a ping-pong between them times the scheduler.  On any node? */
+static int any_node_crowded(MPI_Comm comm, int node_size)
+{
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    int crowded = online > 0 && node_size > online, any_crowded = 0;
+    mpp_ptp_allreduce(&crowded, &any_crowded, 1, MPI_INT, MPI_MAX, comm);
+    return any_crowded;
+}
+
+/* The pairs that measure the links MPIPROF_MODEL does not give. */
+static void assign_pairs(mpp_model_setup_t *s, const int_int_t got[2], unsigned given)
+{
+    unsigned intra_bits = 1u << MPP_MP_LAT_INTRA | 1u << MPP_MP_BW_INTRA;
+    unsigned inter_bits = 1u << MPP_MP_LAT_INTER | 1u << MPP_MP_BW_INTER;
+    int intra_pair = got[0].value != INT_MAX, inter_pair = got[1].value != INT_MAX;
+    if (intra_pair && (given & intra_bits) != intra_bits) {
+        s->pair[MPP_LINK_INTRA][0] = got[0].value;
+        s->pair[MPP_LINK_INTRA][1] = got[0].rank;
+    }
+    if (inter_pair && (given & inter_bits) != inter_bits) {
+        s->pair[MPP_LINK_INTER][0] = 0;
+        s->pair[MPP_LINK_INTER][1] = got[1].value;
+    }
+}
+
+/* Where each parameter comes from: MPIPROF_MODEL, the ping-pong of its
+ * link, or the other link's (agreed: the measurements everyone has). */
+static void param_sources(mpp_model_setup_t *s, const mpp_model_t *given_model, unsigned given,
+                          const double agreed[LINK_VALUES])
+{
+    for (int k = 0; k < MPP_NMP; k++) {
+        int link = k == MPP_MP_LAT_INTRA || k == MPP_MP_BW_INTRA ? MPP_LINK_INTRA : MPP_LINK_INTER;
+        if (given & (1u << k)) {
+            *mpp_model_param(&s->model, k) = mpp_model_param_value(given_model, k);
+            s->source[k] = MPP_PSRC_GIVEN;
+        } else if (agreed[3 * link] > 0) {
+            s->source[k] = MPP_PSRC_CALIBRATED;
+        } else {
+            s->source[k] = link == MPP_LINK_INTRA ? MPP_PSRC_AS_INTER : MPP_PSRC_AS_INTRA;
+        }
+    }
+}
+
 void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char *model_text,
                    mpp_calibration_t *out)
 {
@@ -254,16 +415,8 @@ void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char 
     out->world_size = size;
 
     /* 1. Rank 0's settings, for every process. */
-    struct {
-        int predict;
-        char model[MPP_CONFIG_STRING_MAX];
-    } settings;
-    memset(&settings, 0, sizeof settings);
-    if (rank == 0) {
-        settings.predict = predict;
-        strncpy(settings.model, model_text ? model_text : "calibrate", sizeof settings.model - 1);
-    }
-    mpp_ptp_bcast(&settings, (int)sizeof settings, MPI_BYTE, 0, comm);
+    settings_t settings;
+    share_settings(comm, rank, predict, model_text, &settings);
     mpp_model_setup_t *s = &out->setup;
     s->enabled = settings.predict != 0;
     for (int l = 0; l < MPP_NLINKS; l++)
@@ -271,99 +424,23 @@ void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char 
     if (!s->enabled)
         return;
     mpp_model_t given_model;
-    memset(&given_model, 0, sizeof given_model);
-    unsigned given = 0;
-    char why[160];
-    if (mpp_model_parse(settings.model, &given_model, &given, why, sizeof why) != 0) {
-        char shown[96];
-        size_t j = 0;
-        for (size_t i = 0; settings.model[i] && j + 4 < sizeof shown; i++)
-            shown[j++] = (unsigned char)settings.model[i] < 0x20 ? '?' : settings.model[i];
-        shown[j] = '\0';
-        mpp_warn("MPIPROF_MODEL='%s' is not valid (%s; accepted: %s); using the default 'calibrate'", shown, why,
-                 mpp_vars[MPP_CFG_MODEL].accepted);
-        given = 0;
-        out->model_malformed = 1;
-    }
+    unsigned given = given_parameters(settings.model, &given_model, out);
 
-    /* 2. Nodes: processes with the same host name (as the protocol's Nodes).
-     * All on one node (every colour the same: the least colour and the
-     * least negated one tell), the node is comm itself: no communicator
-     * split (an MPI collective of its own, 0.05-0.15 ms at MPI_Init). */
-    int colour = host_colour(hostname), colours[2] = {colour, -colour}, least[2];
-    mpp_ptp_allreduce(colours, least, 2, MPI_INT, MPI_MIN, comm);
-    int one_node = least[0] == -least[1];
-    MPI_Comm node = MPI_COMM_NULL;
-    int node_rank = rank, node_size = size;
-    if (!one_node) {
-        PMPI_Comm_split(comm, colour, rank, &node);
-        PMPI_Comm_rank(node, &node_rank);
-        PMPI_Comm_size(node, &node_size);
-    }
-    char leader_host[256];
-    snprintf(leader_host, sizeof leader_host, "%s", hostname);
-    mpp_ptp_bcast(leader_host, sizeof leader_host, MPI_CHAR, 0, one_node ? comm : node);
-    if (strcmp(leader_host, hostname) != 0)
-        mpp_warn("the host names %s and %s have the same hash; the communication model takes them for one node",
-                 hostname, leader_host);
-    int leader = one_node ? 0 : rank; /* world rank of this node's lowest rank */
-    int is_leader = node_rank == 0, nodes = 1;
-    if (!one_node) {
-        mpp_ptp_bcast(&leader, 1, MPI_INT, 0, node);
-        mpp_ptp_allreduce(&is_leader, &nodes, 1, MPI_INT, MPI_SUM, comm);
-    }
-    s->nodes = nodes;
-    if (nodes > 1) { /* the ranks of this node, by translating its group: no communication */
-        int *ranks = malloc(2 * (size_t)node_size * sizeof *ranks);
-        MPI_Group node_group = MPI_GROUP_NULL, all = MPI_GROUP_NULL;
-        out->same_node = calloc((size_t)size, 1);
-        if (ranks && out->same_node && PMPI_Comm_group(node, &node_group) == MPI_SUCCESS &&
-            PMPI_Comm_group(comm, &all) == MPI_SUCCESS) {
-            for (int i = 0; i < node_size; i++)
-                ranks[i] = i;
-            PMPI_Group_translate_ranks(node_group, node_size, ranks, all, ranks + node_size);
-            for (int i = 0; i < node_size; i++)
-                if (ranks[node_size + i] >= 0 && ranks[node_size + i] < size)
-                    out->same_node[ranks[node_size + i]] = 1;
-        } else {
-            free(out->same_node); /* the link of a message is then taken as inter-node */
-            out->same_node = NULL;
-        }
-        if (node_group != MPI_GROUP_NULL)
-            PMPI_Group_free(&node_group);
-        if (all != MPI_GROUP_NULL)
-            PMPI_Group_free(&all);
-        free(ranks);
-    }
+    /* 2. Nodes. */
+    nodes_t n;
+    find_nodes(comm, hostname, rank, size, &n);
+    s->nodes = n.nodes;
+    if (n.nodes > 1)
+        out->same_node = same_node_map(comm, &n, size);
 
-    /* 3. Who measures: the second process of the lowest-ranked node that has
-     * two (intra), the lowest ranks of the first two nodes (inter). */
-    int_int_t want[2] = {{INT_MAX, rank}, {INT_MAX, rank}}, got[2];
-    if (node_rank == 1)
-        want[0].value = leader; /* MINLOC: the lowest leader, and its node's second process */
-    if (is_leader && rank != 0)
-        want[1].value = rank;
-    mpp_ptp_allreduce(want, got, 2, MPI_2INT, MPI_MINLOC, comm);
-
-    /* More processes than processors on a node: two of them share a core,
-     * and a ping-pong between them times the scheduler. */
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
-    int crowded = online > 0 && node_size > online, any_crowded = 0;
-    mpp_ptp_allreduce(&crowded, &any_crowded, 1, MPI_INT, MPI_MAX, comm);
+    /* 3. Who measures; whether a node is crowded. */
+    int_int_t got[2];
+    choose_pairs(comm, rank, &n, got);
+    int any_crowded = any_node_crowded(comm, n.node_size);
 
     /* 4. Ping-pongs for what MPIPROF_MODEL does not give. */
     double measured[LINK_VALUES + 1] = {0}, agreed[LINK_VALUES + 1];
-    unsigned intra_bits = 1u << MPP_MP_LAT_INTRA | 1u << MPP_MP_BW_INTRA;
-    unsigned inter_bits = 1u << MPP_MP_LAT_INTER | 1u << MPP_MP_BW_INTER;
-    int intra_pair = got[0].value != INT_MAX, inter_pair = got[1].value != INT_MAX;
-    if (intra_pair && (given & intra_bits) != intra_bits) {
-        s->pair[MPP_LINK_INTRA][0] = got[0].value;
-        s->pair[MPP_LINK_INTRA][1] = got[0].rank;
-    }
-    if (inter_pair && (given & inter_bits) != inter_bits) {
-        s->pair[MPP_LINK_INTER][0] = 0;
-        s->pair[MPP_LINK_INTER][1] = got[1].value;
-    }
+    assign_pairs(s, got, given);
     measure_links(comm, rank, s, measured);
 
     /* 5. Core speed: every process at once. */
@@ -374,24 +451,14 @@ void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char 
     measured[LINK_VALUES] = PMPI_Wtime() - started;
     mpp_ptp_allreduce(measured, agreed, LINK_VALUES + 1, MPI_DOUBLE, MPI_MAX, comm);
     s->seconds = agreed[LINK_VALUES];
-    for (int k = 0; k < MPP_NMP; k++) {
-        int link = k == MPP_MP_LAT_INTRA || k == MPP_MP_BW_INTRA ? MPP_LINK_INTRA : MPP_LINK_INTER;
-        if (given & (1u << k)) {
-            *mpp_model_param(&s->model, k) = mpp_model_param_value(&given_model, k);
-            s->source[k] = MPP_PSRC_GIVEN;
-        } else if (agreed[3 * link] > 0) {
-            s->source[k] = MPP_PSRC_CALIBRATED;
-        } else {
-            s->source[k] = link == MPP_LINK_INTRA ? MPP_PSRC_AS_INTER : MPP_PSRC_AS_INTRA;
-        }
-    }
+    param_sources(s, &given_model, given, agreed);
     settle(s, agreed, MPP_AT_INIT);
     if (s->source[MPP_MP_LAT_INTRA] == MPP_PSRC_CALIBRATED && any_crowded && !(s->implausible & 1u << MPP_LINK_INTRA))
         mpp_warn("a node runs more processes than it has processors: the communication model's intra-node "
                  "ping-pong (%.3g us one way) may have timed the scheduler rather than the link",
                  s->model.latency[MPP_LINK_INTRA] * 1e6);
-    if (node != MPI_COMM_NULL)
-        PMPI_Comm_free(&node);
+    if (n.node != MPI_COMM_NULL)
+        PMPI_Comm_free(&n.node);
 }
 
 void mpp_calibrate_again(MPI_Comm comm, mpp_calibration_t *c)

@@ -435,21 +435,20 @@ static int by_cell_ids(const void *a, const void *b)
     return x->position < y->position ? -1 : x->position > y->position;
 }
 
-int mpp_dict_canonical_order(mpp_dict_t *d)
+/* The positions of each kind's records (of_kind[kind], count[kind]), in
+ * canonical order: intervals depth-first (orphans, without a parent, are
+ * dropped), the others sorted.  -1 when memory ran out (nothing is left
+ * allocated then). */
+static int kinds_in_order(const mpp_dict_t *d, size_t *of_kind[MPP_NREC], size_t count[MPP_NREC])
 {
     size_t n = d->count;
-    size_t *of_kind[MPP_NREC] = {0}, count[MPP_NREC] = {0};
-    long *id_of = malloc((n ? n : 1) * sizeof *id_of);
-    if (!id_of)
-        return -1;
     int out_of_memory = 0;
     for (int k = 0; k < MPP_NREC; k++)
         out_of_memory |= !(of_kind[k] = malloc((n ? n : 1) * sizeof(size_t)));
     size_t *dfs = out_of_memory ? NULL : malloc((n + 1) * sizeof *dfs), ndfs = 0;
-    if (!dfs) { /* the dictionary stays as it is */
+    if (!dfs) {
         for (int k = 0; k < MPP_NREC; k++)
             free(of_kind[k]);
-        free(id_of);
         return -1;
     }
     for (size_t i = 0; i < n; i++)
@@ -469,21 +468,22 @@ int mpp_dict_canonical_order(mpp_dict_t *d)
     qsort(of_kind[MPP_REC_HOSTINFO], count[MPP_REC_HOSTINFO], sizeof(size_t), by_rank_then_key);
     qsort(of_kind[MPP_REC_PLACEMENT], count[MPP_REC_PLACEMENT], sizeof(size_t), by_rank_then_key);
     qsort(of_kind[MPP_REC_FACT], count[MPP_REC_FACT], sizeof(size_t), by_key);
+    return 0;
+}
 
-    for (size_t i = 0; i < n; i++)
-        id_of[i] = -1;
-    for (int k = 0; k < MPP_NREC; k++)
-        for (size_t j = 0; j < count[k]; j++)
-            id_of[of_kind[k][j]] = (long)j;
-    /* the cells whose interval and SRC point are known, by their ids (the
-     * others are dropped) */
-    cell_order_t *cells = malloc((count[MPP_REC_CELL] + 1) * sizeof *cells);
+/* The cells whose interval and SRC point are known, by their ids (the
+ * others are dropped): their positions in `cells_at` (*ncells of them
+ * from now on), and their ids in d->cell_ids.  id_of: the id of the
+ * record at each position. */
+static void order_cells(mpp_dict_t *d, size_t *cells_at, size_t *ncells, const long *id_of)
+{
+    cell_order_t *cells = malloc((*ncells + 1) * sizeof *cells);
     size_t kept_cells = 0;
     mpp_handlemap_t interval_hashes, src_hashes;
     mpp_dict_index_hashes(d, MPP_REC_INTERVAL, &interval_hashes);
     mpp_dict_index_hashes(d, MPP_REC_SRC, &src_hashes);
-    for (size_t j = 0; cells && j < count[MPP_REC_CELL]; j++) {
-        size_t r = of_kind[MPP_REC_CELL][j];
+    for (size_t j = 0; cells && j < *ncells; j++) {
+        size_t r = cells_at[j];
         long interval, src;
         cell_ids(&interval_hashes, &src_hashes, id_of, d->records[r].key, &interval, &src);
         if (interval >= 0 && src >= 0)
@@ -493,8 +493,8 @@ int mpp_dict_canonical_order(mpp_dict_t *d)
     mpp_handlemap_free(&src_hashes);
     qsort(cells, kept_cells, sizeof *cells, by_cell_ids);
     for (size_t j = 0; j < kept_cells; j++)
-        of_kind[MPP_REC_CELL][j] = cells[j].position;
-    count[MPP_REC_CELL] = kept_cells;
+        cells_at[j] = cells[j].position;
+    *ncells = kept_cells;
     free(d->cell_ids);
     d->cell_ids = malloc((kept_cells + 1) * 2 * sizeof *d->cell_ids);
     for (size_t j = 0; d->cell_ids && j < kept_cells; j++) {
@@ -502,14 +502,20 @@ int mpp_dict_canonical_order(mpp_dict_t *d)
         d->cell_ids[2 * j + 1] = (long)(cells[j].ids & 0xffffffffu);
     }
     free(cells);
+}
 
-    /* Put the records in that order (their keys stay where they are, the
-     * dropped records' too, until the dictionary is freed) and index them
-     * again. */
-    size_t kept = 0;
+/* The records in that order (*kept of them; NULL when memory ran out),
+ * and where each went (d->moved, when it could be allocated).  Their keys
+ * stay where they are, the dropped records' too, until the dictionary is
+ * freed. */
+static mpp_record_t *records_in_order(mpp_dict_t *d, size_t *const of_kind[MPP_NREC], const size_t count[MPP_NREC],
+                                      size_t *kept)
+{
+    size_t n = d->count;
+    *kept = 0;
     for (int k = 0; k < MPP_NREC; k++)
-        kept += count[k];
-    mpp_record_t *ordered = malloc((kept ? kept : 1) * sizeof *ordered);
+        *kept += count[k];
+    mpp_record_t *ordered = malloc((*kept ? *kept : 1) * sizeof *ordered);
     free(d->moved);
     d->moved = ordered ? malloc((n ? n : 1) * sizeof *d->moved) : NULL;
     d->nmoved = d->moved ? n : 0;
@@ -522,6 +528,30 @@ int mpp_dict_canonical_order(mpp_dict_t *d)
                 d->moved[of_kind[k][j]] = (long)at;
             ordered[at++] = d->records[of_kind[k][j]];
         }
+    return ordered;
+}
+
+int mpp_dict_canonical_order(mpp_dict_t *d)
+{
+    size_t n = d->count;
+    size_t *of_kind[MPP_NREC] = {0}, count[MPP_NREC] = {0};
+    long *id_of = malloc((n ? n : 1) * sizeof *id_of);
+    if (!id_of)
+        return -1;
+    if (kinds_in_order(d, of_kind, count) != 0) { /* the dictionary stays as it is */
+        free(id_of);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        id_of[i] = -1;
+    for (int k = 0; k < MPP_NREC; k++)
+        for (size_t j = 0; j < count[k]; j++)
+            id_of[of_kind[k][j]] = (long)j;
+    order_cells(d, of_kind[MPP_REC_CELL], &count[MPP_REC_CELL], id_of);
+
+    /* Put the records in that order and index them again. */
+    size_t kept;
+    mpp_record_t *ordered = records_in_order(d, of_kind, count, &kept);
     for (int k = 0; k < MPP_NREC; k++)
         free(of_kind[k]);
     free(id_of);

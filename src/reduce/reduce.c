@@ -2,7 +2,9 @@
  * process (reduced.h): union of the keys, sums, minima and maxima over the
  * processes, per-process values of the selected ones.  The messages go
  * through an exchange (exchange.h): MPI at MPI_Finalize (exchange_mpi.c),
- * memory for partial protocols and mpiprof-merge (exchange_memory.c). */
+ * memory for partial protocols and mpiprof-merge (exchange_memory.c).  The
+ * steps are here; the reduced data is made of their result in
+ * reduce_result.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 #include "analyze/counter_stats.h"
 #include "reduce/dictionary.h"
 #include "reduce/exchange.h"
+#include "reduce/reduce_steps.h"
 #include "records/machine.h"
 #include "util/srckey.h"
 #include "util/warnings.h"
@@ -70,214 +73,6 @@ static void broadcast_dict(mpp_dict_t *d, mpp_exchange_t *x)
             mpp_warn("the canonical dictionary from rank 0 could not be loaded (corrupt or out of memory)");
     }
     free(buf);
-}
-
-/* Ids of the records of one kind, in dictionary order. */
-static int ordinal(const mpp_dict_t *d, int kind, long position)
-{
-    int id = 0;
-    for (long i = 0; i < position; i++)
-        id += d->records[i].kind == kind;
-    return id;
-}
-
-static int first_of_kind(const mpp_dict_t *d, int kind)
-{
-    for (size_t i = 0; i < d->count; i++)
-        if (d->records[i].kind == kind)
-            return (int)i;
-    return (int)d->count;
-}
-
-static int count_of_kind(const mpp_dict_t *d, int kind)
-{
-    int n = 0;
-    for (size_t i = 0; i < d->count; i++)
-        n += d->records[i].kind == kind;
-    return n;
-}
-
-static void fill_interval_names(mpp_reduced_interval_t *out, const char *key, const mpp_dict_t *d)
-{
-    char *parent = mpp_interval_parent_key(key);
-    out->parent = parent ? ordinal(d, MPP_REC_INTERVAL, mpp_dict_find(d, MPP_REC_INTERVAL, parent)) : -1;
-    out->level = 0;
-    for (const char *p = key; *p; p++)
-        out->level += *p == MPP_RS;
-    free(parent);
-    if (out->parent < 0) {
-        out->name = strdup("whole program");
-        out->file = NULL;
-        return;
-    }
-    const char *last = strrchr(key, MPP_RS) + 1;
-    const char *us1 = strchr(last, MPP_US);
-    const char *us2 = us1 ? strchr(us1 + 1, MPP_US) : NULL;
-    out->name = us1 ? strndup(last, (size_t)(us1 - last)) : strdup(last);
-    /* shown by base name, like SRC frames; the key keeps the whole path */
-    const char *file = us1 ? us1 + 1 : "";
-    for (const char *c = file; us2 && c < us2; c++)
-        if (*c == '/')
-            file = c + 1;
-    out->file = us2 ? strndup(file, (size_t)(us2 - file)) : strdup("");
-    out->line = us2 ? atoi(us2 + 1) : 0;
-}
-
-/* The part of a record key before its first US (allocated). */
-static char *first_field(const char *key)
-{
-    const char *us = strchr(key, MPP_US);
-    return us ? strndup(key, (size_t)(us - key)) : strdup(key);
-}
-
-static const char *after_field(const char *key)
-{
-    const char *us = strchr(key, MPP_US);
-    return us ? us + 1 : "";
-}
-
-static int append(char ***list, int *n, char *item)
-{
-    if (!item)
-        return -1;
-    char **g = realloc(*list, ((size_t)*n + 1) * sizeof *g);
-    if (!g) {
-        free(item);
-        return -1;
-    }
-    *list = g;
-    g[(*n)++] = item;
-    return 0;
-}
-
-/* The counters part of the result on rank 0: events from the union,
- * PAPI facts from the context union. */
-static mpp_reduced_counters_t *counters_result(const mpp_dict_t *d, const mpp_dict_t *m, const mpp_rate_use_t *uses,
-                                               int nrates, const char *na)
-{
-    mpp_reduced_counters_t *c = calloc(1, sizeof *c);
-    if (!c)
-        return NULL;
-    int e0 = first_of_kind(d, MPP_REC_EVENT), ne = count_of_kind(d, MPP_REC_EVENT);
-    c->events = calloc((size_t)ne + 1, sizeof *c->events);
-    c->rates = malloc(((size_t)nrates + 1) * sizeof *c->rates);
-    if (!c->events || !c->rates)
-        return c;
-    for (int e = 0; e < ne; e++) {
-        const mpp_record_t *r = &d->records[e0 + e];
-        c->events[e].name = first_field(r->key);
-        c->events[e].component = strdup(after_field(r->key));
-        c->events[e].processes = (int)r->sum;
-    }
-    c->nevents = ne;
-    memcpy(c->rates, uses, (size_t)nrates * sizeof *uses);
-    c->nrates = nrates;
-    if (ne == 0 && na)
-        c->na_reason = strdup(na);
-    long best_none = 0;
-    for (size_t i = 0; i < m->count; i++) {
-        const mpp_record_t *r = &m->records[i];
-        if (r->kind != MPP_REC_FACT)
-            continue;
-        char *label = first_field(r->key);
-        const char *value = after_field(r->key);
-        if (!label)
-            continue;
-        if (!strcmp(label, MPP_FACT_PAPI) && !c->library)
-            c->library = strdup(value);
-        else if (!strcmp(label, MPP_FACT_SPLIT))
-            c->split = 1;
-        else if (!strcmp(label, MPP_FACT_MULTIPLEXED))
-            append(&c->multiplexed, &c->nmultiplexed, strdup(value));
-        else if (!strcmp(label, MPP_FACT_NONE) && r->sum > best_none) {
-            free(c->none_reason);
-            c->none_reason = strdup(value);
-            best_none = r->sum;
-        }
-        free(label);
-    }
-    return c;
-}
-
-/* The machine part of the result on rank 0. */
-static mpp_machine_data_t *machine_result(const mpp_dict_t *d, const mpp_dict_t *m, const char *na)
-{
-    mpp_machine_data_t *md = calloc(1, sizeof *md);
-    if (!md)
-        return NULL;
-    if (na) {
-        md->na_reason = strdup(na);
-        return md;
-    }
-    int nt = count_of_kind(m, MPP_REC_NODETYPE), t0 = first_of_kind(m, MPP_REC_NODETYPE);
-    md->types = calloc((size_t)nt + 1, sizeof *md->types);
-    char (*hashes)[17] = calloc((size_t)nt + 1, sizeof *hashes);
-    for (int t = 0; md->types && hashes && t < nt; t++) {
-        md->types[md->ntypes++] = strdup(m->records[t0 + t].key);
-        mpp_node_type_hash(m->records[t0 + t].key, hashes[t]);
-    }
-    int nh = count_of_kind(d, MPP_REC_HOST), h0 = first_of_kind(d, MPP_REC_HOST);
-    md->hosts = calloc((size_t)nh + 1, sizeof *md->hosts);
-    for (int h = 0; md->hosts && h < nh; h++) {
-        const mpp_record_t *r = &d->records[h0 + h];
-        /* by lowest rank: insertion sort (hosts are few next to ranks) */
-        int at = md->nhosts;
-        while (at > 0 && md->hosts[at - 1].lowest_rank > r->min) {
-            md->hosts[at] = md->hosts[at - 1];
-            at--;
-        }
-        md->hosts[at] = (mpp_machine_host_t){strdup(r->key), (int)r->min, (int)r->sum, -1, NULL};
-        md->nhosts++;
-    }
-    for (size_t i = 0; i < m->count; i++) {
-        const mpp_record_t *r = &m->records[i];
-        if (r->kind == MPP_REC_PLACEMENT) {
-            append(&md->runs, &md->nruns, strdup(r->key));
-        } else if (r->kind == MPP_REC_HOSTINFO) {
-            /* host US hash US allowed */
-            char *host = first_field(r->key);
-            const char *rest = after_field(r->key);
-            for (int h = 0; host && h < md->nhosts; h++) {
-                if (strcmp(md->hosts[h].name, host) != 0)
-                    continue;
-                for (int t = 0; hashes && t < md->ntypes; t++)
-                    if (!strncmp(rest, hashes[t], 16))
-                        md->hosts[h].type = t;
-                free(md->hosts[h].allowed);
-                md->hosts[h].allowed = strdup(after_field(rest));
-            }
-            free(host);
-        }
-    }
-    free(hashes);
-    return md;
-}
-
-static void machine_data_free(mpp_machine_data_t *md)
-{
-    if (!md)
-        return;
-    for (int t = 0; t < md->ntypes; t++)
-        free(md->types[t]);
-    for (int h = 0; h < md->nhosts; h++)
-        free(md->hosts[h].name), free(md->hosts[h].allowed);
-    for (int r = 0; r < md->nruns; r++)
-        free(md->runs[r]);
-    free(md->types), free(md->hosts), free(md->runs), free(md->na_reason);
-    free(md);
-}
-
-static void counters_free(mpp_reduced_counters_t *c)
-{
-    if (!c)
-        return;
-    for (int e = 0; e < c->nevents; e++)
-        free(c->events[e].name), free(c->events[e].component);
-    for (int m = 0; m < c->nmultiplexed; m++)
-        free(c->multiplexed[m]);
-    free(c->events), free(c->rates), free(c->multiplexed), free(c->na_reason), free(c->library),
-        free(c->none_reason);
-    free(c);
 }
 
 /* The node of the lowest rank of a host: described now (describe_node,
@@ -364,33 +159,16 @@ static const char *warning_text(const mpp_local_context_t *ctx, size_t w)
     return ctx->warnings ? ctx->warnings[w] : mpp_warning_text(w);
 }
 
-/* Positions are where a process sits in the exchange (0..size-1, what the
- * messages and the order of the gathered values follow); ranks are what
- * the protocol names (the same under MPI; the processes present in
- * partial protocols otherwise). */
-mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t *x, const char *ranks_spec,
-                                   const char *hostname)
+/* The SRC points and cells of this process, each cell's key and record.
+ * The cells of an SRC point share its string (profile.h): by_string finds
+ * its record by the string's address, without hashing the key; src_hex
+ * holds the hashes by record position, below `most`. */
+static void own_cell_keys(mpp_reduce_steps_t *r, char (*interval_hex)[17], char (*src_hex)[17], size_t most)
 {
-    int position = x->position, size = x->size;
-    int rank = mpp_exchange_rank(x, position);
-
-    /* 1. Keys of this process. */
-    mpp_dict_t d;
-    mpp_dict_init(&d);
-    /* A cell key is made of the hashes of its interval's and SRC point's
-     * keys: each hashed once (an SRC point has a cell in every interval);
-     * the cells of an SRC point share its string (profile.h): by_string
-     * finds its record by the string's address, without hashing the key. */
-    char (*interval_hex)[17] = malloc(((size_t)lp->nintervals + 1) * sizeof *interval_hex);
-    size_t most = (size_t)lp->nintervals + 2 * (size_t)lp->ncells + 1;
-    char (*src_hex)[17] = malloc(most * sizeof *src_hex); /* by record position */
-    char (*cell_keys)[MPP_CELL_KEY_LEN] = malloc(((size_t)lp->ncells + 1) * sizeof *cell_keys);
-    long *cell_at = malloc(((size_t)lp->ncells + 1) * sizeof *cell_at); /* each cell's record, here */
-    for (int i = 0; i < lp->nintervals; i++) {
-        mpp_dict_add(&d, MPP_REC_INTERVAL, lp->intervals[i].key, (int64_t)(lp->intervals[i].first_entry * 1e9), 1);
-        if (interval_hex)
-            mpp_key_hash_hex(lp->intervals[i].key, interval_hex[i]);
-    }
+    const mpp_local_profile_t *lp = r->lp;
+    mpp_dict_t *d = &r->d;
+    char (*cell_keys)[MPP_CELL_KEY_LEN] = r->cell_keys;
+    long *cell_at = r->cell_at;
     mpp_handlemap_t by_string;
     mpp_handlemap_init(&by_string, sizeof(long));
     for (int c = 0; interval_hex && src_hex && cell_keys && c < lp->ncells; c++) {
@@ -398,9 +176,9 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
         long *known = mpp_handlemap_put(&by_string, (uint64_t)(uintptr_t)lp->cells[c].src, &inserted);
         long pos = known && !inserted ? *known : -1;
         if (inserted) {
-            size_t before = d.count;
-            pos = mpp_dict_put(&d, MPP_REC_SRC, lp->cells[c].src, 0, 0);
-            if (pos >= 0 && (size_t)pos < most && d.count > before) /* a new SRC point */
+            size_t before = d->count;
+            pos = mpp_dict_put(d, MPP_REC_SRC, lp->cells[c].src, 0, 0);
+            if (pos >= 0 && (size_t)pos < most && d->count > before) /* a new SRC point */
                 mpp_key_hash_hex(lp->cells[c].src, src_hex[pos]);
             if (known)
                 *known = pos;
@@ -411,106 +189,150 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
         if (pos < 0 || (size_t)pos >= most)
             continue; /* out of memory */
         mpp_cell_key_of(interval_hex[lp->cells[c].interval], src_hex[pos], cell_keys[c]);
-        long at = mpp_dict_put(&d, MPP_REC_CELL, cell_keys[c], 0, 1);
+        long at = mpp_dict_put(d, MPP_REC_CELL, cell_keys[c], 0, 1);
         if (cell_at)
             cell_at[c] = at;
     }
     mpp_handlemap_free(&by_string);
-    mpp_dict_add(&d, MPP_REC_HOST, hostname, rank, 1);
+}
+
+/* 1. Keys of this process: its intervals, SRC points and cells, host,
+ * warnings and counter events.  A cell key is made of the hashes of its
+ * interval's and SRC point's keys: each hashed once (an SRC point has a
+ * cell in every interval). */
+static void own_keys(mpp_reduce_steps_t *r, const char *hostname)
+{
+    const mpp_local_profile_t *lp = r->lp;
+    int rank = mpp_exchange_rank(r->x, r->x->position);
+    mpp_dict_t *d = &r->d;
+    mpp_dict_init(d);
+    char (*interval_hex)[17] = malloc(((size_t)lp->nintervals + 1) * sizeof *interval_hex);
+    size_t most = (size_t)lp->nintervals + 2 * (size_t)lp->ncells + 1;
+    char (*src_hex)[17] = malloc(most * sizeof *src_hex); /* by record position */
+    r->cell_keys = malloc(((size_t)lp->ncells + 1) * sizeof *r->cell_keys);
+    r->cell_at = malloc(((size_t)lp->ncells + 1) * sizeof *r->cell_at);
+    for (int i = 0; i < lp->nintervals; i++) {
+        mpp_dict_add(d, MPP_REC_INTERVAL, lp->intervals[i].key, (int64_t)(lp->intervals[i].first_entry * 1e9), 1);
+        if (interval_hex)
+            mpp_key_hash_hex(lp->intervals[i].key, interval_hex[i]);
+    }
+    own_cell_keys(r, interval_hex, src_hex, most);
+    free(interval_hex);
+    free(src_hex);
+    mpp_dict_add(d, MPP_REC_HOST, hostname, rank, 1);
     for (size_t w = 0; w < warnings_count(&lp->context); w++)
-        mpp_dict_add(&d, MPP_REC_WARNING, warning_text(&lp->context, w), rank, 1);
+        mpp_dict_add(d, MPP_REC_WARNING, warning_text(&lp->context, w), rank, 1);
     for (int e = 0; e < lp->context.nevents; e++) /* min: position in the list asked */
-        mpp_dict_add(&d, MPP_REC_EVENT, lp->context.events[e], e, 1);
+        mpp_dict_add(d, MPP_REC_EVENT, lp->context.events[e], e, 1);
+}
 
-    /* 2. Union on rank 0, canonical order, broadcast. */
-    tree_union(&d, x, TAG_DICT, NULL);
-    if (position == 0)
-        mpp_dict_canonical_order(&d);
-    broadcast_dict(&d, x);
+/* 2. Union on rank 0, canonical order, broadcast; where the intervals and
+ * cells are in it. */
+static void unite_keys(mpp_reduce_steps_t *r)
+{
+    mpp_dict_t *d = &r->d;
+    tree_union(d, r->x, TAG_DICT, NULL);
+    if (r->x->position == 0)
+        mpp_dict_canonical_order(d);
+    broadcast_dict(d, r->x);
+    r->ni = mpp_count_of_kind(d, MPP_REC_INTERVAL), r->nc = mpp_count_of_kind(d, MPP_REC_CELL);
+    r->i0 = mpp_first_of_kind(d, MPP_REC_INTERVAL), r->c0 = mpp_first_of_kind(d, MPP_REC_CELL);
+}
 
-    int ni = count_of_kind(&d, MPP_REC_INTERVAL), nc = count_of_kind(&d, MPP_REC_CELL);
-    int i0 = first_of_kind(&d, MPP_REC_INTERVAL), c0 = first_of_kind(&d, MPP_REC_CELL);
-
-    /* Counter events on the global index, and the derived rates they allow. */
-    int ne = count_of_kind(&d, MPP_REC_EVENT), e0 = first_of_kind(&d, MPP_REC_EVENT);
+/* Counter events on the global index, and the derived rates they allow
+ * (none when memory ran out). */
+static void index_counter_events(mpp_reduce_steps_t *r)
+{
+    const mpp_local_profile_t *lp = r->lp;
+    const mpp_dict_t *d = &r->d;
+    int ne = mpp_count_of_kind(d, MPP_REC_EVENT), e0 = mpp_first_of_kind(d, MPP_REC_EVENT);
     char **event_names = calloc((size_t)ne + 1, sizeof *event_names);
     int *event_map = malloc(((size_t)lp->context.nevents + 1) * sizeof *event_map);
     mpp_rate_use_t *uses = malloc(((size_t)mpp_ncounter_rates + 1) * sizeof *uses);
     int nrates = 0;
     if (event_names && event_map && uses) {
         for (int e = 0; e < ne; e++)
-            event_names[e] = first_field(d.records[e0 + e].key);
+            event_names[e] = mpp_first_field(d->records[e0 + e].key);
         for (int l = 0; l < lp->context.nevents; l++) {
-            long pos = mpp_dict_find(&d, MPP_REC_EVENT, lp->context.events[l]);
+            long pos = mpp_dict_find(d, MPP_REC_EVENT, lp->context.events[l]);
             event_map[l] = pos >= 0 ? (int)pos - e0 : -1;
         }
         nrates = mpp_counter_rates_select(event_names, ne, uses);
     } else {
         ne = 0;
     }
-    int hw_width = ne * MPP_HW_NV + nrates;
-    size_t nhw = (size_t)ni * hw_width;
-    double *row = malloc(((size_t)hw_width + 1) * sizeof *row);
+    r->ne = ne, r->nrates = nrates, r->event_names = event_names, r->event_map = event_map, r->uses = uses;
+    r->hw_width = ne * MPP_HW_NV + nrates;
+    r->row = malloc(((size_t)r->hw_width + 1) * sizeof *r->row);
+}
 
-    /* 3. Selected processes (rank 0's choice). */
+/* 3. Selected processes (rank 0's choice). */
+static void select_processes(mpp_reduce_steps_t *r, const char *ranks_spec)
+{
+    mpp_exchange_t *x = r->x;
     char spec[MPP_CONFIG_STRING_MAX] = {0};
-    if (position == 0)
+    if (x->position == 0)
         strncpy(spec, ranks_spec, sizeof spec - 1);
     x->bcast(x, spec, sizeof spec);
     mpp_config_t selection_cfg;
     memset(&selection_cfg, 0, sizeof selection_cfg);
     strcpy(selection_cfg.text[MPP_CFG_RANKS], spec);
-    unsigned char *selected = select_positions(&selection_cfg, x);
-    int nselected = 0;
-    for (int p = 0; selected && p < size; p++)
-        nselected += selected[p];
+    r->selected = select_positions(&selection_cfg, x);
+    r->nselected = 0;
+    for (int p = 0; r->selected && p < x->size; p++)
+        r->nselected += r->selected[p];
+}
 
-    /* 4. This process's values on the global index: interval quantities,
-     * cells, counters (then, in `sum` only, how many processes have each
-     * counter value), and, when the model ran, the predicted interval
-     * quantities and the cells' predicted time and Overlap. */
-    int predict = lp->predict;
-    size_t nq = (size_t)ni * MPP_NQ, ncv = (size_t)nc * MPP_NCELLV;
-    size_t npq = predict ? nq : 0, ncp = predict ? (size_t)nc * MPP_NCELLP : 0;
-    size_t pq0 = nq + ncv + nhw, cp0 = pq0 + npq; /* offsets of the model's values */
-    size_t nsum = nq + ncv + nhw + npq + ncp;
-    size_t pmm0 = nq + (size_t)nc + nhw, pcmm0 = pmm0 + npq; /* ... and of their minima/maxima */
-    size_t wmm0 = pcmm0 + (predict ? (size_t)nc : 0);      /* the cells' wait states' minima/maxima */
-    size_t nminmax = wmm0 + (lp->waitstates ? (size_t)nc * MPP_CELL_NWAIT : 0);
-    double *sum = calloc(nsum + nhw + 1, sizeof *sum);
-    double *own = malloc((nsum + 1) * sizeof *own);       /* NaN where absent */
-    double *execs = calloc((size_t)ni + 1, sizeof *execs);
-    double_int_t *lo = malloc((nminmax + 1) * sizeof *lo);
-    double_int_t *hi = malloc((nminmax + 1) * sizeof *hi);
-    for (size_t k = 0; k < nsum; k++)
-        own[k] = NAN;
-    for (size_t k = 0; k < nminmax; k++) {
-        lo[k] = (double_int_t){INFINITY, rank};
-        hi[k] = (double_int_t){-INFINITY, rank};
-    }
-    /* The predicted computation time is the mean over processes of work =
-     * computation time x core speed, divided by the process's speed: one
-     * more reduction, of the work sums (log P). */
-    double *work = predict ? calloc(2 * (size_t)ni + 1, sizeof *work) : NULL;
-    double *work_all = predict ? calloc(2 * (size_t)ni + 1, sizeof *work_all) : NULL;
+/* Where each value sits, for the union's intervals and cells. */
+static mpp_reduce_layout_t value_layout(const mpp_reduce_steps_t *r)
+{
+    int ni = r->ni, nc = r->nc, predict = r->predict;
+    mpp_reduce_layout_t at;
+    at.nq = (size_t)ni * MPP_NQ, at.ncv = (size_t)nc * MPP_NCELLV, at.nhw = (size_t)ni * r->hw_width;
+    size_t npq = predict ? at.nq : 0, ncp = predict ? (size_t)nc * MPP_NCELLP : 0;
+    at.pq0 = at.nq + at.ncv + at.nhw, at.cp0 = at.pq0 + npq;
+    at.nsum = at.nq + at.ncv + at.nhw + npq + ncp;
+    at.pmm0 = at.nq + (size_t)nc + at.nhw, at.pcmm0 = at.pmm0 + npq;
+    at.wmm0 = at.pcmm0 + (predict ? (size_t)nc : 0);
+    at.nminmax = at.wmm0 + (r->lp->waitstates ? (size_t)nc * MPP_CELL_NWAIT : 0);
+    return at;
+}
+
+/* The sums over the processes of each interval's work (computation time x
+ * core speed), on every process: one more reduction (log P). */
+static void work_sums(const mpp_reduce_steps_t *r, double *work, double *work_all)
+{
+    const mpp_local_profile_t *lp = r->lp;
     for (int i = 0; work && i < lp->nintervals; i++) {
-        long pos = mpp_dict_find(&d, MPP_REC_INTERVAL, lp->intervals[i].key);
+        long pos = mpp_dict_find(&r->d, MPP_REC_INTERVAL, lp->intervals[i].key);
         if (pos < 0)
             continue;
-        int g = (int)pos - i0;
+        int g = (int)pos - r->i0;
         double q[MPP_NQ];
-        mpp_process_quantities(&lp->intervals[i], (int)d.records[pos].sum, q);
+        mpp_process_quantities(&lp->intervals[i], (int)r->d.records[pos].sum, q);
         mpp_process_work(q, lp->speed, &work[2 * g], &work[2 * g + 1]);
     }
-    if (predict)
-        x->reduce(x, work, work_all, 2 * (size_t)ni, MPP_XOP_SUM, 1);
+    if (r->predict)
+        r->x->reduce(r->x, work, work_all, 2 * (size_t)r->ni, MPP_XOP_SUM, 1);
+}
+
+/* This process's interval quantities, predicted quantities (from the
+ * work sums) and counters. */
+static void own_interval_values(mpp_reduce_steps_t *r, const double *work_all)
+{
+    const mpp_local_profile_t *lp = r->lp;
+    const mpp_dict_t *d = &r->d;
+    double *sum = r->sum, *own = r->own, *execs = r->execs, *row = r->row;
+    double_int_t *lo = r->lo, *hi = r->hi;
+    int predict = r->predict, hw_width = r->hw_width, i0 = r->i0, nc = r->nc;
+    size_t nq = r->at.nq, ncv = r->at.ncv, nsum = r->at.nsum, pq0 = r->at.pq0, pmm0 = r->at.pmm0;
     for (int i = 0; i < lp->nintervals; i++) {
-        long pos = mpp_dict_find(&d, MPP_REC_INTERVAL, lp->intervals[i].key);
+        long pos = mpp_dict_find(d, MPP_REC_INTERVAL, lp->intervals[i].key);
         if (pos < 0)
             continue;
         int g = (int)pos - i0;
         double q[MPP_NQ];
-        int processes = (int)d.records[pos].sum;
+        int processes = (int)d->records[pos].sum;
         mpp_process_quantities(&lp->intervals[i], processes, q);
         for (int k = 0; k < MPP_NQ; k++) {
             size_t at = (size_t)g * MPP_NQ + k;
@@ -529,7 +351,7 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
         }
         execs[g] = (double)lp->intervals[i].info->executions;
         if (lp->intervals[i].hw && row && hw_width) {
-            mpp_counter_row(lp->intervals[i].hw, event_map, lp->context.nevents, ne, uses, nrates,
+            mpp_counter_row(lp->intervals[i].hw, r->event_map, lp->context.nevents, r->ne, r->uses, r->nrates,
                             lp->intervals[i].exec, row);
             for (int k = 0; k < hw_width; k++) {
                 if (isnan(row[k]))
@@ -541,13 +363,25 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
             }
         }
     }
-    free(work);
-    free(work_all);
+}
+
+/* This process's cells: their values, and when the model ran, their
+ * predicted time and Overlap. */
+static void own_cell_values(mpp_reduce_steps_t *r)
+{
+    const mpp_local_profile_t *lp = r->lp;
+    const mpp_dict_t *d = &r->d;
+    double *sum = r->sum, *own = r->own;
+    double_int_t *lo = r->lo, *hi = r->hi;
+    char (*cell_keys)[MPP_CELL_KEY_LEN] = r->cell_keys;
+    const long *cell_at = r->cell_at;
+    int c0 = r->c0;
+    size_t nq = r->at.nq, cp0 = r->at.cp0, pcmm0 = r->at.pcmm0, wmm0 = r->at.wmm0;
     for (int c = 0; c < lp->ncells; c++) {
         /* where this process's own records went, when it put the
          * dictionary in order (no search: 10^4 cache misses) */
-        long pos = d.moved && cell_at && cell_at[c] >= 0 && (size_t)cell_at[c] < d.nmoved ? d.moved[cell_at[c]]
-                   : cell_keys ? mpp_dict_find(&d, MPP_REC_CELL, cell_keys[c])
+        long pos = d->moved && cell_at && cell_at[c] >= 0 && (size_t)cell_at[c] < d->nmoved ? d->moved[cell_at[c]]
+                   : cell_keys ? mpp_dict_find(d, MPP_REC_CELL, cell_keys[c])
                                : -1;
         if (pos < 0)
             continue;
@@ -565,7 +399,7 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
             size_t mm = wmm0 + (size_t)g * MPP_CELL_NWAIT + w;
             lo[mm].value = hi[mm].value = lp->cells[c].wait[w];
         }
-        if (predict) {
+        if (r->predict) {
             double *m = own + cp0 + (size_t)g * MPP_NCELLP;
             m[MPP_CELL_PREDICTED] = lp->cells[c].predicted;
             m[MPP_CELL_OVERLAP] = lp->cells[c].overlap;
@@ -573,29 +407,73 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
             lo[pcmm0 + g].value = hi[pcmm0 + g].value = lp->cells[c].predicted;
         }
     }
+}
 
-    /* 5. Reductions to rank 0 (log P each). */
-    double *sum_all = position == 0 ? calloc(nsum + nhw + 1, sizeof *sum_all) : NULL;
-    double *execs_all = position == 0 ? calloc((size_t)ni + 1, sizeof *execs_all) : NULL;
-    double_int_t *lo_all = position == 0 ? malloc((nminmax + 1) * sizeof *lo_all) : NULL;
-    double_int_t *hi_all = position == 0 ? malloc((nminmax + 1) * sizeof *hi_all) : NULL;
-    x->reduce(x, sum, sum_all, nsum + nhw, MPP_XOP_SUM, 0);
-    x->reduce(x, execs, execs_all, (size_t)ni, MPP_XOP_MAX, 0);
-    x->reduce(x, lo, lo_all, nminmax, MPP_XOP_MINLOC, 0);
-    x->reduce(x, hi, hi_all, nminmax, MPP_XOP_MAXLOC, 0);
+/* 4. This process's values on the global index (mpp_reduce_layout_t), NaN
+ * where it has none, and its rank with each minimum and maximum.  The
+ * predicted computation time is the mean over processes of work =
+ * computation time x core speed, divided by the process's speed. */
+static void own_values(mpp_reduce_steps_t *r)
+{
+    int rank = mpp_exchange_rank(r->x, r->x->position);
+    r->predict = r->lp->predict;
+    r->at = value_layout(r);
+    size_t nsum = r->at.nsum, nminmax = r->at.nminmax;
+    r->sum = calloc(nsum + r->at.nhw + 1, sizeof *r->sum);
+    r->own = malloc((nsum + 1) * sizeof *r->own);
+    r->execs = calloc((size_t)r->ni + 1, sizeof *r->execs);
+    r->lo = malloc((nminmax + 1) * sizeof *r->lo);
+    r->hi = malloc((nminmax + 1) * sizeof *r->hi);
+    for (size_t k = 0; k < nsum; k++)
+        r->own[k] = NAN;
+    for (size_t k = 0; k < nminmax; k++) {
+        r->lo[k] = (double_int_t){INFINITY, rank};
+        r->hi[k] = (double_int_t){-INFINITY, rank};
+    }
+    double *work = r->predict ? calloc(2 * (size_t)r->ni + 1, sizeof *work) : NULL;
+    double *work_all = r->predict ? calloc(2 * (size_t)r->ni + 1, sizeof *work_all) : NULL;
+    work_sums(r, work, work_all);
+    own_interval_values(r, work_all);
+    free(work);
+    free(work_all);
+    own_cell_values(r);
+}
 
-    /* 6. Per-process values of the selected processes only. */
-    double *by_process = NULL;
+/* 5. Reductions to rank 0 (log P each). */
+static void reduce_values(mpp_reduce_steps_t *r)
+{
+    mpp_exchange_t *x = r->x;
+    int position = x->position;
+    size_t nsum = r->at.nsum, nhw = r->at.nhw, nminmax = r->at.nminmax;
+    r->sum_all = position == 0 ? calloc(nsum + nhw + 1, sizeof *r->sum_all) : NULL;
+    r->execs_all = position == 0 ? calloc((size_t)r->ni + 1, sizeof *r->execs_all) : NULL;
+    r->lo_all = position == 0 ? malloc((nminmax + 1) * sizeof *r->lo_all) : NULL;
+    r->hi_all = position == 0 ? malloc((nminmax + 1) * sizeof *r->hi_all) : NULL;
+    x->reduce(x, r->sum, r->sum_all, nsum + nhw, MPP_XOP_SUM, 0);
+    x->reduce(x, r->execs, r->execs_all, (size_t)r->ni, MPP_XOP_MAX, 0);
+    x->reduce(x, r->lo, r->lo_all, nminmax, MPP_XOP_MINLOC, 0);
+    x->reduce(x, r->hi, r->hi_all, nminmax, MPP_XOP_MAXLOC, 0);
+}
+
+/* 6. Per-process values of the selected processes only. */
+static void gather_selected(mpp_reduce_steps_t *r)
+{
+    mpp_exchange_t *x = r->x;
+    int position = x->position, size = x->size;
+    const unsigned char *selected = r->selected;
+    const double *own = r->own;
+    size_t nsum = r->at.nsum;
     if (position == 0) {
-        by_process = malloc(((size_t)nselected * nsum + 1) * sizeof *by_process);
-        for (int r = 0, s = 0; by_process && r < size; r++) {
-            if (!selected[r])
+        double *by_process = malloc(((size_t)r->nselected * nsum + 1) * sizeof *by_process);
+        r->by_process = by_process;
+        for (int p = 0, s = 0; by_process && p < size; p++) {
+            if (!selected[p])
                 continue;
-            if (r == 0) {
+            if (p == 0) {
                 memcpy(by_process + (size_t)s * nsum, own, nsum * sizeof *own);
             } else {
                 size_t len = 0;
-                double *theirs = x->recv(x, r, TAG_SELECTED, &len);
+                double *theirs = x->recv(x, p, TAG_SELECTED, &len);
                 for (size_t k = 0; k < nsum; k++) /* what did not arrive is n/a */
                     by_process[(size_t)s * nsum + k] = theirs && len == nsum * sizeof *own ? theirs[k] : NAN;
                 free(theirs);
@@ -605,195 +483,40 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
     } else if (selected && selected[position]) {
         x->send(x, own, nsum * sizeof *own, 0, TAG_SELECTED);
     }
-
-    /* 7. The machine context and the PAPI facts (to rank 0 only). */
-    mpp_dict_t m;
-    context_union(&m, lp, &d, hostname, x);
-
-    mpp_reduced_t *out = NULL;
-    if (position == 0)
-        out = calloc(1, sizeof *out);
-    if (out) {
-        out->nprocs = x->nprocs;
-        out->predicted = predict;
-        out->waitstates = lp->waitstates;
-        out->nnodes = count_of_kind(&d, MPP_REC_HOST);
-        out->nselected = nselected;
-        out->selected = malloc(((size_t)nselected + 1) * sizeof(int));
-        for (int r = 0, s = 0; r < size; r++)
-            if (selected[r])
-                out->selected[s++] = mpp_exchange_rank(x, r);
-        out->nintervals = ni;
-        out->intervals = calloc((size_t)ni + 1, sizeof *out->intervals);
-        for (int g = 0; g < ni; g++) {
-            mpp_reduced_interval_t *ri = &out->intervals[g];
-            const mpp_record_t *rec = &d.records[i0 + g];
-            ri->id = g;
-            fill_interval_names(ri, rec->key, &d);
-            ri->processes = (int)rec->sum;
-            ri->executions = (uint64_t)execs_all[g];
-            for (int k = 0; k < MPP_NQ; k++) {
-                size_t at = (size_t)g * MPP_NQ + k;
-                ri->q[k] = (mpp_stat_t){sum_all[at], lo_all[at].value, hi_all[at].value,
-                                        lo_all[at].rank, hi_all[at].rank, ri->processes};
-            }
-            ri->by_process = malloc(((size_t)nselected * MPP_NQ + 1) * sizeof(double));
-            for (int s = 0; s < nselected; s++)
-                memcpy(ri->by_process + (size_t)s * MPP_NQ, by_process + (size_t)s * nsum + (size_t)g * MPP_NQ,
-                       MPP_NQ * sizeof(double));
-            ri->overlap_known = ri->predicted = predict;
-            ri->waitstates_known = lp->waitstates;
-            if (predict) {
-                for (int k = 0; k < MPP_NQ; k++) {
-                    size_t at = pq0 + (size_t)g * MPP_NQ + k, mm = pmm0 + (size_t)g * MPP_NQ + k;
-                    ri->pq[k] = (mpp_stat_t){sum_all[at], lo_all[mm].value, hi_all[mm].value, lo_all[mm].rank,
-                                             hi_all[mm].rank, ri->processes};
-                }
-                ri->pred_by_process = malloc(((size_t)nselected * MPP_NQ + 1) * sizeof(double));
-                for (int s = 0; ri->pred_by_process && s < nselected; s++)
-                    memcpy(ri->pred_by_process + (size_t)s * MPP_NQ,
-                           by_process + (size_t)s * nsum + pq0 + (size_t)g * MPP_NQ, MPP_NQ * sizeof(double));
-            }
-            if (hw_width) {
-                ri->hw = malloc((size_t)hw_width * sizeof *ri->hw);
-                ri->hw_by_process = malloc(((size_t)nselected * hw_width + 1) * sizeof(double));
-                for (int k = 0; ri->hw && k < hw_width; k++) {
-                    size_t at = nq + ncv + (size_t)g * hw_width + k, mm = nq + nc + (size_t)g * hw_width + k;
-                    ri->hw[k] = (mpp_stat_t){sum_all[at], lo_all[mm].value, hi_all[mm].value, lo_all[mm].rank,
-                                             hi_all[mm].rank, (int)sum_all[nsum + (size_t)g * hw_width + k]};
-                }
-                for (int s = 0; ri->hw_by_process && s < nselected; s++)
-                    memcpy(ri->hw_by_process + (size_t)s * hw_width,
-                           by_process + (size_t)s * nsum + nq + ncv + (size_t)g * hw_width,
-                           (size_t)hw_width * sizeof(double));
-            }
-        }
-        int ns = count_of_kind(&d, MPP_REC_SRC), s0 = first_of_kind(&d, MPP_REC_SRC);
-        out->nsrcs = ns;
-        out->srcs = calloc((size_t)ns + 1, sizeof *out->srcs);
-        for (int s = 0; s < ns; s++) {
-            out->srcs[s].id = s + 1;
-            out->srcs[s].nframes =
-                mpp_srckey_parse(d.records[s0 + s].key, &out->srcs[s].function, &out->srcs[s].frames);
-        }
-        out->ncells = nc;
-        out->cells = calloc((size_t)nc + 1, sizeof *out->cells);
-        /* the cells' per-process values: one block for all cells */
-        size_t cell_width = (size_t)nselected * MPP_NCELLV, model_width = (size_t)nselected * MPP_NCELLP;
-        out->cell_values = malloc(((size_t)nc * cell_width + 1) * sizeof *out->cell_values);
-        if (predict)
-            out->cell_model_values = malloc(((size_t)nc * model_width + 1) * sizeof *out->cell_model_values);
-        /* the cells' interval and SRC ids: from the canonical order (this
-         * process made it), else from the cell keys */
-        mpp_handlemap_t interval_hashes, src_hashes;
-        if (!d.cell_ids) {
-            mpp_dict_index_hashes(&d, MPP_REC_INTERVAL, &interval_hashes);
-            mpp_dict_index_hashes(&d, MPP_REC_SRC, &src_hashes);
-        }
-        for (int g = 0; g < nc; g++) {
-            mpp_reduced_cell_t *rc = &out->cells[g];
-            if (d.cell_ids) {
-                rc->interval = (int)d.cell_ids[2 * g];
-                rc->src = (int)d.cell_ids[2 * g + 1];
-            } else {
-                long ip, sp;
-                mpp_dict_cell_parts(&interval_hashes, &src_hashes, d.records[c0 + g].key, &ip, &sp);
-                rc->interval = (int)ip - i0;
-                rc->src = (int)sp - s0;
-            }
-            const double *v = sum_all + nq + (size_t)g * MPP_NCELLV;
-            rc->calls = (uint64_t)v[MPP_CELL_CALLS];
-            rc->bytes_sent = (uint64_t)v[MPP_CELL_SENT];
-            rc->bytes_recv = (uint64_t)v[MPP_CELL_RECV];
-            rc->time = (mpp_stat_t){v[MPP_CELL_TIME], lo_all[nq + g].value, hi_all[nq + g].value,
-                                    lo_all[nq + g].rank, hi_all[nq + g].rank, (int)d.records[c0 + g].sum};
-            for (int w = 0; lp->waitstates && w < MPP_CELL_NWAIT; w++) {
-                size_t mm = wmm0 + (size_t)g * MPP_CELL_NWAIT + w;
-                rc->wait[w] = (mpp_stat_t){v[MPP_CELL_REALSYNC + w], lo_all[mm].value, hi_all[mm].value,
-                                           lo_all[mm].rank, hi_all[mm].rank, rc->time.count};
-            }
-            rc->by_process = out->cell_values ? out->cell_values + (size_t)g * cell_width : NULL;
-            for (int s = 0; rc->by_process && s < nselected; s++)
-                memcpy(rc->by_process + (size_t)s * MPP_NCELLV,
-                       by_process + (size_t)s * nsum + nq + (size_t)g * MPP_NCELLV, MPP_NCELLV * sizeof(double));
-            if (predict) {
-                const double *m = sum_all + cp0 + (size_t)g * MPP_NCELLP;
-                rc->predicted = (mpp_stat_t){m[MPP_CELL_PREDICTED], lo_all[pcmm0 + g].value, hi_all[pcmm0 + g].value,
-                                             lo_all[pcmm0 + g].rank, hi_all[pcmm0 + g].rank, rc->time.count};
-                rc->overlap = m[MPP_CELL_OVERLAP];
-                rc->model_by_process = out->cell_model_values ? out->cell_model_values + (size_t)g * model_width : NULL;
-                for (int s = 0; rc->model_by_process && s < nselected; s++)
-                    memcpy(rc->model_by_process + (size_t)s * MPP_NCELLP,
-                           by_process + (size_t)s * nsum + cp0 + (size_t)g * MPP_NCELLP, MPP_NCELLP * sizeof(double));
-            }
-        }
-        if (!d.cell_ids) {
-            mpp_handlemap_free(&interval_hashes);
-            mpp_handlemap_free(&src_hashes);
-        }
-        int nw = count_of_kind(&d, MPP_REC_WARNING), w0 = first_of_kind(&d, MPP_REC_WARNING);
-        out->warnings = calloc((size_t)nw + 1, sizeof(char *));
-        for (int w = 0; w < nw; w++) {
-            const mpp_record_t *rec = &d.records[w0 + w];
-            char *text = NULL;
-            if (rec->sum == size)
-                text = strdup(rec->key);
-            else if (rec->sum == 1 && asprintf(&text, "rank %lld: %s", (long long)rec->min, rec->key) < 0)
-                text = NULL;
-            else if (rec->sum > 1 && asprintf(&text, "ranks %lld and %lld others: %s", (long long)rec->min,
-                                              (long long)rec->sum - 1, rec->key) < 0)
-                text = NULL;
-            if (text)
-                out->warnings[out->nwarnings++] = text;
-        }
-        /* topology that could not be read on some host */
-        for (size_t i = 0; i < m.count; i++) {
-            char *label = m.records[i].kind == MPP_REC_FACT ? first_field(m.records[i].key) : NULL;
-            char *text = NULL;
-            if (label && !strcmp(label, MPP_FACT_TOPOLOGY) &&
-                asprintf(&text, "Machine: the topology of %s; that host's node type is unknown",
-                         after_field(m.records[i].key)) >= 0)
-                append(&out->warnings, &out->nwarnings, text);
-            free(label);
-        }
-        out->machine = machine_result(&d, &m, lp->context.machine_na);
-        out->counters = counters_result(&d, &m, uses, nrates, lp->context.counters_na);
-    }
-
-    free(sum), free(own), free(execs), free(lo), free(hi), free(row), free(event_map), free(uses);
-    for (int e = 0; event_names && e < ne; e++)
-        free(event_names[e]);
-    free(event_names);
-    free(sum_all), free(execs_all), free(lo_all), free(hi_all), free(by_process), free(selected);
-    free(cell_keys), free(cell_at);
-    free(interval_hex);
-    free(src_hex);
-    mpp_dict_free(&d);
-    mpp_dict_free(&m);
-    return out;
 }
 
-void mpp_reduced_free(mpp_reduced_t *r)
+static void steps_free(mpp_reduce_steps_t *r)
 {
-    if (!r)
-        return;
-    for (int i = 0; i < r->nintervals; i++) {
-        free(r->intervals[i].name);
-        free(r->intervals[i].file);
-        free(r->intervals[i].by_process);
-        free(r->intervals[i].hw);
-        free(r->intervals[i].hw_by_process);
-        free(r->intervals[i].pred_by_process);
-    }
-    for (int s = 0; s < r->nsrcs; s++) {
-        free(r->srcs[s].function);
-        mpp_srckey_free_frames(r->srcs[s].frames, r->srcs[s].nframes);
-    }
-    free(r->cell_values), free(r->cell_model_values);
-    for (int w = 0; w < r->nwarnings; w++)
-        free(r->warnings[w]);
-    free(r->intervals), free(r->srcs), free(r->cells), free(r->warnings), free(r->selected);
-    machine_data_free(r->machine);
-    counters_free(r->counters);
-    free(r);
+    free(r->sum), free(r->own), free(r->execs), free(r->lo), free(r->hi), free(r->row), free(r->event_map),
+        free(r->uses);
+    for (int e = 0; r->event_names && e < r->ne; e++)
+        free(r->event_names[e]);
+    free(r->event_names);
+    free(r->sum_all), free(r->execs_all), free(r->lo_all), free(r->hi_all), free(r->by_process), free(r->selected);
+    free(r->cell_keys), free(r->cell_at);
+    mpp_dict_free(&r->d);
+    mpp_dict_free(&r->m);
+}
+
+/* Positions are where a process sits in the exchange (0..size-1, what the
+ * messages and the order of the gathered values follow); ranks are what
+ * the protocol names (the same under MPI; the processes present in
+ * partial protocols otherwise).  The steps, numbered as in their comments:
+ * 1-2 the union of the keys, 3 the selected processes, 4-6 the values
+ * reduced and gathered, 7 the machine context (context_union). */
+mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t *x, const char *ranks_spec,
+                                   const char *hostname)
+{
+    mpp_reduce_steps_t r = {.lp = lp, .x = x};
+    own_keys(&r, hostname);
+    unite_keys(&r);
+    index_counter_events(&r);
+    select_processes(&r, ranks_spec);
+    own_values(&r);
+    reduce_values(&r);
+    gather_selected(&r);
+    context_union(&r.m, lp, &r.d, hostname, x);
+    mpp_reduced_t *out = x->position == 0 ? mpp_reduce_result(&r) : NULL;
+    steps_free(&r);
+    return out;
 }

@@ -296,17 +296,10 @@ static char **dup_strings(const json_t *a, int *n)
     return list;
 }
 
-int mpp_process_data_parse(const json_t *o, mpp_parsed_process_t *out, char *why, size_t why_size)
+/* Which rank, how it ended, the run and its configuration; -1 (and why)
+ * when the rank's end or the run's processes are missing. */
+static int parse_process(const json_t *o, mpp_parsed_process_t *out, char *why, size_t why_size)
 {
-    memset(out, 0, sizeof *out);
-    const json_t *intervals = json_object_get(o, "intervals"), *cells = json_object_get(o, "cells");
-    if (!json_is_object(o) || !json_is_integer(json_object_get(o, "rank")) || !json_is_array(intervals) ||
-        !json_array_size(intervals) || !json_is_array(cells)) {
-        snprintf(why, why_size, "its process data lacks rank, intervals or cells");
-        return -1;
-    }
-    mpp_local_profile_t *lp = &out->profile;
-    mpp_local_context_t *ctx = &lp->context;
     out->rank = (int)json_integer_value(json_object_get(o, "rank"));
     if (mpp_process_end_parse(json_object_get(o, "end"), &out->end) != 0 || out->end.rank != out->rank) {
         snprintf(why, why_size, "its process data does not say how rank %d ended", out->rank);
@@ -318,6 +311,15 @@ int mpp_process_data_parse(const json_t *o, mpp_parsed_process_t *out, char *why
         return -1;
     }
     config_parse(json_object_get(o, "configuration"), &out->config);
+    return 0;
+}
+
+/* The host, the model, the machine and counters context, the facts and
+ * the warnings: out's copies, which the profile's context points to. */
+static void parse_context(const json_t *o, mpp_parsed_process_t *out)
+{
+    mpp_local_profile_t *lp = &out->profile;
+    mpp_local_context_t *ctx = &lp->context;
     out->hostname = dup_or_null(json_object_get(o, "host"));
     lp->predict = json_is_true(json_object_get(o, "predict"));
     lp->speed = number_of(json_object_get(o, "speed"));
@@ -336,17 +338,14 @@ int mpp_process_data_parse(const json_t *o, mpp_parsed_process_t *out, char *why
     out->warnings = dup_strings(json_object_get(o, "warnings"), &out->nwarnings);
     ctx->warnings = (const char *const *)out->warnings;
     ctx->nwarnings = out->nwarnings;
+}
 
-    int ni = (int)json_array_size(intervals), nc = (int)json_array_size(cells);
-    int width = ctx->nevents * MPP_HW_NV;
-    lp->intervals = calloc((size_t)ni, sizeof *lp->intervals);
-    out->infos = calloc((size_t)ni, sizeof *out->infos);
-    lp->cells = calloc((size_t)nc + 1, sizeof *lp->cells);
-    lp->srcs = calloc((size_t)nc + 1, sizeof *lp->srcs);
-    if (!lp->intervals || !out->infos || !lp->cells || !lp->srcs) {
-        snprintf(why, why_size, "out of memory");
-        return -1;
-    }
+/* The intervals, into the profile's (allocated for all of them); -1 (and
+ * why) at one without a key. */
+static int parse_intervals(const json_t *intervals, mpp_parsed_process_t *out, char *why, size_t why_size)
+{
+    mpp_local_profile_t *lp = &out->profile;
+    int ni = (int)json_array_size(intervals), width = lp->context.nevents * MPP_HW_NV;
     for (int i = 0; i < ni; i++) {
         const json_t *j = json_array_get(intervals, (size_t)i);
         mpp_local_interval_t *in = &lp->intervals[i];
@@ -366,7 +365,16 @@ int mpp_process_data_parse(const json_t *o, mpp_parsed_process_t *out, char *why
                 in->hw[k] = number_of(json_array_get(hw, (size_t)k));
         }
     }
-    /* the cells of an SRC point share its key (profile.h) */
+    return 0;
+}
+
+/* The cells, into the profile's (allocated for all of them), and their SRC
+ * keys, one copy per SRC point: the cells of an SRC point share its key
+ * (profile.h).  -1 (and why) at one without a key or with an interval not
+ * among the ni. */
+static int parse_cells(const json_t *cells, int ni, mpp_local_profile_t *lp, char *why, size_t why_size)
+{
+    int nc = (int)json_array_size(cells);
     mpp_strmap_t seen;
     mpp_strmap_init(&seen);
     for (int c = 0; c < nc; c++) {
@@ -395,6 +403,34 @@ int mpp_process_data_parse(const json_t *o, mpp_parsed_process_t *out, char *why
     }
     mpp_strmap_free(&seen);
     return 0;
+}
+
+int mpp_process_data_parse(const json_t *o, mpp_parsed_process_t *out, char *why, size_t why_size)
+{
+    memset(out, 0, sizeof *out);
+    const json_t *intervals = json_object_get(o, "intervals"), *cells = json_object_get(o, "cells");
+    if (!json_is_object(o) || !json_is_integer(json_object_get(o, "rank")) || !json_is_array(intervals) ||
+        !json_array_size(intervals) || !json_is_array(cells)) {
+        snprintf(why, why_size, "its process data lacks rank, intervals or cells");
+        return -1;
+    }
+    if (parse_process(o, out, why, why_size) != 0)
+        return -1;
+    parse_context(o, out);
+
+    mpp_local_profile_t *lp = &out->profile;
+    int ni = (int)json_array_size(intervals), nc = (int)json_array_size(cells);
+    lp->intervals = calloc((size_t)ni, sizeof *lp->intervals);
+    out->infos = calloc((size_t)ni, sizeof *out->infos);
+    lp->cells = calloc((size_t)nc + 1, sizeof *lp->cells);
+    lp->srcs = calloc((size_t)nc + 1, sizeof *lp->srcs);
+    if (!lp->intervals || !out->infos || !lp->cells || !lp->srcs) {
+        snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    if (parse_intervals(intervals, out, why, why_size) != 0)
+        return -1;
+    return parse_cells(cells, ni, lp, why, why_size);
 }
 
 json_t *mpp_process_data_from_lines(char *const *lines, int n, char *why, size_t why_size)
