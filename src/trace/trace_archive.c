@@ -601,31 +601,26 @@ int mpp_trace_write_global(OTF2_Archive *archive, trace_unify_t *u, uint64_t glo
     return failed ? -1 : 0;
 }
 
-int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *a0, const mpp_clock_alignment_t *a1,
-                     char *path, size_t size, long long *bytes)
+/* MPI_Finalize is the calling thread's last call, in the regions still
+ * open: they end with it. */
+static void record_finalize(uint64_t end)
 {
-    path[0] = '\0';
-    *bytes = 0;
-    if (!mpp_trace_on)
-        return -1;
-    /* MPI_Finalize is the calling thread's last call, in the regions still open */
     trace_thread_t *me = mpp_trace_self();
-    if (me) {
-        uint64_t t0 = end < me->last_time ? me->last_time : end, t1 = mpp_now();
-        OTF2_EvtWriter_Enter(me->writer, NULL, t0, MPP_FN_MPI_Finalize);
-        OTF2_EvtWriter_Leave(me->writer, NULL, t1 > t0 ? t1 : t0, MPP_FN_MPI_Finalize);
-        while (me->nopen > 0)
-            OTF2_EvtWriter_Leave(me->writer, NULL, t1 > t0 ? t1 : t0, me->open[--me->nopen]);
-        me->last_time = t1;
-    }
-    mpp_trace_on = 0;
+    if (!me)
+        return;
+    uint64_t t0 = end < me->last_time ? me->last_time : end, t1 = mpp_now();
+    OTF2_EvtWriter_Enter(me->writer, NULL, t0, MPP_FN_MPI_Finalize);
+    OTF2_EvtWriter_Leave(me->writer, NULL, t1 > t0 ? t1 : t0, MPP_FN_MPI_Finalize);
+    while (me->nopen > 0)
+        OTF2_EvtWriter_Leave(me->writer, NULL, t1 > t0 ? t1 : t0, me->open[--me->nopen]);
+    me->last_time = t1;
+}
+
+/* Every thread's event writer closed, and the event files and rescue
+ * files (trace_rescue.c) with them: -1 when OTF2 failed to close one. */
+static int close_events(void)
+{
     int failed = 0;
-    uint64_t last = mpp_trace_started;
-    for (trace_thread_t *t = mpp_trace_threads; t; t = t->next)
-        if (t->last_time > last)
-            last = t->last_time;
-    trace_blob_t blob = {0};
-    failed |= mpp_trace_describe_threads(&blob);
     for (trace_thread_t *t = mpp_trace_threads; t; t = t->next)
         if (t->writer && OTF2_Archive_CloseEvtWriter(mpp_trace_archive, t->writer) != OTF2_SUCCESS)
             failed = 1;
@@ -634,32 +629,38 @@ int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *a
     for (trace_thread_t *t = mpp_trace_threads; t; t = t->next)
         if (t->flushed_fd > 0)
             close(t->flushed_fd - 1), t->flushed_fd = 0;
-    /* the span of the run on rank 0's clock */
-    int64_t first = (int64_t)mpp_trace_started + (a0 ? a0->offset : 0);
-    int64_t final = (int64_t)last + (a1 ? a1->offset : a0 ? a0->offset : 0);
-    int64_t lo = 0, hi = 0;
-    mpp_ptp_allreduce(&first, &lo, 1, MPI_INT64_T, MPI_MIN, comm);
-    mpp_ptp_allreduce(&final, &hi, 1, MPI_INT64_T, MPI_MAX, comm);
+    return failed ? -1 : 0;
+}
+
+/* The definitions, collectively: this process's description of its
+ * threads (`blob`) unified by rank 0 into global ones, whose ids every
+ * location's mapping tables get; `lo` and `hi` the run's span on rank 0's
+ * clock.  Its failures are marked in *failed as mpp_trace_finish marks its
+ * own. */
+static void write_definitions(MPI_Comm comm, const trace_blob_t *blob, const mpp_clock_alignment_t *a0,
+                              const mpp_clock_alignment_t *a1, int64_t lo, int64_t hi, int *failed)
+{
     trace_unify_t u = {0};
     mpp_strmap_init(&u.strings), mpp_strmap_init(&u.regions), mpp_strmap_init(&u.comms), mpp_strmap_init(&u.hosts);
     u.host_of = calloc((size_t)mpp_trace_nprocs, sizeof *u.host_of);
     char *reply = NULL;
     size_t reply_len = 0;
-    if (mpp_trace_exchange(comm, blob.text ? blob.text : "", blob.text ? blob.len : 0, mpp_trace_unify, &u, &reply,
+    if (mpp_trace_exchange(comm, blob->text ? blob->text : "", blob->text ? blob->len : 0, mpp_trace_unify, &u, &reply,
                            &reply_len) != 0)
-        failed = 1;
-    free(blob.text);
-    failed |= write_local((const uint32_t *)reply, reply_len / sizeof(uint32_t), a0, a1);
+        *failed = 1;
+    *failed |= write_local((const uint32_t *)reply, reply_len / sizeof(uint32_t), a0, a1);
     free(reply);
     if (mpp_trace_rank == 0 && u.host_of)
-        failed |= mpp_trace_write_global(mpp_trace_archive, &u, lo > 0 ? (uint64_t)lo : 0, hi > lo ? (uint64_t)(hi - lo) : 0);
+        *failed |= mpp_trace_write_global(mpp_trace_archive, &u, lo > 0 ? (uint64_t)lo : 0, hi > lo ? (uint64_t)(hi - lo) : 0);
     mpp_strmap_free(&u.strings), mpp_strmap_free(&u.regions), mpp_strmap_free(&u.comms), mpp_strmap_free(&u.hosts);
     free(u.host_of), free(u.locations), free(u.events);
-    if (OTF2_Archive_Close(mpp_trace_archive) != OTF2_SUCCESS)
-        failed = 1;
-    mpp_trace_archive = NULL;
-    mpp_trace_collective_context_free(context);
-    context = NULL;
+}
+
+/* Whether the archive is whole, over all processes (collective): rank 0
+ * says where it is and what it lacks (a process's failure, OTF2's errors,
+ * events lost); 0, or -1 when it lacks anything. */
+static int report(MPI_Comm comm, int failed, char *path, size_t size, long long *bytes)
+{
     uint64_t errors = mpp_trace_errors, lost_events = 0;
     int any = 0;
     mpp_ptp_allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, comm);
@@ -680,4 +681,38 @@ int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *a
         mpp_warn("Trace: %llu events could not be recorded (out of memory or an OTF2 error); the archive %s lacks them",
                  (unsigned long long)lost_events, mpp_trace_path);
     return any || lost_events || all_reported ? -1 : 0;
+}
+
+int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *a0, const mpp_clock_alignment_t *a1,
+                     char *path, size_t size, long long *bytes)
+{
+    path[0] = '\0';
+    *bytes = 0;
+    if (!mpp_trace_on)
+        return -1;
+    record_finalize(end);
+    mpp_trace_on = 0;
+    int failed = 0;
+    uint64_t last = mpp_trace_started;
+    for (trace_thread_t *t = mpp_trace_threads; t; t = t->next)
+        if (t->last_time > last)
+            last = t->last_time;
+    trace_blob_t blob = {0};
+    failed |= mpp_trace_describe_threads(&blob);
+    if (close_events() != 0)
+        failed = 1;
+    /* the span of the run on rank 0's clock */
+    int64_t first = (int64_t)mpp_trace_started + (a0 ? a0->offset : 0);
+    int64_t final = (int64_t)last + (a1 ? a1->offset : a0 ? a0->offset : 0);
+    int64_t lo = 0, hi = 0;
+    mpp_ptp_allreduce(&first, &lo, 1, MPI_INT64_T, MPI_MIN, comm);
+    mpp_ptp_allreduce(&final, &hi, 1, MPI_INT64_T, MPI_MAX, comm);
+    write_definitions(comm, &blob, a0, a1, lo, hi, &failed);
+    free(blob.text);
+    if (OTF2_Archive_Close(mpp_trace_archive) != OTF2_SUCCESS)
+        failed = 1;
+    mpp_trace_archive = NULL;
+    mpp_trace_collective_context_free(context);
+    context = NULL;
+    return report(comm, failed, path, size, bytes);
 }
