@@ -537,12 +537,10 @@ int mpp_trace_rescue(const char *ended, const mpp_clock_alignment_t *a0, char *p
     return rc;
 }
 
-static int rescue(const char *ended, const mpp_clock_alignment_t *a0)
+/* The regions still open end now, as the partial protocol's intervals;
+ * the time of the last event of any thread. */
+static uint64_t end_open_regions(void)
 {
-    if (!mpp_trace_on)
-        return -1;
-    mpp_trace_on = 0;
-    /* the regions still open end now, as the partial protocol's intervals */
     uint64_t now = mpp_now(), last = mpp_trace_started;
     for (trace_thread_t *t = mpp_trace_threads; t; t = t->next) {
         if (t->writer && t->nopen > 0) {
@@ -552,58 +550,93 @@ static int rescue(const char *ended, const mpp_clock_alignment_t *a0)
         }
         last = t->last_time > last ? t->last_time : last;
     }
-    char dir[sizeof mpp_trace_path + 32], path[sizeof dir + 64], final_path[sizeof path];
-    snprintf(dir, sizeof dir, "%s/" RESCUE_DIR, mpp_trace_path);
-    mkdir(dir, 0777);
-    snprintf(path, sizeof path, "%s/%d.ending", dir, mpp_trace_rank);
-    int ending = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-    if (ending >= 0)
-        close(ending);
-    trace_blob_t blob = {0};
-    int failed = mpp_trace_describe_threads(&blob);
+    return last;
+}
+
+/* This process's records as MPI_Finalize would send them rank 0, and what
+ * only the rebuild needs: how it ended (E), the span of its events on
+ * rank 0's clock (T) and its clock offset (A).  Nonzero when one could not
+ * be made. */
+static int describe_end(trace_blob_t *blob, const char *ended, const mpp_clock_alignment_t *a0, uint64_t last)
+{
+    int failed = mpp_trace_describe_threads(blob);
     int64_t offset = a0 ? a0->offset : 0;
-    failed |= mpp_trace_put(&blob, "E%s", ended);
-    failed |= mpp_trace_put(&blob, "T%lld %lld", (long long)mpp_trace_started + (long long)offset,
+    failed |= mpp_trace_put(blob, "E%s", ended);
+    failed |= mpp_trace_put(blob, "T%lld %lld", (long long)mpp_trace_started + (long long)offset,
                             (long long)last + (long long)offset);
     if (a0)
-        failed |= mpp_trace_put(&blob, "A%llu %lld %.17g", (unsigned long long)a0->at, (long long)a0->offset,
+        failed |= mpp_trace_put(blob, "A%llu %lld %.17g", (unsigned long long)a0->at, (long long)a0->offset,
                                 (double)a0->uncertainty);
+    return failed;
+}
+
+/* For the undo: thread t's event file as it is before its writer is
+ * closed (its size, -1 when there is none), and the definitions file the
+ * rebuild writes for its location. */
+static void undo_note_location(const trace_thread_t *t)
+{
+    if (!undo || undo->nfiles >= UNDO_FILES)
+        return;
+    char file[sizeof undo->files[0].path];
+    struct stat st;
+    snprintf(file, sizeof file, "%s/traces/%llu.evt", mpp_trace_path, (unsigned long long)t->location);
+    undo->files[undo->nfiles].size = stat(file, &st) == 0 ? (long long)st.st_size : -1;
+    if (undo->files[undo->nfiles].size < 0 || !realpath(file, undo->files[undo->nfiles].path))
+        snprintf(undo->files[undo->nfiles].path, sizeof file, "%s", file);
+    snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/traces/%llu.def", mpp_trace_path,
+             (unsigned long long)t->location);
+    undo->nfiles++;
+}
+
+/* Every thread's event writer closed, its buffered events written out (as
+ * the undo noted the file before); nonzero when OTF2 failed to close one. */
+static int close_writers(void)
+{
+    int failed = 0;
     for (trace_thread_t *t = mpp_trace_threads; t; t = t->next) {
         if (!t->writer)
             continue;
-        if (undo && undo->nfiles < UNDO_FILES) {
-            char file[sizeof undo->files[0].path];
-            struct stat st;
-            snprintf(file, sizeof file, "%s/traces/%llu.evt", mpp_trace_path, (unsigned long long)t->location);
-            undo->files[undo->nfiles].size = stat(file, &st) == 0 ? (long long)st.st_size : -1;
-            if (undo->files[undo->nfiles].size < 0 || !realpath(file, undo->files[undo->nfiles].path))
-                snprintf(undo->files[undo->nfiles].path, sizeof file, "%s", file);
-            snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/traces/%llu.def", mpp_trace_path,
-                     (unsigned long long)t->location);
-            undo->nfiles++;
-        }
+        undo_note_location(t);
         if (OTF2_Archive_CloseEvtWriter(mpp_trace_archive, t->writer) != OTF2_SUCCESS)
             failed = 1;
     }
-    if (undo) {
-        snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/traces.otf2", mpp_trace_path);
-        snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/traces.def", mpp_trace_path);
-        snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/" RESCUE_DIR "/%d.desc", mpp_trace_path,
-                 mpp_trace_rank);
-        snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/" RESCUE_DIR "/%d.ending",
-                 mpp_trace_path, mpp_trace_rank);
-        undo->rescued = 1;
-    }
+    return failed;
+}
+
+/* For the undo: the files only the rescue makes (the anchor file, the
+ * global definitions, this process's description and mark). */
+static void undo_note_rescue(void)
+{
+    if (!undo)
+        return;
+    snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/traces.otf2", mpp_trace_path);
+    snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/traces.def", mpp_trace_path);
+    snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/" RESCUE_DIR "/%d.desc", mpp_trace_path,
+             mpp_trace_rank);
+    snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/" RESCUE_DIR "/%d.ending",
+             mpp_trace_path, mpp_trace_rank);
+    undo->rescued = 1;
+}
+
+/* The description into dir/<rank>.desc, written beside it and renamed:
+ * a rebuild reads it whole or not at all.  -1 when it is not there. */
+static int write_description(const char *dir, const trace_blob_t *blob)
+{
+    char path[sizeof mpp_trace_path + 32 + 64], final_path[sizeof path];
     snprintf(path, sizeof path, "%s/%d.desc.new", dir, mpp_trace_rank);
     snprintf(final_path, sizeof final_path, "%s/%d.desc", dir, mpp_trace_rank);
-    FILE *f = blob.text && !failed ? fopen(path, "wb") : NULL;
-    if (!f || fwrite(blob.text, 1, blob.len, f) != blob.len)
-        failed = 1;
+    FILE *f = blob->text ? fopen(path, "wb") : NULL;
+    int failed = !f || fwrite(blob->text, 1, blob->len, f) != blob->len;
     if (f && fclose(f) != 0)
         failed = 1;
-    free(blob.text);
-    if (failed || rename(path, final_path) != 0)
-        return -1;
+    return failed || rename(path, final_path) != 0 ? -1 : 0;
+}
+
+/* The archive rebuilt under dir's lock, one process at a time: each one
+ * ending so rebuilds it with what the earlier ones left. */
+static int rebuild_locked(const char *dir)
+{
+    char path[sizeof mpp_trace_path + 32 + 64];
     snprintf(path, sizeof path, "%s/lock", dir);
     int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (lock < 0 || flock(lock, LOCK_EX) != 0) {
@@ -611,9 +644,32 @@ static int rescue(const char *ended, const mpp_clock_alignment_t *a0)
             close(lock);
         return -1;
     }
-    failed = rebuild(dir);
+    int failed = rebuild(dir);
     close(lock);
     return failed ? -1 : 0;
+}
+
+static int rescue(const char *ended, const mpp_clock_alignment_t *a0)
+{
+    if (!mpp_trace_on)
+        return -1;
+    mpp_trace_on = 0;
+    uint64_t last = end_open_regions();
+    char dir[sizeof mpp_trace_path + 32], path[sizeof dir + 64];
+    snprintf(dir, sizeof dir, "%s/" RESCUE_DIR, mpp_trace_path);
+    mkdir(dir, 0777);
+    /* marks this process as ending now (rebuild: its event files are its own) */
+    snprintf(path, sizeof path, "%s/%d.ending", dir, mpp_trace_rank);
+    int ending = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+    if (ending >= 0)
+        close(ending);
+    trace_blob_t blob = {0};
+    int failed = describe_end(&blob, ended, a0, last);
+    failed |= close_writers();
+    undo_note_rescue();
+    failed = failed || write_description(dir, &blob) != 0;
+    free(blob.text);
+    return failed ? -1 : rebuild_locked(dir);
 }
 
 void mpp_trace_rescue_remove(void)
