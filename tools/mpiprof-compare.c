@@ -245,7 +245,19 @@ static json_t *names_json(char **names, int n)
     return list;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for: the tolerances and names of the
+ * comparison, and how it is shown. */
+typedef struct {
+    mpp_compare_options_t o;
+    char **ignore, **include;
+    int nignore, ninclude, as_json, brief;
+} request_t;
+
+enum { GO_ON = -1 };
+
+/* The options into `rq`: GO_ON, or the exit status of a bad or --help
+ * command line (its message said). */
+static int parse_options(int argc, char **argv, request_t *rq)
 {
     static const struct option options[] = {{"rtol", required_argument, NULL, 'r'},
                                             {"atol", required_argument, NULL, 'a'},
@@ -255,27 +267,27 @@ int main(int argc, char **argv)
                                             {"json", no_argument, NULL, 'j'},
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
-    mpp_compare_options_t o = {.rtol = MPP_COMPARE_RTOL, .atol = MPP_COMPARE_ATOL};
-    char **ignore = calloc((size_t)argc, sizeof *ignore), **include = calloc((size_t)argc, sizeof *include);
-    int nignore = 0, ninclude = 0, as_json = 0, brief = 0, c;
-    if (!ignore || !include)
+    int c;
+    rq->o = (mpp_compare_options_t){.rtol = MPP_COMPARE_RTOL, .atol = MPP_COMPARE_ATOL};
+    rq->ignore = calloc((size_t)argc, sizeof *rq->ignore), rq->include = calloc((size_t)argc, sizeof *rq->include);
+    if (!rq->ignore || !rq->include)
         return bad_input("out of memory");
     while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
         if (c == 'r' || c == 'a') {
-            if (parse_tolerance(c == 'r' ? "--rtol" : "--atol", optarg, c == 'r' ? &o.rtol : &o.atol) != 0)
+            if (parse_tolerance(c == 'r' ? "--rtol" : "--atol", optarg, c == 'r' ? &rq->o.rtol : &rq->o.atol) != 0)
                 return 2;
         } else if (c == 'i' || c == 'I') {
             char *name = mpp_compare_name(optarg);
             if (!name)
                 return bad_input("out of memory");
             if (c == 'i')
-                ignore[nignore++] = name;
+                rq->ignore[rq->nignore++] = name;
             else
-                include[ninclude++] = name;
+                rq->include[rq->ninclude++] = name;
         } else if (c == 'b') {
-            brief = 1;
+            rq->brief = 1;
         } else if (c == 'j') {
-            as_json = 1;
+            rq->as_json = 1;
         } else {
             fputs(usage, c == 'h' ? stdout : stderr);
             return c == 'h' ? 0 : 2;
@@ -286,93 +298,124 @@ int main(int argc, char **argv)
                 argc - optind < 2 ? "fewer than two" : "more than two", usage);
         return 2;
     }
-    protocol_t p[2] = {{.given = argv[optind]}, {.given = argv[optind + 1]}};
+    return GO_ON;
+}
+
+/* Both protocols, and the names given checked against them: 0, or 2 with
+ * the message said.  The names go into the comparison's options. */
+static int load_inputs(protocol_t p[2], request_t *rq)
+{
     char why[8192];
-    mpp_compare_t result = {0};
-    json_t *summary = NULL;
     int rc = 0;
     for (int i = 0; i < 2 && rc == 0; i++)
         if (load_protocol(&p[i], why, sizeof why) != 0)
             rc = bad_input("%s", why);
-    for (int i = 0; i < nignore && rc == 0; i++)
-        if (mpp_compare_check_ignore(ignore[i], p[0].doc, p[1].doc, why, sizeof why) != 0)
-            rc = bad_input("--ignore %s: %s", ignore[i], why);
-    for (int i = 0; i < ninclude && rc == 0; i++)
-        if (mpp_compare_check_include(include[i], why, sizeof why) != 0)
-            rc = bad_input("--include %s: %s", include[i], why);
+    for (int i = 0; i < rq->nignore && rc == 0; i++)
+        if (mpp_compare_check_ignore(rq->ignore[i], p[0].doc, p[1].doc, why, sizeof why) != 0)
+            rc = bad_input("--ignore %s: %s", rq->ignore[i], why);
+    for (int i = 0; i < rq->ninclude && rc == 0; i++)
+        if (mpp_compare_check_include(rq->include[i], why, sizeof why) != 0)
+            rc = bad_input("--include %s: %s", rq->include[i], why);
+    if (rc != 0)
+        return rc;
+    rq->o.ignore = (const char *const *)rq->ignore, rq->o.nignore = rq->nignore;
+    rq->o.include = (const char *const *)rq->include, rq->o.ninclude = rq->ninclude;
+    return 0;
+}
+
+/* --json: the comparison as one document; 0, or 2 when it cannot be made. */
+static int print_json(const protocol_t p[2], const request_t *rq, const mpp_compare_t *result, json_t *summary)
+{
+    json_t *diffs = json_array();
+    for (size_t i = 0; diffs && i < result->ndiffs; i++)
+        json_array_append_new(diffs, mpp_compare_diff_json(&result->diffs[i]));
+    json_t *out = json_pack(
+        "{s:{s:s, s:s}, s:{s:s, s:s}, s:{s:f, s:f}, s:o, s:o, s:b, s:b, s:{s:I, s:I, s:I}, s:o, s:O}", "a",
+        "given", p[0].given, "read", p[0].read, "b", "given", p[1].given, "read", p[1].read, "tolerance",
+        "rtol", rq->o.rtol, "atol", rq->o.atol, "ignored", names_json(rq->ignore, rq->nignore), "included",
+        names_json(rq->include, rq->ninclude), "by_process_compared", !result->by_process_skipped, "equal",
+        result->ndiffs == 0, "counts", "parameter", (json_int_t)result->counts[MPP_DIFF_PARAMETER], "structure",
+        (json_int_t)result->counts[MPP_DIFF_STRUCTURE], "number", (json_int_t)result->counts[MPP_DIFF_NUMBER],
+        "differences", diffs ? diffs : json_array(), "summary", summary);
+    int rc = 0;
+    if (!out || json_dumpf(out, stdout, JSON_INDENT(1)) != 0)
+        rc = bad_input("out of memory writing the comparison as JSON");
+    else
+        putchar('\n');
+    json_decref(out);
+    return rc;
+}
+
+/* The comparison as text: the protocols, the tolerance, what was left out,
+ * the change from A to B (unless --brief), the differences and the verdict. */
+static void print_text(const protocol_t p[2], const request_t *rq, const mpp_compare_t *result, json_t *summary)
+{
+    print_protocol("A", &p[0]);
+    print_protocol("B", &p[1]);
+    printf("Tolerance: |a - b| > %g s + %g x max(|a|, |b|); counts must be equal\n", rq->o.atol, rq->o.rtol);
+    if (rq->nignore) {
+        printf("Not compared (--ignore):");
+        for (int i = 0; i < rq->nignore; i++)
+            printf(" %s", rq->ignore[i]);
+        putchar('\n');
+    }
+    if (result->by_process_skipped)
+        printf("Per-process values not compared: the runs had %lld and %lld processes\n",
+               (long long)json_integer_value(json_object_get(json_object_get(p[0].doc, "parameters"), "processes")),
+               (long long)json_integer_value(json_object_get(json_object_get(p[1].doc, "parameters"), "processes")));
+    if (!rq->brief)
+        print_summary(summary);
+    if (result->ndiffs)
+        printf("\nDifferences\n");
+    for (size_t i = 0; i < result->ndiffs; i++) {
+        const mpp_diff_t *d = &result->diffs[i];
+        if (!strcmp(d->where, "parameters")) {
+            printf("%s: %s\n", d->name ? d->name : d->where, d->message);
+            continue;
+        }
+        printf("%s: %s%s%s%s%s%s\n", d->where, d->src ? "SRC " : "", d->src ? d->src : "", d->src ? ": " : "",
+               d->name ? d->name : "", d->name ? ": " : "", d->message);
+    }
+    if (result->ndiffs == 0)
+        printf("\nmpiprof-compare: equal within the tolerance\n");
+    else
+        printf("\nmpiprof-compare: different: %zu in Parameters, %zu of structure, %zu numbers beyond the tolerance\n",
+               result->counts[MPP_DIFF_PARAMETER], result->counts[MPP_DIFF_STRUCTURE],
+               result->counts[MPP_DIFF_NUMBER]);
+}
+
+int main(int argc, char **argv)
+{
+    request_t rq = {0};
+    int rc = parse_options(argc, argv, &rq);
+    if (rc != GO_ON)
+        return rc;
+    protocol_t p[2] = {{.given = argv[optind]}, {.given = argv[optind + 1]}};
+    mpp_compare_t result = {0};
+    json_t *summary = NULL;
+    rc = load_inputs(p, &rq);
     if (rc != 0)
         goto done;
-    o.ignore = (const char *const *)ignore, o.nignore = nignore;
-    o.include = (const char *const *)include, o.ninclude = ninclude;
-
-    if (mpp_compare(p[0].doc, p[1].doc, &o, &result) != 0 ||
-        !(summary = mpp_compare_summary(p[0].doc, p[1].doc, &result, &o))) {
+    if (mpp_compare(p[0].doc, p[1].doc, &rq.o, &result) != 0 ||
+        !(summary = mpp_compare_summary(p[0].doc, p[1].doc, &result, &rq.o))) {
         rc = bad_input("out of memory comparing %s and %s", p[0].read, p[1].read);
         goto done;
     }
-    int equal = result.ndiffs == 0;
-    rc = equal ? 0 : 1;
-    if (as_json) {
-        json_t *diffs = json_array();
-        for (size_t i = 0; diffs && i < result.ndiffs; i++)
-            json_array_append_new(diffs, mpp_compare_diff_json(&result.diffs[i]));
-        json_t *out = json_pack(
-            "{s:{s:s, s:s}, s:{s:s, s:s}, s:{s:f, s:f}, s:o, s:o, s:b, s:b, s:{s:I, s:I, s:I}, s:o, s:O}", "a",
-            "given", p[0].given, "read", p[0].read, "b", "given", p[1].given, "read", p[1].read, "tolerance",
-            "rtol", o.rtol, "atol", o.atol, "ignored", names_json(ignore, nignore), "included",
-            names_json(include, ninclude), "by_process_compared", !result.by_process_skipped, "equal", equal,
-            "counts", "parameter", (json_int_t)result.counts[MPP_DIFF_PARAMETER], "structure",
-            (json_int_t)result.counts[MPP_DIFF_STRUCTURE], "number", (json_int_t)result.counts[MPP_DIFF_NUMBER],
-            "differences", diffs ? diffs : json_array(), "summary", summary);
-        if (!out || json_dumpf(out, stdout, JSON_INDENT(1)) != 0)
-            rc = bad_input("out of memory writing the comparison as JSON");
-        else
-            putchar('\n');
-        json_decref(out);
+    rc = result.ndiffs == 0 ? 0 : 1;
+    if (rq.as_json) {
+        if (print_json(p, &rq, &result, summary) != 0)
+            rc = 2;
     } else {
-        print_protocol("A", &p[0]);
-        print_protocol("B", &p[1]);
-        printf("Tolerance: |a - b| > %g s + %g x max(|a|, |b|); counts must be equal\n", o.atol, o.rtol);
-        if (nignore) {
-            printf("Not compared (--ignore):");
-            for (int i = 0; i < nignore; i++)
-                printf(" %s", ignore[i]);
-            putchar('\n');
-        }
-        if (result.by_process_skipped)
-            printf("Per-process values not compared: the runs had %lld and %lld processes\n",
-                   (long long)json_integer_value(json_object_get(json_object_get(p[0].doc, "parameters"), "processes")),
-                   (long long)json_integer_value(json_object_get(json_object_get(p[1].doc, "parameters"), "processes")));
-        if (!brief)
-            print_summary(summary);
-        if (result.ndiffs)
-            printf("\nDifferences\n");
-        for (size_t i = 0; i < result.ndiffs; i++) {
-            const mpp_diff_t *d = &result.diffs[i];
-            if (!strcmp(d->where, "parameters")) {
-                printf("%s: %s\n", d->name ? d->name : d->where, d->message);
-                continue;
-            }
-            printf("%s: %s%s%s%s%s%s\n", d->where, d->src ? "SRC " : "", d->src ? d->src : "", d->src ? ": " : "",
-                   d->name ? d->name : "", d->name ? ": " : "", d->message);
-        }
-    }
-    if (!as_json) {
-        if (equal)
-            printf("\nmpiprof-compare: equal within the tolerance\n");
-        else
-            printf("\nmpiprof-compare: different: %zu in Parameters, %zu of structure, %zu numbers beyond the tolerance\n",
-                   result.counts[MPP_DIFF_PARAMETER], result.counts[MPP_DIFF_STRUCTURE],
-                   result.counts[MPP_DIFF_NUMBER]);
+        print_text(p, &rq, &result, summary);
     }
 done:
     json_decref(summary);
     mpp_compare_free(&result);
     json_decref(p[0].doc), json_decref(p[1].doc);
-    for (int i = 0; i < nignore; i++)
-        free(ignore[i]);
-    for (int i = 0; i < ninclude; i++)
-        free(include[i]);
-    free(ignore), free(include);
+    for (int i = 0; i < rq.nignore; i++)
+        free(rq.ignore[i]);
+    for (int i = 0; i < rq.ninclude; i++)
+        free(rq.include[i]);
+    free(rq.ignore), free(rq.include);
     return rc;
 }

@@ -136,110 +136,156 @@ static int merged_src(const mpp_reduced_t *rd, const mpp_process_end_t *e)
     return 0;
 }
 
-int main(int argc, char **argv)
+enum { GO_ON = -1 };
+
+/* -o, -f and -q: GO_ON, or the exit status of a bad or -h command line. */
+static int parse_options(int argc, char **argv, const char **output, int *format, int *quiet)
 {
-    const char *output = NULL;
-    int format = MPP_FORMAT_BOTH, quiet = 0, c;
+    int c;
     while ((c = getopt(argc, argv, "o:f:qh")) != -1) {
         if (c == 'o')
-            output = optarg;
+            *output = optarg;
         else if (c == 'q')
-            quiet = 1;
+            *quiet = 1;
         else if (c == 'f' && (!strcmp(optarg, "text") || !strcmp(optarg, "json") || !strcmp(optarg, "both")))
-            format = !strcmp(optarg, "text") ? MPP_FORMAT_TEXT : !strcmp(optarg, "json") ? MPP_FORMAT_JSON
-                                                                                          : MPP_FORMAT_BOTH;
+            *format = !strcmp(optarg, "text") ? MPP_FORMAT_TEXT : !strcmp(optarg, "json") ? MPP_FORMAT_JSON
+                                                                                           : MPP_FORMAT_BOTH;
         else {
             fputs(usage, c == 'h' ? stdout : stderr);
             return c == 'h' ? 0 : 2;
         }
     }
-    int n = argc - optind;
-    if (n < 1) {
+    if (argc - optind < 1) {
         fputs(usage, stderr);
         return 2;
     }
-    mpp_warnings_set_echo(0);
+    return GO_ON;
+}
+
+/* The process data of each partial protocol in `paths`, in order of rank,
+ * checked to be of one run; NULL when one is not (said). */
+static mpp_parsed_process_t *load_processes(char **paths, int n)
+{
     mpp_parsed_process_t *procs = calloc((size_t)n, sizeof *procs);
     if (!procs)
-        return 1;
+        return NULL;
     for (int i = 0; i < n; i++) {
         char why[4096 + 256] = "";
-        json_t *process = load_process(argv[optind + i], why, sizeof why);
+        json_t *process = load_process(paths[i], why, sizeof why);
         char detail[512];
         if (!process || mpp_process_data_parse(process, &procs[i], detail, sizeof detail) != 0) {
             if (process)
-                snprintf(why, sizeof why, "%s: %s", argv[optind + i], detail);
+                snprintf(why, sizeof why, "%s: %s", paths[i], detail);
             fprintf(stderr, "mpiprof-merge: %s\n", why);
-            return 1;
+            return NULL;
         }
         json_decref(process);
     }
     qsort(procs, (size_t)n, sizeof *procs, by_rank);
-    int nprocs = procs[0].run.nprocs;
     for (int i = 0; i < n; i++) {
         if (i && procs[i].rank == procs[i - 1].rank) {
             fprintf(stderr, "mpiprof-merge: rank %d is given twice\n", procs[i].rank);
-            return 1;
+            return NULL;
         }
-        if (procs[i].run.nprocs != nprocs) {
+        if (procs[i].run.nprocs != procs[0].run.nprocs) {
             fprintf(stderr, "mpiprof-merge: rank %d ran with %d processes, rank %d with %d: not one run\n",
-                    procs[i].rank, procs[i].run.nprocs, procs[0].rank, nprocs);
-            return 1;
+                    procs[i].rank, procs[i].run.nprocs, procs[0].rank, procs[0].run.nprocs);
+            return NULL;
         }
     }
+    return procs;
+}
 
-    const mpp_local_profile_t **profiles = calloc((size_t)n, sizeof *profiles);
-    int *ranks = calloc((size_t)n, sizeof *ranks);
-    const char **hosts = calloc((size_t)n, sizeof *hosts);
-    mpp_process_end_t *ends = calloc((size_t)n, sizeof *ends);
-    if (!profiles || !ranks || !hosts || !ends)
-        return 1;
-    /* The run as its lowest rank present saw it, from the first start to
-     * the last end. */
-    mpp_run_info_t run = procs[0].run;
+/* The processes' profiles, ranks, hosts and ends side by side, as the
+ * reduction and the writers take them. */
+typedef struct {
+    const mpp_local_profile_t **profiles;
+    int *ranks;
+    const char **hosts;
+    mpp_process_end_t *ends;
+} columns_t;
+
+/* The columns of `procs`, and the run as its lowest rank present saw it,
+ * from the first start to the last end; -1 when out of memory. */
+static int gather(const mpp_parsed_process_t *procs, int n, columns_t *col, mpp_run_info_t *run)
+{
+    col->profiles = calloc((size_t)n, sizeof *col->profiles);
+    col->ranks = calloc((size_t)n, sizeof *col->ranks);
+    col->hosts = calloc((size_t)n, sizeof *col->hosts);
+    col->ends = calloc((size_t)n, sizeof *col->ends);
+    if (!col->profiles || !col->ranks || !col->hosts || !col->ends)
+        return -1;
+    *run = procs[0].run;
     for (int i = 0; i < n; i++) {
-        profiles[i] = &procs[i].profile;
-        ranks[i] = procs[i].rank;
-        hosts[i] = procs[i].hostname ? procs[i].hostname : "?";
-        ends[i] = procs[i].end;
-        if (strcmp(procs[i].run.started, run.started) < 0)
-            memcpy(run.started, procs[i].run.started, sizeof run.started);
-        if (strcmp(procs[i].run.finished, run.finished) > 0)
-            memcpy(run.finished, procs[i].run.finished, sizeof run.finished);
+        col->profiles[i] = &procs[i].profile;
+        col->ranks[i] = procs[i].rank;
+        col->hosts[i] = procs[i].hostname ? procs[i].hostname : "?";
+        col->ends[i] = procs[i].end;
+        if (strcmp(procs[i].run.started, run->started) < 0)
+            memcpy(run->started, procs[i].run.started, sizeof run->started);
+        if (strcmp(procs[i].run.finished, run->finished) > 0)
+            memcpy(run->finished, procs[i].run.finished, sizeof run->finished);
     }
-    run.partial = 1;
+    run->partial = 1;
+    return 0;
+}
+
+/* What was merged into where, unless -q. */
+static void say_merged(const mpp_process_end_t *ends, int n, int nprocs, const char *path, int format)
+{
+    char *present = mpp_rank_ranges(ends, n, nprocs, 0), *missing = mpp_rank_ranges(ends, n, nprocs, 1);
+    printf("mpiprof-merge: rank%s %s of %d processes (missing: %s) merged into %s%s%s\n", n == 1 ? "" : "s",
+           present ? present : "?", nprocs, missing && *missing ? missing : "none", path,
+           format == MPP_FORMAT_JSON ? ".json" : "", format == MPP_FORMAT_BOTH ? " (and .json)" : "");
+    free(present), free(missing);
+}
+
+int main(int argc, char **argv)
+{
+    const char *output = NULL;
+    int format = MPP_FORMAT_BOTH, quiet = 0;
+    int rc = parse_options(argc, argv, &output, &format, &quiet);
+    if (rc != GO_ON)
+        return rc;
+    int n = argc - optind;
+    mpp_warnings_set_echo(0);
+    mpp_parsed_process_t *procs = load_processes(argv + optind, n);
+    if (!procs)
+        return 1;
+    int nprocs = procs[0].run.nprocs;
+    columns_t col;
+    mpp_run_info_t run;
+    if (gather(procs, n, &col, &run) != 0)
+        return 1;
     const mpp_config_t *config = &procs[0].config;
     size_t warnings_from = mpp_warnings_count();
-    mpp_reduced_t *rd = mpp_reduce_in_memory(profiles, ranks, hosts, n, nprocs, config->text[MPP_CFG_RANKS]);
+    mpp_reduced_t *rd =
+        mpp_reduce_in_memory(col.profiles, col.ranks, col.hosts, n, nprocs, config->text[MPP_CFG_RANKS]);
     if (!rd) {
         fprintf(stderr, "mpiprof-merge: out of memory (or threads) for %d processes\n", n);
         return 1;
     }
     for (int i = 0; i < n; i++)
-        ends[i].src = merged_src(rd, &ends[i]);
+        col.ends[i].src = merged_src(rd, &col.ends[i]);
 
     char path[4096];
     if (output)
         snprintf(path, sizeof path, "%s", output);
     else
         default_output(argv[optind], path, sizeof path);
-    mpp_partial_t partial = {ends, n, NULL};
+    mpp_partial_t partial = {col.ends, n, NULL};
     mpp_report_input_t in = {.run = &run, .config = config, .model = &procs[0].model, .warnings_from = warnings_from,
                              .partial = &partial, .waitstates_na = mpp_partial_waits_reason};
-    int rc = mpp_report_write(rd, &in, path, format);
+    rc = mpp_report_write(rd, &in, path, format);
     if (rc != 0) {
         for (size_t w = warnings_from; w < mpp_warnings_count(); w++)
             fprintf(stderr, "mpiprof-merge: %s\n", mpp_warning_text(w));
     } else if (!quiet) {
-        char *present = mpp_rank_ranges(ends, n, nprocs, 0), *missing = mpp_rank_ranges(ends, n, nprocs, 1);
-        printf("mpiprof-merge: rank%s %s of %d processes (missing: %s) merged into %s%s%s\n", n == 1 ? "" : "s",
-               present ? present : "?", nprocs, missing && *missing ? missing : "none", path,
-               format == MPP_FORMAT_JSON ? ".json" : "", format == MPP_FORMAT_BOTH ? " (and .json)" : "");
-        free(present), free(missing);
+        say_merged(col.ends, n, nprocs, path, format);
     }
     mpp_reduced_free(rd);
     for (int i = 0; i < n; i++)
         mpp_parsed_process_free(&procs[i]);
-    free(procs), free(profiles), free(ranks), free(hosts), free(ends);
+    free(procs), free(col.profiles), free(col.ranks), free(col.hosts), free(col.ends);
     return rc == 0 ? 0 : 1;
 }

@@ -76,18 +76,20 @@ static json_t *load(const char *path, char *why, size_t size)
     return doc;
 }
 
-int main(int argc, char **argv)
+enum { GO_ON = -1 };
+
+/* -o and --source: GO_ON, or the exit status of a bad or --help command
+ * line (its message said). */
+static int parse_options(int argc, char **argv, const char **output, mpp_view_options_t *view)
 {
     static const struct option options[] = {{"output", required_argument, NULL, 'o'},
                                             {"source", required_argument, NULL, 's'},
                                             {"help", no_argument, NULL, 'h'},
                                             {NULL, 0, NULL, 0}};
-    const char *output = NULL;
-    mpp_view_options_t view = {.source_dir = NULL};
     int c;
     while ((c = getopt_long(argc, argv, "o:s:h", options, NULL)) != -1) {
         if (c == 'o') {
-            output = optarg;
+            *output = optarg;
         } else if (c == 's') {
             struct stat st;
             int found = stat(optarg, &st) == 0;
@@ -96,7 +98,7 @@ int main(int argc, char **argv)
                         found ? "not a directory" : strerror(errno));
                 return 2;
             }
-            view.source_dir = optarg;
+            view->source_dir = optarg;
         } else {
             fputs(usage, c == 'h' ? stdout : stderr);
             return c == 'h' ? 0 : 2;
@@ -107,19 +109,74 @@ int main(int argc, char **argv)
         fprintf(stderr, "mpiprof-view: %s\n%s", n < 1 ? "no protocol given" : "at most two protocols", usage);
         return 2;
     }
-    json_t *docs[2] = {NULL, NULL};
-    char labels[2][PATH_MAX], why[2 * PATH_MAX + 256];
-    const char *names[2];
+    return GO_ON;
+}
+
+/* The `n` protocols at `paths` into docs, each checked to have what the
+ * page needs, and their names on the page; 0, or -1 with the message said
+ * and nothing kept. */
+static int load_protocols(char **paths, int n, json_t *docs[2], char labels[2][PATH_MAX], const char *names[2])
+{
+    char why[2 * PATH_MAX + 256];
     for (int i = 0; i < n; i++) {
-        docs[i] = load(argv[optind + i], why, sizeof why);
+        docs[i] = load(paths[i], why, sizeof why);
         if (!docs[i]) {
             fprintf(stderr, "mpiprof-view: %s\n", why);
             json_decref(docs[0]);
-            return 1;
+            return -1;
         }
-        label_of(argv[optind + i], labels[i], sizeof labels[i]);
+        label_of(paths[i], labels[i], sizeof labels[i]);
         names[i] = labels[i];
     }
+    /* checked before the file is made: a refused protocol leaves no page */
+    for (int i = 0; i < n; i++) {
+        char detail[1536];
+        if (mpp_view_check(docs[i], detail, sizeof detail) != 0) {
+            fprintf(stderr, "mpiprof-view: %s: not a valid mpiprof protocol: %s\n", paths[i], detail);
+            json_decref(docs[0]), json_decref(docs[1]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The page into a temporary file renamed to `path` once whole (a failed
+ * write leaves no half page); 0, or -1 with why. */
+static int write_page(const char *path, json_t *docs[2], const char *names[2], int n, const mpp_view_options_t *view,
+                      char *why, size_t size)
+{
+    char tmp[PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *out = fopen(tmp, "w");
+    if (!out) {
+        snprintf(why, size, "cannot create %s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    int rc = mpp_view_write(out, docs, names, n, view, why, size);
+    if (fclose(out) != 0 && rc == 0) {
+        snprintf(why, size, "writing %s: %s", path, strerror(errno));
+        rc = -1;
+    }
+    if (rc == 0 && rename(tmp, path) != 0) {
+        snprintf(why, size, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+        rc = -1;
+    }
+    if (rc != 0)
+        unlink(tmp);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    const char *output = NULL;
+    mpp_view_options_t view = {.source_dir = NULL};
+    int rc = parse_options(argc, argv, &output, &view);
+    if (rc != GO_ON)
+        return rc;
+    int n = argc - optind;
+    json_t *docs[2] = {NULL, NULL};
+    char labels[2][PATH_MAX], why[2 * PATH_MAX + 256];
+    const char *names[2];
     char path[PATH_MAX + 8];
     if (output) {
         snprintf(path, sizeof path, "%s", output);
@@ -129,35 +186,11 @@ int main(int argc, char **argv)
             path[strlen(path) - 5] = '\0';
         strcat(path, ".html");
     }
-    /* checked before the file is made: a refused protocol leaves no page */
-    for (int i = 0; i < n; i++) {
-        char detail[1536];
-        if (mpp_view_check(docs[i], detail, sizeof detail) != 0) {
-            fprintf(stderr, "mpiprof-view: %s: not a valid mpiprof protocol: %s\n", argv[optind + i], detail);
-            json_decref(docs[0]), json_decref(docs[1]);
-            return 1;
-        }
-    }
-    char tmp[PATH_MAX + 32];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *out = fopen(tmp, "w");
-    if (!out) {
-        fprintf(stderr, "mpiprof-view: cannot create %s: %s\n", tmp, strerror(errno));
-        json_decref(docs[0]), json_decref(docs[1]);
+    if (load_protocols(argv + optind, n, docs, labels, names) != 0)
         return 1;
-    }
-    int rc = mpp_view_write(out, docs, names, n, &view, why, sizeof why);
-    if (fclose(out) != 0 && rc == 0) {
-        snprintf(why, sizeof why, "writing %s: %s", path, strerror(errno));
-        rc = -1;
-    }
-    if (rc == 0 && rename(tmp, path) != 0) {
-        snprintf(why, sizeof why, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-        rc = -1;
-    }
+    rc = write_page(path, docs, names, n, &view, why, sizeof why);
     json_decref(docs[0]), json_decref(docs[1]);
     if (rc != 0) {
-        unlink(tmp);
         fprintf(stderr, "mpiprof-view: %s\n", why);
         return 1;
     }

@@ -163,6 +163,67 @@ static int function_of_name(const char *name)
     return -1;
 }
 
+/* The run as the protocol's Parameters describe it: program, directory,
+ * start, thread level, MPI library and host. */
+static void describe_run(int provided)
+{
+    memset(&run, 0, sizeof run);
+    mpp_read_command_line(run.program, sizeof run.program, run.program_name, sizeof run.program_name);
+    if (!getcwd(run.cwd, sizeof run.cwd))
+        strcpy(run.cwd, "(unknown)");
+    mpp_now_iso8601(run.started, sizeof run.started);
+    run.nprocs = nprocs;
+    snprintf(run.threads_level, sizeof run.threads_level, "%s", thread_level_name(provided));
+    char library[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0, version = 0, subversion = 0;
+    PMPI_Get_library_version(library, &len);
+    library[strcspn(library, "\n")] = '\0';
+    /* its first line, cut to fit */
+    snprintf(run.mpi_library, sizeof run.mpi_library, "%.*s", (int)sizeof run.mpi_library - 1, library);
+    PMPI_Get_version(&version, &subversion);
+    snprintf(run.mpi_standard, sizeof run.mpi_standard, "%d.%d", version, subversion);
+    gethostname(run.hostname, sizeof run.hostname - 1);
+}
+
+/* The communication model: calibrated (or given), then used by every
+ * modelled call from here on. */
+static void start_model(void)
+{
+    mpp_calibration_free(&calibration);
+    mpp_calibrate(profiler_comm, run.hostname, (int)mpp_config.number[MPP_CFG_PREDICT],
+                  mpp_config.text[MPP_CFG_MODEL], &calibration);
+    if (calibration.model_malformed) { /* warned: what is in effect is the default */
+        snprintf(mpp_config.text[MPP_CFG_MODEL], MPP_CONFIG_STRING_MAX, "%s", mpp_vars[MPP_CFG_MODEL].default_value);
+        mpp_config.is_default[MPP_CFG_MODEL] = 1;
+    }
+    if (calibration.setup.enabled) {
+        mpp_requests_set_tick_rate(mpp_clock_rate_estimate());
+        mpp_model_runtime_start(&calibration.setup.model, calibration.setup.nodes, calibration.same_node,
+                                calibration.world_size);
+    }
+}
+
+/* Context, once per process: the CPU binding (hwloc's topology itself is
+ * loaded at MPI_Finalize, by one process per host), and the counters,
+ * started before interval 0 opens so that it reads them; then the
+ * intervals, interval 0 opened at *interval0.  -1 when out of memory
+ * (warned, the counters stopped again). */
+static int start_intervals(uint64_t *interval0)
+{
+    mpp_topology_start();
+    mpp_counters_start(mpp_config.text[MPP_CFG_PAPI_EVENTS], (int)mpp_config.number[MPP_CFG_PAPI_SRC]);
+    *interval0 = mpp_now();
+    /* the last 4096 interval boundaries (64 KiB): the ends that bound the
+     * windows of collective instances not reduced yet (intervals.h) */
+    if (mpp_interval_log_init(4096) != 0 || mpp_intervals_init((uint32_t)mpp_config.number[MPP_CFG_MAX_INTERVALS] + 1,
+                           (uint32_t)mpp_config.number[MPP_CFG_MAX_NESTING], *interval0) != 0) {
+        mpp_warn("out of memory at MPI_Init; the profiler is disabled for this run");
+        mpp_counters_stop();
+        return -1;
+    }
+    return 0;
+}
+
 void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void *frame_address)
 {
     if (active || state == MPP_LIFE_AFTER) /* MPI started again (sessions) after the protocol: not profiled */
@@ -184,22 +245,7 @@ void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void 
         mpp_output_unique(unique, sizeof unique);
     mpp_ptp_bcast(unique, sizeof unique, MPI_CHAR, 0, profiler_comm);
     mpp_output_set_unique(unique);
-    memset(&run, 0, sizeof run);
-    mpp_read_command_line(run.program, sizeof run.program, run.program_name, sizeof run.program_name);
-    if (!getcwd(run.cwd, sizeof run.cwd))
-        strcpy(run.cwd, "(unknown)");
-    mpp_now_iso8601(run.started, sizeof run.started);
-    run.nprocs = nprocs;
-    snprintf(run.threads_level, sizeof run.threads_level, "%s", thread_level_name(provided));
-    char library[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0, version = 0, subversion = 0;
-    PMPI_Get_library_version(library, &len);
-    library[strcspn(library, "\n")] = '\0';
-    /* its first line, cut to fit */
-    snprintf(run.mpi_library, sizeof run.mpi_library, "%.*s", (int)sizeof run.mpi_library - 1, library);
-    PMPI_Get_version(&version, &subversion);
-    snprintf(run.mpi_standard, sizeof run.mpi_standard, "%d.%d", version, subversion);
-    gethostname(run.hostname, sizeof run.hostname - 1);
+    describe_run(provided);
 
     mpp_clock_start((int)mpp_config.number[MPP_CFG_CLOCK]);
     uint64_t entered = mpp_now(); /* trace mode's Enter of MPI_Init */
@@ -210,37 +256,13 @@ void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void 
     hang_timeout = hang_setup();
     mpp_requests_init(provided == MPI_THREAD_MULTIPLE || hang_timeout > 0);
     mpp_thread_requests_keep_frames(provided >= MPI_THREAD_SERIALIZED);
-    /* The communication model: calibrated (or given), then used by every
-     * modelled call from here on. */
-    mpp_calibration_free(&calibration);
-    mpp_calibrate(profiler_comm, run.hostname, (int)mpp_config.number[MPP_CFG_PREDICT],
-                  mpp_config.text[MPP_CFG_MODEL], &calibration);
-    if (calibration.model_malformed) { /* warned: what is in effect is the default */
-        snprintf(mpp_config.text[MPP_CFG_MODEL], MPP_CONFIG_STRING_MAX, "%s", mpp_vars[MPP_CFG_MODEL].default_value);
-        mpp_config.is_default[MPP_CFG_MODEL] = 1;
-    }
-    if (calibration.setup.enabled) {
-        mpp_requests_set_tick_rate(mpp_clock_rate_estimate());
-        mpp_model_runtime_start(&calibration.setup.model, calibration.setup.nodes, calibration.same_node,
-                                calibration.world_size);
-    }
+    start_model();
     mpp_describe_site = describe_site;
     start_waitstates(provided == MPI_THREAD_MULTIPLE);
     mpp_trace_mode_start(profiler_comm, rank, nprocs, fixed_path, (int)mpp_config.number[MPP_CFG_OVERWRITE], &run);
-    /* Context, once per process: the CPU binding (hwloc's topology itself is
-     * loaded at MPI_Finalize, by one process per host), and the counters,
-     * started before interval 0 opens so that it reads them. */
-    mpp_topology_start();
-    mpp_counters_start(mpp_config.text[MPP_CFG_PAPI_EVENTS], (int)mpp_config.number[MPP_CFG_PAPI_SRC]);
-    uint64_t interval0 = mpp_now();
-    /* the last 4096 interval boundaries (64 KiB): the ends that bound the
-     * windows of collective instances not reduced yet (intervals.h) */
-    if (mpp_interval_log_init(4096) != 0 || mpp_intervals_init((uint32_t)mpp_config.number[MPP_CFG_MAX_INTERVALS] + 1,
-                           (uint32_t)mpp_config.number[MPP_CFG_MAX_NESTING], interval0) != 0) {
-        mpp_warn("out of memory at MPI_Init; the profiler is disabled for this run");
-        mpp_counters_stop();
+    uint64_t interval0;
+    if (start_intervals(&interval0) != 0)
         return;
-    }
     if (mpp_trace_on)
         mpp_trace_init_call(fid, init_site, mpp_callsite_depth(), entered, interval0);
     mpp_union_tracking = mpp_union_measured = provided == MPI_THREAD_MULTIPLE;

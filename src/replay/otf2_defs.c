@@ -227,34 +227,15 @@ static int location_index(const reader_t *r, uint64_t ref)
     return -1;
 }
 
-int rp_build_processes(reader_t *r)
+/* Each rank's process, from its location in the group of MPI locations
+ * (the k-th member is rank k): its host, its own location first; the rank
+ * of each location group in rank_of_group.  -1 when one is not defined. */
+static int ranks_from_world(reader_t *r, const member_group_t *world, int *rank_of_group)
 {
     rp_trace_t *t = r->t;
-    const member_group_t *world = mpi_locations(r);
-    if (!world || !world->n) {
-        rp_fail(r, "it has no MPI processes (no group of MPI locations: not the trace of an MPI program)");
-        return -1;
-    }
-    if (!t->resolution) {
-        rp_fail(r, "it has no clock properties (timer resolution)");
-        return -1;
-    }
-    t->nprocesses = (int)world->n;
-    t->processes = calloc(world->n, sizeof *t->processes);
-    t->nlocations = (int)r->nlocations;
-    t->locations = calloc(r->nlocations ? r->nlocations : 1, sizeof *t->locations);
-    int *rank_of_group = malloc((r->nlgroups ? r->nlgroups : 1) * sizeof *rank_of_group);
-    if (!t->processes || !t->locations || !rank_of_group) {
-        free(rank_of_group);
-        rp_fail(r, "out of memory for %u processes", world->n);
-        return -1;
-    }
-    for (uint32_t g = 0; g < r->nlgroups; g++)
-        rank_of_group[g] = -1;
     for (uint32_t k = 0; k < world->n; k++) {
         int l = location_index(r, world->members[k]);
         if (l < 0 || r->locations[l].group >= r->nlgroups) {
-            free(rank_of_group);
             rp_fail(r, "rank %u's location %llu is not defined", k, (unsigned long long)world->members[k]);
             return -1;
         }
@@ -265,12 +246,19 @@ int rp_build_processes(reader_t *r)
         p->host = strdup(lg->parent < r->nnodes ? rp_string(r, r->nodes[lg->parent].name) : "?");
         p->locations = malloc(sizeof *p->locations);
         if (!p->host || !p->locations) {
-            free(rank_of_group);
             rp_fail(r, "out of memory for %u processes", world->n);
             return -1;
         }
         p->locations[p->nlocations++] = l; /* the rank's own location first */
     }
+    return 0;
+}
+
+/* Every location to its process (by its location group), the other
+ * threads' after the rank's own; those of no MPI process to none. */
+static int locations_to_processes(reader_t *r, const int *rank_of_group)
+{
+    rp_trace_t *t = r->t;
     for (uint32_t l = 0; l < r->nlocations; l++) {
         rp_location_t *loc = &t->locations[l];
         loc->ref = r->location_refs[l];
@@ -284,15 +272,20 @@ int rp_build_processes(reader_t *r)
             continue;
         int *grown = realloc(p->locations, (size_t)(p->nlocations + 1) * sizeof *grown);
         if (!grown) {
-            free(rank_of_group);
             rp_fail(r, "out of memory for the threads of rank %d", p->rank);
             return -1;
         }
         p->locations = grown;
         p->locations[p->nlocations++] = (int)l;
     }
-    free(rank_of_group);
-    /* communicators: world ranks of their members (COMM_SELF: -1, the caller) */
+    return 0;
+}
+
+/* Communicators: world ranks of their members (COMM_SELF: -1, the caller;
+ * -2 a member not of the world). */
+static int build_comms(reader_t *r, const member_group_t *world)
+{
+    rp_trace_t *t = r->t;
     t->ncomms = r->ncomm_groups;
     t->comms = calloc(r->ncomm_groups ? r->ncomm_groups : 1, sizeof *t->comms);
     if (!t->comms) {
@@ -322,6 +315,37 @@ int rp_build_processes(reader_t *r)
             comm->world[k] = g->members[k] < world->n ? (int32_t)g->members[k] : -2;
     }
     return 0;
+}
+
+int rp_build_processes(reader_t *r)
+{
+    rp_trace_t *t = r->t;
+    const member_group_t *world = mpi_locations(r);
+    if (!world || !world->n) {
+        rp_fail(r, "it has no MPI processes (no group of MPI locations: not the trace of an MPI program)");
+        return -1;
+    }
+    if (!t->resolution) {
+        rp_fail(r, "it has no clock properties (timer resolution)");
+        return -1;
+    }
+    t->nprocesses = (int)world->n;
+    t->processes = calloc(world->n, sizeof *t->processes);
+    t->nlocations = (int)r->nlocations;
+    t->locations = calloc(r->nlocations ? r->nlocations : 1, sizeof *t->locations);
+    int *rank_of_group = malloc((r->nlgroups ? r->nlgroups : 1) * sizeof *rank_of_group);
+    if (!t->processes || !t->locations || !rank_of_group) {
+        free(rank_of_group);
+        rp_fail(r, "out of memory for %u processes", world->n);
+        return -1;
+    }
+    for (uint32_t g = 0; g < r->nlgroups; g++)
+        rank_of_group[g] = -1;
+    int rc = ranks_from_world(r, world, rank_of_group);
+    if (rc == 0)
+        rc = locations_to_processes(r, rank_of_group);
+    free(rank_of_group);
+    return rc == 0 ? build_comms(r, world) : -1;
 }
 
 /* mpiprof's user regions (mpiprof-trace(5)): an interval's region is of

@@ -55,6 +55,69 @@ int rp_trace_read(rp_trace_t *t, const char *path, char *why, size_t size)
     return rp_trace_read_share(t, path, 0, 1, why, size);
 }
 
+/* libotf2's reader of the anchor file at path, or NULL with why (a file
+ * that cannot be read is told apart from one that is not an anchor file). */
+static OTF2_Reader *open_reader(const char *path, char *why, size_t size)
+{
+    FILE *probe = fopen(path, "r");
+    if (!probe) {
+        snprintf(why, size, "%s: cannot be read (%m)", path);
+        return NULL;
+    }
+    fclose(probe);
+    OTF2_Reader *reader = OTF2_Reader_Open(path);
+    if (!reader || OTF2_Reader_SetSerialCollectiveCallbacks(reader) != OTF2_SUCCESS) {
+        snprintf(why, size, "%s: not an OTF2 archive's anchor file (libotf2: %s)", path,
+                 otf2_first_error[0] ? otf2_first_error : "it cannot open it");
+        if (reader)
+            OTF2_Reader_Close(reader);
+        return NULL;
+    }
+    return reader;
+}
+
+/* mpiprof's rescue of a run that ended early says so (mpiprof-trace(5)) */
+static void read_incomplete(rp_trace_t *t, OTF2_Reader *reader)
+{
+    uint32_t nproperties = 0;
+    char **properties = NULL, *ended = NULL;
+    if (OTF2_Reader_GetPropertyNames(reader, &nproperties, &properties) != OTF2_SUCCESS)
+        nproperties = 0;
+    for (uint32_t p = 0; p < nproperties; p++)
+        if (!strcmp(properties[p], "MPIPROF::INCOMPLETE") &&
+            OTF2_Reader_GetProperty(reader, properties[p], &ended) == OTF2_SUCCESS && ended) {
+            t->incomplete = 1;
+            snprintf(t->incomplete_why, sizeof t->incomplete_why, "%s", ended);
+        }
+    free(properties), free(ended);
+}
+
+/* The events of this reader's share (the locations of processes `first`
+ * to `end` - 1), with their local definitions where there are any; 0, or
+ * -1 with why in r. */
+static int read_share_events(reader_t *r, OTF2_Reader *reader, int first, int end)
+{
+    rp_trace_t *t = r->t;
+    int rc = 0, selected = 0;
+    for (int l = 0; l < t->nlocations; l++)
+        if (in_share(t, l, first, end))
+            OTF2_Reader_SelectLocation(reader, t->locations[l].ref), selected++;
+    if (!selected) /* libotf2 would read them all */
+        return 0;
+    int have_defs = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
+    if (OTF2_Reader_OpenEvtFiles(reader) != OTF2_SUCCESS) {
+        rp_fail(r, "its event files cannot be opened");
+        rc = -1;
+    }
+    for (int l = 0; rc == 0 && l < t->nlocations; l++)
+        if (in_share(t, l, first, end))
+            rc = rp_read_location(r, reader, l, have_defs);
+    if (have_defs)
+        OTF2_Reader_CloseDefFiles(reader);
+    OTF2_Reader_CloseEvtFiles(reader);
+    return rc;
+}
+
 int rp_trace_read_share(rp_trace_t *t, const char *path, int part, int nparts, char *why, size_t size)
 {
     int first = 0, end = INT_MAX;
@@ -72,36 +135,13 @@ int rp_trace_read_share(rp_trace_t *t, const char *path, int part, int nparts, c
     t->sites = malloc(sizeof *t->sites);
     if (t->sites && (t->sites[0] = strdup("")))
         t->nsites = 1;
-    FILE *probe = fopen(path, "r");
-    if (!probe) {
-        snprintf(why, size, "%s: cannot be read (%m)", path);
+    OTF2_Reader *reader = open_reader(path, why, size);
+    if (!reader) {
         reader_free(&r);
         rp_trace_free(t);
         return -1;
     }
-    fclose(probe);
-    OTF2_Reader *reader = OTF2_Reader_Open(path);
-    if (!reader || OTF2_Reader_SetSerialCollectiveCallbacks(reader) != OTF2_SUCCESS) {
-        snprintf(why, size, "%s: not an OTF2 archive's anchor file (libotf2: %s)", path,
-                 otf2_first_error[0] ? otf2_first_error : "it cannot open it");
-        if (reader)
-            OTF2_Reader_Close(reader);
-        reader_free(&r);
-        rp_trace_free(t);
-        return -1;
-    }
-    /* mpiprof's rescue of a run that ended early says so (mpiprof-trace(5)) */
-    uint32_t nproperties = 0;
-    char **properties = NULL, *ended = NULL;
-    if (OTF2_Reader_GetPropertyNames(reader, &nproperties, &properties) != OTF2_SUCCESS)
-        nproperties = 0;
-    for (uint32_t p = 0; p < nproperties; p++)
-        if (!strcmp(properties[p], "MPIPROF::INCOMPLETE") &&
-            OTF2_Reader_GetProperty(reader, properties[p], &ended) == OTF2_SUCCESS && ended) {
-            t->incomplete = 1;
-            snprintf(t->incomplete_why, sizeof t->incomplete_why, "%s", ended);
-        }
-    free(properties), free(ended);
+    read_incomplete(t, reader);
     int rc = rp_read_global_definitions(&r, reader);
     if (rc == 0)
         rc = rp_build_processes(&r);
@@ -109,23 +149,8 @@ int rp_trace_read_share(rp_trace_t *t, const char *path, int part, int nparts, c
         rc = rp_build_regions(&r);
     if (rc == 0)
         rp_share(t->nprocesses, part, nparts, &first, &end);
-    int selected = 0;
-    for (int l = 0; rc == 0 && l < t->nlocations; l++)
-        if (in_share(t, l, first, end))
-            OTF2_Reader_SelectLocation(reader, t->locations[l].ref), selected++;
-    if (rc == 0 && selected) { /* (none selected: libotf2 would read them all) */
-        int have_defs = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
-        if (OTF2_Reader_OpenEvtFiles(reader) != OTF2_SUCCESS) {
-            rp_fail(&r, "its event files cannot be opened");
-            rc = -1;
-        }
-        for (int l = 0; rc == 0 && l < t->nlocations; l++)
-            if (in_share(t, l, first, end))
-                rc = rp_read_location(&r, reader, l, have_defs);
-        if (have_defs)
-            OTF2_Reader_CloseDefFiles(reader);
-        OTF2_Reader_CloseEvtFiles(reader);
-    }
+    if (rc == 0)
+        rc = read_share_events(&r, reader, first, end);
     if (rc == 0 && !t->mpi_events && first <= 0 && end >= t->nprocesses)
         rp_fail(&r, RP_NO_MPI_EVENTS), rc = -1;
     OTF2_Reader_Close(reader);

@@ -450,6 +450,134 @@ static uint32_t string_def(OTF2_GlobalDefWriter *w, uint32_t *next, const char *
     return (*next)++;
 }
 
+/* mpiprof's attributes of events, their names and descriptions strings
+ * of rank 0's. */
+static void write_attributes(OTF2_GlobalDefWriter *w, uint32_t *next)
+{
+    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_SRC, string_def(w, next, "mpiprof::src"),
+                                        string_def(w, next, "SRC key of the MPI call (mpiprof-trace(5))"),
+                                        OTF2_TYPE_STRING);
+    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_BYTES_SENT, string_def(w, next, "mpiprof::bytes_sent"),
+                                        string_def(w, next, "bytes the MPI call sent, where its events do not say"),
+                                        OTF2_TYPE_UINT64);
+    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_BYTES_RECV, string_def(w, next, "mpiprof::bytes_recv"),
+                                        string_def(w, next, "bytes the MPI call received, where its events do not say"),
+                                        OTF2_TYPE_UINT64);
+    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_PROBE_FOUND, string_def(w, next, "mpiprof::probe_found"),
+                                        string_def(w, next, "the MPI probe found a message"), OTF2_TYPE_UINT8);
+    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_PROBED, string_def(w, next, "mpiprof::probed"),
+                                        string_def(w, next, "the receive took the message of the last probe that "
+                                                            "found one, which waited for it"),
+                                        OTF2_TYPE_UINT8);
+}
+
+/* The machine: one node per host, a process (location group) per rank, a
+ * location per thread. */
+static void write_machine(OTF2_GlobalDefWriter *w, const trace_unify_t *u, uint32_t *next)
+{
+    uint32_t machine = string_def(w, next, "machine"), node = string_def(w, next, "node");
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, machine, machine, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    const char **hosts = by_id(&u->hosts, u->nhosts);
+    for (uint32_t h = 0; hosts && h < u->nhosts; h++)
+        OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 1 + h, string_def(w, next, hosts[h] ? hosts[h] : "?"), node, 0);
+    free(hosts);
+    for (int r = 0; r < mpp_trace_nprocs; r++) {
+        char name[64];
+        snprintf(name, sizeof name, "MPI Rank %d", r);
+        OTF2_GlobalDefWriter_WriteLocationGroup(w, (uint32_t)r, string_def(w, next, name),
+                                                OTF2_LOCATION_GROUP_TYPE_PROCESS, 1 + u->host_of[r],
+                                                OTF2_UNDEFINED_LOCATION_GROUP);
+    }
+    for (size_t l = 0; l < u->nlocations; l++) {
+        char name[64];
+        uint32_t thread = (uint32_t)(u->locations[l] >> 32), rank = (uint32_t)u->locations[l];
+        if (thread)
+            snprintf(name, sizeof name, "Thread %u of rank %u", thread, rank);
+        else
+            snprintf(name, sizeof name, "Master thread of rank %u", rank);
+        OTF2_GlobalDefWriter_WriteLocation(w, u->locations[l], string_def(w, next, name),
+                                           OTF2_LOCATION_TYPE_CPU_THREAD, u->events[l], rank);
+    }
+}
+
+/* Regions: every MPI function (its id), then the user regions, from their
+ * keys (name US file US line US seq). */
+static void write_regions(OTF2_GlobalDefWriter *w, const trace_unify_t *u, uint32_t *next, uint32_t empty)
+{
+    for (uint32_t f = 0; f < MPP_NFUNCTIONS; f++) {
+        uint32_t name = string_def(w, next, mpp_functions[f].name);
+        OTF2_GlobalDefWriter_WriteRegion(w, f, name, name, empty, mpp_trace_region_role(mpp_functions[f].name),
+                                         OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, empty, 0, 0);
+    }
+    const char **regions = by_id(&u->regions, u->nregions);
+    for (uint32_t r = 0; regions && r < u->nregions; r++) {
+        char name[MPP_NAME_MAX] = "?", file[1024] = "";
+        int line = 0, seq = 0;
+        const char *k = regions[r] ? regions[r] : "";
+        const char *us1 = strchr(k, MPP_US), *us2 = us1 ? strchr(us1 + 1, MPP_US) : NULL;
+        snprintf(name, sizeof name, "%.*s", us1 ? (int)(us1 - k) : (int)strlen(k), k);
+        if (us1 && us2) {
+            snprintf(file, sizeof file, "%.*s", (int)(us2 - us1 - 1), us1 + 1);
+            sscanf(us2 + 1, "%d%*c%d", &line, &seq);
+        }
+        uint32_t n = string_def(w, next, name);
+        OTF2_GlobalDefWriter_WriteRegion(w, MPP_NFUNCTIONS + r, n, n,
+                                         string_def(w, next, seq ? "mpiprof replicated code (mpiprof_seq_begin)"
+                                                                 : "mpiprof interval"),
+                                         seq ? OTF2_REGION_ROLE_ARTIFICIAL : OTF2_REGION_ROLE_CODE,
+                                         OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, string_def(w, next, file),
+                                         (uint32_t)line, 0);
+    }
+    free(regions);
+}
+
+/* Communicator c's group (1 + c) and definition, from its key
+ * (id-hex " " size " " members,...); named MPI_COMM_WORLD when it is. */
+static void write_comm(OTF2_GlobalDefWriter *w, uint32_t c, const char *k, uint32_t *next, uint32_t empty)
+{
+    unsigned long long id = 0;
+    int size = 0, used = 0;
+    sscanf(k, "%llx %d %n", &id, &size, &used);
+    uint64_t *m = malloc((size_t)(size > 0 ? size : 1) * sizeof *m);
+    int n = 0;
+    for (const char *p = k + used; m && *p && n < size; n++) {
+        m[n] = strtoull(p, (char **)&p, 10);
+        if (*p == ',')
+            p++;
+    }
+    char name[96];
+    int world = id == 1 || (id == 0 && size == mpp_trace_nprocs && m && n == size);
+    for (int i = 0; world && id == 0 && i < n; i++)
+        world = m[i] == (uint64_t)i;
+    if (world)
+        snprintf(name, sizeof name, "MPI_COMM_WORLD");
+    else
+        snprintf(name, sizeof name, "communicator %llx", id);
+    OTF2_GlobalDefWriter_WriteGroup(w, 1 + c, empty, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                    OTF2_GROUP_FLAG_NONE, m ? (uint32_t)n : 0, m);
+    OTF2_GlobalDefWriter_WriteComm(w, c, string_def(w, next, name), 1 + c, OTF2_UNDEFINED_COMM,
+                                   OTF2_COMM_FLAG_NONE);
+    free(m);
+}
+
+/* Groups: group 0 lists the master location of every rank (the MPI ranks
+ * communicators' groups name); group 1 + c the members of communicator c,
+ * as MPI_COMM_WORLD ranks. */
+static void write_groups(OTF2_GlobalDefWriter *w, const trace_unify_t *u, uint32_t *next, uint32_t empty)
+{
+    uint64_t *members = malloc((size_t)mpp_trace_nprocs * sizeof *members);
+    for (int r = 0; members && r < mpp_trace_nprocs; r++)
+        members[r] = (uint32_t)r;
+    OTF2_GlobalDefWriter_WriteGroup(w, 0, string_def(w, next, "MPI_COMM_WORLD locations"),
+                                    OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                    members ? (uint32_t)mpp_trace_nprocs : 0, members);
+    free(members);
+    const char **comms = by_id(&u->comms, u->ncomms);
+    for (uint32_t c = 0; comms && c < u->ncomms; c++)
+        write_comm(w, c, comms[c] ? comms[c] : "0 0 ", next, empty);
+    free(comms);
+}
+
 int mpp_trace_write_global(OTF2_Archive *archive, trace_unify_t *u, uint64_t global_offset, uint64_t length)
 {
     OTF2_GlobalDefWriter *w = OTF2_Archive_GetGlobalDefWriter(archive);
@@ -466,137 +594,33 @@ int mpp_trace_write_global(OTF2_Archive *archive, trace_unify_t *u, uint64_t glo
     free(keys);
     uint32_t next = u->nstrings;
     uint32_t empty = string_def(w, &next, "");
-    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_SRC, string_def(w, &next, "mpiprof::src"),
-                                        string_def(w, &next, "SRC key of the MPI call (mpiprof-trace(5))"),
-                                        OTF2_TYPE_STRING);
-    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_BYTES_SENT, string_def(w, &next, "mpiprof::bytes_sent"),
-                                        string_def(w, &next, "bytes the MPI call sent, where its events do not say"),
-                                        OTF2_TYPE_UINT64);
-    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_BYTES_RECV, string_def(w, &next, "mpiprof::bytes_recv"),
-                                        string_def(w, &next, "bytes the MPI call received, where its events do not say"),
-                                        OTF2_TYPE_UINT64);
-    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_PROBE_FOUND, string_def(w, &next, "mpiprof::probe_found"),
-                                        string_def(w, &next, "the MPI probe found a message"), OTF2_TYPE_UINT8);
-    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_PROBED, string_def(w, &next, "mpiprof::probed"),
-                                        string_def(w, &next, "the receive took the message of the last probe that "
-                                                             "found one, which waited for it"),
-                                        OTF2_TYPE_UINT8);
-    /* the machine: one node per host, a process (location group) per rank, a location per thread */
-    uint32_t machine = string_def(w, &next, "machine"), node = string_def(w, &next, "node");
-    OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, machine, machine, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-    const char **hosts = by_id(&u->hosts, u->nhosts);
-    for (uint32_t h = 0; hosts && h < u->nhosts; h++)
-        OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 1 + h, string_def(w, &next, hosts[h] ? hosts[h] : "?"), node, 0);
-    free(hosts);
-    for (int r = 0; r < mpp_trace_nprocs; r++) {
-        char name[64];
-        snprintf(name, sizeof name, "MPI Rank %d", r);
-        OTF2_GlobalDefWriter_WriteLocationGroup(w, (uint32_t)r, string_def(w, &next, name),
-                                                OTF2_LOCATION_GROUP_TYPE_PROCESS, 1 + u->host_of[r],
-                                                OTF2_UNDEFINED_LOCATION_GROUP);
-    }
-    for (size_t l = 0; l < u->nlocations; l++) {
-        char name[64];
-        uint32_t thread = (uint32_t)(u->locations[l] >> 32), rank = (uint32_t)u->locations[l];
-        if (thread)
-            snprintf(name, sizeof name, "Thread %u of rank %u", thread, rank);
-        else
-            snprintf(name, sizeof name, "Master thread of rank %u", rank);
-        OTF2_GlobalDefWriter_WriteLocation(w, u->locations[l], string_def(w, &next, name),
-                                           OTF2_LOCATION_TYPE_CPU_THREAD, u->events[l], rank);
-    }
-    /* regions: every MPI function (its id), then the user regions */
-    for (uint32_t f = 0; f < MPP_NFUNCTIONS; f++) {
-        uint32_t name = string_def(w, &next, mpp_functions[f].name);
-        OTF2_GlobalDefWriter_WriteRegion(w, f, name, name, empty, mpp_trace_region_role(mpp_functions[f].name),
-                                         OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, empty, 0, 0);
-    }
-    const char **regions = by_id(&u->regions, u->nregions);
-    for (uint32_t r = 0; regions && r < u->nregions; r++) {
-        char name[MPP_NAME_MAX] = "?", file[1024] = "";
-        int line = 0, seq = 0;
-        const char *k = regions[r] ? regions[r] : "";
-        const char *us1 = strchr(k, MPP_US), *us2 = us1 ? strchr(us1 + 1, MPP_US) : NULL;
-        snprintf(name, sizeof name, "%.*s", us1 ? (int)(us1 - k) : (int)strlen(k), k);
-        if (us1 && us2) {
-            snprintf(file, sizeof file, "%.*s", (int)(us2 - us1 - 1), us1 + 1);
-            sscanf(us2 + 1, "%d%*c%d", &line, &seq);
-        }
-        uint32_t n = string_def(w, &next, name);
-        OTF2_GlobalDefWriter_WriteRegion(w, MPP_NFUNCTIONS + r, n, n,
-                                         string_def(w, &next, seq ? "mpiprof replicated code (mpiprof_seq_begin)"
-                                                                  : "mpiprof interval"),
-                                         seq ? OTF2_REGION_ROLE_ARTIFICIAL : OTF2_REGION_ROLE_CODE,
-                                         OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, string_def(w, &next, file),
-                                         (uint32_t)line, 0);
-    }
-    free(regions);
-    /* groups: group 0 lists the master location of every rank (the MPI
-     * ranks communicators' groups name); group 1 + c the members of
-     * communicator c, as MPI_COMM_WORLD ranks */
-    uint64_t *members = malloc((size_t)mpp_trace_nprocs * sizeof *members);
-    for (int r = 0; members && r < mpp_trace_nprocs; r++)
-        members[r] = (uint32_t)r;
-    OTF2_GlobalDefWriter_WriteGroup(w, 0, string_def(w, &next, "MPI_COMM_WORLD locations"),
-                                    OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                    members ? (uint32_t)mpp_trace_nprocs : 0, members);
-    const char **comms = by_id(&u->comms, u->ncomms);
-    for (uint32_t c = 0; comms && c < u->ncomms; c++) {
-        unsigned long long id = 0;
-        int size = 0, used = 0;
-        const char *k = comms[c] ? comms[c] : "0 0 ";
-        sscanf(k, "%llx %d %n", &id, &size, &used);
-        uint64_t *m = malloc((size_t)(size > 0 ? size : 1) * sizeof *m);
-        int n = 0;
-        for (const char *p = k + used; m && *p && n < size; n++) {
-            m[n] = strtoull(p, (char **)&p, 10);
-            if (*p == ',')
-                p++;
-        }
-        char name[96];
-        int world = id == 1 || (id == 0 && size == mpp_trace_nprocs && m && n == size);
-        for (int i = 0; world && id == 0 && i < n; i++)
-            world = m[i] == (uint64_t)i;
-        if (world)
-            snprintf(name, sizeof name, "MPI_COMM_WORLD");
-        else
-            snprintf(name, sizeof name, "communicator %llx", id);
-        OTF2_GlobalDefWriter_WriteGroup(w, 1 + c, empty, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
-                                        OTF2_GROUP_FLAG_NONE, m ? (uint32_t)n : 0, m);
-        OTF2_GlobalDefWriter_WriteComm(w, c, string_def(w, &next, name), 1 + c, OTF2_UNDEFINED_COMM,
-                                       OTF2_COMM_FLAG_NONE);
-        free(m);
-    }
-    free(comms);
-    free(members);
+    write_attributes(w, &next);
+    write_machine(w, u, &next);
+    write_regions(w, u, &next, empty);
+    write_groups(w, u, &next, empty);
     return failed ? -1 : 0;
 }
 
-int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *a0, const mpp_clock_alignment_t *a1,
-                     char *path, size_t size, long long *bytes)
+/* MPI_Finalize is the calling thread's last call, in the regions still
+ * open: they end with it. */
+static void record_finalize(uint64_t end)
 {
-    path[0] = '\0';
-    *bytes = 0;
-    if (!mpp_trace_on)
-        return -1;
-    /* MPI_Finalize is the calling thread's last call, in the regions still open */
     trace_thread_t *me = mpp_trace_self();
-    if (me) {
-        uint64_t t0 = end < me->last_time ? me->last_time : end, t1 = mpp_now();
-        OTF2_EvtWriter_Enter(me->writer, NULL, t0, MPP_FN_MPI_Finalize);
-        OTF2_EvtWriter_Leave(me->writer, NULL, t1 > t0 ? t1 : t0, MPP_FN_MPI_Finalize);
-        while (me->nopen > 0)
-            OTF2_EvtWriter_Leave(me->writer, NULL, t1 > t0 ? t1 : t0, me->open[--me->nopen]);
-        me->last_time = t1;
-    }
-    mpp_trace_on = 0;
+    if (!me)
+        return;
+    uint64_t t0 = end < me->last_time ? me->last_time : end, t1 = mpp_now();
+    OTF2_EvtWriter_Enter(me->writer, NULL, t0, MPP_FN_MPI_Finalize);
+    OTF2_EvtWriter_Leave(me->writer, NULL, t1 > t0 ? t1 : t0, MPP_FN_MPI_Finalize);
+    while (me->nopen > 0)
+        OTF2_EvtWriter_Leave(me->writer, NULL, t1 > t0 ? t1 : t0, me->open[--me->nopen]);
+    me->last_time = t1;
+}
+
+/* Every thread's event writer closed, and the event files and rescue
+ * files (trace_rescue.c) with them: -1 when OTF2 failed to close one. */
+static int close_events(void)
+{
     int failed = 0;
-    uint64_t last = mpp_trace_started;
-    for (trace_thread_t *t = mpp_trace_threads; t; t = t->next)
-        if (t->last_time > last)
-            last = t->last_time;
-    trace_blob_t blob = {0};
-    failed |= mpp_trace_describe_threads(&blob);
     for (trace_thread_t *t = mpp_trace_threads; t; t = t->next)
         if (t->writer && OTF2_Archive_CloseEvtWriter(mpp_trace_archive, t->writer) != OTF2_SUCCESS)
             failed = 1;
@@ -605,32 +629,38 @@ int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *a
     for (trace_thread_t *t = mpp_trace_threads; t; t = t->next)
         if (t->flushed_fd > 0)
             close(t->flushed_fd - 1), t->flushed_fd = 0;
-    /* the span of the run on rank 0's clock */
-    int64_t first = (int64_t)mpp_trace_started + (a0 ? a0->offset : 0);
-    int64_t final = (int64_t)last + (a1 ? a1->offset : a0 ? a0->offset : 0);
-    int64_t lo = 0, hi = 0;
-    mpp_ptp_allreduce(&first, &lo, 1, MPI_INT64_T, MPI_MIN, comm);
-    mpp_ptp_allreduce(&final, &hi, 1, MPI_INT64_T, MPI_MAX, comm);
+    return failed ? -1 : 0;
+}
+
+/* The definitions, collectively: this process's description of its
+ * threads (`blob`) unified by rank 0 into global ones, whose ids every
+ * location's mapping tables get; `lo` and `hi` the run's span on rank 0's
+ * clock.  Its failures are marked in *failed as mpp_trace_finish marks its
+ * own. */
+static void write_definitions(MPI_Comm comm, const trace_blob_t *blob, const mpp_clock_alignment_t *a0,
+                              const mpp_clock_alignment_t *a1, int64_t lo, int64_t hi, int *failed)
+{
     trace_unify_t u = {0};
     mpp_strmap_init(&u.strings), mpp_strmap_init(&u.regions), mpp_strmap_init(&u.comms), mpp_strmap_init(&u.hosts);
     u.host_of = calloc((size_t)mpp_trace_nprocs, sizeof *u.host_of);
     char *reply = NULL;
     size_t reply_len = 0;
-    if (mpp_trace_exchange(comm, blob.text ? blob.text : "", blob.text ? blob.len : 0, mpp_trace_unify, &u, &reply,
+    if (mpp_trace_exchange(comm, blob->text ? blob->text : "", blob->text ? blob->len : 0, mpp_trace_unify, &u, &reply,
                            &reply_len) != 0)
-        failed = 1;
-    free(blob.text);
-    failed |= write_local((const uint32_t *)reply, reply_len / sizeof(uint32_t), a0, a1);
+        *failed = 1;
+    *failed |= write_local((const uint32_t *)reply, reply_len / sizeof(uint32_t), a0, a1);
     free(reply);
     if (mpp_trace_rank == 0 && u.host_of)
-        failed |= mpp_trace_write_global(mpp_trace_archive, &u, lo > 0 ? (uint64_t)lo : 0, hi > lo ? (uint64_t)(hi - lo) : 0);
+        *failed |= mpp_trace_write_global(mpp_trace_archive, &u, lo > 0 ? (uint64_t)lo : 0, hi > lo ? (uint64_t)(hi - lo) : 0);
     mpp_strmap_free(&u.strings), mpp_strmap_free(&u.regions), mpp_strmap_free(&u.comms), mpp_strmap_free(&u.hosts);
     free(u.host_of), free(u.locations), free(u.events);
-    if (OTF2_Archive_Close(mpp_trace_archive) != OTF2_SUCCESS)
-        failed = 1;
-    mpp_trace_archive = NULL;
-    mpp_trace_collective_context_free(context);
-    context = NULL;
+}
+
+/* Whether the archive is whole, over all processes (collective): rank 0
+ * says where it is and what it lacks (a process's failure, OTF2's errors,
+ * events lost); 0, or -1 when it lacks anything. */
+static int report(MPI_Comm comm, int failed, char *path, size_t size, long long *bytes)
+{
     uint64_t errors = mpp_trace_errors, lost_events = 0;
     int any = 0;
     mpp_ptp_allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, comm);
@@ -651,4 +681,38 @@ int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *a
         mpp_warn("Trace: %llu events could not be recorded (out of memory or an OTF2 error); the archive %s lacks them",
                  (unsigned long long)lost_events, mpp_trace_path);
     return any || lost_events || all_reported ? -1 : 0;
+}
+
+int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *a0, const mpp_clock_alignment_t *a1,
+                     char *path, size_t size, long long *bytes)
+{
+    path[0] = '\0';
+    *bytes = 0;
+    if (!mpp_trace_on)
+        return -1;
+    record_finalize(end);
+    mpp_trace_on = 0;
+    int failed = 0;
+    uint64_t last = mpp_trace_started;
+    for (trace_thread_t *t = mpp_trace_threads; t; t = t->next)
+        if (t->last_time > last)
+            last = t->last_time;
+    trace_blob_t blob = {0};
+    failed |= mpp_trace_describe_threads(&blob);
+    if (close_events() != 0)
+        failed = 1;
+    /* the span of the run on rank 0's clock */
+    int64_t first = (int64_t)mpp_trace_started + (a0 ? a0->offset : 0);
+    int64_t final = (int64_t)last + (a1 ? a1->offset : a0 ? a0->offset : 0);
+    int64_t lo = 0, hi = 0;
+    mpp_ptp_allreduce(&first, &lo, 1, MPI_INT64_T, MPI_MIN, comm);
+    mpp_ptp_allreduce(&final, &hi, 1, MPI_INT64_T, MPI_MAX, comm);
+    write_definitions(comm, &blob, a0, a1, lo, hi, &failed);
+    free(blob.text);
+    if (OTF2_Archive_Close(mpp_trace_archive) != OTF2_SUCCESS)
+        failed = 1;
+    mpp_trace_archive = NULL;
+    mpp_trace_collective_context_free(context);
+    context = NULL;
+    return report(comm, failed, path, size, bytes);
 }

@@ -337,63 +337,135 @@ static OTF2_FlushType definitions_pre_flush(void *user, OTF2_FileType type, OTF2
 
 static const OTF2_FlushCallbacks definitions_flush = {.otf2_pre_flush = definitions_pre_flush};
 
-/* The archive's definitions and anchor file from what dir holds, written
- * into dir/archive and moved into place (the anchor last). */
-static int rebuild(const char *dir)
+/* What a rebuild gathers of every process: its records (blobs), how it
+ * ended (kind: 2 described, 3 ending now, 1 flushes only, 0 nothing), its
+ * ids in the unified definitions, and the run's span from the T records. */
+typedef struct {
+    int n;
+    trace_unify_t u;
+    trace_blob_t *blobs;
+    uint32_t **ids;
+    size_t *nids;
+    int *kind;
+    long long lo, hi;
+    int have_span;
+} gathered_t;
+
+/* The records of rank r into g: its description when it wrote one, else
+ * what its threads' flushes left (their event files ended so that a reader
+ * stops there, unless the process is ending now and writes them itself). */
+static void gather_process(const char *dir, int r, gathered_t *g)
 {
-    int n = mpp_trace_nprocs, failed = 0;
-    trace_unify_t u = {0};
-    mpp_strmap_init(&u.strings), mpp_strmap_init(&u.regions), mpp_strmap_init(&u.comms), mpp_strmap_init(&u.hosts);
-    u.host_of = calloc((size_t)n, sizeof *u.host_of);
-    trace_blob_t *blobs = calloc((size_t)n, sizeof *blobs), note = {0};
-    uint32_t **ids = calloc((size_t)n, sizeof *ids);
-    size_t *nids = calloc((size_t)n, sizeof *nids);
-    int *kind = calloc((size_t)n, sizeof *kind); /* 2 described, 3 ending now, 1 flushes only, 0 nothing */
-    if (!u.host_of || !blobs || !ids || !nids || !kind)
-        failed = 1;
-    long long lo = 0, hi = 0;
-    int have_span = 0;
     char path[sizeof mpp_trace_path + 320];
-    for (int r = 0; !failed && r < n; r++) {
-        snprintf(path, sizeof path, "%s/%d.desc", dir, r);
-        struct stat st;
-        if (read_whole(path, &blobs[r]) == 0 && blobs[r].len) {
-            kind[r] = 2;
-        } else {
-            blobs[r].len = 0;
-            kind[r] = gather_flushed(dir, r, &blobs[r]) > 0;
-            if (!kind[r]) /* its location must exist (a communicator's group names it), without events */
-                mpp_trace_put(&blobs[r], "L0 0");
-            /* a process ending at the same time writes its event files out
-             * now, and rebuilds all this after: they are its own */
-            snprintf(path, sizeof path, "%s/%d.ending", dir, r);
-            if (stat(path, &st) == 0)
-                kind[r] = 3;
-            for (const char *rec = blobs[r].text; kind[r] < 3 && rec < blobs[r].text + blobs[r].len;
-                 rec += strlen(rec) + 1)
-                if (rec[0] == 'L' && end_event_file((uint64_t)atoi(rec + 1) << 32 | (uint32_t)r) != 0)
-                    kind[r] = 0;
-        }
-        for (const char *rec = blobs[r].text; rec && rec < blobs[r].text + blobs[r].len; rec += strlen(rec) + 1) {
-            long long first = 0, last = 0;
-            if (rec[0] == 'T' && sscanf(rec + 1, "%lld %lld", &first, &last) == 2) {
-                lo = !have_span || first < lo ? first : lo;
-                hi = !have_span || last > hi ? last : hi;
-                have_span = 1;
-            }
-        }
-        ids[r] = (uint32_t *)mpp_trace_unify(&u, r, blobs[r].text ? blobs[r].text : "", blobs[r].len, &nids[r]);
-        nids[r] /= sizeof(uint32_t);
+    snprintf(path, sizeof path, "%s/%d.desc", dir, r);
+    struct stat st;
+    if (read_whole(path, &g->blobs[r]) == 0 && g->blobs[r].len) {
+        g->kind[r] = 2;
+        return;
     }
-    if (!failed)
-        say_ends(&note, blobs, kind, n);
-    char tmp[sizeof mpp_trace_path + 64];
-    snprintf(tmp, sizeof tmp, "%s/archive", dir);
-    mpp_tree_remove(tmp);
-    OTF2_Archive *a = failed ? NULL
-                             : OTF2_Archive_Open(tmp, "traces", OTF2_FILEMODE_WRITE, mpp_trace_chunk,
-                                                 OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
-                                                 OTF2_COMPRESSION_NONE);
+    g->blobs[r].len = 0;
+    g->kind[r] = gather_flushed(dir, r, &g->blobs[r]) > 0;
+    if (!g->kind[r]) /* its location must exist (a communicator's group names it), without events */
+        mpp_trace_put(&g->blobs[r], "L0 0");
+    /* a process ending at the same time writes its event files out
+     * now, and rebuilds all this after: they are its own */
+    snprintf(path, sizeof path, "%s/%d.ending", dir, r);
+    if (stat(path, &st) == 0)
+        g->kind[r] = 3;
+    for (const char *rec = g->blobs[r].text; g->kind[r] < 3 && rec < g->blobs[r].text + g->blobs[r].len;
+         rec += strlen(rec) + 1)
+        if (rec[0] == 'L' && end_event_file((uint64_t)atoi(rec + 1) << 32 | (uint32_t)r) != 0)
+            g->kind[r] = 0;
+}
+
+/* The run's span: from the first start to the last end of the processes
+ * that described themselves (their T records, on rank 0's clock). */
+static void note_span(const trace_blob_t *b, gathered_t *g)
+{
+    for (const char *rec = b->text; rec && rec < b->text + b->len; rec += strlen(rec) + 1) {
+        long long first = 0, last = 0;
+        if (rec[0] == 'T' && sscanf(rec + 1, "%lld %lld", &first, &last) == 2) {
+            g->lo = !g->have_span || first < g->lo ? first : g->lo;
+            g->hi = !g->have_span || last > g->hi ? last : g->hi;
+            g->have_span = 1;
+        }
+    }
+}
+
+/* Every process's records gathered from dir and unified; -1 when out of
+ * memory (nothing gathered). */
+static int gather(const char *dir, gathered_t *g)
+{
+    int n = g->n = mpp_trace_nprocs;
+    trace_unify_t *u = &g->u;
+    mpp_strmap_init(&u->strings), mpp_strmap_init(&u->regions), mpp_strmap_init(&u->comms), mpp_strmap_init(&u->hosts);
+    u->host_of = calloc((size_t)n, sizeof *u->host_of);
+    g->blobs = calloc((size_t)n, sizeof *g->blobs);
+    g->ids = calloc((size_t)n, sizeof *g->ids);
+    g->nids = calloc((size_t)n, sizeof *g->nids);
+    g->kind = calloc((size_t)n, sizeof *g->kind);
+    if (!u->host_of || !g->blobs || !g->ids || !g->nids || !g->kind)
+        return -1;
+    for (int r = 0; r < n; r++) {
+        gather_process(dir, r, g);
+        note_span(&g->blobs[r], g);
+        g->ids[r] = (uint32_t *)mpp_trace_unify(u, r, g->blobs[r].text ? g->blobs[r].text : "", g->blobs[r].len,
+                                                &g->nids[r]);
+        g->nids[r] /= sizeof(uint32_t);
+    }
+    return 0;
+}
+
+static void gathered_free(gathered_t *g)
+{
+    for (int r = 0; g->blobs && g->ids && r < g->n; r++)
+        free(g->blobs[r].text), free(g->ids[r]);
+    free(g->blobs), free(g->ids), free(g->nids), free(g->kind);
+    trace_unify_t *u = &g->u;
+    mpp_strmap_free(&u->strings), mpp_strmap_free(&u->regions), mpp_strmap_free(&u->comms), mpp_strmap_free(&u->hosts);
+    free(u->host_of), free(u->locations), free(u->events);
+}
+
+/* Rank r's local definitions: each of its locations' mapping tables (the
+ * ids of its records, in their order) and the clock offset its A record
+ * gives.  1 when a location has no definition writer, else the writers'
+ * failures. */
+static int write_rank_locals(OTF2_Archive *a, int r, const trace_blob_t *b, const uint32_t *ids, size_t nids)
+{
+    int failed = 0;
+    size_t next = 0;
+    const char *offset = NULL;
+    for (const char *rec = b->text; rec < b->text + b->len; rec += strlen(rec) + 1)
+        if (rec[0] == 'A')
+            offset = rec + 1;
+    for (const char *rec = b->text; rec < b->text + b->len; rec += strlen(rec) + 1) {
+        if (rec[0] != 'L')
+            continue;
+        size_t counts[3] = {0, 0, 0};
+        for (const char *o = rec + strlen(rec) + 1; o < b->text + b->len && o[0] != 'L'; o += strlen(o) + 1)
+            counts[0] += o[0] == 'S', counts[1] += o[0] == 'R', counts[2] += o[0] == 'C';
+        OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(a, (uint64_t)atoi(rec + 1) << 32 | (uint32_t)r);
+        if (!w)
+            return 1;
+        failed |= mpp_trace_write_mappings(w, counts, ids, nids, &next);
+        unsigned long long at = 0;
+        long long off = 0;
+        double uncertainty = 0;
+        if (offset && sscanf(offset, "%llu %lld %lg", &at, &off, &uncertainty) == 3)
+            OTF2_DefWriter_WriteClockOffset(w, at, off, uncertainty);
+        OTF2_Archive_CloseDefWriter(a, w);
+    }
+    return failed;
+}
+
+/* The definitions of what g holds as an archive of their own at tmp: its
+ * anchor file says how the run ended (`note`); 1 when any of it failed. */
+static int write_archive(const char *tmp, gathered_t *g, const trace_blob_t *note)
+{
+    int failed = 0;
+    OTF2_Archive *a = OTF2_Archive_Open(tmp, "traces", OTF2_FILEMODE_WRITE, mpp_trace_chunk,
+                                        OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
+                                        OTF2_COMPRESSION_NONE);
     if (!a || OTF2_Archive_SetFlushCallbacks(a, &definitions_flush, NULL) != OTF2_SUCCESS ||
         OTF2_Archive_SetSerialCollectiveCallbacks(a) != OTF2_SUCCESS) {
         failed = 1;
@@ -403,59 +475,55 @@ static int rebuild(const char *dir)
         OTF2_Archive_SetCreator(a, creator);
         OTF2_Archive_SetDescription(a, "mpiprof trace mode (mpiprof-trace(5)), rescued at the end of a run that "
                                        "did not reach MPI_Finalize");
-        failed |= OTF2_Archive_SetProperty(a, "MPIPROF::INCOMPLETE", note.text ? note.text : "the run ended early",
+        failed |= OTF2_Archive_SetProperty(a, "MPIPROF::INCOMPLETE", note->text ? note->text : "the run ended early",
                                            true) != OTF2_SUCCESS;
-        failed |= mpp_trace_write_global(a, &u, have_span && lo > 0 ? (uint64_t)lo : 0,
-                                         have_span && hi > lo ? (uint64_t)(hi - lo) : 0);
+        failed |= mpp_trace_write_global(a, &g->u, g->have_span && g->lo > 0 ? (uint64_t)g->lo : 0,
+                                         g->have_span && g->hi > g->lo ? (uint64_t)(g->hi - g->lo) : 0);
         failed |= OTF2_Archive_OpenDefFiles(a) != OTF2_SUCCESS;
-        for (int r = 0; !failed && r < n; r++) {
-            size_t next = 0;
-            const char *offset = NULL;
-            for (const char *rec = blobs[r].text; rec < blobs[r].text + blobs[r].len; rec += strlen(rec) + 1)
-                if (rec[0] == 'A')
-                    offset = rec + 1;
-            for (const char *rec = blobs[r].text; rec < blobs[r].text + blobs[r].len; rec += strlen(rec) + 1) {
-                if (rec[0] != 'L')
-                    continue;
-                size_t counts[3] = {0, 0, 0};
-                for (const char *o = rec + strlen(rec) + 1; o < blobs[r].text + blobs[r].len && o[0] != 'L';
-                     o += strlen(o) + 1)
-                    counts[0] += o[0] == 'S', counts[1] += o[0] == 'R', counts[2] += o[0] == 'C';
-                OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(a, (uint64_t)atoi(rec + 1) << 32 | (uint32_t)r);
-                if (!w) {
-                    failed = 1;
-                    break;
-                }
-                failed |= mpp_trace_write_mappings(w, counts, ids[r], nids[r], &next);
-                unsigned long long at = 0;
-                long long off = 0;
-                double uncertainty = 0;
-                if (offset && sscanf(offset, "%llu %lld %lg", &at, &off, &uncertainty) == 3)
-                    OTF2_DefWriter_WriteClockOffset(w, at, off, uncertainty);
-                OTF2_Archive_CloseDefWriter(a, w);
-            }
-        }
+        for (int r = 0; !failed && r < g->n; r++)
+            failed |= write_rank_locals(a, r, &g->blobs[r], g->ids[r], g->nids[r]);
         failed |= OTF2_Archive_CloseDefFiles(a) != OTF2_SUCCESS;
     }
     if (a)
         failed |= OTF2_Archive_Close(a) != OTF2_SUCCESS;
-    /* the definitions into place, the anchor file last */
-    char from[sizeof tmp + 16], to[sizeof mpp_trace_path + 16];
+    return failed;
+}
+
+/* The definitions written at tmp moved into the archive, the anchor file
+ * last (a reader finds the archive whole or not at all); 1 when one
+ * could not be moved. */
+static int move_into_place(const char *tmp)
+{
+    int failed = 0;
+    char from[sizeof mpp_trace_path + 80], to[sizeof mpp_trace_path + 16];
     snprintf(from, sizeof from, "%s/traces", tmp);
     snprintf(to, sizeof to, "%s/traces", mpp_trace_path);
-    DIR *d = failed ? NULL : opendir(from);
+    DIR *d = opendir(from);
     for (struct dirent *e; d && (e = readdir(d));)
         if (e->d_name[0] != '.')
             failed |= move(from, to, e->d_name) != 0;
     if (d)
         closedir(d);
-    failed = failed || move(tmp, mpp_trace_path, "traces.def") != 0 || move(tmp, mpp_trace_path, "traces.otf2") != 0;
+    return failed || move(tmp, mpp_trace_path, "traces.def") != 0 || move(tmp, mpp_trace_path, "traces.otf2") != 0;
+}
+
+/* The archive's definitions and anchor file from what dir holds, written
+ * into dir/archive and moved into place (the anchor last). */
+static int rebuild(const char *dir)
+{
+    gathered_t g = {0};
+    trace_blob_t note = {0};
+    int failed = gather(dir, &g) != 0;
+    if (!failed)
+        say_ends(&note, g.blobs, g.kind, g.n);
+    char tmp[sizeof mpp_trace_path + 64];
+    snprintf(tmp, sizeof tmp, "%s/archive", dir);
     mpp_tree_remove(tmp);
-    for (int r = 0; blobs && ids && r < n; r++)
-        free(blobs[r].text), free(ids[r]);
-    free(blobs), free(ids), free(nids), free(kind), free(note.text);
-    mpp_strmap_free(&u.strings), mpp_strmap_free(&u.regions), mpp_strmap_free(&u.comms), mpp_strmap_free(&u.hosts);
-    free(u.host_of), free(u.locations), free(u.events);
+    failed = failed || write_archive(tmp, &g, &note) != 0;
+    failed = failed || move_into_place(tmp) != 0;
+    mpp_tree_remove(tmp);
+    gathered_free(&g);
+    free(note.text);
     return failed ? -1 : 0;
 }
 
@@ -469,12 +537,10 @@ int mpp_trace_rescue(const char *ended, const mpp_clock_alignment_t *a0, char *p
     return rc;
 }
 
-static int rescue(const char *ended, const mpp_clock_alignment_t *a0)
+/* The regions still open end now, as the partial protocol's intervals;
+ * the time of the last event of any thread. */
+static uint64_t end_open_regions(void)
 {
-    if (!mpp_trace_on)
-        return -1;
-    mpp_trace_on = 0;
-    /* the regions still open end now, as the partial protocol's intervals */
     uint64_t now = mpp_now(), last = mpp_trace_started;
     for (trace_thread_t *t = mpp_trace_threads; t; t = t->next) {
         if (t->writer && t->nopen > 0) {
@@ -484,58 +550,93 @@ static int rescue(const char *ended, const mpp_clock_alignment_t *a0)
         }
         last = t->last_time > last ? t->last_time : last;
     }
-    char dir[sizeof mpp_trace_path + 32], path[sizeof dir + 64], final_path[sizeof path];
-    snprintf(dir, sizeof dir, "%s/" RESCUE_DIR, mpp_trace_path);
-    mkdir(dir, 0777);
-    snprintf(path, sizeof path, "%s/%d.ending", dir, mpp_trace_rank);
-    int ending = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-    if (ending >= 0)
-        close(ending);
-    trace_blob_t blob = {0};
-    int failed = mpp_trace_describe_threads(&blob);
+    return last;
+}
+
+/* This process's records as MPI_Finalize would send them rank 0, and what
+ * only the rebuild needs: how it ended (E), the span of its events on
+ * rank 0's clock (T) and its clock offset (A).  Nonzero when one could not
+ * be made. */
+static int describe_end(trace_blob_t *blob, const char *ended, const mpp_clock_alignment_t *a0, uint64_t last)
+{
+    int failed = mpp_trace_describe_threads(blob);
     int64_t offset = a0 ? a0->offset : 0;
-    failed |= mpp_trace_put(&blob, "E%s", ended);
-    failed |= mpp_trace_put(&blob, "T%lld %lld", (long long)mpp_trace_started + (long long)offset,
+    failed |= mpp_trace_put(blob, "E%s", ended);
+    failed |= mpp_trace_put(blob, "T%lld %lld", (long long)mpp_trace_started + (long long)offset,
                             (long long)last + (long long)offset);
     if (a0)
-        failed |= mpp_trace_put(&blob, "A%llu %lld %.17g", (unsigned long long)a0->at, (long long)a0->offset,
+        failed |= mpp_trace_put(blob, "A%llu %lld %.17g", (unsigned long long)a0->at, (long long)a0->offset,
                                 (double)a0->uncertainty);
+    return failed;
+}
+
+/* For the undo: thread t's event file as it is before its writer is
+ * closed (its size, -1 when there is none), and the definitions file the
+ * rebuild writes for its location. */
+static void undo_note_location(const trace_thread_t *t)
+{
+    if (!undo || undo->nfiles >= UNDO_FILES)
+        return;
+    char file[sizeof undo->files[0].path];
+    struct stat st;
+    snprintf(file, sizeof file, "%s/traces/%llu.evt", mpp_trace_path, (unsigned long long)t->location);
+    undo->files[undo->nfiles].size = stat(file, &st) == 0 ? (long long)st.st_size : -1;
+    if (undo->files[undo->nfiles].size < 0 || !realpath(file, undo->files[undo->nfiles].path))
+        snprintf(undo->files[undo->nfiles].path, sizeof file, "%s", file);
+    snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/traces/%llu.def", mpp_trace_path,
+             (unsigned long long)t->location);
+    undo->nfiles++;
+}
+
+/* Every thread's event writer closed, its buffered events written out (as
+ * the undo noted the file before); nonzero when OTF2 failed to close one. */
+static int close_writers(void)
+{
+    int failed = 0;
     for (trace_thread_t *t = mpp_trace_threads; t; t = t->next) {
         if (!t->writer)
             continue;
-        if (undo && undo->nfiles < UNDO_FILES) {
-            char file[sizeof undo->files[0].path];
-            struct stat st;
-            snprintf(file, sizeof file, "%s/traces/%llu.evt", mpp_trace_path, (unsigned long long)t->location);
-            undo->files[undo->nfiles].size = stat(file, &st) == 0 ? (long long)st.st_size : -1;
-            if (undo->files[undo->nfiles].size < 0 || !realpath(file, undo->files[undo->nfiles].path))
-                snprintf(undo->files[undo->nfiles].path, sizeof file, "%s", file);
-            snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/traces/%llu.def", mpp_trace_path,
-                     (unsigned long long)t->location);
-            undo->nfiles++;
-        }
+        undo_note_location(t);
         if (OTF2_Archive_CloseEvtWriter(mpp_trace_archive, t->writer) != OTF2_SUCCESS)
             failed = 1;
     }
-    if (undo) {
-        snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/traces.otf2", mpp_trace_path);
-        snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/traces.def", mpp_trace_path);
-        snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/" RESCUE_DIR "/%d.desc", mpp_trace_path,
-                 mpp_trace_rank);
-        snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/" RESCUE_DIR "/%d.ending",
-                 mpp_trace_path, mpp_trace_rank);
-        undo->rescued = 1;
-    }
+    return failed;
+}
+
+/* For the undo: the files only the rescue makes (the anchor file, the
+ * global definitions, this process's description and mark). */
+static void undo_note_rescue(void)
+{
+    if (!undo)
+        return;
+    snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/traces.otf2", mpp_trace_path);
+    snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/traces.def", mpp_trace_path);
+    snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/" RESCUE_DIR "/%d.desc", mpp_trace_path,
+             mpp_trace_rank);
+    snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/" RESCUE_DIR "/%d.ending",
+             mpp_trace_path, mpp_trace_rank);
+    undo->rescued = 1;
+}
+
+/* The description into dir/<rank>.desc, written beside it and renamed:
+ * a rebuild reads it whole or not at all.  -1 when it is not there. */
+static int write_description(const char *dir, const trace_blob_t *blob)
+{
+    char path[sizeof mpp_trace_path + 32 + 64], final_path[sizeof path];
     snprintf(path, sizeof path, "%s/%d.desc.new", dir, mpp_trace_rank);
     snprintf(final_path, sizeof final_path, "%s/%d.desc", dir, mpp_trace_rank);
-    FILE *f = blob.text && !failed ? fopen(path, "wb") : NULL;
-    if (!f || fwrite(blob.text, 1, blob.len, f) != blob.len)
-        failed = 1;
+    FILE *f = blob->text ? fopen(path, "wb") : NULL;
+    int failed = !f || fwrite(blob->text, 1, blob->len, f) != blob->len;
     if (f && fclose(f) != 0)
         failed = 1;
-    free(blob.text);
-    if (failed || rename(path, final_path) != 0)
-        return -1;
+    return failed || rename(path, final_path) != 0 ? -1 : 0;
+}
+
+/* The archive rebuilt under dir's lock, one process at a time: each one
+ * ending so rebuilds it with what the earlier ones left. */
+static int rebuild_locked(const char *dir)
+{
+    char path[sizeof mpp_trace_path + 32 + 64];
     snprintf(path, sizeof path, "%s/lock", dir);
     int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (lock < 0 || flock(lock, LOCK_EX) != 0) {
@@ -543,9 +644,32 @@ static int rescue(const char *ended, const mpp_clock_alignment_t *a0)
             close(lock);
         return -1;
     }
-    failed = rebuild(dir);
+    int failed = rebuild(dir);
     close(lock);
     return failed ? -1 : 0;
+}
+
+static int rescue(const char *ended, const mpp_clock_alignment_t *a0)
+{
+    if (!mpp_trace_on)
+        return -1;
+    mpp_trace_on = 0;
+    uint64_t last = end_open_regions();
+    char dir[sizeof mpp_trace_path + 32], path[sizeof dir + 64];
+    snprintf(dir, sizeof dir, "%s/" RESCUE_DIR, mpp_trace_path);
+    mkdir(dir, 0777);
+    /* marks this process as ending now (rebuild: its event files are its own) */
+    snprintf(path, sizeof path, "%s/%d.ending", dir, mpp_trace_rank);
+    int ending = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+    if (ending >= 0)
+        close(ending);
+    trace_blob_t blob = {0};
+    int failed = describe_end(&blob, ended, a0, last);
+    failed |= close_writers();
+    undo_note_rescue();
+    failed = failed || write_description(dir, &blob) != 0;
+    free(blob.text);
+    return failed ? -1 : rebuild_locked(dir);
 }
 
 void mpp_trace_rescue_remove(void)
