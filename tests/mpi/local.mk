@@ -19,16 +19,19 @@ EXTRA_DIST += tests/mpi/local.mk tests/mpi/.shellcheckrc
 
 # --- lib/: what the groups share: the driver (run-mpi-test, the log
 # compiler), common.sh (sourced by every test), the protocol checks' python
-# modules (protocol_check.py and the modules it is made of; protocol_selftest,
-# their self test; protocol_waitstates, the wait-state checks), and what the
-# programs include (busy.h, waitstates_events.c)
+# modules (protocol_check.py and the modules it is made of: protocol_base,
+# protocol_query, protocol_text, protocol_run; protocol_selftest, their self
+# test; protocol_waitstates, the wait-state checks), and what the programs
+# include (busy.h, waitstates_events.c)
 EXTRA_DIST += \
 	tests/mpi/lib/busy.h \
 	tests/mpi/lib/common.sh \
 	tests/mpi/lib/protocol_base.py \
 	tests/mpi/lib/protocol_check.py \
 	tests/mpi/lib/protocol_query.py \
+	tests/mpi/lib/protocol_run.py \
 	tests/mpi/lib/protocol_selftest.py \
+	tests/mpi/lib/protocol_text.py \
 	tests/mpi/lib/protocol_waitstates.py \
 	tests/mpi/lib/run-mpi-test \
 	tests/mpi/lib/waitstates_events.c

@@ -113,7 +113,6 @@ def calls_by_rank(src):
 
 def check_one(doc, program, srcdir, binary=None):
     spec = PROGRAMS[program]
-    pc.check_invariants(doc)
     listing = pc.describe_srcs(doc)
     srcs = pc.src_points(doc)
     for s in srcs:
@@ -163,32 +162,26 @@ def key_set(doc):
     return sorted((s["function"], tuple(f.get("text") for f in s["stack"])) for s in pc.src_points(doc))
 
 
-def main(argv):
+def main(*argv):
     binary = None
-    if argv[1:2] == ["io"] and argv[2:3] == ["--dwarf"] and len(argv) > 3:
-        binary = argv[3]
-        argv = argv[:2] + argv[4:]
-    if len(argv) < 4 or argv[1] not in PROGRAMS:
-        print(__doc__, file=sys.stderr)
-        return 2
-    program, srcdir, paths = argv[1], argv[2], argv[3:]
-    try:
-        first = None
-        for path in paths:
-            doc = pc.load(path)
-            check_one(doc, program, srcdir, binary)
-            keys = key_set(doc)
-            if first is None:
-                first = (path, keys)
-            elif keys != first[1]:
-                pc.fail("%s and %s have different SRC points:\n%r\n%r" % (first[0], path, first[1], keys))
-        print("%s: %d protocols, the same SRC points, the marked call sites, every invariant"
-              % (program, len(paths)))
-    except AssertionError as e:
-        print("FAIL: %s" % e, file=sys.stderr)
-        return 1
-    return 0
+    if argv[0:1] == ("io",) and argv[1:2] == ("--dwarf",) and len(argv) > 2:
+        binary = argv[2]
+        argv = argv[:1] + argv[3:]
+    if len(argv) < 3 or argv[0] not in PROGRAMS:
+        pc.bad_usage()
+    program, srcdir, paths = argv[0], argv[1], argv[2:]
+    first = None
+    for path in paths:
+        doc = pc.load_checked(path, say=False)
+        check_one(doc, program, srcdir, binary)
+        keys = key_set(doc)
+        if first is None:
+            first = (path, keys)
+        elif keys != first[1]:
+            pc.fail("%s and %s have different SRC points:\n%r\n%r" % (first[0], path, first[1], keys))
+    print("%s: %d protocols, the same SRC points, the marked call sites, every invariant"
+          % (program, len(paths)))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

@@ -46,98 +46,78 @@ def frame_text(base, line, function):
     return "%s:%d (%s)" % (base, line, function)
 
 
-def main(argv):
-    if len(argv) != 5:
-        print(__doc__, file=sys.stderr)
-        return 2
-    json_path, text_path, source, stderr_path = argv[1:]
+def main(json_path, text_path, source, stderr_path):
     base = os.path.basename(source)
-    try:
-        doc = pc.load(json_path)
-        pc.check_invariants(doc)
-        pc.check_text(doc, text_path)
+    doc = pc.load_checked(json_path, text_path, say=False)
 
-        for iv in doc["intervals"]:
-            for s in iv["src"]:
-                for k, f in enumerate(s.get("stack") or []):
-                    where = "SRC %s (%s) frame %d" % (s["id"], s["function"], k)
-                    no_mangled(where + " function", f.get("function"))
-                    no_mangled(where + " text", f.get("text"))
-        with open(text_path, encoding="utf-8", errors="replace") as f:
-            for n, ln in enumerate(f, 1):
-                no_mangled("%s:%d" % (text_path, n), ln)
+    for iv in doc["intervals"]:
+        for s in iv["src"]:
+            for k, f in enumerate(s.get("stack") or []):
+                where = "SRC %s (%s) frame %d" % (s["id"], s["function"], k)
+                no_mangled(where + " function", f.get("function"))
+                no_mangled(where + " text", f.get("text"))
+    for n, ln in enumerate(pc.read_lines(text_path), 1):
+        no_mangled("%s:%d" % (text_path, n), ln)
 
-        line = {k: pc.marker_line(source, k)
-                for k in ("waitall", "allreduce", *CALLERS)}
-        first = frame_text(base, line["waitall"], EXCHANGE)
-        waitalls = pc.find_src(doc, "MPI_Waitall", base, line["waitall"])
-        if len(waitalls) != 3:
-            pc.fail("%d SRC points of MPI_Waitall at %s:%d, expected 3 (one "
-                    "per caller):\n%s" % (len(waitalls), base,
-                                          line["waitall"],
-                                          pc.describe_srcs(doc, 0)))
-        callers = {}
-        for s in waitalls:
-            # one SRC point on both processes: their keys, demangled, agree
-            calls = pc.by_rank(s, "calls")
-            if calls != {0: N_ROUNDS, 1: N_ROUNDS}:
-                pc.fail("%s: calls per process %r, expected %d on each (the "
-                        "processes' keys of one call site must be equal)"
-                        % (pc.describe_src(s), calls, N_ROUNDS))
-            stack = s["stack"]
-            if len(stack) < 2:
-                pc.fail("%s: no caller frame" % pc.describe_src(s))
-            if stack[0]["function"] != EXCHANGE or stack[0]["text"] != first:
-                pc.fail("%s: first frame %r, expected function %r, text %r"
-                        % (pc.describe_src(s), stack[0], EXCHANGE, first))
-            for key, function in CALLERS.items():
-                if stack[1]["line"] == line[key]:
-                    want = frame_text(base, line[key], function)
-                    if stack[1]["function"] != function or \
-                            stack[1]["text"] != want:
-                        pc.fail("%s: caller frame %r, expected function %r, "
-                                "text %r" % (pc.describe_src(s), stack[1],
-                                             function, want))
-                    callers[s["id"]] = want
-        if len(set(callers.values())) != 3:
-            pc.fail("the MPI_Waitall SRC points are not called from the three "
-                    "marked lines: %r" % callers)
-        alls = pc.find_src(doc, "MPI_Allreduce", base, line["allreduce"])
-        if len(alls) != 1 or alls[0]["stack"][0]["function"] != SUM_ALL:
-            pc.fail("MPI_Allreduce at %s:%d: expected one SRC point in %r: %s"
-                    % (base, line["allreduce"], SUM_ALL,
-                       [pc.describe_src(s) for s in alls]))
-        print("frames demangled: %s <- %s; %s"
-              % (first, ", ".join(sorted(callers.values())), SUM_ALL))
+    line = {k: pc.marker_line(source, k)
+            for k in ("waitall", "allreduce", *CALLERS)}
+    first = frame_text(base, line["waitall"], EXCHANGE)
+    # one per caller
+    waitalls = pc.sites(doc, 0, "MPI_Waitall", source, "waitall", 3)
+    callers = {}
+    for s in waitalls:
+        # one SRC point on both processes: their keys, demangled, agree
+        pc.check_counts(s, calls={0: N_ROUNDS, 1: N_ROUNDS}, ranks=(0, 1),
+                        exact=True, where="%s (the processes' keys of one "
+                        "call site must be equal)" % pc.describe_src(s))
+        stack = s["stack"]
+        if len(stack) < 2:
+            pc.fail("%s: no caller frame" % pc.describe_src(s))
+        if stack[0]["function"] != EXCHANGE or stack[0]["text"] != first:
+            pc.fail("%s: first frame %r, expected function %r, text %r"
+                    % (pc.describe_src(s), stack[0], EXCHANGE, first))
+        for key, function in CALLERS.items():
+            if stack[1]["line"] == line[key]:
+                want = frame_text(base, line[key], function)
+                if stack[1]["function"] != function or \
+                        stack[1]["text"] != want:
+                    pc.fail("%s: caller frame %r, expected function %r, "
+                            "text %r" % (pc.describe_src(s), stack[1],
+                                         function, want))
+                callers[s["id"]] = want
+    if len(set(callers.values())) != 3:
+        pc.fail("the MPI_Waitall SRC points are not called from the three "
+                "marked lines: %r" % callers)
+    alls = pc.site(doc, 0, "MPI_Allreduce", source, "allreduce")
+    if alls["stack"][0]["function"] != SUM_ALL:
+        pc.fail("MPI_Allreduce at %s:%d: expected its SRC point in %r: %s"
+                % (base, line["allreduce"], SUM_ALL, pc.describe_src(alls)))
+    print("frames demangled: %s <- %s; %s"
+          % (first, ", ".join(sorted(callers.values())), SUM_ALL))
 
-        with open(stderr_path, encoding="utf-8", errors="replace") as f:
-            summary = [ln.rstrip("\n") for ln in f if SUMMARY.match(ln)]
-        print("summary:\n" + "\n".join(summary))
-        if len(summary) != 3:
-            pc.fail("%s: %d summary lines '#N SRC ...', expected 3"
-                    % (stderr_path, len(summary)))
-        sites = set()
-        for ln in summary:
-            no_mangled("summary line", ln)
-            rank, sid, function, site = SUMMARY.match(ln).groups()[:4]
-            if function != "MPI_Waitall" or int(sid) not in callers:
-                pc.fail("summary line %r: expected one of the MPI_Waitall SRC "
-                        "points %r" % (ln, sorted(callers)))
-            want = "%s <- %s" % (first, callers[int(sid)])
-            if site != want:
-                pc.fail("summary line %r: the call site reads %r, expected %r "
-                        "(the first frame, then the caller that tells it "
-                        "apart)" % (ln, site, want))
-            sites.add(site)
-        if len(sites) != 3:
-            pc.fail("summary lines do not tell the call sites apart: %r"
-                    % summary)
-        print("summary: three MPI_Waitall call sites, each with its caller")
-    except AssertionError as e:
-        print("FAIL: %s" % e, file=sys.stderr)
-        return 1
-    return 0
+    summary = [ln for ln in pc.read_lines(stderr_path) if SUMMARY.match(ln)]
+    print("summary:\n" + "\n".join(summary))
+    if len(summary) != 3:
+        pc.fail("%s: %d summary lines '#N SRC ...', expected 3"
+                % (stderr_path, len(summary)))
+    sites = set()
+    for ln in summary:
+        no_mangled("summary line", ln)
+        rank, sid, function, site = SUMMARY.match(ln).groups()[:4]
+        if function != "MPI_Waitall" or int(sid) not in callers:
+            pc.fail("summary line %r: expected one of the MPI_Waitall SRC "
+                    "points %r" % (ln, sorted(callers)))
+        want = "%s <- %s" % (first, callers[int(sid)])
+        if site != want:
+            pc.fail("summary line %r: the call site reads %r, expected %r "
+                    "(the first frame, then the caller that tells it "
+                    "apart)" % (ln, site, want))
+        sites.add(site)
+    if len(sites) != 3:
+        pc.fail("summary lines do not tell the call sites apart: %r"
+                % summary)
+    print("summary: three MPI_Waitall call sites, each with its caller")
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

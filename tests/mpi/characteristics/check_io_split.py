@@ -21,72 +21,52 @@ import sys
 import protocol_check as pc
 
 
-def main(argv):
-    if len(argv) not in (4, 5):
-        print(__doc__, file=sys.stderr)
-        return 2
-    json_path, text_path, out = argv[1:4]
-    schema = argv[4] if len(argv) == 5 else None
-    try:
-        doc = pc.load(json_path)
-        pc.check_invariants(doc)
-        pc.check_text(doc, text_path)
-        if schema:
-            pc.validate_schema(doc, schema)
-        iv = pc.interval(doc, 0)
-        m = iv["real"]["main"]
-        io_srcs = [s for s in iv["src"] if s["function"].startswith("MPI_File_")]
-        names = sorted({s["function"] for s in io_srcs})
-        for fn in ("MPI_File_open", "MPI_File_write_at", "MPI_File_sync",
-                   "MPI_File_read_at", "MPI_File_close"):
-            if fn not in names:
-                pc.fail("no SRC point of %s (MPI-IO SRC points: %r)"
-                        % (fn, names))
-        io_sum = sum(s["time"]["sum"] for s in io_srcs)
-        io = m["productive_io"]
-        if io is None:
-            pc.fail("productive_io is null (n/a)")
-        print("I/O of the Productive split %.9f s; the %d MPI_File_* SRC "
-              "points sum to %.9f s" % (io, len(io_srcs), io_sum))
-        if io_sum <= 0:
-            pc.fail("the MPI_File_* SRC points took no time")
-        if abs(io - io_sum) > 1e-6 + 1e-9 * io_sum:
-            pc.fail("productive_io %.9f differs from the sum of the MPI_File_* "
-                    "SRC points' times %.9f by %.3g s"
-                    % (io, io_sum, io - io_sum))
-        with open(text_path, encoding="utf-8", errors="replace") as f:
-            text = f.read()
-        t = re.search(r"^Productive time\s+\S+\s+\(CPU=(\S+) Sys=(\S+) "
-                      r"I/O=(\S+)\)", text, re.M)
-        if not t:
-            pc.fail("the text has no 'Productive time ... (CPU=.. Sys=.. "
-                    "I/O=..)' line")
-        if t.group(3) != "%.6f" % io_sum:
-            pc.fail("the text's I/O=%s is not the MPI_File_* SRC points' sum "
-                    "%.6f" % (t.group(3), io_sum))
-        meas = pc.read_measurements(out, ("user", "sys"))
-        if sorted(meas) != [0, 1]:
-            pc.fail("%s: expected 'rank=R user=.. sys=..' of ranks 0 and 1, "
-                    "got %r" % (out, sorted(meas)))
-        user = sum(x["user"] for x in meas.values())
-        sys_ = sum(x["sys"] for x in meas.values())
-        cpu, sy = m["productive_cpu"], m["productive_sys"]
-        if cpu is None or sy is None:
-            pc.fail("productive_cpu or productive_sys is null: getrusage "
-                    "measured user %.6f s, sys %.6f s" % (user, sys_))
-        want = user / (user + sys_) if user + sys_ > 0 else None
-        got = cpu / (cpu + sy) if cpu + sy > 0 else None
-        print("CPU %.6f Sys %.6f (CPU share %s); the program's getrusage: "
-              "user %.6f sys %.6f (user share %s)"
-              % (cpu, sy, got, user, sys_, want))
-        if want is not None and got is not None and abs(got - want) > 0.05:
-            pc.fail("CPU / (CPU + Sys) = %.3f, but the program's user / "
-                    "(user + sys) = %.3f" % (got, want))
-    except AssertionError as e:
-        print("FAIL: %s" % e, file=sys.stderr)
-        return 1
-    return 0
+def main(json_path, text_path, out, schema=None):
+    doc = pc.load_checked(json_path, text_path, schema, say=False)
+    iv = pc.interval(doc, 0)
+    m = iv["real"]["main"]
+    io_srcs = [s for s in iv["src"] if s["function"].startswith("MPI_File_")]
+    names = sorted({s["function"] for s in io_srcs})
+    for fn in ("MPI_File_open", "MPI_File_write_at", "MPI_File_sync",
+               "MPI_File_read_at", "MPI_File_close"):
+        if fn not in names:
+            pc.fail("no SRC point of %s (MPI-IO SRC points: %r)"
+                    % (fn, names))
+    io_sum = sum(s["time"]["sum"] for s in io_srcs)
+    io = pc.main_value(iv, "productive_io")
+    print("I/O of the Productive split %.9f s; the %d MPI_File_* SRC "
+          "points sum to %.9f s" % (io, len(io_srcs), io_sum))
+    if io_sum <= 0:
+        pc.fail("the MPI_File_* SRC points took no time")
+    if abs(io - io_sum) > 1e-6 + 1e-9 * io_sum:
+        pc.fail("productive_io %.9f differs from the sum of the MPI_File_* "
+                "SRC points' times %.9f by %.3g s"
+                % (io, io_sum, io - io_sum))
+    t = re.search(r"^Productive time\s+\S+\s+\(CPU=(\S+) Sys=(\S+) "
+                  r"I/O=(\S+)\)", "\n".join(pc.read_lines(text_path)),
+                  re.M)
+    if not t:
+        pc.fail("the text has no 'Productive time ... (CPU=.. Sys=.. "
+                "I/O=..)' line")
+    if t.group(3) != "%.6f" % io_sum:
+        pc.fail("the text's I/O=%s is not the MPI_File_* SRC points' sum "
+                "%.6f" % (t.group(3), io_sum))
+    meas = pc.measurements(out, ("user", "sys"))
+    user = sum(x["user"] for x in meas.values())
+    sys_ = sum(x["sys"] for x in meas.values())
+    cpu, sy = m["productive_cpu"], m["productive_sys"]
+    if cpu is None or sy is None:
+        pc.fail("productive_cpu or productive_sys is null: getrusage "
+                "measured user %.6f s, sys %.6f s" % (user, sys_))
+    want = user / (user + sys_) if user + sys_ > 0 else None
+    got = cpu / (cpu + sy) if cpu + sy > 0 else None
+    print("CPU %.6f Sys %.6f (CPU share %s); the program's getrusage: "
+          "user %.6f sys %.6f (user share %s)"
+          % (cpu, sy, got, user, sys_, want))
+    if want is not None and got is not None and abs(got - want) > 0.05:
+        pc.fail("CPU / (CPU + Sys) = %.3f, but the program's user / "
+                "(user + sys) = %.3f" % (got, want))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

@@ -13,8 +13,10 @@ import os
 import subprocess
 import sys
 
+import protocol_check as pc
+
 TOOL, DIR = sys.argv[1], sys.argv[2]
-failures = []
+failures = pc.Failures()
 
 
 def run(*args):
@@ -27,14 +29,14 @@ def shown(p):
 
 
 def check(ok, what, p=None):
-    print("%s: %s" % ("ok" if ok else "FAILED", what))
-    if not ok:
-        failures.append(what + (shown(p) if p is not None else ""))
+    if ok:
+        print("ok: %s" % what)
+    else:
+        failures.fail(what + (shown(p) if p is not None else ""))
 
 
 def load(name):
-    with open(os.path.join(DIR, name)) as f:
-        return json.load(f)
+    return pc.load(os.path.join(DIR, name))
 
 
 def save(doc, name):
@@ -44,14 +46,14 @@ def save(doc, name):
 
 
 def interval(doc, name):
-    found = [i for i in doc["intervals"] if i["name"] == name]
-    assert len(found) == 1, "intervals named %s in the protocol: %d" % (name, len(found))
-    return found[0]
+    return pc.find_interval(doc, name)
 
 
-def src(inv, function):
-    found = [s for s in inv["src"] if s["function"] == function]
-    assert len(found) == 1, "SRC points of %s in %s: %d" % (function, inv["name"], len(found))
+def src(doc, name, function):
+    """The one SRC point of function in the interval named name."""
+    found = pc.find_src(doc, function, interval=interval(doc, name)["id"])
+    if len(found) != 1:
+        pc.fail("%d SRC points of %s in %r, expected 1" % (len(found), function, name))
     return found[0]
 
 
@@ -91,8 +93,7 @@ p = run("run1.prof.json", save(copy.deepcopy(base), "same.json"))
 check(p.returncode == 0 and "Differences" not in p.stdout, "a protocol against its own copy: equal (exit 0)", p)
 
 # ---- edited copies: each one difference, the right message ----
-final = interval(base, "final")
-reduce_src = src(final, "MPI_Reduce")
+reduce_src = src(base, "final", "MPI_Reduce")
 doc = copy.deepcopy(base)
 interval(doc, "final")["src"] = [s for s in interval(doc, "final")["src"] if s["function"] != "MPI_Reduce"]
 frame = reduce_src["stack"][0]["text"]
@@ -100,7 +101,7 @@ one_difference("an SRC point removed", save(doc, "no_reduce.json"),
                [['"final"', "SRC MPI_Reduce at " + frame, "SRC point only in A"]], "structure")
 
 doc = copy.deepcopy(base)
-allreduce = src(interval(doc, "exchange"), "MPI_Allreduce")
+allreduce = src(doc, "exchange", "MPI_Allreduce")
 calls = allreduce["calls"]
 allreduce["calls"] = calls + 1
 one_difference("a call count changed", save(doc, "calls.json"),
@@ -224,9 +225,9 @@ else:
           "the change of Communication is B - A (%.6f)" % (cb - ca), p)
     check(doc["by_process_compared"] is False, "per-process values are not compared across process counts", p)
 
-if failures:
-    print("\n%d check(s) failed:" % len(failures))
-    for f in failures:
+if failures.status():
+    print("\n%d check(s) failed:" % len(failures.found))
+    for f in failures.found:
         print(" - " + f)
     sys.exit(1)
 print("all %s checks passed" % "mpiprof-compare")

@@ -40,53 +40,7 @@ fail = pc.fail
 # --------------------------------------------------------------------------
 # The text protocol
 
-def read_text(path):
-    with open(path, encoding="utf-8", errors="replace") as f:
-        return f.read().splitlines()
-
-
-def parameters(lines):
-    """{label: (value, [continuation lines])} of the Parameters section."""
-    out, label = {}, None
-    for ln in lines:
-        if ln.startswith("===="):
-            break
-        m = re.match(r"^(\S[^:]*?)\s*: (.*)$", ln)
-        if m and not ln.startswith(" "):
-            label = m.group(1)
-            out[label] = (m.group(2), [])
-        elif label and ln.startswith("   "):
-            out[label][1].append(ln[3:])
-    return out
-
-
-def interval_blocks(lines):
-    """{interval id: its lines}."""
-    blocks, cur = {}, None
-    for ln in lines:
-        m = re.match(r"^==== Interval (\d+)\b", ln)
-        if m:
-            cur = int(m.group(1))
-            blocks[cur] = []
-        elif cur is not None:
-            blocks[cur].append(ln)
-    return blocks
-
-
-def counters_part(block):
-    """The lines of an interval's '--- Hardware counters ---' part."""
-    try:
-        start = block.index("--- Hardware counters ---")
-    except ValueError:
-        fail("an interval has no '--- Hardware counters ---' part")
-    out = []
-    for ln in block[start + 1:]:
-        if ln.startswith("---"):
-            break
-        out.append(ln)
-    return out
-
-
+COUNTERS = "--- Hardware counters ---"
 STAT = re.compile(r"^   (total|inside MPI|outside MPI)\s+sum=(\d+)  min=(\d+) \(rank (\d+)\)  "
                   r"max=(\d+) \(rank (\d+)\)  mean=([0-9.]+)$")
 
@@ -125,10 +79,10 @@ def text_counters(part):
 
 def check_counters_text(doc, text_lines):
     """Text and JSON give the same counts in every interval."""
-    blocks = interval_blocks(text_lines)
+    blocks = pc.interval_blocks(text_lines)
     for iv in doc["intervals"]:
         where = "interval %s (%r)" % (iv["id"], iv["name"])
-        part = counters_part(blocks[iv["id"]])
+        part = pc.text_part(blocks[iv["id"]], COUNTERS, where)
         hc = iv.get("hardware_counters")
         if hc is None:
             if len(part) != 1:
@@ -170,23 +124,6 @@ def check_counters_text(doc, text_lines):
                         (tt[1], tt[2]) != (bp["inside_mpi"][i], bp["outside_mpi"][i]):
                     fail("%s: %s rank %d inside/outside: text %r, JSON %r" % (
                         where, e["name"], r, tt[1:], (bp["inside_mpi"][i], bp["outside_mpi"][i])))
-
-
-def check_protocol(doc, text_path, schema):
-    pc.check_invariants(doc)
-    pc.check_text(doc, text_path)
-    pc.validate_schema(doc, schema)
-
-
-def warnings(doc):
-    return doc["parameters"]["warnings"]
-
-
-def need_warning(doc, *needles):
-    for w in warnings(doc):
-        if all(n in w for n in needles):
-            return w
-    fail("no warning contains %r; warnings: %r" % (needles, warnings(doc)))
 
 
 # --------------------------------------------------------------------------
@@ -257,13 +194,12 @@ def check_machine_text(doc, params):
     want = [h["text"] for h in pl["hosts"]] + ["warning: " + w for w in pl["warnings"]]
     pc.check_equal("Placement lines", lines, want)
     for w in pl["warnings"]:
-        if w not in warnings(doc):
+        if w not in pc.warnings(doc):
             fail("the placement warning %r is not in the Warnings" % w)
 
 
-def cmd_machine(doc, text_path, schema, lstopo, binddir, mode):
-    check_protocol(doc, text_path, schema)
-    params = parameters(read_text(text_path))
+def cmd_machine(doc, text_path, lstopo, binddir, mode):
+    params = pc.text_parameters(pc.read_lines(text_path))
     p = doc["parameters"]
     want, allowed = lstopo_machine(lstopo)
     types = p["machine"]
@@ -331,11 +267,10 @@ def cmd_machine(doc, text_path, schema, lstopo, binddir, mode):
         fail("the Machine line %r does not start with the CPU model %r" % (line, want["cpu_model"]))
 
 
-def cmd_two_hosts(doc, text_path, schema, hosts):
-    check_protocol(doc, text_path, schema)
+def cmd_two_hosts(doc, text_path, hosts):
     p = doc["parameters"]
     pc.check_equal("Nodes", p["nodes"], len(hosts))
-    params = parameters(read_text(text_path))
+    params = pc.text_parameters(pc.read_lines(text_path))
     pc.check_equal("Nodes (text)", params["Nodes"][0], str(len(hosts)))
     if p["machine"] is None:  # built without hwloc: the host count still comes from the nodes
         return
@@ -379,8 +314,7 @@ def loc(values, pick):
     return v, min(r for r, x in values.items() if x == v)
 
 
-def cmd_sde(doc, text_path, schema, split):
-    check_protocol(doc, text_path, schema)
+def cmd_sde(doc, text_path, split):
     split = split == "on"
     hc = doc["parameters"]["hardware_counters"]
     if hc is None:
@@ -389,7 +323,7 @@ def cmd_sde(doc, text_path, schema, split):
                    [(WORK, "sde", 2), (PHASES, "sde", 2)])
     pc.check_equal("split_mpi", hc["split_mpi"], split)
     pc.check_equal("none_reason", hc["none_reason"], None)
-    params = parameters(read_text(text_path))
+    params = pc.text_parameters(pc.read_lines(text_path))
     value, lines = params["Hardware counters"]
     if not re.match(r"^PAPI [0-9.]+, 2 events, inside/outside-MPI split %s, not multiplexed$"
                     % ("on" if split else "off"), value):
@@ -427,11 +361,10 @@ def cmd_sde(doc, text_path, schema, split):
                 if "inside_mpi" in bp:
                     fail(where + ": by_process.inside_mpi without the split")
         pc.check_equal("derived rates of interval %r" % iv["name"], iv["hardware_counters"]["derived"], [])
-    check_counters_text(doc, read_text(text_path))
+    check_counters_text(doc, pc.read_lines(text_path))
 
 
-def cmd_none(doc, text_path, schema, events):
-    check_protocol(doc, text_path, schema)
+def cmd_none(doc, text_path, events):
     hc = doc["parameters"]["hardware_counters"]
     if hc is None:
         fail("parameters.hardware_counters is null: PAPI did not run")
@@ -439,23 +372,22 @@ def cmd_none(doc, text_path, schema, events):
     if not hc["none_reason"]:
         fail("no none_reason")
     for ev in events:
-        w = need_warning(doc, "hardware counter %s cannot be counted (PAPI" % ev, "it is dropped")
+        w = pc.need_warning(doc, "hardware counter %s cannot be counted (PAPI" % ev, "it is dropped")
         if not re.search(r"\(PAPI(_start)?: [^)]+\)", w):
             fail("the warning %r does not give PAPI's reason" % w)
-    params = parameters(read_text(text_path))
+    params = pc.text_parameters(pc.read_lines(text_path))
     value, lines = params["Hardware counters"]
     if not value.startswith("none counted (PAPI ") or lines:
         fail("the Hardware counters parameter is not one 'none counted' line: %r %r" % (value, lines))
     pc.check_equal("summary", hc["summary"], value)
-    blocks = interval_blocks(read_text(text_path))
+    blocks = pc.interval_blocks(pc.read_lines(text_path))
     for iv in doc["intervals"]:
         pc.check_equal("interval %r hardware_counters" % iv["name"], iv.get("hardware_counters"), None)
-        pc.check_equal("interval %r counters part" % iv["name"], counters_part(blocks[iv["id"]]),
+        pc.check_equal("interval %r counters part" % iv["name"], pc.text_part(blocks[iv["id"]], COUNTERS),
                        ["none counted (see Hardware counters in the Parameters)"])
 
 
-def cmd_counted(doc, text_path, schema, events):
-    check_protocol(doc, text_path, schema)
+def cmd_counted(doc, text_path, events):
     hc = doc["parameters"]["hardware_counters"]
     pc.check_equal("events counted", [e["name"] for e in hc["events"]], events)
     for iv in doc["intervals"]:
@@ -466,15 +398,14 @@ def cmd_counted(doc, text_path, schema, events):
         keys = [d["key"] for d in doc["intervals"][0]["hardware_counters"]["derived"]]
         if "ipc" not in keys:
             fail("no IPC with PAPI_TOT_INS and PAPI_TOT_CYC counted: %r" % keys)
-    check_counters_text(doc, read_text(text_path))
+    check_counters_text(doc, pc.read_lines(text_path))
 
 
-def cmd_task_clock(doc, text_path, schema, event):
+def cmd_task_clock(doc, text_path, event):
     """The kernel's task clock (ns of CPU time of the counted thread) per
     interval and process: at most the wall time the process spent in the
     interval, inside MPI at most its time in MPI, inside + outside = total,
     and most of the busy interval "compute"."""
-    check_protocol(doc, text_path, schema)
     hc = doc["parameters"]["hardware_counters"]
     pc.check_equal("events", [e["name"] for e in hc["events"]], [event])
     pc.check_equal("split_mpi", hc["split_mpi"], True)
@@ -498,7 +429,7 @@ def cmd_task_clock(doc, text_path, schema, event):
                 fail("%s: %d ns of CPU time inside MPI, but only %.0f ns in MPI calls" % (where, inside, comm))
             if iv["name"] == "compute" and tot < 0.2 * wall:
                 fail("%s: %d ns of CPU time in a busy interval of %.0f ns" % (where, tot, wall))
-    check_counters_text(doc, read_text(text_path))
+    check_counters_text(doc, pc.read_lines(text_path))
 
 
 NUMBER = re.compile(r"[-+]?\d+(\.\d+)?(e[-+]?\d+)?")
@@ -510,7 +441,7 @@ def cmd_same_structure(a_path, b_path):
 
     def shape(path):
         out, label, src = [], None, None
-        for ln in read_text(path) + ["==== end"]:
+        for ln in pc.read_lines(path) + ["==== end"]:
             m = re.match(r"^(\S[^:]*?)\s*: ", ln)
             if m and not ln.startswith(" "):
                 label = m.group(1)
@@ -544,9 +475,8 @@ def cmd_same_structure(a_path, b_path):
              "differences: %r" % (len(a), len(b), diff))
 
 
-def cmd_na(doc, text_path, schema, what):
-    check_protocol(doc, text_path, schema)
-    params = parameters(read_text(text_path))
+def cmd_na(doc, text_path, what):
+    params = pc.text_parameters(pc.read_lines(text_path))
     p = doc["parameters"]
     if what == "hwloc":
         for label in ("Machine", "Placement"):
@@ -555,53 +485,44 @@ def cmd_na(doc, text_path, schema, what):
                 fail("%s: %r %r" % (label, value, lines))
         pc.check_equal("machine", p["machine"], None)
         pc.check_equal("placement", p["placement"], None)
-        need_warning(doc, "Machine and Placement are n/a: mpiprof was built without hwloc")
+        pc.need_warning(doc, "Machine and Placement are n/a: mpiprof was built without hwloc")
     elif what == "papi":
         value, lines = params["Hardware counters"]
         if not value.startswith("n/a (mpiprof was built without PAPI") or lines:
             fail("Hardware counters: %r %r" % (value, lines))
         pc.check_equal("hardware_counters", p["hardware_counters"], None)
-        need_warning(doc, "Hardware counters are n/a: mpiprof was built without PAPI")
-        blocks = interval_blocks(read_text(text_path))
+        pc.need_warning(doc, "Hardware counters are n/a: mpiprof was built without PAPI")
+        blocks = pc.interval_blocks(pc.read_lines(text_path))
         for iv in doc["intervals"]:
             pc.check_equal("interval hardware_counters", iv.get("hardware_counters"), None)
-            pc.check_equal("interval counters part", counters_part(blocks[iv["id"]]),
+            pc.check_equal("interval counters part", pc.text_part(blocks[iv["id"]], COUNTERS),
                            ["n/a (see Hardware counters in the Parameters)"])
     else:
         fail("unknown library %r" % what)
 
 
-def main(argv):
-    if len(argv) >= 3 and argv[0] == "same-structure":
+# each command: (its function, how many arguments after PROT.json PROT.txt
+# SCHEMA; None: any number)
+COMMANDS = {"machine": (cmd_machine, 3), "two-hosts": (cmd_two_hosts, None), "sde": (cmd_sde, 1),
+            "none": (cmd_none, None), "counted": (cmd_counted, None), "task-clock": (cmd_task_clock, 1),
+            "na": (cmd_na, 1)}
+
+
+def main(*argv):
+    if len(argv) == 3 and argv[0] == "same-structure":
         cmd_same_structure(argv[1], argv[2])
-        return 0
-    if len(argv) < 4:
-        print(__doc__, file=sys.stderr)
-        return 2
-    cmd, doc, text, schema, rest = argv[0], pc.load(argv[1]), argv[2], argv[3], argv[4:]
-    if cmd == "machine":
-        cmd_machine(doc, text, schema, rest[0], rest[1], rest[2])
-    elif cmd == "two-hosts":
-        cmd_two_hosts(doc, text, schema, rest)
-    elif cmd == "sde":
-        cmd_sde(doc, text, schema, rest[0])
-    elif cmd == "none":
-        cmd_none(doc, text, schema, rest)
-    elif cmd == "counted":
-        cmd_counted(doc, text, schema, rest)
-    elif cmd == "task-clock":
-        cmd_task_clock(doc, text, schema, rest[0])
-    elif cmd == "na":
-        cmd_na(doc, text, schema, rest[0])
+        return
+    if len(argv) < 4 or argv[0] not in COMMANDS:
+        pc.bad_usage()
+    (cmd, nargs), text, rest = COMMANDS[argv[0]], argv[2], argv[4:]
+    if nargs is not None and len(rest) != nargs:
+        pc.bad_usage()
+    doc = pc.load_checked(argv[1], text, argv[3], say=False)
+    if nargs is None:
+        cmd(doc, text, list(rest))
     else:
-        print(__doc__, file=sys.stderr)
-        return 2
-    return 0
+        cmd(doc, text, *rest)
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except AssertionError as e:
-        print("FAIL: %s" % e, file=sys.stderr)
-        sys.exit(1)
+    sys.exit(pc.run(main, __doc__))

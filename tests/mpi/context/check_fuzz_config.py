@@ -226,30 +226,19 @@ MACHINE_STATE = re.compile(r"the communication model could not be calibrated|Wai
 
 
 def protocol_warnings(doc):
-    return [w for w in doc["parameters"]["warnings"] if not MACHINE_STATE.search(w)]
+    return [w for w in pc.warnings(doc) if not MACHINE_STATE.search(w)]
 
 
 def text_warnings(path):
     """The Warnings lines of a text protocol."""
-    lines = open(path, encoding="utf-8", errors="replace").read().splitlines()
-    out, inside = [], False
-    for ln in lines:
-        if re.match(r"^Warnings\s*:", ln):
-            inside = True
-            continue
-        if inside:
-            if not ln.startswith("   "):
-                break
-            if not MACHINE_STATE.search(ln):
-                out.append(ln.strip())
-    return out
+    return [w for w in pc.text_warnings(path) if not MACHINE_STATE.search(w)]
 
 
 def text_configuration(path):
-    for ln in open(path, encoding="utf-8", errors="replace"):
-        if re.match(r"^Configuration\s*:", ln):
-            return ln.split(":", 1)[1].strip()
-    pc.fail("%s: no Configuration line" % path)
+    params = pc.text_parameters(pc.read_lines(path))
+    if "Configuration" not in params:
+        pc.fail("%s: no Configuration line" % path)
+    return params["Configuration"][0].strip()
 
 
 def names_var(text, name):
@@ -284,8 +273,7 @@ def check_var_warnings(where, new, name, value, default, source):
 def baseline(program, workdir):
     r = run(program, workdir, "baseline", {"FORMAT": "both",
                                            "OUTPUT": "prot.txt"})
-    doc = pc.load(os.path.join(r.cwd, "prot.txt.json"))
-    pc.check_invariants(doc)
+    doc = pc.load_checked(os.path.join(r.cwd, "prot.txt.json"), say=False)
     return r, doc
 
 
@@ -316,8 +304,7 @@ def fuzz_class(program, workdir, cls, variables, base_run, base_doc):
             text = texts[0]
         else:
             text = os.path.join(r.cwd, "prot.txt")
-        doc = pc.load(text + ".json")
-        pc.check_invariants(doc)
+        doc = pc.load_checked(text + ".json", say=False)
         new = [w for w in protocol_warnings(doc) if w not in base_warnings]
         new_err = [w for w in r.stderr_warnings() if w not in base_stderr]
         mine = []
@@ -427,8 +414,7 @@ def fallback_cases(program, workdir):
             pc.fail("%s: the warning does not name the path and state the fallback: %s" % (what, w))
         target = os.path.join(r.cwd, m.group(2))
         try:
-            doc = pc.load(target + ".json")
-            pc.check_invariants(doc)
+            doc = pc.load_checked(target + ".json", say=False)
             if not os.path.exists(target):
                 pc.fail("%s: no text protocol at the fallback %s" % (what, target))
             if w not in protocol_warnings(doc):
@@ -456,7 +442,7 @@ def existing_file_cases(program, workdir):
             pc.fail("existing protocol, run %d: warning %r lacks %r" % (n, w, want))
         if open(precious).read() != "precious\n":
             pc.fail("existing protocol, run %d: %s was overwritten" % (n, precious))
-        pc.check_invariants(pc.load("%s.%d.json" % (precious, n)))
+        pc.load_checked("%s.%d.json" % (precious, n), say=False)
     # numbered files are not overwritten either
     if not os.path.exists(precious + ".1") or not os.path.exists(precious + ".2"):
         pc.fail("existing protocol: %s.1 and .2 expected" % precious)
@@ -466,7 +452,7 @@ def existing_file_cases(program, workdir):
         pc.fail("MPIPROF_OVERWRITE=1: unexpected warning:\n%s" % r.stderr)
     if open(precious).read() == "precious\n":
         pc.fail("MPIPROF_OVERWRITE=1: %s was not replaced" % precious)
-    pc.check_invariants(pc.load(precious + ".json"))
+    pc.load_checked(precious + ".json", say=False)
     print("ok: an existing protocol is kept (numbered suffix and a warning), replaced with MPIPROF_OVERWRITE=1")
 
 
@@ -479,7 +465,7 @@ def directory_and_long_name_cases(program, workdir):
     m = re.search(r"is a directory; the protocol is written into it: '(.+)'$", w)
     if not m or not os.path.exists(m.group(1)) or os.path.dirname(m.group(1)) != d:
         pc.fail("a directory as MPIPROF_OUTPUT: %s; directory holds %r" % (w, os.listdir(d)))
-    pc.check_invariants(pc.load(m.group(1) + ".json"))
+    pc.load_checked(m.group(1) + ".json", say=False)
     # a program name so long that the default file name cannot be created
     long_program = os.path.join(workdir, "p" * 250)
     shutil.copy(program, long_program)
@@ -488,44 +474,35 @@ def directory_and_long_name_cases(program, workdir):
     m = re.search(r"the protocol is written to '(.+?)', as the file name of", w)
     if not m or not os.path.exists(os.path.join(r.cwd, m.group(1))):
         pc.fail("a long program name: %s; directory holds %r" % (w, os.listdir(r.cwd)))
-    pc.check_invariants(pc.load(os.path.join(r.cwd, m.group(1)) + ".json"))
+    pc.load_checked(os.path.join(r.cwd, m.group(1)) + ".json", say=False)
     print("ok: a directory as MPIPROF_OUTPUT, and a file name too long for the file system")
 
 
-def main(argv):
-    if len(argv) != 4:
-        print(__doc__, file=sys.stderr)
-        return 2
-    table, program, workdir = argv[1:]
+def main(table, program, workdir):
     program = os.path.abspath(program)
     start = time.time()
-    try:
-        variables = parse_table(table)
-        base_run, base_doc = baseline(program, workdir)
-        names = [v["name"] for v in variables]
-        json_names = sorted(k[len("MPIPROF_"):] for k in base_doc["parameters"]["configuration"])
-        if sorted(names) != json_names:
-            pc.fail("the table has %r, the protocol's configuration %r" % (sorted(names), json_names))
-        fuzzed = {n: 0 for n in names}
-        for cls in CLASSES:
-            for name in fuzz_class(program, workdir, cls, variables, base_run, base_doc):
-                fuzzed[name] += 1
-        print("ok: %d variables from %s, malformed values per variable: %s"
-              % (len(names), os.path.basename(table),
-                 ", ".join("%s %d" % (n, c) for n, c in fuzzed.items())))
-        never = [n for n, c in fuzzed.items() if c == 0]
-        if never:
-            pc.fail("variables never fuzzed (no value class for their kind): %r" % never)
-        papi_unknown_event(program, workdir, base_doc)
-        fallback_cases(program, workdir)
-        existing_file_cases(program, workdir)
-        directory_and_long_name_cases(program, workdir)
-    except AssertionError as e:
-        print("FAIL: %s" % e, file=sys.stderr)
-        return 1
+    variables = parse_table(table)
+    base_run, base_doc = baseline(program, workdir)
+    names = [v["name"] for v in variables]
+    json_names = sorted(k[len("MPIPROF_"):] for k in base_doc["parameters"]["configuration"])
+    if sorted(names) != json_names:
+        pc.fail("the table has %r, the protocol's configuration %r" % (sorted(names), json_names))
+    fuzzed = {n: 0 for n in names}
+    for cls in CLASSES:
+        for name in fuzz_class(program, workdir, cls, variables, base_run, base_doc):
+            fuzzed[name] += 1
+    print("ok: %d variables from %s, malformed values per variable: %s"
+          % (len(names), os.path.basename(table),
+             ", ".join("%s %d" % (n, c) for n, c in fuzzed.items())))
+    never = [n for n, c in fuzzed.items() if c == 0]
+    if never:
+        pc.fail("variables never fuzzed (no value class for their kind): %r" % never)
+    papi_unknown_event(program, workdir, base_doc)
+    fallback_cases(program, workdir)
+    existing_file_cases(program, workdir)
+    directory_and_long_name_cases(program, workdir)
     print("ok: %d runs in %.1f s" % (RUNS, time.time() - start))
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

@@ -77,28 +77,15 @@ def expected_calls(case, rank):
 
 
 def check_calls(doc, case, rank, source):
-    srcs = pc.src_points(doc)
-    base = os.path.basename(source)
-    listing = pc.describe_srcs(doc)
     for e in expected_calls(case, rank):
-        line = pc.marker_line(source, e["marker"])
-        found = pc.find_src(doc, e["function"], base, line)
-        if len(found) != 1:
-            pc.fail("rank %d: %d SRC points of %s at %s:%d, expected 1:\n%s"
-                    % (rank, len(found), e["function"], base, line, listing))
-        s = found[0]
-        for key in ("calls", "bytes_sent", "bytes_recv"):
-            if key in e and s[key] != e[key][rank]:
-                pc.fail("rank %d: %s at line %d: %s = %r, expected %r"
-                        % (rank, e["function"], line, key, s[key],
-                           e[key][rank]))
-            if key in e and pc.by_rank(s, key) != {rank: e[key][rank]}:
-                pc.fail("rank %d: %s at line %d: by_process %s = %r"
-                        % (rank, e["function"], line, key,
-                           pc.by_rank(s, key)))
+        s = pc.site(doc, 0, e["function"], source, e["marker"])
+        # the process's alone
+        pc.check_counts(s, e.get("calls"), e.get("bytes_sent"),
+                        e.get("bytes_recv"), ranks=(rank,), exact=True,
+                        where="rank %d: %s" % (rank, pc.describe_src(s)))
     known = ({"MPI_Allreduce", "MPI_Send", "MPI_Recv"} | set(OTHERS)
              | {e["function"] for e in expected_calls(case, rank)})
-    for s in srcs:
+    for s in pc.src_points(doc):
         if s["function"] not in known:
             pc.fail("rank %d: unexpected SRC point %s" % (rank,
                                                          pc.describe_src(s)))
@@ -145,9 +132,8 @@ def check_end(doc, case, rank, source):
         pc.check_equal("site", end["site"], None)
     # the SRC point of the call it was in, when calls from there returned
     if case.startswith("sig:") or case == "chain_term":
-        found = pc.find_src(doc, "MPI_Recv", base, pc.marker_line(source,
-                                                                  "peer"))
-        pc.check_equal("src", end["src"], found[0]["id"])
+        pc.check_equal("src", end["src"],
+                       pc.site(doc, 0, "MPI_Recv", source, "peer")["id"])
     else:
         pc.check_equal("src", end["src"], None)
     for piece in (kind if kind != "signal" else what,):
@@ -156,11 +142,11 @@ def check_end(doc, case, rank, source):
 
 
 def check_text_partial(doc, text_path):
-    with open(text_path, encoding="utf-8", errors="replace") as f:
-        text = f.read()
+    lines = pc.read_lines(text_path)
+    text = "\n".join(lines)
     end = doc["parameters"]["partial"]["processes"][0]
     line = "   rank %d: %s" % (end["rank"], end["text"])
-    if line not in text.splitlines():
+    if line not in lines:
         pc.fail("%s lacks the line %r" % (text_path, line))
     if "\n--- Process data " not in text:
         pc.fail("%s lacks the process data" % text_path)
@@ -192,23 +178,19 @@ def check_finalize_end(docs):
                 % (waited, exec_time[0], exec_time[1]))
 
 
-def main(argv):
-    if len(argv) < 6:
-        print(__doc__, file=sys.stderr)
-        return 2
-    case, base, source, schema = argv[1:5]
+def main(case, base, source, schema, *ranks):
+    if not ranks:
+        pc.bad_usage()
     docs = {}
-    try:
-        for rank in (int(r) for r in argv[5:]):
+    with pc.prefixed(case):
+        for rank in (int(r) for r in ranks):
             json_path = "%s.partial.%d.json" % (base, rank)
             text_path = "%s.partial.%d" % (base, rank)
             for path in (json_path, text_path):
                 if not os.path.exists(path):
                     pc.fail("%s: rank %d wrote no %s" % (case, rank, path))
-            doc = docs[rank] = pc.load(json_path)
-            pc.check_invariants(doc)
-            pc.validate_schema(doc, schema)
-            pc.check_text(doc, text_path)
+            doc = docs[rank] = pc.load_checked(json_path, text_path, schema,
+                                               say=False)
             check_end(doc, case, rank, source)
             check_calls(doc, case, rank, source)
             check_text_partial(doc, text_path)
@@ -217,11 +199,7 @@ def main(argv):
                                       ["processes"][0]["text"]))
         if case.startswith("finalize:"):
             check_finalize_end(docs)
-    except AssertionError as e:
-        print("FAIL: %s: %s" % (case, e), file=sys.stderr)
-        return 1
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

@@ -31,25 +31,12 @@ EXPECTED = [
 OTHERS = ("MPI_Init", "MPI_Comm_rank", "MPI_Comm_size", "MPI_Finalize")
 
 
-def main(argv):
-    if len(argv) != 4:
-        print(__doc__, file=sys.stderr)
-        return 2
-    json_path, text_path, source = argv[1:]
-    try:
-        doc = pc.load(json_path)
-        pc.check_invariants(doc)
-        print("invariants hold")
-        pc.check_call_sites(doc, source, EXPECTED, OTHERS)
-        print("SRC points: calls, bytes and call sites in %s as expected"
-              % source)
-        pc.check_text(doc, text_path)
-        print("text protocol agrees with the JSON")
-    except AssertionError as e:
-        print("FAIL: %s" % e, file=sys.stderr)
-        return 1
-    return 0
+def main(json_path, text_path, source):
+    doc = pc.load_checked(json_path, text_path)
+    pc.check_call_sites(doc, source, EXPECTED, OTHERS)
+    print("SRC points: calls, bytes and call sites in %s as expected"
+          % source)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

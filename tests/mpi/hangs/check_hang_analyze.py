@@ -28,7 +28,9 @@ import os
 import subprocess
 import sys
 
-FAILED = []
+import protocol_check as pc
+
+failures = pc.Failures()
 
 
 def dump(rank, world, calls, run="host-1-100", threads=1, written=1000.0):
@@ -79,16 +81,16 @@ def run_case(tool, workdir, name, files, args=None):
 
 def expect(name, p, status=0, has=(), lacks=(), stderr_has=()):
     if p.returncode != status:
-        FAILED.append("%s: exit status %d, not %d" % (name, p.returncode, status))
+        failures.fail("%s: exit status %d, not %d" % (name, p.returncode, status))
     for text in has:
         if text not in p.stdout:
-            FAILED.append("%s: the report lacks %r" % (name, text))
+            failures.fail("%s: the report lacks %r" % (name, text))
     for text in lacks:
         if text in p.stdout:
-            FAILED.append("%s: the report has %r" % (name, text))
+            failures.fail("%s: the report has %r" % (name, text))
     for text in stderr_has:
         if text not in p.stderr:
-            FAILED.append("%s: stderr lacks %r" % (name, text))
+            failures.fail("%s: stderr lacks %r" % (name, text))
 
 
 def main():
@@ -216,9 +218,7 @@ def main():
     p = run_case(tool, workdir, "usage", {}, args=[])
     expect("usage", p, status=1, stderr_has=["usage"])
 
-    if FAILED:
-        for f in FAILED:
-            print("FAIL: " + f, file=sys.stderr)
+    if failures.status():
         sys.exit(1)
     print("check_hang_analyze: all cases pass")
 

@@ -62,107 +62,87 @@ def disturbed(meas):
                      for r in sorted(meas) for k, t in BUSY_ONLY.items() if meas[r][k] > t * (1 + REL))
 
 
-def main(argv):
-    again = len(argv) > 1 and argv[1] == "--again"
+def check(meas, json_path, text_path, source, out, schema=None):
+    """Every check; meas (empty) gets the program's own measurements."""
+    meas.update(pc.measurements(out, KEYS))
+    for r in (0, 1):
+        print("rank %d measured: %s" % (r, " ".join(
+            "%s=%.6f" % (k, meas[r][k]) for k in KEYS)))
+
+    doc = pc.load_checked(json_path, text_path, schema, headers=True)
+
+    # The tree: order, ids, parents, levels, executions, positions.
+    pc.check_interval_tree(doc)
+    ids = pc.check_interval_names(doc, ORDER, "depth-first, in order of "
+                                  "first entry")
+    for name, parent, level, executions, marker, _ in TREE:
+        pc.check_interval(doc, ids[name], name=name, file=source,
+                          marker=marker, level=level, parent=ids[parent],
+                          executions=executions)
+    print("intervals: order, parents, levels, executions, file:line as "
+          "expected")
+
+    # SRC points: each call only in the interval it is made in.
+    for name, _, _, _, _, expected in TREE:
+        pc.check_call_sites(doc, source, expected, (), ids[name])
+    pc.check_call_sites(doc, source, [], OTHERS0, 0)
+    print("SRC points: each call site in its own interval only, exact "
+          "counts")
+
+    # Inclusive intervals.
+    pc.check_inclusive(doc)
+    print("communication of each interval = its SRC points + those "
+          "nested in it")
+
+    # Times as measured by each rank.
+    for name, key in (("whole program", "exec"), ("setup", "setup"),
+                      ("loop", "loop"), ("exchange", "exchange"),
+                      ("pack", "pack"), ("update", "update"),
+                      ("final", "final")):
+        iv = pc.interval(doc, ids[name])
+        pc.check_ranks("execution time", iv, "execution_time",
+                       {r: meas[r][key] for r in (0, 1)}, REL)
+        pc.check_main("execution time", iv, "execution_time",
+                      max(meas[r][key] for r in (0, 1)), REL)
+    # Communication: the calls made in the interval and in those nested
+    # in it, as each rank measured them.
+    own = {"setup": ["comm_setup"], "final": ["comm_final"],
+           "exchange": ["comm_exchange"],
+           "loop": ["comm_loop", "comm_exchange"], "pack": [],
+           "update": []}
+    own["whole program"] = ["comm_setup", "comm_loop", "comm_exchange",
+                            "comm_final"]
+    for name, keys in own.items():
+        pc.check_ranks("communication", pc.interval(doc, ids[name]),
+                       "communication",
+                       {r: sum(meas[r][k] for k in keys) for r in (0, 1)},
+                       REL, COMM_ABS)
+    loop = pc.interval(doc, ids["loop"])["real"]["main"]
+    exch = pc.interval(doc, ids["exchange"])["real"]["main"]
+    barrier = pc.find_src(doc, "MPI_Barrier", interval=ids["loop"])[0]
+    pc.check_approx("communication of 'loop' (its MPI_Barrier plus all "
+                    "of 'exchange')", loop["communication"],
+                    barrier["time"]["sum"] + exch["communication"],
+                    1e-6, 1e-5)
+    print("execution times and communication as each rank measured "
+          "them; 'loop' includes 'exchange'")
+
+
+def main(*argv):
+    again = argv[:1] == ("--again",)
     if again:
-        argv = argv[:1] + argv[2:]
+        argv = argv[1:]
+    if len(argv) not in (4, 5):
+        pc.bad_usage()
     meas = {}
-    if len(argv) not in (5, 6):
-        print(__doc__, file=sys.stderr)
-        return 2
-    json_path, text_path, source, out = argv[1:5]
     try:
-        meas = pc.read_measurements(out, KEYS)
-        if sorted(meas) != [0, 1]:
-            pc.fail("%s: expected a measurement line from ranks 0 and 1, got "
-                    "ranks %r" % (out, sorted(meas)))
-        for r in (0, 1):
-            print("rank %d measured: %s" % (r, " ".join(
-                "%s=%.6f" % (k, meas[r][k]) for k in KEYS)))
-
-        doc = pc.load(json_path)
-        pc.check_invariants(doc)
-        print("invariants hold in every interval")
-        pc.check_text(doc, text_path)
-        pc.check_interval_headers(doc, text_path)
-        print("text protocol agrees with the JSON")
-        if len(argv) == 6:
-            pc.validate_schema(doc, argv[5])
-            print("schema valid")
-
-        # The tree: order, ids, parents, levels, executions, positions.
-        pc.check_interval_tree(doc)
-        names = [iv["name"] for iv in doc["intervals"]]
-        if names != ORDER:
-            pc.fail("intervals listed as %r, expected %r (depth-first, in "
-                    "order of first entry). Intervals:\n%s"
-                    % (names, ORDER, pc.describe_intervals(doc)))
-        ids = {iv["name"]: iv["id"] for iv in doc["intervals"]}
-        for name, parent, level, executions, marker, _ in TREE:
-            pc.check_interval(doc, ids[name], name=name, file=source,
-                              line=pc.marker_line(source, marker),
-                              level=level, parent=ids[parent],
-                              executions=executions)
-        print("intervals: order, parents, levels, executions, file:line as "
-              "expected")
-
-        # SRC points: each call only in the interval it is made in.
-        for name, _, _, _, _, expected in TREE:
-            pc.check_call_sites(doc, source, expected, (), ids[name])
-        pc.check_call_sites(doc, source, [], OTHERS0, 0)
-        print("SRC points: each call site in its own interval only, exact "
-              "counts")
-
-        # Inclusive intervals.
-        pc.check_inclusive(doc)
-        print("communication of each interval = its SRC points + those "
-              "nested in it")
-
-        # Times as measured by each rank.
-        for name, key in (("whole program", "exec"), ("setup", "setup"),
-                          ("loop", "loop"), ("exchange", "exchange"),
-                          ("pack", "pack"), ("update", "update"),
-                          ("final", "final")):
-            real = pc.interval(doc, ids[name])["real"]
-            te = pc.by_rank(real, "execution_time")
-            for r in (0, 1):
-                pc.check_approx("execution time of rank %d in interval %r"
-                                % (r, name), te[r], meas[r][key], REL)
-            pc.check_approx("execution time of interval %r" % name,
-                            real["main"]["execution_time"],
-                            max(meas[r][key] for r in (0, 1)), REL)
-        # Communication: the calls made in the interval and in those nested
-        # in it, as each rank measured them.
-        own = {"setup": ["comm_setup"], "final": ["comm_final"],
-               "exchange": ["comm_exchange"],
-               "loop": ["comm_loop", "comm_exchange"], "pack": [],
-               "update": []}
-        own["whole program"] = ["comm_setup", "comm_loop", "comm_exchange",
-                                "comm_final"]
-        for name, keys in own.items():
-            real = pc.interval(doc, ids[name])["real"]
-            comm = pc.by_rank(real, "communication")
-            for r in (0, 1):
-                want = sum(meas[r][k] for k in keys)
-                pc.check_approx("communication of rank %d in interval %r"
-                                % (r, name), comm[r], want, REL, COMM_ABS)
-        loop = pc.interval(doc, ids["loop"])["real"]["main"]
-        exch = pc.interval(doc, ids["exchange"])["real"]["main"]
-        barrier = pc.find_src(doc, "MPI_Barrier", interval=ids["loop"])[0]
-        pc.check_approx("communication of 'loop' (its MPI_Barrier plus all "
-                        "of 'exchange')", loop["communication"],
-                        barrier["time"]["sum"] + exch["communication"],
-                        1e-6, 1e-5)
-        print("execution times and communication as each rank measured "
-              "them; 'loop' includes 'exchange'")
+        check(meas, *argv)
     except AssertionError as e:
-        print("FAIL: %s" % e, file=sys.stderr)
         if again and disturbed(meas):
-            print("NOTE: the run was disturbed (%s): it is made once more" % disturbed(meas), file=sys.stderr)
-            return 3
-        return 1
-    return 0
+            raise pc.RunAgain("%s\nNOTE: the run was disturbed (%s): it is "
+                              "made once more" % (e, disturbed(meas)))
+        raise
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

@@ -18,19 +18,10 @@ import protocol_check as pc
 REL = 0.10
 
 
-def src_at(doc, source, marker):
-    """[(interval id, SRC point)] of the calls at the marked line."""
-    line = pc.marker_line(source, marker)
-    base = os.path.basename(source)
-    return [(iv["id"], s) for iv in doc["intervals"] for s in iv["src"]
-            if s["stack"][0].get("line") == line
-            and os.path.basename(s["stack"][0].get("file") or "") == base]
-
-
 def check_src_in(doc, source, marker, iid, function, calls_per_rank):
     """The call at MARK:marker is one SRC point, in interval iid only, with
     calls_per_rank calls on each of the 2 ranks."""
-    found = src_at(doc, source, marker)
+    found = pc.srcs_at(doc, source, marker)
     name = pc.interval(doc, iid)["name"]
     if [i for i, _ in found] != [iid]:
         pc.fail("the %s at MARK:%s (%s:%d) is an SRC point of intervals %r, "
@@ -41,9 +32,8 @@ def check_src_in(doc, source, marker, iid, function, calls_per_rank):
     s = found[0][1]
     pc.check_equal("function of the SRC point at MARK:%s" % marker,
                    s["function"], function)
-    pc.check_equal("calls by process of %s" % pc.describe_src(s),
-                   pc.by_rank(s, "calls"), {0: calls_per_rank,
-                                            1: calls_per_rank})
+    pc.check_counts(s, calls={0: calls_per_rank, 1: calls_per_rank},
+                    ranks=(0, 1), exact=True)
 
 
 def check_warning_at(doc, source, marker, *parts):
@@ -64,26 +54,28 @@ def check_warning_at(doc, source, marker, *parts):
     return found[0]
 
 
+def check_folded(doc, source, marker, name, cap):
+    """The first interval past the cap (begun at MARK:marker) is folded
+    into the enclosing interval: one warning says so, naming the mark and
+    the cap, and no other is about folded intervals."""
+    check_warning_at(doc, source, marker, 'interval "%s"' % name, cap,
+                     "folded into the enclosing interval")
+    pc.check_warning(doc, "folded")
+
+
 def check_intervals(doc, source, expected):
     """expected: [(name, parent name, level, executions, marker)]."""
-    names = [iv["name"] for iv in doc["intervals"]]
-    want = ["whole program"] + [e[0] for e in expected]
-    if names != want:
-        pc.fail("intervals listed as %r, expected %r. Intervals:\n%s"
-                % (names, want, pc.describe_intervals(doc)))
-    ids = {iv["name"]: iv["id"] for iv in doc["intervals"]}
+    ids = pc.check_interval_names(doc, ["whole program"] +
+                                  [e[0] for e in expected])
     for name, parent, level, executions, marker in expected:
         pc.check_interval(doc, ids[name], name=name, file=source,
-                          line=pc.marker_line(source, marker), level=level,
-                          parent=ids[parent], executions=executions)
+                          marker=marker, level=level, parent=ids[parent],
+                          executions=executions)
     return ids
 
 
 def marks(doc, source, out, err):
-    meas = pc.read_measurements(out, ("left_open", "seq"))
-    if sorted(meas) != [0, 1]:
-        pc.fail("%s: expected a 'rank=R left_open=S seq=S' line from ranks 0 "
-                "and 1, got ranks %r" % (out, sorted(meas)))
+    meas = pc.measurements(out, ("left_open", "seq"))
     ids = check_intervals(doc, source, [
         ("open", "whole program", 1, 1, "open"),
         ("outer", "whole program", 1, 1, "outer"),
@@ -139,18 +131,15 @@ def marks(doc, source, out, err):
     print("warning: %s" % w)
     w = pc.check_warning(doc, "replicated code still open at MPI_Finalize")
     print("warning: %s" % w)
-    real = pc.interval(doc, ids["left_open"])["real"]
-    te = pc.by_rank(real, "execution_time")
-    ins = pc.by_rank(real, "insufficient_parallelism")
-    for r in (0, 1):
-        pc.check_approx("execution time of rank %d in 'left_open' (closed at "
-                        "MPI_Finalize)" % r, te[r], meas[r]["left_open"], REL)
-        pc.check_approx("insufficient parallelism of rank %d in 'left_open' "
-                        "(replicated code closed at MPI_Finalize)" % r,
-                        ins[r], 0.5 * meas[r]["seq"], REL)
+    left_open = pc.interval(doc, ids["left_open"])
+    pc.check_ranks("execution time (closed at MPI_Finalize)", left_open,
+                   "execution_time",
+                   {r: meas[r]["left_open"] for r in (0, 1)}, REL)
+    pc.check_ranks("insufficient parallelism (replicated code closed at "
+                   "MPI_Finalize)", left_open, "insufficient_parallelism",
+                   {r: 0.5 * meas[r]["seq"] for r in (0, 1)}, REL)
     # After MPI_Finalize: ignored, said on stderr (the protocol is written).
-    with open(err, encoding="utf-8", errors="replace") as f:
-        stderr = f.read()
+    stderr = "\n".join(pc.read_lines(err))
     if "mpiprof_interval_end called after MPI_Finalize" not in stderr:
         pc.fail("stderr lacks the warning 'mpiprof_interval_end called after "
                 "MPI_Finalize ...':\n%s" % stderr)
@@ -175,13 +164,7 @@ def caps(doc, source):
         ("c1", "P", 2, 2, "cap_c1"),
     ])
     print("MPIPROF_MAX_INTERVALS=2: intervals 'P' and 'c1' kept")
-    check_warning_at(doc, source, "cap_c2", 'interval "c2"',
-                     "MPIPROF_MAX_INTERVALS=2", "folded into the enclosing "
-                     "interval")
-    folded = pc.find_warnings(doc, "folded")
-    if len(folded) != 1:
-        pc.fail("%d warnings about folded intervals, expected 1 (the first "
-                "one past the cap): %r" % (len(folded), folded))
+    check_folded(doc, source, "cap_c2", "c2", "MPIPROF_MAX_INTERVALS=2")
     check_src_in(doc, source, "cap_c1_barrier", ids["c1"], "MPI_Barrier", 2)
     for marker in ("cap_c2_barrier", "cap_c4_barrier", "cap_P_barrier"):
         check_src_in(doc, source, marker, ids["P"], "MPI_Barrier", 2)
@@ -195,13 +178,7 @@ def nesting(doc, source):
         ("n1", "whole program", 1, 1, "n1"),
     ])
     print("MPIPROF_MAX_NESTING=1: interval 'n1' kept")
-    check_warning_at(doc, source, "n2", 'interval "n2"',
-                     "MPIPROF_MAX_NESTING=1", "folded into the enclosing "
-                     "interval")
-    folded = pc.find_warnings(doc, "folded")
-    if len(folded) != 1:
-        pc.fail("%d warnings about folded intervals, expected 1 (the first "
-                "one past the cap): %r" % (len(folded), folded))
+    check_folded(doc, source, "n2", "n2", "MPIPROF_MAX_NESTING=1")
     for marker in ("n3_barrier", "n2_barrier", "n1_barrier"):
         check_src_in(doc, source, marker, ids["n1"], "MPI_Barrier", 1)
     check_src_in(doc, source, "nest_after_barrier", 0, "MPI_Barrier", 1)
@@ -209,35 +186,19 @@ def nesting(doc, source):
           "end marks do not end 'n1'")
 
 
-def main(argv):
-    if len(argv) not in (7, 8) or argv[1] not in ("marks", "caps",
-                                                  "nesting"):
-        print(__doc__, file=sys.stderr)
-        return 2
-    mode, json_path, text_path, source, out, err = argv[1:7]
-    try:
-        doc = pc.load(json_path)
-        pc.check_invariants(doc)
-        print("invariants hold in every interval")
-        pc.check_text(doc, text_path)
-        pc.check_interval_headers(doc, text_path)
-        print("text protocol agrees with the JSON")
-        if len(argv) == 8:
-            pc.validate_schema(doc, argv[7])
-            print("schema valid")
-        pc.check_interval_tree(doc)
-        pc.check_inclusive(doc)
-        if mode == "marks":
-            marks(doc, source, out, err)
-        elif mode == "caps":
-            caps(doc, source)
-        else:
-            nesting(doc, source)
-    except AssertionError as e:
-        print("FAIL: %s" % e, file=sys.stderr)
-        return 1
-    return 0
+def main(mode, json_path, text_path, source, out, err, schema=None):
+    if mode not in ("marks", "caps", "nesting"):
+        pc.bad_usage()
+    doc = pc.load_checked(json_path, text_path, schema, headers=True)
+    pc.check_interval_tree(doc)
+    pc.check_inclusive(doc)
+    if mode == "marks":
+        marks(doc, source, out, err)
+    elif mode == "caps":
+        caps(doc, source)
+    else:
+        nesting(doc, source)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

@@ -6,7 +6,6 @@ usage: check_intervals_pcontrol.py PROTOCOL.json PROTOCOL.txt SOURCE.c STDOUT [S
 STDOUT is the program's standard output: 'rank=R region=S' per rank, its
 time in the interval "region".
 """
-import os
 import sys
 
 import protocol_check as pc
@@ -37,66 +36,35 @@ OTHERS = ("MPI_Init", "MPI_Comm_rank", "MPI_Comm_size", "MPI_Finalize",
           "MPI_Pcontrol")
 
 
-def main(argv):
-    if len(argv) not in (5, 6):
-        print(__doc__, file=sys.stderr)
-        return 2
-    json_path, text_path, source, out = argv[1:5]
-    try:
-        meas = pc.read_measurements(out, ("region",))
-        if sorted(meas) != [0, 1]:
-            pc.fail("%s: expected a 'rank=R region=S' line from ranks 0 and "
-                    "1, got ranks %r" % (out, sorted(meas)))
-        print("program measured: %r" % meas)
+def main(json_path, text_path, source, out, schema=None):
+    meas = pc.measurements(out, ("region",))
+    print("program measured: %r" % meas)
 
-        doc = pc.load(json_path)
-        pc.check_invariants(doc)
-        print("invariants hold in every interval")
-        pc.check_text(doc, text_path)
-        pc.check_interval_headers(doc, text_path)
-        print("text protocol agrees with the JSON")
-        if len(argv) == 6:
-            pc.validate_schema(doc, argv[5])
-            print("schema valid")
-
-        pc.check_interval_tree(doc)
-        names = [iv["name"] for iv in doc["intervals"]]
-        if names != ["whole program", "region"]:
-            pc.fail("intervals listed as %r, expected ['whole program', "
-                    "'region'] (MPI_Pcontrol(0), (2) and (1) without a name "
-                    "mark no interval). Intervals:\n%s"
-                    % (names, pc.describe_intervals(doc)))
-        region = pc.check_interval(doc, 1, name="region", file=source,
-                                   line=pc.marker_line(source, "region"),
-                                   level=1, parent=0, executions=2)
-        print("interval 'region' at the line of MPI_Pcontrol(1, \"region\"), "
-              "executions 2")
-        pc.check_call_sites(doc, source, REGION_SRC, ("MPI_Pcontrol",),
-                            region["id"])
-        pc.check_call_sites(doc, source, WHOLE_SRC, OTHERS, 0)
-        for marker in ("paused_barrier", "paused_bcast", "paused_allreduce"):
-            line = pc.marker_line(source, marker)
-            for iv in doc["intervals"]:
-                for s in iv["src"]:
-                    fr = s["stack"][0]
-                    if fr.get("line") == line and os.path.basename(
-                            fr.get("file") or "") == os.path.basename(source):
-                        pc.fail("interval %s has %s: a call made while "
-                                "collection was paused (MPI_Pcontrol(0)) "
-                                "was counted" % (iv["id"], pc.describe_src(s)))
-        print("calls made after MPI_Pcontrol(0) are not counted; those after "
-              "MPI_Pcontrol(2) and MPI_Pcontrol(1) are, exactly")
-        pc.check_inclusive(doc)
-        te = pc.by_rank(region["real"], "execution_time")
-        for r in (0, 1):
-            pc.check_approx("execution time of rank %d in 'region'" % r,
-                            te[r], meas[r]["region"], REL)
-        print("execution time of 'region' as measured")
-    except AssertionError as e:
-        print("FAIL: %s" % e, file=sys.stderr)
-        return 1
-    return 0
+    doc = pc.load_checked(json_path, text_path, schema, headers=True)
+    pc.check_interval_tree(doc)
+    pc.check_interval_names(doc, ["whole program", "region"],
+                            "MPI_Pcontrol(0), (2) and (1) without a name "
+                            "mark no interval")
+    region = pc.check_interval(doc, 1, name="region", file=source,
+                               marker="region", level=1, parent=0,
+                               executions=2)
+    print("interval 'region' at the line of MPI_Pcontrol(1, \"region\"), "
+          "executions 2")
+    pc.check_call_sites(doc, source, REGION_SRC, ("MPI_Pcontrol",),
+                        region["id"])
+    pc.check_call_sites(doc, source, WHOLE_SRC, OTHERS, 0)
+    for marker in ("paused_barrier", "paused_bcast", "paused_allreduce"):
+        for iid, s in pc.srcs_at(doc, source, marker):
+            pc.fail("interval %s has %s: a call made while collection was "
+                    "paused (MPI_Pcontrol(0)) was counted"
+                    % (iid, pc.describe_src(s)))
+    print("calls made after MPI_Pcontrol(0) are not counted; those after "
+          "MPI_Pcontrol(2) and MPI_Pcontrol(1) are, exactly")
+    pc.check_inclusive(doc)
+    pc.check_ranks("execution time", region, "execution_time",
+                   {r: meas[r]["region"] for r in (0, 1)}, REL)
+    print("execution time of 'region' as measured")
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

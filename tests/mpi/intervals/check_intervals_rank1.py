@@ -54,13 +54,10 @@ def check_subset(doc, iv, ranks, meas, key):
                     "overlap"):
                 pc.fail("interval %r: by_process %s of rank %d is null, but "
                         "the process entered it" % (name, k, r))
-    te = pc.by_rank(real, "execution_time")
-    for r in ranks:
-        pc.check_approx("execution time of rank %d in interval %r"
-                        % (r, name), te[r], meas[r][key], REL)
-    pc.check_approx("execution time of interval %r" % name,
-                    main["execution_time"], max(meas[r][key] for r in ranks),
-                    REL)
+    pc.check_ranks("execution time", iv, "execution_time",
+                   {r: meas[r][key] for r in ranks}, REL)
+    pc.check_main("execution time", iv, "execution_time",
+                  max(meas[r][key] for r in ranks), REL)
     comp = real["comparative"]
     if len(ranks) == 1:
         only = ranks[0]
@@ -81,54 +78,28 @@ def check_subset(doc, iv, ranks, meas, key):
                                                     only, x))
 
 
-def main(argv):
-    if len(argv) not in (5, 6):
-        print(__doc__, file=sys.stderr)
-        return 2
-    json_path, text_path, source, out = argv[1:5]
-    try:
-        meas = pc.read_measurements(out, ("a", "b", "c", "only1"))
-        if sorted(meas) != [0, 1]:
-            pc.fail("%s: expected a measurement line from ranks 0 and 1, got "
-                    "ranks %r" % (out, sorted(meas)))
-        print("program measured: %r" % meas)
+def main(json_path, text_path, source, out, schema=None):
+    meas = pc.measurements(out, ("a", "b", "c", "only1"))
+    print("program measured: %r" % meas)
 
-        doc = pc.load(json_path)
-        pc.check_invariants(doc)
-        print("invariants hold in every interval")
-        pc.check_text(doc, text_path)
-        pc.check_interval_headers(doc, text_path)
-        print("text protocol agrees with the JSON")
-        if len(argv) == 6:
-            pc.validate_schema(doc, argv[5])
-            print("schema valid")
-
-        pc.check_interval_tree(doc)
-        names = [iv["name"] for iv in doc["intervals"]]
-        if names != ORDER:
-            pc.fail("intervals listed as %r, expected %r: the union of rank "
-                    "0's A->B and rank 1's A->C, depth-first in order of "
-                    "first entry (C before B). Intervals:\n%s"
-                    % (names, ORDER, pc.describe_intervals(doc)))
-        ids = {iv["name"]: iv["id"] for iv in doc["intervals"]}
-        for name, (parent, level, executions, ranks, key, srcs) in \
-                TREE.items():
-            iv = pc.check_interval(doc, ids[name], name=name, file=source,
-                                   line=pc.marker_line(source, name),
-                                   level=level, parent=ids[parent],
-                                   executions=executions)
-            check_subset(doc, iv, ranks, meas, key)
-            pc.check_call_sites(doc, source, srcs, (), ids[name])
-            print("interval %r: parent %r, entered by rank(s) %r, processors "
-                  "%d, execution time as measured, SRC points as expected"
-                  % (name, parent, ranks, len(ranks)))
-        pc.check_inclusive(doc)
-        print("inclusive: A's communication holds B's and C's")
-    except AssertionError as e:
-        print("FAIL: %s" % e, file=sys.stderr)
-        return 1
-    return 0
+    doc = pc.load_checked(json_path, text_path, schema, headers=True)
+    pc.check_interval_tree(doc)
+    ids = pc.check_interval_names(doc, ORDER, "the union of rank 0's A->B "
+                                  "and rank 1's A->C, depth-first in order "
+                                  "of first entry: C before B")
+    for name, (parent, level, executions, ranks, key, srcs) in \
+            TREE.items():
+        iv = pc.check_interval(doc, ids[name], name=name, file=source,
+                               marker=name, level=level, parent=ids[parent],
+                               executions=executions)
+        check_subset(doc, iv, ranks, meas, key)
+        pc.check_call_sites(doc, source, srcs, (), ids[name])
+        print("interval %r: parent %r, entered by rank(s) %r, processors "
+              "%d, execution time as measured, SRC points as expected"
+              % (name, parent, ranks, len(ranks)))
+    pc.check_inclusive(doc)
+    print("inclusive: A's communication holds B's and C's")
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

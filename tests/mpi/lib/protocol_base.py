@@ -81,6 +81,12 @@ def check_approx(what, actual, expected, rel=0.10, abs_tol=0.0):
                 else float("inf")))
 
 
+def stat_sum(obj, key):
+    """The sum of the statistic key of obj (an SRC point: {"sum", "min",
+    ...}), 0 when it is null (n/a)."""
+    return (obj.get(key) or {}).get("sum") or 0.0
+
+
 def check_equal(what, actual, expected):
     if actual != expected:
         fail("%s = %r, expected %r" % (what, actual, expected))

@@ -14,10 +14,23 @@ Library use (tests/mpi/lib is on PYTHONPATH when run through run-mpi-test):
     doc = pc.load("prot.txt.json")
     pc.check_invariants(doc)
     pc.validate_schema(doc, "schema/mpiprof-protocol.schema.json")
-    src = pc.find_src(doc, "MPI_Allreduce", file="x.c", line=42)
     pc.check_text(doc, "prot.txt")         # the text says the same
+    # or the four at once, saying so:
+    doc = pc.load_checked("prot.txt.json", "prot.txt", schema)
+    src = pc.find_src(doc, "MPI_Allreduce", file="x.c", line=42)
+    src = pc.site(doc, 0, "MPI_Allreduce", "x.c", "allreduce")  # MARK:
+    pc.check_counts(src, calls={0: 10, 1: 10})
     pc.check_call_sites(doc, "x.c", [...])  # exact SRC points, see there
     pc.check_approx("Idle time", value, expected, rel=0.10)
+    pc.check_rank("idle", iv, "idle_time", 1, expected, rel=0.10)
+    meas = pc.measurements("out", ("exec",))  # the program's own lines
+
+and a check script's main: sys.exit(pc.run(main, __doc__)) (protocol_run).
+The modules: protocol_base (loading, tolerances, comparisons),
+protocol_query (SRC points, intervals, warnings, values per process),
+protocol_text (the text protocol's parts), protocol_run (a script's
+arguments and exit status); protocol_waitstates holds the wait-state
+checks, protocol_selftest the self test of these.
 
 Every failed check raises AssertionError (ProtocolError) with a message that
 says which interval, which part and which numbers.
@@ -40,16 +53,25 @@ import sys
 
 from protocol_base import (  # noqa: F401  (pc.NAME for the check scripts)
     ABS_TOL, MAIN_KEYS, PER_PROCESS_KEYS, ProtocolError, REL_TOL, _close,
-    _get, _num, approx, check_approx, check_equal, fail, load
+    _get, _num, approx, check_approx, check_equal, fail, load, stat_sum
 )
 from protocol_query import (  # noqa: F401  (pc.NAME for the check scripts)
-    NOT_COMMUNICATION, by_rank, check_call_sites, check_inclusive,
-    check_interval, check_interval_headers, check_interval_tree,
-    check_warning, children, describe_intervals, describe_src, describe_srcs,
-    entered, find_interval, find_intervals, find_src, find_warnings,
-    frame_file_matches, interval,
-    marker_line, parse_ranges, present_ranks, read_measurements, src_points,
-    subtree, warnings
+    NOT_COMMUNICATION, by_rank, calls_by_function, check_call_sites,
+    check_counts, check_inclusive, check_interval, check_interval_headers,
+    check_interval_names, check_interval_tree, check_main,
+    check_no_other_srcs, check_no_prediction, check_rank, check_ranks,
+    check_threads_level, check_warning, children, describe_intervals,
+    describe_src, describe_srcs, entered, find_interval, find_intervals,
+    find_src, find_warnings, frame_file_matches, interval, main_value,
+    marker_line, measurements, need_warning, parse_ranges, present_ranks,
+    read_measurements, site, sites, src_points, src_stat, srcs_at, subtree,
+    warnings
+)
+from protocol_run import (  # noqa: F401  (pc.NAME for the check scripts)
+    Failures, RunAgain, bad_usage, prefixed, run
+)
+from protocol_text import (  # noqa: F401  (pc.NAME for the check scripts)
+    interval_blocks, read_lines, text_parameters, text_part, text_warnings
 )
 
 # --------------------------------------------------------------------------
@@ -531,17 +553,9 @@ def check_text(doc, text_path):
     points listed in descending order of summed time."""
     if not os.path.exists(text_path):
         fail("text protocol %s does not exist" % text_path)
-    with open(text_path, encoding="utf-8", errors="replace") as f:
-        lines = f.read().splitlines()
+    lines = read_lines(text_path)
     text = "\n".join(lines)
-    # Split into intervals by their headers.
-    heads = [(i, re.match(r"^==== Interval (\d+)\b", ln))
-             for i, ln in enumerate(lines)]
-    heads = [(i, int(m.group(1))) for i, m in heads if m]
-    blocks = {}
-    for n, (i, iid) in enumerate(heads):
-        end = heads[n + 1][0] if n + 1 < len(heads) else len(lines)
-        blocks[iid] = lines[i:end]
+    blocks = interval_blocks(lines)
     for iv in doc["intervals"]:
         iid = iv["id"]
         where = "text protocol %s, interval %s" % (text_path, iid)
@@ -691,6 +705,29 @@ def validate_schema(doc, schema_path):
              % (schema_path, len(errors), "" if len(errors) == 1 else "s",
                 "\n".join(msgs)))
     return True
+
+
+def load_checked(json_path, text_path=None, schema=None, headers=False,
+                 say=True):
+    """Load the JSON protocol at json_path (None: text_path + ".json") and
+    check it: every invariant; when text_path is given, the text protocol
+    says the same (and, with headers, its interval headers); when schema
+    is given, it validates against it.  say: print what held."""
+    doc = load(json_path or text_path + ".json")
+    check_invariants(doc)
+    if say:
+        print("invariants hold in every interval")
+    if text_path:
+        check_text(doc, text_path)
+        if headers:
+            check_interval_headers(doc, text_path)
+        if say:
+            print("text protocol agrees with the JSON")
+    if schema:
+        validate_schema(doc, schema)
+        if say:
+            print("schema valid")
+    return doc
 
 
 def main(argv):

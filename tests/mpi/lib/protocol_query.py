@@ -1,11 +1,13 @@
 """Finding things in a JSON protocol (re-exported by protocol_check.py, as
-pc.find_src, pc.find_interval, pc.warnings ...): SRC points, intervals,
-warnings, and the checks of call sites and of the interval tree."""
+pc.find_src, pc.site, pc.find_interval, pc.warnings ...): SRC points and
+their counts, intervals and their values per process, warnings, the
+programs' own measurements, and the checks of call sites and of the
+interval tree."""
 
 import os
 import re
 
-from protocol_base import ABS_TOL, _close, fail
+from protocol_base import ABS_TOL, _close, check_approx, check_equal, fail
 
 # --------------------------------------------------------------------------
 # SRC points
@@ -67,6 +69,98 @@ def marker_line(source, name):
         fail("%s: marker MARK:%s found on lines %r, expected exactly one"
              % (source, name, hits))
     return hits[0]
+
+
+def sites(doc, iv, function, source, marker, count):
+    """The count SRC points of function in interval iv (a dict or an id)
+    whose first stack frame is the line of source marked MARK:marker;
+    fails unless there are exactly count."""
+    iid = iv["id"] if isinstance(iv, dict) else iv
+    line = marker_line(source, marker)
+    found = find_src(doc, function, os.path.basename(source), line,
+                     interval=iid)
+    if len(found) != count:
+        fail("interval %s: %d SRC points of %s at %s:%d (MARK:%s), "
+             "expected %s. SRC points of the interval:\n%s"
+             % (iid, len(found), function, os.path.basename(source), line,
+                marker, "exactly 1" if count == 1 else count,
+                describe_srcs(doc, iid)))
+    return found
+
+
+def site(doc, iv, function, source, marker):
+    """The one SRC point of function in interval iv (a dict or an id) whose
+    first stack frame is the line of source marked MARK:marker."""
+    return sites(doc, iv, function, source, marker, 1)[0]
+
+
+def srcs_at(doc, source, marker):
+    """[(interval id, SRC point)] of every SRC point, in any interval, whose
+    first stack frame is the line of source marked MARK:marker."""
+    line = marker_line(source, marker)
+    return [(iv["id"], s) for iv in doc["intervals"] for s in iv["src"]
+            if (s.get("stack") or [{}])[0].get("line") == line
+            and frame_file_matches(s["stack"][0], os.path.basename(source))]
+
+
+def check_counts(s, calls=None, bytes_sent=None, bytes_recv=None,
+                 ranks=None, exact=False, where=None):
+    """The totals and per-process values of calls and bytes at SRC point s.
+
+    Each of calls, bytes_sent, bytes_recv is {rank: value}, or None (not
+    checked).  The total is the sum of the values; per process, a rank left
+    out is 0, and null (n/a: the process never made the call) counts as 0.
+    exact: the by-process value is exactly the one given, null where the
+    value given is None, 0 (not null) where it is 0.  ranks: the by-process
+    column lists exactly those ranks."""
+    where = where or describe_src(s)
+    for key, per in (("calls", calls), ("bytes_sent", bytes_sent),
+                     ("bytes_recv", bytes_recv)):
+        if per is None:
+            continue
+        want = sum(v for v in per.values() if v is not None)
+        if s[key] != want:
+            fail("%s: %s = %r, expected %r (sum over processes of %r)"
+                 % (where, key, s[key], want, per))
+        got = by_rank(s, key)
+        for r, v in got.items():
+            w = per.get(r, 0)
+            if (v != w) if exact else ((v or 0) != w):
+                fail("%s: by_process %s of rank %s = %r, expected %r "
+                     "(all ranks: %r)" % (where, key, r, v, w, got))
+        if ranks is not None and sorted(got) != sorted(ranks):
+            fail("%s: by_process %s lists ranks %r, expected %r"
+                 % (where, key, sorted(got), sorted(ranks)))
+
+
+def check_no_other_srcs(what, iv, listed, functions=()):
+    """Interval iv has no SRC point but those listed (SRC points) and those
+    of the functions named."""
+    for s in iv["src"]:
+        if all(s is not x for x in listed) and s["function"] not in functions:
+            fail("%s: unexpected SRC point %s. SRC points of the interval:"
+                 "\n%s" % (what, describe_src(s), "\n".join(
+                     "  " + describe_src(x) for x in iv["src"])))
+
+
+def calls_by_function(doc, interval=0):
+    """{function: calls summed over its SRC points} of the interval."""
+    out = {}
+    for s in src_points(doc, interval):
+        out[s["function"]] = out.get(s["function"], 0) + s["calls"]
+    return out
+
+
+def src_stat(s, key):
+    """The statistic key of SRC point s ({"sum", "min", ...}); fails when
+    it is null (n/a) or its sum is."""
+    st = s.get(key)
+    if st is None:
+        fail("%s: %s is null (n/a), expected a value" % (describe_src(s),
+                                                         key))
+    if st.get("sum") is None:
+        fail("%s: %s.sum is null" % (describe_src(s), key))
+    return st
 
 
 def check_call_sites(doc, source, expected, others=(), interval=0):
@@ -132,27 +226,10 @@ def check_call_sites(doc, source, expected, others=(), interval=0):
             if not frame_file_matches(f2, base) or f2.get("line") != cline:
                 fail("%s: the second stack frame is %r, expected %s:%d"
                      % (where, f2.get("text"), base, cline))
-        for key in ("calls", "bytes_sent", "bytes_recv"):
-            if key not in e:
-                continue
-            per = e[key]
-            want = [per.get(r, 0) for r in ranks]
-            if s[key] != sum(want):
-                fail("%s: %s = %r, expected %r (sum over processes of %r)"
-                     % (where, key, s[key], sum(want), want))
-            got = by_rank(s, key)
-            for r, v in got.items():
-                # null (n/a) is accepted for a process that never made the
-                # call; it counts as 0.
-                if (0 if v is None else v) != per.get(r, 0) \
-                        or (v is None and r in per and per[r]):
-                    fail("%s: by_process %s of rank %s = %r, expected %r "
-                         "(all ranks: %r)" % (where, key, r, v,
-                                              per.get(r, 0), got))
-            if sorted(got) != ranks:
-                fail("%s: by_process lists ranks %r, expected all of %r "
-                     "(default selection for P <= 64)"
-                     % (where, sorted(got), ranks))
+        # every process listed (default selection for P <= 64); null (n/a)
+        # accepted for a process that never made the call, as 0
+        check_counts(s, e.get("calls"), e.get("bytes_sent"),
+                     e.get("bytes_recv"), ranks=ranks, where=where)
     return True
 
 
@@ -243,11 +320,14 @@ def subtree(doc, iid):
 
 
 def check_interval(doc, iv, name=None, file=None, line=None, level=None,
-                   parent=None, executions=None):
+                   parent=None, executions=None, marker=None):
     """Check the header fields of interval iv (a dict or an id); a field
-    given as None is not checked; file matches by basename too."""
+    given as None is not checked; file matches by basename too; marker: the
+    line is the one of file marked MARK:marker (its begin mark)."""
     if not isinstance(iv, dict):
         iv = interval(doc, iv)
+    if marker is not None:
+        line = marker_line(file, marker)
     where = "interval %s (%r)" % (iv.get("id"), iv.get("name"))
     for key, want in (("name", name), ("line", line), ("level", level),
                       ("parent", parent), ("executions", executions)):
@@ -259,6 +339,73 @@ def check_interval(doc, iv, name=None, file=None, line=None, level=None,
         fail("%s: file = %r, expected %r. Intervals:\n%s"
              % (where, iv.get("file"), file, describe_intervals(doc)))
     return iv
+
+
+def check_interval_names(doc, expected, why=None):
+    """The intervals are listed with exactly the names expected, in that
+    order (why: the reason for that order, for the message); returns
+    {name: id}."""
+    names = [iv["name"] for iv in doc["intervals"]]
+    if names != list(expected):
+        fail("intervals listed as %r, expected %r%s. Intervals:\n%s"
+             % (names, list(expected), " (%s)" % why if why else "",
+                describe_intervals(doc)))
+    return {iv["name"]: iv["id"] for iv in doc["intervals"]}
+
+
+def main_value(iv, key, part="real"):
+    """Interval iv's main key; fails when it is null (n/a)."""
+    v = iv[part]["main"].get(key)
+    if v is None:
+        fail("interval %s (%r): %s main %s is null (n/a), expected a value"
+             % (iv["id"], iv["name"], part, key))
+    return v
+
+
+def check_main(what, iv, key, expected, rel, abs_tol=0.0, part="real"):
+    """Interval iv's main key within rel (or abs_tol) of expected."""
+    v = main_value(iv, key, part)
+    check_approx("%s: interval %s (%r) main %s" % (what, iv["id"],
+                                                  iv["name"], key),
+                 v, expected, rel, abs_tol)
+    return v
+
+
+def check_rank(what, iv, key, rank, expected, rel, abs_tol=0.0,
+               part="real"):
+    """Interval iv's by-process value of key for rank within rel (or
+    abs_tol) of expected."""
+    v = by_rank(iv[part], key).get(rank)
+    if v is None:
+        fail("%s: interval %s (%r) by_process %s of rank %d is null, "
+             "expected about %.6f" % (what, iv["id"], iv["name"], key,
+                                      rank, expected))
+    check_approx("%s: interval %s (%r) by_process %s of rank %d"
+                 % (what, iv["id"], iv["name"], key, rank),
+                 v, expected, rel, abs_tol)
+    return v
+
+
+def check_ranks(what, iv, key, expected, rel, abs_tol=0.0, part="real"):
+    """check_rank for each rank of expected ({rank: value})."""
+    return {r: check_rank(what, iv, key, r, x, rel, abs_tol, part)
+            for r, x in sorted(expected.items())}
+
+
+def check_no_prediction(doc, why):
+    """Nothing predicted anywhere: no interval has predicted
+    characteristics or an Overlap, no SRC point a predicted time or an
+    Overlap (why: the reason, for the messages)."""
+    for iv in doc["intervals"]:
+        if iv["predicted"] is not None:
+            fail("interval %s has predicted characteristics although %s"
+                 % (iv["id"], why))
+        if iv["real"]["main"]["overlap"] is not None:
+            fail("interval %s has an Overlap although %s" % (iv["id"], why))
+        for s in iv["src"]:
+            if s["predicted_time"] is not None or s["overlap"] is not None:
+                fail("SRC %s has a predicted time or Overlap although %s"
+                     % (s["id"], why))
 
 
 def check_interval_tree(doc):
@@ -426,6 +573,16 @@ def check_warning(doc, *parts):
     return found[0]
 
 
+def need_warning(doc, *parts):
+    """The first warning containing every one of parts; fails when there
+    is none."""
+    found = find_warnings(doc, *parts)
+    if not found:
+        fail("no warning contains all of %r. Warnings:\n  %s"
+             % (parts, "\n  ".join(warnings(doc))))
+    return found[0]
+
+
 def read_measurements(path, keys):
     """The program's own measurements: from its output at path, every line
     'rank=R key=VALUE ...' that has all of keys, as {R: {key: float}}."""
@@ -440,3 +597,21 @@ def read_measurements(path, keys):
             except ValueError:
                 fail("%s: bad measurement line %r" % (path, ln))
     return got
+
+
+def measurements(path, keys, ranks=(0, 1)):
+    """{rank: {key: float}} from the program's lines 'rank=R key=V ...'
+    (every rank prints every key); fails unless each of ranks printed
+    one."""
+    got = read_measurements(path, keys)
+    if sorted(got) != sorted(ranks):
+        fail("%s: expected a measurement line 'rank=R %s' from ranks %r, "
+             "got ranks %r" % (path, " ".join("%s=.." % k for k in keys),
+                               list(ranks), sorted(got)))
+    return got
+
+
+def check_threads_level(doc, level):
+    """The protocol states the thread level the program asked for."""
+    check_equal("parameters.threads_level",
+                doc["parameters"].get("threads_level"), level)

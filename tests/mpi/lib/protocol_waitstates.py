@@ -25,17 +25,16 @@ WS_KEYS = ("real_sync", "potential_sync", "time_variation")
 
 
 # --------------------------------------------------------------------------
-# The program's own measurements
+# The program's own measurements and instants
 
-def measurements(path, keys, ranks=(0, 1)):
-    """{rank: {key: float}} from the program's lines 'rank=R key=V ...'
-    (every rank prints every key); fails unless each of ranks printed one."""
-    got = pc.read_measurements(path, keys)
-    if sorted(got) != sorted(ranks):
-        pc.fail("%s: expected a measurement line 'rank=R %s' from ranks %r, "
-                "got ranks %r" % (path, " ".join("%s=.." % k for k in keys),
-                                  list(ranks), sorted(got)))
-    return got
+def program_measurements(path, keys=()):
+    """The program's lines 'rank=R key=V ... errors=N' (pc.measurements),
+    from ranks 0 and 1; fails when it counted errors (it checks what its
+    MPI calls returned, and says which on stderr)."""
+    meas = pc.measurements(path, tuple(keys) + ("errors",))
+    if meas[0]["errors"] or meas[1]["errors"]:
+        pc.fail("%s: the program reports errors (see its output)" % path)
+    return meas
 
 
 def read_events(prefix, ranks=(0, 1)):
@@ -151,10 +150,18 @@ def expected_late(ev, recv_key, send_keys, optional=False):
     return total
 
 
-def time_in(ev, key, rank):
-    """Rank's time in the calls recorded as key."""
-    return sum(inst[rank][1] - inst[rank][0]
-               for inst in events(ev, key).values() if rank in inst)
+def expected_sendrecv(ev, key):
+    """{rank: Real sync} of the MPI_Sendrecv calls recorded as key (by
+    both ranks, each receiving from the other): each one's receive waits
+    for the other's entry."""
+    out = {0: 0.0, 1: 0.0}
+    for i, inst in sorted(events(ev, key).items()):
+        if sorted(inst) != [0, 1]:
+            pc.fail("event %s %d: expected both ranks" % (key, i))
+        for r in (0, 1):
+            (s0, e0), (s1, _) = inst[r], inst[1 - r]
+            out[r] += min(e0 - s0, max(0.0, s1 - s0))
+    return out
 
 
 def note_nominal(what, measured, nominal, rel=0.25, abs_tol=0.0):
@@ -170,22 +177,22 @@ def note_nominal(what, measured, nominal, rel=0.25, abs_tol=0.0):
 # --------------------------------------------------------------------------
 # Whole-protocol checks
 
-def check_protocol(doc, text_path, schema=None):
-    """Every invariant (Real sync <= SendRecv among them, per interval, per
-    process and per SRC point), the text agreeing with the JSON, the JSON
-    valid against the schema when one is given."""
-    pc.check_invariants(doc)
-    pc.check_text(doc, text_path)
-    if schema:
-        pc.validate_schema(doc, schema)
+def load_checked(json_path, text_path, schema=None):
+    """The JSON protocol at json_path (None: text_path + ".json"), checked:
+    every invariant (Real sync <= SendRecv among them, per interval, per
+    process and per SRC point), the text agreeing with the JSON (wait states
+    too), the JSON valid against the schema when one is given, every message
+    paired."""
+    doc = pc.load_checked(json_path, text_path, schema, say=False)
     check_text_waitstates(doc, text_path)
     check_all_paired(doc)
+    return doc
 
 
 def check_all_paired(doc):
     """When the Parameters entry of the wait-state analyses counts messages
-    ('N messages paired of M sent', as the implementation of issue #4 writes
-    it; not fixed by the spec, so only checked when it is there), every
+    ('N messages paired of M sent', as the profiler writes it; not fixed
+    by the spec, so only checked when it is there), every
     message sent was paired with its receive: the test programs receive
     every message they send with a profiled call, so a message left over is
     a Real sync lost."""
@@ -204,28 +211,12 @@ def check_all_paired(doc):
                    ", and no warning says so"))
 
 
-def _text_blocks(text_path):
-    """{interval id: [lines]} of the text protocol."""
-    with open(text_path, encoding="utf-8", errors="replace") as f:
-        lines = f.read().splitlines()
-    heads = []
-    for i, ln in enumerate(lines):
-        m = re.match(r"^==== Interval (\d+)\b", ln)
-        if m:
-            heads.append((i, int(m.group(1))))
-    blocks = {}
-    for n, (i, iid) in enumerate(heads):
-        end = heads[n + 1][0] if n + 1 < len(heads) else len(lines)
-        blocks[iid] = lines[i:end]
-    return blocks
-
-
 def text_src_waitstates(text_path):
     """{interval id: {src id: {"real sync": str, "potential sync": str,
     "time variation": str}}}: the first value on each of those lines of each
     SRC entry of the text ('n/a' or the number after 'sum=')."""
     out = {}
-    for iid, block in _text_blocks(text_path).items():
+    for iid, block in pc.interval_blocks(pc.read_lines(text_path)).items():
         entries, cur = {}, None
         inside = False
         for ln in block:
@@ -254,7 +245,7 @@ def check_text_waitstates(doc, text_path):
     'real sync', 'potential sync', 'time variation' lines (n/a for null,
     otherwise the sum to the 6 printed decimals).  (check_text already
     compares the main Potential sync and Time variation lines.)"""
-    blocks = _text_blocks(text_path)
+    blocks = pc.interval_blocks(pc.read_lines(text_path))
     srcs_text = text_src_waitstates(text_path)
     for iv in doc["intervals"]:
         iid = iv["id"]
@@ -262,14 +253,9 @@ def check_text_waitstates(doc, text_path):
         block = blocks.get(iid)
         if block is None:
             pc.fail("%s: no interval header" % where)
-        try:
-            start = block.index("--- Main characteristics (real) ---")
-        except ValueError:
-            pc.fail("%s: no '--- Main characteristics (real) ---'" % where)
         found = None
-        for ln in block[start + 1:]:
-            if ln.startswith("---"):
-                break
+        for ln in pc.text_part(block, "--- Main characteristics (real) ---",
+                               where):
             m = re.search(r"Real_sync=(\S+?)[ )]", ln)
             if m:
                 found = m.group(1)
@@ -334,8 +320,7 @@ def waitstates_parameter(doc):
 def text_waitstates_line(text_path):
     """The Parameters line 'Wait states... : value' of the text protocol
     (with its continuation lines, indented), as one string."""
-    with open(text_path, encoding="utf-8", errors="replace") as f:
-        lines = f.read().splitlines()
+    lines = pc.read_lines(text_path)
     for i, ln in enumerate(lines):
         if ln.startswith("===="):
             break
@@ -370,22 +355,6 @@ def configuration(doc, var):
     return cfg.get(var)
 
 
-def text_warnings(text_path):
-    """The Warnings lines of a text protocol (indented under 'Warnings :')."""
-    with open(text_path, encoding="utf-8", errors="replace") as f:
-        lines = f.read().splitlines()
-    out, inside = [], False
-    for ln in lines:
-        if re.match(r"^Warnings\s*:", ln):
-            inside = True
-            continue
-        if inside:
-            if not ln.startswith("   "):
-                break
-            out.append(ln.strip())
-    return out
-
-
 # --------------------------------------------------------------------------
 # Intervals and SRC points
 
@@ -399,58 +368,6 @@ def phase(doc, name):
     return iv
 
 
-def site(doc, iv, function, source, marker):
-    """The one SRC point of function in interval iv (a dict or id) whose
-    first stack frame is the line of source marked MARK:marker."""
-    iid = iv["id"] if isinstance(iv, dict) else iv
-    line = pc.marker_line(source, marker)
-    found = pc.find_src(doc, function, os.path.basename(source), line,
-                        interval=iid)
-    if len(found) != 1:
-        pc.fail("interval %s: %d SRC points of %s at %s:%d (MARK:%s), "
-                "expected exactly 1. SRC points of the interval:\n%s"
-                % (iid, len(found), function, os.path.basename(source), line,
-                   marker, pc.describe_srcs(doc, iid)))
-    return found[0]
-
-
-def check_counts(s, calls=None, bytes_sent=None, bytes_recv=None):
-    """Exact totals and per-process values ({rank: n}, ranks left out: 0) of
-    calls and bytes of SRC point s; an argument left None is not checked."""
-    for key, per in (("calls", calls), ("bytes_sent", bytes_sent),
-                     ("bytes_recv", bytes_recv)):
-        if per is None:
-            continue
-        want = sum(per.values())
-        if s[key] != want:
-            pc.fail("%s: %s = %r, expected %r (per process %r)"
-                    % (pc.describe_src(s), key, s[key], want, per))
-        got = pc.by_rank(s, key)
-        for r, v in got.items():
-            if (v or 0) != per.get(r, 0):
-                fail_per = {rr: vv for rr, vv in got.items()}
-                pc.fail("%s: %s of rank %s = %r, expected %r (all: %r)"
-                        % (pc.describe_src(s), key, r, v, per.get(r, 0),
-                           fail_per))
-
-
-def src_time_of(s, rank):
-    """Rank's time at SRC point s (by process)."""
-    v = pc.by_rank(s, "time").get(rank)
-    return 0.0 if v is None else v
-
-
-def src_stat(s, key):
-    """The statistic key of SRC point s; fails when it is null (n/a)."""
-    st = s.get(key)
-    if st is None:
-        pc.fail("%s: %s is null (n/a), expected a value (wait states are on)"
-                % (pc.describe_src(s), key))
-    if st.get("sum") is None:
-        pc.fail("%s: %s.sum is null" % (pc.describe_src(s), key))
-    return st
-
-
 def check_src_value(what, s, key, expected, rel, on_rank=None, abs_tol=0.0,
                     per_rank=None):
     """SRC point s's key (sum over processes) within rel of expected.  With
@@ -459,7 +376,7 @@ def check_src_value(what, s, key, expected, rel, on_rank=None, abs_tol=0.0,
     the largest process's value is the largest expected (within rel of the
     sum), and its rank the expected one unless the two are too close to
     tell apart."""
-    st = src_stat(s, key)
+    st = pc.src_stat(s, key)
     pc.check_approx("%s: %s.sum of %s" % (what, key, pc.describe_src(s)),
                     st["sum"], expected, rel, abs_tol)
     if on_rank is not None:
@@ -509,33 +426,13 @@ def check_src_zero(what, s, key, tol, allow_null=True):
     return v
 
 
-def main_value(iv, key, part="real"):
-    """Interval iv's main key; fails when it is null (n/a)."""
-    v = iv[part]["main"].get(key)
-    if v is None:
-        pc.fail("interval %s (%r): %s main %s is null (n/a), expected a value"
-                % (iv["id"], iv["name"], part, key))
-    return v
-
-
-def check_main(what, iv, key, expected, rel, abs_tol=0.0):
-    v = main_value(iv, key)
-    pc.check_approx("%s: interval %s (%r) main %s" % (what, iv["id"],
-                                                     iv["name"], key),
-                    v, expected, rel, abs_tol)
-    return v
-
-
-def check_rank(what, iv, key, rank, expected, rel, abs_tol=0.0):
-    """Interval iv's by-process value of key for rank."""
-    v = pc.by_rank(iv["real"], key).get(rank)
-    if v is None:
-        pc.fail("%s: interval %s (%r) by_process %s of rank %d is null, "
-                "expected about %.6f" % (what, iv["id"], iv["name"], key,
-                                         rank, expected))
-    pc.check_approx("%s: interval %s (%r) by_process %s of rank %d"
-                    % (what, iv["id"], iv["name"], key, rank),
-                    v, expected, rel, abs_tol)
+def check_le_time(s, key, tol):
+    """SRC point s's statistic key (a value, not n/a) is at most its time
+    (within tol)."""
+    v = pc.src_stat(s, key)["sum"]
+    if v > s["time"]["sum"] + tol:
+        pc.fail("%s: %s %.6f exceeds its time %.6f"
+                % (pc.describe_src(s), key, v, s["time"]["sum"]))
     return v
 
 
@@ -560,3 +457,64 @@ def src_key(doc, iv, s):
     (interval name, function, text of every frame)."""
     return (iv["name"], s["function"],
             tuple(f.get("text") for f in s.get("stack") or []))
+
+
+# --------------------------------------------------------------------------
+# Late senders: the SRC points a message may wait at, phase by phase
+
+def check_late_sites(what, doc, iv, sites, source, rel, zero, on_rank=0):
+    """The SRC points of a phase (interval iv) of a program whose sender is
+    late: sites [(function, marker, expected, (calls, bytes_sent,
+    bytes_recv))], each one SRC point at the line of source marked
+    MARK:marker, with exactly those counts ({rank: n}, None: not checked).
+    expected: the Real sync the program's instants give (a number; all of
+    it on_rank's, None: not checked per process), "together" (a probe or
+    the receive after it: check_together), or a key of zero, {key:
+    tolerance}: no wait for a message here, about 0 (at most the
+    tolerance) or n/a.  Returns ({marker: SRC point}, the sum of the
+    numbers, [the SRC points the wait is on])."""
+    found, total, carriers = {}, 0.0, []
+    for fn, marker, expected, (calls, sent, recv) in sites:
+        s = found[marker] = pc.site(doc, iv, fn, source, marker)
+        pc.check_counts(s, calls, sent, recv)
+        if expected == "together":
+            carriers.append(s)
+        elif expected is None or isinstance(expected, str):
+            check_src_zero(what, s, "real_sync", zero[expected])
+        else:
+            check_src_value(what, s, "real_sync", expected, rel,
+                            on_rank=on_rank)
+            total += expected
+            carriers.append(s)
+    return found, total, carriers
+
+
+def check_together(what, srcs, expected, rel):
+    """A probe and the receive after it: the wait is in the probe, the
+    receive takes the message at once; whichever of the two the Real sync
+    is booked on (it cannot exceed an SRC point's time, which the
+    invariants check), each has a value (not n/a) and the two hold the
+    whole wait, expected within rel."""
+    for s in srcs:
+        pc.src_stat(s, "real_sync")
+    both = sum(pc.stat_sum(s, "real_sync") for s in srcs)
+    pc.check_approx("%s: Real sync of the probe and the receive together"
+                    % what, both, expected, rel)
+    print("%s: Real sync of probe + receive %.6f (expected %.6f)"
+          % (what, both, expected))
+    return both
+
+
+def check_phase_real_sync(what, iv, expected, rel, zero_tol, rank1=0.0,
+                          rank0=False):
+    """A phase's Real sync: the sum of its receiving SRC points' (expected,
+    within rel or zero_tol for a phase whose waits are all about 0), rank
+    1's (the sender's) rank1, rank 0's the rest (when rank0), and at most
+    SendRecv."""
+    pc.check_main(what, iv, "real_sync", expected, rel, zero_tol)
+    if rank0:
+        pc.check_rank(what, iv, "real_sync", 0, expected - rank1, rel,
+                      zero_tol)
+    pc.check_rank(what + " (rank 1's, the late sender's)", iv, "real_sync",
+                  1, rank1, 0, zero_tol)
+    check_realsync_le_sendrecv(iv)

@@ -28,6 +28,7 @@ usage:
   check_model.py off PROTOCOL.json PROTOCOL.txt
       MPIPROF_PREDICT=off: everything predicted and Overlap are n/a.
 """
+import inspect
 import math
 import re
 import sys
@@ -70,10 +71,7 @@ def known_expectations():
 
 
 def check_known(json_path, text_path, source, schema):
-    doc = pc.load(json_path)
-    pc.check_invariants(doc)
-    pc.check_text(doc, text_path)
-    pc.validate_schema(doc, schema)
+    doc = pc.load_checked(json_path, text_path, schema, say=False)
     pc.check_inclusive(doc, "predicted")
     pm = doc["parameters"]["prediction_model"]
     if pm is None:
@@ -89,10 +87,7 @@ def check_known(json_path, text_path, source, schema):
     total_p2p = {0: 0.0, 1: 0.0}
     for fn, marker, calls, per_call, formula in known_expectations():
         line = pc.marker_line(source, marker)
-        found = pc.find_src(doc, fn, "model_known.c", line)
-        if len(found) != 1:
-            pc.fail("%d SRC points for %s at model_known.c:%d:\n%s" % (len(found), fn, line, pc.describe_srcs(doc)))
-        s = found[0]
+        s = pc.site(doc, 0, fn, source, marker)
         want = per_call * sum(calls.values())
         got = s["predicted_time"]["sum"]
         if not close(got, want):
@@ -110,13 +105,13 @@ def check_known(json_path, text_path, source, schema):
         print("  %-13s %4d calls  predicted %.9f s = calls x %.9g s (%s); measured %.6f s"
               % (fn, sum(calls.values()), got, per_call, formula, s["time"]["sum"]))
     # MPI_PROC_NULL: no transfer
-    s = pc.find_src(doc, "MPI_Send", "model_known.c", pc.marker_line(source, "procnull"))[0]
+    s = pc.site(doc, 0, "MPI_Send", source, "procnull")
     if s["predicted_time"]["sum"] != 0 or s["calls"] != 20:
         pc.fail("MPI_Send to MPI_PROC_NULL: predicted %r for %d calls, expected 0" % (s["predicted_time"], s["calls"]))
     print("  MPI_Send to MPI_PROC_NULL: predicted 0 (no transfer)")
     # nonblocking: like blocking, less the Overlap; the wait predicts nothing
     for fn, marker in (("MPI_Irecv", "irecv"), ("MPI_Isend", "isend")):
-        s = pc.find_src(doc, fn, "model_known.c", pc.marker_line(source, marker))[0]
+        s = pc.site(doc, 0, fn, source, marker)
         want = 20 * (A + 32768 * B)
         if not close(s["predicted_time"]["sum"] + s["overlap"], want, 1e-6):
             pc.fail("%s: predicted %.12g + overlap %.12g != 20 x (a + 32768 b) = %.12g"
@@ -126,12 +121,12 @@ def check_known(json_path, text_path, source, schema):
         for r in (0, 1):
             total_p2p[r] += pc.by_rank(s, "predicted_time")[r]
     for fn, marker in (("MPI_Waitall", "waitall"), ("MPI_Wait", "wait")):
-        s = pc.find_src(doc, fn, "model_known.c", pc.marker_line(source, marker))[0]
+        s = pc.site(doc, 0, fn, source, marker)
         if s["predicted_time"]["sum"] != 0 or s["overlap"] != 0:
             pc.fail("%s: predicted %r, overlap %r, expected 0 (the transfer counts at the calls that started it)"
                     % (fn, s["predicted_time"], s["overlap"]))
     # persistent: set-up measured; each MPI_Start like a blocking send or receive, less its Overlap
-    s = pc.find_src(doc, "MPI_Start", "model_known.c", pc.marker_line(source, "start"))[0]
+    s = pc.site(doc, 0, "MPI_Start", source, "start")
     want = 20 * (A + 16384 * B)
     if s["calls"] != 20 or not close(s["predicted_time"]["sum"] + s["overlap"], want, 1e-6):
         pc.fail("MPI_Start: %d calls, predicted %.12g + overlap %.12g != 20 x (a + 16384 b) = %.12g"
@@ -141,7 +136,7 @@ def check_known(json_path, text_path, source, schema):
     print("  MPI_Start      20 calls  predicted %.9f s + overlap %.9f s = 20 x (a + 16384 b)"
           % (s["predicted_time"]["sum"], s["overlap"]))
     for fn, marker in (("MPI_Send_init", "send_init"), ("MPI_Recv_init", "recv_init")):
-        s = pc.find_src(doc, fn, "model_known.c", pc.marker_line(source, marker))[0]
+        s = pc.site(doc, 0, fn, source, marker)
         if not close(s["predicted_time"]["sum"], s["time"]["sum"], 1e-6, 1e-9):
             pc.fail("%s: predicted %r, expected its measured time %r (set-up, no model)"
                     % (fn, s["predicted_time"]["sum"], s["time"]["sum"]))
@@ -159,10 +154,7 @@ def check_known(json_path, text_path, source, schema):
 
 
 def check_nodes(json_path, text_path, source, schema):
-    doc = pc.load(json_path)
-    pc.check_invariants(doc)
-    pc.check_text(doc, text_path)
-    pc.validate_schema(doc, schema)
+    doc = pc.load_checked(json_path, text_path, schema, say=False)
     if doc["parameters"]["nodes"] != 2 or doc["parameters"]["prediction_model"]["nodes"] != 2:
         pc.fail("expected 2 nodes, the protocol says %r (model: %r)"
                 % (doc["parameters"]["nodes"], doc["parameters"]["prediction_model"]["nodes"]))
@@ -178,16 +170,14 @@ def check_nodes(json_path, text_path, source, schema):
         ("MPI_Recv", "recv_world", {1: n}, ae + 1000 * be, "inter-node (MPI_COMM_WORLD)"),
     ]
     for fn, marker, calls, per_call, why in cases:
-        found = pc.find_src(doc, fn, "model_nodes.c", pc.marker_line(source, marker))
-        if len(found) != 1:
-            pc.fail("%d SRC points for %s at MARK:%s:\n%s" % (len(found), fn, marker, pc.describe_srcs(doc)))
-        per = pc.by_rank(found[0], "predicted_time")
+        s = pc.site(doc, 0, fn, source, marker)
+        per = pc.by_rank(s, "predicted_time")
         for r, c in calls.items():
             if not close(per[r], c * per_call, 1e-7, 1e-12):
                 pc.fail("%s (MARK:%s), rank %d: predicted %.12g, expected %d x %.9g (%s)"
                         % (fn, marker, r, per[r], c, per_call, why))
         print("  %-21s %-16s predicted %.9f s = %d x %.3g s (%s)"
-              % (fn, marker, found[0]["predicted_time"]["sum"], sum(calls.values()), per_call, why))
+              % (fn, marker, s["predicted_time"]["sum"], sum(calls.values()), per_call, why))
 
 
 def keff(doc, part):
@@ -211,19 +201,15 @@ def check_noise(quiet_path, noisy_path):
     if d_real < 0.05:
         msg = "the injected noise changed the real K_eff by only %.4f: the test did not disturb the run" % d_real
         if rq < QUIET_KEFF:
-            raise RunAgain("%s, but the quiet run was disturbed by the machine (real K_eff %.4f, below %g)"
+            raise pc.RunAgain("%s, but the quiet run was disturbed by the machine (real K_eff %.4f, below %g)"
                            % (msg, rq, QUIET_KEFF))
         pc.fail(msg)
     if d_pred > 0.2 * d_real:
         differ = calibrations_differ(quiet, noisy)
         msg = "the predicted K_eff moved by %.4f, not far less than the real one (%.4f)" % (d_pred, d_real)
         if differ:
-            raise RunAgain("%s, but the two runs were calibrated on a different machine: %s" % (msg, differ))
+            raise pc.RunAgain("%s, but the two runs were calibrated on a different machine: %s" % (msg, differ))
         pc.fail(msg)
-
-
-class RunAgain(AssertionError):
-    """The machine, not the program, made the runs differ (main() returns 3)."""
 
 
 # A quiet run of model_noise has a real K_eff of 0.95-0.995 here; a quiet
@@ -271,10 +257,7 @@ def read_ranks(path, keys, n):
 
 
 def check_overlap(json_path, text_path, source, out, schema):
-    doc = pc.load(json_path)
-    pc.check_invariants(doc)
-    pc.check_text(doc, text_path)
-    pc.validate_schema(doc, schema)
+    doc = pc.load_checked(json_path, text_path, schema, say=False)
     n = 20
     computed = read_ranks(out, ("short", "long"), n)
     for name in ("short", "long"):
@@ -305,10 +288,7 @@ def check_overlap(json_path, text_path, source, out, schema):
             pc.fail("interval %s: Overlap %r is not the sum of its processes' %r" % (name, main["overlap"], per))
         # attributed to the calls that started the requests
         for fn, marker in (("MPI_Isend", "isend"), ("MPI_Irecv", "irecv"), ("MPI_Waitall", "waitall")):
-            s = pc.find_src(doc, fn, "model_overlap.c", pc.marker_line(source, marker), iv["id"])
-            if len(s) != 1:
-                pc.fail("interval %s: %d SRC points of %s" % (name, len(s), fn))
-            s = s[0]
+            s = pc.site(doc, iv, fn, source, marker)
             model = 2 * n * TRANSFER
             if fn == "MPI_Waitall":
                 if s["overlap"] != 0 or s["predicted_time"]["sum"] != 0:
@@ -331,14 +311,12 @@ def check_overlap(json_path, text_path, source, out, schema):
 
 
 def check_calibration(json_path, out):
-    doc = pc.load(json_path)
-    pc.check_invariants(doc)
+    doc = pc.load_checked(json_path, say=False)
     pm = doc["parameters"]["prediction_model"]
     lat, bw = pm["parameters"]["lat_intra"], pm["parameters"]["bw_intra"]
     if lat["source"] != "calibrated" or bw["source"] != "calibrated":
         pc.fail("lat_intra/bw_intra come from %r/%r, expected calibrated" % (lat["source"], bw["source"]))
-    with open(out, encoding="utf-8") as f:
-        m = re.search(r"pingpong_ns=([0-9.]+) bandwidth=([0-9.e+]+)", f.read())
+    m = re.search(r"pingpong_ns=([0-9.]+) bandwidth=([0-9.e+]+)", "\n".join(pc.read_lines(out)))
     if not m:
         pc.fail("%s: no 'pingpong_ns=.. bandwidth=..' line" % out)
     ns, measured_bw = float(m.group(1)), float(m.group(2))
@@ -361,44 +339,32 @@ def check_calibration(json_path, out):
 
 
 def check_off(json_path, text_path):
-    doc = pc.load(json_path)
-    pc.check_invariants(doc)
-    pc.check_text(doc, text_path)
+    doc = pc.load_checked(json_path, text_path, say=False)
     if doc["parameters"]["prediction_model"] is not None:
         pc.fail("MPIPROF_PREDICT=off but prediction_model is %r" % doc["parameters"]["prediction_model"])
-    if not pc.find_warnings(doc, "MPIPROF_PREDICT=off"):
-        pc.fail("no warning says why the predicted characteristics and Overlap are n/a: %r"
-                % doc["parameters"]["warnings"])
-    for iv in doc["intervals"]:
-        if iv["predicted"] is not None or iv["real"]["main"]["overlap"] is not None:
-            pc.fail("interval %s: predicted %r, overlap %r with MPIPROF_PREDICT=off"
-                    % (iv["id"], iv["predicted"] is not None, iv["real"]["main"]["overlap"]))
-        for s in iv["src"]:
-            if s["predicted_time"] is not None or s["overlap"] is not None:
-                pc.fail("SRC %s: predicted_time/overlap given with MPIPROF_PREDICT=off" % s["id"])
-    with open(text_path, encoding="utf-8") as f:
-        text = f.read()
-    if not re.search(r"^Prediction model +: n/a \(MPIPROF_PREDICT=off\)$", text, re.M):
+    # why the predicted characteristics and Overlap are n/a
+    pc.need_warning(doc, "MPIPROF_PREDICT=off")
+    pc.check_no_prediction(doc, "MPIPROF_PREDICT=off")
+    if not re.search(r"^Prediction model +: n/a \(MPIPROF_PREDICT=off\)$", "\n".join(pc.read_lines(text_path)),
+                     re.M):
         pc.fail("the text's Prediction model line does not say n/a (MPIPROF_PREDICT=off)")
 
 
-def main(argv):
-    modes = {"known": (check_known, 4), "noise": (check_noise, 2), "overlap": (check_overlap, 5),
-             "calibration": (check_calibration, 2), "off": (check_off, 2), "nodes": (check_nodes, 4)}
-    if len(argv) < 2 or argv[1] not in modes or len(argv) - 2 != modes[argv[1]][1]:
-        print(__doc__, file=sys.stderr)
-        return 2
+MODES = {"known": check_known, "noise": check_noise, "overlap": check_overlap,
+         "calibration": check_calibration, "off": check_off, "nodes": check_nodes}
+
+
+def main(mode, *args):
+    if mode not in MODES:
+        pc.bad_usage()
+    check = MODES[mode]
     try:
-        modes[argv[1]][0](*argv[2:])
-    except RunAgain as e:
-        print("AGAIN: %s" % e, file=sys.stderr)
-        return 3
-    except AssertionError as e:
-        print("FAIL: %s" % e, file=sys.stderr)
-        return 1
-    print("check_model %s: ok" % argv[1])
-    return 0
+        inspect.signature(check).bind(*args)
+    except TypeError:
+        pc.bad_usage()
+    check(*args)
+    print("check_model %s: ok" % mode)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

@@ -61,77 +61,55 @@ def check_not_calibrated(doc, name, latency, reference):
                 "%s. Warnings: %r" % (name, latency, LATENCY_FACTOR, reference, NOT_CALIBRATED, pc.warnings(doc)))
     if not any(re.search(r"[0-9.]+ ?(ms|us|s)\b", w) for w in found):
         pc.fail("%s: the warning that the model %s gives no figure: %r" % (name, NOT_CALIBRATED, found))
-    reasons = pc.find_warnings(doc, "the predicted characteristics are n/a")
-    if not reasons or not any(NOT_CALIBRATED in w for w in reasons):
-        pc.fail("%s: no warning says the predicted characteristics are n/a because the model %s: %r"
-                % (name, NOT_CALIBRATED, pc.warnings(doc)))
-    for iv in doc["intervals"]:
-        if iv["predicted"] is not None:
-            pc.fail("%s: interval %s has predicted characteristics although the model %s"
-                    % (name, iv["id"], NOT_CALIBRATED))
-        if iv["real"]["main"]["overlap"] is not None:
-            pc.fail("%s: interval %s has an Overlap although the model %s" % (name, iv["id"], NOT_CALIBRATED))
-        for s in iv["src"]:
-            if s["predicted_time"] is not None or s["overlap"] is not None:
-                pc.fail("%s: SRC %s has a predicted time or Overlap although the model %s"
-                        % (name, s["id"], NOT_CALIBRATED))
+    with pc.prefixed(name):
+        # why the predicted characteristics are n/a
+        pc.need_warning(doc, "the predicted characteristics are n/a", NOT_CALIBRATED)
+        pc.check_no_prediction(doc, "the model " + NOT_CALIBRATED)
 
 
-def main(argv):
-    again = argv[1:2] == ["--again"]
+def main(*argv):
+    again = argv[:1] == ("--again",)
     if again:
-        argv = argv[:1] + argv[2:]
-    if "--" not in argv[2:] or len(argv) < 5:
-        print(__doc__, file=sys.stderr)
-        return 2
-    cut = argv.index("--", 2)
-    schema, quiet, loaded = argv[1], argv[2:cut], argv[cut + 1:]
+        argv = argv[1:]
+    if "--" not in argv[1:] or len(argv) < 4:
+        pc.bad_usage()
+    cut = argv.index("--", 1)
+    schema, quiet, loaded = argv[0], argv[1:cut], argv[cut + 1:]
     if not quiet or not loaded:
-        print(__doc__, file=sys.stderr)
-        return 2
-    try:
-        docs = {}
-        for path in quiet + loaded:
-            doc = pc.load(path)
-            pc.check_invariants(doc)
-            pc.validate_schema(doc, schema)
-            docs[path] = doc
-        ref_latency = max(intra_latency(docs[p]) or 0 for p in quiet)
-        ref_uncertainty = max(init_uncertainty(docs[p]) for p in quiet)
-        print("quiet runs: lat_intra %s, clock uncertainty at MPI_Init %s"
-              % (["%.3g" % intra_latency(docs[p]) for p in quiet], ["%.3g" % init_uncertainty(docs[p]) for p in quiet]))
-        for p in quiet:
-            if intra_latency(docs[p]) > 100e-6:
-                pc.fail("%s: a quiet run calibrated lat_intra=%.3g s, more than 100 us" % (p, intra_latency(docs[p])))
-        limit = max(UNCERTAINTY_FACTOR * ref_uncertainty, UNCERTAINTY_FLOOR)
-        repeat = []
-        for p in loaded:
-            doc = docs[p]
-            latency, uncertainty = intra_latency(doc), init_uncertainty(doc)
-            said = [w for w in pc.warnings(doc) if NOT_CALIBRATED in w or THRESHOLD_WARNING in w]
-            print("%s: lat_intra %.3g s (%.2f x quiet), clock uncertainty at MPI_Init %.3g s%s"
-                  % (p, latency, latency / ref_latency, uncertainty,
-                     "; says: %s" % " | ".join(said) if said else ""))
-            if latency > LATENCY_FACTOR * ref_latency:
-                try:
-                    check_not_calibrated(doc, p, latency, ref_latency)
-                except AssertionError as e:
-                    if not again or p.split("/")[-1].startswith("bound"):
-                        raise
-                    print("%s\nAGAIN: %s" % (e, p))
-                    repeat.append(p)
-            if uncertainty > limit and not pc.find_warnings(doc, THRESHOLD_WARNING):
-                pc.fail("%s: the clock offset uncertainty at MPI_Init is %.3g s, more than %.3g s (10 x the quiet "
-                        "runs', at least %g s), and no warning says why ('%s ...'). Clock: %s"
-                        % (p, uncertainty, limit, UNCERTAINTY_FLOOR, THRESHOLD_WARNING, doc["parameters"]["clock"]))
-    except AssertionError as e:
-        print("FAIL: %s" % e, file=sys.stderr)
-        return 1
+        pc.bad_usage()
+    docs = {path: pc.load_checked(path, schema=schema, say=False) for path in quiet + loaded}
+    ref_latency = max(intra_latency(docs[p]) or 0 for p in quiet)
+    ref_uncertainty = max(init_uncertainty(docs[p]) for p in quiet)
+    print("quiet runs: lat_intra %s, clock uncertainty at MPI_Init %s"
+          % (["%.3g" % intra_latency(docs[p]) for p in quiet], ["%.3g" % init_uncertainty(docs[p]) for p in quiet]))
+    for p in quiet:
+        if intra_latency(docs[p]) > 100e-6:
+            pc.fail("%s: a quiet run calibrated lat_intra=%.3g s, more than 100 us" % (p, intra_latency(docs[p])))
+    limit = max(UNCERTAINTY_FACTOR * ref_uncertainty, UNCERTAINTY_FLOOR)
+    repeat = []
+    for p in loaded:
+        doc = docs[p]
+        latency, uncertainty = intra_latency(doc), init_uncertainty(doc)
+        said = [w for w in pc.warnings(doc) if NOT_CALIBRATED in w or THRESHOLD_WARNING in w]
+        print("%s: lat_intra %.3g s (%.2f x quiet), clock uncertainty at MPI_Init %.3g s%s"
+              % (p, latency, latency / ref_latency, uncertainty,
+                 "; says: %s" % " | ".join(said) if said else ""))
+        if latency > LATENCY_FACTOR * ref_latency:
+            try:
+                check_not_calibrated(doc, p, latency, ref_latency)
+            except AssertionError as e:
+                if not again or p.split("/")[-1].startswith("bound"):
+                    raise
+                print("%s\nAGAIN: %s" % (e, p))
+                repeat.append(p)
+        if uncertainty > limit and not pc.find_warnings(doc, THRESHOLD_WARNING):
+            pc.fail("%s: the clock offset uncertainty at MPI_Init is %.3g s, more than %.3g s (10 x the quiet "
+                    "runs', at least %g s), and no warning says why ('%s ...'). Clock: %s"
+                    % (p, uncertainty, limit, UNCERTAINTY_FLOOR, THRESHOLD_WARNING, doc["parameters"]["clock"]))
     if repeat:
         return 3
     print("check_model_load: ok")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

@@ -52,53 +52,45 @@ BOUNDS = {"": ("MPI_Session_init", "MPI_Session_finalize"),
           "world": ("MPI_Init", "MPI_Finalize")}
 
 
-def main(argv):
-    if len(argv) != 6:
-        print(__doc__, file=sys.stderr)
-        return 2
-    mode, json_path, text_path, source, schema = argv[1:6]
-    try:
-        doc = pc.load(json_path)
-        pc.check_invariants(doc)
-        pc.validate_schema(doc, schema)
-        pc.check_text(doc, text_path)
-        pc.check_interval_tree(doc)
-        pc.check_equal("processes", doc["parameters"]["processes"], 2)
-        start = "init" if mode == "world" else "session_init"
-        pc.check_interval(doc, 0, name="whole program", file=source,
-                          line=pc.marker_line(source, start), level=0)
-        pc.check_call_sites(doc, source, EXPECTED + SESSION_CALLS[mode],
-                            OTHERS)
-        print("%s: interval 0 at the %s line, SRC points as expected"
-              % (mode or "sessions", start))
-        exchange = pc.find_interval(doc, "exchange", parent=0)
-        pc.check_interval(doc, exchange, file=source,
-                          line=pc.marker_line(source, "exchange"))
-        pc.check_call_sites(doc, source, EXCHANGE, (), exchange["id"])
-        main_real = exchange["real"]["main"]
-        if not (main_real["real_sync"] or 0) >= LATE / 2:
-            pc.fail("interval exchange: Real sync %r, expected at least "
-                    "%g s (rank 1 waited %g s for the first message)"
-                    % (main_real["real_sync"], LATE / 2, LATE))
-        params = doc["parameters"]
-        paired = "%d messages paired of %d sent" % (N_SEND, N_SEND)
-        if paired not in params["wait_states"]:
-            pc.fail("Wait states %r does not say %r"
-                    % (params["wait_states"], paired))
-        started, ended = BOUNDS[mode]
-        aligned = "aligned to rank 0 at %s (" % started
-        if aligned not in params["clock"] or " and %s (" % ended \
-                not in params["clock"]:
-            pc.fail("Clock %r does not name %s and %s"
-                    % (params["clock"], started, ended))
-        print("%s: Real sync %.4f s in exchange, %s, clocks aligned at %s "
-              "and %s" % (mode or "sessions", main_real["real_sync"], paired,
-                          started, ended))
-    except AssertionError as e:
-        print("FAIL: %s: %s" % (mode or "sessions", e), file=sys.stderr)
-        return 1
-    return 0
+def check(mode, json_path, text_path, source, schema):
+    doc = pc.load_checked(json_path, text_path, schema, say=False)
+    pc.check_interval_tree(doc)
+    pc.check_equal("processes", doc["parameters"]["processes"], 2)
+    start = "init" if mode == "world" else "session_init"
+    pc.check_interval(doc, 0, name="whole program", file=source,
+                      marker=start, level=0)
+    pc.check_call_sites(doc, source, EXPECTED + SESSION_CALLS[mode],
+                        OTHERS)
+    print("%s: interval 0 at the %s line, SRC points as expected"
+          % (mode or "sessions", start))
+    exchange = pc.find_interval(doc, "exchange", parent=0)
+    pc.check_interval(doc, exchange, file=source, marker="exchange")
+    pc.check_call_sites(doc, source, EXCHANGE, (), exchange["id"])
+    main_real = exchange["real"]["main"]
+    if not (main_real["real_sync"] or 0) >= LATE / 2:
+        pc.fail("interval exchange: Real sync %r, expected at least "
+                "%g s (rank 1 waited %g s for the first message)"
+                % (main_real["real_sync"], LATE / 2, LATE))
+    params = doc["parameters"]
+    paired = "%d messages paired of %d sent" % (N_SEND, N_SEND)
+    if paired not in params["wait_states"]:
+        pc.fail("Wait states %r does not say %r"
+                % (params["wait_states"], paired))
+    started, ended = BOUNDS[mode]
+    aligned = "aligned to rank 0 at %s (" % started
+    if aligned not in params["clock"] or " and %s (" % ended \
+            not in params["clock"]:
+        pc.fail("Clock %r does not name %s and %s"
+                % (params["clock"], started, ended))
+    print("%s: Real sync %.4f s in exchange, %s, clocks aligned at %s "
+          "and %s" % (mode or "sessions", main_real["real_sync"], paired,
+                      started, ended))
+
+
+def main(mode, json_path, text_path, source, schema):
+    with pc.prefixed(mode or "sessions"):
+        check(mode, json_path, text_path, source, schema)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

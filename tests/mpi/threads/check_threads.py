@@ -51,9 +51,7 @@ def expected_sites(steps):
 def check(doc, source, level, steps, invariants=True):
     if invariants:
         pc.check_invariants(doc)
-    got = doc["parameters"]["threads_level"]
-    if got != LEVEL_NAMES[level]:
-        pc.fail("threads_level is %r, expected %r" % (got, LEVEL_NAMES[level]))
+    pc.check_threads_level(doc, LEVEL_NAMES[level])
     srcs = pc.src_points(doc)
     listing = pc.describe_srcs(doc)
     for s in srcs:
@@ -79,15 +77,10 @@ def check(doc, source, level, steps, invariants=True):
                         "points:\n%s" % (where, len(found), listing))
             s = found[0]
             matched.add(s["id"])
-            for key, want in (("calls", calls), ("bytes_sent", sent),
-                              ("bytes_recv", recv)):
-                per = pc.by_rank(s, key)
-                if per != {0: want, 1: want}:
-                    pc.fail("%s: %s per process %r, expected %d on each of "
-                            "ranks 0 and 1" % (where, key, per, want))
-                if s[key] != 2 * want:
-                    pc.fail("%s: %s = %r, expected %d"
-                            % (where, key, s[key], 2 * want))
+            # as many on each of ranks 0 and 1
+            pc.check_counts(s, {0: calls, 1: calls}, {0: sent, 1: sent},
+                            {0: recv, 1: recv}, ranks=(0, 1), exact=True,
+                            where=where)
     for s in srcs:
         if s["id"] in matched:
             continue
@@ -96,30 +89,22 @@ def check(doc, source, level, steps, invariants=True):
                     % (pc.describe_src(s), listing))
 
 
-def main(argv):
-    modes = ("--invariants", "--no-invariants", "--only-invariants")
-    if len(argv) != 7 or argv[1] not in modes:
-        print(__doc__, file=sys.stderr)
-        return 2
-    mode = argv[1]
-    json_path, text_path, source, level, steps = argv[2:]
-    try:
+def main(mode, json_path, text_path, source, level, steps):
+    if mode not in ("--invariants", "--no-invariants", "--only-invariants"):
+        pc.bad_usage()
+    with pc.prefixed(level):
         doc = pc.load(json_path)
         if mode == "--only-invariants":
             pc.check_invariants(doc)
             print("%s: every invariant holds" % level)
-            return 0
+            return
         check(doc, source, level, int(steps), mode == "--invariants")
         pc.check_text(doc, text_path)
-    except AssertionError as e:
-        print("FAIL: %s: %s" % (level, e), file=sys.stderr)
-        return 1
     print("%s: %d workers x %s steps: exact calls and bytes per SRC point, "
           "times non-negative, %stext agrees"
           % (level, NWORKERS, steps,
              "invariants hold, " if mode == "--invariants" else ""))
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

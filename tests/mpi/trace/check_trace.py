@@ -13,7 +13,6 @@ time order, the locations' event counts, at least MIN_FLUSHES BufferFlush
 events, and the protocol's Trace parameter (path and size of the archive).
 """
 import collections
-import json
 import os
 import re
 import sys
@@ -21,17 +20,10 @@ import sys
 import otf2
 from otf2.enums import CollectiveOp, Paradigm, RegionRole
 
-failures = []
+import protocol_check as pc
 
-
-def fail(msg):
-    failures.append(msg)
-    print("FAIL: " + msg, file=sys.stderr)
-
-
-def expect(what, actual, expected):
-    if actual != expected:
-        fail("%s: %r, expected %r" % (what, actual, expected))
+failures = pc.Failures()
+fail, expect = failures.fail, failures.expect
 
 
 def line_of(source, text):
@@ -42,11 +34,8 @@ def line_of(source, text):
     return hits[0]
 
 
-def main(argv):
-    if len(argv) != 6:
-        print(__doc__, file=sys.stderr)
-        return 2
-    anchor, protocol, source_path, flood, min_flushes = argv[1], argv[2], argv[3], int(argv[4]), int(argv[5])
+def main(anchor, protocol, source_path, flood, min_flushes):
+    flood, min_flushes = int(flood), int(min_flushes)
     source = open(source_path).read().split("\n")
     # the lines of each function's calls, by rank
     lines = {
@@ -218,7 +207,7 @@ def main(argv):
     if flushes < min_flushes:
         fail("%d BufferFlush events, expected at least %d" % (flushes, min_flushes))
 
-    doc = json.load(open(protocol))
+    doc = pc.load(protocol)
     t = doc["parameters"]["trace"]
     directory = os.path.dirname(os.path.abspath(anchor))
     expect("protocol's trace path", os.path.abspath(t["path"]), directory)
@@ -227,11 +216,10 @@ def main(argv):
     expect("protocol's trace complete", t["complete"], True)
     if not re.search(r"\(%d bytes, OTF2\)" % size, t["text"]):
         fail("protocol's Trace text %r does not give the size %d" % (t["text"], size))
-    if failures:
+    if failures.status():
         return 1
     print("trace: %d events checked, %d flushes" % (sum(counted.values()), flushes))
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

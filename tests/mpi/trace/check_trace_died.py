@@ -20,18 +20,15 @@ MPIPROF::INCOMPLETE property gives it) and the launcher killed rank 0.
   - the partial protocol of rank 1 names the archive, complete: false.
 """
 import collections
-import json
 import re
 import sys
 
 import otf2
 
-failures = []
+import protocol_check as pc
 
-
-def fail(msg):
-    failures.append(msg)
-    print("FAIL: " + msg, file=sys.stderr)
+failures = pc.Failures()
+fail = failures.fail
 
 
 anchor, analyzed, partial, rounds, ended = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
@@ -45,8 +42,7 @@ sends = events[("MPI Rank 0", "MpiSend")]
 if recvs != rounds:
     fail("rank 1 (which ended itself): %d MpiRecv events in the archive, expected %d" % (recvs, rounds))
 
-with open(analyzed) as f:
-    protocol = json.load(f)
+protocol = pc.load(analyzed)
 parameters = protocol["parameters"]
 said = [w for w in parameters["warnings"] if w.startswith("the trace is incomplete (the run ended early")]
 if len(said) != 1:
@@ -68,12 +64,7 @@ else:
 if not re.search(ended, said[0]):
     fail("mpiprof-analyze: the warning does not say how rank 1 ended (%s): %s" % (ended, said[0]))
 
-calls = collections.Counter()
-for interval in protocol["intervals"]:
-    if interval.get("level") == 0 or interval.get("id") == 0:
-        for src in interval.get("src", []):
-            calls[src["function"]] += src["calls"]
-        break
+calls = collections.Counter(pc.calls_by_function(protocol))  # interval 0's
 if calls["MPI_Recv"] != rounds:
     fail("mpiprof-analyze: MPI_Recv calls %d, expected %d" % (calls["MPI_Recv"], rounds))
 if calls["MPI_Send"] != sends:
@@ -82,13 +73,12 @@ if calls["MPI_Send"] != sends:
 if parameters["trace"]["complete"] is not False:
     fail("mpiprof-analyze: Trace parameter complete: %r" % parameters["trace"]["complete"])
 
-with open(partial) as f:
-    trace = json.load(f)["parameters"]["trace"]
+trace = pc.load(partial)["parameters"]["trace"]
 if trace["complete"] is not False or not trace["path"] or not trace["path"].endswith(".otf2") or \
         "incomplete: readable up to this process's end" not in trace["text"]:
     fail("rank 1's partial protocol: Trace parameter %r" % trace)
 
-if failures:
+if failures.status():
     sys.exit(1)
 print("ok: rank 1 %d receives, rank 0 %d of %d sends (%s), analyzed as incomplete" %
       (recvs, sends, rounds, "killed" if killed else "ended by a signal it handled"))

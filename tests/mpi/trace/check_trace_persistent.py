@@ -13,40 +13,29 @@ least half of N x T.
 """
 import sys
 
-import protocol_base as pb
-import protocol_query as pq
+import protocol_check as pc
 
 N, T = 6, 0.010
 
 
-def total(src, key):
-    value = src.get(key) or {}
-    return value.get("sum") or 0.0
-
-
-def main(argv):
-    if len(argv) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    doc = pb.load(argv[1])
-    iv = pq.find_interval(doc, "persistent")
-    waitall = pq.find_src(doc, "MPI_Waitall", interval=iv["id"])
-    starts = {f: pq.find_src(doc, f, interval=iv["id"]) for f in ("MPI_Start", "MPI_Startall")}
-    problems = []
+def main(json_path):
+    doc = pc.load(json_path)
+    iv = pc.find_interval(doc, "persistent")
+    waitall = pc.find_src(doc, "MPI_Waitall", interval=iv["id"])
+    starts = {f: pc.find_src(doc, f, interval=iv["id"]) for f in ("MPI_Start", "MPI_Startall")}
+    problems = pc.Failures()
     if len(waitall) != 1:
-        problems.append("%d SRC points of MPI_Waitall, expected 1" % len(waitall))
-    elif total(waitall[0], "real_sync") < N * T / 3:
-        problems.append("MPI_Waitall: Real sync %.4f s, expected at least %.4f"
-                        % (total(waitall[0], "real_sync"), N * T / 3))
+        problems.fail("%s: %d SRC points of MPI_Waitall, expected 1" % (json_path, len(waitall)))
+    elif pc.stat_sum(waitall[0], "real_sync") < N * T / 3:
+        problems.fail("%s: MPI_Waitall: Real sync %.4f s, expected at least %.4f"
+                      % (json_path, pc.stat_sum(waitall[0], "real_sync"), N * T / 3))
     if starts["MPI_Start"]:  # MPI-4: persistent collectives
         for function, found in starts.items():
-            if len(found) != 1 or total(found[0], "potential_sync") < N * T / 2:
-                problems.append("%s: %s, expected one SRC point with Potential sync of at least %.4f s"
-                                % (function, [total(s, "potential_sync") for s in found], N * T / 2))
-    for p in problems:
-        print("check_trace_persistent: %s: %s" % (argv[1], p), file=sys.stderr)
-    return 1 if problems else 0
+            if len(found) != 1 or pc.stat_sum(found[0], "potential_sync") < N * T / 2:
+                problems.fail("%s: %s: %s, expected one SRC point with Potential sync of at least %.4f s"
+                              % (json_path, function, [pc.stat_sum(s, "potential_sync") for s in found], N * T / 2))
+    return problems.status()
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

@@ -72,7 +72,7 @@ def check_bounds(iv):
     m = iv["real"]["main"]
     exec_p = pc.by_rank(iv["real"], "execution_time")
     for key in ("potential_sync", "time_variation", "overlap"):
-        v = ws.main_value(iv, key)
+        v = pc.main_value(iv, key)
         if v > m["total_time"] + 1e-6:
             pc.fail("interval %r: %s %.6f exceeds the Total time %.6f"
                     % (iv["name"], key, v, m["total_time"]))
@@ -83,45 +83,34 @@ def check_bounds(iv):
                         % (iv["name"], key, r, x, exec_p[r]))
 
 
-def main(argv):
-    if len(argv) not in (4, 5):
-        print(__doc__, file=sys.stderr)
-        return 2
-    json_path, text_path, prefix = argv[1:4]
-    schema = argv[4] if len(argv) == 5 else None
-    try:
-        ev = ws.read_events(prefix)
-        doc = pc.load(json_path)
-        ws.check_protocol(doc, text_path, schema)
-        for phase, key in (("bcast_race", "bcast"),
-                           ("gather_race", "gather"), ("icoll", "icoll")):
-            iv = ws.phase(doc, phase)
-            check_bounds(iv)
-            for r in (0, 1):
-                pot, var = collective_windows(ev, key, r)
-                got_p = ws.check_rank(phase, iv, "potential_sync", r, pot,
-                                      REL, ABS)
-                got_v = ws.check_rank(phase, iv, "time_variation", r, var,
-                                      REL, ABS)
-                print("%-11s rank %d: Potential sync %.6f (union of its "
-                      "windows %.6f), Time variation %.6f (%.6f)"
-                      % (phase, r, got_p, pot, got_v, var))
-        for phase, key, transfer in (
-                ("icoll", "req_icoll", lambda inst: T_COLL),
-                ("p2p", "req_p2p", lambda inst: T_P2P)):
-            iv = ws.phase(doc, phase)
-            check_bounds(iv)
-            for r in (0, 1):
-                want = overlap_windows(ev, key, r, transfer)
-                got = ws.check_rank(phase, iv, "overlap", r, want, REL, ABS)
-                print("%-11s rank %d: Overlap %.6f (union of its requests' "
-                      "windows %.6f)" % (phase, r, got, want))
-        check_bounds(pc.interval(doc, 0))
-    except AssertionError as e:
-        print("FAIL: %s" % e, file=sys.stderr)
-        return 1
-    return 0
+def main(json_path, text_path, prefix, schema=None):
+    ev = ws.read_events(prefix)
+    doc = ws.load_checked(json_path, text_path, schema)
+    for phase, key in (("bcast_race", "bcast"),
+                       ("gather_race", "gather"), ("icoll", "icoll")):
+        iv = ws.phase(doc, phase)
+        check_bounds(iv)
+        for r in (0, 1):
+            pot, var = collective_windows(ev, key, r)
+            got_p = pc.check_rank(phase, iv, "potential_sync", r, pot,
+                                  REL, ABS)
+            got_v = pc.check_rank(phase, iv, "time_variation", r, var,
+                                  REL, ABS)
+            print("%-11s rank %d: Potential sync %.6f (union of its "
+                  "windows %.6f), Time variation %.6f (%.6f)"
+                  % (phase, r, got_p, pot, got_v, var))
+    for phase, key, transfer in (
+            ("icoll", "req_icoll", lambda inst: T_COLL),
+            ("p2p", "req_p2p", lambda inst: T_P2P)):
+        iv = ws.phase(doc, phase)
+        check_bounds(iv)
+        for r in (0, 1):
+            want = overlap_windows(ev, key, r, transfer)
+            got = pc.check_rank(phase, iv, "overlap", r, want, REL, ABS)
+            print("%-11s rank %d: Overlap %.6f (union of its requests' "
+                  "windows %.6f)" % (phase, r, got, want))
+    check_bounds(pc.interval(doc, 0))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

@@ -33,38 +33,28 @@ ON_INTERCOMM = ("MPI_Barrier", "MPI_Bcast", "MPI_Allgather")
 
 
 def check_one(text_path, schema):
-    doc = pc.load(text_path + ".json")
-    ws.check_protocol(doc, text_path, schema)
+    doc = ws.load_checked(None, text_path, schema)
     ws.check_waitstates_reported(doc, text_path)
-    calls = {}
-    srcs = pc.src_points(doc)
-    for s in srcs:
-        calls[s["function"]] = calls.get(s["function"], 0) + s["calls"]
+    calls = pc.calls_by_function(doc)
     for fn, n in CALLS.items():
         if calls.get(fn) != n:
             pc.fail("%s: %s called %r times in the protocol, expected %d"
                     % (text_path, fn, calls.get(fn), n))
-    for s in srcs:
+    for s in pc.src_points(doc):
         if s["function"] in ON_INTERCOMM:
             for key in ("potential_sync", "time_variation"):
-                ws.src_stat(s, key)  # fails when n/a
+                pc.src_stat(s, key)  # fails when n/a
 
 
-def main(argv):
-    if len(argv) < 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    schema = None if argv[1] == "-" else argv[1]
-    try:
-        for text_path in argv[2:]:
-            check_one(text_path, schema)
-        print("%d protocols: invariants hold, calls exact, wait states "
-              "analysed" % (len(argv) - 2))
-    except AssertionError as e:
-        print("FAIL: %s" % e, file=sys.stderr)
-        return 1
-    return 0
+def main(schema, *text_paths):
+    if not text_paths:
+        pc.bad_usage()
+    schema = None if schema == "-" else schema
+    for text_path in text_paths:
+        check_one(text_path, schema)
+    print("%d protocols: invariants hold, calls exact, wait states "
+          "analysed" % len(text_paths))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

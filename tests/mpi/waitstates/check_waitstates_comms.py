@@ -40,29 +40,13 @@ TV_TOL = 0.010      # Time variation: absolute tolerance
 ZERO_TOL = 0.005    # "0" in the self phase
 
 
-def sendrecv_real_sync(ev, key):
-    """{rank: Real sync} of the MPI_Sendrecv calls recorded as key (both
-    ranks, each receiving from the other)."""
-    out = {0: 0.0, 1: 0.0}
-    for i, inst in sorted(ws.events(ev, key).items()):
-        if sorted(inst) != [0, 1]:
-            pc.fail("event %s %d: expected both ranks" % (key, i))
-        for r in (0, 1):
-            (s0, e0), (s1, _) = inst[r], inst[1 - r]
-            out[r] += min(e0 - s0, max(0.0, s1 - s0))
-    return out
-
-
 def check_run(name, source, schema, text_path, prefix, out):
     """Check one run; returns {(phase, marker): {key: value}} for the
     comparison of runs, and {src key: (calls, bytes_sent, bytes_recv)}."""
     print("==== run %s" % name)
-    meas = ws.measurements(out, ("errors",))
-    if meas[0]["errors"] or meas[1]["errors"]:
-        pc.fail("run %s: the program reports errors (see its stderr)" % name)
+    ws.program_measurements(out)
     ev = ws.read_events(prefix)
-    doc = pc.load(text_path + ".json")
-    ws.check_protocol(doc, text_path, schema)
+    doc = ws.load_checked(None, text_path, schema)
     ws.check_waitstates_reported(doc, text_path)
     values = {}
 
@@ -92,11 +76,11 @@ def check_run(name, source, schema, text_path, prefix, out):
             ws.note_nominal("%s: Potential sync of %s, from the program's "
                             "instants" % (what, marker),
                             tot["potential_sync"], nom_ps)
-            s = ws.site(doc, iv, fn, source, marker)
+            s = pc.site(doc, iv, fn, source, marker)
             n = N_DUP if phase == "dup_loop" else N
-            ws.check_counts(s, calls={0: n, 1: n})
+            pc.check_counts(s, calls={0: n, 1: n})
             if fn == "MPI_Allreduce":
-                ws.check_counts(s, bytes_sent={0: 4 * n, 1: 4 * n},
+                pc.check_counts(s, bytes_sent={0: 4 * n, 1: 4 * n},
                                 bytes_recv={0: 4 * n, 1: 4 * n})
             # world rank 0 enters each instance one skew before rank 1
             # (per process as the program's instants give it: a rank delayed
@@ -104,7 +88,7 @@ def check_run(name, source, schema, text_path, prefix, out):
             pr = {r: per[r]["potential_sync"] for r in (0, 1)}
             v = ws.check_src_value(what, s, "potential_sync",
                                    tot["potential_sync"], REL, per_rank=pr)
-            tv = ws.src_stat(s, "time_variation")["sum"]
+            tv = pc.src_stat(s, "time_variation")["sum"]
             pc.check_approx("%s: Time variation of %s" % (what,
                                                          pc.describe_src(s)),
                             tv, tot["time_variation"], 0, TV_TOL)
@@ -118,11 +102,11 @@ def check_run(name, source, schema, text_path, prefix, out):
         ws.note_nominal("%s: Real sync, from the program's instants" % what,
                         exp_rs, nom_rs)
         n = N_DUP if phase == "dup_loop" else N
-        recv = ws.site(doc, iv, "MPI_Recv", source, rmark)
-        send = ws.site(doc, iv, "MPI_Send", source, smark)
-        ws.check_counts(recv, calls={0: n}, bytes_recv={0: n * B},
+        recv = pc.site(doc, iv, "MPI_Recv", source, rmark)
+        send = pc.site(doc, iv, "MPI_Send", source, smark)
+        pc.check_counts(recv, calls={0: n}, bytes_recv={0: n * B},
                         bytes_sent={})
-        ws.check_counts(send, calls={1: n}, bytes_sent={1: n * B},
+        pc.check_counts(send, calls={1: n}, bytes_sent={1: n * B},
                         bytes_recv={})
         # world rank 0 receives, whatever its rank in the communicator
         v = ws.check_src_value(what, recv, "real_sync", exp_rs, REL,
@@ -132,26 +116,26 @@ def check_run(name, source, schema, text_path, prefix, out):
         values[(phase, rmark)] = {"real_sync": v}
         # The interval: its collectives' Potential sync; its receives' and
         # aligning MPI_Sendrecv calls' Real sync.
-        ws.check_main(what, iv, "potential_sync", pot_total, REL)
+        pc.check_main(what, iv, "potential_sync", pot_total, REL)
         for r in (0, 1):
-            ws.check_rank(what + " (world rank 0 enters first)", iv,
+            pc.check_rank(what + " (world rank 0 enters first)", iv,
                           "potential_sync", r, pot_rank[r], 0,
                           REL * pot_total)
         al = {0: 0.0, 1: 0.0}
         for key in aligns:
-            x = sendrecv_real_sync(ev, key)
+            x = ws.expected_sendrecv(ev, key)
             al[0] += x[0]
             al[1] += x[1]
-        ws.check_main(what, iv, "real_sync", exp_rs + al[0] + al[1], REL,
+        pc.check_main(what, iv, "real_sync", exp_rs + al[0] + al[1], REL,
                       0.002)
-        ws.check_rank(what, iv, "real_sync", 0, exp_rs + al[0], REL, 0.002)
-        ws.check_rank(what, iv, "real_sync", 1, al[1], REL,
+        pc.check_rank(what, iv, "real_sync", 0, exp_rs + al[0], REL, 0.002)
+        pc.check_rank(what, iv, "real_sync", 1, al[1], REL,
                       max(0.002, REL * nom_rs))
         ws.check_realsync_le_sendrecv(iv)
         if phase == "dup_loop":
             for fn, marker in (("MPI_Comm_dup", "b_dup"),
                                ("MPI_Comm_free", "b_free")):
-                ws.check_counts(ws.site(doc, iv, fn, source, marker),
+                pc.check_counts(pc.site(doc, iv, fn, source, marker),
                                 calls={0: N_DUP, 1: N_DUP})
 
     # MPI_COMM_SELF and messages to oneself: nothing to wait for.
@@ -166,21 +150,19 @@ def check_run(name, source, schema, text_path, prefix, out):
             ("MPI_Isend", "d_isend_w", (N * B, 0)),
             ("MPI_Recv", "d_recv_w", (0, N * B)),
             ("MPI_Wait", "d_wait_w", None)):
-        s = ws.site(doc, iv, fn, source, marker)
-        ws.check_counts(s, calls={0: N, 1: N})
+        s = pc.site(doc, iv, fn, source, marker)
+        pc.check_counts(s, calls={0: N, 1: N})
         if counts:
-            ws.check_counts(s, bytes_sent={0: counts[0], 1: counts[0]},
+            pc.check_counts(s, bytes_sent={0: counts[0], 1: counts[0]},
                             bytes_recv={0: counts[1], 1: counts[1]})
         for key in ("potential_sync", "time_variation", "real_sync"):
             ws.check_src_zero(what, s, key, ZERO_TOL)
     for key in ("potential_sync", "time_variation", "real_sync"):
         pc.check_approx("%s: interval main %s" % (what, key),
-                        ws.main_value(iv, key), 0.0, 0, ZERO_TOL)
-    for s in iv["src"]:
-        if s["function"] not in ("MPI_Allreduce", "MPI_Barrier", "MPI_Isend",
-                                 "MPI_Recv", "MPI_Wait"):
-            pc.fail("%s: unexpected SRC point %s" % (what,
-                                                    pc.describe_src(s)))
+                        pc.main_value(iv, key), 0.0, 0, ZERO_TOL)
+    pc.check_no_other_srcs(what, iv, (), ("MPI_Allreduce", "MPI_Barrier",
+                                          "MPI_Isend", "MPI_Recv",
+                                          "MPI_Wait"))
     print("%s: no wait states, as expected" % what)
 
     counts = {}
@@ -191,58 +173,51 @@ def check_run(name, source, schema, text_path, prefix, out):
     return doc, values, counts
 
 
-def main(argv):
-    if len(argv) < 4:
-        print(__doc__, file=sys.stderr)
-        return 2
-    source, schema = argv[1], argv[2]
+def main(source, schema, *specs):
+    if not specs:
+        pc.bad_usage()
     schema = None if schema == "-" else schema
-    try:
-        runs = []
-        for spec in argv[3:]:
-            parts = spec.split(":")
-            if len(parts) != 4:
-                pc.fail("bad RUN %r: expected NAME:PROTOCOL.txt:EVENTS:STDOUT"
-                        % spec)
-            name, text_path, prefix, out = parts
-            doc, values, counts = check_run(name, source, schema, text_path,
-                                            prefix, out)
-            cfg = ws.configuration(doc, "MPIPROF_SYNC_BATCH")
-            if name == "batch":
-                if not cfg or cfg.get("value") != "8" or cfg.get("default"):
-                    pc.fail("run %s: the configuration gives "
-                            "MPIPROF_SYNC_BATCH as %r, expected value '8' "
-                            "(not the default)" % (name, cfg))
-            elif cfg is not None and not cfg.get("default"):
-                pc.fail("run %s: MPIPROF_SYNC_BATCH is %r, expected the "
-                        "default" % (name, cfg))
-            runs.append((name, values, counts))
-        base_name, _, base_counts = runs[0]
-        for name, _, counts in runs[1:]:
-            what = "runs %s and %s" % (base_name, name)
-            if set(counts) != set(base_counts):
-                pc.fail("%s: different SRC points: only in %s: %r; only in "
-                        "%s: %r" % (what, base_name,
-                                    sorted(set(base_counts) - set(counts)),
-                                    name,
-                                    sorted(set(counts) - set(base_counts))))
-            for k, c in counts.items():
-                if c != base_counts[k]:
-                    pc.fail("%s: SRC point %r has calls, bytes_sent, "
-                            "bytes_recv %r in one and %r in the other"
-                            % (what, k, base_counts[k], c))
-            # The wait states themselves: each run matched the definition
-            # applied to its own program's instants above (with batches of
-            # 8 as with the default); across runs they differ by the
-            # machine's noise (2 cores, busy-polling ranks), not by the
-            # batch size, so they are not compared with each other.
-            print("%s: the same SRC points, calls and bytes; each run's wait "
-                  "states match its own instants" % what)
-    except AssertionError as e:
-        print("FAIL: %s" % e, file=sys.stderr)
-        return 1
-    return 0
+    runs = []
+    for spec in specs:
+        parts = spec.split(":")
+        if len(parts) != 4:
+            pc.fail("bad RUN %r: expected NAME:PROTOCOL.txt:EVENTS:STDOUT"
+                    % spec)
+        name, text_path, prefix, out = parts
+        doc, values, counts = check_run(name, source, schema, text_path,
+                                        prefix, out)
+        cfg = ws.configuration(doc, "MPIPROF_SYNC_BATCH")
+        if name == "batch":
+            if not cfg or cfg.get("value") != "8" or cfg.get("default"):
+                pc.fail("run %s: the configuration gives "
+                        "MPIPROF_SYNC_BATCH as %r, expected value '8' "
+                        "(not the default)" % (name, cfg))
+        elif cfg is not None and not cfg.get("default"):
+            pc.fail("run %s: MPIPROF_SYNC_BATCH is %r, expected the "
+                    "default" % (name, cfg))
+        runs.append((name, values, counts))
+    base_name, _, base_counts = runs[0]
+    for name, _, counts in runs[1:]:
+        what = "runs %s and %s" % (base_name, name)
+        if set(counts) != set(base_counts):
+            pc.fail("%s: different SRC points: only in %s: %r; only in "
+                    "%s: %r" % (what, base_name,
+                                sorted(set(base_counts) - set(counts)),
+                                name,
+                                sorted(set(counts) - set(base_counts))))
+        for k, c in counts.items():
+            if c != base_counts[k]:
+                pc.fail("%s: SRC point %r has calls, bytes_sent, "
+                        "bytes_recv %r in one and %r in the other"
+                        % (what, k, base_counts[k], c))
+        # The wait states themselves: each run matched the definition
+        # applied to its own program's instants above (with batches of
+        # 8 as with the default); across runs they differ by the
+        # machine's noise (2 cores, busy-polling ranks), not by the
+        # batch size, so they are not compared with each other.
+        print("%s: the same SRC points, calls and bytes; each run's wait "
+              "states match its own instants" % what)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

@@ -25,7 +25,6 @@ program), MPI_THREAD_MULTIPLE, wait-state analyses on:
     (clocks aligned coarsely on a loaded machine) the values are not
     compared, only computed.
 """
-import os
 import re
 import sys
 
@@ -70,89 +69,71 @@ def expected_real_sync(ev, recv_key, send_key, thr):
     return total
 
 
-def main(argv):
-    if len(argv) != 5:
-        print(__doc__, file=sys.stderr)
-        return 2
-    source, schema, text_path, prefix = argv[1:5]
+def main(source, schema, text_path, prefix):
     schema = None if schema == "-" else schema
-    try:
-        doc = pc.load(text_path + ".json")
-        ws.check_protocol(doc, text_path, schema)
-        ws.check_waitstates_reported(doc, text_path)
-        lvl = doc["parameters"].get("threads_level")
-        if lvl != "MPI_THREAD_MULTIPLE":
-            pc.fail("threads_level is %r, expected MPI_THREAD_MULTIPLE" % lvl)
-        ev = ws.read_events(prefix)
+    doc = ws.load_checked(None, text_path, schema)
+    ws.check_waitstates_reported(doc, text_path)
+    pc.check_threads_level(doc, "MPI_THREAD_MULTIPLE")
+    ev = ws.read_events(prefix)
 
-        # A loaded machine aligns the clocks coarsely: waits shorter than
-        # the threshold count as 0, and waits near it flip either way.
-        thr = threshold(doc)
-        precise = thr < 0.25 * min(T_SKEW, T_LATE)
-        if not precise:
-            print("note: %s: differences below %.3g s count as 0 (clocks "
-                  "aligned coarsely on a loaded machine), too close to the "
-                  "program's %.3g s waits: their values are not compared"
-                  % (text_path, thr, min(T_SKEW, T_LATE)))
-        skew = ws.site(doc, 0, "MPI_Allreduce", source, "skew_allreduce")
-        ws.check_counts(skew, calls={0: K, 1: K})
-        expected_ps = sum(expected_potential_sync(ev, "skew%d" % t, thr)
-                          for t in range(NTHREADS))
-        ps = ws.src_stat(skew, "potential_sync")
-        if precise:
-            pc.check_approx("Potential sync of the skewed MPI_Allreduce on "
-                            "idup'ed communicators (%s), against the "
-                            "program's instants" % pc.describe_src(skew),
-                            ps["sum"], expected_ps, REL, ABS)
-        if precise and ps.get("max_rank") != 0:
-            pc.fail("Potential sync of %s: max_rank %r, expected 0 (rank 1 "
-                    "enters late)" % (pc.describe_src(skew), ps))
+    # A loaded machine aligns the clocks coarsely: waits shorter than
+    # the threshold count as 0, and waits near it flip either way.
+    thr = threshold(doc)
+    precise = thr < 0.25 * min(T_SKEW, T_LATE)
+    if not precise:
+        print("note: %s: differences below %.3g s count as 0 (clocks "
+              "aligned coarsely on a loaded machine), too close to the "
+              "program's %.3g s waits: their values are not compared"
+              % (text_path, thr, min(T_SKEW, T_LATE)))
+    skew = pc.site(doc, 0, "MPI_Allreduce", source, "skew_allreduce")
+    pc.check_counts(skew, calls={0: K, 1: K})
+    expected_ps = sum(expected_potential_sync(ev, "skew%d" % t, thr)
+                      for t in range(NTHREADS))
+    ps = pc.src_stat(skew, "potential_sync")
+    if precise:
+        pc.check_approx("Potential sync of the skewed MPI_Allreduce on "
+                        "idup'ed communicators (%s), against the "
+                        "program's instants" % pc.describe_src(skew),
+                        ps["sum"], expected_ps, REL, ABS)
+    if precise and ps.get("max_rank") != 0:
+        pc.fail("Potential sync of %s: max_rank %r, expected 0 (rank 1 "
+                "enters late)" % (pc.describe_src(skew), ps))
 
-        recv = ws.site(doc, 0, "MPI_Recv", source, "late_recv")
-        send = ws.site(doc, 0, "MPI_Send", source, "late_send")
-        ws.check_counts(recv, calls={0: K})
-        ws.check_counts(send, calls={1: K})
-        expected_rs = sum(expected_real_sync(ev, "recv%d" % t, "send%d" % t,
-                                             thr)
-                          for t in range(NTHREADS))
-        rs = ws.src_stat(recv, "real_sync")
-        if precise:
-            pc.check_approx("Real sync of the late MPI_Recv on idup'ed "
-                            "communicators (%s), against the program's "
-                            "instants" % pc.describe_src(recv), rs["sum"],
-                            expected_rs, REL, ABS)
+    recv = pc.site(doc, 0, "MPI_Recv", source, "late_recv")
+    send = pc.site(doc, 0, "MPI_Send", source, "late_send")
+    pc.check_counts(recv, calls={0: K})
+    pc.check_counts(send, calls={1: K})
+    expected_rs = sum(expected_real_sync(ev, "recv%d" % t, "send%d" % t,
+                                         thr)
+                      for t in range(NTHREADS))
+    rs = pc.src_stat(recv, "real_sync")
+    if precise:
+        pc.check_approx("Real sync of the late MPI_Recv on idup'ed "
+                        "communicators (%s), against the program's "
+                        "instants" % pc.describe_src(recv), rs["sum"],
+                        expected_rs, REL, ABS)
 
-        barrier = ws.site(doc, 0, "MPI_Barrier", source, "grand_barrier")
-        ws.check_counts(barrier, calls={0: K, 1: K})
-        analysed = [barrier]
-        for fn, marker in (("MPI_Iallreduce", "iallreduce"),
-                           ("MPI_Ibcast", "ibcast"),
-                           ("MPI_Ibarrier", "ibarrier")):
-            # two call paths: on the parents and on the first children
-            # (idup'ed)
-            line = pc.marker_line(source, marker)
-            found = pc.find_src(doc, fn, os.path.basename(source), line)
-            if len(found) != 2:
-                pc.fail("%d SRC points of %s at line %d (MARK:%s), expected "
-                        "2 (on parents, on idup'ed children):\n%s"
-                        % (len(found), fn, line, marker,
-                           pc.describe_srcs(doc)))
-            for s in found:
-                ws.check_counts(s, calls={0: K, 1: K})
-            analysed += found
-        for s in analysed:
-            for key in ("potential_sync", "time_variation"):
-                ws.src_stat(s, key)  # fails when n/a
-        print("%s: Potential sync %.4f s (instants: %.4f s), Real sync "
-              "%.4f s (instants: %.4f s) on idup'ed communicators; "
-              "differences below %.3g s count as 0"
-              % (text_path, ps["sum"], expected_ps, rs["sum"], expected_rs,
-                 thr))
-    except AssertionError as e:
-        print("FAIL: %s" % e, file=sys.stderr)
-        return 1
-    return 0
+    barrier = pc.site(doc, 0, "MPI_Barrier", source, "grand_barrier")
+    pc.check_counts(barrier, calls={0: K, 1: K})
+    analysed = [barrier]
+    for fn, marker in (("MPI_Iallreduce", "iallreduce"),
+                       ("MPI_Ibcast", "ibcast"),
+                       ("MPI_Ibarrier", "ibarrier")):
+        # two call paths: on the parents and on the first children
+        # (idup'ed)
+        found = pc.sites(doc, 0, fn, source, marker, 2)
+        for s in found:
+            pc.check_counts(s, calls={0: K, 1: K})
+        analysed += found
+    for s in analysed:
+        for key in ("potential_sync", "time_variation"):
+            pc.src_stat(s, key)  # fails when n/a
+    print("%s: Potential sync %.4f s (instants: %.4f s), Real sync "
+          "%.4f s (instants: %.4f s) on idup'ed communicators; "
+          "differences below %.3g s count as 0"
+          % (text_path, ps["sum"], expected_ps, rs["sum"], expected_rs,
+             thr))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

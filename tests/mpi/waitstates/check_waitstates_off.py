@@ -61,11 +61,9 @@ def load_run(name, spec, source, schema):
     if len(parts) != 3:
         pc.fail("bad run %r: expected PROTOCOL.txt:EVENTS:STDOUT" % spec)
     text_path, prefix, out = parts
-    meas = ws.measurements(out, ("errors",))
-    if meas[0]["errors"] or meas[1]["errors"]:
-        pc.fail("run %s: the program reports errors (see its stderr)" % name)
-    doc = pc.load(text_path + ".json")
-    ws.check_protocol(doc, text_path, schema)
+    with pc.prefixed("run %s" % name):
+        ws.program_measurements(out)
+    doc = ws.load_checked(None, text_path, schema)
     return doc, text_path, ws.read_events(prefix)
 
 
@@ -82,18 +80,18 @@ def check_values(name, doc, source, ev):
                       tot["potential_sync"])):
         ws.note_nominal("%s: %s, from the program's instants" % (what, label),
                         v, NOMINAL)
-    ws.check_src_value(what, ws.site(doc, p2p, "MPI_Recv", source, "recv"),
+    ws.check_src_value(what, pc.site(doc, p2p, "MPI_Recv", source, "recv"),
                        "real_sync", exp_recv, REL, on_rank=0)
-    ws.check_src_value(what, ws.site(doc, p2p, "MPI_Wait", source, "wait"),
+    ws.check_src_value(what, pc.site(doc, p2p, "MPI_Wait", source, "wait"),
                        "real_sync", exp_wait, REL, on_rank=0)
-    ws.check_main(what, p2p, "real_sync", exp_recv + exp_wait, REL)
-    ar = ws.site(doc, coll, "MPI_Allreduce", source, "allreduce")
+    pc.check_main(what, p2p, "real_sync", exp_recv + exp_wait, REL)
+    ar = pc.site(doc, coll, "MPI_Allreduce", source, "allreduce")
     ws.check_src_value(what, ar, "potential_sync", tot["potential_sync"], REL,
                        per_rank={r: per[r]["potential_sync"] for r in (0, 1)})
     pc.check_approx("%s: Time variation of %s" % (what, pc.describe_src(ar)),
-                    ws.src_stat(ar, "time_variation")["sum"],
+                    pc.src_stat(ar, "time_variation")["sum"],
                     tot["time_variation"], 0, REL * NOMINAL)
-    ws.check_main(what, coll, "potential_sync", tot["potential_sync"], REL)
+    pc.check_main(what, coll, "potential_sync", tot["potential_sync"], REL)
 
 
 def check_all_null(name, doc):
@@ -177,109 +175,102 @@ def check_same_otherwise(on, off, times):
                        "null" if poff else "there"))
 
 
-def main(argv):
-    again = argv[1:2] == ["--again"]
+def main(*argv):
+    again = argv[:1] == ("--again",)
     if again:
-        argv = argv[:1] + argv[2:]
-    if len(argv) != 7:
-        print(__doc__, file=sys.stderr)
-        return 2
+        argv = argv[1:]
+    if len(argv) != 6:
+        pc.bad_usage()
     times = []
-    source, schema, on_spec, off_spec, bogus_spec, bogus_err = argv[1:]
+    source, schema, on_spec, off_spec, bogus_spec, bogus_err = argv
     schema = None if schema == "-" else schema
-    try:
-        # ---- on (the default)
-        on, on_text, on_ev = load_run("on", on_spec, source, schema)
-        on_param = ws.check_waitstates_reported(on, on_text)
-        check_values("on", on, source, on_ev)
-        if pc.find_warnings(on, VAR):
-            pc.fail("run on: warnings about %s although it is not set: %r"
-                    % (VAR, pc.find_warnings(on, VAR)))
-        cfg = ws.configuration(on, VAR)
-        if cfg is not None and not cfg.get("default"):
-            pc.fail("run on: the configuration gives %s = %r, expected the "
-                    "default" % (VAR, cfg))
-        on_line = ws.text_waitstates_line(on_text)
+    # ---- on (the default)
+    on, on_text, on_ev = load_run("on", on_spec, source, schema)
+    on_param = ws.check_waitstates_reported(on, on_text)
+    check_values("on", on, source, on_ev)
+    if pc.find_warnings(on, VAR):
+        pc.fail("run on: warnings about %s although it is not set: %r"
+                % (VAR, pc.find_warnings(on, VAR)))
+    cfg = ws.configuration(on, VAR)
+    if cfg is not None and not cfg.get("default"):
+        pc.fail("run on: the configuration gives %s = %r, expected the "
+                "default" % (VAR, cfg))
+    on_line = ws.text_waitstates_line(on_text)
 
-        # ---- off
-        off, off_text, _ = load_run("off", off_spec, source, schema)
-        check_all_null("off", off)
-        reasons = [w for w in pc.warnings(off) if OFF_REASON.search(w)]
-        if len(reasons) != 1:
-            pc.fail("run off: %d warnings give the reason %s=off, expected "
-                    "exactly 1. Warnings:\n  %s"
-                    % (len(reasons), VAR, "\n  ".join(pc.warnings(off))))
-        if not any(OFF_REASON.search(w) for w in ws.text_warnings(off_text)):
-            pc.fail("run off: the text protocol's Warnings do not give the "
-                    "reason %s=off: %r" % (VAR, ws.text_warnings(off_text)))
-        key, off_param = ws.waitstates_parameter(off)
-        if off_param == on_param:
-            pc.fail("run off: parameters.%s = %r, the same as with the "
-                    "analyses on" % (key, off_param))
-        off_line = ws.text_waitstates_line(off_text)
-        if off_line.split(":", 1)[1].strip() == \
-                on_line.split(":", 1)[1].strip():
-            pc.fail("run off: the text's %r is the same as with the analyses "
-                    "on" % off_line)
-        cfg = ws.configuration(off, VAR)
-        if not cfg or cfg.get("value") != "off" or cfg.get("default"):
-            pc.fail("run off: the configuration gives %s = %r, expected value "
-                    "'off', not the default" % (VAR, cfg))
-        check_same_otherwise(on, off, times)
-        print("run off: every wait state n/a, reason %r; parameters.%s = %r; "
-              "the same counts as with them on" % (reasons[0], key, off_param))
+    # ---- off
+    off, off_text, _ = load_run("off", off_spec, source, schema)
+    check_all_null("off", off)
+    reasons = [w for w in pc.warnings(off) if OFF_REASON.search(w)]
+    if len(reasons) != 1:
+        pc.fail("run off: %d warnings give the reason %s=off, expected "
+                "exactly 1. Warnings:\n  %s"
+                % (len(reasons), VAR, "\n  ".join(pc.warnings(off))))
+    if not any(OFF_REASON.search(w) for w in pc.text_warnings(off_text)):
+        pc.fail("run off: the text protocol's Warnings do not give the "
+                "reason %s=off: %r" % (VAR, pc.text_warnings(off_text)))
+    key, off_param = ws.waitstates_parameter(off)
+    if off_param == on_param:
+        pc.fail("run off: parameters.%s = %r, the same as with the "
+                "analyses on" % (key, off_param))
+    off_line = ws.text_waitstates_line(off_text)
+    if off_line.split(":", 1)[1].strip() == \
+            on_line.split(":", 1)[1].strip():
+        pc.fail("run off: the text's %r is the same as with the analyses "
+                "on" % off_line)
+    cfg = ws.configuration(off, VAR)
+    if not cfg or cfg.get("value") != "off" or cfg.get("default"):
+        pc.fail("run off: the configuration gives %s = %r, expected value "
+                "'off', not the default" % (VAR, cfg))
+    check_same_otherwise(on, off, times)
+    print("run off: every wait state n/a, reason %r; parameters.%s = %r; "
+          "the same counts as with them on" % (reasons[0], key, off_param))
 
-        # ---- bogus
-        bogus, bogus_text, bogus_ev = load_run("bogus", bogus_spec, source,
-                                               schema)
-        mine = pc.find_warnings(bogus, VAR)
-        if len(mine) != 1:
-            pc.fail("run bogus: %d warnings name %s, expected exactly 1:\n  %s"
-                    % (len(mine), VAR, "\n  ".join(pc.warnings(bogus))))
-        w = mine[0]
-        if "bogus" not in w:
-            pc.fail("run bogus: the warning does not show the bad value "
-                    "'bogus': %r" % w)
-        if OFF_REASON.search(w) or not re.search(r"\boff\b",
-                                                 w.replace("bogus", "")):
-            pc.fail("run bogus: the warning should say what is accepted "
-                    "(off among it) and not that the analyses are off: %r"
-                    % w)
-        if not any(VAR in x and "bogus" in x
-                   for x in ws.text_warnings(bogus_text)):
-            pc.fail("run bogus: the text protocol's Warnings do not name %s "
-                    "and 'bogus': %r" % (VAR, ws.text_warnings(bogus_text)))
-        with open(bogus_err, encoding="utf-8", errors="replace") as f:
-            err = [ln for ln in f.read().splitlines() if VAR in ln]
-        if len(err) != 1 or "bogus" not in err[0]:
-            pc.fail("run bogus: stderr has %d lines naming %s, expected "
-                    "exactly 1 (rank 0's) showing 'bogus': %r"
-                    % (len(err), VAR, err))
-        cfg = ws.configuration(bogus, VAR)
-        if not cfg or not cfg.get("default"):
-            pc.fail("run bogus: the configuration gives %s = %r, expected "
-                    "the default (the bad value is not used)" % (VAR, cfg))
-        key, bogus_param = ws.waitstates_parameter(bogus)
-        if bogus_param != on_param:
-            pc.fail("run bogus: parameters.%s = %r, expected the default's "
-                    "%r" % (key, bogus_param, on_param))
-        check_values("bogus", bogus, source, bogus_ev)
-        print("run bogus: warning %r; the default used" % w)
-        if times:
-            what = ("the times of the runs on and off differ beyond %d%% or "
-                    "%g s:\n  %s" % (SAME_REL * 100, SAME_ABS,
-                                      "\n  ".join(times)))
-            if again:
-                print("%s\nAGAIN: times" % what)
-                return 3
-            pc.fail(what)
-        print("runs on and off: the same times (within %d%% or %g s)"
-              % (SAME_REL * 100, SAME_ABS))
-    except AssertionError as e:
-        print("FAIL: %s" % e, file=sys.stderr)
-        return 1
-    return 0
+    # ---- bogus
+    bogus, bogus_text, bogus_ev = load_run("bogus", bogus_spec, source,
+                                           schema)
+    mine = pc.find_warnings(bogus, VAR)
+    if len(mine) != 1:
+        pc.fail("run bogus: %d warnings name %s, expected exactly 1:\n  %s"
+                % (len(mine), VAR, "\n  ".join(pc.warnings(bogus))))
+    w = mine[0]
+    if "bogus" not in w:
+        pc.fail("run bogus: the warning does not show the bad value "
+                "'bogus': %r" % w)
+    if OFF_REASON.search(w) or not re.search(r"\boff\b",
+                                             w.replace("bogus", "")):
+        pc.fail("run bogus: the warning should say what is accepted "
+                "(off among it) and not that the analyses are off: %r"
+                % w)
+    if not any(VAR in x and "bogus" in x
+               for x in pc.text_warnings(bogus_text)):
+        pc.fail("run bogus: the text protocol's Warnings do not name %s "
+                "and 'bogus': %r" % (VAR, pc.text_warnings(bogus_text)))
+    err = [ln for ln in pc.read_lines(bogus_err) if VAR in ln]
+    if len(err) != 1 or "bogus" not in err[0]:
+        pc.fail("run bogus: stderr has %d lines naming %s, expected "
+                "exactly 1 (rank 0's) showing 'bogus': %r"
+                % (len(err), VAR, err))
+    cfg = ws.configuration(bogus, VAR)
+    if not cfg or not cfg.get("default"):
+        pc.fail("run bogus: the configuration gives %s = %r, expected "
+                "the default (the bad value is not used)" % (VAR, cfg))
+    key, bogus_param = ws.waitstates_parameter(bogus)
+    if bogus_param != on_param:
+        pc.fail("run bogus: parameters.%s = %r, expected the default's "
+                "%r" % (key, bogus_param, on_param))
+    check_values("bogus", bogus, source, bogus_ev)
+    print("run bogus: warning %r; the default used" % w)
+    if times:
+        what = ("the times of the runs on and off differ beyond %d%% or "
+                "%g s:\n  %s" % (SAME_REL * 100, SAME_ABS,
+                                  "\n  ".join(times)))
+        if again:
+            print("%s\nAGAIN: times" % what)
+            return 3
+        pc.fail(what)
+    print("runs on and off: the same times (within %d%% or %g s)"
+          % (SAME_REL * 100, SAME_ABS))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))

@@ -36,87 +36,74 @@ OTHERS = ("MPI_Init_thread", "MPI_Comm_rank", "MPI_Comm_size",
           "MPI_Finalize")
 
 
-def main(argv):
-    if len(argv) not in (4, 5):
-        print(__doc__, file=sys.stderr)
-        return 2
-    json_path, text_path, source = argv[1:4]
-    schema = argv[4] if len(argv) == 5 else None
-    try:
-        doc = pc.load(json_path)
-        ws.check_protocol(doc, text_path, schema)
-        ws.check_waitstates_reported(doc, text_path)
-        lvl = doc["parameters"].get("threads_level")
-        if lvl != "MPI_THREAD_MULTIPLE":
-            pc.fail("threads_level is %r, expected MPI_THREAD_MULTIPLE" % lvl)
-        pc.check_call_sites(
-            doc, source,
-            [{"function": "MPI_Send", "marker": "t_send", "calls": {1: K},
-              "bytes_sent": {1: K * B}, "bytes_recv": {},
-              "caller": "run_work"},
-             {"function": "MPI_Recv", "marker": "t_recv", "calls": {0: K},
-              "bytes_sent": {}, "bytes_recv": {0: K * B},
-              "caller": "run_work"},
-             {"function": "MPI_Irecv", "marker": "t_irecv",
-              "calls": {0: K, 1: K}, "bytes_recv": {0: K * B, 1: K * B},
-              "caller": "run_work"},
-             {"function": "MPI_Isend", "marker": "t_isend",
-              "calls": {0: K, 1: K}, "bytes_sent": {0: K * B, 1: K * B},
-              "caller": "run_work"},
-             {"function": "MPI_Waitall", "marker": "t_waitall",
-              "calls": {0: K, 1: K}, "caller": "run_work"},
-             {"function": "MPI_Iallreduce", "marker": "t_iallreduce",
-              "calls": {0: K, 1: K}, "caller": "run_work"},
-             {"function": "MPI_Wait", "marker": "t_iwait",
-              "calls": {0: K, 1: K}, "caller": "run_work"},
-             {"function": "MPI_Barrier", "marker": "t_barrier",
-              "calls": {0: K, 1: K}, "caller": "run_work"},
-             {"function": "MPI_Comm_dup", "marker": "dup",
-              "calls": {0: NTHREADS, 1: NTHREADS}},
-             {"function": "MPI_Comm_free", "marker": "free",
-              "calls": {0: NTHREADS, 1: NTHREADS}}],
-            OTHERS + ("MPI_Allreduce",))
-        # Two MPI_Allreduce call sites: the threads' and the main thread's.
-        ar = ws.site(doc, 0, "MPI_Allreduce", source, "t_allreduce")
-        ws.check_counts(ar, calls={0: K, 1: K},
-                        bytes_sent={0: 4 * K, 1: 4 * K},
-                        bytes_recv={0: 4 * K, 1: 4 * K})
-        chk = ws.site(doc, 0, "MPI_Allreduce", source, "m_check")
-        ws.check_counts(chk, calls={0: 1, 1: 1})
-        n_ar = len(pc.find_src(doc, "MPI_Allreduce"))
-        if n_ar != 2:
-            pc.fail("%d SRC points of MPI_Allreduce, expected 2:\n%s"
-                    % (n_ar, pc.describe_srcs(doc)))
+def at_least_quarter(what, s, key, nominal):
+    """SRC point s's statistic key, at least a quarter of nominal."""
+    st = pc.src_stat(s, key)
+    if st["sum"] < 0.25 * nominal:
+        pc.fail("%s of %s %s is %.6f, expected at least a quarter of the "
+                "nominal %.6f" % (key, what, pc.describe_src(s), st["sum"],
+                                  nominal))
+    return st
 
-        iv0 = pc.interval(doc, 0)
-        for key in ws.WS_KEYS:
-            ws.main_value(iv0, key)
-        ws.check_realsync_le_sendrecv(iv0)
-        recv = ws.site(doc, 0, "MPI_Recv", source, "t_recv")
-        rs = ws.src_stat(recv, "real_sync")
-        nominal = K * T_LATE
-        if rs["sum"] < 0.25 * nominal:
-            pc.fail("Real sync of the late sender's %s is %.6f, expected at "
-                    "least a quarter of the nominal %.6f"
-                    % (pc.describe_src(recv), rs["sum"], nominal))
-        if rs.get("max_rank") != 0:
-            pc.fail("Real sync of %s is rank %r's, expected rank 0's (%r)"
-                    % (pc.describe_src(recv), rs.get("max_rank"), rs))
-        ps = ws.src_stat(ar, "potential_sync")
-        nominal = K * T_SKEW
-        if ps["sum"] < 0.25 * nominal:
-            pc.fail("Potential sync of the skewed %s is %.6f, expected at "
-                    "least a quarter of the nominal %.6f"
-                    % (pc.describe_src(ar), ps["sum"], nominal))
-        ws.src_stat(ar, "time_variation")
-        print("threads: Real sync %.6f at the late sender's MPI_Recv, "
-              "Potential sync %.6f at the skewed MPI_Allreduce; counts exact"
-              % (rs["sum"], ps["sum"]))
-    except AssertionError as e:
-        print("FAIL: %s" % e, file=sys.stderr)
-        return 1
-    return 0
+
+def main(json_path, text_path, source, schema=None):
+    doc = ws.load_checked(json_path, text_path, schema)
+    ws.check_waitstates_reported(doc, text_path)
+    pc.check_threads_level(doc, "MPI_THREAD_MULTIPLE")
+    pc.check_call_sites(
+        doc, source,
+        [{"function": "MPI_Send", "marker": "t_send", "calls": {1: K},
+          "bytes_sent": {1: K * B}, "bytes_recv": {},
+          "caller": "run_work"},
+         {"function": "MPI_Recv", "marker": "t_recv", "calls": {0: K},
+          "bytes_sent": {}, "bytes_recv": {0: K * B},
+          "caller": "run_work"},
+         {"function": "MPI_Irecv", "marker": "t_irecv",
+          "calls": {0: K, 1: K}, "bytes_recv": {0: K * B, 1: K * B},
+          "caller": "run_work"},
+         {"function": "MPI_Isend", "marker": "t_isend",
+          "calls": {0: K, 1: K}, "bytes_sent": {0: K * B, 1: K * B},
+          "caller": "run_work"},
+         {"function": "MPI_Waitall", "marker": "t_waitall",
+          "calls": {0: K, 1: K}, "caller": "run_work"},
+         {"function": "MPI_Iallreduce", "marker": "t_iallreduce",
+          "calls": {0: K, 1: K}, "caller": "run_work"},
+         {"function": "MPI_Wait", "marker": "t_iwait",
+          "calls": {0: K, 1: K}, "caller": "run_work"},
+         {"function": "MPI_Barrier", "marker": "t_barrier",
+          "calls": {0: K, 1: K}, "caller": "run_work"},
+         {"function": "MPI_Comm_dup", "marker": "dup",
+          "calls": {0: NTHREADS, 1: NTHREADS}},
+         {"function": "MPI_Comm_free", "marker": "free",
+          "calls": {0: NTHREADS, 1: NTHREADS}}],
+        OTHERS + ("MPI_Allreduce",))
+    # Two MPI_Allreduce call sites: the threads' and the main thread's.
+    ar = pc.site(doc, 0, "MPI_Allreduce", source, "t_allreduce")
+    pc.check_counts(ar, calls={0: K, 1: K},
+                    bytes_sent={0: 4 * K, 1: 4 * K},
+                    bytes_recv={0: 4 * K, 1: 4 * K})
+    chk = pc.site(doc, 0, "MPI_Allreduce", source, "m_check")
+    pc.check_counts(chk, calls={0: 1, 1: 1})
+    n_ar = len(pc.find_src(doc, "MPI_Allreduce"))
+    if n_ar != 2:
+        pc.fail("%d SRC points of MPI_Allreduce, expected 2:\n%s"
+                % (n_ar, pc.describe_srcs(doc)))
+
+    iv0 = pc.interval(doc, 0)
+    for key in ws.WS_KEYS:
+        pc.main_value(iv0, key)
+    ws.check_realsync_le_sendrecv(iv0)
+    recv = pc.site(doc, 0, "MPI_Recv", source, "t_recv")
+    rs = at_least_quarter("the late sender's", recv, "real_sync", K * T_LATE)
+    if rs.get("max_rank") != 0:
+        pc.fail("Real sync of %s is rank %r's, expected rank 0's (%r)"
+                % (pc.describe_src(recv), rs.get("max_rank"), rs))
+    ps = at_least_quarter("the skewed", ar, "potential_sync", K * T_SKEW)
+    pc.src_stat(ar, "time_variation")
+    print("threads: Real sync %.6f at the late sender's MPI_Recv, "
+          "Potential sync %.6f at the skewed MPI_Allreduce; counts exact"
+          % (rs["sum"], ps["sum"]))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(pc.run(main, __doc__))
