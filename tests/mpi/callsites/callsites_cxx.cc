@@ -1,5 +1,6 @@
-// callsites_cxx: C++ call sites, for tests/mpi/callsites/test_callsites_cxx.sh (issue
-// 13, items 9 and 10).
+// callsites_cxx: C++ call sites, for tests/mpi/callsites/test_callsites_cxx.sh:
+// frames read as demangled C++ names, and one line reached from several
+// callers gives SRC points that the summary tells apart.
 //
 // One MPI_Waitall line (in halo::exchange) reached from three callers,
 // halo::update_density, halo::update_energy and halo::update_velocity, each

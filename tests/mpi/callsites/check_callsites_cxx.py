@@ -2,7 +2,7 @@
 
 usage: check_callsites_cxx.py PROTOCOL.json PROTOCOL.txt SOURCE.cc STDERR
 
-C++ names demangled (issue 13, item 10): no frame of the JSON (function,
+C++ names demangled, as the source writes them: no frame of the JSON (function,
 text) and no line of the text protocol or of the summary rank 0 printed on
 stderr holds a mangled name (_Z...); the frames of the three MPI_Waitall
 SRC points read halo::exchange(halo::Grid&, int) at the MARK:waitall line,
@@ -12,7 +12,8 @@ processes (N_ROUNDS calls on each: their keys agree); the template's
 MPI_Allreduce reads
 double halo::sum_all<double>(std::vector<double, std::allocator<double> >&).
 
-The summary tells call sites apart (item 9): its three lines are the three
+The summary tells apart call sites that share their first frame: its
+three lines are the three
 MPI_Waitall SRC points (the program makes them the ones of most time), with
 their SRC numbers, and each names its caller's frame after the shared first
 one, so no two lines read the same.

@@ -1,6 +1,6 @@
 #!/bin/sh
-# callsites_cxx: a C++ program's call sites (issue 13, items 9 and 10),
-# built with mpicxx-prof and, built with plain mpicxx, run with
+# callsites_cxx: a C++ program's call sites, their frames demangled and
+# told apart by their callers in the summary, built with mpicxx-prof and, built with plain mpicxx, run with
 # LD_PRELOAD=libmpiprof.so.  Its frames read as C++ source writes them
 # (halo::exchange(halo::Grid&, int), not _ZN4halo8exchangeERNS_4GridEi) in
 # the text protocol, the JSON and the summary rank 0 prints; and that

@@ -1,6 +1,6 @@
 /* io_split: MPI-IO, computation, sleeping and waiting, for
- * tests/mpi/characteristics/test_io_split.sh (issue 13, item 6: the I/O part of Productive
- * time is the time measured in the MPI-IO calls).
+ * tests/mpi/characteristics/test_io_split.sh: the I/O part of Productive
+ * time is the time measured in the MPI-IO calls.
  *
  * Each rank writes ROUNDS blocks of BLOCK bytes at its own offsets of one
  * file (MPI_File_write_at), syncs it, reads them back (MPI_File_read_at)

@@ -1,5 +1,6 @@
 #!/bin/sh
-# io_split: the I/O part of Productive time (issue 13, item 6).  Each rank
+# io_split: the I/O part of Productive time, the time in MPI-IO calls
+# (CPU and Sys share the rest as the program's CPU time does).  Each rank
 # writes, syncs and reads back 4 MiB of one file in the test's directory
 # with MPI_File_write_at / MPI_File_sync / MPI_File_read_at, computes,
 # sleeps, and waits for the other in MPI_Recv (CPU time that is

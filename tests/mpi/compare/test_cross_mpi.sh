@@ -1,6 +1,7 @@
 #!/bin/sh
-# cross_mpi (issue 16's acceptance): the same programs profiled on the two
-# MPI families give protocols of the same structure.  examples/jacobi.c and
+# cross_mpi: the profiler gives the same protocols on both MPI families it
+# supports: the same programs profiled on the two give protocols of the
+# same structure.  examples/jacobi.c and
 # the known-answer wait-state programs (waitstates_late_sender.c,
 # waitstates_collective.c, load_imbalance.c) are built with this build's
 # mpicc-prof and with the other family's build's, and run on each MPI.  On

@@ -235,7 +235,8 @@ def cmd_machine(doc, text_path, lstopo, binddir, mode):
     pw = p["placement"]["warnings"]
     last = nproc - 1
     if mode == "bound":
-        # with one PU per rank, consecutive: the compact form of the issue
+        # with one PU per rank, consecutive: the compact form, one range of
+        # ranks bound to one range of PUs
         if all(got[r] == [got[0][0] + r] for r in range(nproc)):
             pc.check_equal("Placement line", text, "%s: ranks 0-%d bound to PU %d-%d"
                            % (host, last, got[0][0], got[0][0] + last))

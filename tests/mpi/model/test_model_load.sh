@@ -1,6 +1,6 @@
 #!/bin/sh
 # model_load: the calibration of the communication model and the clock
-# alignment on a loaded node (issue 13, item 5).  tests/mpi/model/model_load.c
+# alignment on a loaded node stay right, or say in Warnings why not.  tests/mpi/model/model_load.c
 # runs 3 times beside two busy processes (started here and killed after
 # each run: with the job's 2 processes, every CPU of a 2-core machine has
 # two to run, and the scheduler may put both of the job's on one CPU, where

@@ -1,6 +1,6 @@
 #!/bin/sh
-# analyze_trace: issue 14's acceptance of trace mode against the dynamic
-# mode.  Each program runs once with MPIPROF_TRACE=on, which writes its
+# analyze_trace: trace mode gives, through mpiprof-analyze, the protocol
+# the dynamic mode gives for the same run.  Each program runs once with MPIPROF_TRACE=on, which writes its
 # dynamic protocol and its trace; mpiprof-analyze of the trace gives a
 # protocol that mpiprof-compare finds structurally identical to the dynamic
 # one (the same intervals with names, positions, levels and executions, the

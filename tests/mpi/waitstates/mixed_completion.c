@@ -1,7 +1,7 @@
 /* mixed_completion: point-to-point and collective requests completed by the
  * same MPI_Wait* / MPI_Test* calls, with a late sender, for
- * tests/mpi/waitstates/test_mixed_completion.sh (issue 13, item 12: Real sync must not
- * exceed SendRecv).
+ * tests/mpi/waitstates/test_mixed_completion.sh: Real sync must not exceed
+ * SendRecv, the part of such a call's time its point-to-point request has.
  *
  * One phase per completion function, each in its own interval (named
  * below).  Per round, rank 1 computes T_LATE (busy loop), then starts an

@@ -1,7 +1,7 @@
 /* overlapping_windows: operations whose Potential sync, Time variation or
  * Overlap windows overlap on one process's time line, for
- * tests/mpi/waitstates/test_overlapping_windows.sh (issue 13, item 13: each is a part
- * of the processes' time and cannot exceed it).
+ * tests/mpi/waitstates/test_overlapping_windows.sh: each is a part of the
+ * processes' time and cannot exceed it.
  *
  * Four phases, each an interval that both ranks enter and leave together
  * (an MPI_Sendrecv, point to point, at its start and end):

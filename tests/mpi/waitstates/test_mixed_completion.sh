@@ -1,6 +1,6 @@
 #!/bin/sh
 # mixed_completion: point-to-point and collective requests completed by the
-# same calls (issue 13, item 12).  Per round rank 1 is late by 15 ms with an
+# same calls: Real sync stays within the call's SendRecv part.  Per round rank 1 is late by 15 ms with an
 # MPI_Isend and three nonblocking collectives; rank 0 completes its
 # MPI_Irecv and the same collectives with MPI_Waitall, MPI_Waitany,
 # MPI_Waitsome, MPI_Wait, MPI_Testall, MPI_Testany, MPI_Testsome or MPI_Test

@@ -1,7 +1,7 @@
 #!/bin/sh
 # overlapping_windows: Potential sync, Time variation and Overlap of
-# operations whose windows overlap on one process's time line (issue 13,
-# item 13): a root running ahead through 100 MPI_Bcast while the other rank
+# operations whose windows overlap on one process's time line count each
+# instant once: a root running ahead through 100 MPI_Bcast while the other rank
 # is late by 80 ms, the same with MPI_Gather and a late root, 48 nonblocking
 # collectives in flight at once, and 96 point-to-point requests in flight at
 # once (MPIPROF_MODEL: 5 ms per transfer, under the 40 ms computed

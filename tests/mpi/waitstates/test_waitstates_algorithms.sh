@@ -1,7 +1,7 @@
 #!/bin/sh
 # shellcheck disable=SC2034,SC2154  # the lists of values are read, and set, through eval
-# waitstates_algorithms (issue 13, item 4): the profiler's own communication
-# must not depend on MPICH's collective algorithms.  An intercommunicator
+# waitstates_algorithms: the profiler's own communication (the wait-state
+# analyses') must not depend on MPICH's collective algorithms.  An intercommunicator
 # program (waitstates_algorithms.c: MPI_Intercomm_create, messages,
 # MPI_Barrier/MPI_Bcast/MPI_Allgather on it, MPI_Intercomm_merge,
 # MPI_Allreduce on the merged communicator and MPI_COMM_WORLD, frees) runs with MPICH's

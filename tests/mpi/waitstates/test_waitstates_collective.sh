@@ -1,5 +1,6 @@
 #!/bin/sh
-# waitstates_collective: Potential sync and Time variation (issue #4).  Rank
+# waitstates_collective: Potential sync and Time variation, the waits at
+# collective operations for the last process to enter and to leave.  Rank
 # r computes (r+1) x 10 ms before each of 20 MPI_Allreduce, then of 20
 # MPI_Iallreduce + MPI_Wait, then of 20 MPI_Barrier (one interval each):
 # Potential sync of each ~ 20 x 10 ms = 0.2 s, within 10% of what the

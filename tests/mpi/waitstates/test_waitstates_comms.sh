@@ -1,14 +1,15 @@
 #!/bin/sh
-# waitstates_comms: wait states (issue #4) on communicators other than
-# MPI_COMM_WORLD: one from MPI_Comm_split with the ranks reversed, 50
-# duplicates made and freed in a loop (a freed communicator's handle is
-# reused), an intercommunicator of two one-process groups, and MPI_COMM_SELF
-# with messages to oneself.  Potential sync of the skewed collectives and
-# Real sync of the late messages within 15% of what the definitions give
-# from the instants the program recorded, on world rank 0; nothing at all
-# on MPI_COMM_SELF.  Run twice, with MPIPROF_SYNC_BATCH=8 (the wait-state
-# data flushed many times) and with the default: each right, and the two
-# with the same SRC points, calls and bytes and about the same wait states.
+# waitstates_comms: wait states (Real sync, Potential sync, Time variation) on
+# communicators other than MPI_COMM_WORLD: one from MPI_Comm_split with the
+# ranks reversed, 50 duplicates made and freed in a loop (a freed
+# communicator's handle is reused), an intercommunicator of two one-process
+# groups, and MPI_COMM_SELF with messages to oneself.  Potential sync of the
+# skewed collectives and Real sync of the late messages within 15% of what the
+# definitions give from the instants the program recorded, on world rank 0;
+# nothing at all on MPI_COMM_SELF.  Run twice, with MPIPROF_SYNC_BATCH=8 (the
+# wait-state data flushed many times) and with the default: each right, and
+# the two with the same SRC points, calls and bytes and about the same wait
+# states.
 set -eu
 # shellcheck source=../lib/common.sh
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"

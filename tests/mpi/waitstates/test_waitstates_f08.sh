@@ -1,15 +1,15 @@
 #!/bin/sh
-# waitstates_f08: the wait states of a 'use mpi_f08' program (issue 13, item
-# 7).  Its point-to-point calls are analysed like C's: a late sender by
-# 10 ms per message through MPI_Recv, MPI_Isend/MPI_Irecv + MPI_Wait,
-# MPI_Waitall, MPI_Waitany, MPI_Waitsome (MPI_STATUS_IGNORE and
-# MPI_STATUSES_IGNORE among them), MPI_Testany and MPI_Improbe loops, persistent
-# requests, MPI_Sendrecv, MPI_Probe + MPI_Recv, MPI_Mprobe + MPI_Mrecv; Real
-# sync of each receiving SRC point within 15% of what the definition gives
-# from the instants the program recorded, every message paired with its
-# send, no warning that mpi_f08 calls are not analysed; a persistent
-# collective's Potential sync at its MPI_Start.  Skipped without a Fortran
-# MPI compiler with mpi_f08.
+# waitstates_f08: the wait states of a 'use mpi_f08' program, whose calls
+# MPICH does not make through the C MPI_* functions.  Its point-to-point calls
+# are analysed like C's: a late sender by 10 ms per message through MPI_Recv,
+# MPI_Isend/MPI_Irecv + MPI_Wait, MPI_Waitall, MPI_Waitany, MPI_Waitsome
+# (MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE among them), MPI_Testany and
+# MPI_Improbe loops, persistent requests, MPI_Sendrecv, MPI_Probe + MPI_Recv,
+# MPI_Mprobe + MPI_Mrecv; Real sync of each receiving SRC point within 15% of
+# what the definition gives from the instants the program recorded, every
+# message paired with its send, no warning that mpi_f08 calls are not
+# analysed; a persistent collective's Potential sync at its MPI_Start.
+# Skipped without a Fortran MPI compiler with mpi_f08.
 set -eu
 # shellcheck source=../lib/common.sh
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"

@@ -1,22 +1,22 @@
 #!/bin/sh
-# waitstates_idup_threads (issue 13, item 11): threads duplicating their
-# communicators with MPI_Comm_idup, overlapped with nonblocking collectives
-# on the parents and on the new communicators, at MPI_THREAD_MULTIPLE on 2
-# processes (waitstates_idup_threads.c).  Under the profiler it must finish
-# in about the time it takes without it: 10 runs in a row
-# (MPIPROF_TEST_IDUP_RUNS: CI's Open MPI and sanitizer stages make fewer), each within
-# 2 x (the slowest of 3 runs without the profiler, or of one made right
-# after a slower run) + 1 s (the profiler once
-# ran a blocking MPI_Intercomm_merge inside a nonblocking collective with
-# its lock held, and the run never ended).  Each run's program checks its
-# results, and its protocol (check_waitstates_idup_threads.py) holds every
-# invariant, pairs every message, and has the collectives of the idup'ed
-# communicators analysed: Potential sync computed at the skewed
-# MPI_Allreduce on an idup'ed communicator, Real sync at the late message
-# on another, each within 25% of what the program's own instants give.
-# Skipped on Open MPI when the program hangs there without the profiler
-# (Open MPI 4.1.4 does in most runs: common.sh, idup_threads_hang_plain;
-# or when one of the test's own runs without the profiler hangs).
+# waitstates_idup_threads: the wait-state analyses with threads duplicating
+# their communicators with MPI_Comm_idup, overlapped with nonblocking
+# collectives on the parents and on the new communicators, at
+# MPI_THREAD_MULTIPLE on 2 processes (waitstates_idup_threads.c).  Under the
+# profiler it must finish in about the time it takes without it: 10 runs in a
+# row (MPIPROF_TEST_IDUP_RUNS: CI's Open MPI and sanitizer stages make fewer),
+# each within 2 x (the slowest of 3 runs without the profiler, or of one made
+# right after a slower run) + 1 s (the profiler once ran a blocking
+# MPI_Intercomm_merge inside a nonblocking collective with its lock held, and
+# the run never ended).  Each run's program checks its results, and its
+# protocol (check_waitstates_idup_threads.py) holds every invariant, pairs
+# every message, and has the collectives of the idup'ed communicators
+# analysed: Potential sync computed at the skewed MPI_Allreduce on an idup'ed
+# communicator, Real sync at the late message on another, each within 25% of
+# what the program's own instants give. Skipped on Open MPI when the program
+# hangs there without the profiler (Open MPI 4.1.4 does in most runs:
+# common.sh, idup_threads_hang_plain; or when one of the test's own runs
+# without the profiler hangs).
 set -eu
 # shellcheck source=../lib/common.sh
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"

@@ -1,12 +1,12 @@
 #!/bin/sh
-# waitstates_late_sender: Real sync (the late-sender wait, issue #4).  Rank 1
-# computes 20 ms before each of 20 MPI_Send while rank 0 already waits in
-# MPI_Recv: Real sync of that MPI_Recv's SRC point within 10% of 0.4 s (as
-# the definition gives it from the instants the program recorded around its
-# calls), all of it rank 0's.  Then the receiver is the late one: Real sync
-# of its MPI_Recv about 0 (below 10% of 0.4 s).  Real sync <= SendRecv
-# (every invariant holds), the text agrees with the JSON, the Parameters say
-# which wait-state analyses ran.
+# waitstates_late_sender: Real sync, the time a receive waits for a late
+# sender.  Rank 1 computes 20 ms before each of 20 MPI_Send while rank 0
+# already waits in MPI_Recv: Real sync of that MPI_Recv's SRC point within 10%
+# of 0.4 s (as the definition gives it from the instants the program recorded
+# around its calls), all of it rank 0's.  Then the receiver is the late one:
+# Real sync of its MPI_Recv about 0 (below 10% of 0.4 s).  Real sync <=
+# SendRecv (every invariant holds), the text agrees with the JSON, the
+# Parameters say which wait-state analyses ran.
 set -eu
 # shellcheck source=../lib/common.sh
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# waitstates_off: MPIPROF_WAITSTATES (issue #4).  The same program (late
+# waitstates_off: MPIPROF_WAITSTATES turns the wait-state analyses off
+# (their values n/a, the rest as with them on).  The same program (late
 # messages, skewed collectives) run with the wait-state analyses on (the
 # default), off, and with MPIPROF_WAITSTATES=bogus.  On: Real sync and
 # Potential sync within 10% of what the definitions give from the program's

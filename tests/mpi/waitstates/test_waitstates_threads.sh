@@ -1,12 +1,12 @@
 #!/bin/sh
-# waitstates_threads: wait states (issue #4) under MPI_THREAD_MULTIPLE.  Two
-# threads per process, each on its own duplicate of MPI_COMM_WORLD, make
-# late-sender messages, exchanges and skewed collectives at once, with the
-# wait-state analyses on.  The run must finish (no deadlock: 60 s at most),
-# every invariant hold, every call site have exactly its calls and bytes,
-# every message be paired with its receive, and the wait states be there
-# (Real sync at the late sender's MPI_Recv, rank 0's; Potential sync at the
-# skewed MPI_Allreduce).
+# waitstates_threads: wait states (Real sync, Potential sync, Time variation)
+# under MPI_THREAD_MULTIPLE.  Two threads per process, each on its own
+# duplicate of MPI_COMM_WORLD, make late-sender messages, exchanges and skewed
+# collectives at once, with the wait-state analyses on.  The run must finish
+# (no deadlock: 60 s at most), every invariant hold, every call site have
+# exactly its calls and bytes, every message be paired with its receive, and
+# the wait states be there (Real sync at the late sender's MPI_Recv, rank 0's;
+# Potential sync at the skewed MPI_Allreduce).
 set -eu
 # shellcheck source=../lib/common.sh
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"

@@ -1,5 +1,5 @@
 /* waitstates_idup_threads: nonblocking communicator duplication from
- * several threads at once (issue 13, item 11), for
+ * several threads at once, amid nonblocking collectives, for
  * tests/mpi/waitstates/test_waitstates_idup_threads.sh.
  *
  * MPI_THREAD_MULTIPLE, 2 processes, NTHREADS threads, each with its own
