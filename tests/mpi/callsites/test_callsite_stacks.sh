@@ -43,11 +43,9 @@ cp prot.profiled.three prot.txt
 "$PYTHON3" - prot.profiled.three.json "$srcdir/callsite_stacks.c" "$n" <<'PY' || fail "the protocol (above)"
 import sys
 import protocol_check as pc
-doc = pc.load(sys.argv[1])
+doc = pc.load_checked(sys.argv[1], say=False)
 source, n = sys.argv[2], int(sys.argv[3])
-pc.check_invariants(doc)
-line = pc.marker_line(source, "type_size")
-srcs = pc.find_src(doc, "MPI_Type_size", file="callsite_stacks.c", line=line)
+srcs = pc.sites(doc, 0, "MPI_Type_size", source, "type_size", 3)
 calls = sorted(s["calls"] for s in srcs)
 assert calls == [n // 3] * 3, "MPI_Type_size: %r calls in SRC points %s" % (calls, pc.describe_srcs(doc))
 print("three SRC points of MPI_Type_size, %d calls each" % (n // 3))

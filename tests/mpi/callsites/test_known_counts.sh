@@ -17,11 +17,6 @@ grep -q '^known_counts: ok$' out || fail "known_counts did not print its result:
 [ -s prot.txt.json ] || fail "no JSON protocol prot.txt.json (MPIPROF_FORMAT=both)"
 check_text_protocol prot.txt
 
-schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
-if [ -f "$schema" ]; then
-    "$PYTHON3" "$srcdir/check_known_counts.py" prot.txt.json prot.txt "$srcdir/known_counts.c" "$schema"
-else
-    echo "NOTE: $schema does not exist: schema validation SKIPPED"
-    "$PYTHON3" "$srcdir/check_known_counts.py" prot.txt.json prot.txt "$srcdir/known_counts.c"
-fi || fail "protocol check failed (see above)"
+# shellcheck disable=SC2086  # $schema: no word or one (common.sh)
+"$PYTHON3" "$srcdir/check_known_counts.py" prot.txt.json prot.txt "$srcdir/known_counts.c" $schema || fail "protocol check failed (see above)"
 echo "PASS: known_counts"

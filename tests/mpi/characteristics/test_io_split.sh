@@ -20,8 +20,6 @@ mpirun_2 out err env MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_
 [ ! -e "$tmp/data" ] || fail "the program did not delete its file"
 check_text_protocol prot.txt
 
-schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
-[ -f "$schema" ] || schema=
 # shellcheck disable=SC2086  # no schema: no argument
 "$PYTHON3" "$srcdir/check_io_split.py" prot.txt.json prot.txt out $schema \
     || fail "protocol check failed (see above)"

@@ -38,8 +38,6 @@ o_mpiexec=$(make_var MPIEXEC)
 o_srcdir=$(make_var abs_top_srcdir)
 [ "$o_family" != "$MPI_FAMILY" ] || fail "MPIPROF_TEST_OTHER_BUILD=$other is built for $o_family too, not for the other MPI family"
 compare="$builddir/tools/mpiprof-compare"
-schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
-[ -f "$schema" ] || schema=
 
 # lib_path MPICC FAMILY: the LIBRARY_PATH its Fortran/C links need (Open
 # MPI's libmpi.so before the alternative's: run-mpi-test)

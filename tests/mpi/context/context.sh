@@ -6,10 +6,6 @@
 #                           (MPIPROF_TEST_HWLOC / MPIPROF_TEST_PAPI from make
 #                           check; run by hand: what the library itself
 #                           links, not through libmpi, which may use hwloc)
-#   schema                  the JSON Schema of the protocol
-
-# shellcheck disable=SC2034,SC2154  # used by the tests that source this file; set by common.sh
-schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
 
 built_with() {
     case $1 in

@@ -34,7 +34,6 @@
 # dying); SIGXCPU is not forwarded (it kills mpiexec alone).  MPICH installs
 # its own SIGUSR1 handler, which returns: a process survives SIGUSR1.
 
-SCHEMA="$top_srcdir/schema/mpiprof-protocol.schema.json"
 SOURCE="$srcdir/faults.c"
 
 build_faults() {
@@ -191,7 +190,8 @@ run_both_killed() {
 check_partials() {
     _case=$1 _name=$2
     shift 2
-    "$PYTHON3" "$srcdir/check_faults.py" "$_case" "$tmp/$_name" "$SOURCE" "$SCHEMA" "$@" || {
+    # shellcheck disable=SC2154  # schema: common.sh
+    "$PYTHON3" "$srcdir/check_faults.py" "$_case" "$tmp/$_name" "$SOURCE" "$schema" "$@" || {
         echo "---- profiled run ----" >&2
         cat "$tmp/$_name.out" >&2
         for _r in "$@"; do

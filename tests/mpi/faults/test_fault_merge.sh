@@ -22,10 +22,10 @@ check_partials sig:SIGTERM job 0 1
 "$merge" job.partial.0 job.partial.1.json >merge.out 2>&1 || fail "mpiprof-merge failed: $(cat merge.out)"
 grep -q "ranks 0-1 of 2 processes (missing: none) merged into job.partial (and .json)" merge.out \
     || fail "mpiprof-merge said: $(cat merge.out)"
-"$PYTHON3" "$srcdir/check_merge.py" job.partial "$SOURCE" "$SCHEMA" job 0 1 || fail "the merged protocol"
+"$PYTHON3" "$srcdir/check_merge.py" job.partial "$SOURCE" "$schema" job 0 1 || fail "the merged protocol"
 
 "$merge" -q -o one job.partial.1 || fail "mpiprof-merge of rank 1 alone"
-"$PYTHON3" "$srcdir/check_merge.py" one "$SOURCE" "$SCHEMA" job 1 || fail "the protocol of rank 1 merged alone"
+"$PYTHON3" "$srcdir/check_merge.py" one "$SOURCE" "$schema" job 1 || fail "the protocol of rank 1 merged alone"
 
 # from the text forms only
 mkdir text

@@ -36,5 +36,5 @@ grep -q "the program handled SIGUSR1 and goes on: partial protocol removed" usr1
     || fail "finalize_after_usr1: the partial protocol was not removed: $(cat usr1.out)"
 ls usr1.partial.* >/dev/null 2>&1 && fail "finalize_after_usr1: partial protocols remain: $(ls usr1.partial.*)"
 [ -s usr1.json ] || fail "finalize_after_usr1: no complete protocol"
-"$PYTHON3" "$testlib/protocol_check.py" --schema "$SCHEMA" --text usr1 usr1.json || fail "finalize_after_usr1: protocol check"
+"$PYTHON3" "$testlib/protocol_check.py" --schema "$schema" --text usr1 usr1.json || fail "finalize_after_usr1: protocol check"
 echo "PASS: fault_signal"

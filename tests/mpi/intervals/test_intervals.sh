@@ -19,7 +19,6 @@ need_var MPICC_PROF
 
 cd "$tmp"
 "$MPICC_PROF" -o intervals "$srcdir/intervals.c" || fail "compiling intervals.c with mpicc-prof"
-schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
 
 # run_and_check [--again]: one run, its protocol checked (exit 3 with
 # --again: the run was disturbed, see check_intervals.py)

@@ -18,8 +18,6 @@ if [ "${MPIFORT:-no}" = no ] || ! command -v "$MPIFORT" >/dev/null 2>&1; then
     skip "no Fortran MPI compiler (MPIFORT=${MPIFORT:-})"
 fi
 
-schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
-[ -f "$schema" ] || echo "NOTE: $schema does not exist: schema validation SKIPPED"
 cd "$tmp"
 for prog in intervals_fortran intervals_fortran_fh; do
     # -O0 after the flags of the MPI wrapper (Debian's mpifort adds -O2), so
@@ -30,11 +28,8 @@ for prog in intervals_fortran intervals_fortran_fh; do
     [ "$(grep -c '^rank=[01] phase=' out)" -eq 2 ] || fail "$prog did not print its measurements: $(cat out err)"
     [ -s prot.txt.json ] || fail "$prog: no JSON protocol prot.txt.json (MPIPROF_FORMAT=both)"
     check_text_protocol prot.txt
-    if [ -f "$schema" ]; then
-        "$PYTHON3" "$srcdir/check_intervals_fortran.py" prot.txt.json prot.txt "$srcdir/$prog.f90" out "$schema"
-    else
-        "$PYTHON3" "$srcdir/check_intervals_fortran.py" prot.txt.json prot.txt "$srcdir/$prog.f90" out
-    fi || fail "$prog: protocol check failed (see above)"
+    # shellcheck disable=SC2086  # $schema: no word or one (common.sh)
+    "$PYTHON3" "$srcdir/check_intervals_fortran.py" prot.txt.json prot.txt "$srcdir/$prog.f90" out $schema || fail "$prog: protocol check failed (see above)"
     echo "ok: $prog"
 done
 echo "PASS: intervals_fortran"

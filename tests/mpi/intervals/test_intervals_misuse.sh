@@ -21,8 +21,6 @@ set -eu
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
 need_var MPICC_PROF
 
-schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
-[ -f "$schema" ] || echo "NOTE: $schema does not exist: schema validation SKIPPED"
 cd "$tmp"
 "$MPICC_PROF" -pthread -o intervals_misuse "$srcdir/intervals_misuse.c" || fail "compiling intervals_misuse.c with mpicc-prof"
 
@@ -41,10 +39,7 @@ for run in caps:MPIPROF_MAX_INTERVALS=2 nesting:MPIPROF_MAX_NESTING=1 marks:; do
     [ -s prot.txt.json ] || fail "$mode: no JSON protocol prot.txt.json (MPIPROF_FORMAT=both)"
     check_text_protocol prot.txt
     echo "---- $mode${setting:+ ($setting)}"
-    if [ -f "$schema" ]; then
-        "$PYTHON3" "$srcdir/check_intervals_misuse.py" "$mode" prot.txt.json prot.txt "$srcdir/intervals_misuse.c" out err "$schema"
-    else
-        "$PYTHON3" "$srcdir/check_intervals_misuse.py" "$mode" prot.txt.json prot.txt "$srcdir/intervals_misuse.c" out err
-    fi || fail "$mode${setting:+ ($setting)}: protocol check failed (see above)"
+    # shellcheck disable=SC2086  # $schema: no word or one (common.sh)
+    "$PYTHON3" "$srcdir/check_intervals_misuse.py" "$mode" prot.txt.json prot.txt "$srcdir/intervals_misuse.c" out err $schema || fail "$mode${setting:+ ($setting)}: protocol check failed (see above)"
 done
 echo "PASS: intervals_misuse"

@@ -20,11 +20,6 @@ mpirun_2 out err env MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_
 [ -s prot.txt.json ] || fail "no JSON protocol prot.txt.json (MPIPROF_FORMAT=both)"
 check_text_protocol prot.txt
 
-schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
-if [ -f "$schema" ]; then
-    "$PYTHON3" "$srcdir/check_intervals_rank1.py" prot.txt.json prot.txt "$srcdir/intervals_rank1.c" out "$schema"
-else
-    echo "NOTE: $schema does not exist: schema validation SKIPPED"
-    "$PYTHON3" "$srcdir/check_intervals_rank1.py" prot.txt.json prot.txt "$srcdir/intervals_rank1.c" out
-fi || fail "protocol check failed (see above)"
+# shellcheck disable=SC2086  # $schema: no word or one (common.sh)
+"$PYTHON3" "$srcdir/check_intervals_rank1.py" prot.txt.json prot.txt "$srcdir/intervals_rank1.c" out $schema || fail "protocol check failed (see above)"
 echo "PASS: intervals_rank1"

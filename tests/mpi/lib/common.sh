@@ -13,6 +13,7 @@
 #                 the protocol checks' python modules, busy.h, ...)
 #   $mpitests     tests/mpi, for a program of another group
 #                 ($mpitests/intervals/intervals.c)
+#   $schema       the protocol's JSON Schema (schema/mpiprof-protocol.schema.json)
 #   fail MSG      print "FAIL: MSG" and exit 1
 #   skip MSG      print "SKIP: MSG" and exit 77
 #   need_var V    fail unless the environment variable V is set
@@ -41,6 +42,9 @@ mpitests="${top_srcdir:?top_srcdir not set: run through tests/mpi/lib/run-mpi-te
 testlib="$mpitests/lib"
 # shellcheck disable=SC2034
 srcdir=$(cd "$(dirname "$0")" && pwd) || { echo "FAIL: cannot find the folder of $0" >&2; exit 1; }
+# shellcheck disable=SC2034
+schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
+[ -f "$schema" ] || { echo "FAIL: $schema does not exist: the source tree is incomplete" >&2; exit 1; }
 
 fail() {
     echo "FAIL: $*" >&2

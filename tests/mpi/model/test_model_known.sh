@@ -20,5 +20,5 @@ check_text_protocol prot.txt
 grep -q '^   intra-node: lat_intra=2us bw_intra=1GB/s (given in MPIPROF_MODEL)$' prot.txt \
     || fail "the Prediction model lines do not state the given parameters: $(sed -n '/^Prediction model/,/^Warnings/p' prot.txt)"
 "$PYTHON3" "$srcdir/check_model.py" known prot.txt.json prot.txt "$srcdir/model_known.c" \
-    "$top_srcdir/schema/mpiprof-protocol.schema.json" || fail "protocol check failed (see above)"
+    "$schema" || fail "protocol check failed (see above)"
 echo "PASS: model_known"

@@ -74,7 +74,6 @@ else
 fi
 run quiet4
 quiet="$quiet quiet4.txt.json"
-schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
 status=0
 # shellcheck disable=SC2086  # lists of files
 "$PYTHON3" "$srcdir/check_model_load.py" --again "$schema" $quiet -- $loaded >check.out || status=$?

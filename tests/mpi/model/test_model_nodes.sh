@@ -31,5 +31,5 @@ fi
 grep -q '^model_nodes: ok$' out || fail "model_nodes did not print its result: $(cat out err)"
 check_text_protocol prot.txt
 "$PYTHON3" "$srcdir/check_model.py" nodes prot.txt.json prot.txt "$srcdir/model_nodes.c" \
-    "$top_srcdir/schema/mpiprof-protocol.schema.json" || fail "protocol check failed (see above)"
+    "$schema" || fail "protocol check failed (see above)"
 echo "PASS: model_nodes"

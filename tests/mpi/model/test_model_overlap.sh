@@ -23,5 +23,5 @@ mpirun_2 out err env MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_
 check_text_protocol prot.txt
 cat model_overlap.0 model_overlap.1 >computed
 "$PYTHON3" "$srcdir/check_model.py" overlap prot.txt.json prot.txt "$srcdir/model_overlap.c" computed \
-    "$top_srcdir/schema/mpiprof-protocol.schema.json" || fail "protocol check failed (see above)"
+    "$schema" || fail "protocol check failed (see above)"
 echo "PASS: model_overlap"

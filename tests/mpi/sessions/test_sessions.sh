@@ -25,7 +25,6 @@ cd "$tmp"
 printf '#include <mpi.h>\nint main(void) { MPI_Session s = MPI_SESSION_NULL; return s != MPI_SESSION_NULL; }\n' >probe.c
 "$MPICC" -o probe probe.c 2>/dev/null || skip "this MPI has no sessions (MPI-4; Open MPI 4.1 has none)"
 "$MPICC_PROF" -o sessions "$srcdir/sessions.c" || fail "compiling sessions.c with mpicc-prof"
-schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
 for mode in sessions two world; do
     arg=$mode
     [ "$mode" = sessions ] && arg=
@@ -53,10 +52,7 @@ for np in 1 2; do
 import sys
 import protocol_check as pc
 json_path, text_path, schema, nproc = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-doc = pc.load(json_path)
-pc.check_invariants(doc)
-pc.validate_schema(doc, schema)
-pc.check_text(doc, text_path)
+doc = pc.load_checked(json_path, text_path, schema, say=False)
 # each process sent one message to itself on each of the two communicators
 messages = 2 * nproc
 want = "%d messages paired of %d sent" % (messages, messages)
@@ -73,11 +69,8 @@ grep -q '^sessions_f08: ok$' f08.out || fail "f08: sessions_f08 did not print it
 import sys
 import protocol_check as pc
 json_path, text_path, source, schema = sys.argv[1:5]
-doc = pc.load(json_path)
-pc.check_invariants(doc)
-pc.validate_schema(doc, schema)
-pc.check_text(doc, text_path)
-pc.check_interval(doc, 0, file=source, line=pc.marker_line(source, "session_init"))
+doc = pc.load_checked(json_path, text_path, schema, say=False)
+pc.check_interval(doc, 0, file=source, marker="session_init")
 pc.check_call_sites(doc, source, [{"function": "MPI_Allreduce", "marker": "allreduce", "calls": {0: 50, 1: 50}}],
                     ("MPI_Group_from_session_pset", "MPI_Comm_create_from_group", "MPI_Group_free",
                      "MPI_Comm_rank", "MPI_Comm_size", "MPI_Comm_free"))

@@ -77,7 +77,7 @@ check() {
         fail "$program: mpiprof-analyze failed: $(cat "$program.analyze.err")"
     cp "$program.trace.prof" prot.txt # shown on failure
     "$PYTHON3" "$testlib/protocol_check.py" "$program.prof.json" || fail "$program: the dynamic protocol (above)"
-    "$PYTHON3" "$testlib/protocol_check.py" --schema "$top_srcdir/schema/mpiprof-protocol.schema.json" \
+    "$PYTHON3" "$testlib/protocol_check.py" --schema "$schema" \
         --text "$program.trace.prof" "$program.trace.prof.json" || fail "$program: the analyzed protocol (above)"
     grep -q '^Collection mode *: trace$' "$program.trace.prof" ||
         fail "$program: the analyzed protocol does not say 'Collection mode: trace'"

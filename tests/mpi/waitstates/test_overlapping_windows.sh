@@ -23,8 +23,6 @@ mpirun_2 out err env MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_
 [ "$(grep -c '^rank=[01] done=1' out)" -eq 2 ] || fail "the program did not finish: $(cat out err)"
 check_text_protocol prot.txt
 
-schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
-[ -f "$schema" ] || schema=
 # shellcheck disable=SC2086  # no schema: no argument
 "$PYTHON3" "$srcdir/check_overlapping_windows.py" prot.txt.json prot.txt "$tmp/events" $schema \
     || fail "protocol check failed (see above)"

@@ -32,9 +32,7 @@ for run in default batch; do
     grep -qE '^ *Wait states[^:]*:' "$run/prot.txt" || fail "$run: the text protocol's Parameters lack the line 'Wait states ... : ...'"
 done
 
-schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
-[ -f "$schema" ] || schema=-
-"$PYTHON3" "$srcdir/check_waitstates_comms.py" "$srcdir/waitstates_comms.c" "$schema" \
+"$PYTHON3" "$srcdir/check_waitstates_comms.py" "$srcdir/waitstates_comms.c" "${schema:--}" \
     "default:$tmp/default/prot.txt:$tmp/default/events:$tmp/default/out" \
     "batch:$tmp/batch/prot.txt:$tmp/batch/events:$tmp/batch/out" \
     || fail "protocol check failed (see above)"

@@ -60,8 +60,6 @@ mpirun_2 out err env MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_
 [ "$(grep -c '^rank=[01] waitsome_calls=' out)" -eq 2 ] || fail "the program did not print its measurements: $(cat out err)"
 check_text_protocol prot.txt
 
-schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
-[ -f "$schema" ] || schema=
 # shellcheck disable=SC2086  # no schema: no argument
 "$PYTHON3" "$srcdir/check_waitstates_f08.py" prot.txt.json prot.txt \
     "$srcdir/waitstates_f08.f90" out "$tmp/events" $schema \

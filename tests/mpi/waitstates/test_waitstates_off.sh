@@ -40,14 +40,12 @@ for r in on off bogus; do
     run "$r" "$r"
 done
 
-schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
-[ -f "$schema" ] || schema=-
 # check [--again] ON_DIR OFF_DIR
 check() {
     _again=
     [ "$1" = --again ] && { _again=--again; shift; }
     # shellcheck disable=SC2086  # $_again: no word or one
-    "$PYTHON3" "$srcdir/check_waitstates_off.py" $_again "$srcdir/waitstates_off.c" "$schema" \
+    "$PYTHON3" "$srcdir/check_waitstates_off.py" $_again "$srcdir/waitstates_off.c" "${schema:--}" \
         "$tmp/$1/prot.txt:$tmp/$1/events:$tmp/$1/out" \
         "$tmp/$2/prot.txt:$tmp/$2/events:$tmp/$2/out" \
         "$tmp/bogus/prot.txt:$tmp/bogus/events:$tmp/bogus/out" "$tmp/bogus/err"

@@ -24,8 +24,6 @@ mpirun_2 out err env MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_
 check_text_protocol prot.txt
 grep -qE '^ *Wait states[^:]*:' prot.txt || fail "the text protocol's Parameters lack the line 'Wait states ... : ...'"
 
-schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
-[ -f "$schema" ] || schema=
 # shellcheck disable=SC2086  # no schema: no argument
 "$PYTHON3" "$srcdir/check_waitstates_p2p_kinds.py" prot.txt.json prot.txt \
     "$srcdir/waitstates_p2p_kinds.c" out "$tmp/events" $schema \

@@ -37,8 +37,6 @@ grep -q '^waitstates_threads: ok$' out || fail "the program's results are wrong:
 check_text_protocol prot.txt
 grep -qE '^ *Wait states[^:]*:' prot.txt || fail "the text protocol's Parameters lack the line 'Wait states ... : ...'"
 
-schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
-[ -f "$schema" ] || schema=
 # shellcheck disable=SC2086  # no schema: no argument
 "$PYTHON3" "$srcdir/check_waitstates_threads.py" prot.txt.json prot.txt \
     "$srcdir/waitstates_threads.c" $schema \

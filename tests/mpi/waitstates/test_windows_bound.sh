@@ -22,7 +22,6 @@ need_var MPICC_PROF
 runs=${MPIPROF_TEST_WINDOW_RUNS:-10}
 case $runs in '' | *[!0-9]*) fail "MPIPROF_TEST_WINDOW_RUNS=$runs: a number of runs is expected" ;; esac
 analyze="${top_builddir:?}/tools/mpiprof-analyze"
-schema="$top_srcdir/schema/mpiprof-protocol.schema.json"
 
 cd "$tmp"
 "$MPICC_PROF" -o windows_bound "$srcdir/windows_bound.c" || fail "compiling windows_bound.c with mpicc-prof"
@@ -46,10 +45,7 @@ for prot in $protocols; do
 import sys
 import protocol_check as pc
 json_path, text_path, schema, source = sys.argv[1:5]
-doc = pc.load(json_path)
-pc.check_invariants(doc)
-pc.validate_schema(doc, schema)
-pc.check_text(doc, text_path)
+doc = pc.load_checked(json_path, text_path, schema, say=False)
 short = pc.find_interval(doc, "short")
 main, bp = short["real"]["main"], short["real"]["by_process"]
 ranks = bp["ranks"]
