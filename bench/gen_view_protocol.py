@@ -5,7 +5,7 @@ generated protocol for bench/view_bench.py, and the sources its frames name.
 Default: 1,024 processes, 1,000 SRC points in each of 100 intervals (10^5
 SRC entries), per-process values for the ranks MPIPROF_RANKS=auto selects
 (none above 64 processes, every one up to 64; RANKS all: every one).  The characteristics come
-from tests/mpi/protocol_check.py's consistent sample blocks (per-process
+from tests/mpi/lib/protocol_check.py's consistent sample blocks (per-process
 execution and communication times in, main, comparative and by-process
 parts out), so the document passes check_invariants and the schema, which
 are checked.  Writes OUTDIR/big.json and OUTDIR/src/mod*.c (the files its
@@ -17,7 +17,7 @@ import random
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests", "mpi"))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "mpi", "lib"))
 import protocol_check as pc  # noqa: E402
 import protocol_selftest as samples  # noqa: E402  (its hand-made documents)
 

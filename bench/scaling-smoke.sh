@@ -2,7 +2,7 @@
 # scaling-smoke.sh: bench/scaling runs at a few sizes with threads, and
 # under mpiexec -n 2, and both count the same rounds, messages and bytes
 # per step (the simulation is what MPI does).  No timing is checked.  Run by
-# make check (bench/local.mk) under tests/mpi/run-mpi-test, which holds the
+# make check (bench/local.mk) under tests/mpi/lib/run-mpi-test, which holds the
 # one-MPI-job-at-a-time lock.
 set -eu
 

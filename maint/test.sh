@@ -26,7 +26,7 @@
 # lowest priority (build_tree), instead of after it; the Open MPI suite and
 # the sanitizer build and suite run alone (see below).  The suites' MPI jobs
 # never overlap: each takes the machine's one-MPI-job lock
-# (tests/mpi/run-mpi-test).  Each stage's time and its slowest tests (each
+# (tests/mpi/lib/run-mpi-test).  Each stage's time and its slowest tests (each
 # test's log ends with its time) are printed at the end.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # Shared by the analyzer's tests (tests/analyze/test_*.sh), after
-# tests/mpi/common.sh: the analyzer, and the python3 that has python3-otf2
+# tests/mpi/lib/common.sh: the analyzer, and the python3 that has python3-otf2
 # (Debian's, /usr/bin/python3: a python3 of its own on PATH does not see
 # it), or a skip saying which is missing.
 analyze="${top_builddir:?}/tools/mpiprof-analyze"

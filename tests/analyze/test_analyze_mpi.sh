@@ -1,7 +1,7 @@
 #!/bin/sh
 # analyze_mpi: the analyzer gives the same protocol alone and under mpiexec
 # (mpiprof-analyze(1), MPI): mpiprof's own archive of a traced run of
-# tests/mpi/trace.c (2 processes: point-to-point, requests, collectives on
+# tests/mpi/trace/trace.c (2 processes: point-to-point, requests, collectives on
 # two communicators, intervals, replicated code), a Score-P-shaped late
 # sender (2 processes) and a ring of late senders with collectives on the
 # world and on two sub-communicators (4 processes, ring_trace.py) are
@@ -13,15 +13,15 @@
 # analyzer's processes, aside).  The ring's shares pair sends and receives
 # of other shares, and its collectives have members in several shares.
 set -eu
-# shellcheck source=../mpi/common.sh
-. "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
+# shellcheck source=../mpi/lib/common.sh
+. "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
 # shellcheck source=common_analyze.sh
 . "$top_srcdir/tests/analyze/common_analyze.sh"
 need_var MPICC_PROF
 compare="$top_builddir/tools/mpiprof-compare"
 cd "$tmp"
 
-"$MPICC_PROF" -o trace "$top_srcdir/tests/mpi/trace.c" || fail "compiling trace.c with mpicc-prof"
+"$MPICC_PROF" -o trace "$top_srcdir/tests/mpi/trace/trace.c" || fail "compiling trace.c with mpicc-prof"
 mpirun_2 trace.out trace.err env MPIPROF_TRACE=on MPIPROF_QUIET=1 MPIPROF_OUTPUT="$tmp/trace.prof" ./trace
 [ -f trace.prof.otf2/traces.otf2 ] || fail "trace.c: no trace written: $(ls)"
 scorep_trace late_sender late_sender

@@ -5,8 +5,8 @@
 # never a crash nor a protocol; the trace of a run that died is analysed
 # and said to be incomplete (exit 3).  No MPI run.
 set -eu
-# shellcheck source=../mpi/common.sh
-. "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
+# shellcheck source=../mpi/lib/common.sh
+. "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
 # shellcheck source=common_analyze.sh
 . "$top_srcdir/tests/analyze/common_analyze.sh"
 cd "$tmp"

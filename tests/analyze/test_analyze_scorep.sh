@@ -8,8 +8,8 @@
 # sender again with one clock 5 ms ahead and drifting, and the ClockOffset
 # definitions that correct it, into the same answers.  No MPI run.
 set -eu
-# shellcheck source=../mpi/common.sh
-. "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
+# shellcheck source=../mpi/lib/common.sh
+. "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
 # shellcheck source=common_analyze.sh
 . "$top_srcdir/tests/analyze/common_analyze.sh"
 cd "$tmp"

@@ -1,7 +1,8 @@
 /* The summary rank 0 prints at MPI_Finalize (mpp_write_headline in
  * src/write/output.c): its top SRC points must be told apart when several
  * share their first frame, as CloverLeaf's three "MPI_Waitall at
- * clover.f90:413" did (a Fortran program's call sites). */
+ * clover.f90:413" did (each is named with the caller that tells it
+ * apart). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # Shared by the page tests (tests/view/test_view_*.sh), after
-# tests/mpi/common.sh: a Python that has selenium and a Chromium to drive.
+# tests/mpi/lib/common.sh: a Python that has selenium and a Chromium to drive.
 #   need_browser   sets $view_python (a python3 that imports selenium, the
 #                  build's or Debian's /usr/bin/python3 where
 #                  python3-selenium installs), or skips the test, saying what

@@ -1,6 +1,6 @@
 # tests/view/local.mk: mpiprof-view's tests.  Included from the top-level
 # Makefile.am (paths relative to the top directory).  The .sh tests run
-# through tests/mpi/run-mpi-test like the MPI tests (one at a time, under
+# through tests/mpi/lib/run-mpi-test like the MPI tests (one at a time, under
 # its lock): test_view_page.sh runs MPI and drives the pages in a headless
 # Chromium (Debian chromium, chromium-driver, python3-selenium; skipped,
 # saying which is missing, when one is not installed), test_view_refuse.sh

@@ -11,8 +11,8 @@
 # (Collective grew by about 0.1 s, the speedup of the JSONs).  Screenshots
 # of each state are kept in the build tree, tests/view/screenshots/.
 set -eu
-# shellcheck source=../mpi/common.sh
-. "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
+# shellcheck source=../mpi/lib/common.sh
+. "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
 # shellcheck source=common_view.sh
 . "$top_srcdir/tests/view/common_view.sh"
 need_var MPICC_PROF

@@ -5,8 +5,8 @@
 # exit status 1, writing no page (check_refuse.py); a valid protocol (the
 # schema's example) gives a page.  No MPI run, no browser.
 set -eu
-# shellcheck source=../mpi/common.sh
-. "${top_srcdir:?run through tests/mpi/run-mpi-test}/tests/mpi/common.sh"
+# shellcheck source=../mpi/lib/common.sh
+. "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
 cd "$tmp"
 "$PYTHON3" "$top_srcdir/tests/view/check_refuse.py" "${top_builddir:?}/tools/mpiprof-view" \
     "$top_srcdir/schema/example-protocol.json" "$top_srcdir/schema/mpiprof-protocol.schema.json" ||

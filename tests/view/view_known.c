@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../mpi/busy.h"
+#include "../mpi/lib/busy.h"
 #include "mpiprof.h"
 
 #define N_STEPS 10

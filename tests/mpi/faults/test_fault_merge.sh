@@ -1,0 +1,49 @@
+#!/bin/sh
+# fault_merge: mpiprof-merge on the partial protocols of a 2-process run of
+# faults.c (mode wait) that both ranks ended on SIGTERM.  The merged
+# protocol (text and JSON, the protocol's own writers) must hold both
+# processes, count every call exactly, say how each ended and be the sum of
+# the two (check_merge.py); merging one rank names the other as missing;
+# reading the text forms (no .json) gives the same protocol; a rank given
+# twice, or a file that is not a process's partial protocol, is refused.
+set -eu
+# shellcheck source=../lib/common.sh
+. "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
+# shellcheck source=faults.sh
+. "$srcdir/faults.sh"
+merge="$top_builddir/tools/mpiprof-merge"
+[ -x "$merge" ] || fail "$merge is not built"
+
+cd "$tmp"
+build_faults
+run_both_killed job TERM
+check_partials sig:SIGTERM job 0 1
+
+"$merge" job.partial.0 job.partial.1.json >merge.out 2>&1 || fail "mpiprof-merge failed: $(cat merge.out)"
+grep -q "ranks 0-1 of 2 processes (missing: none) merged into job.partial (and .json)" merge.out \
+    || fail "mpiprof-merge said: $(cat merge.out)"
+"$PYTHON3" "$srcdir/check_merge.py" job.partial "$SOURCE" "$schema" job 0 1 || fail "the merged protocol"
+
+"$merge" -q -o one job.partial.1 || fail "mpiprof-merge of rank 1 alone"
+"$PYTHON3" "$srcdir/check_merge.py" one "$SOURCE" "$schema" job 1 || fail "the protocol of rank 1 merged alone"
+
+# from the text forms only
+mkdir text
+cp job.partial.0 job.partial.1 text/
+"$merge" -q -o text/merged -f both text/job.partial.1 text/job.partial.0 || fail "mpiprof-merge of the text forms"
+"$PYTHON3" - job.partial.json text/merged.json <<'PY' || fail "the merge of the text forms differs"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for d in (a, b):
+    d["parameters"].pop("protocol_written")
+if a != b:
+    sys.exit("the protocols differ")
+PY
+
+st=0
+"$merge" -q -o twice job.partial.0 job.partial.0.json 2>twice.err || st=$?
+[ "$st" -eq 1 ] && grep -q "rank 0 is given twice" twice.err || fail "a rank given twice: status $st, $(cat twice.err)"
+st=0
+"$merge" -q -o whole job.partial 2>whole.err || st=$?
+[ "$st" -eq 1 ] && grep -q "no process data" whole.err || fail "a merged protocol as input: status $st, $(cat whole.err)"
+echo "PASS: fault_merge"

@@ -1,0 +1,51 @@
+! fortran_f08: known MPI calls through the Fortran 2008 'use mpi_f08'
+! bindings, for tests/mpi/fortran/test_fortran_f08.sh (fortran_mpi.f90 is the same
+! with 'use mpi').
+!
+!   100 x MPI_Allreduce of 4 integers, every process, from one line;
+!    50 x MPI_Send of 8 integers from rank 0 to rank 1, from one line;
+!    50 x MPI_Recv of 8 integers on rank 1, from one line.
+!
+! The test finds the lines by their MARK: comments (keep each marked call on
+! one line).  Results are verified.  Run with exactly 2 processes.
+program fortran_f08
+  use mpi_f08
+  implicit none
+  integer, parameter :: n_allreduce = 100, n_sendrecv = 50
+  integer :: rank, nprocs, i, errors
+  integer :: sbuf(4), rbuf(4), msg(8)
+  type(MPI_Status) :: status
+
+  call MPI_Init()
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+  call MPI_Comm_size(MPI_COMM_WORLD, nprocs)
+  if (nprocs /= 2) then
+     if (rank == 0) write (*, '(a,i0)') 'fortran_f08: run with 2 processes, not ', nprocs
+     call MPI_Abort(MPI_COMM_WORLD, 2)
+  end if
+  errors = 0
+
+  do i = 1, n_allreduce
+     sbuf = rank + i
+     call MPI_Allreduce(sbuf, rbuf, 4, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD) ! MARK:allreduce
+     if (any(rbuf /= 2 * i + 1)) errors = errors + 1
+  end do
+
+  do i = 1, n_sendrecv
+     if (rank == 0) then
+        msg = i
+        call MPI_Send(msg, 8, MPI_INTEGER, 1, 7, MPI_COMM_WORLD) ! MARK:send
+     else
+        call MPI_Recv(msg, 8, MPI_INTEGER, 0, 7, MPI_COMM_WORLD, status) ! MARK:recv
+        if (any(msg /= i)) errors = errors + 1
+     end if
+  end do
+
+  if (errors /= 0) then
+     write (*, '(a,i0,a,i0,a)') 'fortran_f08: rank ', rank, ': ', errors, ' wrong results'
+  else if (rank == 0) then
+     write (*, '(a)') 'fortran_f08: ok'
+  end if
+  call MPI_Finalize()
+  if (errors /= 0) stop 1
+end program fortran_f08

@@ -1,0 +1,28 @@
+/* hang_cycle: a deadlock, for tests/mpi/hangs/test_hang_cycle.sh.  Each of the 2
+ * processes first receives from the other (from lines marked MARK:), so
+ * neither ever sends: with MPIPROF_HANG_TIMEOUT set both write a hang
+ * dump.  It never ends by itself: the test kills it. */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    int rank, size, value = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size != 2) {
+        if (rank == 0)
+            fprintf(stderr, "hang_cycle: run with 2 processes, not %d\n", size);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    printf("hang_cycle: rank %d receives\n", rank);
+    fflush(stdout);
+    if (rank == 0)
+        MPI_Recv(&value, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* MARK:recv0 */
+    else
+        MPI_Recv(&value, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* MARK:recv1 */
+    MPI_Send(&value, 1, MPI_INT, 1 - rank, 7, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}

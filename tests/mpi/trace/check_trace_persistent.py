@@ -1,0 +1,41 @@
+"""Check that tests/mpi/trace/trace_persistent.c made the waits its comparison
+is about (test_analyze_trace.sh compares its dynamic protocol with its
+trace's; this says the values compared are not all zero).
+
+usage: check_trace_persistent.py PROTOCOL.json
+
+In interval "persistent", rank 1 is late by T = 10 ms before each of N = 6
+starts: rank 0's MPI_Waitall has Real sync of at least half its share of
+N x T (2 of its 3 requests are point-to-point: 2/3 N x T = 40 ms; without
+persistent collectives, all of N x T), and, with MPI-4's persistent
+collectives, MPI_Start and MPI_Startall each have Potential sync of at
+least half of N x T.
+"""
+import sys
+
+import protocol_check as pc
+
+N, T = 6, 0.010
+
+
+def main(json_path):
+    doc = pc.load(json_path)
+    iv = pc.find_interval(doc, "persistent")
+    waitall = pc.find_src(doc, "MPI_Waitall", interval=iv["id"])
+    starts = {f: pc.find_src(doc, f, interval=iv["id"]) for f in ("MPI_Start", "MPI_Startall")}
+    problems = pc.Failures()
+    if len(waitall) != 1:
+        problems.fail("%s: %d SRC points of MPI_Waitall, expected 1" % (json_path, len(waitall)))
+    elif pc.stat_sum(waitall[0], "real_sync") < N * T / 3:
+        problems.fail("%s: MPI_Waitall: Real sync %.4f s, expected at least %.4f"
+                      % (json_path, pc.stat_sum(waitall[0], "real_sync"), N * T / 3))
+    if starts["MPI_Start"]:  # MPI-4: persistent collectives
+        for function, found in starts.items():
+            if len(found) != 1 or pc.stat_sum(found[0], "potential_sync") < N * T / 2:
+                problems.fail("%s: %s: %s, expected one SRC point with Potential sync of at least %.4f s"
+                              % (json_path, function, [pc.stat_sum(s, "potential_sync") for s in found], N * T / 2))
+    return problems.status()
+
+
+if __name__ == "__main__":
+    sys.exit(pc.run(main, __doc__))
