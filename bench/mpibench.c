@@ -140,30 +140,30 @@ static void report(const char *test, timing_t r, const char *extra)
 /* Every loop exists twice: calling MPI_x (profiled when a profiler is
  * linked or preloaded) and PMPI_x (never intercepted), for the
  * same-process comparisons (paired=, paired_*=). */
-#define IPROBE_LOOP(name, P)                                                                                   \
-    static void __attribute__((noinline)) name(long n)                                                       \
-    {                                                                                                          \
-        int flag;                                                                                              \
-        for (long i = 0; i < n; i++)                                                                           \
-            P##Iprobe(MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);                          \
+#define IPROBE_LOOP(name, P)                                                          \
+    static void __attribute__((noinline)) name(long n)                                \
+    {                                                                                 \
+        int flag;                                                                     \
+        for (long i = 0; i < n; i++)                                                  \
+            P##Iprobe(MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE); \
     }
 IPROBE_LOOP(iprobe_loop, MPI_)
 IPROBE_LOOP(pmpi_iprobe_loop, PMPI_)
 
 /* The same loop, with what every profiler has to do at least: read the clock
  * before and after the call and keep the difference. */
-#define IPROBE_RDTSC_LOOP(name, P)                                                                             \
-    static void __attribute__((noinline)) name(long n)                                                       \
-    {                                                                                                          \
-        int flag;                                                                                              \
-        uint64_t acc = 0;                                                                                      \
-        for (long i = 0; i < n; i++) {                                                                         \
-            uint64_t t0 = __rdtsc();                                                                           \
-            P##Iprobe(MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);                          \
-            uint64_t t1 = __rdtsc();                                                                           \
-            acc += t1 - t0;                                                                                    \
-        }                                                                                                      \
-        sink_ticks += acc;                                                                                     \
+#define IPROBE_RDTSC_LOOP(name, P)                                                    \
+    static void __attribute__((noinline)) name(long n)                                \
+    {                                                                                 \
+        int flag;                                                                     \
+        uint64_t acc = 0;                                                             \
+        for (long i = 0; i < n; i++) {                                                \
+            uint64_t t0 = __rdtsc();                                                  \
+            P##Iprobe(MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE); \
+            uint64_t t1 = __rdtsc();                                                  \
+            acc += t1 - t0;                                                           \
+        }                                                                             \
+        sink_ticks += acc;                                                            \
     }
 IPROBE_RDTSC_LOOP(iprobe_rdtsc_loop, MPI_)
 IPROBE_RDTSC_LOOP(pmpi_iprobe_rdtsc_loop, PMPI_)
@@ -204,10 +204,7 @@ static timing_t warm_and_time(void (*loop)(long), long n, int calls_per_iteratio
     return summarize(t, per * SLICES * calls_per_iteration);
 }
 
-static void test_local(long n)
-{
-    report("local", warm_and_time(iprobe_loop, n, 1), NULL);
-}
+static void test_local(long n) { report("local", warm_and_time(iprobe_loop, n, 1), NULL); }
 
 /* The plain and the rdtsc loop, alternated slice by slice. */
 static void test_floor(long n)
@@ -278,34 +275,34 @@ static void test_paired(long n)
  * recursion of 1 to 3 levels, its depth changing every call, so that
  * consecutive calls come from one call site with different stacks; and
  * MPI_Comm_rank from one. */
-#define QUERY_LOOPS(name, P)                                                                                   \
-    static int __attribute__((noinline)) name##_leaf(void)                                                   \
-    {                                                                                                          \
-        int size;                                                                                              \
-        P##Type_size(MPI_INT, &size);                                                                          \
-        return size;                                                                                           \
-    }                                                                                                          \
-    static int __attribute__((noinline)) name##_down(int levels)                                             \
-    {                                                                                                          \
-        int size = levels > 1 ? name##_down(levels - 1) : name##_leaf();                                     \
-        __asm__ volatile("" ::: "memory"); /* not a tail call */                                              \
-        return size;                                                                                           \
-    }                                                                                                          \
-    static void __attribute__((noinline)) name##_loop(long n)                                                \
-    {                                                                                                          \
-        int sum = 0;                                                                                           \
-        for (long i = 0; i < n; i++)                                                                           \
-            sum += name##_down(1 + (int)(i % 3));                                                              \
-        sink_ticks += (uint64_t)sum;                                                                           \
-    }                                                                                                          \
-    static void __attribute__((noinline)) name##_rank_loop(long n)                                           \
-    {                                                                                                          \
-        int r, sum = 0;                                                                                        \
-        for (long i = 0; i < n; i++) {                                                                         \
-            P##Comm_rank(MPI_COMM_WORLD, &r);                                                                  \
-            sum += r;                                                                                          \
-        }                                                                                                      \
-        sink_ticks += (uint64_t)sum;                                                                           \
+#define QUERY_LOOPS(name, P)                                             \
+    static int __attribute__((noinline)) name##_leaf(void)               \
+    {                                                                    \
+        int size;                                                        \
+        P##Type_size(MPI_INT, &size);                                    \
+        return size;                                                     \
+    }                                                                    \
+    static int __attribute__((noinline)) name##_down(int levels)         \
+    {                                                                    \
+        int size = levels > 1 ? name##_down(levels - 1) : name##_leaf(); \
+        __asm__ volatile("" ::: "memory"); /* not a tail call */         \
+        return size;                                                     \
+    }                                                                    \
+    static void __attribute__((noinline)) name##_loop(long n)            \
+    {                                                                    \
+        int sum = 0;                                                     \
+        for (long i = 0; i < n; i++)                                     \
+            sum += name##_down(1 + (int)(i % 3));                        \
+        sink_ticks += (uint64_t)sum;                                     \
+    }                                                                    \
+    static void __attribute__((noinline)) name##_rank_loop(long n)       \
+    {                                                                    \
+        int r, sum = 0;                                                  \
+        for (long i = 0; i < n; i++) {                                   \
+            P##Comm_rank(MPI_COMM_WORLD, &r);                            \
+            sum += r;                                                    \
+        }                                                                \
+        sink_ticks += (uint64_t)sum;                                     \
     }
 QUERY_LOOPS(query, MPI_)
 QUERY_LOOPS(pmpi_query, PMPI_)
@@ -314,7 +311,7 @@ static void test_paired_query(long n)
 {
     enum { NLOOPS = 6 };
     /* pairs: PMPI_ then MPI_ version of Iprobe, the queries, Comm_rank */
-    void (*loops[NLOOPS])(long) = {pmpi_iprobe_loop, iprobe_loop,     pmpi_query_loop,
+    void (*loops[NLOOPS])(long) = {pmpi_iprobe_loop, iprobe_loop,          pmpi_query_loop,
                                    query_loop,       pmpi_query_rank_loop, query_rank_loop};
     static double added[3][PAIRED_SLICES], ratio[2][PAIRED_SLICES];
     long per = n / PAIRED_SLICES > 0 ? n / PAIRED_SLICES : 1;
@@ -343,29 +340,29 @@ static void test_paired_query(long n)
 
 /* ---- two-process workloads -------------------------------------------------- */
 
-#define PINGPONG_LOOP(name, P)                                                                                 \
-    static void __attribute__((noinline)) name(long n)                                                       \
-    {                                                                                                          \
-        double buf = 0;                                                                                        \
-        for (long i = 0; i < n; i++) {                                                                         \
-            if (rank == 0) {                                                                                   \
-                P##Send(&buf, 8, MPI_BYTE, 1, TAG, MPI_COMM_WORLD);                                            \
-                P##Recv(&buf, 8, MPI_BYTE, 1, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);                         \
-            } else if (rank == 1) {                                                                            \
-                P##Recv(&buf, 8, MPI_BYTE, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);                         \
-                P##Send(&buf, 8, MPI_BYTE, 0, TAG, MPI_COMM_WORLD);                                            \
-            }                                                                                                  \
-        }                                                                                                      \
+#define PINGPONG_LOOP(name, P)                                                         \
+    static void __attribute__((noinline)) name(long n)                                 \
+    {                                                                                  \
+        double buf = 0;                                                                \
+        for (long i = 0; i < n; i++) {                                                 \
+            if (rank == 0) {                                                           \
+                P##Send(&buf, 8, MPI_BYTE, 1, TAG, MPI_COMM_WORLD);                    \
+                P##Recv(&buf, 8, MPI_BYTE, 1, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE); \
+            } else if (rank == 1) {                                                    \
+                P##Recv(&buf, 8, MPI_BYTE, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE); \
+                P##Send(&buf, 8, MPI_BYTE, 0, TAG, MPI_COMM_WORLD);                    \
+            }                                                                          \
+        }                                                                              \
     }
 PINGPONG_LOOP(pingpong_loop, MPI_)
 PINGPONG_LOOP(pmpi_pingpong_loop, PMPI_)
 
-#define ALLREDUCE_LOOP(name, P)                                                                                \
-    static void __attribute__((noinline)) name(long n)                                                       \
-    {                                                                                                          \
-        int in = rank, out = 0;                                                                                \
-        for (long i = 0; i < n; i++)                                                                           \
-            P##Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);                                      \
+#define ALLREDUCE_LOOP(name, P)                                           \
+    static void __attribute__((noinline)) name(long n)                    \
+    {                                                                     \
+        int in = rank, out = 0;                                           \
+        for (long i = 0; i < n; i++)                                      \
+            P##Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD); \
     }
 ALLREDUCE_LOOP(allreduce_loop, MPI_)
 ALLREDUCE_LOOP(pmpi_allreduce_loop, PMPI_)
@@ -373,16 +370,16 @@ ALLREDUCE_LOOP(pmpi_allreduce_loop, PMPI_)
 /* GCC (12) mistakes MPI_STATUSES_IGNORE for an array of size 0. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
-#define NONBLOCKING_LOOP(name, P)                                                                              \
-    static void __attribute__((noinline)) name(long n)                                                       \
-    {                                                                                                          \
-        double out = rank, in = 0;                                                                             \
-        MPI_Request req[2];                                                                                    \
-        for (long i = 0; i < n; i++) {                                                                         \
-            P##Irecv(&in, 8, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &req[0]);                                    \
-            P##Isend(&out, 8, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &req[1]);                                   \
-            P##Waitall(2, req, MPI_STATUSES_IGNORE);                                                           \
-        }                                                                                                      \
+#define NONBLOCKING_LOOP(name, P)                                            \
+    static void __attribute__((noinline)) name(long n)                       \
+    {                                                                        \
+        double out = rank, in = 0;                                           \
+        MPI_Request req[2];                                                  \
+        for (long i = 0; i < n; i++) {                                       \
+            P##Irecv(&in, 8, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &req[0]);  \
+            P##Isend(&out, 8, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &req[1]); \
+            P##Waitall(2, req, MPI_STATUSES_IGNORE);                         \
+        }                                                                    \
     }
 NONBLOCKING_LOOP(nonblocking_loop, MPI_)
 NONBLOCKING_LOOP(pmpi_nonblocking_loop, PMPI_)
@@ -481,8 +478,7 @@ static void test_memory(long first, long total)
     if (rank == 0)
         printf("RESULT test=memory nprocs=%d sites=%d intervals=%d intervals_used=%d calls1=%ld calls2=%ld "
                "rss0_kib=%ld rss1_kib=%ld rss2_kib=%ld\n",
-               nprocs, BENCH_MEMORY_SITES, BENCH_INTERVALS, use_intervals, done[0], done[1], rss[0], rss[1],
-               rss[2]);
+               nprocs, BENCH_MEMORY_SITES, BENCH_INTERVALS, use_intervals, done[0], done[1], rss[0], rss[1], rss[2]);
 }
 
 static void test_finalize(int sites)

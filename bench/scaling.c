@@ -42,14 +42,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "reduce/clocksync.h"
 #include "accumulate/waitstates/commids.h"
-#include "context/config.h"
-#include "reduce/exchange.h"
-#include "analyze/model.h"
-#include "write/report.h"
-#include "util/srckey.h"
 #include "accumulate/waitstates/treereduce.h"
+#include "analyze/model.h"
+#include "context/config.h"
+#include "reduce/clocksync.h"
+#include "reduce/exchange.h"
+#include "util/srckey.h"
+#include "write/report.h"
 
 /* calibrate.c's counts on a quiet node (its WARMUP, SMALL_REPS, LARGE_REPS)
  * and the size of its settings (int + MPP_CONFIG_STRING_MAX) */
@@ -340,8 +340,8 @@ static void fake_profile(fake_profile_t *f, int rank, int sites, int intervals)
             snprintf(key, sizeof key, "0%cinterval%d%cbench.c%c%d", MPP_RS, i, MPP_US, MPP_US, 100 + i);
         f->keys[i] = strdup(key);
         f->info[i].executions = 1;
-        f->intervals[i] = (mpp_local_interval_t){.key = f->keys[i], .info = &f->info[i], .parent = i ? 0 : -1,
-                                                 .exec = i ? work / intervals : work + 0.1};
+        f->intervals[i] = (mpp_local_interval_t){
+            .key = f->keys[i], .info = &f->info[i], .parent = i ? 0 : -1, .exec = i ? work / intervals : work + 0.1};
     }
     for (int c = 0; c < nc; c++) {
         char src[128];
@@ -350,14 +350,13 @@ static void fake_profile(fake_profile_t *f, int rank, int sites, int intervals)
                  10 + site, MPP_US, site, MPP_US, 10 + site, site);
         f->keys[ni + c] = strdup(src);
         double t = 1e-4 * (1 + (rank + c) % 5);
-        f->cells[c] = (mpp_local_cell_t){.interval = in, .src = f->keys[ni + c], .calls = 10,
-                                         .bytes_sent = 80, .time = t};
+        f->cells[c] =
+            (mpp_local_cell_t){.interval = in, .src = f->keys[ni + c], .calls = 10, .bytes_sent = 80, .time = t};
         f->cells[c].cat[MPP_CAT_SENDRECV] = t;
         f->intervals[in].cat[MPP_CAT_SENDRECV] += t;
         f->intervals[0].cat[MPP_CAT_SENDRECV] += t;
     }
-    f->profile = (mpp_local_profile_t){.intervals = f->intervals, .nintervals = ni, .cells = f->cells,
-                                       .ncells = nc};
+    f->profile = (mpp_local_profile_t){.intervals = f->intervals, .nintervals = ni, .cells = f->cells, .ncells = nc};
     f->profile.context.machine_na = "not in this benchmark";
     f->profile.context.counters_na = "not in this benchmark";
     static const char *const none[1];
@@ -373,9 +372,9 @@ static void fake_profile_free(fake_profile_t *f)
 
 enum { NSTEPS = 12 };
 static const char *const step_names[NSTEPS] = {
-    "init:output_name",        "init:calibration_settings", "init:calibration_nodes", "init:calibration_pingpongs",
-    "init:calibration_speed",  "init:waitstate_settings",   "init:clock_alignment",   "init:threshold_started",
-    "fin:waitstate_end",       "fin:clock_alignment",       "fin:waitstate_figures",  "fin:calibration_again"};
+    "init:output_name",       "init:calibration_settings", "init:calibration_nodes", "init:calibration_pingpongs",
+    "init:calibration_speed", "init:waitstate_settings",   "init:clock_alignment",   "init:threshold_started",
+    "fin:waitstate_end",      "fin:clock_alignment",       "fin:waitstate_figures",  "fin:calibration_again"};
 
 /* One step of this process: its messages. */
 static void run_step(mpp_exchange_t *x, int step, const options_t *o)
@@ -508,8 +507,8 @@ static long protocol_bytes(mpp_reduced_t *rd, int nprocs)
 
 static void print_step(const options_t *o, int p, const char *name, figures_t f)
 {
-    printf("STEP P=%d step=%s rounds=%.0f messages=%.0f bytes=%.0f seconds=%.6f%s\n", p, name, f.v[0], f.v[1],
-           f.v[2], f.v[3], o->mpi && p > 2 ? " oversubscribed" : "");
+    printf("STEP P=%d step=%s rounds=%.0f messages=%.0f bytes=%.0f seconds=%.6f%s\n", p, name, f.v[0], f.v[1], f.v[2],
+           f.v[3], o->mpi && p > 2 ? " oversubscribed" : "");
 }
 
 /* Every process: the steps in order; position 0 prints. */
@@ -549,7 +548,10 @@ static void thread_main(mpp_exchange_t *raw, void *arg)
 {
     counted_t c = {{raw->position, raw->size, raw->nprocs, NULL, NULL, counted_send, counted_recv, counted_bcast,
                     counted_reduce},
-                   raw, 0, 0, 0};
+                   raw,
+                   0,
+                   0,
+                   0};
     c.x.ctx = &c;
     run_all(&c, arg);
 }

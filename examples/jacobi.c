@@ -25,12 +25,10 @@
  * last one down, receive the neighbours' rows into the halo rows. */
 static void exchange_halo(double *a, int n, int nrows, int up, int down)
 {
-    MPI_Sendrecv(&AT(a, 1, 0), n, MPI_DOUBLE, up, 0,
-                 &AT(a, nrows + 1, 0), n, MPI_DOUBLE, down, 0,
-                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    MPI_Sendrecv(&AT(a, nrows, 0), n, MPI_DOUBLE, down, 1,
-                 &AT(a, 0, 0), n, MPI_DOUBLE, up, 1,
-                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&AT(a, 1, 0), n, MPI_DOUBLE, up, 0, &AT(a, nrows + 1, 0), n, MPI_DOUBLE, down, 0, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&AT(a, nrows, 0), n, MPI_DOUBLE, down, 1, &AT(a, 0, 0), n, MPI_DOUBLE, up, 1, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
 }
 
 /* One Jacobi sweep from a into b over the own rows; rows first..last
@@ -41,8 +39,7 @@ static double sweep(const double *a, double *b, int n, int first, int last)
     double sum = 0.0;
     for (int i = first; i <= last; i++)
         for (int j = 1; j < n - 1; j++) {
-            double v = 0.25 * (AT(a, i - 1, j) + AT(a, i + 1, j) +
-                               AT(a, i, j - 1) + AT(a, i, j + 1));
+            double v = 0.25 * (AT(a, i - 1, j) + AT(a, i + 1, j) + AT(a, i, j - 1) + AT(a, i, j + 1));
             double d = v - AT(a, i, j);
             AT(b, i, j) = v;
             sum += d * d;
@@ -95,8 +92,7 @@ int main(int argc, char **argv)
     for (int it = 0; it < iterations; it++) {
         exchange_halo(a, n, nrows, up, down);
         double local = sweep(a, b, n, first, last);
-        MPI_Allreduce(&local, &residual, 1, MPI_DOUBLE, MPI_SUM,
-                      MPI_COMM_WORLD);
+        MPI_Allreduce(&local, &residual, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
         double *t = a; /* the new values become the old ones */
         a = b;
         b = t;

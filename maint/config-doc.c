@@ -7,9 +7,12 @@
 static void roff_escaped(const char *s)
 {
     for (; *s; s++) {
-        if (*s == '\\') fputs("\\e", stdout);
-        else if (*s == '-') fputs("\\-", stdout);
-        else putchar(*s);
+        if (*s == '\\')
+            fputs("\\e", stdout);
+        else if (*s == '-')
+            fputs("\\-", stdout);
+        else
+            putchar(*s);
     }
 }
 

@@ -11,31 +11,30 @@
  * across them (exchange_split.h), and rank 0 writes the protocol. */
 #include <getopt.h>
 #include <stdio.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "util/file_tree.h"
 #include "autoconf.h"
 #include "context/config.h"
+#include "gen/function_table.h"
 #include "reduce/exchange.h"
 #include "reduce/exchange_split.h"
-#include "gen/function_table.h"
 #include "replay/replay.h"
 #include "replay/replay_mpi.h"
-#include "write/report.h"
+#include "util/file_tree.h"
 #include "util/srckey.h"
 #include "util/warnings.h"
+#include "write/report.h"
 
-static const char usage[] =
-    "usage: mpiprof-analyze [-o PATH] [-f FORMAT] [-q] ARCHIVE\n"
-    "  ARCHIVE  an OTF2 trace: its anchor file (e.g. run/traces.otf2)\n"
-    "  -o PATH  the protocol (default: the archive's directory with .prof appended)\n"
-    "  -f       which files: text, json, html, a comma-separated set of them, both or all\n"
-    "           (default: MPIPROF_FORMAT's value, text when it is not set)\n"
-    "  -q       print nothing but errors\n";
+static const char usage[] = "usage: mpiprof-analyze [-o PATH] [-f FORMAT] [-q] ARCHIVE\n"
+                            "  ARCHIVE  an OTF2 trace: its anchor file (e.g. run/traces.otf2)\n"
+                            "  -o PATH  the protocol (default: the archive's directory with .prof appended)\n"
+                            "  -f       which files: text, json, html, a comma-separated set of them, both or all\n"
+                            "           (default: MPIPROF_FORMAT's value, text when it is not set)\n"
+                            "  -q       print nothing but errors\n";
 
 static const char model_na[] =
     "Overlap and the predicted characteristics are n/a: a trace carries no calibration of the communication "
@@ -118,7 +117,7 @@ static void describe_run(const rp_trace_t *t, const rp_totals_t *all, int analyz
              "the trace's timestamps, resolution %.3g s; %s; every wait state exact from the events (no threshold)",
              1.0 / (double)t->resolution,
              all->offsets ? "each location's clock offsets applied (linear between two measurements)"
-                     : "no clock offsets in the trace: its timestamps taken as synchronized by its writer");
+                          : "no clock offsets in the trace: its timestamps taken as synchronized by its writer");
     snprintf(run->waitstates, sizeof run->waitstates,
              "real sync (late senders) and potential sync / time variation (collectives), exact from the trace's "
              "events; %llu messages paired of %llu sent, %llu collective calls",
@@ -132,8 +131,9 @@ static void describe_run(const rp_trace_t *t, const rp_totals_t *all, int analyz
     if (site) {
         char *key = NULL, *function = NULL;
         mpp_frame_t *frames = NULL;
-        int n = asprintf(&key, "MPI_Init%c%s", MPP_RS, t->sites[site]) < 0 ? 0
-                                                                           : mpp_srckey_parse(key, &function, &frames);
+        int n = asprintf(&key, "MPI_Init%c%s", MPP_RS, t->sites[site]) < 0
+                    ? 0
+                    : mpp_srckey_parse(key, &function, &frames);
         if (n > 0) {
             snprintf(run->init_file, sizeof run->init_file, "%s", frames[0].line ? frames[0].file : frames[0].text);
             run->init_line = frames[0].line;
@@ -246,7 +246,8 @@ static void warn_totals(const rp_totals_t *all)
                  (unsigned long long)all->untraced);
     if (all->incomplete)
         mpp_warn("the trace is incomplete (%s): the run did not end with MPI_Finalize, or the trace was cut; this "
-                 "protocol covers what it holds", all->incomplete_why);
+                 "protocol covers what it holds",
+                 all->incomplete_why);
 }
 
 /* The protocol of the archive, written by rank 0; the exit status. */
@@ -273,9 +274,10 @@ static int analyze(const char *archive, const char *output, long format, int qui
     if (mpi) {
         mpi->nprocesses = trace.nprocesses;
         mpi->ncomms = trace.ncomms;
-        snprintf(why, sizeof why, "process %d replays %d traced processes, one thread each, which needs "
-                 "MPI_THREAD_MULTIPLE: the MPI library does not give it (run it with -n %d: one each)", rank,
-                 end - first, trace.nprocesses);
+        snprintf(why, sizeof why,
+                 "process %d replays %d traced processes, one thread each, which needs "
+                 "MPI_THREAD_MULTIPLE: the MPI library does not give it (run it with -n %d: one each)",
+                 rank, end - first, trace.nprocesses);
         if (stopped(mpi, end - first > 1 && !mpi->thread_multiple, why) ||
             stopped(mpi, rp_mpi_gather_sends(mpi, &trace) != 0, "out of memory for the messages of its share")) {
             rp_trace_free(&trace);
@@ -303,19 +305,23 @@ static int analyze(const char *archive, const char *output, long format, int qui
             snprintf(path, sizeof path, "%s", output);
         else
             default_output(archive, path, sizeof path);
-        mpp_report_input_t in = {.run = &run, .config = &config, .model = NULL, .warnings_from = 0,
-                                 .model_na = model_na};
+        mpp_report_input_t in = {
+            .run = &run, .config = &config, .model = NULL, .warnings_from = 0, .model_na = model_na};
         rc = mpp_report_write(rd, &in, path, (int)format) != 0;
         if (rc) {
             for (size_t w = 0; w < mpp_warnings_count(); w++)
                 fprintf(stderr, "mpiprof-analyze: %s\n", mpp_warning_text(w));
         } else if (all.incomplete) {
-            fprintf(stderr, "mpiprof-analyze: %s: the trace is incomplete (%s); the protocol %s covers what it "
-                    "holds\n", archive, all.incomplete_why, path);
+            fprintf(stderr,
+                    "mpiprof-analyze: %s: the trace is incomplete (%s); the protocol %s covers what it "
+                    "holds\n",
+                    archive, all.incomplete_why, path);
         } else if (!quiet) {
             printf("mpiprof-analyze: %d processes, %llu events (%llu MPI) analysed into %s%s", trace.nprocesses,
                    (unsigned long long)all.events, (unsigned long long)all.mpi_events, path,
-                   format & MPP_FORMAT_TEXT ? "" : format & MPP_FORMAT_JSON ? ".json" : ".html");
+                   format & MPP_FORMAT_TEXT   ? ""
+                   : format & MPP_FORMAT_JSON ? ".json"
+                                              : ".html");
             if (mpi)
                 printf(" by %d processes", size);
             printf("\n");
@@ -348,8 +354,10 @@ int main(int argc, char **argv)
         } else if (c == 'f' && mpp_config_parse_format(optarg, &format) == 0) {
         } else {
             if (c == 'f' && speaks)
-                fprintf(stderr, "mpiprof-analyze: -f %s: not a format (text, json, html, a comma-separated set of "
-                        "them, both or all)\n", optarg);
+                fprintf(stderr,
+                        "mpiprof-analyze: -f %s: not a format (text, json, html, a comma-separated set of "
+                        "them, both or all)\n",
+                        optarg);
             if (speaks)
                 fputs(usage, c == 'h' ? stdout : stderr);
             rc = c == 'h' ? 0 : 2;

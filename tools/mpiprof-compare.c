@@ -122,15 +122,18 @@ static int load_protocol(protocol_t *p, char *why, size_t size)
             if (first == EOF)
                 snprintf(why, size, "%s: empty, not a protocol", p->given);
             else
-                snprintf(why, size, "%s: not a protocol (neither JSON nor a text protocol, which begins "
-                         "with \"mpiprof protocol\")", p->given);
+                snprintf(why, size,
+                         "%s: not a protocol (neither JSON nor a text protocol, which begins "
+                         "with \"mpiprof protocol\")",
+                         p->given);
             return -1;
         }
         snprintf(p->read, sizeof p->read, "%s.json", p->given);
         FILE *sibling = fopen(p->read, "r");
         if (!sibling) {
             fclose(f);
-            snprintf(why, size, "%s: a text protocol, and its JSON sibling %s cannot be read (%s); "
+            snprintf(why, size,
+                     "%s: a text protocol, and its JSON sibling %s cannot be read (%s); "
                      "mpiprof-compare reads the JSON form (write protocols with MPIPROF_FORMAT=both)",
                      p->given, p->read, strerror(errno));
             return -1;
@@ -211,8 +214,9 @@ static void print_summary(json_t *summary)
         json_t *scaling = json_object_get(in, "scaling_efficiency");
         if (scaling)
             printf(" on %lld -> %lld processors: scaling efficiency %s%.3f",
-                   (long long)json_number_value(json_array_get(p, 0)), (long long)json_number_value(json_array_get(p, 1)),
-                   json_is_number(scaling) ? "" : "n/a ", json_is_number(scaling) ? json_number_value(scaling) : 0.0);
+                   (long long)json_number_value(json_array_get(p, 0)),
+                   (long long)json_number_value(json_array_get(p, 1)), json_is_number(scaling) ? "" : "n/a ",
+                   json_is_number(scaling) ? json_number_value(scaling) : 0.0);
         json_t *change = json_object_get(in, "efficiency_change");
         if (json_is_number(change))
             printf("\n   parallelization efficiency %.4f -> %.4f (%+.4f)\n", json_number_value(json_array_get(k, 0)),
@@ -259,14 +263,11 @@ enum { GO_ON = -1 };
  * command line (its message said). */
 static int parse_options(int argc, char **argv, request_t *rq)
 {
-    static const struct option options[] = {{"rtol", required_argument, NULL, 'r'},
-                                            {"atol", required_argument, NULL, 'a'},
-                                            {"ignore", required_argument, NULL, 'i'},
-                                            {"include", required_argument, NULL, 'I'},
-                                            {"brief", no_argument, NULL, 'b'},
-                                            {"json", no_argument, NULL, 'j'},
-                                            {"help", no_argument, NULL, 'h'},
-                                            {NULL, 0, NULL, 0}};
+    static const struct option options[] = {
+        {"rtol", required_argument, NULL, 'r'},   {"atol", required_argument, NULL, 'a'},
+        {"ignore", required_argument, NULL, 'i'}, {"include", required_argument, NULL, 'I'},
+        {"brief", no_argument, NULL, 'b'},        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
     int c;
     rq->o = (mpp_compare_options_t){.rtol = MPP_COMPARE_RTOL, .atol = MPP_COMPARE_ATOL};
     rq->ignore = calloc((size_t)argc, sizeof *rq->ignore), rq->include = calloc((size_t)argc, sizeof *rq->include);
@@ -330,9 +331,9 @@ static int print_json(const protocol_t p[2], const request_t *rq, const mpp_comp
     for (size_t i = 0; diffs && i < result->ndiffs; i++)
         json_array_append_new(diffs, mpp_compare_diff_json(&result->diffs[i]));
     json_t *out = json_pack(
-        "{s:{s:s, s:s}, s:{s:s, s:s}, s:{s:f, s:f}, s:o, s:o, s:b, s:b, s:{s:I, s:I, s:I}, s:o, s:O}", "a",
-        "given", p[0].given, "read", p[0].read, "b", "given", p[1].given, "read", p[1].read, "tolerance",
-        "rtol", rq->o.rtol, "atol", rq->o.atol, "ignored", names_json(rq->ignore, rq->nignore), "included",
+        "{s:{s:s, s:s}, s:{s:s, s:s}, s:{s:f, s:f}, s:o, s:o, s:b, s:b, s:{s:I, s:I, s:I}, s:o, s:O}", "a", "given",
+        p[0].given, "read", p[0].read, "b", "given", p[1].given, "read", p[1].read, "tolerance", "rtol", rq->o.rtol,
+        "atol", rq->o.atol, "ignored", names_json(rq->ignore, rq->nignore), "included",
         names_json(rq->include, rq->ninclude), "by_process_compared", !result->by_process_skipped, "equal",
         result->ndiffs == 0, "counts", "parameter", (json_int_t)result->counts[MPP_DIFF_PARAMETER], "structure",
         (json_int_t)result->counts[MPP_DIFF_STRUCTURE], "number", (json_int_t)result->counts[MPP_DIFF_NUMBER],
@@ -379,9 +380,9 @@ static void print_text(const protocol_t p[2], const request_t *rq, const mpp_com
     if (result->ndiffs == 0)
         printf("\nmpiprof-compare: equal within the tolerance\n");
     else
-        printf("\nmpiprof-compare: different: %zu in Parameters, %zu of structure, %zu numbers beyond the tolerance\n",
-               result->counts[MPP_DIFF_PARAMETER], result->counts[MPP_DIFF_STRUCTURE],
-               result->counts[MPP_DIFF_NUMBER]);
+        printf(
+            "\nmpiprof-compare: different: %zu in Parameters, %zu of structure, %zu numbers beyond the tolerance\n",
+            result->counts[MPP_DIFF_PARAMETER], result->counts[MPP_DIFF_STRUCTURE], result->counts[MPP_DIFF_NUMBER]);
 }
 
 int main(int argc, char **argv)

@@ -13,13 +13,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze/characteristics.h"
 #include "autoconf.h"
 #include "reduce/exchange.h"
+#include "util/warnings.h"
 #include "write/partial.h"
 #include "write/process_data.h"
-#include "analyze/characteristics.h"
 #include "write/report.h"
-#include "util/warnings.h"
 
 static const char usage[] =
     "usage: mpiprof-merge [-o PATH] [-f text|json|both] [-q] PARTIAL...\n"
@@ -148,8 +148,9 @@ static int parse_options(int argc, char **argv, const char **output, int *format
         else if (c == 'q')
             *quiet = 1;
         else if (c == 'f' && (!strcmp(optarg, "text") || !strcmp(optarg, "json") || !strcmp(optarg, "both")))
-            *format = !strcmp(optarg, "text") ? MPP_FORMAT_TEXT : !strcmp(optarg, "json") ? MPP_FORMAT_JSON
-                                                                                           : MPP_FORMAT_BOTH;
+            *format = !strcmp(optarg, "text")   ? MPP_FORMAT_TEXT
+                      : !strcmp(optarg, "json") ? MPP_FORMAT_JSON
+                                                : MPP_FORMAT_BOTH;
         else {
             fputs(usage, c == 'h' ? stdout : stderr);
             return c == 'h' ? 0 : 2;
@@ -274,8 +275,12 @@ int main(int argc, char **argv)
     else
         default_output(argv[optind], path, sizeof path);
     mpp_partial_t partial = {col.ends, n, NULL};
-    mpp_report_input_t in = {.run = &run, .config = config, .model = &procs[0].model, .warnings_from = warnings_from,
-                             .partial = &partial, .waitstates_na = mpp_partial_waits_reason};
+    mpp_report_input_t in = {.run = &run,
+                             .config = config,
+                             .model = &procs[0].model,
+                             .warnings_from = warnings_from,
+                             .partial = &partial,
+                             .waitstates_na = mpp_partial_waits_reason};
     rc = mpp_report_write(rd, &in, path, format);
     if (rc != 0) {
         for (size_t w = warnings_from; w < mpp_warnings_count(); w++)

@@ -15,13 +15,12 @@
 
 #include "write/view.h"
 
-static const char usage[] =
-    "usage: mpiprof-view [-o REPORT.html] [--source DIR] PROTOCOL.json [PROTOCOL2.json]\n"
-    "  PROTOCOL.json  a JSON protocol (MPIPROF_FORMAT=json, both or all)\n"
-    "  PROTOCOL2.json a second one: both side by side with their differences\n"
-    "  -o, --output   the page (default: PROTOCOL.json's path with .json replaced by .html)\n"
-    "  -s, --source   where the program's sources are (default: the paths of the debugging\n"
-    "                 information, relative ones from the run's working directory)\n";
+static const char usage[] = "usage: mpiprof-view [-o REPORT.html] [--source DIR] PROTOCOL.json [PROTOCOL2.json]\n"
+                            "  PROTOCOL.json  a JSON protocol (MPIPROF_FORMAT=json, both or all)\n"
+                            "  PROTOCOL2.json a second one: both side by side with their differences\n"
+                            "  -o, --output   the page (default: PROTOCOL.json's path with .json replaced by .html)\n"
+                            "  -s, --source   where the program's sources are (default: the paths of the debugging\n"
+                            "                 information, relative ones from the run's working directory)\n";
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -60,8 +59,10 @@ static json_t *load(const char *path, char *why, size_t size)
         if (first == EOF)
             snprintf(why, size, "%s: empty, not a JSON protocol", path);
         else if (strstr(line, "Parameters") || strstr(line, "mpiprof"))
-            snprintf(why, size, "%s: a text protocol, not a JSON one; give its .json sibling "
-                     "(written with MPIPROF_FORMAT=json, both or all)", path);
+            snprintf(why, size,
+                     "%s: a text protocol, not a JSON one; give its .json sibling "
+                     "(written with MPIPROF_FORMAT=json, both or all)",
+                     path);
         else
             snprintf(why, size, "%s: not a JSON protocol (it does not begin with '{')", path);
         return NULL;

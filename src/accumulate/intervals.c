@@ -5,8 +5,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "context/counters.h"
 #include "accumulate/intervals.h"
+#include "context/counters.h"
 #include "util/warnings.h"
 
 mpp_interval_t *mpp_intervals;
@@ -306,13 +306,13 @@ void mpp_interval_end(const char *name, const mpp_mark_t *mark, uint64_t now, ui
         while (target >= 1 && strncmp(mpp_intervals[open_stack[target]].name, name, MPP_NAME_MAX - 1) != 0)
             target--;
         if (target == 0) {
-            mpp_warn("interval end \"%s\" at %s: no open interval has that name (innermost: \"%s\"); ignored",
-                     name, describe(mark, where, sizeof where), mpp_intervals[open_stack[open_depth - 1]].name);
+            mpp_warn("interval end \"%s\" at %s: no open interval has that name (innermost: \"%s\"); ignored", name,
+                     describe(mark, where, sizeof where), mpp_intervals[open_stack[open_depth - 1]].name);
             return;
         }
         if (target != open_depth - 1)
-            mpp_warn("interval end \"%s\" at %s closes the intervals still open inside it (innermost: \"%s\")",
-                     name, describe(mark, where, sizeof where), mpp_intervals[open_stack[open_depth - 1]].name);
+            mpp_warn("interval end \"%s\" at %s closes the intervals still open inside it (innermost: \"%s\")", name,
+                     describe(mark, where, sizeof where), mpp_intervals[open_stack[open_depth - 1]].name);
     }
     if (mpp_intervals[open_stack[open_depth - 1]].open_thread != thread)
         mpp_warn("interval \"%s\" ended at %s by another thread than the one that began it; closed anyway",

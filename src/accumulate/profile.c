@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/handlemap.h"
-#include "analyze/model.h"
 #include "accumulate/intervals.h"
 #include "accumulate/profile.h"
+#include "analyze/model.h"
+#include "util/handlemap.h"
 #include "util/srckey.h"
 #include "util/strmap.h"
 
@@ -15,8 +15,7 @@ static char *interval_key(const mpp_local_interval_t *parent, const mpp_interval
     char *key = NULL;
     if (!parent)
         return strdup("0");
-    if (asprintf(&key, "%s%c%s%c%s%c%d", parent->key, MPP_RS, in->name, MPP_US, in->file, MPP_US,
-                 in->line) < 0)
+    if (asprintf(&key, "%s%c%s%c%s%c%d", parent->key, MPP_RS, in->name, MPP_US, in->file, MPP_US, in->line) < 0)
         return NULL;
     return key;
 }
@@ -158,7 +157,8 @@ static const site_t *call_site(cells_builder_t *b, const mpp_table_t *table, con
     if (!known)
         return NULL;
     if (inserted) {
-        char *src = mpp_profile_src_key(c->fid, c->frames, table->depth, b->resolve, b->resolve_ctx, b->function_name);
+        char *src =
+            mpp_profile_src_key(c->fid, c->frames, table->depth, b->resolve, b->resolve_ctx, b->function_name);
         uintptr_t *u = src ? mpp_strmap_put(&b->unique, src, (uintptr_t)p->nsrcs, &inserted) : NULL;
         if (!u) {
             free(src);
@@ -228,8 +228,8 @@ static void add_cells(cells_builder_t *b, const mpp_table_t *const *tables, int 
         const mpp_table_t *table = tables[t];
         for (size_t s = 0; s < table->capacity; s++) {
             const mpp_cell_t *c = &table->cells[s];
-            if (!c->hash || (!c->stats.calls && !c->stats.overlap && !c->stats.wait[0] && !c->stats.wait[1] &&
-                             !c->stats.wait[2]))
+            if (!c->hash ||
+                (!c->stats.calls && !c->stats.overlap && !c->stats.wait[0] && !c->stats.wait[1] && !c->stats.wait[2]))
                 continue; /* calls == 0: Overlap (or a wait state) of a call of another thread's at this site */
             const site_t *site = call_site(b, table, c);
             if (!site)
@@ -242,9 +242,8 @@ static void add_cells(cells_builder_t *b, const mpp_table_t *const *tables, int 
     }
 }
 
-mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int ntables,
-                                       const mpp_interval_t *intervals, int nintervals,
-                                       double (*to_seconds)(uint64_t), mpp_resolve_fn resolve,
+mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int ntables, const mpp_interval_t *intervals,
+                                       int nintervals, double (*to_seconds)(uint64_t), mpp_resolve_fn resolve,
                                        void *resolve_ctx, mpp_function_name_fn function_name)
 {
     mpp_local_profile_t *p = calloc(1, sizeof *p);
@@ -263,7 +262,10 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
         mpp_profile_free(p);
         return NULL;
     }
-    cells_builder_t b = {.p = p, .resolve = resolve, .resolve_ctx = resolve_ctx, .function_name = function_name,
+    cells_builder_t b = {.p = p,
+                         .resolve = resolve,
+                         .resolve_ctx = resolve_ctx,
+                         .function_name = function_name,
                          .to_seconds = to_seconds};
     mpp_handlemap_init(&b.by_stack, sizeof(site_t));
     mpp_handlemap_init(&b.index, sizeof(int));

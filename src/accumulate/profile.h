@@ -11,9 +11,8 @@
 
 /* Merge the tables of all threads, resolve their call stacks and attribute
  * times to intervals (inclusive of nested ones). */
-mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int ntables,
-                                       const mpp_interval_t *intervals, int nintervals,
-                                       double (*to_seconds)(uint64_t), mpp_resolve_fn resolve,
+mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int ntables, const mpp_interval_t *intervals,
+                                       int nintervals, double (*to_seconds)(uint64_t), mpp_resolve_fn resolve,
                                        void *resolve_ctx, mpp_function_name_fn function_name);
 void mpp_profile_free(mpp_local_profile_t *p);
 

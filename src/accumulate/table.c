@@ -63,14 +63,14 @@ static int grow(mpp_table_t *t)
     return 0;
 }
 
-mpp_cell_t *mpp_table_insert(mpp_table_t *t, uint64_t hash, uint32_t fid, uint32_t interval,
-                             const uintptr_t *frames)
+mpp_cell_t *mpp_table_insert(mpp_table_t *t, uint64_t hash, uint32_t fid, uint32_t interval, const uintptr_t *frames)
 {
     static const uintptr_t no_frames[MPP_MAX_DEPTH];
     if (t->count >= t->limit && !mpp_same_frames(frames, no_frames, t->depth)) {
         if (!t->folded)
             mpp_warn("more than MPIPROF_MAX_SRC=%zu distinct call sites in one thread; calls from "
-                     "further call sites are counted under [other call sites]", t->limit);
+                     "further call sites are counted under [other call sites]",
+                     t->limit);
         t->folded = 1;
         return mpp_table_lookup(t, fid, interval, no_frames);
     }
@@ -83,7 +83,7 @@ mpp_cell_t *mpp_table_insert(mpp_table_t *t, uint64_t hash, uint32_t fid, uint32
     memset(c->frames, 0, sizeof c->frames);
     memcpy(c->frames, frames, (size_t)t->depth * sizeof *frames);
     memset(c->steps, 0, sizeof c->steps); /* MPP_STEP_UNKNOWN */
-    c->walk.frame = 0; /* nothing noted */
+    c->walk.frame = 0;                    /* nothing noted */
     t->count++;
     return c;
 }

@@ -9,8 +9,8 @@
 
 #include <stdint.h>
 
-#include "records/frame_step.h"
 #include "analyze/model.h"
+#include "records/frame_step.h"
 #include "util/common.h"
 
 /* What the communication model needs of a cell is 40 bytes, added by the
@@ -77,9 +77,9 @@ typedef struct {
     mpp_cell_t *cells;
     size_t capacity; /* power of two */
     size_t count;
-    size_t limit;    /* distinct call-site cells before folding */
+    size_t limit; /* distinct call-site cells before folding */
     int depth;
-    int folded;      /* calls were folded into [other call sites] */
+    int folded;          /* calls were folded into [other call sites] */
     uint64_t generation; /* incremented whenever cells move (growth) */
     /* The cells of the thread's recent calls, by their return address
      * (mpp_recent_slot), most recent first: loops repeat a few call sites,
@@ -98,10 +98,7 @@ typedef struct {
  * sites of one loop lie a few bytes to a few dozen apart, so they get
  * different slots unless they are a multiple of MPP_RECENT bytes apart
  * (then they share its ways). */
-static inline unsigned mpp_recent_slot(uintptr_t pc)
-{
-    return (unsigned)pc & (MPP_RECENT - 1);
-}
+static inline unsigned mpp_recent_slot(uintptr_t pc) { return (unsigned)pc & (MPP_RECENT - 1); }
 
 /* The recent cell of a call of function fid returning to `pc` from the
  * frame at `frame`: the first of the slot's ways of that site whose last
@@ -155,13 +152,13 @@ static inline uint64_t mpp_key_hash(uint32_t fid, uint32_t interval, const uintp
 }
 
 /* Slow path of mpp_table_lookup: insert (growing or folding as needed). */
-mpp_cell_t *mpp_table_insert(mpp_table_t *t, uint64_t hash, uint32_t fid, uint32_t interval,
-                             const uintptr_t *frames);
+mpp_cell_t *mpp_table_insert(mpp_table_t *t, uint64_t hash, uint32_t fid, uint32_t interval, const uintptr_t *frames);
 
 static inline int mpp_same_frames(const uintptr_t *a, const uintptr_t *b, int depth)
 {
     for (int i = 0; i < depth; i++)
-        if (a[i] != b[i]) return 0;
+        if (a[i] != b[i])
+            return 0;
     return 1;
 }
 
@@ -187,15 +184,13 @@ static inline mpp_cell_t *mpp_table_find_hash(mpp_table_t *t, uint64_t hash, uin
 }
 
 /* The cell of (fid, interval, frames[0..depth-1]); NULL only when memory ran out. */
-static inline mpp_cell_t *mpp_table_lookup(mpp_table_t *t, uint32_t fid, uint32_t interval,
-                                           const uintptr_t *frames)
+static inline mpp_cell_t *mpp_table_lookup(mpp_table_t *t, uint32_t fid, uint32_t interval, const uintptr_t *frames)
 {
     uint64_t h = mpp_key_hash(fid, interval, frames, t->depth);
     size_t mask = t->capacity - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
         mpp_cell_t *c = &t->cells[i];
-        if (c->hash == h && c->fid == fid && c->interval == interval &&
-            mpp_same_frames(c->frames, frames, t->depth))
+        if (c->hash == h && c->fid == fid && c->interval == interval && mpp_same_frames(c->frames, frames, t->depth))
             return c;
         if (c->hash == 0)
             return mpp_table_insert(t, h, fid, interval, frames);

@@ -125,10 +125,7 @@ void mpp_predicted_quantities(const double q[MPP_NQ], const double pcat[MPP_NCAT
 /* The mean of values lies between their minimum and maximum; sum / count
  * can round just outside (three equal values x: 3x / 3 may exceed x), and
  * a reflected mean then goes below 0. */
-static double mean_within(double mean, double min, double max)
-{
-    return mean < min ? min : mean > max ? max : mean;
-}
+static double mean_within(double mean, double min, double max) { return mean < min ? min : mean > max ? max : mean; }
 
 static mpp_comparison_t direct(const mpp_stat_t *s)
 {
@@ -159,8 +156,8 @@ static mpp_comparison_t not_available(void)
  * replicated code does MPI-IO (its insufficient parallelism is then I/O
  * too): I/O is what remains productive.  Without any CPU time measured
  * the rest cannot be divided: n/a (mpp_split_unmeasured_reason). */
-static void productive_split(double productive, double io, double user, double sys, double *cpu_out,
-                             double *sys_out, double *io_out)
+static void productive_split(double productive, double io, double user, double sys, double *cpu_out, double *sys_out,
+                             double *io_out)
 {
     double rest = productive - io;
     if (rest < 0) {

@@ -8,17 +8,46 @@
 
 /* Main characteristics, in protocol order. */
 typedef enum {
-    MPP_M_KEFF = 0, MPP_M_EXEC, MPP_M_PROCESSORS, MPP_M_TOTAL, MPP_M_PRODUCTIVE,
-    MPP_M_CPU, MPP_M_SYS, MPP_M_IO, MPP_M_LOST, MPP_M_INSUFFICIENT, MPP_M_COMM,
-    MPP_M_SENDRECV, MPP_M_REALSYNC, MPP_M_COLLECTIVE, MPP_M_SYSTEM, MPP_M_IDLE,
-    MPP_M_IMBALANCE, MPP_M_POTSYNC, MPP_M_VARIATION, MPP_M_OVERLAP, MPP_NMAIN
+    MPP_M_KEFF = 0,
+    MPP_M_EXEC,
+    MPP_M_PROCESSORS,
+    MPP_M_TOTAL,
+    MPP_M_PRODUCTIVE,
+    MPP_M_CPU,
+    MPP_M_SYS,
+    MPP_M_IO,
+    MPP_M_LOST,
+    MPP_M_INSUFFICIENT,
+    MPP_M_COMM,
+    MPP_M_SENDRECV,
+    MPP_M_REALSYNC,
+    MPP_M_COLLECTIVE,
+    MPP_M_SYSTEM,
+    MPP_M_IDLE,
+    MPP_M_IMBALANCE,
+    MPP_M_POTSYNC,
+    MPP_M_VARIATION,
+    MPP_M_OVERLAP,
+    MPP_NMAIN
 } mpp_main_t;
 
 /* Characteristics that have a per-process value, in protocol order. */
 typedef enum {
-    MPP_P_EXEC = 0, MPP_P_PRODUCTIVE, MPP_P_LOST, MPP_P_INSUFFICIENT, MPP_P_COMM,
-    MPP_P_SENDRECV, MPP_P_REALSYNC, MPP_P_COLLECTIVE, MPP_P_SYSTEM, MPP_P_IDLE,
-    MPP_P_IMBALANCE, MPP_P_POTSYNC, MPP_P_VARIATION, MPP_P_OVERLAP, MPP_NPP
+    MPP_P_EXEC = 0,
+    MPP_P_PRODUCTIVE,
+    MPP_P_LOST,
+    MPP_P_INSUFFICIENT,
+    MPP_P_COMM,
+    MPP_P_SENDRECV,
+    MPP_P_REALSYNC,
+    MPP_P_COLLECTIVE,
+    MPP_P_SYSTEM,
+    MPP_P_IDLE,
+    MPP_P_IMBALANCE,
+    MPP_P_POTSYNC,
+    MPP_P_VARIATION,
+    MPP_P_OVERLAP,
+    MPP_NPP
 } mpp_per_process_t;
 
 typedef struct {
@@ -35,9 +64,9 @@ typedef struct {
 } mpp_comparison_t;
 
 typedef struct {
-    double main[MPP_NMAIN];          /* NaN: n/a */
-    mpp_comparison_t cmp[MPP_NPP];   /* mean NaN: n/a */
-    double *by_process;              /* [nselected * MPP_NPP]; NaN: n/a or not entered */
+    double main[MPP_NMAIN];        /* NaN: n/a */
+    mpp_comparison_t cmp[MPP_NPP]; /* mean NaN: n/a */
+    double *by_process;            /* [nselected * MPP_NPP]; NaN: n/a or not entered */
 } mpp_interval_result_t;
 
 /* Overlap, computed when the model runs, is n/a only with

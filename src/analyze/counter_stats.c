@@ -8,22 +8,27 @@
 /* Presets first, then the Linux perf names PAPI's perf_event component
  * knows for the same thing. */
 const mpp_counter_rate_t mpp_counter_rates[] = {
-    {"IPC (instructions per cycle)", "ipc",
+    {"IPC (instructions per cycle)",
+     "ipc",
      {"PAPI_TOT_INS", "perf::INSTRUCTIONS", "perf::PERF_COUNT_HW_INSTRUCTIONS", "INSTRUCTIONS_RETIRED", NULL},
      {"PAPI_TOT_CYC", "perf::CYCLES", "perf::CPU-CYCLES", "perf::PERF_COUNT_HW_CPU_CYCLES", NULL}},
     {"L1 data cache miss ratio", "l1_data_miss_ratio", {"PAPI_L1_DCM", NULL}, {"PAPI_L1_DCA", NULL}},
     {"L2 data cache miss ratio", "l2_data_miss_ratio", {"PAPI_L2_DCM", NULL}, {"PAPI_L2_DCA", NULL}},
     {"L2 cache miss ratio", "l2_miss_ratio", {"PAPI_L2_TCM", NULL}, {"PAPI_L2_TCA", NULL}},
     {"L3 cache miss ratio", "l3_miss_ratio", {"PAPI_L3_TCM", NULL}, {"PAPI_L3_TCA", NULL}},
-    {"Last-level cache miss ratio", "llc_miss_ratio", {"perf::CACHE-MISSES", "perf::PERF_COUNT_HW_CACHE_MISSES", NULL},
+    {"Last-level cache miss ratio",
+     "llc_miss_ratio",
+     {"perf::CACHE-MISSES", "perf::PERF_COUNT_HW_CACHE_MISSES", NULL},
      {"perf::CACHE-REFERENCES", "perf::PERF_COUNT_HW_CACHE_REFERENCES", NULL}},
-    {"Branch misprediction ratio", "branch_miss_ratio",
+    {"Branch misprediction ratio",
+     "branch_miss_ratio",
      {"PAPI_BR_MSP", "perf::BRANCH-MISSES", "perf::PERF_COUNT_HW_BRANCH_MISSES", NULL},
      {"PAPI_BR_CN", "PAPI_BR_INS", "perf::BRANCH-INSTRUCTIONS", "perf::PERF_COUNT_HW_BRANCH_INSTRUCTIONS", NULL}},
     {"Floating-point operations per second", "flops", {"PAPI_FP_OPS", NULL}, {NULL}},
     {"Double-precision operations per second", "dp_ops_per_second", {"PAPI_DP_OPS", NULL}, {NULL}},
     {"Single-precision operations per second", "sp_ops_per_second", {"PAPI_SP_OPS", NULL}, {NULL}},
-    {"Instructions per second", "instructions_per_second",
+    {"Instructions per second",
+     "instructions_per_second",
      {"PAPI_TOT_INS", "perf::INSTRUCTIONS", "perf::PERF_COUNT_HW_INSTRUCTIONS", "INSTRUCTIONS_RETIRED", NULL},
      {NULL}},
 };
@@ -55,8 +60,8 @@ int mpp_counter_rates_select(char *const *names, int nevents, mpp_rate_use_t *ou
 char *mpp_counter_rate_formula(const mpp_rate_use_t *use, char *const *names)
 {
     char *text = NULL;
-    if (asprintf(&text, "%s / %s", names[use->numerator], use->denominator >= 0 ? names[use->denominator]
-                                                                              : "execution time") < 0)
+    if (asprintf(&text, "%s / %s", names[use->numerator],
+                 use->denominator >= 0 ? names[use->denominator] : "execution time") < 0)
         return NULL;
     return text;
 }

@@ -71,8 +71,8 @@ static int cores_of(const core_map_t *cm, const int *pus, int n, int *out)
 {
     int m = 0;
     for (int k = 0; k < n; k++) {
-        int c = pus[k] >= 0 && pus[k] < cm->npu && cm->core_of[pus[k]] >= 0 ? cm->core_of[pus[k]]
-                                                                            : cm->ncores + pus[k];
+        int c =
+            pus[k] >= 0 && pus[k] < cm->npu && cm->core_of[pus[k]] >= 0 ? cm->core_of[pus[k]] : cm->ncores + pus[k];
         out[m++] = c;
     }
     qsort(out, (size_t)m, sizeof *out, mpp_cmp_int);
@@ -202,7 +202,8 @@ static int check_sharing(mpp_machine_summary_t *s, const mpp_host_placement_t *h
             int *cores = malloc(((size_t)p->run.npus + 1) * sizeof *cores);
             char *key = NULL;
             int nc = 0;
-            if (!pus || !cores || (nc = cores_of(cm, pus, p->run.npus, cores), !(key = mpp_idlist_format(cores, nc)))) {
+            if (!pus || !cores ||
+                (nc = cores_of(cm, pus, p->run.npus, cores), !(key = mpp_idlist_format(cores, nc)))) {
                 free(pus), free(cores);
                 rc = -1;
                 break;
@@ -270,7 +271,8 @@ static int check_oversubscribed(mpp_machine_summary_t *s, const mpp_host_placeme
     char *list = mpp_textbuf_done(&ub);
     char *text = NULL;
     if (unbound && list &&
-        asprintf(&text, "%s: %d ranks on %d core%s and %s unbound: the node is oversubscribed, ranks compete for cores",
+        asprintf(&text,
+                 "%s: %d ranks on %d core%s and %s unbound: the node is oversubscribed, ranks compete for cores",
                  h->host, h->nranks, usable_cores, usable_cores == 1 ? "" : "s", list) < 0)
         text = NULL;
     free(list);

@@ -13,9 +13,9 @@
 #include "analyze/model.h"
 
 const char *const mpp_model_op_names[MPP_NOPS] = {
-    "measured", "zero", "started", "p2p", "probe", "barrier", "bcast", "reduce", "allreduce", "scan",
-    "gather", "gatherv", "scatter", "scatterv", "allgather", "alltoall", "alltoallv", "reduce_scatter",
-    "neighbor",
+    "measured",  "zero",           "started",  "p2p",     "probe",   "barrier",  "bcast",     "reduce",
+    "allreduce", "scan",           "gather",   "gatherv", "scatter", "scatterv", "allgather", "alltoall",
+    "alltoallv", "reduce_scatter", "neighbor",
 };
 
 const char *const mpp_model_param_names[MPP_NMP] = {"lat_intra", "bw_intra", "lat_inter", "bw_inter"};
@@ -197,11 +197,16 @@ double mpp_model_cost(const mpp_model_t *m, int op, int64_t sent, int64_t recv, 
 double *mpp_model_param(mpp_model_t *m, int which)
 {
     switch (which) {
-    case MPP_MP_LAT_INTRA: return &m->latency[MPP_LINK_INTRA];
-    case MPP_MP_BW_INTRA: return &m->bandwidth[MPP_LINK_INTRA];
-    case MPP_MP_LAT_INTER: return &m->latency[MPP_LINK_INTER];
-    case MPP_MP_BW_INTER: return &m->bandwidth[MPP_LINK_INTER];
-    default: return NULL;
+    case MPP_MP_LAT_INTRA:
+        return &m->latency[MPP_LINK_INTRA];
+    case MPP_MP_BW_INTRA:
+        return &m->bandwidth[MPP_LINK_INTRA];
+    case MPP_MP_LAT_INTER:
+        return &m->latency[MPP_LINK_INTER];
+    case MPP_MP_BW_INTER:
+        return &m->bandwidth[MPP_LINK_INTER];
+    default:
+        return NULL;
     }
 }
 
@@ -235,9 +240,8 @@ typedef struct {
 } unit_t;
 
 static const unit_t time_units[] = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1}, {"", 1}};
-static const unit_t rate_units[] = {{"B/s", 1},      {"KB/s", 1e3},           {"MB/s", 1e6},
-                                    {"GB/s", 1e9},   {"KiB/s", 1024.0},       {"MiB/s", 1048576.0},
-                                    {"GiB/s", 1073741824.0}, {"", 1}};
+static const unit_t rate_units[] = {{"B/s", 1},        {"KB/s", 1e3},        {"MB/s", 1e6},           {"GB/s", 1e9},
+                                    {"KiB/s", 1024.0}, {"MiB/s", 1048576.0}, {"GiB/s", 1073741824.0}, {"", 1}};
 
 static int parse_value(const char *text, int latency, double *out)
 {
@@ -405,10 +409,11 @@ void mpp_model_na_reason(const mpp_model_setup_t *s, char *out, size_t size)
             continue;
         int lat = link_latency_param(link), bw = lat + 1;
         char most[32], least[32];
-        mpp_model_format_param(lat, link == MPP_LINK_INTRA ? MPP_PLAUSIBLE_LATENCY_INTRA : MPP_PLAUSIBLE_LATENCY_INTER,
+        mpp_model_format_param(lat,
+                               link == MPP_LINK_INTRA ? MPP_PLAUSIBLE_LATENCY_INTRA : MPP_PLAUSIBLE_LATENCY_INTER,
                                most, sizeof most);
-        mpp_model_format_param(bw, link == MPP_LINK_INTRA ? MPP_PLAUSIBLE_BANDWIDTH_INTRA
-                                                           : MPP_PLAUSIBLE_BANDWIDTH_INTER,
+        mpp_model_format_param(bw,
+                               link == MPP_LINK_INTRA ? MPP_PLAUSIBLE_BANDWIDTH_INTRA : MPP_PLAUSIBLE_BANDWIDTH_INTER,
                                least, sizeof least);
         n += (size_t)snprintf(out + n, size - n, " the %s ping-pong of ranks %d and %d took", link_names[link],
                               s->pair[link][0], s->pair[link][1]);
@@ -458,7 +463,8 @@ void mpp_model_source_text(const mpp_model_setup_t *s, int which, char *out, siz
         break;
     }
     case MPP_PSRC_AS_INTRA:
-        snprintf(out, size, "not measured: all processes run on one node, so no message leaves it; "
+        snprintf(out, size,
+                 "not measured: all processes run on one node, so no message leaves it; "
                  "the intra-node value");
         break;
     case MPP_PSRC_AS_INTER:
@@ -490,7 +496,8 @@ int mpp_model_describe(const mpp_model_setup_t *s, char lines[][MPP_MODEL_LINE],
         mpp_model_format_param(bw, mpp_model_param_value(&s->model, bw), vb, sizeof vb);
         mpp_model_source_text(s, lat, sl, sizeof sl);
         mpp_model_source_text(s, bw, sb, sizeof sb);
-        const char *na = s->implausible & (1u << link) ? "; not plausible: the predicted characteristics are n/a" : "";
+        const char *na =
+            s->implausible & (1u << link) ? "; not plausible: the predicted characteristics are n/a" : "";
         if (s->source[lat] == MPP_PSRC_CALIBRATED && s->source[bw] == MPP_PSRC_CALIBRATED &&
             measured_at(s, link, MPP_AT_FINALIZE)) {
             /* measured at both ends: where each parameter is from */
@@ -514,11 +521,14 @@ int mpp_model_describe(const mpp_model_setup_t *s, char lines[][MPP_MODEL_LINE],
     }
     snprintf(lines[n++], MPP_MODEL_LINE,
              "core speed: relative %.3f (rank %d) to %.3f (rank %d), mean 1, from a %.3g ms compute loop timed on "
-             "every process at MPI_Init%s", s->speed_min, s->speed_min_rank, s->speed_max, s->speed_max_rank,
-             s->speed_loop * 1e3, s->seconds_finalize > 0 ? " and MPI_Finalize (the faster of the two)" : "");
+             "every process at MPI_Init%s",
+             s->speed_min, s->speed_min_rank, s->speed_max, s->speed_max_rank, s->speed_loop * 1e3,
+             s->seconds_finalize > 0 ? " and MPI_Finalize (the faster of the two)" : "");
     if (s->seconds_finalize > 0)
-        snprintf(lines[n++], MPP_MODEL_LINE, "calibration took %.3g ms at MPI_Init and %.3g ms at MPI_Finalize "
-                 "(%d node%s)", s->seconds * 1e3, s->seconds_finalize * 1e3, s->nodes, s->nodes == 1 ? "" : "s");
+        snprintf(lines[n++], MPP_MODEL_LINE,
+                 "calibration took %.3g ms at MPI_Init and %.3g ms at MPI_Finalize "
+                 "(%d node%s)",
+                 s->seconds * 1e3, s->seconds_finalize * 1e3, s->nodes, s->nodes == 1 ? "" : "s");
     else
         snprintf(lines[n++], MPP_MODEL_LINE, "calibration at MPI_Init took %.3g ms (%d node%s)", s->seconds * 1e3,
                  s->nodes, s->nodes == 1 ? "" : "s");

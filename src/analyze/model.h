@@ -34,22 +34,21 @@ typedef enum {
     MPP_OP_BCAST,
     MPP_OP_REDUCE,
     MPP_OP_ALLREDUCE,
-    MPP_OP_SCAN,         /* MPI_Scan, MPI_Exscan */
+    MPP_OP_SCAN, /* MPI_Scan, MPI_Exscan */
     MPP_OP_GATHER,
     MPP_OP_GATHERV,
     MPP_OP_SCATTER,
     MPP_OP_SCATTERV,
-    MPP_OP_ALLGATHER,    /* MPI_Allgather, MPI_Allgatherv */
+    MPP_OP_ALLGATHER, /* MPI_Allgather, MPI_Allgatherv */
     MPP_OP_ALLTOALL,
-    MPP_OP_ALLTOALLV,    /* MPI_Alltoallv, MPI_Alltoallw */
+    MPP_OP_ALLTOALLV,      /* MPI_Alltoallv, MPI_Alltoallw */
     MPP_OP_REDUCE_SCATTER, /* MPI_Reduce_scatter, MPI_Reduce_scatter_block */
-    MPP_OP_NEIGHBOR,     /* neighborhood collectives */
+    MPP_OP_NEIGHBOR,       /* neighborhood collectives */
     MPP_NOPS
 } mpp_model_op_t;
 
 /* Names as in mpi_functions.txt's @model lines ("p2p", "bcast", ...). */
 extern const char *const mpp_model_op_names[MPP_NOPS];
-
 
 typedef struct {
     double latency[MPP_NLINKS];   /* seconds */
@@ -57,13 +56,13 @@ typedef struct {
 } mpp_model_t;
 
 /* MPICH 4's default switch points (bytes) between collective algorithms. */
-#define MPP_MODEL_BCAST_SHORT 12288       /* binomial tree up to here */
-#define MPP_MODEL_BCAST_LONG 524288       /* scatter + recursive-doubling allgather up to here (P a power of 2) */
-#define MPP_MODEL_BCAST_MIN_PROCS 8       /* fewer processes: always binomial */
-#define MPP_MODEL_REDUCE_SHORT 2048       /* Reduce, Allreduce: binomial / recursive doubling up to here */
-#define MPP_MODEL_ALLGATHER_LONG 524288   /* recursive doubling below this total (P a power of 2) */
-#define MPP_MODEL_ALLGATHER_SHORT 81920   /* Bruck below this total (other P) */
-#define MPP_MODEL_ALLTOALL_SHORT 256      /* Bruck up to this block size (P >= 8) */
+#define MPP_MODEL_BCAST_SHORT 12288     /* binomial tree up to here */
+#define MPP_MODEL_BCAST_LONG 524288     /* scatter + recursive-doubling allgather up to here (P a power of 2) */
+#define MPP_MODEL_BCAST_MIN_PROCS 8     /* fewer processes: always binomial */
+#define MPP_MODEL_REDUCE_SHORT 2048     /* Reduce, Allreduce: binomial / recursive doubling up to here */
+#define MPP_MODEL_ALLGATHER_LONG 524288 /* recursive doubling below this total (P a power of 2) */
+#define MPP_MODEL_ALLGATHER_SHORT 81920 /* Bruck below this total (other P) */
+#define MPP_MODEL_ALLTOALL_SHORT 256    /* Bruck up to this block size (P >= 8) */
 #define MPP_MODEL_ALLTOALL_MIN_PROCS 8
 #define MPP_MODEL_REDUCE_SCATTER_LONG 524288 /* recursive halving below this total */
 
@@ -104,7 +103,6 @@ static inline void mpp_model_terms_recent(int op, int64_t sent, int64_t recv, in
  * m's parameters of that link.  0 for MPP_LINK_NONE. */
 double mpp_model_cost(const mpp_model_t *m, int op, int64_t sent, int64_t recv, int64_t procs, int link);
 
-
 static inline double mpp_model_price_seconds(const mpp_model_t *m, const double price[MPP_NPRICE])
 {
     double s = 0;
@@ -113,7 +111,6 @@ static inline double mpp_model_price_seconds(const mpp_model_t *m, const double 
              (m->bandwidth[l] > 0 ? price[2 * l + MPP_PRICE_BYTES] / m->bandwidth[l] : 0.0);
     return s;
 }
-
 
 /* The price of one call for the wrappers, where op is a constant, into *p
  * (zero on entry): a message inline (a few instructions), the rest by
@@ -132,7 +129,6 @@ static inline void mpp_model_call_price(mpp_call_price_t *p, int op, int64_t sen
     }
     mpp_model_terms_recent(op, sent, recv, procs, &p->units, &p->bytes);
 }
-
 
 static inline double mpp_model_call_seconds(const mpp_model_t *m, const mpp_call_price_t *p)
 {
@@ -161,11 +157,11 @@ int mpp_model_parse(const char *text, mpp_model_t *m, unsigned *given, char *why
 /* --- where the parameters came from: what the protocol states --- */
 
 typedef enum {
-    MPP_PSRC_GIVEN = 0,   /* MPIPROF_MODEL */
-    MPP_PSRC_CALIBRATED,  /* ping-pong at MPI_Init, and again at MPI_Finalize (mpp_model_setup_t.at) */
-    MPP_PSRC_AS_INTRA,    /* one node: inter-node messages do not occur; the intra-node value */
-    MPP_PSRC_AS_INTER,    /* no node runs two processes: the inter-node value */
-    MPP_PSRC_BUILTIN      /* one process: nothing to measure; a built-in value */
+    MPP_PSRC_GIVEN = 0,  /* MPIPROF_MODEL */
+    MPP_PSRC_CALIBRATED, /* ping-pong at MPI_Init, and again at MPI_Finalize (mpp_model_setup_t.at) */
+    MPP_PSRC_AS_INTRA,   /* one node: inter-node messages do not occur; the intra-node value */
+    MPP_PSRC_AS_INTER,   /* no node runs two processes: the inter-node value */
+    MPP_PSRC_BUILTIN     /* one process: nothing to measure; a built-in value */
 } mpp_param_source_t;
 
 /* Built-in values for a run of one process (no message ever leaves it). */
@@ -194,24 +190,24 @@ typedef struct {
 #define MPP_PLAUSIBLE_BANDWIDTH_INTER 5e6
 
 typedef struct {
-    int enabled;                   /* 0: MPIPROF_PREDICT=off */
+    int enabled; /* 0: MPIPROF_PREDICT=off */
     mpp_model_t model;
-    int source[MPP_NMP];           /* mpp_param_source_t */
-    int pair[MPP_NLINKS][2];       /* the ranks whose ping-pong measured each link; -1: none */
+    int source[MPP_NMP];                          /* mpp_param_source_t */
+    int pair[MPP_NLINKS][2];                      /* the ranks whose ping-pong measured each link; -1: none */
     mpp_pingpong_t measured[MPP_NLINKS][MPP_NAT]; /* the ping-pongs of the calibrated links */
-    int at[MPP_NMP];               /* a calibrated parameter: the measurement it is from (MPP_AT_*) */
-    unsigned implausible;          /* bit 1 << link: no measurement of a calibrated parameter of that
-                                      link was plausible; the predicted characteristics are n/a */
-    unsigned shared_cpu;           /* bit 1 << link: the ping-pong's processes shared one CPU that
-                                      neither could leave (their affinity) */
-    int nodes;                     /* distinct host names */
+    int at[MPP_NMP];                              /* a calibrated parameter: the measurement it is from (MPP_AT_*) */
+    unsigned implausible;                         /* bit 1 << link: no measurement of a calibrated parameter of that
+                                                     link was plausible; the predicted characteristics are n/a */
+    unsigned shared_cpu;                          /* bit 1 << link: the ping-pong's processes shared one CPU that
+                                                     neither could leave (their affinity) */
+    int nodes;                                    /* distinct host names */
     /* Relative core speed (mean 1 over processes) from a compute loop timed
      * at MPI_Init: the slowest and fastest process. */
     double speed_min, speed_max;
     int speed_min_rank, speed_max_rank;
-    double speed_loop;             /* seconds of that loop, mean over processes */
-    double seconds;                /* how long the calibration took at MPI_Init */
-    double seconds_finalize;       /* ... and its measurement at MPI_Finalize (0: none) */
+    double speed_loop;       /* seconds of that loop, mean over processes */
+    double seconds;          /* how long the calibration took at MPI_Init */
+    double seconds_finalize; /* ... and its measurement at MPI_Finalize (0: none) */
 } mpp_model_setup_t;
 
 /* Latency and bandwidth of a link from one ping-pong: latency = the small

@@ -7,15 +7,17 @@
 #include <unwind.h>
 
 #include "attribute/callsite.h"
-#include "context/config.h"
 #include "attribute/frame_rules.h"
+#include "context/config.h"
 
 #define MAX_SKIPPED 16
 /* Frames a capture may step through, skipped ones included: a stack that
  * seems deeper is corrupt, or recursive beyond interest. */
 #define MAX_STEPS (MPP_MAX_DEPTH + 64)
 
-static struct { uintptr_t lo, hi; } skipped[MAX_SKIPPED];
+static struct {
+    uintptr_t lo, hi;
+} skipped[MAX_SKIPPED];
 static int nskipped;
 uintptr_t mpp_skipped_lo = UINTPTR_MAX, mpp_skipped_hi; /* bounding range of all of them */
 int mpp_callsite_always_dwarf;
@@ -80,8 +82,7 @@ static int is_skipped_module(const char *path)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    return !strncmp(base, "libmpi", 6) || !strncmp(base, "libpmpi", 7) ||
-           !strncmp(base, "libfmpich", 9);
+    return !strncmp(base, "libmpi", 6) || !strncmp(base, "libpmpi", 7) || !strncmp(base, "libfmpich", 9);
 }
 
 static int collect_module(struct dl_phdr_info *info, size_t size, void *arg)
@@ -154,8 +155,7 @@ static void __attribute__((noinline)) capture_dwarf(uintptr_t *frames)
 /* Walk from regs: the first `want` frames outside the skipped code into
  * frames (zero-padded) and, while no frame was skipped after the first
  * kept, the rules between them into steps. */
-static void walk(uintptr_t *frames, mpp_step_rule_t *steps, int want, mpp_frame_regs_t r, uintptr_t lo,
-                 uintptr_t hi)
+static void walk(uintptr_t *frames, mpp_step_rule_t *steps, int want, mpp_frame_regs_t r, uintptr_t lo, uintptr_t hi)
 {
     int n = 0, repeatable = 1;
     for (int k = 0; k < MAX_STEPS && n < want; k++) {
@@ -186,8 +186,8 @@ static void walk(uintptr_t *frames, mpp_step_rule_t *steps, int want, mpp_frame_
     }
 }
 
-void mpp_callsite_capture(uintptr_t *frames, mpp_step_rule_t *steps, int d, void *return_address,
-                          void *frame_address, uintptr_t lo, uintptr_t hi)
+void mpp_callsite_capture(uintptr_t *frames, mpp_step_rule_t *steps, int d, void *return_address, void *frame_address,
+                          uintptr_t lo, uintptr_t hi)
 {
     if (MPP_UNLIKELY(mpp_callsite_always_dwarf)) {
         for (int k = 0; k < d; k++) {
@@ -235,8 +235,7 @@ int mpp_callsite_note(mpp_walk_t *walk, const uintptr_t *frames, const mpp_step_
             now.word[now.compared] = now.word[0];
         }
         *walk = now;
-    }
-    else if (same) /* a walk too long to note: walked every time */
+    } else if (same) /* a walk too long to note: walked every time */
         walk->frame = 0;
     return same;
 }

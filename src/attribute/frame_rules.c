@@ -346,8 +346,7 @@ static mpp_step_rule_t decode(Dwarf_Frame *f)
     if (dwarf_frame_info(f, NULL, NULL, &signal_frame) != REG_RA || signal_frame)
         return r;
     /* the return address just below the CFA; undefined in the outermost frame */
-    if (decode_register(f, REG_RA, &where, &offset) != 0 || where != MPP_BP_AT_CFA ||
-        offset != RETURN_ADDRESS_SLOT)
+    if (decode_register(f, REG_RA, &where, &offset) != 0 || where != MPP_BP_AT_CFA || offset != RETURN_ADDRESS_SLOT)
         return r;
     mpp_step_rule_t step = r;
     if (decode_cfa(f, &step) != 0)

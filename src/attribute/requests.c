@@ -4,17 +4,17 @@
 #include <string.h>
 
 #include "accumulate/waitstates/cover.h"
-#include "util/mt_lock.h"
 #include "attribute/requests.h"
+#include "util/mt_lock.h"
 
 /* Open addressing with backward-shift deletion (no tombstones), at most
  * half full.  Handle 0 marks an empty slot; MPI never hands out 0 as a
  * valid request in MPICH, and a 0 handle is simply not tracked. */
 typedef struct {
     mpp_request_info_t info;
-    uint8_t active;      /* started, not yet seen by a completing call */
-    uint64_t returned;   /* ticks: the starting call's return */
-    uint64_t transfer;   /* ticks: the model's transfer time */
+    uint8_t active;    /* started, not yet seen by a completing call */
+    uint64_t returned; /* ticks: the starting call's return */
+    uint64_t transfer; /* ticks: the model's transfer time */
     mpp_request_origin_t origin;
 } slot_t;
 
@@ -41,10 +41,7 @@ static uint32_t next_serial(void)
 static inline void take(void) { mpp_mt_take(&lock); }
 static inline void give(void) { mpp_mt_give(&lock); }
 
-static inline size_t home(uint64_t h, size_t cap)
-{
-    return (size_t)((h * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
-}
+static inline size_t home(uint64_t h, size_t cap) { return (size_t)((h * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1); }
 
 void mpp_requests_init(int lock_needed)
 {
@@ -118,8 +115,12 @@ uint32_t mpp_request_add_started(uint64_t handle, int kind, int persistent, int6
     if (!slots[i].info.handle)
         count++;
     slot_t *s = &slots[i];
-    s->info = (mpp_request_info_t){.handle = handle, .kind = (uint8_t)kind, .persistent = (uint8_t)persistent,
-                                   .serial = next_serial(), .bytes_sent = bytes_sent, .bytes_recv = bytes_recv,
+    s->info = (mpp_request_info_t){.handle = handle,
+                                   .kind = (uint8_t)kind,
+                                   .persistent = (uint8_t)persistent,
+                                   .serial = next_serial(),
+                                   .bytes_sent = bytes_sent,
+                                   .bytes_recv = bytes_recv,
                                    .model = model};
     if (price)
         s->info.price = *price;
@@ -223,7 +224,7 @@ int mpp_request_complete(uint64_t handle, uint32_t serial, uint64_t entry, int g
                 uint64_t window = elapsed < s->transfer ? elapsed : s->transfer;
                 /* what other requests' Overlap has not covered of it */
                 *overlap = (uint64_t)mpp_cover_add_fast(&overlap_cover, (int64_t)s->returned,
-                                                   (int64_t)(s->returned + window));
+                                                        (int64_t)(s->returned + window));
                 /* the frames only for another thread's cell */
                 mpp_origin_copy_frames(origin, &s->origin, s->origin.thread != self);
                 s->active = 0;

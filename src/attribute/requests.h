@@ -12,8 +12,8 @@
 
 #include <stdint.h>
 
-#include "autoconf.h"
 #include "analyze/model.h"
+#include "autoconf.h"
 #include "records/origin.h"
 #include "util/common.h"
 
@@ -34,15 +34,15 @@ static inline uint32_t mpp_request_serial_of(uint64_t key) { return (uint32_t)(k
 
 typedef struct {
     uint64_t handle;
-    uint8_t kind;       /* mpp_category_t of the creating call */
+    uint8_t kind; /* mpp_category_t of the creating call */
     uint8_t persistent;
-    uint32_t serial;    /* which request had the handle: MPI reuses handles, and under
-                           MPI_THREAD_MULTIPLE a new request can take a handle before
-                           the thread that completed the old one removes it */
+    uint32_t serial;                /* which request had the handle: MPI reuses handles, and under
+                                       MPI_THREAD_MULTIPLE a new request can take a handle before
+                                       the thread that completed the old one removes it */
     int64_t bytes_sent, bytes_recv; /* persistent: per start */
-    double model;       /* model time of its transfer, seconds at the parameters of MPI_Init (Overlap;
-                           persistent: per start) */
-    mpp_call_price_t price; /* a persistent request: its transfer's price (model.h), per start */
+    double model;                   /* model time of its transfer, seconds at the parameters of MPI_Init (Overlap;
+                                       persistent: per start) */
+    mpp_call_price_t price;         /* a persistent request: its transfer's price (model.h), per start */
     /* With the hang watchdog on (mpp_request_describe): */
     uint8_t described;  /* the fields below are set */
     uint32_t fid;       /* the MPI function that created it */

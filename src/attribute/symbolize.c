@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "attribute/symbolize.h"
 #include "util/handlemap.h"
 #include "util/srckey.h"
-#include "attribute/symbolize.h"
 
 /* Function symbols of one module sorted by address: dwfl_module_addrname
  * scans the whole symbol table for every address, which made resolving a
@@ -106,8 +106,7 @@ mpp_symbolizer_t *mpp_symbolizer_open(void)
     s->dwfl = dwfl_begin(&callbacks);
     if (s->dwfl) {
         dwfl_report_begin(s->dwfl);
-        if (dwfl_linux_proc_report(s->dwfl, getpid()) != 0 ||
-            dwfl_report_end(s->dwfl, NULL, NULL) != 0) {
+        if (dwfl_linux_proc_report(s->dwfl, getpid()) != 0 || dwfl_report_end(s->dwfl, NULL, NULL) != 0) {
             dwfl_end(s->dwfl);
             s->dwfl = NULL;
         }
@@ -203,13 +202,12 @@ static char *resolve(mpp_symbolizer_t *s, uintptr_t address)
     const char *path = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
     int n;
     if (path && lineno > 0)
-        n = asprintf(&record, "%s%c%d%c%s%c%s:%d (%s)", path, MPP_US, lineno, MPP_US,
-                     function ? function : "", MPP_US, basename_of(path), lineno,
-                     function ? function : "?");
+        n = asprintf(&record, "%s%c%d%c%s%c%s:%d (%s)", path, MPP_US, lineno, MPP_US, function ? function : "",
+                     MPP_US, basename_of(path), lineno, function ? function : "?");
     else
-        n = asprintf(&record, "%s%c0%c%s%c%s+0x%" PRIx64, module_name ? module_name : "??", MPP_US,
-                     MPP_US, function ? function : "", MPP_US,
-                     basename_of(module_name ? module_name : "??"), (uint64_t)(address - start));
+        n = asprintf(&record, "%s%c0%c%s%c%s+0x%" PRIx64, module_name ? module_name : "??", MPP_US, MPP_US,
+                     function ? function : "", MPP_US, basename_of(module_name ? module_name : "??"),
+                     (uint64_t)(address - start));
     free(readable);
     return n < 0 ? NULL : record;
 }

@@ -4,11 +4,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "attribute/callsite.h"
-#include "context/config.h"
 #include "accumulate/intervals.h"
+#include "attribute/callsite.h"
 #include "attribute/requests.h"
 #include "attribute/thread_state.h"
+#include "context/config.h"
 #include "util/warnings.h"
 
 __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-exec")));
@@ -47,8 +47,7 @@ void mpp_thread_at_end(void (*release)(void))
 {
     for (size_t i = 0; i < sizeof releases / sizeof *releases; i++) {
         void (*expected)(void) = NULL;
-        if (atomic_load(&releases[i]) == release ||
-            atomic_compare_exchange_strong(&releases[i], &expected, release))
+        if (atomic_load(&releases[i]) == release || atomic_compare_exchange_strong(&releases[i], &expected, release))
             return;
     }
 }
@@ -93,8 +92,7 @@ mpp_thread_t *mpp_thread_attach_bounded(uintptr_t stack_lo, uintptr_t stack_hi)
     int fresh = !t;
     if (fresh) {
         t = calloc(1, sizeof *t);
-        if (!t || mpp_table_init(&t->table, (size_t)mpp_config.number[MPP_CFG_MAX_SRC],
-                                 mpp_callsite_depth()) != 0) {
+        if (!t || mpp_table_init(&t->table, (size_t)mpp_config.number[MPP_CFG_MAX_SRC], mpp_callsite_depth()) != 0) {
             free(t);
             return NULL;
         }
@@ -199,9 +197,9 @@ static void track_requests(mpp_call_t *c)
     mpp_call_origin(c, &o); /* its frames when another thread may complete them: their cell's key */
     c->new_serial = 0;
     if (c->new_request) {
-        c->new_serial = mpp_request_add_started(c->new_request, c->new_kind, c->new_persistent, c->new_sent,
-                                                c->new_recv, c->new_persistent ? &c->new_price : NULL,
-                                                c->new_model, c->t1, &o);
+        c->new_serial =
+            mpp_request_add_started(c->new_request, c->new_kind, c->new_persistent, c->new_sent, c->new_recv,
+                                    c->new_persistent ? &c->new_price : NULL, c->new_model, c->t1, &o);
         if (MPP_UNLIKELY(atomic_load_explicit(&mpp_watch_on, memory_order_relaxed)))
             describe_request(c);
     }
@@ -279,7 +277,8 @@ int mpp_call_request_done(mpp_call_t *c, uint64_t key, int gone)
     uint64_t overlap = 0;
     int kind;
     mpp_thread_t *t = c->thread;
-    if (!mpp_request_complete(mpp_request_handle_of(key), mpp_request_serial_of(key), c->t0, gone, t, &o, &overlap, &kind) ||
+    if (!mpp_request_complete(mpp_request_handle_of(key), mpp_request_serial_of(key), c->t0, gone, t, &o, &overlap,
+                              &kind) ||
         !overlap)
         return kind;
     mpp_cell_t *cell = mpp_origin_cell(t, &o);
@@ -360,12 +359,12 @@ void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_
         mpp_union_leave(c->t1);
     /* MPI_Pcontrol(0) with wait states on, or a call the MPI library makes
      * itself (from its Fortran bindings: not the program's) */
-    if (MPP_UNLIKELY(mpp_paused) ||
-        MPP_UNLIKELY(mpp_callsite_library_call((uintptr_t)return_address, c->fid))) {
+    if (MPP_UNLIKELY(mpp_paused) || MPP_UNLIKELY(mpp_callsite_library_call((uintptr_t)return_address, c->fid))) {
         c->cell = NULL;
         if (c->new_request || c->nstarted)
             track_requests(c); /* their kind and handle still matter */
-        atomic_store_explicit(&t->left, atomic_load_explicit(&t->entered, memory_order_relaxed), memory_order_relaxed);
+        atomic_store_explicit(&t->left, atomic_load_explicit(&t->entered, memory_order_relaxed),
+                              memory_order_relaxed);
         return;
     }
     uint32_t interval = atomic_load_explicit(&mpp_current_interval, memory_order_relaxed);
@@ -377,8 +376,8 @@ void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_
     if (!cell) {
         cell = mpp_recent_cell(&t->table, (uintptr_t)return_address, c->fid, (uintptr_t)frame_address);
         if (!(cell && cell->interval == interval &&
-              mpp_callsite_matches_noted(&cell->walk, cell->frames, cell->steps, depth, return_address,
-                                         frame_address, t->stack_lo, t->stack_hi)))
+              mpp_callsite_matches_noted(&cell->walk, cell->frames, cell->steps, depth, return_address, frame_address,
+                                         t->stack_lo, t->stack_hi)))
             cell = NULL;
     }
     if (!cell) {
@@ -386,7 +385,8 @@ void mpp_call_end_slow(mpp_call_t *c, int category, unsigned uses, void *return_
         mpp_callsite_capture(frames, steps, depth, return_address, frame_address, t->stack_lo, t->stack_hi);
         mpp_cell_t *const *way = t->table.recent[mpp_recent_slot(frames[0])];
         for (int w = 0; w < MPP_RECENT_WAYS && way[w] && !cell; w++)
-            if (way[w]->fid == c->fid && way[w]->interval == interval && mpp_same_frames(way[w]->frames, frames, depth))
+            if (way[w]->fid == c->fid && way[w]->interval == interval &&
+                mpp_same_frames(way[w]->frames, frames, depth))
                 cell = way[w];
         if (!cell)
             cell = mpp_table_lookup(&t->table, c->fid, interval, frames);

@@ -24,14 +24,14 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "accumulate/intervals.h"
+#include "accumulate/table.h"
 #include "attribute/callsite.h"
+#include "attribute/requests.h"
 #include "context/clock.h"
 #include "context/counters.h"
-#include "accumulate/intervals.h"
-#include "util/common.h"
-#include "attribute/requests.h"
-#include "accumulate/table.h"
 #include "records/watch.h"
+#include "util/common.h"
 
 struct mpp_call;
 
@@ -47,12 +47,12 @@ typedef struct mpp_thread {
     struct mpp_call *current;
     uintptr_t stack_lo, stack_hi;
     mpp_table_t table;
-    uint64_t *scratch;      /* request handles of the current call */
+    uint64_t *scratch; /* request handles of the current call */
     size_t scratch_capacity;
     struct mpp_thread *next;
     struct mpp_thread *idle_next; /* among the state of ended threads (thread_state.c) */
-    long tid;               /* kernel thread id, named in hang dumps */
-    mpp_watch_t watch;      /* the current call's arguments, with the watchdog on */
+    long tid;                     /* kernel thread id, named in hang dumps */
+    mpp_watch_t watch;            /* the current call's arguments, with the watchdog on */
 } mpp_thread_t;
 
 extern __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-exec")));
@@ -111,7 +111,7 @@ typedef struct mpp_call {
     unsigned by_kind_mask;      /* bit k: by_kind[k] > 0 */
     int by_kind_used;
     int64_t bytes_sent, bytes_recv;
-    mpp_call_price_t model;     /* the model's price of this call (model.h; 0: none) */
+    mpp_call_price_t model; /* the model's price of this call (model.h; 0: none) */
     /* The request this call created (mpp_request_created), added to the
      * request table by mpp_call_end with this call's cell: 0 when none. */
     uint64_t new_request;
@@ -214,11 +214,10 @@ MPP_ALWAYS_INLINE void mpp_call_end(mpp_call_t *c, int mode, uint32_t fid, int c
 {
     mpp_thread_t *t = c->thread;
     mpp_cell_t *cell = mpp_recent_cell(&t->table, (uintptr_t)return_address, fid, (uintptr_t)frame_address);
-    if (MPP_LIKELY(mode == MPP_COLLECT_FAST && cell &&
-                   cell->fid == fid &&
+    if (MPP_LIKELY(mode == MPP_COLLECT_FAST && cell && cell->fid == fid &&
                    cell->interval == atomic_load_explicit(&mpp_current_interval, memory_order_relaxed) &&
-                   mpp_callsite_matches_noted(&cell->walk, cell->frames, cell->steps, t->table.depth,
-                                              return_address, frame_address, t->stack_lo, t->stack_hi))) {
+                   mpp_callsite_matches_noted(&cell->walk, cell->frames, cell->steps, t->table.depth, return_address,
+                                              frame_address, t->stack_lo, t->stack_hi))) {
         cell->stats.calls++;
         if ((uses & MPP_USES_REQUESTS) && MPP_UNLIKELY(c->by_kind_used))
             mpp_call_add_split(cell, c);

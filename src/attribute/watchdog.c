@@ -17,15 +17,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "context/clock.h"
-#include "gen/function_table.h"
 #include "attribute/requests.h"
 #include "attribute/symbolize.h"
 #include "attribute/thread_state.h"
-#include "util/warnings.h"
 #include "attribute/watchdog.h"
+#include "context/clock.h"
+#include "gen/function_table.h"
+#include "util/warnings.h"
 #include "write/hang_dump.h"
-
 
 /* Requests listed per dump, at most (the count of all is given). */
 #define MAX_LISTED 256
@@ -120,10 +119,7 @@ static const char *category_name(int kind)
     return kind >= 0 && kind < MPP_NCAT ? names[kind] : "?";
 }
 
-static const char *function_name(uint32_t fid)
-{
-    return fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "MPI_?";
-}
+static const char *function_name(uint32_t fid) { return fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "MPI_?"; }
 
 /* "file:line (function)", the text part of a frame record (srckey.h). */
 static const char *frame_text(mpp_symbolizer_t *sym, uintptr_t pc)
@@ -159,9 +155,16 @@ static char *describe(const mpp_thread_t *t, const mpp_watch_call_t *w, double i
     for (int i = 0; i < w->depth && w->frames[i]; i++)
         frames[i] = frame_text(sym, w->frames[i]);
     int category = w->fid < MPP_NFUNCTIONS ? mpp_functions[w->fid].category : -1;
-    mpp_hang_call_t c = {.tid = t->tid, .function = function_name(w->fid), .category = category_name(category),
-                         .entered = now - inside, .stuck_for = inside, .call = w, .frames = frames,
-                         .noutstanding = (int)outstanding, .nlisted = nlisted, .requests = requests};
+    mpp_hang_call_t c = {.tid = t->tid,
+                         .function = function_name(w->fid),
+                         .category = category_name(category),
+                         .entered = now - inside,
+                         .stuck_for = inside,
+                         .call = w,
+                         .frames = frames,
+                         .noutstanding = (int)outstanding,
+                         .nlisted = nlisted,
+                         .requests = requests};
     char *text = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&text, &size);
@@ -176,8 +179,8 @@ static char *describe(const mpp_thread_t *t, const mpp_watch_call_t *w, double i
         fprintf(stderr, "mpiprof: rank %d has been inside %s for %.0f s (%s); its state is in %s\n", dog.rank,
                 c.function, inside, frames[0] ? frames[0] : "?", dog.path);
     mpp_warn_protocol_only("rank %d stayed inside %s at %s for more than MPIPROF_HANG_TIMEOUT=%d s; "
-                           "its state was written to %s", dog.rank, c.function, frames[0] ? frames[0] : "?",
-                           dog.timeout, dog.path);
+                           "its state was written to %s",
+                           dog.rank, c.function, frames[0] ? frames[0] : "?", dog.timeout, dog.path);
     mpp_symbolizer_close(sym);
     free(listed);
     free(requests);
@@ -198,9 +201,15 @@ static void write_dump(void)
     int threads = 0;
     for (mpp_thread_t *t = mpp_threads(); t; t = t->next)
         threads++;
-    mpp_hang_header_t h = {.rank = dog.rank, .world_size = dog.world_size, .timeout = dog.timeout,
-                           .threads = threads, .pid = (long)getpid(), .run = dog.run, .host = dog.host,
-                           .program = dog.program, .written = epoch_now()};
+    mpp_hang_header_t h = {.rank = dog.rank,
+                           .world_size = dog.world_size,
+                           .timeout = dog.timeout,
+                           .threads = threads,
+                           .pid = (long)getpid(),
+                           .run = dog.run,
+                           .host = dog.host,
+                           .program = dog.program,
+                           .written = epoch_now()};
     mpp_hang_write_header(f, &h);
     for (mpp_thread_t *t = mpp_threads(); t; t = t->next) {
         const mpp_watch_dog_t *d = &t->watch.dog;

@@ -16,10 +16,10 @@
 #include "records/watch.h"
 
 typedef struct {
-    int timeout;                 /* seconds, > 0 */
+    int timeout; /* seconds, > 0 */
     int rank, world_size, quiet;
-    const char *protocol_path;   /* the dump goes to <protocol_path>.hang.<rank> */
-    const char *run;             /* the same in every process of the run */
+    const char *protocol_path; /* the dump goes to <protocol_path>.hang.<rank> */
+    const char *run;           /* the same in every process of the run */
     const char *host, *program;
 } mpp_watchdog_setup_t;
 

@@ -18,14 +18,14 @@
 
 typedef struct {
     int kind;
-    uint32_t fid;                   /* the call's MPI function; MPP_FINDING_NO_FUNCTION: none */
+    uint32_t fid; /* the call's MPI function; MPP_FINDING_NO_FUNCTION: none */
     int depth;
     uintptr_t frames[MPP_MAX_DEPTH]; /* its call stack (return addresses), resolved at the end */
     uint64_t count;
     /* the first occurrence */
-    int32_t peer;                   /* the other process's MPI_COMM_WORLD rank, -1: none */
-    uint32_t other_fid;             /* the other side's call: its function ... */
-    uint64_t other_site;            /* ... and site (check/site.h), 0: none */
+    int32_t peer;        /* the other process's MPI_COMM_WORLD rank, -1: none */
+    uint32_t other_fid;  /* the other side's call: its function ... */
+    uint64_t other_site; /* ... and site (check/site.h), 0: none */
     char detail[MPP_FINDING_DETAIL];
 } mpp_finding_t;
 

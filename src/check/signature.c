@@ -64,6 +64,6 @@ mpp_sig_verdict_t mpp_sig_compare(mpp_signature_t sent, mpp_signature_t recv)
         return sent.hash == recv.hash ? MPP_SIG_MATCH : MPP_SIG_DIFFER;
     if (sent.length < recv.length && recv.basic >= 0) /* a homogeneous buffer: its prefix is known */
         return mpp_sig_repeat(mpp_sig_basic(recv.basic), sent.length).hash == sent.hash ? MPP_SIG_MATCH
-                                                                                          : MPP_SIG_DIFFER;
+                                                                                        : MPP_SIG_DIFFER;
     return MPP_SIG_UNKNOWN;
 }

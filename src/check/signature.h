@@ -17,13 +17,13 @@
 enum {
     MPP_SIG_ANY = 0, /* MPI_BYTE, MPI_PACKED: untyped, match anything */
     MPP_SIG_CHAR,
-    MPP_SIG_SIGNED,   /* + size in bytes (1, 2, 4, 8, 16) */
+    MPP_SIG_SIGNED, /* + size in bytes (1, 2, 4, 8, 16) */
     MPP_SIG_UNSIGNED = MPP_SIG_SIGNED + 17,
     MPP_SIG_FLOAT = MPP_SIG_UNSIGNED + 17,
     MPP_SIG_COMPLEX = MPP_SIG_FLOAT + 17,
     MPP_SIG_LOGICAL = MPP_SIG_COMPLEX + 33,
     MPP_SIG_BOOL = MPP_SIG_LOGICAL + 17,
-    MPP_SIG_PAIR,     /* MPI_FLOAT_INT & co.: + their index */
+    MPP_SIG_PAIR,                      /* MPI_FLOAT_INT & co.: + their index */
     MPP_SIG_OTHER = MPP_SIG_PAIR + 16, /* a basic type of its own: + its index */
     MPP_SIG_NCLASSES = MPP_SIG_OTHER + 64
 };
@@ -48,8 +48,8 @@ mpp_signature_t mpp_sig_repeat(mpp_signature_t a, uint64_t count);
  * (its datatype times its count). */
 typedef enum {
     MPP_SIG_MATCH = 0,
-    MPP_SIG_DIFFER,   /* wrong-datatype */
-    MPP_SIG_UNKNOWN   /* not decidable here (a shorter message into a derived type, an undecoded type) */
+    MPP_SIG_DIFFER, /* wrong-datatype */
+    MPP_SIG_UNKNOWN /* not decidable here (a shorter message into a derived type, an undecoded type) */
 } mpp_sig_verdict_t;
 mpp_sig_verdict_t mpp_sig_compare(mpp_signature_t sent, mpp_signature_t recv);
 

@@ -32,15 +32,9 @@ static int listed(const char *const *list, int n, const char *name)
     return 0;
 }
 
-static int ignored(const walk_t *w, const char *name)
-{
-    return listed(w->o->ignore, w->o->nignore, name);
-}
+static int ignored(const walk_t *w, const char *name) { return listed(w->o->ignore, w->o->nignore, name); }
 
-static int is_count(const char *name)
-{
-    return listed(count_names, -1, name);
-}
+static int is_count(const char *name) { return listed(count_names, -1, name); }
 
 int mpp_compare_exceeds(double a, double b, double rtol, double atol)
 {
@@ -95,10 +89,7 @@ static void value_text(const json_t *v, char *out, size_t size)
         snprintf(out, size, "an object of %zu members", json_object_size(v));
 }
 
-static char *dup_or_null(const char *s)
-{
-    return s ? strdup(s) : NULL;
-}
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
 
 static void add_diff(walk_t *w, mpp_diff_kind_t kind, const char *where, const char *src, const char *name, json_t *a,
                      json_t *b, const char *fmt, ...)
@@ -119,8 +110,13 @@ static void add_diff(walk_t *w, mpp_diff_kind_t kind, const char *where, const c
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
     mpp_diff_t *d = &c->diffs[c->ndiffs];
-    *d = (mpp_diff_t){kind, dup_or_null(where), dup_or_null(src), dup_or_null(name), strdup(message),
-                      a ? json_incref(a) : NULL, b ? json_incref(b) : NULL};
+    *d = (mpp_diff_t){kind,
+                      dup_or_null(where),
+                      dup_or_null(src),
+                      dup_or_null(name),
+                      strdup(message),
+                      a ? json_incref(a) : NULL,
+                      b ? json_incref(b) : NULL};
     if (!d->where || !d->message || (src && !d->src) || (name && !d->name)) {
         c->out_of_memory = 1;
         free(d->where), free(d->src), free(d->name), free(d->message);
@@ -246,10 +242,7 @@ static void compare_generic(walk_t *w, const generic_t *g, json_t *a, json_t *b)
 
 /* ---- Parameters ---- */
 
-static int included(const walk_t *w, const char *name)
-{
-    return listed(w->o->include, w->o->ninclude, name);
-}
+static int included(const walk_t *w, const char *name) { return listed(w->o->include, w->o->ninclude, name); }
 
 static void config_member(walk_t *w, const char *var, json_t *a, json_t *b, void *ctx)
 {
@@ -399,8 +392,9 @@ char *mpp_compare_interval_label(json_t *in)
     char *label = NULL;
     const char *name = json_string_value(json_object_get(in, "name"));
     const char *file = json_string_value(json_object_get(in, "file"));
-    if (asprintf(&label, "interval %lld \"%s\" (%s:%lld, level %lld)", (long long)json_integer_value(json_object_get(in, "id")),
-                 name ? name : "?", file ? file : "?", (long long)json_integer_value(json_object_get(in, "line")),
+    if (asprintf(&label, "interval %lld \"%s\" (%s:%lld, level %lld)",
+                 (long long)json_integer_value(json_object_get(in, "id")), name ? name : "?", file ? file : "?",
+                 (long long)json_integer_value(json_object_get(in, "line")),
                  (long long)json_integer_value(json_object_get(in, "level"))) < 0)
         return NULL;
     return label;
@@ -509,16 +503,16 @@ static void main_member(walk_t *w, const char *key, json_t *a, json_t *b, void *
         compare_count(w, s->where, s->src, path, a, b);
     } else if (!strcmp(key, "parallelization_efficiency") && json_is_number(a) && json_is_number(b)) {
         /* a ratio: its tolerance is what the times' tolerances allow */
-        double tol = mpp_compare_efficiency_tolerance(
-            json_number_value(json_object_get(s->main_a, "lost_time")),
-            json_number_value(json_object_get(s->main_b, "lost_time")),
-            json_number_value(json_object_get(s->main_a, "total_time")),
-            json_number_value(json_object_get(s->main_b, "total_time")), w->o->rtol, w->o->atol);
+        double tol = mpp_compare_efficiency_tolerance(json_number_value(json_object_get(s->main_a, "lost_time")),
+                                                      json_number_value(json_object_get(s->main_b, "lost_time")),
+                                                      json_number_value(json_object_get(s->main_a, "total_time")),
+                                                      json_number_value(json_object_get(s->main_b, "total_time")),
+                                                      w->o->rtol, w->o->atol);
         double x = json_number_value(a), y = json_number_value(b);
         if (fabs(x - y) > tol)
             add_diff(w, MPP_DIFF_NUMBER, s->where, s->src, path, a, b,
-                     "%.4f in A, %.4f in B (differs by %.4f; tolerance %.4f from those of lost and total time)", x,
-                     y, fabs(x - y), tol);
+                     "%.4f in A, %.4f in B (differs by %.4f; tolerance %.4f from those of lost and total time)", x, y,
+                     fabs(x - y), tol);
     } else {
         compare_seconds(w, s->where, s->src, path, a, b);
     }

@@ -11,8 +11,8 @@
 /* Differ between any two runs: dates, the run's directory, the clock
  * offsets measured, the model calibrated, warnings quoting measured
  * values; and the protocol's own path. */
-const char *const mpp_compare_run_specific[] = {"started", "finished", "protocol_written", "working_directory",
-                                                "clock", "prediction_model", "warnings", NULL};
+const char *const mpp_compare_run_specific[] = {
+    "started", "finished", "protocol_written", "working_directory", "clock", "prediction_model", "warnings", NULL};
 const char *const mpp_compare_run_specific_config[] = {"MPIPROF_OUTPUT", NULL};
 
 static int listed(const char *const *list, const char *name)
@@ -50,8 +50,8 @@ static int has_member(json_t *v, const char *name)
 
 int mpp_compare_check_ignore(const char *name, json_t *a, json_t *b, char *why, size_t size)
 {
-    static const char *const matching[] = {"id", "name", "file", "level", "function", "stack", "intervals",
-                                           "parameters", NULL};
+    static const char *const matching[] = {"id",    "name",      "file",       "level", "function",
+                                           "stack", "intervals", "parameters", NULL};
     if (listed(matching, name)) {
         snprintf(why, size,
                  "%s is how intervals and SRC points are found in both protocols and cannot be ignored "

@@ -30,10 +30,7 @@ static const component_t components[] = {
     {"time_variation", "Time variation (potential)", 0},
 };
 
-static json_t *number_or_null(json_t *v)
-{
-    return json_is_number(v) ? json_real(json_number_value(v)) : json_null();
-}
+static json_t *number_or_null(json_t *v) { return json_is_number(v) ? json_real(json_number_value(v)) : json_null(); }
 
 static json_t *component_json(const component_t *k, json_t *ma, json_t *mb, const mpp_compare_options_t *o)
 {
@@ -51,9 +48,10 @@ static json_t *component_json(const component_t *k, json_t *ma, json_t *mb, cons
     }
     double x = json_number_value(a), y = json_number_value(b);
     json_object_set_new(c, "change", json_real(y - x));
-    json_object_set_new(c, "trend", json_string(!mpp_compare_exceeds(x, y, o->rtol, o->atol) ? "unchanged"
-                                                : y > x                                        ? "grew"
-                                                                                               : "shrank"));
+    json_object_set_new(c, "trend",
+                        json_string(!mpp_compare_exceeds(x, y, o->rtol, o->atol) ? "unchanged"
+                                    : y > x                                      ? "grew"
+                                                                                 : "shrank"));
     json_object_set_new(c, "share_a", json_number_value(ta) > 0 ? json_real(x / json_number_value(ta)) : json_null());
     json_object_set_new(c, "share_b", json_number_value(tb) > 0 ? json_real(y / json_number_value(tb)) : json_null());
     return c;
@@ -64,7 +62,8 @@ static json_t *interval_json(json_t *ia, json_t *ib, const mpp_compare_options_t
     json_t *ma = json_object_get(json_object_get(ia, "real"), "main");
     json_t *mb = json_object_get(json_object_get(ib, "real"), "main");
     json_t *ea = json_object_get(ma, "execution_time"), *eb = json_object_get(mb, "execution_time");
-    json_t *ka = json_object_get(ma, "parallelization_efficiency"), *kb = json_object_get(mb, "parallelization_efficiency");
+    json_t *ka = json_object_get(ma, "parallelization_efficiency"),
+           *kb = json_object_get(mb, "parallelization_efficiency");
     json_t *pa = json_object_get(ma, "processors"), *pb = json_object_get(mb, "processors");
     char *where = mpp_compare_interval_label(ia);
     json_t *out = json_pack("{s:s?, s:[oo], s:[oo], s:[oo]}", "where", where, "execution_time", number_or_null(ea),
@@ -85,9 +84,10 @@ static json_t *interval_json(json_t *ia, json_t *ib, const mpp_compare_options_t
     if (json_is_number(pa) && json_is_number(pb) && json_number_value(pa) != json_number_value(pb))
         json_object_set_new(out, "scaling_efficiency",
                             na ? json_null() : json_real(speedup * json_number_value(pa) / json_number_value(pb)));
-    json_object_set_new(out, "efficiency_change", json_is_number(ka) && json_is_number(kb)
-                                                      ? json_real(json_number_value(kb) - json_number_value(ka))
-                                                      : json_null());
+    json_object_set_new(out, "efficiency_change",
+                        json_is_number(ka) && json_is_number(kb)
+                            ? json_real(json_number_value(kb) - json_number_value(ka))
+                            : json_null());
     json_t *list = json_array();
     for (size_t k = 0; list && k < sizeof components / sizeof *components; k++)
         json_array_append_new(list, component_json(&components[k], ma, mb, o));
@@ -101,8 +101,8 @@ json_t *mpp_compare_summary(json_t *a, json_t *b, const mpp_compare_t *c, const 
     json_t *pb = json_object_get(json_object_get(b, "parameters"), "processes");
     json_t *ia = json_object_get(a, "intervals"), *ib = json_object_get(b, "intervals");
     json_t *list = json_array();
-    json_t *out = json_pack("{s:[OO], s:o}", "processes", pa ? pa : json_null(), pb ? pb : json_null(),
-                            "intervals", list);
+    json_t *out =
+        json_pack("{s:[OO], s:o}", "processes", pa ? pa : json_null(), pb ? pb : json_null(), "intervals", list);
     for (size_t i = 0; out && i < c->npairs; i++) {
         json_t *one = interval_json(json_array_get(ia, c->pair_a[i]), json_array_get(ib, c->pair_b[i]), options);
         if (!one || json_array_append_new(list, one) != 0) {

@@ -37,9 +37,11 @@ static int parse_bool(const char *s, long *out)
     static const char *yes[] = {"1", "yes", "on", "true", "y"};
     static const char *no[] = {"0", "no", "off", "false", "n"};
     for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
-        if (!strcasecmp(s, yes[i])) return *out = 1, 0;
+        if (!strcasecmp(s, yes[i]))
+            return *out = 1, 0;
     for (size_t i = 0; i < sizeof no / sizeof *no; i++)
-        if (!strcasecmp(s, no[i])) return *out = 0, 0;
+        if (!strcasecmp(s, no[i]))
+            return *out = 0, 0;
     return -1;
 }
 
@@ -59,9 +61,14 @@ static int parse_enum(const char *s, const char *choices, long *out)
 
 int mpp_config_parse_format(const char *s, long *out)
 {
-    static const struct { const char *name; long bits; } parts[] = {
-        {"text", MPP_FORMAT_TEXT}, {"json", MPP_FORMAT_JSON}, {"html", MPP_FORMAT_HTML},
-        {"both", MPP_FORMAT_BOTH}, {"all", MPP_FORMAT_ALL}};
+    static const struct {
+        const char *name;
+        long bits;
+    } parts[] = {{"text", MPP_FORMAT_TEXT},
+                 {"json", MPP_FORMAT_JSON},
+                 {"html", MPP_FORMAT_HTML},
+                 {"both", MPP_FORMAT_BOTH},
+                 {"all", MPP_FORMAT_ALL}};
     long bits = 0;
     for (const char *c = s;;) {
         size_t n = strcspn(c, ",");
@@ -87,17 +94,20 @@ static int valid_ranks(const char *s)
         return 1;
     const char *p = s;
     do {
-        if (!isdigit((unsigned char)*p)) return 0;
+        if (!isdigit((unsigned char)*p))
+            return 0;
         char *end;
         unsigned long lo = strtoul(p, &end, 10), hi = lo;
         p = end;
         if (*p == '-') {
             p++;
-            if (!isdigit((unsigned char)*p)) return 0;
+            if (!isdigit((unsigned char)*p))
+                return 0;
             hi = strtoul(p, &end, 10);
             p = end;
         }
-        if (hi < lo || hi > 100000000UL) return 0;
+        if (hi < lo || hi > 100000000UL)
+            return 0;
         if (*p != ',')
             break;
         p++; /* a comma is followed by another rank: "1," is malformed */
@@ -108,7 +118,8 @@ static int valid_ranks(const char *s)
 static int printable(const char *s)
 {
     for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f) return 0;
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return 0;
     return 1;
 }
 
@@ -194,7 +205,8 @@ static int parse_one(const mpp_var_info_t *var, const char *value, long *number)
     case MPP_VT_BOOL:
         return parse_bool(value, number);
     case MPP_VT_INT:
-        if (parse_long(value, number) != 0) return -1;
+        if (parse_long(value, number) != 0)
+            return -1;
         return (*number < var->min || *number > var->max) ? -1 : 0;
     case MPP_VT_ENUM:
         return parse_enum(value, var->accepted, number);
@@ -233,8 +245,8 @@ void mpp_config_parse(mpp_config_t *cfg, mpp_getenv_fn getenv_fn)
         if (value && !ok) {
             char shown[128];
             quote_value(value, shown, sizeof shown);
-            mpp_warn("%s='%s' is not valid (accepted: %s); using the default '%s'", env_name,
-                     shown, var->accepted, var->default_value);
+            mpp_warn("%s='%s' is not valid (accepted: %s); using the default '%s'", env_name, shown, var->accepted,
+                     var->default_value);
         }
         if (!ok) {
             value = var->default_value;
@@ -254,23 +266,27 @@ int mpp_config_select_ranks(const mpp_config_t *cfg, int nprocs, unsigned char *
     int count = 0;
     for (int r = 0; r < nprocs; r++)
         selected[r] = (unsigned char)all;
-    if (all) return nprocs;
-    if (none) return 0;
+    if (all)
+        return nprocs;
+    if (none)
+        return 0;
     int out_of_range = 0;
     for (const char *p = s; *p;) {
         char *end;
         unsigned long lo = strtoul(p, &end, 10), hi = lo;
         p = end;
-        if (*p == '-') hi = strtoul(p + 1, &end, 10), p = end;
+        if (*p == '-')
+            hi = strtoul(p + 1, &end, 10), p = end;
         if (hi >= (unsigned long)nprocs)
             out_of_range = 1;
         for (unsigned long r = lo; r <= hi && r < (unsigned long)nprocs; r++)
             selected[r] = 1;
-        if (*p == ',') p++;
+        if (*p == ',')
+            p++;
     }
     if (out_of_range)
-        mpp_warn("MPIPROF_RANKS='%s' names ranks not below the %d processes of the run; those are ignored",
-                 s, nprocs);
+        mpp_warn("MPIPROF_RANKS='%s' names ranks not below the %d processes of the run; those are ignored", s,
+                 nprocs);
     for (int r = 0; r < nprocs; r++)
         count += selected[r];
     return count;

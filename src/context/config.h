@@ -26,7 +26,7 @@ extern const mpp_var_info_t mpp_vars[MPP_NVARS];
 #define MPP_CONFIG_STRING_MAX 1024
 
 typedef struct {
-    long number[MPP_NVARS];              /* BOOL, INT, ENUM (choice index) */
+    long number[MPP_NVARS];                      /* BOOL, INT, ENUM (choice index) */
     char text[MPP_NVARS][MPP_CONFIG_STRING_MAX]; /* value in effect, as text */
     int is_default[MPP_NVARS];
 } mpp_config_t;

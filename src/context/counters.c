@@ -18,8 +18,8 @@
 #include "context/config.h"
 #include "context/counters.h"
 #include "records/facts.h"
-#include "util/common.h"
 #include "records/reduced.h"
+#include "util/common.h"
 #include "util/srckey.h"
 #include "util/warnings.h"
 
@@ -40,8 +40,8 @@ static struct {
     int position[MAX_EVENTS]; /* in MPIPROF_PAPI_EVENTS */
     set_t sets[MAX_SETS];
     int nsets;
-    long long last[MAX_EVENTS];  /* values of the latest read */
-    long long entry[MAX_EVENTS]; /* at the entry of the current MPI call */
+    long long last[MAX_EVENTS];   /* values of the latest read */
+    long long entry[MAX_EVENTS];  /* at the entry of the current MPI call */
     long long inside[MAX_EVENTS]; /* running total inside MPI calls */
     /* per interval id x event */
     uint32_t capacity;
@@ -193,8 +193,8 @@ static void start_component(int cidx, const pending_t *ev, int n)
             continue;
         }
         if (rc != PAPI_OK) {
-            (mpp_config.is_default[MPP_CFG_PAPI_EVENTS] ? mpp_warn_protocol_only : mpp_warn)("hardware counter %s cannot be counted (PAPI: %s); it is dropped", ev[i].name,
-                     PAPI_strerror(rc));
+            (mpp_config.is_default[MPP_CFG_PAPI_EVENTS] ? mpp_warn_protocol_only : mpp_warn)(
+                "hardware counter %s cannot be counted (PAPI: %s); it is dropped", ev[i].name, PAPI_strerror(rc));
             continue;
         }
         snprintf(C.name[C.nev], sizeof C.name[0], "%s", ev[i].name);
@@ -231,8 +231,10 @@ static int init_papi(void)
     int rc = PAPI_is_initialized() ? (int)PAPI_VER_CURRENT : PAPI_library_init(PAPI_VER_CURRENT);
     if (rc != (int)PAPI_VER_CURRENT) {
         char why[200];
-        snprintf(why, sizeof why, "%s", rc > 0 ? "the PAPI library found is another version than the one mpiprof was "
-                                                 "built with" : PAPI_strerror(rc));
+        snprintf(why, sizeof why, "%s",
+                 rc > 0 ? "the PAPI library found is another version than the one mpiprof was "
+                          "built with"
+                        : PAPI_strerror(rc));
         mpp_warn("PAPI_library_init failed (%s); hardware counters are not counted", why);
         if (asprintf(&C.na, "PAPI could not be initialized: %s", why) < 0)
             C.na = NULL;
@@ -363,8 +365,8 @@ static char *fact(const char *label, const char *value)
     return f;
 }
 
-int mpp_counters_export(int nintervals, const char **na, char ***events, int *nevents, char ***facts,
-                        int *nfacts, double **values)
+int mpp_counters_export(int nintervals, const char **na, char ***events, int *nevents, char ***facts, int *nfacts,
+                        double **values)
 {
     *na = C.na;
     *events = *facts = NULL;

@@ -37,8 +37,8 @@ void mpp_counters_stop(void);
  *   facts    "label US value" records (dictionary.h, MPP_REC_FACT)
  *   values   [nintervals][nevents][MPP_HW_NV] (reduced.h), NULL if none
  * Everything stays owned by this module until mpp_counters_release. */
-int mpp_counters_export(int nintervals, const char **na, char ***events, int *nevents, char ***facts,
-                        int *nfacts, double **values);
+int mpp_counters_export(int nintervals, const char **na, char ***events, int *nevents, char ***facts, int *nfacts,
+                        double **values);
 void mpp_counters_release(void);
 
 #else
@@ -46,13 +46,10 @@ void mpp_counters_release(void);
 #define mpp_counters_split_on 0
 static inline void mpp_counters_enter(void) {}
 static inline void mpp_counters_leave(void) {}
-static inline void mpp_counters_start(const char *spec, int split)
-{
-    (void)spec, (void)split;
-}
+static inline void mpp_counters_start(const char *spec, int split) { (void)spec, (void)split; }
 static inline void mpp_counters_stop(void) {}
-static inline int mpp_counters_export(int nintervals, const char **na, char ***events, int *nevents,
-                                      char ***facts, int *nfacts, double **values)
+static inline int mpp_counters_export(int nintervals, const char **na, char ***events, int *nevents, char ***facts,
+                                      int *nfacts, double **values)
 {
     (void)nintervals;
     *na = "mpiprof was built without PAPI: configure found no libpapi-dev, or was given --without-papi";

@@ -4,8 +4,8 @@
 #define MPP_RUNINFO_H
 
 typedef struct {
-    char program[2048];      /* command line of rank 0 */
-    char program_name[256];  /* base name of argv[0] */
+    char program[2048];     /* command line of rank 0 */
+    char program_name[256]; /* base name of argv[0] */
     char cwd[1024];
     char started[40], finished[40], written[40];
     int nprocs;
@@ -13,10 +13,10 @@ typedef struct {
     char mpi_library[256];
     char mpi_standard[32];
     char hostname[256];
-    char init_file[512];     /* call site of MPI_Init: interval 0's position */
+    char init_file[512]; /* call site of MPI_Init: interval 0's position */
     int init_line;
     char clock[600];
-    char waitstates[400];    /* which wait-state analyses ran */
+    char waitstates[400]; /* which wait-state analyses ran */
     /* Trace mode (MPIPROF_TRACE): the archive's path ("" when none was
      * written), its size in bytes, whether it is complete, and the text
      * the Parameters give ("" : off). */

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "records/machine.h"
 #include "context/topology.h"
+#include "records/machine.h"
 #include "util/warnings.h"
 
 static char *binding; /* id list, NULL: unknown */
@@ -34,7 +34,8 @@ void mpp_topology_start(void)
             if (err == EINVAL)
                 continue; /* more CPUs than sysconf said: a larger set */
             mpp_warn("the CPU binding of this process could not be read (sched_getaffinity: %s); "
-                     "Placement shows it as unknown", strerror(err));
+                     "Placement shows it as unknown",
+                     strerror(err));
             return;
         }
         int *ids = malloc((size_t)ncpus * sizeof *ids), n = 0;

@@ -13,13 +13,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "context/clock.h"
 #include "accumulate/intervals.h"
+#include "attribute/thread_state.h"
+#include "context/clock.h"
 #include "intercept/lifecycle.h"
+#include "intercept/trace_hooks.h"
 #include "mpiprof.h"
 #include "util/common.h"
-#include "attribute/thread_state.h"
-#include "intercept/trace_hooks.h"
 #include "util/warnings.h"
 
 static pthread_mutex_t marks = PTHREAD_MUTEX_INITIALIZER;
@@ -48,8 +48,10 @@ static int usable(const char *what)
         return 0;
     case MPP_LIFE_AFTER:
         if (!warned_after++ && !mpp_lifecycle_quiet())
-            fprintf(stderr, "mpiprof: warning: %s called after MPI_Finalize: marks outside "
-                            "MPI_Init..MPI_Finalize are ignored\n", what);
+            fprintf(stderr,
+                    "mpiprof: warning: %s called after MPI_Finalize: marks outside "
+                    "MPI_Init..MPI_Finalize are ignored\n",
+                    what);
         return 0;
     default: /* disabled by MPIPROF_DISABLE */
         return 0;
@@ -101,7 +103,6 @@ static void seq(int starting, const mpp_mark_t *mark)
     pthread_mutex_unlock(&marks);
 }
 
-
 MPP_EXPORT void mpiprof_interval_begin_at(const char *name, const char *file, int line)
 {
     begin(name, &(mpp_mark_t){file ? file : "?", line, (uintptr_t)__builtin_return_address(0)});
@@ -112,15 +113,9 @@ MPP_EXPORT void mpiprof_interval_end(void)
     end(NULL, &(mpp_mark_t){NULL, 0, (uintptr_t)__builtin_return_address(0)});
 }
 
-MPP_EXPORT void mpiprof_seq_begin(void)
-{
-    seq(1, &(mpp_mark_t){NULL, 0, (uintptr_t)__builtin_return_address(0)});
-}
+MPP_EXPORT void mpiprof_seq_begin(void) { seq(1, &(mpp_mark_t){NULL, 0, (uintptr_t)__builtin_return_address(0)}); }
 
-MPP_EXPORT void mpiprof_seq_end(void)
-{
-    seq(0, &(mpp_mark_t){NULL, 0, (uintptr_t)__builtin_return_address(0)});
-}
+MPP_EXPORT void mpiprof_seq_end(void) { seq(0, &(mpp_mark_t){NULL, 0, (uintptr_t)__builtin_return_address(0)}); }
 
 /* Fortran (gfortran's names: lower case, one trailing underscore; a
  * CHARACTER argument's length comes last, by value).  The begin position is
@@ -142,15 +137,9 @@ MPP_EXPORT void mpiprof_interval_end_(void)
     end(NULL, &(mpp_mark_t){NULL, 0, (uintptr_t)__builtin_return_address(0)});
 }
 
-MPP_EXPORT void mpiprof_seq_begin_(void)
-{
-    seq(1, &(mpp_mark_t){NULL, 0, (uintptr_t)__builtin_return_address(0)});
-}
+MPP_EXPORT void mpiprof_seq_begin_(void) { seq(1, &(mpp_mark_t){NULL, 0, (uintptr_t)__builtin_return_address(0)}); }
 
-MPP_EXPORT void mpiprof_seq_end_(void)
-{
-    seq(0, &(mpp_mark_t){NULL, 0, (uintptr_t)__builtin_return_address(0)});
-}
+MPP_EXPORT void mpiprof_seq_end_(void) { seq(0, &(mpp_mark_t){NULL, 0, (uintptr_t)__builtin_return_address(0)}); }
 
 /* A name passed to MPI_Pcontrol(1, name) or (-1, name), when there is one:
  * MPI_Pcontrol(1) without a name is legal MPI, so the argument is garbage
@@ -219,16 +208,9 @@ MPP_EXPORT int MPI_Pcontrol(const int level, ...)
     return PMPI_Pcontrol(level);
 }
 
-
-MPP_EXPORT intptr_t mpi_pcontrol_f08_(const int *level)
-{
-    return MPI_Pcontrol(*level);
-}
+MPP_EXPORT intptr_t mpi_pcontrol_f08_(const int *level) { return MPI_Pcontrol(*level); }
 
 #if defined(OMPI_MAJOR_VERSION)
 /* Open MPI's mpif.h and use mpi binding calls PMPI_Pcontrol itself. */
-MPP_EXPORT void mpi_pcontrol_(const MPI_Fint *level)
-{
-    MPI_Pcontrol(*level);
-}
+MPP_EXPORT void mpi_pcontrol_(const MPI_Fint *level) { MPI_Pcontrol(*level); }
 #endif

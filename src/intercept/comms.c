@@ -4,15 +4,15 @@
 
 #include "intercept/comms.h"
 #include "intercept/handle_keys.h"
+#include "intercept/world.h"
 #include "util/handlemap.h"
 #include "util/mt_lock.h"
-#include "intercept/world.h"
 
 /* Handle -> entry pointer; a lock only under MPI_THREAD_MULTIPLE, never
  * held across an MPI call. */
 static mpp_handlemap_t registry;
 static mpp_handlemap_t group_calls; /* commids.h key -> constructor calls made with it */
-mpp_comm_t *mpp_comm_world_entry; /* MPI_COMM_WORLD: every lookup of it skips the table (comms.h) */
+mpp_comm_t *mpp_comm_world_entry;   /* MPI_COMM_WORLD: every lookup of it skips the table (comms.h) */
 static int world_rank;
 static mpp_mt_lock_t lock = MPP_MT_LOCK_INITIALIZER;
 
@@ -215,8 +215,8 @@ void mpp_comm_created_by_group(MPI_Comm parent, int tag, const char *stringtag, 
     if (!c)
         return;
     uint64_t key = c->world && (!c->inter || c->local)
-                       ? mpp_commid_group_key(parent_id, parent != MPI_COMM_NULL, tag, stringtag, len,
-                                              local_set(c), remote_set(c))
+                       ? mpp_commid_group_key(parent_id, parent != MPI_COMM_NULL, tag, stringtag, len, local_set(c),
+                                              remote_set(c))
                        : 0;
     take();
     if (key) {

@@ -22,8 +22,8 @@ struct mpp_coll_ring;
 
 typedef struct mpp_comm {
     MPI_Comm handle;
-    uint64_t id;          /* commids.h; MPP_COMM_ID_NONE: not analysed */
-    uint32_t channel;     /* its name in send records */
+    uint64_t id;      /* commids.h; MPP_COMM_ID_NONE: not analysed */
+    uint32_t channel; /* its name in send records */
     int inter;
     int size;             /* of the local group */
     int peers;            /* ranks a point-to-point call names: the remote group's size for intercommunicators */
@@ -34,7 +34,7 @@ typedef struct mpp_comm {
     uint64_t constructed; /* constructor calls made on it so far (commids.h) */
     int freed;            /* MPI_Comm_free was called: no more instances (wait-state lock) */
     struct mpp_coll_ring *coll; /* collective instances (NULL until the first) */
-    int refs;             /* 1 for the registry while the handle is alive, 1 per request */
+    int refs;                   /* 1 for the registry while the handle is alive, 1 per request */
 } mpp_comm_t;
 
 void mpp_comms_start(int thread_multiple);

@@ -61,17 +61,17 @@
 #include <unistd.h>
 #include <unwind.h>
 
-#include "autoconf.h"
+#include "accumulate/intervals.h"
 #include "attribute/callsite.h"
+#include "attribute/frame_rules.h"
+#include "attribute/thread_state.h"
+#include "autoconf.h"
 #include "context/clock.h"
 #include "context/config.h"
-#include "intercept/faults.h"
-#include "attribute/frame_rules.h"
 #include "gen/function_table.h"
-#include "accumulate/intervals.h"
-#include "write/partial.h"
-#include "attribute/thread_state.h"
+#include "intercept/faults.h"
 #include "intercept/trace_hooks.h"
+#include "write/partial.h"
 
 /* How long a child may take to write the partial protocol, and the stack
  * it does it on (the handler may run on a small alternate signal stack:
@@ -91,10 +91,14 @@ typedef struct {
 } caught_t;
 
 static const caught_t caught[] = {
-    {SIGSEGV, "SIGSEGV", "Segmentation fault", 0}, {SIGBUS, "SIGBUS", "Bus error", 0},
-    {SIGFPE, "SIGFPE", "Floating-point exception", 0}, {SIGILL, "SIGILL", "Illegal instruction", 0},
-    {SIGABRT, "SIGABRT", "Aborted", 0},           {SIGTERM, "SIGTERM", "Terminated", 1},
-    {SIGINT, "SIGINT", "Interrupt", 1},           {SIGXCPU, "SIGXCPU", "CPU time limit exceeded", 1},
+    {SIGSEGV, "SIGSEGV", "Segmentation fault", 0},
+    {SIGBUS, "SIGBUS", "Bus error", 0},
+    {SIGFPE, "SIGFPE", "Floating-point exception", 0},
+    {SIGILL, "SIGILL", "Illegal instruction", 0},
+    {SIGABRT, "SIGABRT", "Aborted", 0},
+    {SIGTERM, "SIGTERM", "Terminated", 1},
+    {SIGINT, "SIGINT", "Interrupt", 1},
+    {SIGXCPU, "SIGXCPU", "CPU time limit exceeded", 1},
     {SIGUSR1, "SIGUSR1", "User defined signal 1", 1},
 };
 #define NCAUGHT MPP_ARRAY_LEN(caught)
@@ -196,13 +200,13 @@ typedef struct {
     uintptr_t frames[MPP_MAX_DEPTH]; /* that call's stack, or where it ended */
     mpp_call_t *call;                /* set: frames are read from the call's wrapper (in the child) */
     mpp_thread_t *thread;
-    int in_signal;                   /* the child stops collection itself, with the CPU times read here */
-    int signal_index;                /* in caught[] */
+    int in_signal;    /* the child stops collection itself, with the CPU times read here */
+    int signal_index; /* in caught[] */
     siginfo_t info;
     int has_info;
-    uintptr_t pc, sp, fp;            /* where the signal interrupted the program (0: unknown) */
-    uint64_t tick;                   /* when it ended */
-    uint64_t stop_tick;              /* where collection ends (collection_end) */
+    uintptr_t pc, sp, fp; /* where the signal interrupted the program (0: unknown) */
+    uint64_t tick;        /* when it ended */
+    uint64_t stop_tick;   /* where collection ends (collection_end) */
     double cpu[2];
 } ending_t;
 
@@ -494,8 +498,8 @@ static void describe_signal(void)
             snprintf(e->detail + n, sizeof e->detail - (size_t)n, ", raised by the process itself");
         else if (info->si_code <= 0 && info->si_pid) /* kill, sigqueue */
             snprintf(e->detail + n, sizeof e->detail - (size_t)n, ", sent by process %ld", (long)info->si_pid);
-        else if (info->si_code > 0 && (c->number == SIGSEGV || c->number == SIGBUS || c->number == SIGFPE ||
-                                       c->number == SIGILL))
+        else if (info->si_code > 0 &&
+                 (c->number == SIGSEGV || c->number == SIGBUS || c->number == SIGFPE || c->number == SIGILL))
             snprintf(e->detail + n, sizeof e->detail - (size_t)n, ", address 0x%lx", (unsigned long)info->si_addr);
     }
     size_t at = strlen(e->detail);
@@ -658,7 +662,9 @@ static void at_exit(int status, void *arg)
     E.end.call_seconds = NAN;
     E.fid = MPP_NFUNCTIONS;
     E.thread = mpp_tls_thread;
-    E.call = E.thread && mpp_thread_in_call(E.thread) ? E.thread->current : NULL; /* exit inside an MPI call: the MPI library's fatal error */
+    E.call = E.thread && mpp_thread_in_call(E.thread)
+                 ? E.thread->current
+                 : NULL; /* exit inside an MPI call: the MPI library's fatal error */
     E.tick = mpp_now();
     if (E.call) {
         E.fid = E.call->fid;

@@ -31,33 +31,33 @@ static void started(uint32_t fid, const MPI_Fint *ierror, void *return_address, 
     mpp_lifecycle_start(fid, provided, return_address, frame_address);
 }
 
-#define INIT(mine, real)                                                                                       \
-    MPP_EXPORT void mine(MPI_Fint *ierror)                                                                     \
-    {                                                                                                          \
-        if (!real)                                                                                             \
-            mpp_f08_missing(#mine, #real);                                                                     \
-        real(ierror);                                                                                          \
-        started(MPP_FN_MPI_Init, ierror, __builtin_return_address(0), __builtin_frame_address(0));            \
+#define INIT(mine, real)                                                                           \
+    MPP_EXPORT void mine(MPI_Fint *ierror)                                                         \
+    {                                                                                              \
+        if (!real)                                                                                 \
+            mpp_f08_missing(#mine, #real);                                                         \
+        real(ierror);                                                                              \
+        started(MPP_FN_MPI_Init, ierror, __builtin_return_address(0), __builtin_frame_address(0)); \
     }
 
-#define INIT_THREAD(mine, real)                                                                                \
-    MPP_EXPORT void mine(const MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror)                       \
-    {                                                                                                          \
-        if (!real)                                                                                             \
-            mpp_f08_missing(#mine, #real);                                                                     \
-        real(required, provided, ierror);                                                                      \
-        started(MPP_FN_MPI_Init_thread, ierror, __builtin_return_address(0), __builtin_frame_address(0));     \
+#define INIT_THREAD(mine, real)                                                                           \
+    MPP_EXPORT void mine(const MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror)                  \
+    {                                                                                                     \
+        if (!real)                                                                                        \
+            mpp_f08_missing(#mine, #real);                                                                \
+        real(required, provided, ierror);                                                                 \
+        started(MPP_FN_MPI_Init_thread, ierror, __builtin_return_address(0), __builtin_frame_address(0)); \
     }
 
-#define FINALIZE(mine, real)                                                                                   \
-    MPP_EXPORT void mine(MPI_Fint *ierror)                                                                     \
-    {                                                                                                          \
-        if (!real)                                                                                             \
-            mpp_f08_missing(#mine, #real);                                                                     \
-        int ends = mpp_lifecycle_finalize_begins(__builtin_return_address(0), __builtin_frame_address(0));    \
-        real(ierror);                                                                                          \
-        if (ends)                                                                                              \
-            mpp_lifecycle_finalized();                                                                         \
+#define FINALIZE(mine, real)                                                                               \
+    MPP_EXPORT void mine(MPI_Fint *ierror)                                                                 \
+    {                                                                                                      \
+        if (!real)                                                                                         \
+            mpp_f08_missing(#mine, #real);                                                                 \
+        int ends = mpp_lifecycle_finalize_begins(__builtin_return_address(0), __builtin_frame_address(0)); \
+        real(ierror);                                                                                      \
+        if (ends)                                                                                          \
+            mpp_lifecycle_finalized();                                                                     \
     }
 
 INIT(mpi_init_, pmpi_init_)

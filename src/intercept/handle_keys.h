@@ -10,8 +10,7 @@
 
 /* A communicator's (or any handle's) key in a handlemap.h map: an int
  * handle's 32 bits (as MPICH's were always keyed), a pointer's address. */
-#define MPP_HANDLE_KEY(h) \
-    (sizeof(h) <= 4 ? (uint64_t)(uint32_t)(uintptr_t)(h) : (uint64_t)(uintptr_t)(h))
+#define MPP_HANDLE_KEY(h) (sizeof(h) <= 4 ? (uint64_t)(uint32_t)(uintptr_t)(h) : (uint64_t)(uintptr_t)(h))
 
 /* A request's key in the request table (requests.h), MPP_REQUEST_HANDLE_BITS
  * wide so that a serial fits beside it (0: MPI_REQUEST_NULL, not tracked).

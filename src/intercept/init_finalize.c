@@ -9,9 +9,9 @@
 
 #include "gen/function_table.h"
 #include "intercept/lifecycle.h"
-#include "util/common.h"
 #include "intercept/world.h"
 #include "intercept/wrapper_support.h"
+#include "util/common.h"
 
 MPP_EXPORT int MPI_Init(int *argc, char ***argv)
 {
@@ -52,10 +52,7 @@ intptr_t pmpir_init_f08_(void *ierror) __attribute__((weak));
 intptr_t pmpir_init_thread_f08_(void *required, void *provided, void *ierror) __attribute__((weak));
 intptr_t pmpir_finalize_f08_(void *ierror) __attribute__((weak));
 
-static int f08_ok(const void *ierror)
-{
-    return !ierror || *(const int *)ierror == MPI_SUCCESS;
-}
+static int f08_ok(const void *ierror) { return !ierror || *(const int *)ierror == MPI_SUCCESS; }
 
 MPP_EXPORT intptr_t mpi_init_f08_(void *ierror)
 {

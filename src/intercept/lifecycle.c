@@ -11,43 +11,43 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "autoconf.h"
-#include "reduce/calibrate.h"
-#include "attribute/callsite.h"
-#include "analyze/characteristics.h"
-#include "context/clock.h"
-#include "reduce/clocksync.h"
-#include "context/config.h"
-#include "context/counters.h"
-#include "reduce/exchange.h"
-#include "intercept/faults.h"
-#include "gen/function_table.h"
 #include "accumulate/intervals.h"
-#include "intercept/lifecycle.h"
-#include "analyze/model.h"
-#include "write/partial.h"
-#include "write/process_data.h"
 #include "accumulate/profile.h"
-#include "reduce/ptp_collectives.h"
-#include "reduce/reduce.h"
-#include "write/report.h"
+#include "accumulate/waitstates/waitstates.h"
+#include "analyze/characteristics.h"
+#include "analyze/model.h"
+#include "attribute/callsite.h"
 #include "attribute/requests.h"
-#include "context/runinfo.h"
 #include "attribute/symbolize.h"
 #include "attribute/thread_state.h"
-#include "reduce/share.h"
+#include "attribute/watchdog.h"
+#include "autoconf.h"
+#include "context/clock.h"
+#include "context/config.h"
+#include "context/counters.h"
+#include "context/runinfo.h"
 #include "context/topology.h"
+#include "gen/function_table.h"
+#include "intercept/faults.h"
+#include "intercept/lifecycle.h"
 #include "intercept/trace_hooks.h"
 #include "intercept/waitstates/hooks.h"
-#include "accumulate/waitstates/waitstates.h"
-#include "attribute/watchdog.h"
-#include "util/warnings.h"
 #include "intercept/world.h"
 #include "intercept/wrapper_support.h"
+#include "reduce/calibrate.h"
+#include "reduce/clocksync.h"
+#include "reduce/exchange.h"
+#include "reduce/ptp_collectives.h"
+#include "reduce/reduce.h"
+#include "reduce/share.h"
+#include "util/warnings.h"
+#include "write/partial.h"
+#include "write/process_data.h"
+#include "write/report.h"
 #include "write/writer.h"
 
-static int active;        /* between a profiled MPI_Init and MPI_Finalize */
-static int finishing;     /* MPI_Finalize's protocol is on its way (a partial one can still be written) */
+static int active;    /* between a profiled MPI_Init and MPI_Finalize */
+static int finishing; /* MPI_Finalize's protocol is on its way (a partial one can still be written) */
 static int state = MPP_LIFE_BEFORE;
 static int rank, nprocs;
 static MPI_Comm profiler_comm = MPI_COMM_NULL;
@@ -61,7 +61,7 @@ static mpp_calibration_t calibration; /* the communication model (model.h) */
 /* The protocol's path, when it is fixed at MPI_Init (the hang watchdog's
  * dumps go next to it); "": chosen at MPI_Finalize. */
 static char fixed_path[PATH_MAX];
-static int hang_timeout; /* rank 0's MPIPROF_HANG_TIMEOUT; 0: off */
+static int hang_timeout;   /* rank 0's MPIPROF_HANG_TIMEOUT; 0: off */
 static char hang_run[160]; /* names the run in every process's hang dump */
 
 /* Wait states: the clock alignment at MPI_Init and what the protocol says
@@ -72,7 +72,7 @@ static char hang_run[160]; /* names the run in every process's hang dump */
  * before they start and after they end. */
 static int waitstates;
 static mpp_clock_alignment_t alignment, final_alignment; /* MPI_Init's, MPI_Finalize's */
-static int64_t sync_threshold; /* ticks: differences below it count as 0 */
+static int64_t sync_threshold;                           /* ticks: differences below it count as 0 */
 static int64_t fine_threshold; /* ticks: ... or below this one, when MPI_Finalize's alignment allows */
 static int64_t used_threshold; /* ticks: the one of the two the protocol's wait states have */
 static char waitstates_off_reason[160];
@@ -106,11 +106,16 @@ static void describe_site(uintptr_t site, char *out, unsigned size)
 static const char *thread_level_name(int level)
 {
     switch (level) {
-    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
-    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
-    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
-    case MPI_THREAD_MULTIPLE: return "MPI_THREAD_MULTIPLE";
-    default: return "unknown";
+    case MPI_THREAD_SINGLE:
+        return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED:
+        return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED:
+        return "MPI_THREAD_SERIALIZED";
+    case MPI_THREAD_MULTIPLE:
+        return "MPI_THREAD_MULTIPLE";
+    default:
+        return "unknown";
     }
 }
 
@@ -143,9 +148,14 @@ static int hang_setup(void)
 
 static void hang_start(void)
 {
-    mpp_watchdog_setup_t setup = {.timeout = hang_timeout, .rank = rank, .world_size = nprocs,
-                                  .quiet = (int)mpp_config.number[MPP_CFG_QUIET], .protocol_path = fixed_path,
-                                  .run = hang_run, .host = run.hostname, .program = run.program};
+    mpp_watchdog_setup_t setup = {.timeout = hang_timeout,
+                                  .rank = rank,
+                                  .world_size = nprocs,
+                                  .quiet = (int)mpp_config.number[MPP_CFG_QUIET],
+                                  .protocol_path = fixed_path,
+                                  .run = hang_run,
+                                  .host = run.hostname,
+                                  .program = run.program};
     if (mpp_watch_comms_start() != 0 || mpp_watchdog_start(&setup) != 0) {
         mpp_watch_comms_stop();
         hang_timeout = 0;
@@ -215,7 +225,8 @@ static int start_intervals(uint64_t *interval0)
     *interval0 = mpp_now();
     /* the last 4096 interval boundaries (64 KiB): the ends that bound the
      * windows of collective instances not reduced yet (intervals.h) */
-    if (mpp_interval_log_init(4096) != 0 || mpp_intervals_init((uint32_t)mpp_config.number[MPP_CFG_MAX_INTERVALS] + 1,
+    if (mpp_interval_log_init(4096) != 0 ||
+        mpp_intervals_init((uint32_t)mpp_config.number[MPP_CFG_MAX_INTERVALS] + 1,
                            (uint32_t)mpp_config.number[MPP_CFG_MAX_NESTING], *interval0) != 0) {
         mpp_warn("out of memory at MPI_Init; the profiler is disabled for this run");
         mpp_counters_stop();
@@ -249,7 +260,8 @@ void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void 
 
     mpp_clock_start((int)mpp_config.number[MPP_CFG_CLOCK]);
     uint64_t entered = mpp_now(); /* trace mode's Enter of MPI_Init */
-    mpp_callsite_init((int)mpp_config.number[MPP_CFG_DEPTH], (int)mpp_config.number[MPP_CFG_UNWIND], function_of_name);
+    mpp_callsite_init((int)mpp_config.number[MPP_CFG_DEPTH], (int)mpp_config.number[MPP_CFG_UNWIND],
+                      function_of_name);
     uintptr_t stack_lo, stack_hi;
     mpp_stack_bounds(&stack_lo, &stack_hi);
     mpp_callsite_capture(init_site, NULL, mpp_callsite_depth(), return_address, frame_address, stack_lo, stack_hi);
@@ -324,9 +336,9 @@ static void finish_waitstates(void)
     int64_t drift = final_alignment.offset - alignment.offset;
     int64_t local[WS_NLARGEST] = {alignment.uncertainty, final_alignment.uncertainty, drift < 0 ? -drift : drift,
                                   final_alignment.init_error, alignment.shared_cpu};
-    uint64_t counts[WS_NSUMS] = {st.messages,   st.paired,   st.unpaired,   st.batches,
-                                 st.batch_bytes, st.instances, st.exits_unknown, st.dropped,
-                                 st.unfollowed, st.cuts.within, st.unbounded};
+    uint64_t counts[WS_NSUMS] = {st.messages,    st.paired,      st.unpaired,      st.batches,
+                                 st.batch_bytes, st.instances,   st.exits_unknown, st.dropped,
+                                 st.unfollowed,  st.cuts.within, st.unbounded};
     mpp_ptp_allreduce(local, ws_largest, WS_NLARGEST, MPI_INT64_T, MPI_MAX, profiler_comm);
     /* Instants were aligned with MPI_Init's offsets, and differences below
      * its threshold counted as 0, but for the fine part (waitstates.h):
@@ -369,8 +381,8 @@ static void describe_waitstates(void)
              "corrected in instants reduced during the run, which %s's offsets aligned (error at most "
              "%.3g s, as %s's alignment bounds it); differences below %.3g s count as 0 (%s)",
              mpp_clock_name(), mpp_clock_resolution(), started_in, seconds_of(largest[WS_U_INIT]), ended_in,
-             seconds_of(largest[WS_U_FINALIZE]), seconds_of(largest[WS_CHANGE]), seconds_of(largest[WS_CHANGE]) / span,
-             started_in, error, ended_in, used, why);
+             seconds_of(largest[WS_U_FINALIZE]), seconds_of(largest[WS_CHANGE]),
+             seconds_of(largest[WS_CHANGE]) / span, started_in, error, ended_in, used, why);
     if (used > MPP_WAIT_FINE)
         mpp_warn("Wait states: differences below %.3g s count as 0, more than the %g us a quiet clock alignment "
                  "gives: %s; shorter waits are not in Real sync, Potential sync and Time variation",
@@ -383,47 +395,49 @@ static void describe_waitstates(void)
     if (2 * error > used && 2 * error > MPP_WAIT_FINE)
         mpp_warn("Wait states: differences below %.3g s may be the clocks' drift over the run, not waiting: "
                  "MPI_Finalize's alignment bounds the error of MPI_Init's offsets, which aligned the instants, to "
-                 "%.3g s, and only differences below %.3g s count as 0", 2 * error, error, used);
+                 "%.3g s, and only differences below %.3g s count as 0",
+                 2 * error, error, used);
     snprintf(run.waitstates, sizeof run.waitstates,
              "real sync (late senders) and potential sync / time variation (collectives), batches of %ld; "
-             "%llu messages paired of %llu sent, %llu collective calls (counts summed over processes); %llu batches (%llu bytes) sent",
+             "%llu messages paired of %llu sent, %llu collective calls (counts summed over processes); %llu batches "
+             "(%llu bytes) sent",
              mpp_config.number[MPP_CFG_SYNC_BATCH], (unsigned long long)sums[1], (unsigned long long)sums[0],
              (unsigned long long)sums[5], (unsigned long long)sums[3], (unsigned long long)sums[4]);
     if (sums[2])
         mpp_warn("Real sync: %llu received messages could not be paired with their send (a receive the profiler "
                  "did not see, e.g. a request freed before it completed, or a send not profiled); their waits "
-                 "are not counted", (unsigned long long)sums[2]);
+                 "are not counted",
+                 (unsigned long long)sums[2]);
     if (sums[6])
         mpp_warn("Time variation: %llu nonblocking collective instances had not completed when their batch was "
-                 "reduced; their exits are not counted", (unsigned long long)sums[6]);
+                 "reduced; their exits are not counted",
+                 (unsigned long long)sums[6]);
     if (sums[7])
         mpp_warn("Potential sync, Time variation: %llu batches of collective instances could not be reduced (the "
                  "members of a communicator counted different collective calls on it: calls the profiler did not "
-                 "see); their waits are not counted", (unsigned long long)sums[7]);
+                 "see); their waits are not counted",
+                 (unsigned long long)sums[7]);
     if (sums[9])
         mpp_warn("Potential sync, Time variation: %llu windows of collective operations reached past the end of "
                  "their interval on their process by less than the clock alignment's uncertainty (%.3g s): "
                  "whether they did is not known; each was cut there (a process's part of its time in an interval "
-                 "is at most that time)", (unsigned long long)sums[9], used);
+                 "is at most that time)",
+                 (unsigned long long)sums[9], used);
     if (sums[10])
         mpp_warn("Potential sync, Time variation: %llu collective operations' windows could not be bounded by the "
                  "end of their interval (it ended more than 4096 interval boundaries before their batch was "
-                 "reduced): they end at the process's exit from the operation", (unsigned long long)sums[10]);
+                 "reduced): they end at the process's exit from the operation",
+                 (unsigned long long)sums[10]);
     if (sums[8])
         mpp_warn("wait states: %llu calls on communicators the analysis cannot follow (made by MPI_Comm_spawn, "
                  "_connect, _accept, _join or where no profiled call created them: their members' ids are not "
-                 "known) are not analysed", (unsigned long long)sums[8]);
+                 "known) are not analysed",
+                 (unsigned long long)sums[8]);
 }
 
-static const char *resolve_frame(void *ctx, uintptr_t address)
-{
-    return mpp_symbolize(ctx, address);
-}
+static const char *resolve_frame(void *ctx, uintptr_t address) { return mpp_symbolize(ctx, address); }
 
-static const char *function_name(uint32_t fid)
-{
-    return fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "MPI_?";
-}
+static const char *function_name(uint32_t fid) { return fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "MPI_?"; }
 
 static int function_model_op(uint32_t fid)
 {
@@ -487,8 +501,8 @@ static void announce(void *ctx, const mpp_report_t *report)
 
 /* The protocol, or this process's partial protocol at <protocol
  * path>.partial.<rank> (the path written to `written`, "" when none). */
-static void write_report(mpp_reduced_t *rd, size_t local_warnings_before, const mpp_partial_t *partial,
-                         char *written, size_t size)
+static void write_report(mpp_reduced_t *rd, size_t local_warnings_before, const mpp_partial_t *partial, char *written,
+                         size_t size)
 {
     char path[PATH_MAX], template_text[2 * PATH_MAX + 32];
     int format = (int)mpp_config.number[MPP_CFG_FORMAT], overwrite = (int)mpp_config.number[MPP_CFG_OVERWRITE];
@@ -526,17 +540,22 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before, const 
                                 : waits_of(rd->srcs[s].function);
     }
     if (partial) {
-        snprintf(run.clock, sizeof run.clock, "%s, resolution %.3g s%s%s%s", mpp_clock_name(),
-                 mpp_clock_resolution(), waitstates ? ", aligned to rank 0 at " : "", waitstates ? started_in : "",
+        snprintf(run.clock, sizeof run.clock, "%s, resolution %.3g s%s%s%s", mpp_clock_name(), mpp_clock_resolution(),
+                 waitstates ? ", aligned to rank 0 at " : "", waitstates ? started_in : "",
                  waitstates ? " only (a partial protocol)" : "");
         snprintf(run.waitstates, sizeof run.waitstates, "not given in a partial protocol");
         mpp_trace_mode_partial(partial->ends, waitstates ? &alignment : NULL, &run);
     }
-    mpp_report_input_t in = {.run = &run, .config = &mpp_config, .model = &calibration.setup,
-                             .warnings_from = local_warnings_before, .partial = partial,
-                             .waitstates_na = partial ? mpp_partial_waits_reason
-                                                      : waitstates_off_reason[0] ? waitstates_off_reason : NULL,
-                             .written = partial ? NULL : announce, .written_ctx = path};
+    mpp_report_input_t in = {.run = &run,
+                             .config = &mpp_config,
+                             .model = &calibration.setup,
+                             .warnings_from = local_warnings_before,
+                             .partial = partial,
+                             .waitstates_na = partial                    ? mpp_partial_waits_reason
+                                              : waitstates_off_reason[0] ? waitstates_off_reason
+                                                                         : NULL,
+                             .written = partial ? NULL : announce,
+                             .written_ctx = path};
     int rc = mpp_report_write(rd, &in, have_path ? path : NULL, format);
     snprintf(written, size, "%s", rc == 0 ? path : "");
 }
@@ -657,8 +676,8 @@ void mpp_lifecycle_finish(uint32_t fid, void *return_address, void *frame_addres
     if (profile)
         profile->waitstates = waitstates;
     size_t warnings_before = mpp_warnings_count();
-    mpp_reduced_t *rd = profile ? mpp_reduce(profile, profiler_comm, mpp_config.text[MPP_CFG_RANKS], run.hostname)
-                                : NULL;
+    mpp_reduced_t *rd =
+        profile ? mpp_reduce(profile, profiler_comm, mpp_config.text[MPP_CFG_RANKS], run.hostname) : NULL;
     describe_waitstates(); /* its warnings are rank 0's about the run: added as they are, after the reduction's */
     char written[PATH_MAX];
     if (rank == 0 && rd)
@@ -703,8 +722,7 @@ static void locate_end(mpp_process_end_t *end, uint32_t fid, const uintptr_t *fr
         depth++;
     if (!depth)
         return;
-    char *key = mpp_profile_src_key(fid < MPP_NFUNCTIONS ? fid : 0, frames, depth, resolve_frame, sym,
-                                    function_name);
+    char *key = mpp_profile_src_key(fid < MPP_NFUNCTIONS ? fid : 0, frames, depth, resolve_frame, sym, function_name);
     char *function = NULL;
     mpp_frame_t *fr = NULL;
     int n = key ? mpp_srckey_parse(key, &function, &fr) : 0;
@@ -731,9 +749,12 @@ int mpp_lifecycle_partial(mpp_process_end_t *end, uint32_t fid, const uintptr_t 
     written[0] = '\0';
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
     const mpp_table_t **tables = NULL;
-    mpp_local_profile_t *profile = local_profile(
-        sym, counters_read ? NULL : "not read for a partial protocol written after a signal (PAPI's state is "
-                                    "the ended process's)", &tables);
+    mpp_local_profile_t *profile =
+        local_profile(sym,
+                      counters_read ? NULL
+                                    : "not read for a partial protocol written after a signal (PAPI's state is "
+                                      "the ended process's)",
+                      &tables);
     int rc = -1;
     if (profile) {
         /* described now, so that the process data carries it (mpiprof-merge) */
@@ -751,13 +772,13 @@ int mpp_lifecycle_partial(mpp_process_end_t *end, uint32_t fid, const uintptr_t 
             warnings[w] = mpp_warning_text(w);
         run.partial = 1;
         const char *host = run.hostname;
-        mpp_reduced_t *rd = mpp_reduce_in_memory((const mpp_local_profile_t *const[]){profile}, &rank, &host, 1,
-                                                 nprocs, "all");
+        mpp_reduced_t *rd =
+            mpp_reduce_in_memory((const mpp_local_profile_t *const[]){profile}, &rank, &host, 1, nprocs, "all");
         if (rd) {
             end->rank = rank;
             locate_end(end, fid, frames, sym, rd);
-            mpp_process_data_t data = {rank,     run.hostname, profile,     warnings, warnings ? (int)nwarnings : 0,
-                                       &run,     &mpp_config,  end};
+            mpp_process_data_t data = {rank, run.hostname, profile, warnings, warnings ? (int)nwarnings : 0,
+                                       &run, &mpp_config,  end};
             mpp_partial_t partial = {end, 1, &data};
             write_report(rd, nwarnings, &partial, written, size);
             rc = written[0] ? 0 : -1;

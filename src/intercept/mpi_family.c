@@ -38,9 +38,11 @@ void mpp_mpi_family_check(void)
     if (open_mpi == (strcmp(MPP_MPI_FAMILY, "openmpi") == 0))
         return;
     if (launcher_rank() <= 0)
-        fprintf(stderr, "mpiprof: this libmpiprof is built for %s but the program runs on %s, whose handles "
+        fprintf(stderr,
+                "mpiprof: this libmpiprof is built for %s but the program runs on %s, whose handles "
                 "differ: it cannot run with it; use the mpiprof built with configure --with-mpi=%s (stopped, "
-                "exit status 1)\n", MPP_MPI_BUILT_FOR, library, open_mpi ? "openmpi" : "mpich");
+                "exit status 1)\n",
+                MPP_MPI_BUILT_FOR, library, open_mpi ? "openmpi" : "mpich");
     fflush(NULL);
     PMPI_Finalize();
     _exit(1);

@@ -60,8 +60,8 @@ static int timed(uint32_t fid, const session_call_t *sc, void *return_address, v
     if (!mode)
         return sc->call(sc->args);
     if (mode != MPP_COLLECT_FAST && atomic_load_explicit(&mpp_watch_on, memory_order_relaxed)) {
-        mpp_watch_args_t none = {MPI_COMM_NULL, MPP_WATCH_NONE, MPP_WATCH_NONE, MPP_WATCH_NONE,
-                                 MPP_WATCH_NONE, MPP_WATCH_NONE, -1};
+        mpp_watch_args_t none = {
+            MPI_COMM_NULL, MPP_WATCH_NONE, MPP_WATCH_NONE, MPP_WATCH_NONE, MPP_WATCH_NONE, MPP_WATCH_NONE, -1};
         mpp_watch_enter(&call, &none, NULL, 0, return_address, frame_address);
     }
     int rc = sc->call(sc->args);

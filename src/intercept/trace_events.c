@@ -8,13 +8,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include "intercept/comms.h"
-#include "gen/function_table.h"
-#include "attribute/requests.h"
 #include "accumulate/table.h"
+#include "attribute/requests.h"
+#include "gen/function_table.h"
+#include "intercept/comms.h"
 #include "intercept/trace_hooks.h"
-#include "trace/trace_local.h"
 #include "intercept/waitstates/hooks.h"
+#include "trace/trace_local.h"
 
 OTF2_Archive *mpp_trace_archive;
 pthread_mutex_t mpp_trace_threads_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -342,8 +342,7 @@ void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, 
     if (id) { /* nonblocking: it ends in the wait or test that completes its request */
         if (OTF2_EvtWriter_NonBlockingCollectiveRequest(t->writer, NULL, at(t, c->t0), id) != OTF2_SUCCESS)
             lost(t);
-        remember(t, id,
-                 (trace_request_t){TRACE_REQ_COLLECTIVE, ref, positive(sent), positive(received), r, op});
+        remember(t, id, (trace_request_t){TRACE_REQ_COLLECTIVE, ref, positive(sent), positive(received), r, op});
         return;
     }
     if (OTF2_EvtWriter_MpiCollectiveBegin(t->writer, NULL, at(t, c->t0)) != OTF2_SUCCESS ||
@@ -548,15 +547,14 @@ OTF2_RegionRole mpp_trace_region_role(const char *function)
     if (named(function, NAMES("Gather", "Igather", "Gather_init", "Gatherv", "Igatherv", "Gatherv_init", "Reduce",
                               "Ireduce", "Reduce_init")))
         return OTF2_REGION_ROLE_COLL_ALL2ONE;
-    if (named(function, NAMES("Allgather", "Iallgather", "Allgather_init", "Allgatherv", "Iallgatherv",
-                              "Allgatherv_init", "Allreduce", "Iallreduce", "Allreduce_init", "Alltoall",
-                              "Ialltoall", "Alltoall_init", "Alltoallv", "Ialltoallv", "Alltoallv_init",
-                              "Alltoallw", "Ialltoallw", "Alltoallw_init", "Reduce_scatter", "Ireduce_scatter",
-                              "Reduce_scatter_init", "Reduce_scatter_block", "Ireduce_scatter_block",
-                              "Reduce_scatter_block_init", "Neighbor_allgather", "Neighbor_allgatherv",
-                              "Neighbor_alltoall", "Neighbor_alltoallv", "Neighbor_alltoallw",
-                              "Ineighbor_allgather", "Ineighbor_allgatherv", "Ineighbor_alltoall",
-                              "Ineighbor_alltoallv", "Ineighbor_alltoallw")))
+    if (named(function,
+              NAMES("Allgather", "Iallgather", "Allgather_init", "Allgatherv", "Iallgatherv", "Allgatherv_init",
+                    "Allreduce", "Iallreduce", "Allreduce_init", "Alltoall", "Ialltoall", "Alltoall_init",
+                    "Alltoallv", "Ialltoallv", "Alltoallv_init", "Alltoallw", "Ialltoallw", "Alltoallw_init",
+                    "Reduce_scatter", "Ireduce_scatter", "Reduce_scatter_init", "Reduce_scatter_block",
+                    "Ireduce_scatter_block", "Reduce_scatter_block_init", "Neighbor_allgather", "Neighbor_allgatherv",
+                    "Neighbor_alltoall", "Neighbor_alltoallv", "Neighbor_alltoallw", "Ineighbor_allgather",
+                    "Ineighbor_allgatherv", "Ineighbor_alltoall", "Ineighbor_alltoallv", "Ineighbor_alltoallw")))
         return OTF2_REGION_ROLE_COLL_ALL2ALL;
     if (named(function, NAMES("Scan", "Iscan", "Scan_init", "Exscan", "Iexscan", "Exscan_init")))
         return OTF2_REGION_ROLE_COLL_OTHER;
@@ -578,15 +576,26 @@ OTF2_RegionRole mpp_trace_region_role(const char *function)
 
 OTF2_CollectiveOp mpp_trace_collective_op(const char *function)
 {
-    static const struct { const char *name; OTF2_CollectiveOp op; } ops[] = {
-        {"Barrier", OTF2_COLLECTIVE_OP_BARRIER}, {"Bcast", OTF2_COLLECTIVE_OP_BCAST},
-        {"Gather", OTF2_COLLECTIVE_OP_GATHER}, {"Gatherv", OTF2_COLLECTIVE_OP_GATHERV},
-        {"Scatter", OTF2_COLLECTIVE_OP_SCATTER}, {"Scatterv", OTF2_COLLECTIVE_OP_SCATTERV},
-        {"Allgather", OTF2_COLLECTIVE_OP_ALLGATHER}, {"Allgatherv", OTF2_COLLECTIVE_OP_ALLGATHERV},
-        {"Alltoall", OTF2_COLLECTIVE_OP_ALLTOALL}, {"Alltoallv", OTF2_COLLECTIVE_OP_ALLTOALLV},
-        {"Alltoallw", OTF2_COLLECTIVE_OP_ALLTOALLW}, {"Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE},
-        {"Reduce", OTF2_COLLECTIVE_OP_REDUCE}, {"Reduce_scatter", OTF2_COLLECTIVE_OP_REDUCE_SCATTER},
-        {"Reduce_scatter_block", OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK}, {"Scan", OTF2_COLLECTIVE_OP_SCAN},
+    static const struct {
+        const char *name;
+        OTF2_CollectiveOp op;
+    } ops[] = {
+        {"Barrier", OTF2_COLLECTIVE_OP_BARRIER},
+        {"Bcast", OTF2_COLLECTIVE_OP_BCAST},
+        {"Gather", OTF2_COLLECTIVE_OP_GATHER},
+        {"Gatherv", OTF2_COLLECTIVE_OP_GATHERV},
+        {"Scatter", OTF2_COLLECTIVE_OP_SCATTER},
+        {"Scatterv", OTF2_COLLECTIVE_OP_SCATTERV},
+        {"Allgather", OTF2_COLLECTIVE_OP_ALLGATHER},
+        {"Allgatherv", OTF2_COLLECTIVE_OP_ALLGATHERV},
+        {"Alltoall", OTF2_COLLECTIVE_OP_ALLTOALL},
+        {"Alltoallv", OTF2_COLLECTIVE_OP_ALLTOALLV},
+        {"Alltoallw", OTF2_COLLECTIVE_OP_ALLTOALLW},
+        {"Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE},
+        {"Reduce", OTF2_COLLECTIVE_OP_REDUCE},
+        {"Reduce_scatter", OTF2_COLLECTIVE_OP_REDUCE_SCATTER},
+        {"Reduce_scatter_block", OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK},
+        {"Scan", OTF2_COLLECTIVE_OP_SCAN},
         {"Exscan", OTF2_COLLECTIVE_OP_EXSCAN},
     };
     char base[64];

@@ -5,10 +5,10 @@
 #include <stdio.h>
 
 #include "context/config.h"
-#include "write/partial.h"
-#include "reduce/ptp_collectives.h"
 #include "intercept/trace_hooks.h"
+#include "reduce/ptp_collectives.h"
 #include "util/warnings.h"
+#include "write/partial.h"
 
 void mpp_trace_mode_start(MPI_Comm comm, int rank, int nprocs, const char *protocol, int overwrite,
                           mpp_run_info_t *run)
@@ -70,9 +70,13 @@ void mpp_trace_mode_partial(const mpp_process_end_t *end, const mpp_clock_alignm
     run->trace_complete = 0;
     run->trace_bytes = bytes;
     if (readable)
-        snprintf(run->trace, sizeof run->trace, "%.4000s (%lld bytes, OTF2), incomplete: readable up to this process's end and "
-                 "the other processes' last flushes (its anchor file says so: MPIPROF::INCOMPLETE)", run->trace_path, bytes);
+        snprintf(run->trace, sizeof run->trace,
+                 "%.4000s (%lld bytes, OTF2), incomplete: readable up to this process's end and "
+                 "the other processes' last flushes (its anchor file says so: MPIPROF::INCOMPLETE)",
+                 run->trace_path, bytes);
     else
-        snprintf(run->trace, sizeof run->trace, "%.4000s (%lld bytes, OTF2), incomplete and unreadable: its definitions could "
-                 "not be written at this process's end (a partial protocol)", run->trace_path, bytes);
+        snprintf(run->trace, sizeof run->trace,
+                 "%.4000s (%lld bytes, OTF2), incomplete and unreadable: its definitions could "
+                 "not be written at this process's end (a partial protocol)",
+                 run->trace_path, bytes);
 }

@@ -17,11 +17,11 @@
 #include "intercept/world.h"
 
 typedef struct {
-    mpp_watch_comm_t facts;   /* what a dump shows; first, so that it is what the record points to */
+    mpp_watch_comm_t facts; /* what a dump shows; first, so that it is what the record points to */
     int local_size, remote_size;
-    const int *local_world;   /* world rank of each rank of the (local) group; NULL: the identity */
-    const int *remote_world;  /* intercommunicators: of each rank of the remote group */
-    int ranks[];              /* storage of both */
+    const int *local_world;  /* world rank of each rank of the (local) group; NULL: the identity */
+    const int *remote_world; /* intercommunicators: of each rank of the remote group */
+    int ranks[];             /* storage of both */
 } comm_info_t;
 
 static comm_info_t *world;
@@ -185,8 +185,8 @@ static mpp_watch_peer_t peer(const comm_info_t *ci, int rank)
     return p;
 }
 
-void mpp_watch_enter(mpp_call_t *c, const mpp_watch_args_t *a, const uint64_t *keys, int nkeys,
-                     void *return_address, void *frame_address)
+void mpp_watch_enter(mpp_call_t *c, const mpp_watch_args_t *a, const uint64_t *keys, int nkeys, void *return_address,
+                     void *frame_address)
 {
     mpp_thread_t *t = c->thread;
     mpp_watch_call_t *w = &t->watch.call;
@@ -213,8 +213,8 @@ void mpp_watch_enter(mpp_call_t *c, const mpp_watch_args_t *a, const uint64_t *k
 
 void mpp_watch_finalize_enter(mpp_call_t *c, void *return_address, void *frame_address)
 {
-    mpp_watch_args_t args = {mpp_world(), MPP_WATCH_NONE, MPP_WATCH_NONE, MPP_WATCH_NONE, MPP_WATCH_NONE,
-                             MPP_WATCH_NONE, -1};
+    mpp_watch_args_t args = {
+        mpp_world(), MPP_WATCH_NONE, MPP_WATCH_NONE, MPP_WATCH_NONE, MPP_WATCH_NONE, MPP_WATCH_NONE, -1};
     mpp_watch_enter(c, &args, NULL, 0, return_address, frame_address);
 }
 

@@ -15,27 +15,27 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "util/common.h"
 #include "attribute/thread_state.h"
 #include "attribute/watchdog.h"
+#include "util/common.h"
 
 typedef struct {
-    MPI_Comm comm;           /* MPI_COMM_NULL: none */
-    int dest, source, root;  /* MPP_WATCH_NONE: not an argument of the call */
-    int tag, sendtag;        /* tag, or recvtag and sendtag (Sendrecv) */
-    int64_t count;           /* elements of the (first) buffer; -1: none */
+    MPI_Comm comm;          /* MPI_COMM_NULL: none */
+    int dest, source, root; /* MPP_WATCH_NONE: not an argument of the call */
+    int tag, sendtag;       /* tag, or recvtag and sendtag (Sendrecv) */
+    int64_t count;          /* elements of the (first) buffer; -1: none */
 } mpp_watch_args_t;
 
 /* Record the arguments and the call stack (return and frame address of the
  * wrapper, as for mpp_call_end) of the call in its thread's mpp_watch_t. */
-void mpp_watch_enter(mpp_call_t *c, const mpp_watch_args_t *a, const uint64_t *keys, int nkeys,
-                     void *return_address, void *frame_address);
+void mpp_watch_enter(mpp_call_t *c, const mpp_watch_args_t *a, const uint64_t *keys, int nkeys, void *return_address,
+                     void *frame_address);
 
-#define MPP_WATCH_ENTER(mode, call, keys, nkeys, ...)                                                          \
-    do {                                                                                                       \
-        if (MPP_UNLIKELY((mode) != MPP_COLLECT_FAST) && atomic_load_explicit(&mpp_watch_on, memory_order_relaxed)) \
-            mpp_watch_enter(call, &(const mpp_watch_args_t){__VA_ARGS__}, keys, nkeys,                         \
-                            __builtin_return_address(0), __builtin_frame_address(0));                          \
+#define MPP_WATCH_ENTER(mode, call, keys, nkeys, ...)                                                               \
+    do {                                                                                                            \
+        if (MPP_UNLIKELY((mode) != MPP_COLLECT_FAST) && atomic_load_explicit(&mpp_watch_on, memory_order_relaxed))  \
+            mpp_watch_enter(call, &(const mpp_watch_args_t){__VA_ARGS__}, keys, nkeys, __builtin_return_address(0), \
+                            __builtin_frame_address(0));                                                            \
     } while (0)
 
 /* The call that ends the profile (MPI_Finalize or the last

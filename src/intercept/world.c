@@ -23,11 +23,11 @@
 
 MPI_Comm mpp_world_comm = MPI_COMM_NULL;
 
-static int world_model_open;  /* MPI_Init returned, MPI_Finalize not yet entered */
-static int world_known;       /* the world was chosen (or could not be made): never again */
+static int world_model_open; /* MPI_Init returned, MPI_Finalize not yet entered */
+static int world_known;      /* the world was chosen (or could not be made): never again */
 int mpp_world_model(void) { return world_model_open; }
 
-#if defined(MPP_HAVE_MPI_Session_init) /* MPI-4 (not Open MPI 4.1) */
+#if defined(MPP_HAVE_MPI_Session_init)             /* MPI-4 (not Open MPI 4.1) */
 static MPI_Session own_session = MPI_SESSION_NULL; /* the profiler's, when the world comes from it */
 
 /* The program's sessions open now (MPI_THREAD_MULTIPLE: any thread may
@@ -131,8 +131,10 @@ int mpp_world_open_own(void)
     if (group != MPI_GROUP_NULL)
         PMPI_Group_free(&group);
     if (failed) {
-        fprintf(stderr, "mpiprof: the profiler's own %s failed at the program's first MPI_Session_init; the "
-                "program runs without the profiler\n", failed);
+        fprintf(stderr,
+                "mpiprof: the profiler's own %s failed at the program's first MPI_Session_init; the "
+                "program runs without the profiler\n",
+                failed);
         if (own_session != MPI_SESSION_NULL)
             PMPI_Session_finalize(&own_session);
         own_session = MPI_SESSION_NULL;

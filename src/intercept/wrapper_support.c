@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace/trace.h"
 #include "intercept/wrapper_support.h"
+#include "trace/trace.h"
 
 int64_t mpp_world_size;
 int mpp_trace_on; /* trace.h: here, so that a build without libotf2 links too */
@@ -268,8 +268,8 @@ int mpp_model_link_slow(MPI_Comm comm, int rank)
  * MPI_Testsome return C's indexes (MPICH issue 6270); 4.1 and later count
  * from 1 as Fortran does.  The loaded binding is asked once: MPI_Testany
  * on one completed generalized request (no communicator, no message). */
-intptr_t pmpir_testany_f08_(void *count, void *array_of_requests, void *indx, void *flag, void *status,
-                            void *ierror) __attribute__((weak));
+intptr_t pmpir_testany_f08_(void *count, void *array_of_requests, void *indx, void *flag, void *status, void *ierror)
+    __attribute__((weak));
 
 static int grequest_query(void *extra, MPI_Status *status)
 {
@@ -322,8 +322,10 @@ int mpp_f08_index_base(void)
 #if MPP_F08_WRAPPERS || MPP_OMPI_FORTRAN
 void mpp_f08_missing(const char *entry, const char *target)
 {
-    fprintf(stderr, "mpiprof: %s was called but %s is not loaded: link the program with the MPI "
-            "Fortran library (mpifort-prof does), or preload libmpiprof.so instead\n", entry, target);
+    fprintf(stderr,
+            "mpiprof: %s was called but %s is not loaded: link the program with the MPI "
+            "Fortran library (mpifort-prof does), or preload libmpiprof.so instead\n",
+            entry, target);
     abort();
 }
 

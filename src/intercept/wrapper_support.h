@@ -8,15 +8,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gen/function_table.h"
-#include "intercept/handle_keys.h"
-#include "gen/mpi_declared.h"
 #include "analyze/model.h"
-#include "util/common.h"
 #include "attribute/requests.h"
 #include "attribute/thread_state.h"
+#include "gen/function_table.h"
+#include "gen/mpi_declared.h"
+#include "intercept/handle_keys.h"
 #include "intercept/watch_support.h"
 #include "intercept/world.h"
+#include "util/common.h"
 
 static inline int64_t mpp_type_bytes(MPI_Datatype type)
 {
@@ -56,7 +56,6 @@ int64_t mpp_sum_counts(const int counts[], int64_t n);
 int64_t mpp_sum_counts_c(const MPI_Count counts[], int64_t n);
 int64_t mpp_sum_counts_types(const int counts[], const MPI_Datatype types[], int64_t n);
 int64_t mpp_sum_counts_types_c(const MPI_Count counts[], const MPI_Datatype types[], int64_t n);
-
 
 /* --- the communication model at run time (model.h) ---
  * Set at MPI_Init from the calibration (src/reduce/calibrate.c); the
@@ -135,7 +134,6 @@ static inline void mpp_reqset_after(mpp_call_t *c, mpp_reqset_t *set, const MPI_
     }
 }
 
-
 void mpp_model_runtime_start(const mpp_model_t *model, int nodes, const unsigned char *same_node, int world_size);
 void mpp_model_runtime_stop(void);
 int mpp_model_link_slow(MPI_Comm comm, int rank);
@@ -168,10 +166,7 @@ static inline int mpp_model_link_comm(MPI_Comm comm)
 
 /* A message whose partner's node is not known here (RMA on a window,
  * matched receives): inter-node when the run spans nodes. */
-static inline int mpp_model_link_unknown(void)
-{
-    return mpp_model_nodes > 1 ? MPP_LINK_INTER : MPP_LINK_INTRA;
-}
+static inline int mpp_model_link_unknown(void) { return mpp_model_nodes > 1 ? MPP_LINK_INTER : MPP_LINK_INTRA; }
 
 /* --- Fortran entry points (f08_wrappers.c) ---
  * MPICH's mpi_f08 ones (mpi_send_f08ts_: MPP_F08_WRAPPERS), or Open MPI's
@@ -193,10 +188,7 @@ static inline int mpp_model_link_unknown(void)
 void mpp_f08_missing(const char *entry, const char *target) __attribute__((noreturn));
 
 /* The optional ierror argument says whether the call succeeded. */
-static inline int mpp_f08_ok(const void *ierror)
-{
-    return !ierror || *(const int *)ierror == MPI_SUCCESS;
-}
+static inline int mpp_f08_ok(const void *ierror) { return !ierror || *(const int *)ierror == MPI_SUCCESS; }
 
 /* The first n of the indexes a Fortran MPI_Waitany/Testany/Waitsome/
  * Testsome returned, counted from base, as C's, in a buffer of the
@@ -208,10 +200,7 @@ const int *mpp_f08_indices(const void *indices, int n, int base);
 /* Open MPI's Fortran MPI_IN_PLACE: its common block (defined by the
  * Fortran libraries, so referenced weakly). */
 extern int mpi_fortran_in_place_ __attribute__((weak));
-static inline int mpp_ompi_f_in_place(const void *buf)
-{
-    return buf && buf == (const void *)&mpi_fortran_in_place_;
-}
+static inline int mpp_ompi_f_in_place(const void *buf) { return buf && buf == (const void *)&mpi_fortran_in_place_; }
 
 /* Open MPI copies a C status into a Fortran one integer by integer
  * (MPI_Status_c2f): the wrappers read Fortran statuses as C's. */
@@ -252,8 +241,8 @@ static inline int mpp_f08_in_place(const void *descriptor)
  * MPI_STATUS_IGNORE (no MPI_Status_f082c copy either way). */
 #define MPP_SAME_FIELD(f) (offsetof(MPI_F08_status, f) == offsetof(MPI_Status, f))
 _Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status) && MPP_SAME_FIELD(count_lo) &&
-                   MPP_SAME_FIELD(count_hi_and_cancelled) && MPP_SAME_FIELD(MPI_SOURCE) &&
-                   MPP_SAME_FIELD(MPI_TAG) && MPP_SAME_FIELD(MPI_ERROR),
+                   MPP_SAME_FIELD(count_hi_and_cancelled) && MPP_SAME_FIELD(MPI_SOURCE) && MPP_SAME_FIELD(MPI_TAG) &&
+                   MPP_SAME_FIELD(MPI_ERROR),
                "the f08 wrappers read TYPE(MPI_Status) as MPI_Status");
 #undef MPP_SAME_FIELD
 

@@ -9,8 +9,9 @@ const mpp_finding_kind_info_t mpp_finding_kinds[MPP_NFIND] = {
     [MPP_FIND_ABEND] = {"abend", E, "the process ended abnormally (a signal)"},
     [MPP_FIND_ABORT] = {"abort", E, "MPI_Abort was called, or the process was stopped from outside"},
     [MPP_FIND_INCOMPLETE_CALL] = {"incomplete-call", E, "the process ended inside an MPI call that never returned"},
-    [MPP_FIND_UNFINISHED_SEND] = {"unfinished-send", E,
-                                  "a nonblocking send was never completed before MPI_Finalize or the end of the process"},
+    [MPP_FIND_UNFINISHED_SEND] =
+        {"unfinished-send", E,
+         "a nonblocking send was never completed before MPI_Finalize or the end of the process"},
     [MPP_FIND_UNFINISHED_RECV] = {"unfinished-recv", E,
                                   "a nonblocking receive was never completed before MPI_Finalize or the end of the "
                                   "process"},
@@ -47,8 +48,8 @@ const mpp_finding_kind_info_t mpp_finding_kinds[MPP_NFIND] = {
     [MPP_FIND_COLLECTIVE_SIZE] = {"collective-size", E, "members' send and receive sizes disagree"},
     [MPP_FIND_COLLECTIVE_DATATYPE] = {"collective-datatype", E, "members' type signatures disagree"},
     [MPP_FIND_REAL_DEADLOCK] = {"real-deadlock", E, "a cycle of processes each waiting in an MPI call for the next"},
-    [MPP_FIND_POTENTIAL_DEADLOCK] = {"potential-deadlock", E,
-                                     "such a cycle in which a wait completes only with buffering MPI does not promise"},
+    [MPP_FIND_POTENTIAL_DEADLOCK] =
+        {"potential-deadlock", E, "such a cycle in which a wait completes only with buffering MPI does not promise"},
     [MPP_FIND_REAL_HANG] = {"real-hang", E, "a chain of waiting processes whose last one has ended"},
     [MPP_FIND_POTENTIAL_HANG] = {"potential-hang", E, "such a chain with at least one potential wait in it"},
 };

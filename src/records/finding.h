@@ -54,9 +54,9 @@ typedef enum {
 enum { MPP_FINDING_WARNING = 0, MPP_FINDING_ERROR = 1 };
 
 typedef struct {
-    const char *name;  /* "wrong-datatype" */
-    int severity;      /* MPP_FINDING_ERROR or _WARNING (active-request-free: its own) */
-    const char *what;  /* one line, as correctness.md says it */
+    const char *name; /* "wrong-datatype" */
+    int severity;     /* MPP_FINDING_ERROR or _WARNING (active-request-free: its own) */
+    const char *what; /* one line, as correctness.md says it */
 } mpp_finding_kind_info_t;
 
 extern const mpp_finding_kind_info_t mpp_finding_kinds[MPP_NFIND];

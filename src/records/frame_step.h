@@ -60,12 +60,12 @@ MPP_ALWAYS_INLINE int mpp_stack_word(uintptr_t at, uintptr_t lo, uintptr_t hi)
  * same again and gives the same frames (callsite.h, mpp_walk_same). */
 #define MPP_WALK_WORDS 12 /* a multiple of 4 (mpp_walk_t.compared) */
 typedef struct {
-    uintptr_t frame;                  /* the first frame's address (0: nothing recorded) */
-    int n;                            /* words read; -1: more than MPP_WALK_WORDS, or too far */
-    int compared;                     /* n rounded up to 4, the words after n copies of the first
-                                       * (callsite.h: the compare is unrolled by four, with no branch) */
-    int16_t at[MPP_WALK_WORDS];       /* each one's address, in words from `frame` */
-    uintptr_t word[MPP_WALK_WORDS];   /* and what it held */
+    uintptr_t frame;                /* the first frame's address (0: nothing recorded) */
+    int n;                          /* words read; -1: more than MPP_WALK_WORDS, or too far */
+    int compared;                   /* n rounded up to 4, the words after n copies of the first
+                                     * (callsite.h: the compare is unrolled by four, with no branch) */
+    int16_t at[MPP_WALK_WORDS];     /* each one's address, in words from `frame` */
+    uintptr_t word[MPP_WALK_WORDS]; /* and what it held */
 } mpp_walk_t;
 
 /* The word at `at` (in bounds), noted in walk when it is not NULL. */

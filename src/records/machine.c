@@ -258,8 +258,8 @@ int mpp_runs_coalesce(mpp_run_t *runs, int n)
 char *mpp_node_type_key(const mpp_node_type_t *t)
 {
     mpp_textbuf_t b = {0};
-    mpp_textbuf_printf(&b, "%s%c%d%c%d%c%d%c%d%c%llu", t->model ? t->model : "", MPP_US, t->packages, MPP_US, t->cores, MPP_US,
-            t->pus, MPP_US, t->numa, MPP_US, (unsigned long long)t->memory);
+    mpp_textbuf_printf(&b, "%s%c%d%c%d%c%d%c%d%c%llu", t->model ? t->model : "", MPP_US, t->packages, MPP_US,
+                       t->cores, MPP_US, t->pus, MPP_US, t->numa, MPP_US, (unsigned long long)t->memory);
     for (int c = 0; c < MPP_NCACHE; c++)
         mpp_textbuf_printf(&b, "%c%llu%c%d", MPP_US, (unsigned long long)t->cache_size[c], MPP_US, t->cache_count[c]);
     mpp_textbuf_printf(&b, "%c%s", MPP_US, t->core_map ? t->core_map : "");

@@ -89,27 +89,27 @@ typedef struct {
 
 /* What the reduction hands over (reduced.h). */
 typedef struct {
-    char *na_reason;            /* NULL when collected */
-    char **types;               /* node-type keys, by lowest rank */
+    char *na_reason; /* NULL when collected */
+    char **types;    /* node-type keys, by lowest rank */
     int ntypes;
-    mpp_machine_host_t *hosts;  /* by lowest rank */
+    mpp_machine_host_t *hosts; /* by lowest rank */
     int nhosts;
-    char **runs;                /* run keys, coalesced */
+    char **runs; /* run keys, coalesced */
     int nruns;
 } mpp_machine_data_t;
 
 typedef struct {
     mpp_node_type_t type;
-    char *text;          /* mpp_node_type_text */
-    char **hosts;        /* names of the hosts having it */
+    char *text;   /* mpp_node_type_text */
+    char **hosts; /* names of the hosts having it */
     int nhosts;
-    char *hosts_text;    /* mpp_hostlist_format */
+    char *hosts_text; /* mpp_hostlist_format */
 } mpp_machine_type_t;
 
 typedef struct {
     mpp_run_t run;
-    int bound;           /* 0: unbound (every allowed PU), -1: binding unknown */
-    char *text;          /* "ranks 0-3 bound to PU 0-3" */
+    int bound;  /* 0: unbound (every allowed PU), -1: binding unknown */
+    char *text; /* "ranks 0-3 bound to PU 0-3" */
 } mpp_placed_run_t;
 
 typedef struct {
@@ -117,16 +117,16 @@ typedef struct {
     int nranks;
     mpp_placed_run_t *runs;
     int nruns;
-    char *text;          /* "hostA: ranks 0-3 bound to PU 0-3; rank 4 unbound" */
+    char *text; /* "hostA: ranks 0-3 bound to PU 0-3; rank 4 unbound" */
 } mpp_host_placement_t;
 
 typedef struct {
-    const char *na_reason;       /* NULL when available */
+    const char *na_reason; /* NULL when available */
     mpp_machine_type_t *types;
     int ntypes;
     mpp_host_placement_t *hosts; /* by lowest rank */
     int nhosts;
-    char **warnings;             /* ranks sharing a core, unbound on oversubscribed nodes */
+    char **warnings; /* ranks sharing a core, unbound on oversubscribed nodes */
     int nwarnings;
 } mpp_machine_summary_t;
 

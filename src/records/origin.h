@@ -5,6 +5,7 @@
 #ifndef MPP_RECORDS_ORIGIN_H
 #define MPP_RECORDS_ORIGIN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The cell of the call that started a request, found again when the
@@ -24,8 +25,8 @@ typedef struct {
     uint64_t slot;
     uint64_t hash;
     uint32_t fid, interval;
-    int depth;                /* frames kept (0: none) */
-    const uintptr_t *frames;  /* [depth], for the run's length; NULL when none are kept */
+    int depth;               /* frames kept (0: none) */
+    const uintptr_t *frames; /* [depth], for the run's length; NULL when none are kept */
 } mpp_request_origin_t;
 
 /* A copy of an origin, with its frames when `frames` (else none). */

@@ -20,14 +20,14 @@ typedef enum {
 
 typedef struct {
     int rank;
-    int kind;                   /* mpp_end_kind_t */
-    int signal;                 /* MPP_END_SIGNAL: its number */
-    int code;                   /* MPI_Abort's errorcode, the exit status */
-    char detail[MPP_END_TEXT];  /* "SIGSEGV (Segmentation fault, address 0x10)", "MPI_COMM_WORLD", ... */
-    char mpi_call[64];          /* the MPI function it was in, "": none */
-    double call_seconds;        /* how long it had been in it, NaN: unknown */
-    int src;                    /* that call's SRC point in the protocol, 0: none (its first call had not returned) */
-    char site[MPP_END_SITE];    /* the call's stack, or where exit was called; "": unknown */
+    int kind;                  /* mpp_end_kind_t */
+    int signal;                /* MPP_END_SIGNAL: its number */
+    int code;                  /* MPI_Abort's errorcode, the exit status */
+    char detail[MPP_END_TEXT]; /* "SIGSEGV (Segmentation fault, address 0x10)", "MPI_COMM_WORLD", ... */
+    char mpi_call[64];         /* the MPI function it was in, "": none */
+    double call_seconds;       /* how long it had been in it, NaN: unknown */
+    int src;                   /* that call's SRC point in the protocol, 0: none (its first call had not returned) */
+    char site[MPP_END_SITE];   /* the call's stack, or where exit was called; "": unknown */
 } mpp_process_end_t;
 
 /* A process's own profile, for its partial protocol's process data

@@ -14,9 +14,9 @@
 /* Per-process quantities of an interval that are reduced across processes.
  * Everything in the protocol derives from them (analyze/characteristics.c). */
 typedef enum {
-    MPP_Q_EXEC = 0,     /* T_exec(p) */
-    MPP_Q_PRODUCTIVE,   /* T_exec(p) - T_comm(p) - insufficient(p) */
-    MPP_Q_COMM,         /* T_comm(p) */
+    MPP_Q_EXEC = 0,   /* T_exec(p) */
+    MPP_Q_PRODUCTIVE, /* T_exec(p) - T_comm(p) - insufficient(p) */
+    MPP_Q_COMM,       /* T_comm(p) */
     MPP_Q_SENDRECV,
     MPP_Q_COLLECTIVE,
     MPP_Q_SYSTEM,
@@ -45,11 +45,11 @@ typedef struct {
     uint64_t executions;     /* on the process that entered it most */
     int processes;           /* processes that entered it */
     mpp_stat_t q[MPP_NQ];
-    double *by_process;      /* [nselected * MPP_NQ]; NaN: not entered */
+    double *by_process; /* [nselected * MPP_NQ]; NaN: not entered */
     /* Hardware counters (mpp_reduced_counters_t): mpp_hw_width values, the
      * events' then the derived rates'; count 0 where no process has one. */
     mpp_stat_t *hw;
-    double *hw_by_process;   /* [nselected * mpp_hw_width]; NaN: none */
+    double *hw_by_process; /* [nselected * mpp_hw_width]; NaN: none */
     /* The communication model (0 when it did not run, MPIPROF_PREDICT=off):
      * Overlap is known, and the predicted quantities of each process
      * (characteristics.h, mpp_predicted_quantities) are reduced like q. */
@@ -76,8 +76,16 @@ typedef struct {
 
 /* Per-process values of a cell, for the selected processes (the wait
  * states are 0 when they were not analysed: see mpp_reduced_t). */
-enum { MPP_CELL_TIME = 0, MPP_CELL_CALLS, MPP_CELL_SENT, MPP_CELL_RECV, MPP_CELL_REALSYNC, MPP_CELL_POTSYNC,
-       MPP_CELL_VARIATION, MPP_NCELLV };
+enum {
+    MPP_CELL_TIME = 0,
+    MPP_CELL_CALLS,
+    MPP_CELL_SENT,
+    MPP_CELL_RECV,
+    MPP_CELL_REALSYNC,
+    MPP_CELL_POTSYNC,
+    MPP_CELL_VARIATION,
+    MPP_NCELLV
+};
 #define MPP_CELL_NWAIT 3 /* MPP_CELL_REALSYNC .. MPP_CELL_VARIATION */
 /* ... and those of the communication model. */
 enum { MPP_CELL_PREDICTED = 0, MPP_CELL_OVERLAP, MPP_NCELLP };
@@ -85,7 +93,7 @@ enum { MPP_CELL_PREDICTED = 0, MPP_CELL_OVERLAP, MPP_NCELLP };
 typedef struct {
     int interval, src; /* indexes into intervals[] and srcs[] */
     uint64_t calls, bytes_sent, bytes_recv;
-    mpp_stat_t time;   /* over processes with calls */
+    mpp_stat_t time;    /* over processes with calls */
     double *by_process; /* [nselected * MPP_NCELLV] in cell_values; NaN: no calls */
     /* The model (mpp_reduced_t.predicted): predicted time (over processes
      * with the cell) and Overlap of the requests started here. */
@@ -114,31 +122,28 @@ typedef struct {
 } mpp_rate_use_t;
 
 typedef struct {
-    char *na_reason;       /* set: no counters at all (built without PAPI, not initialized) */
-    char *library;         /* "PAPI 7.0.0.0" */
+    char *na_reason;             /* set: no counters at all (built without PAPI, not initialized) */
+    char *library;               /* "PAPI 7.0.0.0" */
     mpp_reduced_event_t *events; /* in the order asked */
     int nevents;
     mpp_rate_use_t *rates;
     int nrates;
-    char **multiplexed;    /* "perf_event: 8 events on 6 counters", from any process */
+    char **multiplexed; /* "perf_event: 8 events on 6 counters", from any process */
     int nmultiplexed;
-    int split;             /* inside/outside-MPI counts were measured */
-    char *none_reason;     /* no event counted: why (nevents 0) */
+    int split;         /* inside/outside-MPI counts were measured */
+    char *none_reason; /* no event counted: why (nevents 0) */
 } mpp_reduced_counters_t;
 
-static inline int mpp_hw_width(const mpp_reduced_counters_t *c)
-{
-    return c->nevents * MPP_HW_NV + c->nrates;
-}
+static inline int mpp_hw_width(const mpp_reduced_counters_t *c) { return c->nevents * MPP_HW_NV + c->nrates; }
 
 typedef struct {
     int nprocs;
     int nnodes;
     int nselected;
-    int *selected; /* ranks */
+    int *selected;                     /* ranks */
     mpp_reduced_interval_t *intervals; /* depth-first, in order of first entry */
     int nintervals;
-    mpp_reduced_src_t *srcs;           /* ordered by key; SRC number = id */
+    mpp_reduced_src_t *srcs; /* ordered by key; SRC number = id */
     int nsrcs;
     mpp_reduced_cell_t *cells;
     int ncells;
@@ -150,7 +155,7 @@ typedef struct {
     /* Context: what the run ran on, and the counters (NULL: not collected). */
     mpp_machine_data_t *machine;
     mpp_reduced_counters_t *counters;
-    int predicted; /* the communication model ran: predicted values and Overlap are given */
+    int predicted;  /* the communication model ran: predicted values and Overlap are given */
     int waitstates; /* the wait-state analysis ran: Real sync, Potential sync, Time variation are given */
 } mpp_reduced_t;
 

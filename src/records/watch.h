@@ -32,7 +32,7 @@ typedef struct {
 typedef struct {
     int size;
     int inter;
-    uint64_t id;      /* FNV-1a of the sorted world ranks */
+    uint64_t id;                          /* FNV-1a of the sorted world ranks */
     char members[MPP_WATCH_MEMBERS_TEXT]; /* "": too many ranges to list */
 } mpp_watch_comm_t;
 
@@ -45,23 +45,23 @@ typedef struct {
 typedef struct {
     _Atomic uint64_t serial;
     uint32_t fid;
-    uint64_t t0;                   /* ticks at entry */
+    uint64_t t0; /* ticks at entry */
     mpp_watch_peer_t dest, source, root;
-    int32_t tag, sendtag;          /* MPP_WATCH_NONE when absent; -1 MPI_ANY_TAG */
-    int64_t count;                 /* -1 when absent */
-    const mpp_watch_comm_t *comm;  /* NULL: no communicator argument */
+    int32_t tag, sendtag;         /* MPP_WATCH_NONE when absent; -1 MPI_ANY_TAG */
+    int64_t count;                /* -1 when absent */
+    const mpp_watch_comm_t *comm; /* NULL: no communicator argument */
     int depth;
     uintptr_t frames[MPP_MAX_DEPTH];
-    int nrequests;                 /* handled: may exceed MPP_WATCH_REQUESTS */
+    int nrequests; /* handled: may exceed MPP_WATCH_REQUESTS */
     uint64_t requests[MPP_WATCH_REQUESTS];
 } mpp_watch_call_t;
 
 /* The watchdog's own bookkeeping of one thread (only its thread touches it). */
 typedef struct {
-    uint64_t dumped;  /* serial of the call last dumped (0: none) */
-    int resumed;      /* that call has returned since */
+    uint64_t dumped;                         /* serial of the call last dumped (0: none) */
+    int resumed;                             /* that call has returned since */
     double dumped_at, resumed_at, stuck_for; /* epoch seconds; seconds inside when dumped */
-    char *block;      /* its part of the dump file, kept for rewrites */
+    char *block;                             /* its part of the dump file, kept for rewrites */
 } mpp_watch_dog_t;
 
 typedef struct {

@@ -46,11 +46,11 @@ void mpp_apart_restore(mpp_apart_t *a);
 /* The deciding side of a pair on one node. */
 typedef struct {
     mpp_apart_t pin;
-    int asked;  /* what the last ping asked (MPP_APART_* bits) */
-    int want;   /* what the next ping asks */
-    int tells;  /* TELL requests made */
-    int moves;  /* LEAVE requests made (one per measurement) */
-    int stuck;  /* both on one CPU, and neither could leave */
+    int asked; /* what the last ping asked (MPP_APART_* bits) */
+    int want;  /* what the next ping asks */
+    int tells; /* TELL requests made */
+    int moves; /* LEAVE requests made (one per measurement) */
+    int stuck; /* both on one CPU, and neither could leave */
 } mpp_apart_decider_t;
 
 /* Before a ping: what to ask in it (stored in d->asked). */

@@ -24,22 +24,30 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "context/config.h"
 #include "reduce/apart.h"
 #include "reduce/calibrate.h"
-#include "context/config.h"
 #include "reduce/ptp_collectives.h"
 #include "util/warnings.h"
 
 enum { TAG_PING = 7711 };
-enum { SMALL_REPS = 32, LARGE_REPS = 6, MAX_REPS = 256, FEWEST_REPS = 3, WARMUP = 2, SPEED_ITERATIONS = 40000,
-       CONFIRM = 4, MAX_NOISY_REPS = 4096 };
+enum {
+    SMALL_REPS = 32,
+    LARGE_REPS = 6,
+    MAX_REPS = 256,
+    FEWEST_REPS = 3,
+    WARMUP = 2,
+    SPEED_ITERATIONS = 40000,
+    CONFIRM = 4,
+    MAX_NOISY_REPS = 4096
+};
 /* The compute loop's runs: MPI_Finalize's decide (the faster loop of the
  * two is kept and the speeds are computed again there); MPI_Init's are a
  * second chance in another moment of the host, and each costs its 0.07 ms
  * in MPI_Init. */
 enum { SPEED_REPS_INIT = 4, SPEED_REPS_FINALIZE = 16 };
-#define BUDGET 0.5e-3 /* seconds of ping-pongs of one size, beyond the minimum repetitions */
-#define CAP 5e-3      /* ... and, past FEWEST_REPS, at most (a slow link, or partners sharing a core) */
+#define BUDGET 0.5e-3    /* seconds of ping-pongs of one size, beyond the minimum repetitions */
+#define CAP 5e-3         /* ... and, past FEWEST_REPS, at most (a slow link, or partners sharing a core) */
 #define NOISY_BUDGET 0.1 /* ... and while they look noisy (below) */
 
 /* Host names to node colours: FNV-1a, positive as MPI_Comm_split wants. */
@@ -81,11 +89,11 @@ static double pingpong(MPI_Comm comm, int me, int a, int b, char *buf, int bytes
     for (int i = -WARMUP;; i++) {
         if (me == a) {
             double spent = PMPI_Wtime() - started;
-            int quiet_more = i + 1 < FEWEST_REPS || (i + 1 < reps && spent < CAP) ||
-                             (i + 1 < MAX_REPS && spent < budget);
+            int quiet_more =
+                i + 1 < FEWEST_REPS || (i + 1 < reps && spent < CAP) || (i + 1 < MAX_REPS && spent < budget);
             int noisy = !(best <= limit) || near < CONFIRM;
-            int more = quiet_more ||
-                       (noisy && !pair->decider.stuck && spent < NOISY_BUDGET && i + 1 < MAX_NOISY_REPS);
+            int more =
+                quiet_more || (noisy && !pair->decider.stuck && spent < NOISY_BUDGET && i + 1 < MAX_NOISY_REPS);
             int ask = more && pair->same_node ? mpp_apart_request(&pair->decider) : 0;
             int32_t head[2] = {more | ask << 1, ask ? mpp_apart_cpu() : -1}, answer[2];
             memcpy(buf, head, sizeof head);
@@ -171,7 +179,8 @@ static void settle(mpp_model_setup_t *s, const double agreed[LINK_VALUES], int a
         mpp_model_keep_better(s, link);
     }
     for (int k = 0; k < MPP_NMP; k++) {
-        if (s->source[k] != MPP_PSRC_AS_INTER && s->source[k] != MPP_PSRC_AS_INTRA && s->source[k] != MPP_PSRC_BUILTIN)
+        if (s->source[k] != MPP_PSRC_AS_INTER && s->source[k] != MPP_PSRC_AS_INTRA &&
+            s->source[k] != MPP_PSRC_BUILTIN)
             continue;
         int other = k ^ 2; /* lat_intra <-> lat_inter, bw_intra <-> bw_inter */
         int lat = k == MPP_MP_LAT_INTRA || k == MPP_MP_LAT_INTER;
@@ -403,8 +412,7 @@ static void param_sources(mpp_model_setup_t *s, const mpp_model_t *given_model, 
     }
 }
 
-void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char *model_text,
-                   mpp_calibration_t *out)
+void mpp_calibrate(MPI_Comm comm, const char *hostname, int predict, const char *model_text, mpp_calibration_t *out)
 {
     double started = PMPI_Wtime();
     int rank, size;

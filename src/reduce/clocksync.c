@@ -1,7 +1,7 @@
-#include "reduce/apart.h"
-#include "context/clock.h"
 #include "reduce/clocksync.h"
 #include "accumulate/waitstates/waitstates.h"
+#include "context/clock.h"
+#include "reduce/apart.h"
 
 enum { TAG_PING = 7101, TAG_RESULT = 7102 };
 
@@ -93,9 +93,9 @@ static void measure_parent(MPI_Comm comm, int parent, int64_t host, int rank, in
     out->offset = offset + parent_alignment[0];
     out->uncertainty = uncertainty + parent_alignment[1];
     if (earlier)
-        out->init_error = mpp_clock_init_error(earlier->edge_offset, earlier->edge_uncertainty, offset, uncertainty,
-                                               same_host) +
-                          parent_alignment[2];
+        out->init_error =
+            mpp_clock_init_error(earlier->edge_offset, earlier->edge_uncertainty, offset, uncertainty, same_host) +
+            parent_alignment[2];
 }
 
 int mpp_clock_align(MPI_Comm comm, const char *hostname, const mpp_clock_alignment_t *earlier,

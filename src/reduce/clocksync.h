@@ -18,8 +18,8 @@ typedef struct {
     uint64_t at;         /* this process's clock when it was measured */
     /* The measurement against the tree parent (rank 0: none). */
     int64_t edge_offset, edge_uncertainty;
-    int same_host;       /* the parent runs on this process's host: one clock, no drift */
-    int shared_cpu;      /* this process and its parent shared a CPU neither could leave */
+    int same_host;  /* the parent runs on this process's host: one clock, no drift */
+    int shared_cpu; /* this process and its parent shared a CPU neither could leave */
     /* Set by the measurement at MPI_Finalize: how far the offset measured
      * at MPI_Init can be from the truth, as both measurements bound it
      * (mpp_clock_init_error), summed along the tree path. */

@@ -2,28 +2,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reduce/dictionary.h"
 #include "records/machine.h"
+#include "reduce/dictionary.h"
 #include "util/srckey.h"
 #include "util/strmap.h"
 
 /* The index hashes a record's key and kind together; a cell key names its
  * interval and SRC point by the hash of the key alone (mpp_key_hash_hex):
  * one is the other with the kind's term taken out. */
-static uint64_t kind_term(int kind)
-{
-    return (uint64_t)(kind + 1) * 0x9E3779B97F4A7C15ull;
-}
+static uint64_t kind_term(int kind) { return (uint64_t)(kind + 1) * 0x9E3779B97F4A7C15ull; }
 
 static uint64_t record_hash(int kind, const char *key, size_t len)
 {
     return mpp_hash_bytes(key, len) ^ kind_term(kind);
 }
 
-void mpp_dict_init(mpp_dict_t *d)
-{
-    memset(d, 0, sizeof *d);
-}
+void mpp_dict_init(mpp_dict_t *d) { memset(d, 0, sizeof *d); }
 
 /* A block of keys, each followed by its NUL. */
 typedef struct key_block {
@@ -82,10 +76,7 @@ static uint64_t slot_of(size_t position, uint64_t h)
     return (h & 0xffffffff00000000ull) | (uint64_t)(position + 1);
 }
 
-static size_t position_in(uint64_t slot)
-{
-    return (size_t)(slot & 0xffffffffu) - 1;
-}
+static size_t position_in(uint64_t slot) { return (size_t)(slot & 0xffffffffu) - 1; }
 
 /* The index slot of (kind, key of len bytes): where its position is, or
  * the empty slot where it goes. */
@@ -123,8 +114,7 @@ static int reindex(mpp_dict_t *d, size_t capacity)
 /* Add (kind, key of len bytes) or merge into the record it has. */
 static long put(mpp_dict_t *d, int kind, const char *key, size_t len, int64_t min, int64_t sum)
 {
-    if ((d->count + 1) * 2 > d->index_capacity &&
-        reindex(d, d->index_capacity ? d->index_capacity * 2 : 256) != 0)
+    if ((d->count + 1) * 2 > d->index_capacity && reindex(d, d->index_capacity ? d->index_capacity * 2 : 256) != 0)
         return -1;
     uint64_t h = record_hash(kind, key, len);
     size_t slot = index_slot(d, kind, key, len, h);
@@ -295,10 +285,7 @@ static void hex64(uint64_t h, char out[17])
     out[16] = '\0';
 }
 
-void mpp_key_hash_hex(const char *key, char out[17])
-{
-    hex64(mpp_hash_bytes(key, strlen(key)), out);
-}
+void mpp_key_hash_hex(const char *key, char out[17]) { hex64(mpp_hash_bytes(key, strlen(key)), out); }
 
 void mpp_cell_key_of(const char interval_hex[17], const char src_hex[17], char out[MPP_CELL_KEY_LEN])
 {
@@ -336,8 +323,8 @@ int mpp_dict_index_hashes(const mpp_dict_t *d, int kind, mpp_handlemap_t *out)
 static int parse_hex64(const char *p, uint64_t *h)
 {
     static const unsigned char digit_plus_1[256] = {
-        ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,  ['7'] = 8,
-        ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16};
+        ['0'] = 1, ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,  ['7'] = 8,
+        ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16};
     uint64_t v = 0;
     unsigned bad = 0;
     for (int i = 0; i < 16; i++) {
@@ -394,8 +381,8 @@ static int by_rank_then_key(const void *a, const void *b)
     return by_entry_then_key(a, b); /* min holds the lowest rank */
 }
 
-static void depth_first(const mpp_dict_t *d, const size_t *sorted, size_t n, const char *parent,
-                        size_t *out, size_t *nout)
+static void depth_first(const mpp_dict_t *d, const size_t *sorted, size_t n, const char *parent, size_t *out,
+                        size_t *nout)
 {
     for (size_t i = 0; i < n; i++) {
         const char *key = d->records[sorted[i]].key;
@@ -410,8 +397,8 @@ static void depth_first(const mpp_dict_t *d, const size_t *sorted, size_t n, con
 }
 
 /* (interval id, src id) of a cell key, using the ids of the ordered dict. */
-static void cell_ids(const mpp_handlemap_t *intervals, const mpp_handlemap_t *srcs, const long *id_of, const char *key,
-                     long *interval, long *src)
+static void cell_ids(const mpp_handlemap_t *intervals, const mpp_handlemap_t *srcs, const long *id_of,
+                     const char *key, long *interval, long *src)
 {
     long ip, sp;
     mpp_dict_cell_parts(intervals, srcs, key, &ip, &sp);

@@ -14,7 +14,11 @@
 #include "util/handlemap.h"
 
 typedef enum {
-    MPP_REC_INTERVAL = 0, MPP_REC_SRC, MPP_REC_CELL, MPP_REC_HOST, MPP_REC_WARNING,
+    MPP_REC_INTERVAL = 0,
+    MPP_REC_SRC,
+    MPP_REC_CELL,
+    MPP_REC_HOST,
+    MPP_REC_WARNING,
     MPP_REC_EVENT,     /* counter event: name US component; min: its position in the list asked */
     MPP_REC_NODETYPE,  /* node description, one per distinct type; min: lowest rank, sum: hosts */
     MPP_REC_HOSTINFO,  /* host US node-type hash US allowed PUs, from the host's lowest rank */
@@ -22,7 +26,6 @@ typedef enum {
     MPP_REC_FACT,      /* label US value: PAPI version, multiplexing, why nothing is counted, ... */
     MPP_NREC
 } mpp_record_kind_t;
-
 
 /* A cell's key is the hash of its interval's key, MPP_GS, and the hash of
  * its SRC key, each as 16 hex digits: short keys keep the union of 10^4
@@ -37,11 +40,11 @@ void mpp_cell_key_of(const char interval_hex[17], const char src_hex[17], char o
 
 typedef struct {
     int kind;
-    uint32_t len; /* of the key */
+    uint32_t len;    /* of the key */
     const char *key; /* in the dictionary's key blocks */
-    int64_t min; /* merged by minimum: first entry (ns) of an interval, lowest rank of a warning */
-    int64_t sum; /* merged by sum: processes that have the record */
-    uint64_t hash; /* of kind and key, for the index */
+    int64_t min;     /* merged by minimum: first entry (ns) of an interval, lowest rank of a warning */
+    int64_t sum;     /* merged by sum: processes that have the record */
+    uint64_t hash;   /* of kind and key, for the index */
 } mpp_record_t;
 
 typedef struct {

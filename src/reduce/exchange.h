@@ -44,10 +44,7 @@ struct mpp_exchange {
 };
 
 /* The run's rank of position p. */
-static inline int mpp_exchange_rank(const mpp_exchange_t *x, int p)
-{
-    return x->ranks ? x->ranks[p] : p;
-}
+static inline int mpp_exchange_rank(const mpp_exchange_t *x, int p) { return x->ranks ? x->ranks[p] : p; }
 
 /* The reduction (reduce.c) over an exchange: the reduced data on position
  * 0, NULL elsewhere.  `ranks_spec` is position 0's MPIPROF_RANKS value. */

@@ -25,9 +25,9 @@ typedef struct message {
 typedef struct {
     pthread_mutex_t lock;
     pthread_barrier_t barrier;
-    message_t **queue;        /* [n]: per destination */
-    message_t ***queue_tail;  /* [n] */
-    pthread_cond_t *arrived;  /* [n]: per destination */
+    message_t **queue;       /* [n]: per destination */
+    message_t ***queue_tail; /* [n] */
+    pthread_cond_t *arrived; /* [n]: per destination */
     int n;
     int lost;           /* a message could not be queued (no memory): receivers stop waiting */
     const void **slots; /* per position: its buffer in the current collective */
@@ -35,10 +35,7 @@ typedef struct {
     pthread_cond_t opened;
 } shared_t;
 
-static shared_t *shared_of(mpp_exchange_t *x)
-{
-    return x->ctx;
-}
+static shared_t *shared_of(mpp_exchange_t *x) { return x->ctx; }
 
 static void mem_send(mpp_exchange_t *x, const void *buf, size_t len, int dest, int tag)
 {

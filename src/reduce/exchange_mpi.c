@@ -44,10 +44,7 @@ static void pair_maxloc(void *in, void *inout, int *len, MPI_Datatype *type)
             b[i] = a[i];
 }
 
-static MPI_Comm comm_of(const mpp_exchange_t *x)
-{
-    return ((const mpi_ctx_t *)x->ctx)->comm;
-}
+static MPI_Comm comm_of(const mpp_exchange_t *x) { return ((const mpi_ctx_t *)x->ctx)->comm; }
 
 static void mpi_send(mpp_exchange_t *x, const void *buf, size_t len, int dest, int tag)
 {

@@ -174,8 +174,10 @@ static void split_reduce(mpp_exchange_t *x, const void *in, void *out, size_t n,
     }
     pos->inner->reduce(pos->inner, in, part, n, op, 0);
     if (leader) {
-        static const MPI_Op ops[] = {[MPP_XOP_SUM] = MPI_SUM, [MPP_XOP_MAX] = MPI_MAX,
-                                     [MPP_XOP_MINLOC] = MPI_MINLOC, [MPP_XOP_MAXLOC] = MPI_MAXLOC};
+        static const MPI_Op ops[] = {[MPP_XOP_SUM] = MPI_SUM,
+                                     [MPP_XOP_MAX] = MPI_MAX,
+                                     [MPP_XOP_MINLOC] = MPI_MINLOC,
+                                     [MPP_XOP_MAXLOC] = MPI_MAXLOC};
         MPI_Datatype type = doubles ? MPI_DOUBLE : MPI_DOUBLE_INT;
         int count = n > INT_MAX ? INT_MAX : (int)n;
         const void *mine = part ? part : in;
@@ -194,9 +196,15 @@ static void reduce_position(mpp_exchange_t *inner, void *arg)
     position_t *pos = arg;
     split_t *s = pos->s;
     pos->inner = inner;
-    mpp_exchange_t x = {.position = s->first + inner->position, .size = s->nprocs, .nprocs = s->nprocs,
-                        .ranks = NULL, .ctx = pos, .send = split_send, .recv = split_recv,
-                        .bcast = split_bcast, .reduce = split_reduce};
+    mpp_exchange_t x = {.position = s->first + inner->position,
+                        .size = s->nprocs,
+                        .nprocs = s->nprocs,
+                        .ranks = NULL,
+                        .ctx = pos,
+                        .send = split_send,
+                        .recv = split_recv,
+                        .bcast = split_bcast,
+                        .reduce = split_reduce};
     pos->result = mpp_reduce_exchange(pos->profile, &x, pos->ranks_spec, pos->hostname);
     while (pos->stash) { /* (a message nobody asked for: none in the reduction) */
         stashed_t *m = pos->stash;
@@ -241,8 +249,10 @@ mpp_reduced_t *mpp_reduce_split(const mpp_local_profile_t *const *profiles, cons
     /* threads that cannot start would leave the other processes waiting
      * for positions that never run: the analysis ends here, said */
     if (mpp_exchange_in_memory(n, nprocs, NULL, reduce_position, args) != 0) {
-        fprintf(stderr, "mpiprof-analyze: process %d cannot start %d threads for the reduction (one per traced "
-                "process of its share): run it with more processes\n", s.me, n);
+        fprintf(stderr,
+                "mpiprof-analyze: process %d cannot start %d threads for the reduction (one per traced "
+                "process of its share): run it with more processes\n",
+                s.me, n);
         PMPI_Abort(comm, 1);
     }
     *failed = any(s.failed, comm);

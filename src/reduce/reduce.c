@@ -11,12 +11,12 @@
 #include <string.h>
 
 #include "analyze/characteristics.h"
-#include "context/config.h"
 #include "analyze/counter_stats.h"
+#include "context/config.h"
+#include "records/machine.h"
 #include "reduce/dictionary.h"
 #include "reduce/exchange.h"
 #include "reduce/reduce_steps.h"
-#include "records/machine.h"
 #include "util/srckey.h"
 #include "util/warnings.h"
 
@@ -167,7 +167,7 @@ static void own_cell_keys(mpp_reduce_steps_t *r, char (*interval_hex)[17], char 
 {
     const mpp_local_profile_t *lp = r->lp;
     mpp_dict_t *d = &r->d;
-    char (*cell_keys)[MPP_CELL_KEY_LEN] = r->cell_keys;
+    char(*cell_keys)[MPP_CELL_KEY_LEN] = r->cell_keys;
     long *cell_at = r->cell_at;
     mpp_handlemap_t by_string;
     mpp_handlemap_init(&by_string, sizeof(long));
@@ -206,9 +206,9 @@ static void own_keys(mpp_reduce_steps_t *r, const char *hostname)
     int rank = mpp_exchange_rank(r->x, r->x->position);
     mpp_dict_t *d = &r->d;
     mpp_dict_init(d);
-    char (*interval_hex)[17] = malloc(((size_t)lp->nintervals + 1) * sizeof *interval_hex);
+    char(*interval_hex)[17] = malloc(((size_t)lp->nintervals + 1) * sizeof *interval_hex);
     size_t most = (size_t)lp->nintervals + 2 * (size_t)lp->ncells + 1;
-    char (*src_hex)[17] = malloc(most * sizeof *src_hex); /* by record position */
+    char(*src_hex)[17] = malloc(most * sizeof *src_hex); /* by record position */
     r->cell_keys = malloc(((size_t)lp->ncells + 1) * sizeof *r->cell_keys);
     r->cell_at = malloc(((size_t)lp->ncells + 1) * sizeof *r->cell_at);
     for (int i = 0; i < lp->nintervals; i++) {
@@ -373,7 +373,7 @@ static void own_cell_values(mpp_reduce_steps_t *r)
     const mpp_dict_t *d = &r->d;
     double *sum = r->sum, *own = r->own;
     double_int_t *lo = r->lo, *hi = r->hi;
-    char (*cell_keys)[MPP_CELL_KEY_LEN] = r->cell_keys;
+    char(*cell_keys)[MPP_CELL_KEY_LEN] = r->cell_keys;
     const long *cell_at = r->cell_at;
     int c0 = r->c0;
     size_t nq = r->at.nq, cp0 = r->at.cp0, pcmm0 = r->at.pcmm0, wmm0 = r->at.wmm0;

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "records/machine.h"
 #include "reduce/dictionary.h"
 #include "reduce/reduce_steps.h"
-#include "records/machine.h"
 #include "util/srckey.h"
 
 /* Ids of the records of one kind, in dictionary order. */
@@ -128,7 +128,7 @@ static mpp_machine_data_t *machine_result(const mpp_dict_t *d, const mpp_dict_t 
     }
     int nt = mpp_count_of_kind(m, MPP_REC_NODETYPE), t0 = mpp_first_of_kind(m, MPP_REC_NODETYPE);
     md->types = calloc((size_t)nt + 1, sizeof *md->types);
-    char (*hashes)[17] = calloc((size_t)nt + 1, sizeof *hashes);
+    char(*hashes)[17] = calloc((size_t)nt + 1, sizeof *hashes);
     for (int t = 0; md->types && hashes && t < nt; t++) {
         md->types[md->ntypes++] = strdup(m->records[t0 + t].key);
         mpp_node_type_hash(m->records[t0 + t].key, hashes[t]);
@@ -192,8 +192,7 @@ static void counters_free(mpp_reduced_counters_t *c)
         free(c->events[e].name), free(c->events[e].component);
     for (int m = 0; m < c->nmultiplexed; m++)
         free(c->multiplexed[m]);
-    free(c->events), free(c->rates), free(c->multiplexed), free(c->na_reason), free(c->library),
-        free(c->none_reason);
+    free(c->events), free(c->rates), free(c->multiplexed), free(c->na_reason), free(c->library), free(c->none_reason);
     free(c);
 }
 
@@ -212,8 +211,8 @@ static void result_interval(const mpp_reduce_steps_t *r, int g, mpp_reduced_inte
     ri->executions = (uint64_t)r->execs_all[g];
     for (int k = 0; k < MPP_NQ; k++) {
         size_t at = (size_t)g * MPP_NQ + k;
-        ri->q[k] = (mpp_stat_t){sum_all[at], lo_all[at].value, hi_all[at].value,
-                                lo_all[at].rank, hi_all[at].rank, ri->processes};
+        ri->q[k] = (mpp_stat_t){sum_all[at],     lo_all[at].value, hi_all[at].value,
+                                lo_all[at].rank, hi_all[at].rank,  ri->processes};
     }
     ri->by_process = malloc(((size_t)nselected * MPP_NQ + 1) * sizeof(double));
     for (int s = 0; s < nselected; s++)
@@ -224,21 +223,22 @@ static void result_interval(const mpp_reduce_steps_t *r, int g, mpp_reduced_inte
     if (predict) {
         for (int k = 0; k < MPP_NQ; k++) {
             size_t at = pq0 + (size_t)g * MPP_NQ + k, mm = pmm0 + (size_t)g * MPP_NQ + k;
-            ri->pq[k] = (mpp_stat_t){sum_all[at], lo_all[mm].value, hi_all[mm].value, lo_all[mm].rank,
-                                     hi_all[mm].rank, ri->processes};
+            ri->pq[k] = (mpp_stat_t){sum_all[at],     lo_all[mm].value, hi_all[mm].value,
+                                     lo_all[mm].rank, hi_all[mm].rank,  ri->processes};
         }
         ri->pred_by_process = malloc(((size_t)nselected * MPP_NQ + 1) * sizeof(double));
         for (int s = 0; ri->pred_by_process && s < nselected; s++)
-            memcpy(ri->pred_by_process + (size_t)s * MPP_NQ,
-                   by_process + (size_t)s * nsum + pq0 + (size_t)g * MPP_NQ, MPP_NQ * sizeof(double));
+            memcpy(ri->pred_by_process + (size_t)s * MPP_NQ, by_process + (size_t)s * nsum + pq0 + (size_t)g * MPP_NQ,
+                   MPP_NQ * sizeof(double));
     }
     if (hw_width) {
         ri->hw = malloc((size_t)hw_width * sizeof *ri->hw);
         ri->hw_by_process = malloc(((size_t)nselected * hw_width + 1) * sizeof(double));
         for (int k = 0; ri->hw && k < hw_width; k++) {
             size_t at = nq + ncv + (size_t)g * hw_width + k, mm = nq + nc + (size_t)g * hw_width + k;
-            ri->hw[k] = (mpp_stat_t){sum_all[at], lo_all[mm].value, hi_all[mm].value, lo_all[mm].rank,
-                                     hi_all[mm].rank, (int)sum_all[nsum + (size_t)g * hw_width + k]};
+            ri->hw[k] =
+                (mpp_stat_t){sum_all[at],     lo_all[mm].value, hi_all[mm].value,
+                             lo_all[mm].rank, hi_all[mm].rank,  (int)sum_all[nsum + (size_t)g * hw_width + k]};
         }
         for (int s = 0; ri->hw_by_process && s < nselected; s++)
             memcpy(ri->hw_by_process + (size_t)s * hw_width,
@@ -273,21 +273,21 @@ static void result_cell_values(const mpp_reduce_steps_t *r, int g, const mpp_red
     rc->calls = (uint64_t)v[MPP_CELL_CALLS];
     rc->bytes_sent = (uint64_t)v[MPP_CELL_SENT];
     rc->bytes_recv = (uint64_t)v[MPP_CELL_RECV];
-    rc->time = (mpp_stat_t){v[MPP_CELL_TIME], lo_all[nq + g].value, hi_all[nq + g].value,
-                            lo_all[nq + g].rank, hi_all[nq + g].rank, (int)r->d.records[r->c0 + g].sum};
+    rc->time = (mpp_stat_t){v[MPP_CELL_TIME],    lo_all[nq + g].value, hi_all[nq + g].value,
+                            lo_all[nq + g].rank, hi_all[nq + g].rank,  (int)r->d.records[r->c0 + g].sum};
     for (int w = 0; r->lp->waitstates && w < MPP_CELL_NWAIT; w++) {
         size_t mm = wmm0 + (size_t)g * MPP_CELL_NWAIT + w;
         rc->wait[w] = (mpp_stat_t){v[MPP_CELL_REALSYNC + w], lo_all[mm].value, hi_all[mm].value,
-                                   lo_all[mm].rank, hi_all[mm].rank, rc->time.count};
+                                   lo_all[mm].rank,          hi_all[mm].rank,  rc->time.count};
     }
     rc->by_process = out->cell_values ? out->cell_values + (size_t)g * cell_width : NULL;
     for (int s = 0; rc->by_process && s < nselected; s++)
-        memcpy(rc->by_process + (size_t)s * MPP_NCELLV,
-               by_process + (size_t)s * nsum + nq + (size_t)g * MPP_NCELLV, MPP_NCELLV * sizeof(double));
+        memcpy(rc->by_process + (size_t)s * MPP_NCELLV, by_process + (size_t)s * nsum + nq + (size_t)g * MPP_NCELLV,
+               MPP_NCELLV * sizeof(double));
     if (r->predict) {
         const double *m = sum_all + cp0 + (size_t)g * MPP_NCELLP;
-        rc->predicted = (mpp_stat_t){m[MPP_CELL_PREDICTED], lo_all[pcmm0 + g].value, hi_all[pcmm0 + g].value,
-                                     lo_all[pcmm0 + g].rank, hi_all[pcmm0 + g].rank, rc->time.count};
+        rc->predicted = (mpp_stat_t){m[MPP_CELL_PREDICTED],  lo_all[pcmm0 + g].value, hi_all[pcmm0 + g].value,
+                                     lo_all[pcmm0 + g].rank, hi_all[pcmm0 + g].rank,  rc->time.count};
         rc->overlap = m[MPP_CELL_OVERLAP];
         rc->model_by_process = out->cell_model_values ? out->cell_model_values + (size_t)g * model_width : NULL;
         for (int s = 0; rc->model_by_process && s < nselected; s++)

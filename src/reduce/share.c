@@ -1,5 +1,5 @@
-#include "reduce/ptp_collectives.h"
 #include "reduce/share.h"
+#include "reduce/ptp_collectives.h"
 
 int mpp_share_int(MPI_Comm comm, int value)
 {

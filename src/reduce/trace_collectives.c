@@ -21,10 +21,18 @@ enum { TAG_BCAST = 7701, TAG_GATHER, TAG_SCATTER, TAG_EXCHANGE_LEN, TAG_EXCHANGE
 static size_t type_size(OTF2_Type type)
 {
     switch (type) {
-    case OTF2_TYPE_UINT8: case OTF2_TYPE_INT8: return 1;
-    case OTF2_TYPE_UINT16: case OTF2_TYPE_INT16: return 2;
-    case OTF2_TYPE_UINT32: case OTF2_TYPE_INT32: case OTF2_TYPE_FLOAT: return 4;
-    default: return 8; /* 64-bit integers, double */
+    case OTF2_TYPE_UINT8:
+    case OTF2_TYPE_INT8:
+        return 1;
+    case OTF2_TYPE_UINT16:
+    case OTF2_TYPE_INT16:
+        return 2;
+    case OTF2_TYPE_UINT32:
+    case OTF2_TYPE_INT32:
+    case OTF2_TYPE_FLOAT:
+        return 4;
+    default:
+        return 8; /* 64-bit integers, double */
     }
 }
 
@@ -53,10 +61,7 @@ static int recv_bytes(void *data, size_t n, int from, int tag, MPI_Comm comm)
     return 0;
 }
 
-static OTF2_CallbackCode result(int failed)
-{
-    return failed ? OTF2_CALLBACK_ERROR : OTF2_CALLBACK_SUCCESS;
-}
+static OTF2_CallbackCode result(int failed) { return failed ? OTF2_CALLBACK_ERROR : OTF2_CALLBACK_SUCCESS; }
 
 static OTF2_CallbackCode get_size(void *user, OTF2_CollectiveContext *c, uint32_t *size)
 {
@@ -214,8 +219,8 @@ int mpp_trace_exchange(MPI_Comm comm, const char *mine, size_t len, mpp_trace_an
                 failed |= recv_bytes(*reply, (size_t)back, 0, TAG_REPLY, comm);
             else
                 for (uint64_t left = back; left > 0 && !failed; left -= left > sizeof scratch ? sizeof scratch : left)
-                    failed |= recv_bytes(scratch, left > sizeof scratch ? sizeof scratch : (size_t)left, 0,
-                                         TAG_REPLY, comm);
+                    failed |= recv_bytes(scratch, left > sizeof scratch ? sizeof scratch : (size_t)left, 0, TAG_REPLY,
+                                         comm);
             failed |= !*reply;
             *reply_len = (size_t)back;
         }

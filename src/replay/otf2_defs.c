@@ -84,8 +84,8 @@ static OTF2_CallbackCode def_region(void *data, OTF2_RegionRef self, OTF2_String
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode def_location(void *data, OTF2_LocationRef self, OTF2_StringRef name,
-                                      OTF2_LocationType type, uint64_t events, OTF2_LocationGroupRef group)
+static OTF2_CallbackCode def_location(void *data, OTF2_LocationRef self, OTF2_StringRef name, OTF2_LocationType type,
+                                      uint64_t events, OTF2_LocationGroupRef group)
 {
     reader_t *r = data;
     if (r->nlocations == r->locations_cap) {
@@ -131,8 +131,7 @@ static OTF2_CallbackCode def_node(void *data, OTF2_SystemTreeNodeRef self, OTF2_
 }
 
 static OTF2_CallbackCode def_group(void *data, OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType type,
-                                   OTF2_Paradigm paradigm, OTF2_GroupFlag flags, uint32_t n,
-                                   const uint64_t *members)
+                                   OTF2_Paradigm paradigm, OTF2_GroupFlag flags, uint32_t n, const uint64_t *members)
 {
     reader_t *r = data;
     (void)name, (void)flags;
@@ -364,10 +363,10 @@ int rp_build_regions(reader_t *r)
     for (uint32_t g = 0; g < r->nregions; g++) {
         const region_def_t *d = &r->regions[g];
         const char *what = rp_string(r, d->description);
-        int kind = d->paradigm != OTF2_PARADIGM_USER            ? RP_REGION_OTHER
-                   : !strcmp(what, "mpiprof interval")           ? RP_REGION_INTERVAL
+        int kind = d->paradigm != OTF2_PARADIGM_USER               ? RP_REGION_OTHER
+                   : !strcmp(what, "mpiprof interval")             ? RP_REGION_INTERVAL
                    : !strncmp(what, "mpiprof replicated code", 23) ? RP_REGION_SEQ
-                                                                 : RP_REGION_OTHER;
+                                                                   : RP_REGION_OTHER;
         if (kind == RP_REGION_OTHER)
             continue;
         rp_region_t *u = &t->regions[g];
@@ -382,4 +381,3 @@ int rp_build_regions(reader_t *r)
     }
     return 0;
 }
-

@@ -53,10 +53,7 @@ static int64_t corrected(const rp_trace_t *t, const rp_location_t *loc, OTF2_Tim
 
 static rp_location_t *current(reader_t *r) { return &r->t->locations[r->current]; }
 
-static rp_call_t *open_call(reader_t *r)
-{
-    return r->open_call >= 0 ? &current(r)->calls[r->open_call] : NULL;
-}
+static rp_call_t *open_call(reader_t *r) { return r->open_call >= 0 ? &current(r)->calls[r->open_call] : NULL; }
 
 /* Every event: the location's time line, which never goes back (OTF2's
  * rule; a corrupt event file often breaks it).  0, or -1 (failed). */
@@ -66,7 +63,7 @@ static int seen(reader_t *r, OTF2_TimeStamp time, int mpi)
     int64_t at = corrected(r->t, loc, time);
     if (loc->events && at < loc->last) {
         rp_fail(r, "the events of location %llu go back in time at event %llu (a corrupt event file)",
-             (unsigned long long)loc->ref, (unsigned long long)loc->events + 1);
+                (unsigned long long)loc->ref, (unsigned long long)loc->events + 1);
         return -1;
     }
     if (!loc->events++)
@@ -77,10 +74,10 @@ static int seen(reader_t *r, OTF2_TimeStamp time, int mpi)
     return 0;
 }
 
-#define SEEN(r, time, mpi)                                                                             \
-    do {                                                                                               \
-        if (seen(r, time, mpi) != 0)                                                                   \
-            return OTF2_CALLBACK_INTERRUPT;                                                            \
+#define SEEN(r, time, mpi)                  \
+    do {                                    \
+        if (seen(r, time, mpi) != 0)        \
+            return OTF2_CALLBACK_INTERRUPT; \
     } while (0)
 
 /* Regions are entered and left as a stack: a Leave of another region than
@@ -89,7 +86,7 @@ static int region_entered(reader_t *r, OTF2_RegionRef region)
 {
     if (region >= r->nregions) {
         rp_fail(r, "location %llu enters region %u, which is not defined (a corrupt event file)",
-             (unsigned long long)current(r)->ref, region);
+                (unsigned long long)current(r)->ref, region);
         return -1;
     }
     if (mpp_grow((void **)&r->open, &r->open_cap, r->nopen + 1, sizeof *r->open, 64) != 0) {
@@ -104,7 +101,7 @@ static int region_left(reader_t *r, OTF2_RegionRef region)
 {
     if (!r->nopen || r->open[r->nopen - 1] != region) {
         rp_fail(r, "location %llu leaves region %u, which is not the one it is in (a corrupt event file)",
-             (unsigned long long)current(r)->ref, region);
+                (unsigned long long)current(r)->ref, region);
         return -1;
     }
     r->nopen--;
@@ -202,8 +199,8 @@ static OTF2_CallbackCode ev_enter(OTF2_LocationRef location, OTF2_TimeStamp time
     if (r->src_attribute != OTF2_UNDEFINED_ATTRIBUTE && r->probe_attribute[1] == OTF2_UNDEFINED_ATTRIBUTE &&
         rp_untraced(name)) /* an earlier mpiprof's archive (otf2_reader.h) */
         r->t->untraced++;
-    loc->calls[loc->ncalls++] = (rp_call_t){.fid = (uint32_t)fid, .site = site_of(r, attributes), .enter = at,
-                                            .leave = at};
+    loc->calls[loc->ncalls++] =
+        (rp_call_t){.fid = (uint32_t)fid, .site = site_of(r, attributes), .enter = at, .leave = at};
     return r->failed ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
 }
 
@@ -273,7 +270,7 @@ static int add_message(reader_t *r, int send, uint32_t comm, uint32_t peer, uint
     const rp_comm_t *c = comm < t->ncomms ? &t->comms[comm] : NULL;
     if (!c || !c->size || peer >= c->size) {
         rp_fail(r, "location %llu names rank %u of communicator %u, which the definitions do not give it",
-             (unsigned long long)current(r)->ref, peer, comm);
+                (unsigned long long)current(r)->ref, peer, comm);
         return -1;
     }
     int32_t world = c->world[peer] == -1 ? t->locations[r->current].process : c->world[peer];
@@ -305,9 +302,8 @@ static OTF2_CallbackCode message(reader_t *r, OTF2_TimeStamp time, int send, OTF
         waiting = r->probe_call;
         r->probe_call = -1;
     }
-    return add_message(r, send, comm, peer, tag, current(r)->calls[waiting].enter, waiting)
-               ? OTF2_CALLBACK_INTERRUPT
-               : OTF2_CALLBACK_SUCCESS;
+    return add_message(r, send, comm, peer, tag, current(r)->calls[waiting].enter, waiting) ? OTF2_CALLBACK_INTERRUPT
+                                                                                            : OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode ev_send(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
@@ -391,7 +387,7 @@ static OTF2_CallbackCode ev_irecv(OTF2_LocationRef location, OTF2_TimeStamp time
     c = open_call(r);
     c->p2p_done++;
     return add_message(r, 0, comm, sender, tag, q.posted, r->open_call) ? OTF2_CALLBACK_INTERRUPT
-                                                                          : OTF2_CALLBACK_SUCCESS;
+                                                                        : OTF2_CALLBACK_SUCCESS;
 }
 
 /* A receive request cancelled: no message; the bytes it posted (mpiprof's
@@ -414,8 +410,8 @@ static OTF2_CallbackCode ev_request_cancelled(OTF2_LocationRef location, OTF2_Ti
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
-                                       void *data, OTF2_AttributeList *attributes)
+static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
+                                       OTF2_AttributeList *attributes)
 {
     reader_t *r = data;
     (void)location, (void)position, (void)attributes;
@@ -445,7 +441,7 @@ static OTF2_CallbackCode collective_done(reader_t *r, int64_t begin, OTF2_CommRe
         loc->calls[r->open_call].coll_done++;
     if (comm >= t->ncomms || !t->comms[comm].size) {
         rp_fail(r, "location %llu has a collective operation on communicator %u, which is not defined",
-             (unsigned long long)loc->ref, comm);
+                (unsigned long long)loc->ref, comm);
         return OTF2_CALLBACK_INTERRUPT;
     }
     size_t need = t->ncollectives + 1;
@@ -474,8 +470,8 @@ static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef location, OTF2_TimeStamp t
 /* A nonblocking collective operation begun (OTF2 3's request events, as
  * mpiprof and Score-P write them): the call that began it, found again by
  * its request at its completion. */
-static OTF2_CallbackCode ev_nbc_request(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
-                                        void *data, OTF2_AttributeList *attributes, uint64_t request)
+static OTF2_CallbackCode ev_nbc_request(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
+                                        OTF2_AttributeList *attributes, uint64_t request)
 {
     reader_t *r = data;
     (void)location, (void)position, (void)attributes;
@@ -568,7 +564,7 @@ int rp_read_location(reader_t *r, OTF2_Reader *reader, int l, int have_defs)
             OTF2_Reader_CloseDefReader(reader, dr);
             if (rc != OTF2_SUCCESS && !r->failed)
                 rp_fail(r, "the definitions of location %llu are unreadable (%s)", (unsigned long long)loc->ref,
-                     OTF2_Error_GetDescription(rc));
+                        OTF2_Error_GetDescription(rc));
             if (r->failed)
                 return -1;
         }
@@ -590,13 +586,15 @@ int rp_read_location(reader_t *r, OTF2_Reader *reader, int l, int have_defs)
     OTF2_Reader_CloseEvtReader(reader, er);
     if (rc != OTF2_SUCCESS && !r->failed)
         rp_fail(r, "the events of location %llu are unreadable after %llu events (%s)", (unsigned long long)loc->ref,
-             (unsigned long long)n, OTF2_Error_GetDescription(rc));
+                (unsigned long long)n, OTF2_Error_GetDescription(rc));
     if (r->failed)
         return -1;
     uint64_t defined = r->locations[l].events;
     if (defined && n != defined) {
-        rp_fail(r, "the events of location %llu are %llu, where its definition counts %llu (a corrupt or cut event "
-             "file)", (unsigned long long)loc->ref, (unsigned long long)n, (unsigned long long)defined);
+        rp_fail(r,
+                "the events of location %llu are %llu, where its definition counts %llu (a corrupt or cut event "
+                "file)",
+                (unsigned long long)loc->ref, (unsigned long long)n, (unsigned long long)defined);
         return -1;
     }
     if (r->nopen > 0 && !r->t->incomplete) { /* ended inside a region: the run died, or the file was cut */
@@ -608,4 +606,3 @@ int rp_read_location(reader_t *r, OTF2_Reader *reader, int l, int have_defs)
     mpp_handlemap_init(&r->requests, sizeof(irecv_t));
     return 0;
 }
-

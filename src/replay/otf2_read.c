@@ -185,4 +185,3 @@ void rp_trace_free(rp_trace_t *t)
     free(t->sends), free(t->recvs), free(t->collectives);
     memset(t, 0, sizeof *t);
 }
-

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util/handlemap.h"
 #include "replay/replay.h"
+#include "util/handlemap.h"
 #include "util/strmap.h"
 
 #define SRC_ATTRIBUTE "mpiprof::src"
@@ -38,7 +38,7 @@ typedef struct {
     uint32_t name;
     uint64_t parent;
     int type;
-} group_def_t;   /* location groups and system tree nodes */
+} group_def_t; /* location groups and system tree nodes */
 
 typedef struct {
     int type, paradigm;
@@ -47,8 +47,7 @@ typedef struct {
 } member_group_t;
 
 /* Growable arrays indexed by OTF2 reference. */
-#define AT(array, count, ref)                                                                          \
-    ((ref) < (count) ? &(array)[ref] : NULL)
+#define AT(array, count, ref) ((ref) < (count) ? &(array)[ref] : NULL)
 
 typedef struct {
     rp_trace_t *t;
@@ -56,14 +55,14 @@ typedef struct {
     uint32_t nstrings;
     region_def_t *regions;
     uint32_t nregions;
-    location_def_t *locations;   /* by position of definition */
+    location_def_t *locations; /* by position of definition */
     uint64_t *location_refs;
     uint32_t nlocations, locations_cap;
     group_def_t *lgroups, *nodes;
     uint32_t nlgroups, nnodes;
     member_group_t *groups;
     uint32_t ngroups;
-    uint64_t *comm_group;        /* by comm ref */
+    uint64_t *comm_group; /* by comm ref */
     uint32_t ncomm_groups;
     uint64_t src_attribute;      /* OTF2_UNDEFINED_ATTRIBUTE: none */
     uint64_t bytes_attribute[2]; /* sent, received (mpiprof-trace(5)); the same */
@@ -73,15 +72,15 @@ typedef struct {
     char why[256];
     /* events of the location being read */
     int current;
-    int depth;                   /* MPI regions open (nested ones are MPI's own) */
-    uint32_t *open;              /* every region open, innermost last */
+    int depth;      /* MPI regions open (nested ones are MPI's own) */
+    uint32_t *open; /* every region open, innermost last */
     size_t nopen, open_cap;
-    int64_t open_call;           /* its call, -1: none or not profiled */
-    int64_t probe_call;          /* its last probe that found a message, -1: none */
-    mpp_handlemap_t requests;    /* request id of a receive or nonblocking collective -> irecv_t */
-    int64_t *coll_open;          /* calls with a MpiCollectiveBegin not yet ended */
+    int64_t open_call;        /* its call, -1: none or not profiled */
+    int64_t probe_call;       /* its last probe that found a message, -1: none */
+    mpp_handlemap_t requests; /* request id of a receive or nonblocking collective -> irecv_t */
+    int64_t *coll_open;       /* calls with a MpiCollectiveBegin not yet ended */
     size_t ncoll_open, coll_open_cap;
-    mpp_strmap_t sites;          /* frame record -> index */
+    mpp_strmap_t sites; /* frame record -> index */
 } reader_t;
 
 typedef struct {

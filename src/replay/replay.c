@@ -12,14 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/function_table.h"
 #include "accumulate/intervals.h"
+#include "gen/function_table.h"
 #include "replay/replay.h"
 #include "util/srckey.h"
 
 /* The frame of a call whose trace gives no call site: the SRC point is
  * the MPI function alone (path, line, function empty; its text). */
-#define REGION_ALONE "\x1f" "0\x1f\x1f[no call site in the trace: the MPI function alone]"
+#define REGION_ALONE \
+    "\x1f"           \
+    "0\x1f\x1f[no call site in the trace: the MPI function alone]"
 
 static double ticks_per_second = 1e9;
 
@@ -102,7 +104,8 @@ static void replay_mark(const rp_trace_t *t, const rp_mark_t *m, uintptr_t threa
  * marks alone). */
 static int replay_process(const rp_trace_t *t, const rp_process_t *proc, mpp_table_t *tables)
 {
-    size_t *call = calloc((size_t)proc->nlocations, sizeof *call), *mark = calloc((size_t)proc->nlocations, sizeof *mark);
+    size_t *call = calloc((size_t)proc->nlocations, sizeof *call),
+           *mark = calloc((size_t)proc->nlocations, sizeof *mark);
     int rc = call && mark ? 0 : -1;
     while (rc == 0) {
         int best = -1, best_is_call = 0;
@@ -147,9 +150,8 @@ static int start_intervals(const rp_trace_t *t, const rp_process_t *proc, int ma
     interval0_of(t, proc, &from, &to);
     /* no CPU times in a trace: the interval stage reads them as 0 */
     static const double no_cpu[2];
-    mpp_intervals_end_at(t->locations[proc->locations[0]].finalize_enter >= 0 ? "MPI_Finalize"
-                                                                                : "the end of its trace",
-                         no_cpu);
+    mpp_intervals_end_at(
+        t->locations[proc->locations[0]].finalize_enter >= 0 ? "MPI_Finalize" : "the end of its trace", no_cpu);
     /* every boundary of the process kept: interval 0's two and its marks' */
     size_t boundaries = 2;
     for (int l = 0; l < proc->nlocations; l++)
@@ -239,8 +241,8 @@ int rp_share_owner(int nprocesses, int nparts, int p)
 
 int rp_untraced(const char *function)
 {
-    static const char *const untraced[] = {"MPI_Start", "MPI_Startall", "MPI_Mrecv", "MPI_Mrecv_c", "MPI_Imrecv",
-                                           "MPI_Imrecv_c"};
+    static const char *const untraced[] = {"MPI_Start",   "MPI_Startall", "MPI_Mrecv",
+                                           "MPI_Mrecv_c", "MPI_Imrecv",   "MPI_Imrecv_c"};
     for (size_t i = 0; i < sizeof untraced / sizeof *untraced; i++)
         if (!strcmp(function, untraced[i]))
             return 1;

@@ -20,13 +20,13 @@
 /* One traced MPI call (an Enter/Leave pair of a region of the MPI
  * paradigm) with what its events said. */
 typedef struct {
-    uint32_t fid;     /* mpp_functions index */
-    uint32_t site;    /* call site: index into rp_trace_t.sites (0: the region alone) */
+    uint32_t fid;         /* mpp_functions index */
+    uint32_t site;        /* call site: index into rp_trace_t.sites (0: the region alone) */
     int64_t enter, leave; /* ticks on the common time line (drift-corrected) */
     uint64_t bytes_sent, bytes_recv;
-    int bytes_said;   /* by its Leave's attributes: later events add none */
+    int bytes_said;               /* by its Leave's attributes: later events add none */
     uint32_t p2p_done, coll_done; /* requests of each kind it completed (waits, tests) */
-    int64_t wait[MPP_NWAIT]; /* ticks of Real sync, Potential sync, Time variation (waits.c) */
+    int64_t wait[MPP_NWAIT];      /* ticks of Real sync, Potential sync, Time variation (waits.c) */
 } rp_call_t;
 
 /* A message as one side saw it: the channel (communicator, the other
@@ -64,49 +64,49 @@ typedef struct {
 enum { RP_REGION_OTHER = 0, RP_REGION_INTERVAL, RP_REGION_SEQ };
 
 typedef struct {
-    uint64_t ref;       /* OTF2 location */
-    int process;        /* index into rp_trace_t.processes */
+    uint64_t ref; /* OTF2 location */
+    int process;  /* index into rp_trace_t.processes */
     rp_call_t *calls;
     size_t ncalls, calls_cap;
     rp_mark_t *marks;
     size_t nmarks, marks_cap;
-    int64_t first, last;  /* first and last event (corrected ticks) */
+    int64_t first, last;                /* first and last event (corrected ticks) */
     int64_t init_leave, finalize_enter; /* -1: not traced */
-    uint32_t init_site;   /* MPI_Init's call site (0: none) */
-    uint64_t events;      /* events read */
+    uint32_t init_site;                 /* MPI_Init's call site (0: none) */
+    uint64_t events;                    /* events read */
     /* clock offsets of the location (OTF2 ClockOffset: time, offset), sorted by time */
     int64_t *offset_time, *offset;
     int noffsets;
 } rp_location_t;
 
 typedef struct {
-    int rank;          /* MPI_COMM_WORLD rank */
+    int rank; /* MPI_COMM_WORLD rank */
     char *host;
-    int *locations;    /* indexes into rp_trace_t.locations, the master thread first */
+    int *locations; /* indexes into rp_trace_t.locations, the master thread first */
     int nlocations;
 } rp_process_t;
 
 typedef struct {
     uint32_t size;
-    int32_t *world;    /* world rank of each member */
+    int32_t *world; /* world rank of each member */
 } rp_comm_t;
 
 typedef struct {
     const char *path;
-    uint64_t resolution;   /* ticks per second */
+    uint64_t resolution; /* ticks per second */
     uint64_t global_offset;
-    uint64_t realtime;     /* ns since the epoch of global_offset; 0: unknown */
+    uint64_t realtime; /* ns since the epoch of global_offset; 0: unknown */
     char creator[256];
     rp_location_t *locations;
     int nlocations;
     rp_process_t *processes; /* by rank */
     int nprocesses;
-    rp_comm_t *comms;      /* by OTF2 comm ref (size 0: not a communicator of the trace) */
+    rp_comm_t *comms; /* by OTF2 comm ref (size 0: not a communicator of the trace) */
     uint32_t ncomms;
-    char **sites;          /* frame records (srckey.h) of the call sites, sites[0] the region alone */
+    char **sites; /* frame records (srckey.h) of the call sites, sites[0] the region alone */
     uint32_t nsites;
-    int from_mpiprof;      /* SRC points from mpiprof's call-site attribute (else the region alone) */
-    rp_region_t *regions;  /* by OTF2 region ref: which mark intervals or replicated code */
+    int from_mpiprof;     /* SRC points from mpiprof's call-site attribute (else the region alone) */
+    rp_region_t *regions; /* by OTF2 region ref: which mark intervals or replicated code */
     uint32_t nregions;
     rp_message_t *sends, *recvs;
     size_t nsends, nrecvs, sends_cap, recvs_cap;
@@ -114,8 +114,8 @@ typedef struct {
     size_t ncollectives, collectives_cap;
     uint64_t events, mpi_events;
     uint64_t unmatched_receives, unmatched_sends, unmatched_collectives;
-    uint64_t untraced;     /* calls of mpiprof's whose messages it does not trace (rp_untraced) */
-    int incomplete;        /* a location's events stop before its end (a run that died) */
+    uint64_t untraced; /* calls of mpiprof's whose messages it does not trace (rp_untraced) */
+    int incomplete;    /* a location's events stop before its end (a run that died) */
     char incomplete_why[2048];
 } rp_trace_t;
 
@@ -162,11 +162,11 @@ typedef int (*rp_combine_fn)(rp_instance_t *instances, size_t n, int failed, voi
 typedef struct {
     uint64_t events, mpi_events, sends, recvs, collectives;
     uint64_t unmatched_receives, unmatched_sends, unmatched_collectives, untraced;
-    int64_t first, last;       /* the first and last event of any location (INT64_MAX, INT64_MIN: none) */
-    int64_t offsets;           /* locations with clock offsets */
+    int64_t first, last; /* the first and last event of any location (INT64_MAX, INT64_MIN: none) */
+    int64_t offsets;     /* locations with clock offsets */
     int64_t from_mpiprof;
     int64_t incomplete;
-    char incomplete_why[2048];  /* the first incomplete share's */
+    char incomplete_why[2048]; /* the first incomplete share's */
 } rp_totals_t;
 /* Whether mpiprof's trace mode records no message or collective events
  * for calls of the function (mpiprof-trace(5)): starts of persistent

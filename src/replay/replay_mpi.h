@@ -15,11 +15,11 @@
 #include "replay/replay.h"
 
 typedef struct {
-    MPI_Comm comm;     /* the analyzer's processes (a duplicate of MPI_COMM_WORLD) */
+    MPI_Comm comm; /* the analyzer's processes (a duplicate of MPI_COMM_WORLD) */
     int rank, size;
     int thread_multiple; /* the MPI library gave MPI_THREAD_MULTIPLE */
-    int nprocesses;    /* traced processes (after reading) */
-    uint32_t ncomms;   /* the trace's communicators */
+    int nprocesses;      /* traced processes (after reading) */
+    uint32_t ncomms;     /* the trace's communicators */
 } rp_mpi_t;
 
 /* Started by an MPI launcher (mpiexec, srun): its environment says so. */

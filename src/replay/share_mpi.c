@@ -124,8 +124,8 @@ int rp_mpi_gather_sends(const rp_mpi_t *m, rp_trace_t *t)
     int *dest = malloc((t->nsends ? t->nsends : 1) * sizeof *dest);
     for (size_t i = 0; dest && i < t->nsends; i++) {
         int32_t receiver = t->sends[i].peer; /* not a world rank: no receiver, kept here unmatched */
-        dest[i] = receiver >= 0 && receiver < t->nprocesses ? rp_share_owner(t->nprocesses, m->size, receiver)
-                                                            : m->rank;
+        dest[i] =
+            receiver >= 0 && receiver < t->nprocesses ? rp_share_owner(t->nprocesses, m->size, receiver) : m->rank;
     }
     void *got = NULL;
     size_t n = 0;
@@ -224,9 +224,9 @@ int rp_mpi_combine(rp_instance_t *in, size_t n, int failed, void *ctx)
 
 void rp_mpi_totals(const rp_mpi_t *m, rp_totals_t *t)
 {
-    uint64_t sums[9] = {t->events,           t->mpi_events,      t->sends,
-                        t->recvs,            t->collectives,     t->unmatched_receives,
-                        t->unmatched_sends,  t->unmatched_collectives, t->untraced};
+    uint64_t sums[9] = {t->events,      t->mpi_events,         t->sends,           t->recvs,
+                        t->collectives, t->unmatched_receives, t->unmatched_sends, t->unmatched_collectives,
+                        t->untraced};
     int64_t most[3] = {-t->first, t->last, t->from_mpiprof}, offsets = t->offsets;
     PMPI_Allreduce(MPI_IN_PLACE, sums, 9, MPI_UINT64_T, MPI_SUM, m->comm);
     PMPI_Allreduce(MPI_IN_PLACE, most, 3, MPI_INT64_T, MPI_MAX, m->comm);

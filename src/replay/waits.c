@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "accumulate/waitstates/cover.h"
 #include "accumulate/intervals.h"
-#include "replay/replay.h"
+#include "accumulate/waitstates/cover.h"
 #include "accumulate/waitstates/waitstates.h"
+#include "replay/replay.h"
 
 static const rp_trace_t *sorting; /* qsort has no context argument */
 
@@ -38,10 +38,10 @@ static int sender_of(const rp_message_t *m, int send)
     return send ? sorting->locations[m->location].process : m->peer;
 }
 
-#define CMP(a, b)                                                                                      \
-    do {                                                                                               \
-        if ((a) != (b))                                                                                \
-            return (a) < (b) ? -1 : 1;                                                                 \
+#define CMP(a, b)                      \
+    do {                               \
+        if ((a) != (b))                \
+            return (a) < (b) ? -1 : 1; \
     } while (0)
 
 static int by_channel(const rp_message_t *a, const rp_message_t *b, int send)
@@ -142,8 +142,8 @@ static int by_process_entry(const void *x, const void *y)
 /* The instances of this reader's members, one per (communicator, k), in
  * that order, with what its members say of it (waits.c's maxima); base[c]
  * is communicator c's first.  -1 when memory ran out. */
-static int local_instances(const rp_trace_t *t, const member_t *m, size_t n, uint64_t *base,
-                           rp_instance_t **out, size_t *nout)
+static int local_instances(const rp_trace_t *t, const member_t *m, size_t n, uint64_t *base, rp_instance_t **out,
+                           size_t *nout)
 {
     uint64_t *count = calloc(t->ncomms ? t->ncomms : 1, sizeof *count);
     int64_t *members = calloc(t->ncomms ? t->ncomms : 1, sizeof *members);

@@ -18,7 +18,6 @@ extern int mpp_trace_on;
 
 #if MPIPROF_HAVE_OTF2
 
-
 /* MPI_Init, collective over comm (the profiler's own): opens the archive
  * at path (a directory; its anchor file path/traces.otf2; an earlier run's
  * archive there is removed first when `replace`) with `buffer` bytes of

@@ -15,16 +15,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util/file_tree.h"
+#include "accumulate/profile.h"
+#include "attribute/symbolize.h"
 #include "context/clock.h"
 #include "gen/function_table.h"
-#include "accumulate/profile.h"
 #include "reduce/ptp_collectives.h"
-#include "util/srckey.h"
-#include "util/strmap.h"
-#include "attribute/symbolize.h"
 #include "reduce/trace_collectives.h"
 #include "trace/trace_local.h"
+#include "util/file_tree.h"
+#include "util/srckey.h"
+#include "util/strmap.h"
 #include "util/warnings.h"
 
 static OTF2_CollectiveContext *context;
@@ -56,8 +56,7 @@ static void *allocate(void *user, OTF2_FileType type, OTF2_LocationRef location,
         return p->chunks[p->used++];
     /* every writer gets one chunk; further ones while the budget lasts,
      * then OTF2 flushes the buffer and starts again with its chunks */
-    if (type == OTF2_FILETYPE_EVENTS && p->n > 0 &&
-        atomic_fetch_sub(&budget, (int64_t)size) < (int64_t)size) {
+    if (type == OTF2_FILETYPE_EVENTS && p->n > 0 && atomic_fetch_sub(&budget, (int64_t)size) < (int64_t)size) {
         atomic_fetch_add(&budget, (int64_t)size);
         return NULL;
     }
@@ -102,7 +101,7 @@ static const OTF2_MemoryCallbacks memory = {.otf2_allocate = allocate, .otf2_fre
 
 static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef location, void *caller, bool final)
 {
-    (void)user, (void)caller, (void)final;
+    (void)user, (void)caller, (void) final;
     if (type == OTF2_FILETYPE_EVENTS && mpp_trace_on)
         mpp_trace_flushed(location); /* readable up to here if the process is killed (trace_rescue.c) */
     return OTF2_FLUSH;
@@ -161,10 +160,10 @@ int mpp_trace_start(MPI_Comm comm, const char *path, long buffer, int rank, int 
     int failed = 0;
     const char *why = "";
     context = mpp_trace_collective_context(comm);
-    mpp_trace_archive = context ? OTF2_Archive_Open(path, "traces", OTF2_FILEMODE_WRITE, chunk,
-                                                    OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
-                                                    OTF2_COMPRESSION_NONE)
-                                  : NULL;
+    mpp_trace_archive =
+        context ? OTF2_Archive_Open(path, "traces", OTF2_FILEMODE_WRITE, chunk, OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT,
+                                    OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE)
+                : NULL;
     if (!mpp_trace_archive) {
         failed = 1, why = "the archive could not be opened";
     } else if (OTF2_Archive_SetFlushCallbacks(mpp_trace_archive, &flush, NULL) != OTF2_SUCCESS ||
@@ -289,9 +288,9 @@ int mpp_trace_describe_threads(trace_blob_t *b)
             int depth = 0;
             while (depth < MPP_MAX_DEPTH && t->sites[s].frames[depth])
                 depth++;
-            char *key = sym ? mpp_profile_src_key(t->sites[s].fid, t->sites[s].frames, depth, resolve, sym,
-                                                  function_name)
-                            : NULL;
+            char *key =
+                sym ? mpp_profile_src_key(t->sites[s].fid, t->sites[s].frames, depth, resolve, sym, function_name)
+                    : NULL;
             failed |= mpp_trace_put(b, "S%s", key ? key : function_name(t->sites[s].fid));
             free(key);
         }
@@ -300,7 +299,7 @@ int mpp_trace_describe_threads(trace_blob_t *b)
             int line = 0;
             region_position(sym, &t->regions[r], file, sizeof file, &line);
             failed |= mpp_trace_put(b, "R%s%c%s%c%d%c%d", t->regions[r].name, MPP_US, file, MPP_US, line, MPP_US,
-                          t->regions[r].seq);
+                                    t->regions[r].seq);
         }
         for (size_t c = 0; c < t->ncomms && !failed; c++) {
             const trace_comm_t *comm = &t->comms[c];
@@ -358,10 +357,17 @@ char *mpp_trace_unify(void *ctx, int rank, const char *bytes, size_t len, size_t
             u->events[u->nlocations++] = events;
             continue;
         }
-        case 'S': id = id_of(&u->strings, &u->nstrings, rec + 1); break;
-        case 'R': id = id_of(&u->regions, &u->nregions, rec + 1); break;
-        case 'C': id = id_of(&u->comms, &u->ncomms, rec + 1); break;
-        default: continue;
+        case 'S':
+            id = id_of(&u->strings, &u->nstrings, rec + 1);
+            break;
+        case 'R':
+            id = id_of(&u->regions, &u->nregions, rec + 1);
+            break;
+        case 'C':
+            id = id_of(&u->comms, &u->ncomms, rec + 1);
+            break;
+        default:
+            continue;
         }
         if (n == cap) {
             uint32_t *grown = realloc(ids, (cap *= 2) * sizeof *ids);
@@ -460,14 +466,15 @@ static void write_attributes(OTF2_GlobalDefWriter *w, uint32_t *next)
     OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_BYTES_SENT, string_def(w, next, "mpiprof::bytes_sent"),
                                         string_def(w, next, "bytes the MPI call sent, where its events do not say"),
                                         OTF2_TYPE_UINT64);
-    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_BYTES_RECV, string_def(w, next, "mpiprof::bytes_recv"),
-                                        string_def(w, next, "bytes the MPI call received, where its events do not say"),
-                                        OTF2_TYPE_UINT64);
+    OTF2_GlobalDefWriter_WriteAttribute(
+        w, TRACE_ATTR_BYTES_RECV, string_def(w, next, "mpiprof::bytes_recv"),
+        string_def(w, next, "bytes the MPI call received, where its events do not say"), OTF2_TYPE_UINT64);
     OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_PROBE_FOUND, string_def(w, next, "mpiprof::probe_found"),
                                         string_def(w, next, "the MPI probe found a message"), OTF2_TYPE_UINT8);
     OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_PROBED, string_def(w, next, "mpiprof::probed"),
-                                        string_def(w, next, "the receive took the message of the last probe that "
-                                                            "found one, which waited for it"),
+                                        string_def(w, next,
+                                                   "the receive took the message of the last probe that "
+                                                   "found one, which waited for it"),
                                         OTF2_TYPE_UINT8);
 }
 
@@ -521,12 +528,11 @@ static void write_regions(OTF2_GlobalDefWriter *w, const trace_unify_t *u, uint3
             sscanf(us2 + 1, "%d%*c%d", &line, &seq);
         }
         uint32_t n = string_def(w, next, name);
-        OTF2_GlobalDefWriter_WriteRegion(w, MPP_NFUNCTIONS + r, n, n,
-                                         string_def(w, next, seq ? "mpiprof replicated code (mpiprof_seq_begin)"
-                                                                 : "mpiprof interval"),
-                                         seq ? OTF2_REGION_ROLE_ARTIFICIAL : OTF2_REGION_ROLE_CODE,
-                                         OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, string_def(w, next, file),
-                                         (uint32_t)line, 0);
+        OTF2_GlobalDefWriter_WriteRegion(
+            w, MPP_NFUNCTIONS + r, n, n,
+            string_def(w, next, seq ? "mpiprof replicated code (mpiprof_seq_begin)" : "mpiprof interval"),
+            seq ? OTF2_REGION_ROLE_ARTIFICIAL : OTF2_REGION_ROLE_CODE, OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE,
+            string_def(w, next, file), (uint32_t)line, 0);
     }
     free(regions);
 }
@@ -555,8 +561,7 @@ static void write_comm(OTF2_GlobalDefWriter *w, uint32_t c, const char *k, uint3
         snprintf(name, sizeof name, "communicator %llx", id);
     OTF2_GlobalDefWriter_WriteGroup(w, 1 + c, empty, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
                                     OTF2_GROUP_FLAG_NONE, m ? (uint32_t)n : 0, m);
-    OTF2_GlobalDefWriter_WriteComm(w, c, string_def(w, next, name), 1 + c, OTF2_UNDEFINED_COMM,
-                                   OTF2_COMM_FLAG_NONE);
+    OTF2_GlobalDefWriter_WriteComm(w, c, string_def(w, next, name), 1 + c, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
     free(m);
 }
 
@@ -645,13 +650,14 @@ static void write_definitions(MPI_Comm comm, const trace_blob_t *blob, const mpp
     u.host_of = calloc((size_t)mpp_trace_nprocs, sizeof *u.host_of);
     char *reply = NULL;
     size_t reply_len = 0;
-    if (mpp_trace_exchange(comm, blob->text ? blob->text : "", blob->text ? blob->len : 0, mpp_trace_unify, &u, &reply,
-                           &reply_len) != 0)
+    if (mpp_trace_exchange(comm, blob->text ? blob->text : "", blob->text ? blob->len : 0, mpp_trace_unify, &u,
+                           &reply, &reply_len) != 0)
         *failed = 1;
     *failed |= write_local((const uint32_t *)reply, reply_len / sizeof(uint32_t), a0, a1);
     free(reply);
     if (mpp_trace_rank == 0 && u.host_of)
-        *failed |= mpp_trace_write_global(mpp_trace_archive, &u, lo > 0 ? (uint64_t)lo : 0, hi > lo ? (uint64_t)(hi - lo) : 0);
+        *failed |= mpp_trace_write_global(mpp_trace_archive, &u, lo > 0 ? (uint64_t)lo : 0,
+                                          hi > lo ? (uint64_t)(hi - lo) : 0);
     mpp_strmap_free(&u.strings), mpp_strmap_free(&u.regions), mpp_strmap_free(&u.comms), mpp_strmap_free(&u.hosts);
     free(u.host_of), free(u.locations), free(u.events);
 }
@@ -673,13 +679,16 @@ static int report(MPI_Comm comm, int failed, char *path, size_t size, long long 
     snprintf(path, size, "%s", mpp_trace_path);
     *bytes = mpp_tree_bytes(mpp_trace_path);
     if (any)
-        mpp_warn("Trace: the archive %s is incomplete: writing its definitions failed on some process", mpp_trace_path);
+        mpp_warn("Trace: the archive %s is incomplete: writing its definitions failed on some process",
+                 mpp_trace_path);
     if (all_reported)
         mpp_warn("Trace: OTF2 reported %llu errors while the archive %s was written%s%s",
-                 (unsigned long long)all_reported, mpp_trace_path, reported ? "; rank 0's first: " : "", reported ? first_error : "");
+                 (unsigned long long)all_reported, mpp_trace_path, reported ? "; rank 0's first: " : "",
+                 reported ? first_error : "");
     if (lost_events)
-        mpp_warn("Trace: %llu events could not be recorded (out of memory or an OTF2 error); the archive %s lacks them",
-                 (unsigned long long)lost_events, mpp_trace_path);
+        mpp_warn(
+            "Trace: %llu events could not be recorded (out of memory or an OTF2 error); the archive %s lacks them",
+            (unsigned long long)lost_events, mpp_trace_path);
     return any || lost_events || all_reported ? -1 : 0;
 }
 

@@ -8,10 +8,10 @@
 #include <pthread.h>
 
 #include "records/interval.h"
-#include "util/handlemap.h"
-#include "util/common.h"
-#include "util/strmap.h"
 #include "trace/trace.h"
+#include "util/common.h"
+#include "util/handlemap.h"
+#include "util/strmap.h"
 
 /* Local ids: an MPI function's region is its function id on every process
  * (no mapping); a user region's is MPP_NFUNCTIONS + its index in its
@@ -38,8 +38,8 @@ typedef struct {
     char name[MPP_NAME_MAX];
     const char *file; /* static text of the mark (mpiprof_interval_begin's __FILE__), or NULL */
     int line;
-    uintptr_t site;   /* its return address, resolved at MPI_Finalize when file is NULL */
-    int seq;          /* replicated code */
+    uintptr_t site; /* its return address, resolved at MPI_Finalize when file is NULL */
+    int seq;        /* replicated code */
 } trace_region_t;
 
 /* A communicator as the trace names it: its id (commids.h; 0 when the
@@ -88,19 +88,19 @@ typedef struct trace_thread {
     mpp_handlemap_t site_index; /* mpp_key_hash of a site -> its index + 1 */
     trace_region_t *regions;
     size_t nregions, regions_capacity;
-    uint32_t *open;             /* user regions entered and not left (a stack) */
+    uint32_t *open; /* user regions entered and not left (a stack) */
     size_t nopen, open_capacity;
     trace_comm_t *comms;
     size_t ncomms, comms_capacity;
     uint64_t call_sent, call_recv; /* the open call's bytes a reader finds in its events */
-    uint32_t last_comm;         /* index of the last communicator used */
-    mpp_handlemap_t requests;   /* request key (handle | serial << 32) -> trace_request_t */
-    mpp_handlemap_t persistent; /* the same key -> trace_persistent_t, until MPI_Request_free */
+    uint32_t last_comm;            /* index of the last communicator used */
+    mpp_handlemap_t requests;      /* request key (handle | serial << 32) -> trace_request_t */
+    mpp_handlemap_t persistent;    /* the same key -> trace_persistent_t, until MPI_Request_free */
     trace_probe_t probe;
-    int probe_found;            /* the open call is a probe that found a message */
-    uint64_t last_time;         /* events of a location never go back in time */
-    int broken;                 /* out of memory or an OTF2 error: no more events */
-    int flushed_fd;             /* its definitions file in mpiprof-rescue (fd + 1; 0: not open) */
+    int probe_found;    /* the open call is a probe that found a message */
+    uint64_t last_time; /* events of a location never go back in time */
+    int broken;         /* out of memory or an OTF2 error: no more events */
+    int flushed_fd;     /* its definitions file in mpiprof-rescue (fd + 1; 0: not open) */
     size_t flushed_sites, flushed_regions, flushed_comms; /* written there already */
     struct trace_thread *next;
 } trace_thread_t;
@@ -109,7 +109,7 @@ extern OTF2_Archive *mpp_trace_archive;
 extern pthread_mutex_t mpp_trace_threads_lock;
 extern trace_thread_t *mpp_trace_threads; /* every thread's, newest first */
 extern int mpp_trace_rank;
-extern uint64_t mpp_trace_errors;         /* events lost (out of memory, OTF2 errors) */
+extern uint64_t mpp_trace_errors; /* events lost (out of memory, OTF2 errors) */
 
 /* The archive: its directory, the number of processes, the size of its
  * event chunks, this process's clock when tracing began. */

@@ -31,10 +31,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util/file_tree.h"
 #include "context/clock.h"
 #include "gen/function_table.h"
 #include "trace/trace_local.h"
+#include "util/file_tree.h"
 #include "util/srckey.h"
 
 #define RESCUE_DIR "mpiprof-rescue"
@@ -291,7 +291,8 @@ static int end_event_file(OTF2_LocationRef location)
     memcpy(tail + 2, &first, sizeof first);
     memcpy(tail + 10, &last, sizeof last);
     tail[HEADER] = END_OF_FILE;
-    int failed = ftruncate(fd, (off_t)size) != 0 || pwrite(fd, tail, sizeof tail, (off_t)size) != (ssize_t)sizeof tail;
+    int failed =
+        ftruncate(fd, (off_t)size) != 0 || pwrite(fd, tail, sizeof tail, (off_t)size) != (ssize_t)sizeof tail;
     close(fd);
     return failed ? -1 : 0;
 }
@@ -321,17 +322,19 @@ static void say_ends(trace_blob_t *note, const trace_blob_t *blobs, const int *k
         else if (kind[r] == 3)
             mpp_trace_put(note, "; rank %d: ending at the same time, its events as far as written then", r);
         else if (kind[r] == 1)
-            mpp_trace_put(note, "; rank %d: its events up to its last flush only (it ended without writing "
-                          "them out: killed, or still running), its SRC points by MPI function only", r);
+            mpp_trace_put(note,
+                          "; rank %d: its events up to its last flush only (it ended without writing "
+                          "them out: killed, or still running), its SRC points by MPI function only",
+                          r);
         else
             mpp_trace_put(note, "; rank %d: no events (none flushed before it ended)", r);
     }
 }
 
-static OTF2_FlushType definitions_pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef location,
-                                            void *caller, bool final)
+static OTF2_FlushType definitions_pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef location, void *caller,
+                                            bool final)
 {
-    (void)user, (void)type, (void)location, (void)caller, (void)final;
+    (void)user, (void)type, (void)location, (void)caller, (void) final;
     return OTF2_FLUSH;
 }
 
@@ -398,7 +401,8 @@ static int gather(const char *dir, gathered_t *g)
 {
     int n = g->n = mpp_trace_nprocs;
     trace_unify_t *u = &g->u;
-    mpp_strmap_init(&u->strings), mpp_strmap_init(&u->regions), mpp_strmap_init(&u->comms), mpp_strmap_init(&u->hosts);
+    mpp_strmap_init(&u->strings), mpp_strmap_init(&u->regions), mpp_strmap_init(&u->comms),
+        mpp_strmap_init(&u->hosts);
     u->host_of = calloc((size_t)n, sizeof *u->host_of);
     g->blobs = calloc((size_t)n, sizeof *g->blobs);
     g->ids = calloc((size_t)n, sizeof *g->ids);
@@ -409,8 +413,8 @@ static int gather(const char *dir, gathered_t *g)
     for (int r = 0; r < n; r++) {
         gather_process(dir, r, g);
         note_span(&g->blobs[r], g);
-        g->ids[r] = (uint32_t *)mpp_trace_unify(u, r, g->blobs[r].text ? g->blobs[r].text : "", g->blobs[r].len,
-                                                &g->nids[r]);
+        g->ids[r] =
+            (uint32_t *)mpp_trace_unify(u, r, g->blobs[r].text ? g->blobs[r].text : "", g->blobs[r].len, &g->nids[r]);
         g->nids[r] /= sizeof(uint32_t);
     }
     return 0;
@@ -422,7 +426,8 @@ static void gathered_free(gathered_t *g)
         free(g->blobs[r].text), free(g->ids[r]);
     free(g->blobs), free(g->ids), free(g->nids), free(g->kind);
     trace_unify_t *u = &g->u;
-    mpp_strmap_free(&u->strings), mpp_strmap_free(&u->regions), mpp_strmap_free(&u->comms), mpp_strmap_free(&u->hosts);
+    mpp_strmap_free(&u->strings), mpp_strmap_free(&u->regions), mpp_strmap_free(&u->comms),
+        mpp_strmap_free(&u->hosts);
     free(u->host_of), free(u->locations), free(u->events);
 }
 
@@ -463,9 +468,9 @@ static int write_rank_locals(OTF2_Archive *a, int r, const trace_blob_t *b, cons
 static int write_archive(const char *tmp, gathered_t *g, const trace_blob_t *note)
 {
     int failed = 0;
-    OTF2_Archive *a = OTF2_Archive_Open(tmp, "traces", OTF2_FILEMODE_WRITE, mpp_trace_chunk,
-                                        OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
-                                        OTF2_COMPRESSION_NONE);
+    OTF2_Archive *a =
+        OTF2_Archive_Open(tmp, "traces", OTF2_FILEMODE_WRITE, mpp_trace_chunk, OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT,
+                          OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!a || OTF2_Archive_SetFlushCallbacks(a, &definitions_flush, NULL) != OTF2_SUCCESS ||
         OTF2_Archive_SetSerialCollectiveCallbacks(a) != OTF2_SUCCESS) {
         failed = 1;
@@ -613,8 +618,8 @@ static void undo_note_rescue(void)
     snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/traces.def", mpp_trace_path);
     snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/" RESCUE_DIR "/%d.desc", mpp_trace_path,
              mpp_trace_rank);
-    snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/" RESCUE_DIR "/%d.ending",
-             mpp_trace_path, mpp_trace_rank);
+    snprintf(undo->remove[undo->nremove++], sizeof undo->remove[0], "%s/" RESCUE_DIR "/%d.ending", mpp_trace_path,
+             mpp_trace_rank);
     undo->rescued = 1;
 }
 

@@ -17,13 +17,7 @@
 
 /* Categories of time inside MPI (characteristics.md).  A request has the
  * category of the call that created it. */
-typedef enum {
-    MPP_CAT_SENDRECV = 0,
-    MPP_CAT_COLLECTIVE,
-    MPP_CAT_SYSTEM,
-    MPP_CAT_IO,
-    MPP_NCAT
-} mpp_category_t;
+typedef enum { MPP_CAT_SENDRECV = 0, MPP_CAT_COLLECTIVE, MPP_CAT_SYSTEM, MPP_CAT_IO, MPP_NCAT } mpp_category_t;
 
 /* Room for `need` elements of `size` bytes in *array, whose capacity is
  * *capacity: doubled from `first` until it holds them.  0, or -1 when

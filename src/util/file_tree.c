@@ -30,7 +30,4 @@ static int remove_entry(const char *path, const struct stat *st, int type, struc
     return 0;
 }
 
-void mpp_tree_remove(const char *dir)
-{
-    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
+void mpp_tree_remove(const char *dir) { nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }

@@ -13,7 +13,10 @@ typedef struct {
     int on; /* MPI_THREAD_MULTIPLE */
 } mpp_mt_lock_t;
 
-#define MPP_MT_LOCK_INITIALIZER {PTHREAD_MUTEX_INITIALIZER, 0}
+#define MPP_MT_LOCK_INITIALIZER      \
+    {                                \
+        PTHREAD_MUTEX_INITIALIZER, 0 \
+    }
 
 static inline void mpp_mt_take(mpp_mt_lock_t *l)
 {

@@ -4,10 +4,7 @@
 #include "util/srckey.h"
 
 /* Length of the field at s: up to one of the stops or the end. */
-static size_t field_length(const char *s, char stop1, char stop2)
-{
-    return strcspn(s, (char[]){stop1, stop2, '\0'});
-}
+static size_t field_length(const char *s, char stop1, char stop2) { return strcspn(s, (char[]){stop1, stop2, '\0'}); }
 
 /* The field at *p copied to *store (NUL-terminated), both advanced. */
 static char *take(const char **p, char **store, char stop1, char stop2)
@@ -43,11 +40,14 @@ int mpp_srckey_parse(const char *key, char **function, mpp_frame_t **frames)
         mpp_frame_t *f = &(*frames)[i];
         p++;
         f->path = take(&p, &store, MPP_US, MPP_RS);
-        if (*p == MPP_US) p++;
+        if (*p == MPP_US)
+            p++;
         f->line = atoi(take(&p, &store, MPP_US, MPP_RS));
-        if (*p == MPP_US) p++;
+        if (*p == MPP_US)
+            p++;
         f->function = take(&p, &store, MPP_US, MPP_RS);
-        if (*p == MPP_US) p++;
+        if (*p == MPP_US)
+            p++;
         f->text = take(&p, &store, MPP_RS, MPP_RS);
         const char *base = strrchr(f->path, '/');
         f->file = base ? (char *)base + 1 : f->path;

@@ -15,9 +15,9 @@
 
 typedef struct {
     char *path;
-    int line;        /* 0: unknown */
-    char *function;  /* "" : unknown */
-    char *file;      /* base name of path */
+    int line;       /* 0: unknown */
+    char *function; /* "" : unknown */
+    char *file;     /* base name of path */
     char *text;
 } mpp_frame_t;
 

@@ -22,10 +22,7 @@ uint64_t mpp_hash_bytes(const void *data, size_t len)
     return h;
 }
 
-void mpp_strmap_init(mpp_strmap_t *m)
-{
-    memset(m, 0, sizeof *m);
-}
+void mpp_strmap_init(mpp_strmap_t *m) { memset(m, 0, sizeof *m); }
 
 void mpp_strmap_free(mpp_strmap_t *m)
 {
@@ -95,10 +92,7 @@ uintptr_t *mpp_strmap_put(mpp_strmap_t *m, const char *key, uintptr_t value, int
     return &m->values[i];
 }
 
-const char *mpp_strmap_key_of(const mpp_strmap_t *m, const uintptr_t *slot)
-{
-    return m->keys[slot - m->values];
-}
+const char *mpp_strmap_key_of(const mpp_strmap_t *m, const uintptr_t *slot) { return m->keys[slot - m->values]; }
 
 uintptr_t *mpp_strmap_get(const mpp_strmap_t *m, const char *key)
 {

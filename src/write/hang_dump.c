@@ -12,9 +12,15 @@ static void write_peer(FILE *f, const char *key, const mpp_watch_peer_t *p)
     if (p->rank == MPP_WATCH_NONE)
         return;
     switch (p->rank) {
-    case MPP_WATCH_ANY: fprintf(f, "%s rank=any\n", key); return;
-    case MPP_WATCH_PROC_NULL: fprintf(f, "%s rank=proc_null\n", key); return;
-    case MPP_WATCH_ROOT: fprintf(f, "%s rank=root\n", key); return;
+    case MPP_WATCH_ANY:
+        fprintf(f, "%s rank=any\n", key);
+        return;
+    case MPP_WATCH_PROC_NULL:
+        fprintf(f, "%s rank=proc_null\n", key);
+        return;
+    case MPP_WATCH_ROOT:
+        fprintf(f, "%s rank=root\n", key);
+        return;
     }
     if (p->world == MPP_WATCH_UNKNOWN)
         fprintf(f, "%s rank=%d world=?\n", key, p->rank);
@@ -65,8 +71,8 @@ void mpp_hang_write_call(FILE *f, const mpp_hang_call_t *c)
     fprintf(f, "entered %.6f\n", c->entered);
     fprintf(f, "stuck_for %.3f\n", c->stuck_for);
     if (w->comm)
-        fprintf(f, "comm size=%d inter=%d id=%016" PRIx64 " members=%s\n", w->comm->size, w->comm->inter,
-                w->comm->id, w->comm->members[0] ? w->comm->members : "?");
+        fprintf(f, "comm size=%d inter=%d id=%016" PRIx64 " members=%s\n", w->comm->size, w->comm->inter, w->comm->id,
+                w->comm->members[0] ? w->comm->members : "?");
     write_peer(f, "dest", &w->dest);
     write_peer(f, "source", &w->source);
     write_peer(f, "root", &w->root);
@@ -85,8 +91,8 @@ void mpp_hang_write_call(FILE *f, const mpp_hang_call_t *c)
     fprintf(f, "outstanding %d\n", c->noutstanding);
     for (int i = 0; i < c->nlisted; i++) {
         const mpp_watch_request_t *r = &c->requests[i];
-        fprintf(f, "request handle=0x%" PRIx64 " category=%s op=%s persistent=%d waited=%d", r->handle,
-                r->category, r->op[0] ? r->op : "?", r->persistent, r->waited);
+        fprintf(f, "request handle=0x%" PRIx64 " category=%s op=%s persistent=%d waited=%d", r->handle, r->category,
+                r->op[0] ? r->op : "?", r->persistent, r->waited);
         if (r->has_peer) {
             if (r->peer_world == MPP_WATCH_ANY)
                 fprintf(f, " peer=any");

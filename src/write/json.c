@@ -5,25 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "autoconf.h"
 #include "analyze/counter_stats.h"
+#include "autoconf.h"
 #include "write/process_data.h"
 #include "write/writer.h"
 
-static json_t *text(const char *s)
-{
-    return mpp_json_text(s);
-}
+static json_t *text(const char *s) { return mpp_json_text(s); }
 
-static json_t *number(double v)
-{
-    return isnan(v) ? json_null() : json_real(v);
-}
+static json_t *number(double v) { return isnan(v) ? json_null() : json_real(v); }
 
-static json_t *string_or_null(const char *s)
-{
-    return s ? json_string(s) : json_null();
-}
+static json_t *string_or_null(const char *s) { return s ? json_string(s) : json_null(); }
 
 static json_t *machine(const mpp_report_t *r)
 {
@@ -37,9 +28,10 @@ static json_t *machine(const mpp_report_t *r)
         json_t *caches = json_object(), *hosts = json_array();
         for (int c = 0; c < MPP_NCACHE; c++)
             json_object_set_new(caches, cache_keys[c],
-                                nt->cache_size[c] ? json_pack("{s:I, s:i}", "size_bytes", (json_int_t)nt->cache_size[c],
-                                                              "count", nt->cache_count[c])
-                                                  : json_null());
+                                nt->cache_size[c]
+                                    ? json_pack("{s:I, s:i}", "size_bytes", (json_int_t)nt->cache_size[c], "count",
+                                                nt->cache_count[c])
+                                    : json_null());
         for (int h = 0; h < mt->nhosts; h++)
             json_array_append_new(hosts, json_string(mt->hosts[h]));
         json_array_append_new(types, json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:I, s:o, s:o, s:s}", "description",
@@ -65,10 +57,11 @@ static json_t *placement(const mpp_report_t *r)
             json_t *pus = json_array();
             for (int i = 0; i < p->run.npus; i++)
                 json_array_append_new(pus, json_integer(p->run.pus[i]));
-            json_array_append_new(
-                runs, json_pack("{s:i, s:i, s:i, s:o, s:i, s:o, s:s}", "first_rank", p->run.first, "rank_step",
-                                p->run.rank_step, "count", p->run.count, "pus", pus, "pu_step", p->run.pu_step, "bound",
-                                p->bound < 0 ? json_null() : json_boolean(p->bound), "text", p->text ? p->text : ""));
+            json_array_append_new(runs, json_pack("{s:i, s:i, s:i, s:o, s:i, s:o, s:s}", "first_rank", p->run.first,
+                                                  "rank_step", p->run.rank_step, "count", p->run.count, "pus", pus,
+                                                  "pu_step", p->run.pu_step, "bound",
+                                                  p->bound < 0 ? json_null() : json_boolean(p->bound), "text",
+                                                  p->text ? p->text : ""));
         }
         json_array_append_new(hosts, json_pack("{s:s, s:i, s:o, s:s}", "host", hp->host, "ranks", hp->nranks, "runs",
                                                runs, "text", hp->text ? hp->text : ""));
@@ -117,10 +110,7 @@ static json_t *count_stat(const mpp_stat_t *s)
                      "max_rank", s->max_rank, "mean", s->sum / s->count);
 }
 
-static json_t *count_or_null(double v)
-{
-    return isnan(v) ? json_null() : json_integer((json_int_t)llround(v));
-}
+static json_t *count_or_null(double v) { return isnan(v) ? json_null() : json_integer((json_int_t)llround(v)); }
 
 static json_t *interval_counters(const mpp_report_t *r, const mpp_reduced_interval_t *in)
 {
@@ -197,7 +187,8 @@ static json_t *prediction_model(const mpp_report_t *r)
                               (k == MPP_MP_LAT_INTRA || k == MPP_MP_LAT_INTER) ? "s" : "B/s", "text", shown, "source",
                               source_keys[s->source[k]], "source_text", source);
         if (s->source[k] == MPP_PSRC_CALIBRATED)
-            json_object_set_new(p, "measured_at", json_string(s->at[k] == MPP_AT_FINALIZE ? "MPI_Finalize" : "MPI_Init"));
+            json_object_set_new(p, "measured_at",
+                                json_string(s->at[k] == MPP_AT_FINALIZE ? "MPI_Finalize" : "MPI_Init"));
         json_object_set_new(params, mpp_model_param_names[k], p);
     }
     json_t *o = json_pack("{s:s, s:o, s:{s:f, s:i, s:f, s:i, s:f}, s:i, s:f, s:o}", "summary", lines[0], "parameters",
@@ -231,8 +222,9 @@ static json_t *parameters(const mpp_report_t *r)
     for (int i = 0; i < MPP_NVARS; i++) {
         char name[64];
         snprintf(name, sizeof name, "MPIPROF_%s", mpp_vars[i].name);
-        json_object_set_new(cfg, name, json_pack("{s:o, s:b}", "value", text(r->config->text[i]), "default",
-                                                 r->config->is_default[i]));
+        json_object_set_new(
+            cfg, name,
+            json_pack("{s:o, s:b}", "value", text(r->config->text[i]), "default", r->config->is_default[i]));
     }
     json_object_set_new(p, "configuration", cfg);
     json_object_set_new(p, "machine", machine(r));
@@ -240,12 +232,12 @@ static json_t *parameters(const mpp_report_t *r)
     json_object_set_new(p, "hardware_counters", counters_parameter(r));
     json_object_set_new(p, "clock", text(run->clock));
     json_object_set_new(p, "wait_states", text(run->waitstates));
-    json_object_set_new(p, "trace", run->trace_path[0] ? json_pack("{s:o, s:I, s:b, s:o}", "path", text(run->trace_path),
-                                                                   "bytes", (json_int_t)run->trace_bytes,
-                                                                   "complete", run->trace_complete,
-                                                                   "text", text(run->trace))
-                                                       : json_pack("{s:n, s:n, s:b, s:o}", "path", "bytes", "complete",
-                                                                   0, "text", text(run->trace[0] ? run->trace : "off")));
+    json_object_set_new(p, "trace",
+                        run->trace_path[0] ? json_pack("{s:o, s:I, s:b, s:o}", "path", text(run->trace_path), "bytes",
+                                                       (json_int_t)run->trace_bytes, "complete", run->trace_complete,
+                                                       "text", text(run->trace))
+                                           : json_pack("{s:n, s:n, s:b, s:o}", "path", "bytes", "complete", 0, "text",
+                                                       text(run->trace[0] ? run->trace : "off")));
     json_object_set_new(p, "prediction_model", prediction_model(r));
     json_t *w = json_array();
     for (int i = 0; i < r->nwarnings; i++)
@@ -256,8 +248,8 @@ static json_t *parameters(const mpp_report_t *r)
 
 static json_t *stat_object(const mpp_stat_t *s)
 {
-    return json_pack("{s:f, s:f, s:i, s:f, s:i, s:f}", "sum", s->sum, "min", s->min, "min_rank", s->min_rank,
-                     "max", s->max, "max_rank", s->max_rank, "mean", s->count ? s->sum / s->count : 0.0);
+    return json_pack("{s:f, s:f, s:i, s:f, s:i, s:f}", "sum", s->sum, "min", s->min, "min_rank", s->min_rank, "max",
+                     s->max, "max_rank", s->max_rank, "mean", s->count ? s->sum / s->count : 0.0);
 }
 
 /* A wait state of an SRC point: null when not analysed or not applicable. */
@@ -267,8 +259,7 @@ static json_t *wait_stat(const mpp_reduced_t *rd, const mpp_reduced_src_t *s, co
     return rd->waitstates && (s->waits & bit) ? stat_object(&c->wait[w]) : json_null();
 }
 
-static json_t *real_section(const mpp_report_t *r, const mpp_reduced_interval_t *in,
-                            const mpp_interval_result_t *res)
+static json_t *real_section(const mpp_report_t *r, const mpp_reduced_interval_t *in, const mpp_interval_result_t *res)
 {
     const mpp_reduced_t *rd = r->reduced;
     json_t *main = json_object();
@@ -282,10 +273,10 @@ static json_t *real_section(const mpp_report_t *r, const mpp_reduced_interval_t 
     for (int k = 0; k < MPP_NPP; k++) {
         const mpp_comparison_t *c = &res->cmp[k];
         json_object_set_new(cmp, mpp_per_process_names[k].json_key,
-                            isnan(c->mean) ? json_null()
-                                           : json_pack("{s:f, s:i, s:f, s:i, s:f}", "min", c->min, "min_rank",
-                                                       c->min_rank, "max", c->max, "max_rank", c->max_rank,
-                                                       "mean", c->mean));
+                            isnan(c->mean)
+                                ? json_null()
+                                : json_pack("{s:f, s:i, s:f, s:i, s:f}", "min", c->min, "min_rank", c->min_rank,
+                                            "max", c->max, "max_rank", c->max_rank, "mean", c->mean));
     }
     json_t *by = json_object();
     json_t *ranks = json_array();
@@ -317,15 +308,14 @@ static json_t *src_points(const mpp_report_t *r, int interval)
         json_t *stack = json_array();
         for (int f = 0; f < s->nframes; f++) {
             const mpp_frame_t *fr = &s->frames[f];
-            json_array_append_new(stack, json_pack("{s:o, s:o, s:o, s:o, s:o}", "file", text(fr->file), "path",
-                                                   text(fr->path), "line",
-                                                   fr->line ? json_integer(fr->line) : json_null(), "function",
-                                                   *fr->function ? text(fr->function) : json_null(), "text",
-                                                   text(fr->text)));
+            json_array_append_new(
+                stack, json_pack("{s:o, s:o, s:o, s:o, s:o}", "file", text(fr->file), "path", text(fr->path), "line",
+                                 fr->line ? json_integer(fr->line) : json_null(), "function",
+                                 *fr->function ? text(fr->function) : json_null(), "text", text(fr->text)));
         }
         json_t *by = json_object(), *ranks = json_array();
-        static const char *keys[MPP_NCELLV] = {"time", "calls", "bytes_sent", "bytes_recv", "real_sync",
-                                               "potential_sync", "time_variation"};
+        static const char *keys[MPP_NCELLV] = {"time",      "calls",          "bytes_sent",    "bytes_recv",
+                                               "real_sync", "potential_sync", "time_variation"};
         json_t *cols[MPP_NCELLV];
         for (int k = 0; k < MPP_NCELLV; k++)
             cols[k] = json_array();
@@ -352,15 +342,15 @@ static json_t *src_points(const mpp_report_t *r, int interval)
                 json_array_append_new(col, number(c->model_by_process[(size_t)sel * MPP_NCELLP + k]));
             json_object_set_new(by, model_keys[k], col);
         }
-        json_array_append_new(
-            list, json_pack("{s:i, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id", s->id,
-                            "function", s->function, "calls", (json_int_t)c->calls, "bytes_sent",
-                            (json_int_t)c->bytes_sent, "bytes_recv", (json_int_t)c->bytes_recv, "time",
-                            stat_object(&c->time), "predicted_time",
-                            rd->predicted ? stat_object(&c->predicted) : json_null(), "overlap",
-                            rd->predicted ? json_real(c->overlap) : json_null(), "real_sync",
-                            wait_stat(rd, s, c, 0), "potential_sync", wait_stat(rd, s, c, 1), "time_variation",
-                            wait_stat(rd, s, c, 2), "by_process", by, "stack", stack));
+        json_array_append_new(list,
+                              json_pack("{s:i, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id",
+                                        s->id, "function", s->function, "calls", (json_int_t)c->calls, "bytes_sent",
+                                        (json_int_t)c->bytes_sent, "bytes_recv", (json_int_t)c->bytes_recv, "time",
+                                        stat_object(&c->time), "predicted_time",
+                                        rd->predicted ? stat_object(&c->predicted) : json_null(), "overlap",
+                                        rd->predicted ? json_real(c->overlap) : json_null(), "real_sync",
+                                        wait_stat(rd, s, c, 0), "potential_sync", wait_stat(rd, s, c, 1),
+                                        "time_variation", wait_stat(rd, s, c, 2), "by_process", by, "stack", stack));
     }
     free(ids);
     return list;
@@ -387,9 +377,8 @@ json_t *mpp_protocol_json(const mpp_report_t *r)
         json_object_set_new(o, "parent", in->parent < 0 ? json_null() : json_integer(in->parent));
         json_object_set_new(o, "executions", json_integer((json_int_t)in->executions));
         json_object_set_new(o, "real", real_section(r, in, &r->results[i]));
-        json_object_set_new(o, "predicted", r->predicted && rd->predicted
-                                                ? real_section(r, in, &r->predicted[i])
-                                                : json_null());
+        json_object_set_new(o, "predicted",
+                            r->predicted && rd->predicted ? real_section(r, in, &r->predicted[i]) : json_null());
         json_object_set_new(o, "hardware_counters", interval_counters(r, in));
         json_object_set_new(o, "src", src_points(r, i));
         json_array_append_new(intervals, o);

@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "write/view.h"
 #include "util/warnings.h"
+#include "write/view.h"
 #include "write/writer.h"
 
 static char run_unique[64]; /* %u of the run, the same on every process */
@@ -24,10 +24,7 @@ void mpp_output_unique(char *out, size_t size)
              tm.tm_min, tm.tm_sec, (long)getpid());
 }
 
-void mpp_output_set_unique(const char *unique)
-{
-    snprintf(run_unique, sizeof run_unique, "%s", unique);
-}
+void mpp_output_set_unique(const char *unique) { snprintf(run_unique, sizeof run_unique, "%s", unique); }
 
 /* Expand the template into out; 0, or -1 when the path did not fit. */
 static int expand(const char *t, const char *program, int nprocs, const char *hostname, char *out, size_t size)
@@ -45,14 +42,25 @@ static int expand(const char *t, const char *program, int nprocs, const char *ho
             continue;
         }
         switch (t[++i]) {
-        case 'p': snprintf(piece, sizeof piece, "%s", program); break;
-        case 'n': snprintf(piece, sizeof piece, "%d", nprocs); break;
-        case 'u': snprintf(piece, sizeof piece, "%s", unique); break;
-        case 'h': snprintf(piece, sizeof piece, "%s", hostname); break;
-        case '%': snprintf(piece, sizeof piece, "%%"); break;
+        case 'p':
+            snprintf(piece, sizeof piece, "%s", program);
+            break;
+        case 'n':
+            snprintf(piece, sizeof piece, "%d", nprocs);
+            break;
+        case 'u':
+            snprintf(piece, sizeof piece, "%s", unique);
+            break;
+        case 'h':
+            snprintf(piece, sizeof piece, "%s", hostname);
+            break;
+        case '%':
+            snprintf(piece, sizeof piece, "%%");
+            break;
         default:
             mpp_warn("MPIPROF_OUTPUT='%s' has an unknown placeholder '%%%c' (accepted: %%p %%n %%u %%h %%%%); "
-                     "it is kept as written", t, t[i]);
+                     "it is kept as written",
+                     t, t[i]);
             snprintf(piece, sizeof piece, "%%%c", t[i]);
         }
         size_t k = 0;
@@ -141,8 +149,8 @@ static const char *taken(const char *path, int format)
     return NULL;
 }
 
-int mpp_output_path(const char *template_text, const char *program, int nprocs, const char *hostname,
-                    int overwrite, int format, char *out, size_t size)
+int mpp_output_path(const char *template_text, const char *program, int nprocs, const char *hostname, int overwrite,
+                    int format, char *out, size_t size)
 {
     char path[PATH_MAX];
     const char *default_template = mpp_vars[MPP_CFG_OUTPUT].default_value;
@@ -151,7 +159,8 @@ int mpp_output_path(const char *template_text, const char *program, int nprocs, 
         memcpy(shown, path, sizeof shown);
         expand(default_template, program, nprocs, hostname, path, sizeof path);
         mpp_warn("MPIPROF_OUTPUT='%.80s' expands to a path longer than %d bytes ('%.80s...'); the protocol is "
-                 "written to '%s' instead", template_text, PATH_MAX - 1, shown, path);
+                 "written to '%s' instead",
+                 template_text, PATH_MAX - 1, shown, path);
     }
     if (path[0] && is_directory(path)) {
         char name[NAME_MAX + 1], inside[2 * PATH_MAX];
@@ -169,7 +178,8 @@ int mpp_output_path(const char *template_text, const char *program, int nprocs, 
         path[strlen(path) - name_length + OUTPUT_NAME_MAX] = '\0';
         /* the new path first: a warning is cut at MPP_WARNING_LEN */
         mpp_warn("MPIPROF_OUTPUT: the protocol is written to '%s', as the file name of '%.40s...' (%zu bytes) "
-                 "is longer than %d bytes", path, base_name(whole), name_length, OUTPUT_NAME_MAX);
+                 "is longer than %d bytes",
+                 path, base_name(whole), name_length, OUTPUT_NAME_MAX);
     }
     if (!directory_writable(path)) {
         const char *base = base_name(path);
@@ -181,7 +191,8 @@ int mpp_output_path(const char *template_text, const char *program, int nprocs, 
         else
             snprintf(fallback, sizeof fallback, "/tmp/%.*s", OUTPUT_NAME_MAX, base), chosen = "/tmp";
         mpp_warn("MPIPROF_OUTPUT: the directory of '%s' does not exist or is not writable; "
-                 "the protocol goes to %s instead: %s", path, chosen, fallback);
+                 "the protocol goes to %s instead: %s",
+                 path, chosen, fallback);
         set_path(path, fallback);
         if (!directory_writable(path))
             return -1;
@@ -196,8 +207,8 @@ int mpp_output_path(const char *template_text, const char *program, int nprocs, 
         }
         if (n == 10000) /* every number taken */
             snprintf(numbered, sizeof numbered, "%s.p%ld", path, (long)getpid());
-        mpp_warn("MPIPROF_OUTPUT: '%s%s' exists and MPIPROF_OVERWRITE is off; the protocol is written to '%s'",
-                 path, taken(path, format), numbered);
+        mpp_warn("MPIPROF_OUTPUT: '%s%s' exists and MPIPROF_OVERWRITE is off; the protocol is written to '%s'", path,
+                 taken(path, format), numbered);
         if (set_path(path, numbered) != 0)
             return -1;
     }
@@ -315,7 +326,10 @@ void mpp_write_headline(FILE *out, const mpp_report_t *r)
 {
     const mpp_interval_result_t *whole = &r->results[0];
     const double *m = whole->main;
-    static const struct { mpp_main_t id; const char *name; } causes[] = {
+    static const struct {
+        mpp_main_t id;
+        const char *name;
+    } causes[] = {
         {MPP_M_COMM, "communication"}, {MPP_M_IDLE, "idle time"}, {MPP_M_INSUFFICIENT, "insufficient parallelism"}};
     int largest = 0;
     for (int i = 1; i < 3; i++)

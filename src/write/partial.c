@@ -73,8 +73,10 @@ void mpp_end_describe(const mpp_process_end_t *e, char *out, size_t size)
         at += n < 0 ? 0 : (size_t)n;
     }
     if (at < size && e->site[0])
-        snprintf(out + at, size - at, "%s %s", e->src ? ":" : e->kind == MPP_END_EXIT && !e->mpi_call[0] ? ", called at"
-                                                                                                        : " at",
+        snprintf(out + at, size - at, "%s %s",
+                 e->src                                       ? ":"
+                 : e->kind == MPP_END_EXIT && !e->mpi_call[0] ? ", called at"
+                                                              : " at",
                  e->site);
 }
 
@@ -85,7 +87,9 @@ void mpp_write_partial_text(FILE *out, const mpp_report_t *r)
     char *missing = mpp_rank_ranges(p->ends, p->nends, r->reduced->nprocs, 1);
     fprintf(out, "%-22s: yes: the data of rank%s %s (%d of %d processes); ranks missing: %s\n", "Partial",
             p->nends == 1 ? "" : "s", present ? present : "?", p->nends, r->reduced->nprocs,
-            !missing ? "?" : *missing ? missing : "none");
+            !missing   ? "?"
+            : *missing ? missing
+                       : "none");
     for (int e = 0; e < p->nends; e++) {
         char line[MPP_END_TEXT + MPP_END_SITE + 256];
         mpp_end_describe(&p->ends[e], line, sizeof line);

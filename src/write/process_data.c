@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "write/process_data.h"
 #include "util/strmap.h"
+#include "write/process_data.h"
 
 typedef struct {
     const char *name;
@@ -26,24 +26,21 @@ typedef struct {
     int n; /* doubles */
 } field_t;
 
+/* One field per entry, as the tables read. */
+/* clang-format off */
 #define IF(f, n) {#f, offsetof(mpp_local_interval_t, f), n}
-static const field_t interval_fields[] = {IF(first_entry, 1), IF(exec, 1), IF(cpu, 1),       IF(sys, 1),
-                                          IF(seq, 1),         IF(cat, MPP_NCAT), IF(pcat, MPP_NCAT), IF(overlap, 1)};
+static const field_t interval_fields[] = {IF(first_entry, 1), IF(exec, 1), IF(cpu, 1), IF(sys, 1),
+                                          IF(seq, 1), IF(cat, MPP_NCAT), IF(pcat, MPP_NCAT), IF(overlap, 1)};
 #undef IF
 #define CF(f, n) {#f, offsetof(mpp_local_cell_t, f), n}
 static const field_t cell_fields[] = {CF(time, 1), CF(cat, MPP_NCAT), CF(model, 1), CF(overlap, 1),
                                       CF(predicted, 1)};
 #undef CF
+/* clang-format on */
 
-static json_t *number(double v)
-{
-    return isnan(v) ? json_null() : json_real(v);
-}
+static json_t *number(double v) { return isnan(v) ? json_null() : json_real(v); }
 
-static double number_of(const json_t *j)
-{
-    return json_is_number(j) ? json_number_value(j) : NAN;
-}
+static double number_of(const json_t *j) { return json_is_number(j) ? json_number_value(j) : NAN; }
 
 static void put_fields(json_t *o, const void *base, const field_t *fields, size_t nfields)
 {
@@ -147,15 +144,14 @@ static void model_parse(const json_t *o, mpp_model_setup_t *s)
     s->seconds = number_of(json_object_get(o, "seconds"));
 }
 
-static json_t *optional_text(const char *s)
-{
-    return s ? mpp_json_text(s) : json_null();
-}
+static json_t *optional_text(const char *s) { return s ? mpp_json_text(s) : json_null(); }
 
 /* The run as this process saw it (runinfo.h): the merged protocol's Parameters. */
+/* clang-format off */
 #define RUN_TEXTS(X)                                                                                                   \
     X(program) X(program_name) X(cwd) X(started) X(finished) X(threads_level) X(mpi_library) X(mpi_standard)         \
         X(hostname) X(init_file) X(clock)
+/* clang-format on */
 
 static json_t *run_json(const mpp_run_info_t *run)
 {
@@ -172,8 +168,8 @@ static void run_parse(const json_t *o, mpp_run_info_t *run)
 {
     memset(run, 0, sizeof *run);
     const char *s;
-#define GET(f)                                                                                                         \
-    if ((s = json_string_value(json_object_get(o, #f))))                                                               \
+#define GET(f)                                           \
+    if ((s = json_string_value(json_object_get(o, #f)))) \
         snprintf(run->f, sizeof run->f, "%s", s);
     RUN_TEXTS(GET)
 #undef GET
@@ -187,8 +183,8 @@ static json_t *config_json(const mpp_config_t *cfg)
     for (int i = 0; i < MPP_NVARS; i++) {
         char name[64];
         snprintf(name, sizeof name, "MPIPROF_%s", mpp_vars[i].name);
-        json_object_set_new(o, name, json_pack("{s:o, s:b}", "value", mpp_json_text(cfg->text[i]), "default",
-                                               cfg->is_default[i]));
+        json_object_set_new(
+            o, name, json_pack("{s:o, s:b}", "value", mpp_json_text(cfg->text[i]), "default", cfg->is_default[i]));
     }
     return o;
 }
@@ -235,7 +231,7 @@ json_t *mpp_process_data_json(const mpp_process_data_t *pd, const mpp_model_setu
         put_fields(o, lc, cell_fields, MPP_ARRAY_LEN(cell_fields));
         json_array_append_new(cells, o);
     }
-    json_t *node = ctx->node_error ? json_pack("{s:o}", "error", mpp_json_text(ctx->node_error))
+    json_t *node = ctx->node_error  ? json_pack("{s:o}", "error", mpp_json_text(ctx->node_error))
                    : ctx->node_type ? json_pack("{s:o, s:o}", "type", mpp_json_text(ctx->node_type), "allowed",
                                                 optional_text(ctx->node_allowed))
                                     : json_null();
@@ -265,11 +261,14 @@ void mpp_write_process_data_text(FILE *out, const mpp_process_data_t *pd, const 
     json_t *o = mpp_process_data_json(pd, model);
     if (!o)
         return;
-    json_t *intervals = json_incref(json_object_get(o, "intervals")), *cells = json_incref(json_object_get(o, "cells"));
+    json_t *intervals = json_incref(json_object_get(o, "intervals")),
+           *cells = json_incref(json_object_get(o, "cells"));
     json_object_del(o, "intervals");
     json_object_del(o, "cells");
-    fprintf(out, "\n--- Process data (the profile of rank %d as the reduction takes it: the input of mpiprof-merge; "
-                 "one JSON record per line, the same as \"process\" in the JSON protocol) ---\n", pd->rank);
+    fprintf(out,
+            "\n--- Process data (the profile of rank %d as the reduction takes it: the input of mpiprof-merge; "
+            "one JSON record per line, the same as \"process\" in the JSON protocol) ---\n",
+            pd->rank);
     const size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(10);
     json_dumpf(o, out, flags), fputc('\n', out);
     size_t i;
@@ -281,10 +280,7 @@ void mpp_write_process_data_text(FILE *out, const mpp_process_data_t *pd, const 
 
 /* --- reading it back (mpiprof-merge) --- */
 
-static char *dup_or_null(const json_t *j)
-{
-    return json_is_string(j) ? strdup(json_string_value(j)) : NULL;
-}
+static char *dup_or_null(const json_t *j) { return json_is_string(j) ? strdup(json_string_value(j)) : NULL; }
 
 static char **dup_strings(const json_t *a, int *n)
 {

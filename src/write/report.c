@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "analyze/characteristics.h"
-#include "write/report.h"
 #include "util/warnings.h"
+#include "write/report.h"
 
 /* What the protocol is written from besides the reduced data, and what
  * it keeps until then. */
@@ -91,8 +91,8 @@ static const char *model_reason(const mpp_report_input_t *in, char *buf, size_t 
  * here since, placement, and why characteristics and context are n/a. */
 static void gather_warnings(const mpp_reduced_t *rd, const mpp_report_input_t *in, parts_t *w)
 {
-    const char **all = calloc((size_t)rd->nwarnings + MPP_MAX_WARNINGS + MPP_NMAIN + (size_t)w->machine.nwarnings + 5,
-                              sizeof *all);
+    const char **all =
+        calloc((size_t)rd->nwarnings + MPP_MAX_WARNINGS + MPP_NMAIN + (size_t)w->machine.nwarnings + 5, sizeof *all);
     int n = 0;
     for (int k = 0; all && k < rd->nwarnings; k++)
         all[n++] = rd->warnings[k];
@@ -143,9 +143,16 @@ int mpp_report_write(mpp_reduced_t *rd, const mpp_report_input_t *in, const char
     gather_warnings(rd, in, &w);
 
     mpp_now_iso8601(run->written, sizeof run->written);
-    mpp_report_t report = {.run = run, .config = in->config, .reduced = rd, .results = w.results,
-                           .predicted = w.predicted, .model = in->model, .warnings = w.warnings,
-                           .nwarnings = w.nwarnings, .machine = &w.machine, .partial = in->partial};
+    mpp_report_t report = {.run = run,
+                           .config = in->config,
+                           .reduced = rd,
+                           .results = w.results,
+                           .predicted = w.predicted,
+                           .model = in->model,
+                           .warnings = w.warnings,
+                           .nwarnings = w.nwarnings,
+                           .machine = &w.machine,
+                           .partial = in->partial};
     int rc = path && w.warnings ? mpp_write_protocol(&report, path, format) : -1;
     if (rc == 0 && in->written)
         in->written(in->written_ctx, &report);

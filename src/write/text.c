@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "autoconf.h"
 #include "analyze/counter_stats.h"
+#include "autoconf.h"
 #include "write/numfmt.h"
 #include "write/process_data.h"
 #include "write/writer.h"
@@ -97,8 +97,8 @@ static void write_context(FILE *out, const mpp_report_t *r)
     free(line);
     for (int e = 0; counted && e < rd->counters->nevents; e++) {
         const mpp_reduced_event_t *ev = &rd->counters->events[e];
-        fprintf(out, "   %s (component %s, counted on %d of %d processes)\n", ev->name, ev->component,
-                ev->processes, rd->nprocs);
+        fprintf(out, "   %s (component %s, counted on %d of %d processes)\n", ev->name, ev->component, ev->processes,
+                rd->nprocs);
     }
     char **names = counted ? mpp_report_event_names(rd->counters) : NULL;
     for (int k = 0; names && k < rd->counters->nrates; k++) {
@@ -115,11 +115,11 @@ static void write_parameters(FILE *out, const mpp_report_t *r)
     const mpp_run_info_t *run = r->run;
     const mpp_reduced_t *rd = r->reduced;
     fprintf(out, "Parameters\n");
-#define P(label, ...)                                                                                  \
-    do {                                                                                               \
-        fprintf(out, "%-22s: ", label);                                                                \
-        fprintf(out, __VA_ARGS__);                                                                     \
-        fputc('\n', out);                                                                              \
+#define P(label, ...)                   \
+    do {                                \
+        fprintf(out, "%-22s: ", label); \
+        fprintf(out, __VA_ARGS__);      \
+        fputc('\n', out);               \
     } while (0)
     P("Program", "%s", run->program);
     P("Working directory", "%s", run->cwd);
@@ -178,7 +178,8 @@ static void write_main(FILE *out, const mpp_interval_result_t *res, const char *
     fprintf(out, "  (CPU=%s Sys=%s I/O=%s)\n", or_na(m[MPP_M_CPU], a, 32), or_na(m[MPP_M_SYS], b, 32),
             or_na(m[MPP_M_IO], c, 32));
     fprintf(out, "%-30s", mpp_main_names[MPP_M_LOST].label), value(out, m[MPP_M_LOST], "%14.6f"), fputc('\n', out);
-    fprintf(out, "   %-27s", mpp_main_names[MPP_M_INSUFFICIENT].label), value(out, m[MPP_M_INSUFFICIENT], "%14.6f"), fputc('\n', out);
+    fprintf(out, "   %-27s", mpp_main_names[MPP_M_INSUFFICIENT].label), value(out, m[MPP_M_INSUFFICIENT], "%14.6f"),
+        fputc('\n', out);
     fprintf(out, "   %-27s", mpp_main_names[MPP_M_COMM].label), value(out, m[MPP_M_COMM], "%14.6f");
     fprintf(out, "  (SendRecv=%s Real_sync=%s Collective=%s System=%s)\n", or_na(m[MPP_M_SENDRECV], a, 32),
             or_na(m[MPP_M_REALSYNC], b, 32), or_na(m[MPP_M_COLLECTIVE], c, 32), or_na(m[MPP_M_SYSTEM], d, 32));
@@ -201,8 +202,8 @@ static void write_comparative(FILE *out, const mpp_interval_result_t *res, const
             fprintf(out, "%-26s%14s%7s%14s%7s%14s\n", mpp_per_process_names[k].label, "n/a", "-", "n/a", "-", "n/a");
             continue;
         }
-        fprintf(out, "%-26s%14.6f%7d%14.6f%7d%14.6f\n", mpp_per_process_names[k].label, c->min, c->min_rank,
-                c->max, c->max_rank, c->mean);
+        fprintf(out, "%-26s%14.6f%7d%14.6f%7d%14.6f\n", mpp_per_process_names[k].label, c->min, c->min_rank, c->max,
+                c->max_rank, c->mean);
     }
 }
 
@@ -388,9 +389,8 @@ static void write_src_point(srcbuf_t *b, const mpp_reduced_t *rd, const mpp_redu
                                                              "   by process (overlap)    "};
         for (int k = 0; c->model_by_process && k < MPP_NCELLP; k++)
             write_process_row(b, model_labels[k], rd, c->model_by_process, MPP_NCELLP, k);
-        static const char *const wait_rows[MPP_CELL_NWAIT] = {"   by process (real sync)  ",
-                                                              "   by process (pot. sync)  ",
-                                                              "   by process (variation)  "};
+        static const char *const wait_rows[MPP_CELL_NWAIT] = {
+            "   by process (real sync)  ", "   by process (pot. sync)  ", "   by process (variation)  "};
         for (int w = 0; rd->waitstates && w < MPP_CELL_NWAIT; w++)
             if (s->waits & (w ? MPP_SRC_COLLECTIVE_WAITS : MPP_SRC_REALSYNC))
                 write_process_row(b, wait_rows[w], rd, c->by_process, MPP_NCELLV, MPP_CELL_REALSYNC + w);

@@ -21,9 +21,7 @@ static json_t *src_without_stack(json_t *s)
     json_t *copy = json_object();
     const char *key;
     json_t *v;
-    json_object_foreach(s, key, v)
-        if (strcmp(key, "stack") != 0)
-            json_object_set(copy, key, v);
+    json_object_foreach(s, key, v) if (strcmp(key, "stack") != 0) json_object_set(copy, key, v);
     return copy;
 }
 
@@ -36,15 +34,12 @@ static json_t *page_document(json_t *doc)
     const char *key;
     json_t *v, *in, *s;
     size_t i, k;
-    json_object_foreach(doc, key, v)
-        if (strcmp(key, "intervals") != 0 && strcmp(key, "process") != 0)
-            json_object_set(page, key, v);
+    json_object_foreach(doc, key, v) if (strcmp(key, "intervals") != 0 && strcmp(key, "process") != 0)
+        json_object_set(page, key, v);
     json_array_foreach(json_object_get(doc, "intervals"), i, in)
     {
         json_t *copy = json_object(), *srcs = json_array();
-        json_object_foreach(in, key, v)
-            if (strcmp(key, "src") != 0)
-                json_object_set(copy, key, v);
+        json_object_foreach(in, key, v) if (strcmp(key, "src") != 0) json_object_set(copy, key, v);
         json_array_foreach(json_object_get(in, "src"), k, s)
         {
             char id[32];
@@ -95,12 +90,12 @@ int mpp_view_write(FILE *out, json_t *const *docs, const char *const *labels, in
     }
     json_t *protocols = json_array();
     for (int d = 0; d < ndocs; d++)
-        json_array_append_new(protocols, json_pack("{s:o, s:o, s:o}", "label", mpp_json_text(labels[d]), "doc",
-                                                   page_document(docs[d]), "sources",
-                                                   mpp_view_sources(docs[d], options)));
-    json_t *data = json_pack("{s:i, s:s, s:i, s:o}", "view", VIEW_DATA_VERSION, "generator",
-                             "mpiprof " PACKAGE_VERSION, "context_lines", MPP_VIEW_CONTEXT_LINES, "protocols",
-                             protocols);
+        json_array_append_new(protocols,
+                              json_pack("{s:o, s:o, s:o}", "label", mpp_json_text(labels[d]), "doc",
+                                        page_document(docs[d]), "sources", mpp_view_sources(docs[d], options)));
+    json_t *data =
+        json_pack("{s:i, s:s, s:i, s:o}", "view", VIEW_DATA_VERSION, "generator", "mpiprof " PACKAGE_VERSION,
+                  "context_lines", MPP_VIEW_CONTEXT_LINES, "protocols", protocols);
     int rc = -1;
     if (data && fputs(mpp_view_page_head, out) >= 0 &&
         json_dump_callback(data, escaped_output, out, JSON_COMPACT | JSON_REAL_PRECISION(10)) == 0 &&

@@ -21,17 +21,34 @@ typedef struct {
 
 /* The per-process characteristics (comparative and by_process rows). */
 static const char *const per_process_keys[] = {
-    "execution_time", "productive_time", "lost_time", "insufficient_parallelism", "communication",
-    "sendrecv", "real_sync", "collective", "system", "idle_time", "load_imbalance", "potential_sync",
+    "execution_time", "productive_time", "lost_time",      "insufficient_parallelism",
+    "communication",  "sendrecv",        "real_sync",      "collective",
+    "system",         "idle_time",       "load_imbalance", "potential_sync",
     "time_variation", "overlap"};
-static const char *const main_keys[] = {
-    "parallelization_efficiency", "execution_time", "processors", "total_time", "productive_time",
-    "productive_cpu", "productive_sys", "productive_io", "lost_time", "insufficient_parallelism",
-    "communication", "sendrecv", "real_sync", "collective", "system", "idle_time", "load_imbalance",
-    "potential_sync", "time_variation", "overlap"};
+static const char *const main_keys[] = {"parallelization_efficiency",
+                                        "execution_time",
+                                        "processors",
+                                        "total_time",
+                                        "productive_time",
+                                        "productive_cpu",
+                                        "productive_sys",
+                                        "productive_io",
+                                        "lost_time",
+                                        "insufficient_parallelism",
+                                        "communication",
+                                        "sendrecv",
+                                        "real_sync",
+                                        "collective",
+                                        "system",
+                                        "idle_time",
+                                        "load_imbalance",
+                                        "potential_sync",
+                                        "time_variation",
+                                        "overlap"};
 static const char *const parameter_strings[] = {
-    "program", "working_directory", "started", "finished", "protocol_written", "threads_level",
-    "mpi_library", "mpi_standard", "profiler", "collection_mode", "clock", "wait_states"};
+    "program",          "working_directory", "started",     "finished",
+    "protocol_written", "threads_level",     "mpi_library", "mpi_standard",
+    "profiler",         "collection_mode",   "clock",       "wait_states"};
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 
 static int fail(check_t *c, const char *where, const char *fmt, ...)
@@ -51,14 +68,22 @@ static int fail(check_t *c, const char *where, const char *fmt, ...)
 static const char *type_name(const json_t *v)
 {
     switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a number with a fraction";
-    case JSON_TRUE: return "true";
-    case JSON_FALSE: return "false";
-    default: return "null";
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+        return "an integer";
+    case JSON_REAL:
+        return "a number with a fraction";
+    case JSON_TRUE:
+        return "true";
+    case JSON_FALSE:
+        return "false";
+    default:
+        return "null";
     }
 }
 
@@ -67,8 +92,8 @@ enum { NOT_NULL = 0, OR_NULL = 1 };
 
 static const char *expected_name(int type)
 {
-    static const char *names[] = {"an object", "an array", "a string", "an integer >= 0", "a number >= 0",
-                                  "a number from 0 to 1"};
+    static const char *names[] = {"an object",       "an array",      "a string",
+                                  "an integer >= 0", "a number >= 0", "a number from 0 to 1"};
     return names[type];
 }
 
@@ -84,12 +109,24 @@ static json_t *value(check_t *c, const char *at, json_t *v, int type, int nullab
     int ok = 0;
     double x = json_is_number(v) ? json_number_value(v) : 0;
     switch (type) {
-    case T_OBJECT: ok = json_is_object(v); break;
-    case T_ARRAY: ok = json_is_array(v); break;
-    case T_STRING: ok = json_is_string(v); break;
-    case T_COUNT: ok = json_is_integer(v) && json_integer_value(v) >= 0; break;
-    case T_NUMBER: ok = json_is_number(v) && isfinite(x) && x >= 0; break;
-    case T_RATIO: ok = json_is_number(v) && x >= 0 && x <= 1; break;
+    case T_OBJECT:
+        ok = json_is_object(v);
+        break;
+    case T_ARRAY:
+        ok = json_is_array(v);
+        break;
+    case T_STRING:
+        ok = json_is_string(v);
+        break;
+    case T_COUNT:
+        ok = json_is_integer(v) && json_integer_value(v) >= 0;
+        break;
+    case T_NUMBER:
+        ok = json_is_number(v) && isfinite(x) && x >= 0;
+        break;
+    case T_RATIO:
+        ok = json_is_number(v) && x >= 0 && x <= 1;
+        break;
     }
     if (ok)
         return v;
@@ -296,7 +333,9 @@ int mpp_view_check(json_t *doc, char *why, size_t size)
     json_t *format = json_object_get(doc, "format");
     if (!json_is_string(format) || strcmp(json_string_value(format), "mpiprof-protocol") != 0)
         return fail(&c, "format", "%s%s%s, but an mpiprof protocol has format \"mpiprof-protocol\"",
-                    json_is_string(format) ? "\"" : format ? type_name(format) : "missing",
+                    json_is_string(format) ? "\""
+                    : format               ? type_name(format)
+                                           : "missing",
                     json_is_string(format) ? json_string_value(format) : "", json_is_string(format) ? "\"" : "");
     json_t *version = json_object_get(doc, "version");
     if (!json_is_integer(version) || json_integer_value(version) != 1) {

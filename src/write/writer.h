@@ -6,21 +6,21 @@
 #include <stdio.h>
 
 #include "analyze/characteristics.h"
-#include "context/config.h"
-#include "records/machine.h"
 #include "analyze/model.h"
+#include "context/config.h"
+#include "context/runinfo.h"
+#include "records/machine.h"
 #include "records/partial.h"
 #include "records/reduced.h"
-#include "context/runinfo.h"
 
 typedef struct {
     const mpp_run_info_t *run;
     const mpp_config_t *config;
     const mpp_reduced_t *reduced;
-    const mpp_interval_result_t *results; /* one per reduced interval */
+    const mpp_interval_result_t *results;   /* one per reduced interval */
     const mpp_interval_result_t *predicted; /* the same from the predicted quantities; NULL: n/a */
-    const mpp_model_setup_t *model;       /* the Prediction model parameter; NULL: not run */
-    const char *const *warnings;          /* every warning of the run */
+    const mpp_model_setup_t *model;         /* the Prediction model parameter; NULL: not run */
+    const char *const *warnings;            /* every warning of the run */
     int nwarnings;
     const mpp_machine_summary_t *machine; /* Machine and Placement (NULL: not collected) */
     const mpp_partial_t *partial;         /* a partial protocol (partial.h); NULL: a complete one */
@@ -53,8 +53,8 @@ int mpp_dump_json(FILE *out, struct json_t *doc);
  * directory, then /tmp; an existing file of `format` (the path, .json,
  * .html) gets a numbered suffix unless overwrite.  Every change is stated
  * in a warning.  Returns 0 or -1 (no usable place). */
-int mpp_output_path(const char *template_text, const char *program, int nprocs, const char *hostname,
-                    int overwrite, int format, char *out, size_t size);
+int mpp_output_path(const char *template_text, const char *program, int nprocs, const char *hostname, int overwrite,
+                    int format, char *out, size_t size);
 /* %u: date, time and process id now; and the one every later expansion
  * uses (rank 0's at MPI_Init, so that every process's partial protocol
  * sits next to the protocol's path). */

@@ -6,8 +6,6 @@
 
 #include "characteristics_fixture.h"
 
-
-
 bench_t B;
 
 void stat_add(mpp_stat_t *s, double v, int rank)
@@ -145,10 +143,15 @@ void check_invariants(void)
     static const struct {
         mpp_per_process_t pp;
         mpp_main_t main;
-    } sums[] = {{MPP_P_PRODUCTIVE, MPP_M_PRODUCTIVE}, {MPP_P_LOST, MPP_M_LOST},
-                {MPP_P_INSUFFICIENT, MPP_M_INSUFFICIENT}, {MPP_P_COMM, MPP_M_COMM},
-                {MPP_P_SENDRECV, MPP_M_SENDRECV}, {MPP_P_COLLECTIVE, MPP_M_COLLECTIVE},
-                {MPP_P_SYSTEM, MPP_M_SYSTEM}, {MPP_P_IDLE, MPP_M_IDLE}, {MPP_P_IMBALANCE, MPP_M_IMBALANCE}};
+    } sums[] = {{MPP_P_PRODUCTIVE, MPP_M_PRODUCTIVE},
+                {MPP_P_LOST, MPP_M_LOST},
+                {MPP_P_INSUFFICIENT, MPP_M_INSUFFICIENT},
+                {MPP_P_COMM, MPP_M_COMM},
+                {MPP_P_SENDRECV, MPP_M_SENDRECV},
+                {MPP_P_COLLECTIVE, MPP_M_COLLECTIVE},
+                {MPP_P_SYSTEM, MPP_M_SYSTEM},
+                {MPP_P_IDLE, MPP_M_IDLE},
+                {MPP_P_IMBALANCE, MPP_M_IMBALANCE}};
     for (size_t i = 0; i < MPP_ARRAY_LEN(sums); i++) {
         double sum = 0;
         for (int r = 0; r < B.nprocs; r++)

@@ -6,8 +6,8 @@
 #define MPP_UNIT_CHARACTERISTICS_FIXTURE_H
 
 #include "analyze/characteristics.h"
-#include "util/common.h"
 #include "suites.h"
+#include "util/common.h"
 
 #define TOL 1e-9
 #define MAXP 16

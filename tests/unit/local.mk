@@ -3,9 +3,9 @@
 # The suites link the MPI-free stages (src/libmpiprof_core.la), never
 # libmpiprof or MPI.
 TESTS += tests/unit/check_units tests/check-mpi-coverage.sh tests/check-exports.sh tests/check-protocol-checks.sh \
-	tests/check-layout.sh
+	tests/check-layout.sh tests/check-format.sh
 EXTRA_DIST += tests/check-mpi-coverage.sh tests/check-exports.sh tests/check-protocol-checks.sh src/intercept/check_coverage.py \
-	tests/check-layout.sh tests/check_layout.py
+	tests/check-layout.sh tests/check_layout.py tests/check-format.sh
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_units
 tests_unit_check_units_SOURCES = tests/unit/check_units.c tests/unit/suites.h \

@@ -12,8 +12,8 @@
 #include <unwind.h>
 
 #include "attribute/callsite.h"
-#include "context/config.h"
 #include "attribute/frame_rules.h"
+#include "context/config.h"
 #include "suites.h"
 
 /* --- synthetic stacks: frames of two words (saved frame pointer, return
@@ -157,11 +157,11 @@ START_TEST(test_frame_step_rules)
     uintptr_t s[16] = {0};
     lo = (uintptr_t)s;
     hi = (uintptr_t)(s + 16);
-    s[1] = (uintptr_t)&s[6];     /* saved bp, at CFA - 16 */
-    s[2] = 0x401000;              /* return address, at CFA - 8 */
-    s[5] = (uintptr_t)&s[10];     /* *(bp - 8): the next CFA */
-    s[6] = (uintptr_t)&s[12];     /* bp + 0: the next saved bp */
-    s[9] = 0x402000;              /* return address below that CFA */
+    s[1] = (uintptr_t)&s[6];  /* saved bp, at CFA - 16 */
+    s[2] = 0x401000;          /* return address, at CFA - 8 */
+    s[5] = (uintptr_t)&s[10]; /* *(bp - 8): the next CFA */
+    s[6] = (uintptr_t)&s[12]; /* bp + 0: the next saved bp */
+    s[9] = 0x402000;          /* return address below that CFA */
     mpp_frame_regs_t r = {0x400000, (uintptr_t)&s[0], 0};
     mpp_step_rule_t sp_rule = {24, -16, MPP_STEP_CFA_SP, MPP_BP_AT_CFA};
     ck_assert_int_eq(mpp_frame_step(&r, sp_rule, lo, hi), 1);
@@ -268,7 +268,7 @@ static void __attribute__((noinline)) middle_with_fp(int n)
 NO_FP static void outer_no_fp(int n)
 {
     register uintptr_t garbage __asm__("rbp") = (uintptr_t)&n + ((uintptr_t)1 << 40); /* above the stack */
-    volatile double big[3000]; /* a large frame */
+    volatile double big[3000];                                                        /* a large frame */
     big[n % 3000] = n;
     __asm__ volatile("" : "+r"(garbage));
     middle_with_fp((int)big[n % 3000]);
@@ -389,7 +389,8 @@ START_TEST(test_stack_bounds_initial_thread)
     ck_assert_uint_eq(mine_hi, libc_hi);
     ck_assert_uint_ge(mine_lo, libc_lo);
     ck_assert_uint_le(mine_lo - libc_lo, 2 * page);
-    uintptr_t here = (uintptr_t)__builtin_frame_address(0); /* the real stack, whatever a sanitizer does with locals */
+    uintptr_t here =
+        (uintptr_t)__builtin_frame_address(0); /* the real stack, whatever a sanitizer does with locals */
     ck_assert(here >= mine_lo && here < mine_hi);
 }
 END_TEST

@@ -24,9 +24,9 @@ START_TEST(test_characteristics_process_quantities)
     ck_assert_double_eq_tol(q[MPP_Q_COLLECTIVE], 2, TOL);
     ck_assert_double_eq_tol(q[MPP_Q_SYSTEM], 0.5, TOL);
     ck_assert_double_eq_tol(q[MPP_Q_IO], 0.5, TOL);
-    ck_assert_double_eq_tol(q[MPP_Q_INSUFFICIENT], 1, TOL);   /* 2 * (2-1)/2 */
-    ck_assert_double_eq_tol(q[MPP_Q_PRODUCTIVE], 5.5, TOL);   /* 10 - 3.5 - 1: I/O is productive */
-    ck_assert_double_eq_tol(q[MPP_Q_COMPUTE], 6, TOL);        /* 10 - 3.5 - 0.5 */
+    ck_assert_double_eq_tol(q[MPP_Q_INSUFFICIENT], 1, TOL); /* 2 * (2-1)/2 */
+    ck_assert_double_eq_tol(q[MPP_Q_PRODUCTIVE], 5.5, TOL); /* 10 - 3.5 - 1: I/O is productive */
+    ck_assert_double_eq_tol(q[MPP_Q_COMPUTE], 6, TOL);      /* 10 - 3.5 - 0.5 */
     ck_assert_double_eq_tol(q[MPP_Q_CPU], 7, TOL);
     ck_assert_double_eq_tol(q[MPP_Q_SYS], 1.5, TOL);
     mpp_process_quantities(&li, 4, q);
@@ -50,12 +50,12 @@ START_TEST(test_characteristics_main_two)
     ck_assert_double_eq_tol(M(MPP_M_SENDRECV), 3, TOL);
     ck_assert_double_eq_tol(M(MPP_M_COLLECTIVE), 3, TOL);
     ck_assert_double_eq_tol(M(MPP_M_SYSTEM), 0.75, TOL);
-    ck_assert_double_eq_tol(M(MPP_M_IDLE), 2, TOL);          /* (10-10) + (10-8) */
-    ck_assert_double_eq_tol(M(MPP_M_INSUFFICIENT), 2, TOL);  /* 2 * 2 * 1/2 */
+    ck_assert_double_eq_tol(M(MPP_M_IDLE), 2, TOL);         /* (10-10) + (10-8) */
+    ck_assert_double_eq_tol(M(MPP_M_INSUFFICIENT), 2, TOL); /* 2 * 2 * 1/2 */
     ck_assert_double_eq_tol(M(MPP_M_LOST), 10.75, TOL);
     ck_assert_double_eq_tol(M(MPP_M_PRODUCTIVE), 9.25, TOL);
     ck_assert_double_eq_tol(M(MPP_M_KEFF), 0.4625, TOL);
-    ck_assert_double_eq_tol(M(MPP_M_IMBALANCE), 1.5, TOL);   /* C = 6, 4.5 */
+    ck_assert_double_eq_tol(M(MPP_M_IMBALANCE), 1.5, TOL); /* C = 6, 4.5 */
     /* I/O as measured in MPI-IO calls, 0.75; CPU and Sys the rest, 8.5, in
      * getrusage's ratio 14 : 1.5 (its values count MPI's polling too) */
     ck_assert_double_eq_tol(M(MPP_M_IO), 0.75, TOL);
@@ -75,12 +75,12 @@ START_TEST(test_characteristics_main_four)
     ck_assert_double_eq_tol(M(MPP_M_SENDRECV), 6, TOL);
     ck_assert_double_eq_tol(M(MPP_M_COLLECTIVE), 4.5, TOL);
     ck_assert_double_eq_tol(M(MPP_M_SYSTEM), 1, TOL);
-    ck_assert_double_eq_tol(M(MPP_M_IDLE), 7, TOL);           /* 0 + 2 + 4 + 1 */
-    ck_assert_double_eq_tol(M(MPP_M_INSUFFICIENT), 12, TOL);  /* 4 * 4 * 3/4 */
+    ck_assert_double_eq_tol(M(MPP_M_IDLE), 7, TOL);          /* 0 + 2 + 4 + 1 */
+    ck_assert_double_eq_tol(M(MPP_M_INSUFFICIENT), 12, TOL); /* 4 * 4 * 3/4 */
     ck_assert_double_eq_tol(M(MPP_M_LOST), 30.5, TOL);
     ck_assert_double_eq_tol(M(MPP_M_PRODUCTIVE), 17.5, TOL);
     ck_assert_double_eq_tol(M(MPP_M_KEFF), 17.5 / 48, TOL);
-    ck_assert_double_eq_tol(M(MPP_M_IMBALANCE), 12, TOL);     /* C = 10, 6, 3, 9 */
+    ck_assert_double_eq_tol(M(MPP_M_IMBALANCE), 12, TOL); /* C = 10, 6, 3, 9 */
     ck_assert_double_eq_tol(M(MPP_M_IO), 1.5, TOL);
     ck_assert_double_eq_tol(M(MPP_M_CPU), 16 * 20 / 22.5, TOL);
     ck_assert_double_eq_tol(M(MPP_M_SYS), 16 * 2.5 / 22.5, TOL);
@@ -207,12 +207,12 @@ START_TEST(test_characteristics_not_entered)
     ck_assert_double_eq_tol(M(MPP_M_PROCESSORS), 3, TOL);
     ck_assert_double_eq_tol(M(MPP_M_EXEC), 12, TOL);
     ck_assert_double_eq_tol(M(MPP_M_TOTAL), 36, TOL);
-    ck_assert_double_eq_tol(M(MPP_M_IDLE), 3, TOL);           /* 0 + 2 + 1 */
-    ck_assert_double_eq_tol(M(MPP_M_INSUFFICIENT), 8, TOL);   /* 3 * 4 * 2/3 */
+    ck_assert_double_eq_tol(M(MPP_M_IDLE), 3, TOL);         /* 0 + 2 + 1 */
+    ck_assert_double_eq_tol(M(MPP_M_INSUFFICIENT), 8, TOL); /* 3 * 4 * 2/3 */
     ck_assert_double_eq_tol(M(MPP_M_COMM), 7.5, TOL);
     ck_assert_double_eq_tol(M(MPP_M_LOST), 18.5, TOL);
     ck_assert_double_eq_tol(M(MPP_M_PRODUCTIVE), 17.5, TOL);
-    ck_assert_double_eq_tol(M(MPP_M_IMBALANCE), 5, TOL);      /* C = 10, 6, 9 */
+    ck_assert_double_eq_tol(M(MPP_M_IMBALANCE), 5, TOL); /* C = 10, 6, 9 */
     expect_cmp(MPP_P_EXEC, 10, 1, 12, 0, 11);
     expect_cmp(MPP_P_IDLE, 0, 0, 2, 1, 1);
     check_invariants();
@@ -242,8 +242,8 @@ END_TEST
 
 START_TEST(test_characteristics_nothing_lost)
 {
-    proc_t perfect[3] = {{.exec = 5, .cpu = 4, .sys = 1}, {.exec = 5, .cpu = 4, .sys = 1},
-                         {.exec = 5, .cpu = 4, .sys = 1}};
+    proc_t perfect[3] = {
+        {.exec = 5, .cpu = 4, .sys = 1}, {.exec = 5, .cpu = 4, .sys = 1}, {.exec = 5, .cpu = 4, .sys = 1}};
     build(perfect, 3);
     ck_assert_double_eq_tol(M(MPP_M_KEFF), 1.0, TOL);
     ck_assert_double_eq_tol(M(MPP_M_LOST), 0, TOL);
@@ -325,14 +325,31 @@ END_TEST
 
 START_TEST(test_characteristics_names)
 {
-    static const char *const main_labels[MPP_NMAIN] = {
-        "Parallelization efficiency", "Execution time", "Processors", "Total time", "Productive time", "CPU", "Sys",
-        "I/O", "Lost time", "Insufficient parallelism", "Communication", "SendRecv", "Real_sync", "Collective",
-        "System", "Idle time", "Load imbalance", "Potential sync", "Time variation", "Overlap"};
+    static const char *const main_labels[MPP_NMAIN] = {"Parallelization efficiency",
+                                                       "Execution time",
+                                                       "Processors",
+                                                       "Total time",
+                                                       "Productive time",
+                                                       "CPU",
+                                                       "Sys",
+                                                       "I/O",
+                                                       "Lost time",
+                                                       "Insufficient parallelism",
+                                                       "Communication",
+                                                       "SendRecv",
+                                                       "Real_sync",
+                                                       "Collective",
+                                                       "System",
+                                                       "Idle time",
+                                                       "Load imbalance",
+                                                       "Potential sync",
+                                                       "Time variation",
+                                                       "Overlap"};
     static const char *const pp_labels[MPP_NPP] = {
-        "Execution time", "Productive time", "Lost time", "Insufficient parallelism", "Communication", "SendRecv",
-        "Real sync", "Collective", "System", "Idle time", "Load imbalance", "Potential sync", "Time variation",
-        "Overlap"};
+        "Execution time", "Productive time", "Lost time",      "Insufficient parallelism",
+        "Communication",  "SendRecv",        "Real sync",      "Collective",
+        "System",         "Idle time",       "Load imbalance", "Potential sync",
+        "Time variation", "Overlap"};
     for (int m = 0; m < MPP_NMAIN; m++) {
         ck_assert_str_eq(mpp_main_names[m].label, main_labels[m]);
         const char *j = mpp_main_names[m].json_key;

@@ -69,8 +69,7 @@ END_TEST
  * predicted time of its MPI calls pcat[p] give its predicted quantities
  * (the mean work over the processes that entered first); then their sums,
  * minima and maxima; then the predicted characteristics into B.res. */
-static void build_predicted(const proc_t *procs, int nprocs, const double *speeds,
-                            const double (*pcat)[MPP_NCAT])
+static void build_predicted(const proc_t *procs, int nprocs, const double *speeds, const double (*pcat)[MPP_NCAT])
 {
     build(procs, nprocs);
     double work = 0, insufficient_work = 0;

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 
 #include "accumulate/waitstates/commids.h"
-#include "util/handlemap.h"
 #include "suites.h"
+#include "util/handlemap.h"
 
 static mpp_rankset_t set(const int *ranks, int n) { return (mpp_rankset_t){ranks, n}; }
 static const mpp_rankset_t none = {NULL, 0};

@@ -12,11 +12,7 @@
 #include "compare/compare.h"
 #include "suites.h"
 
-
-static json_t *interval(json_t *doc, size_t i)
-{
-    return json_array_get(json_object_get(doc, "intervals"), i);
-}
+static json_t *interval(json_t *doc, size_t i) { return json_array_get(json_object_get(doc, "intervals"), i); }
 
 static json_t *src(json_t *doc, size_t i, size_t s)
 {
@@ -92,7 +88,8 @@ START_TEST(test_compare_src_removed_and_counts)
     json_t *srcs = json_object_get(interval(b, 0), "src");
     json_t *removed = json_incref(json_array_get(srcs, 1));
     json_array_remove(srcs, 1);
-    json_object_set_new(src(b, 0, 0), "calls", json_integer(json_integer_value(json_object_get(src(a, 0, 0), "calls")) + 1));
+    json_object_set_new(src(b, 0, 0), "calls",
+                        json_integer(json_integer_value(json_object_get(src(a, 0, 0), "calls")) + 1));
     mpp_compare_options_t o = defaults();
     mpp_compare_t c;
     compare(a, b, &o, &c);
@@ -201,10 +198,12 @@ START_TEST(test_compare_processes_and_summary)
     double ta = json_number_value(json_object_get(main_a, "execution_time"));
     json_object_set_new(main_b, "execution_time", json_real(ta / 1.6));
     json_object_set_new(main_b, "processors", json_integer(4));
-    json_object_set_new(main_b, "communication", json_real(json_number_value(json_object_get(main_a, "communication")) + 1));
+    json_object_set_new(main_b, "communication",
+                        json_real(json_number_value(json_object_get(main_a, "communication")) + 1));
     /* a rank only in B's columns: not reported, the runs' ranks are not the same processes */
-    json_array_append_new(json_object_get(json_object_get(json_object_get(interval(b, 0), "real"), "by_process"), "ranks"),
-                          json_integer(3));
+    json_array_append_new(
+        json_object_get(json_object_get(json_object_get(interval(b, 0), "real"), "by_process"), "ranks"),
+        json_integer(3));
     mpp_compare_options_t o = defaults();
     mpp_compare_t c;
     compare(a, b, &o, &c);
@@ -219,8 +218,9 @@ START_TEST(test_compare_processes_and_summary)
     ck_assert(fabs(json_number_value(json_object_get(whole, "scaling_efficiency")) - 0.8) < 1e-9);
     json_t *comp, *communication = NULL;
     size_t k;
-    json_array_foreach(json_object_get(whole, "components"), k, comp) if (!strcmp(
-        json_string_value(json_object_get(comp, "name")), "communication")) communication = comp;
+    json_array_foreach(json_object_get(whole, "components"), k,
+                       comp) if (!strcmp(json_string_value(json_object_get(comp, "name")), "communication"))
+        communication = comp;
     ck_assert_ptr_nonnull(communication);
     ck_assert_str_eq(json_string_value(json_object_get(communication, "trend")), "grew");
     ck_assert(fabs(json_number_value(json_object_get(communication, "change")) - 1.0) < 1e-9);

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "context/config.h"
-#include "util/common.h"
 #include "suites.h"
+#include "util/common.h"
 
 /* --- an injected environment --- */
 
@@ -71,8 +71,7 @@ static void expect_accepted(int id, const char *value, long number)
     fake_set(env, value);
     mpp_config_parse(&cfg, fake_getenv);
     ck_assert_msg(!cfg.is_default[id], "%s='%s' should be accepted", env, value);
-    ck_assert_msg(cfg.number[id] == number, "%s='%s' gives %ld, expected %ld", env, value, cfg.number[id],
-                  number);
+    ck_assert_msg(cfg.number[id] == number, "%s='%s' gives %ld, expected %ld", env, value, cfg.number[id], number);
     ck_assert_str_eq(cfg.text[id], value);
     ck_assert_msg(mpp_warnings_count() == 0, "%s='%s' gave a warning: %s", env, value, mpp_warning_text(0));
 }
@@ -94,8 +93,7 @@ static void expect_rejected(int id, const char *value, const char *shown)
     ck_assert_msg(cfg.is_default[id], "%s='%s' should be rejected", env, shown);
     ck_assert_str_eq(cfg.text[id], mpp_vars[id].default_value);
     ck_assert_int_eq(cfg.number[id], number);
-    ck_assert_msg(mpp_warnings_count() == 1, "%s='%s': %zu warnings, expected 1", env, shown,
-                  mpp_warnings_count());
+    ck_assert_msg(mpp_warnings_count() == 1, "%s='%s': %zu warnings, expected 1", env, shown, mpp_warnings_count());
     const char *w = mpp_warning_text(0);
     ck_assert_msg(strstr(w, named) != NULL, "warning does not name %s: %s", named, w);
     ck_assert_msg(strstr(w, def) != NULL, "warning does not name the default %s: %s", def, w);
@@ -141,7 +139,7 @@ START_TEST(test_config_defaults)
     ck_assert_int_eq(cfg.number[MPP_CFG_WAITSTATES], 1);
     ck_assert_int_eq(cfg.number[MPP_CFG_SYNC_BATCH], 256);
     ck_assert_int_eq(cfg.number[MPP_CFG_HANG_TIMEOUT], 0); /* off */
-    ck_assert_int_eq(cfg.number[MPP_CFG_TRACE], 0);          /* off */
+    ck_assert_int_eq(cfg.number[MPP_CFG_TRACE], 0);        /* off */
     ck_assert_int_eq(cfg.number[MPP_CFG_TRACE_BUFFER], 16777216);
     ck_assert_int_eq(mpp_warnings_count(), 0);
 }
@@ -171,9 +169,10 @@ START_TEST(test_config_bool_values)
     static const struct {
         const char *text;
         long value;
-    } cases[] = {{"yes", 1}, {"NO", 0},  {"1", 1},    {"off", 0},  {"On", 1},
-                 {"TRUE", 1}, {"false", 0}, {"0", 0}, {"y", 1}, {"N", 0}};
-    static const int bools[] = {MPP_CFG_DISABLE, MPP_CFG_QUIET, MPP_CFG_OVERWRITE, MPP_CFG_PAPI_SRC, MPP_CFG_PREDICT, MPP_CFG_TRACE};
+    } cases[] = {{"yes", 1},  {"NO", 0},    {"1", 1}, {"off", 0}, {"On", 1},
+                 {"TRUE", 1}, {"false", 0}, {"0", 0}, {"y", 1},   {"N", 0}};
+    static const int bools[] = {MPP_CFG_DISABLE,  MPP_CFG_QUIET,   MPP_CFG_OVERWRITE,
+                                MPP_CFG_PAPI_SRC, MPP_CFG_PREDICT, MPP_CFG_TRACE};
     for (size_t b = 0; b < MPP_ARRAY_LEN(bools); b++)
         for (size_t i = 0; i < MPP_ARRAY_LEN(cases); i++)
             expect_accepted(bools[b], cases[i].text, cases[i].value);
@@ -243,7 +242,7 @@ START_TEST(test_config_string_values)
     expect_accepted(MPP_CFG_OUTPUT, longest, 0); /* MPP_CONFIG_STRING_MAX - 1 characters */
     static char name[NAME_MAX - 32 + 1];
     memset(name, 'n', sizeof name - 1);
-    expect_accepted(MPP_CFG_OUTPUT, name, 0); /* the longest file name */
+    expect_accepted(MPP_CFG_OUTPUT, name, 0);   /* the longest file name */
     expect_accepted(MPP_CFG_OUTPUT, "end%", 0); /* a trailing % is a percent sign */
     expect_accepted(MPP_CFG_OUTPUT, "./.x", 0);
     expect_accepted(MPP_CFG_PAPI_EVENTS, "PAPI_TOT_INS", 0);
@@ -381,7 +380,10 @@ START_TEST(test_config_bad_string)
 {
     static char overlong[5001], shown[128];
     expect_rejected(MPP_CFG_OUTPUT, "", "");
-    expect_rejected(MPP_CFG_OUTPUT, "a\x01" "b", "a?b");
+    expect_rejected(MPP_CFG_OUTPUT,
+                    "a\x01"
+                    "b",
+                    "a?b");
     expect_rejected(MPP_CFG_OUTPUT, "a\tb", "a?b");
     expect_rejected(MPP_CFG_OUTPUT, "run\n.prof", "run?.prof");
     expect_rejected(MPP_CFG_OUTPUT, "a\x7f", "a?");
@@ -413,7 +415,8 @@ START_TEST(test_config_bad_string)
     strcpy(long_name, "/tmp/");
     memset(long_name + 5, 'L', 300);
     strcpy(long_name + 305, ".prof");
-    expect_rejected(MPP_CFG_OUTPUT, long_name, "/tmp/LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL...");
+    expect_rejected(MPP_CFG_OUTPUT, long_name,
+                    "/tmp/LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL...");
     expect_rejected(MPP_CFG_OUTPUT, "/tmp/", "/tmp/");
     expect_rejected(MPP_CFG_OUTPUT, ".", ".");
     expect_rejected(MPP_CFG_OUTPUT, "a/..", "a/..");

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "analyze/characteristics.h"
-#include "context/config.h"
 #include "analyze/counter_stats.h"
+#include "context/config.h"
 #include "suites.h"
 #include "write/writer.h"
 
@@ -83,10 +83,7 @@ static void setup_counters(void)
     reduce_rows();
 }
 
-static const mpp_stat_t *stat_of(int event, int v)
-{
-    return &stats[event * MPP_HW_NV + v];
-}
+static const mpp_stat_t *stat_of(int event, int v) { return &stats[event * MPP_HW_NV + v]; }
 
 static void expect_stat(const mpp_stat_t *s, double sum, double min, int min_rank, double max, int max_rank,
                         int count)
@@ -278,8 +275,18 @@ static void setup_report(void)
     t.core_map = (char *)"0;1";
     machine_types[0] = mpp_node_type_key(&t);
     machine_host = (mpp_machine_host_t){(char *)"node7", 0, 3, 0, (char *)"0-1"};
-    machine_runs[0] = (char *)"node7\x1f" "0\x1f" "1\x1f" "2\x1f" "1\x1f" "0";
-    machine_runs[1] = (char *)"node7\x1f" "2\x1f" "0\x1f" "1\x1f" "0\x1f" "0-1";
+    machine_runs[0] = (char *)"node7\x1f"
+                              "0\x1f"
+                              "1\x1f"
+                              "2\x1f"
+                              "1\x1f"
+                              "0";
+    machine_runs[1] = (char *)"node7\x1f"
+                              "2\x1f"
+                              "0\x1f"
+                              "1\x1f"
+                              "0\x1f"
+                              "0-1";
     machine_data = (mpp_machine_data_t){NULL, machine_types, 1, &machine_host, 1, machine_runs, 2};
     ck_assert_int_eq(mpp_machine_summarize(&machine_data, &machine), 0);
 
@@ -412,9 +419,16 @@ START_TEST(test_counter_stats_json)
     static const struct {
         const char *key;
         double value;
-    } ins[] = {{"total.sum", 6000},        {"total.min", 1000},       {"total.min_rank", 2}, {"total.max", 3000},
-               {"total.max_rank", 1},      {"total.mean", 2000},      {"inside_mpi.sum", 1500},
-               {"outside_mpi.max", 2000},  {"by_process.total.1", 3000}, {"by_process.inside_mpi.0", 500},
+    } ins[] = {{"total.sum", 6000},
+               {"total.min", 1000},
+               {"total.min_rank", 2},
+               {"total.max", 3000},
+               {"total.max_rank", 1},
+               {"total.mean", 2000},
+               {"inside_mpi.sum", 1500},
+               {"outside_mpi.max", 2000},
+               {"by_process.total.1", 3000},
+               {"by_process.inside_mpi.0", 500},
                {"by_process.outside_mpi.1", 2000}};
     for (size_t i = 0; i < sizeof ins / sizeof *ins; i++) {
         snprintf(path, sizeof path, "%s.%s", ev, ins[i].key);
@@ -448,8 +462,9 @@ START_TEST(test_counter_stats_none_counted)
     iv.hw = NULL;
     iv.hw_by_process = NULL;
     const char *t = write_text();
-    expect_text(t, "\nHardware counters     : none counted (PAPI 7.0.0.0: no event of MPIPROF_PAPI_EVENTS=PAPI_TOT_INS "
-                   "can be counted here, see Warnings)\nClock ");
+    expect_text(t,
+                "\nHardware counters     : none counted (PAPI 7.0.0.0: no event of MPIPROF_PAPI_EVENTS=PAPI_TOT_INS "
+                "can be counted here, see Warnings)\nClock ");
     expect_text(t, "\n--- Hardware counters ---\nnone counted (see Hardware counters in the Parameters)\n"
                    "--- SRC points ---\n");
     json_t *doc = write_json();

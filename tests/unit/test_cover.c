@@ -157,7 +157,7 @@ START_TEST(test_cover_bound_joined)
     for (int i = 0; i < N; i++) {
         seed = seed * 1103515245u + 12345u;
         int64_t gap = 1 + (int64_t)(seed >> 8) % 50;
-        int64_t a = i < N / 2 ? 100 * (int64_t)i + gap /* in time order */
+        int64_t a = i < N / 2 ? 100 * (int64_t)i + gap                     /* in time order */
                               : (int64_t)(seed >> 4) % (100 * (int64_t)N); /* anywhere */
         int64_t len = 10 + (int64_t)(seed >> 12) % 40;
         w[2 * i] = a, w[2 * i + 1] = a + len;

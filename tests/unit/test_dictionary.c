@@ -6,21 +6,53 @@
 #include <string.h>
 
 #include "reduce/dictionary.h"
-#include "util/srckey.h"
 #include "suites.h"
+#include "util/srckey.h"
 
 /* Interval keys: parent key RS name US file US line. */
 #define K0 "0"
-#define K_INIT K0 "\x1e" "init\x1f" "a.c\x1f" "5"
-#define K_READ K_INIT "\x1e" "read\x1f" "a.c\x1f" "6"
-#define K_LOOP K0 "\x1e" "loop\x1f" "a.c\x1f" "10"
-#define K_EXCH K_LOOP "\x1e" "exch\x1f" "a.c\x1f" "12"
-#define K_AFTER K0 "\x1e" "after\x1f" "a.c\x1f" "30"
+#define K_INIT    \
+    K0 "\x1e"     \
+       "init\x1f" \
+       "a.c\x1f"  \
+       "5"
+#define K_READ        \
+    K_INIT "\x1e"     \
+           "read\x1f" \
+           "a.c\x1f"  \
+           "6"
+#define K_LOOP    \
+    K0 "\x1e"     \
+       "loop\x1f" \
+       "a.c\x1f"  \
+       "10"
+#define K_EXCH        \
+    K_LOOP "\x1e"     \
+           "exch\x1f" \
+           "a.c\x1f"  \
+           "12"
+#define K_AFTER    \
+    K0 "\x1e"      \
+       "after\x1f" \
+       "a.c\x1f"   \
+       "30"
 
 /* SRC keys: function RS path US line US function US text. */
-#define S_SEND "MPI_Send\x1e/src/a.c\x1f" "12\x1f" "exch\x1f" "a.c:12 (exch)"
-#define S_RECV "MPI_Recv\x1e/src/a.c\x1f" "13\x1f" "exch\x1f" "a.c:13 (exch)"
-#define S_ALLR "MPI_Allreduce\x1e/src/a.c\x1f" "20\x1f" "main\x1f" "a.c:20 (main)"
+#define S_SEND                 \
+    "MPI_Send\x1e/src/a.c\x1f" \
+    "12\x1f"                   \
+    "exch\x1f"                 \
+    "a.c:12 (exch)"
+#define S_RECV                 \
+    "MPI_Recv\x1e/src/a.c\x1f" \
+    "13\x1f"                   \
+    "exch\x1f"                 \
+    "a.c:13 (exch)"
+#define S_ALLR                      \
+    "MPI_Allreduce\x1e/src/a.c\x1f" \
+    "20\x1f"                        \
+    "main\x1f"                      \
+    "a.c:20 (main)"
 #define GS "\x1d"
 
 static mpp_dict_t A, B;
@@ -111,16 +143,25 @@ START_TEST(test_dictionary_many_records)
 {
     char key[32];
     for (int i = 0; i < 3000; i++) {
-        snprintf(key, sizeof key, "MPI_Send\x1e" "f%d", i);
+        snprintf(key, sizeof key,
+                 "MPI_Send\x1e"
+                 "f%d",
+                 i);
         ck_assert_int_eq(mpp_dict_add(&A, MPP_REC_SRC, key, i, 1), 0);
     }
     for (int i = 0; i < 3000; i += 2) {
-        snprintf(key, sizeof key, "MPI_Send\x1e" "f%d", i);
+        snprintf(key, sizeof key,
+                 "MPI_Send\x1e"
+                 "f%d",
+                 i);
         ck_assert_int_eq(mpp_dict_add(&A, MPP_REC_SRC, key, i - 1, 1), 0);
     }
     ck_assert_uint_eq(A.count, 3000);
     for (int i = 0; i < 3000; i++) {
-        snprintf(key, sizeof key, "MPI_Send\x1e" "f%d", i);
+        snprintf(key, sizeof key,
+                 "MPI_Send\x1e"
+                 "f%d",
+                 i);
         ck_assert_int_eq(mpp_dict_find(&A, MPP_REC_SRC, key), i);
         ck_assert_int_eq(A.records[i].min, i % 2 ? i : i - 1);
         ck_assert_int_eq(A.records[i].sum, i % 2 ? 1 : 2);
@@ -310,7 +351,14 @@ START_TEST(test_dictionary_canonical_ties_and_orphans)
     mpp_dict_add(&A, MPP_REC_INTERVAL, K_LOOP, 100, 1);
     mpp_dict_add(&A, MPP_REC_INTERVAL, K_AFTER, 100, 1); /* same first entry: by key */
     /* a child whose parent is in no dictionary */
-    mpp_dict_add(&A, MPP_REC_INTERVAL, K0 "\x1emissing\x1f" "a.c\x1f" "1\x1e" "child\x1f" "a.c\x1f" "2", 10, 1);
+    mpp_dict_add(&A, MPP_REC_INTERVAL,
+                 K0 "\x1emissing\x1f"
+                    "a.c\x1f"
+                    "1\x1e"
+                    "child\x1f"
+                    "a.c\x1f"
+                    "2",
+                 10, 1);
     ck_assert_int_eq(mpp_dict_canonical_order(&A), 0);
     EXPECT_ORDER(&A, MPP_REC_INTERVAL, K0, K_AFTER, K_LOOP);
 }
@@ -336,8 +384,8 @@ static void add_src_cells(mpp_dict_t *d)
     mpp_dict_add(d, MPP_REC_WARNING, "zz from rank 0", 0, 1);
     mpp_dict_add(d, MPP_REC_WARNING, "bb from rank 2", 2, 1);
     mpp_dict_add(d, MPP_REC_WARNING, "aa from rank 2", 2, 1);
-    mpp_dict_add(d, MPP_REC_CELL, CELL(K_AFTER, S_SEND), 0, 1);   /* unknown interval: dropped */
-    mpp_dict_add(d, MPP_REC_CELL, CELL(K0, "MPI_Bcast"), 0, 1);   /* unknown SRC: dropped */
+    mpp_dict_add(d, MPP_REC_CELL, CELL(K_AFTER, S_SEND), 0, 1); /* unknown interval: dropped */
+    mpp_dict_add(d, MPP_REC_CELL, CELL(K0, "MPI_Bcast"), 0, 1); /* unknown SRC: dropped */
 }
 
 START_TEST(test_dictionary_canonical_src_cells)
@@ -473,8 +521,14 @@ START_TEST(test_dictionary_srckey_two_frames)
 {
     char *function = NULL;
     mpp_frame_t *frames = NULL;
-    const char *key = "MPI_Allreduce\x1e/home/u/jacobi.c\x1f" "88\x1f" "exchange\x1f" "jacobi.c:88 (exchange)"
-                      "\x1e/home/u/main.c\x1f" "40\x1f" "main\x1f" "main.c:40 (main)";
+    const char *key = "MPI_Allreduce\x1e/home/u/jacobi.c\x1f"
+                      "88\x1f"
+                      "exchange\x1f"
+                      "jacobi.c:88 (exchange)"
+                      "\x1e/home/u/main.c\x1f"
+                      "40\x1f"
+                      "main\x1f"
+                      "main.c:40 (main)";
     int n = mpp_srckey_parse(key, &function, &frames);
     ck_assert_int_eq(n, 2);
     ck_assert_str_eq(function, "MPI_Allreduce");
@@ -498,8 +552,11 @@ START_TEST(test_dictionary_srckey_unresolved)
     char *function = NULL;
     mpp_frame_t *frames = NULL;
     /* as symbolize writes them: a module without line information, and an unknown address */
-    const char *key = "MPI_Recv\x1e/usr/lib/libfoo.so.1\x1f" "0\x1f\x1f" "libfoo.so.1+0x1a2b"
-                      "\x1e??\x1f" "0\x1f\x1f??+0x7f0012345678";
+    const char *key = "MPI_Recv\x1e/usr/lib/libfoo.so.1\x1f"
+                      "0\x1f\x1f"
+                      "libfoo.so.1+0x1a2b"
+                      "\x1e??\x1f"
+                      "0\x1f\x1f??+0x7f0012345678";
     int n = mpp_srckey_parse(key, &function, &frames);
     ck_assert_int_eq(n, 2);
     ck_assert_str_eq(function, "MPI_Recv");
@@ -528,7 +585,9 @@ START_TEST(test_dictionary_srckey_no_frames)
     free(function);
     mpp_srckey_free_frames(frames, n);
     /* the folded cell of calls beyond MPIPROF_MAX_SRC (profile.c) */
-    n = mpp_srckey_parse("MPI_Send\x1e\x1f" "0\x1f\x1f[other call sites]", &function, &frames);
+    n = mpp_srckey_parse("MPI_Send\x1e\x1f"
+                         "0\x1f\x1f[other call sites]",
+                         &function, &frames);
     ck_assert_int_eq(n, 1);
     ck_assert_str_eq(function, "MPI_Send");
     ck_assert_str_eq(frames[0].path, "");
@@ -572,7 +631,9 @@ START_TEST(test_dictionary_bad_args)
     ck_assert_str_eq(function, "");
     free(function);
     mpp_srckey_free_frames(frames, n);
-    n = mpp_srckey_parse("MPI_Send\x1e" "a.c", &function, &frames);
+    n = mpp_srckey_parse("MPI_Send\x1e"
+                         "a.c",
+                         &function, &frames);
     ck_assert_int_eq(n, 1);
     ck_assert_str_eq(frames[0].path, "a.c");
     ck_assert_int_eq(frames[0].line, 0);

@@ -46,8 +46,14 @@ static mpp_watch_call_t bare_call(void)
 
 START_TEST(test_hang_dump_header)
 {
-    mpp_hang_header_t h = {.rank = 3, .world_size = 8, .timeout = 60, .threads = 2, .pid = 4242,
-                           .run = "node1-4200-1700000000", .host = "node\n1", .program = "./app -x\t1",
+    mpp_hang_header_t h = {.rank = 3,
+                           .world_size = 8,
+                           .timeout = 60,
+                           .threads = 2,
+                           .pid = 4242,
+                           .run = "node1-4200-1700000000",
+                           .host = "node\n1",
+                           .program = "./app -x\t1",
                            .written = 1700000060.5};
     mpp_hang_write_header(out, &h);
     ck_assert_str_eq(written(), "mpiprof-hang-dump 1\n"
@@ -74,12 +80,25 @@ START_TEST(test_hang_dump_recv)
     w.depth = 4;
     const char *frames[MPP_MAX_DEPTH] = {"solver.c:88 (exchange)", "main.c:40 (main)"};
     mpp_watch_request_t requests[] = {
-        {.handle = 0x2c000001, .category = "SendRecv", .op = "MPI_Isend", .persistent = 0, .waited = 0,
-         .has_peer = 1, .peer_world = 5, .tag = 8},
+        {.handle = 0x2c000001,
+         .category = "SendRecv",
+         .op = "MPI_Isend",
+         .persistent = 0,
+         .waited = 0,
+         .has_peer = 1,
+         .peer_world = 5,
+         .tag = 8},
         {.handle = 0x2c000002, .category = "Collective", .op = "", .has_peer = 0},
     };
-    mpp_hang_call_t c = {.tid = 99, .function = "MPI_Recv", .category = "SendRecv", .entered = 10.25,
-                         .stuck_for = 61.0, .call = &w, .frames = frames, .noutstanding = 3, .nlisted = 2,
+    mpp_hang_call_t c = {.tid = 99,
+                         .function = "MPI_Recv",
+                         .category = "SendRecv",
+                         .entered = 10.25,
+                         .stuck_for = 61.0,
+                         .call = &w,
+                         .frames = frames,
+                         .noutstanding = 3,
+                         .nlisted = 2,
                          .requests = requests};
     mpp_hang_write_call(out, &c);
     mpp_hang_write_end(out, 0, 0);
@@ -119,13 +138,29 @@ START_TEST(test_hang_dump_special)
     w.nrequests = 2;
     const char *frames[MPP_MAX_DEPTH] = {0};
     mpp_watch_request_t requests[] = {
-        {.handle = 1, .category = "SendRecv", .op = "MPI_Irecv", .waited = 1, .has_peer = 1,
-         .peer_world = MPP_WATCH_ANY, .tag = -1},
-        {.handle = 2, .category = "SendRecv", .op = "MPI_Isend", .waited = 1, .has_peer = 1,
-         .peer_world = MPP_WATCH_PROC_NULL, .tag = MPP_WATCH_NONE},
+        {.handle = 1,
+         .category = "SendRecv",
+         .op = "MPI_Irecv",
+         .waited = 1,
+         .has_peer = 1,
+         .peer_world = MPP_WATCH_ANY,
+         .tag = -1},
+        {.handle = 2,
+         .category = "SendRecv",
+         .op = "MPI_Isend",
+         .waited = 1,
+         .has_peer = 1,
+         .peer_world = MPP_WATCH_PROC_NULL,
+         .tag = MPP_WATCH_NONE},
     };
-    mpp_hang_call_t c = {.tid = 1, .function = "MPI_Sendrecv", .category = "SendRecv", .call = &w,
-                         .frames = frames, .noutstanding = 2, .nlisted = 2, .requests = requests};
+    mpp_hang_call_t c = {.tid = 1,
+                         .function = "MPI_Sendrecv",
+                         .category = "SendRecv",
+                         .call = &w,
+                         .frames = frames,
+                         .noutstanding = 2,
+                         .nlisted = 2,
+                         .requests = requests};
     mpp_hang_write_call(out, &c);
     mpp_hang_write_end(out, 1, 12.5);
     const char *s = written();
@@ -151,8 +186,7 @@ START_TEST(test_hang_dump_bad_args)
     mpp_watch_call_t w = bare_call();
     w.dest = (mpp_watch_peer_t){4, MPP_WATCH_UNKNOWN};
     const char *frames[MPP_MAX_DEPTH] = {0};
-    mpp_hang_call_t c = {.tid = 1, .function = "MPI_Send", .category = "SendRecv", .call = &w,
-                         .frames = frames};
+    mpp_hang_call_t c = {.tid = 1, .function = "MPI_Send", .category = "SendRecv", .call = &w, .frames = frames};
     mpp_hang_write_call(out, &c);
     const char *s = written();
     ck_assert_ptr_nonnull(strstr(s, "dest rank=4 world=?\n"));

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/srckey.h"
 #include "suites.h"
+#include "util/srckey.h"
 #include "write/writer.h"
 
 #define FRAME(path, line, function) "\x1e" path "\x1f" #line "\x1f" function "\x1f" path ":" #line " (" function ")"
@@ -73,11 +73,14 @@ START_TEST(test_headline_tells_call_sites_apart)
     char *text = headline();
     /* the first frame where each stack differs from the others of its line */
     ck_assert_msg(strstr(text, "#1 SRC 1 MPI_Waitall at clover.f90:413 (clover_exchange) <- ... <- hydro.f90:50 "
-                               "(hydro): 4.000000 s in 100 calls\n"), "%s", text);
+                               "(hydro): 4.000000 s in 100 calls\n"),
+                  "%s", text);
     ck_assert_msg(strstr(text, "#2 SRC 2 MPI_Waitall at clover.f90:413 (clover_exchange) <- ... <- hydro.f90:77 "
-                               "(hydro): 3.000000 s in 100 calls\n"), "%s", text);
+                               "(hydro): 3.000000 s in 100 calls\n"),
+                  "%s", text);
     ck_assert_msg(strstr(text, "#3 SRC 3 MPI_Waitall at clover.f90:413 (clover_exchange) <- advection.f90:30 "
-                               "(advection): 2.000000 s in 100 calls\n"), "%s", text);
+                               "(advection): 2.000000 s in 100 calls\n"),
+                  "%s", text);
     free(text);
 }
 END_TEST

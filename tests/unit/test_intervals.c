@@ -15,10 +15,7 @@ static void setup(void)
     ck_assert_int_eq(mpp_intervals_init(16, 8, 1000), 0);
 }
 
-static int warned(const char *a, const char *b)
-{
-    return unit_find_warning((const char *const[]){a, b, NULL}) >= 0;
-}
+static int warned(const char *a, const char *b) { return unit_find_warning((const char *const[]){a, b, NULL}) >= 0; }
 
 START_TEST(test_intervals_whole_program)
 {
@@ -103,7 +100,7 @@ START_TEST(test_intervals_replicated_code)
     mpp_seq_begin(MARK(14), 3040);
     mpp_interval_end(NULL, MARK(15), 3100, 1);
     mpp_seq_end(MARK(16), 3200);
-    ck_assert_uint_eq(mpp_intervals[4].seq_ticks, 60);    /* 3040..3100 */
+    ck_assert_uint_eq(mpp_intervals[4].seq_ticks, 60); /* 3040..3100 */
     ck_assert_uint_eq(mpp_intervals[0].seq_ticks, 200 + 50 + 160);
 }
 END_TEST
@@ -114,7 +111,7 @@ START_TEST(test_intervals_cap_folds_into_parent)
     ck_assert_int_eq(mpp_interval_begin("a", MARK(1), 10, 1), 1);
     ck_assert_int_eq(mpp_interval_begin("b", MARK(2), 20, 1), 2);
     ck_assert_int_eq(mpp_interval_begin("c", MARK(3), 30, 1), -1); /* folded */
-    ck_assert_uint_eq(mpp_current_interval, 2);                   /* calls go to b */
+    ck_assert_uint_eq(mpp_current_interval, 2);                    /* calls go to b */
     ck_assert_int_eq(mpp_interval_begin("d", MARK(4), 40, 1), -1);
     mpp_interval_end(NULL, MARK(5), 50, 1); /* ends d: no effect */
     mpp_interval_end(NULL, MARK(6), 60, 1); /* ends c: no effect */

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reduce/dictionary.h"
 #include "records/machine.h"
+#include "reduce/dictionary.h"
 #include "suites.h"
 
 /* --- helpers --- */
@@ -141,12 +141,17 @@ START_TEST(test_machine_idlist_roundtrip)
 {
     static const struct {
         const char *in, *out;
-    } cases[] = {{"0-3,8,10-11", "0-3,8,10-11"}, {"3,1,2,2", "1-3"},   {"", ""},   {"7", "7"},
-                 {"0,2,4", "0,2,4"},             {"5-5,6", "5-6"},     {"1,", "1"}, {"0-1,1-2", "0-2"}};
+    } cases[] = {{"0-3,8,10-11", "0-3,8,10-11"},
+                 {"3,1,2,2", "1-3"},
+                 {"", ""},
+                 {"7", "7"},
+                 {"0,2,4", "0,2,4"},
+                 {"5-5,6", "5-6"},
+                 {"1,", "1"},
+                 {"0-1,1-2", "0-2"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char *out = idlist(cases[i].in);
-        ck_assert_msg(!strcmp(out, cases[i].out), "'%s' gave '%s', expected '%s'", cases[i].in, out,
-                      cases[i].out);
+        ck_assert_msg(!strcmp(out, cases[i].out), "'%s' gave '%s', expected '%s'", cases[i].in, out, cases[i].out);
         free(out);
     }
     int *ids;
@@ -194,9 +199,8 @@ START_TEST(test_machine_runs_socket_and_irregular)
 {
     /* bind-to socket: ranks 0-3 share PU 0-7, ranks 4-7 PU 8-15; then an
      * irregular tail (PU 0, 1, 5) and ranks whose binding is unknown */
-    static const char *items[] = {"s:0:0-7",  "s:1:0-7",  "s:2:0-7", "s:3:0-7", "s:4:8-15", "s:5:8-15",
-                                  "s:6:8-15", "s:7:8-15", "t:0:0",   "t:1:1",   "t:2:5",    "u:0",
-                                  "u:1",      "u:2"};
+    static const char *items[] = {"s:0:0-7",  "s:1:0-7", "s:2:0-7", "s:3:0-7", "s:4:8-15", "s:5:8-15", "s:6:8-15",
+                                  "s:7:8-15", "t:0:0",   "t:1:1",   "t:2:5",   "u:0",      "u:1",      "u:2"};
     mpp_run_t runs[14];
     int n = coalesce(items, 14, runs);
     ck_assert_int_eq(n, 5);
@@ -244,7 +248,12 @@ START_TEST(test_machine_runs_in_dictionary)
     ck_assert_int_ge(mpp_dict_find(&a, MPP_REC_FACT, "papi\x1fPAPI 7"), 0); /* other records kept */
     mpp_run_t r;
     ck_assert_int_eq(mpp_run_parse(a.records[mpp_dict_find(&a, MPP_REC_PLACEMENT,
-                                                           "node02\x1f" "32\x1f" "1\x1f" "32\x1f" "1\x1f" "0")]
+                                                           "node02\x1f"
+                                                           "32\x1f"
+                                                           "1\x1f"
+                                                           "32\x1f"
+                                                           "1\x1f"
+                                                           "0")]
                                        .key,
                                    &r),
                      0);
@@ -310,8 +319,9 @@ START_TEST(test_machine_summary_types_and_hosts)
 {
     /* three hosts, two node types; hosts come by lowest rank */
     char *types[2] = {smt_node_key(), small_node_key()};
-    mpp_machine_host_t hosts[3] = {{"node01", 0, 4, 0, "0-7"}, {"small1", 4, 2, 1, "0-1"}, {"node02", 6, 4, 0, "0-7"}};
-    static const char *items[] = {"node01:0:0", "node01:1:1", "node01:2:2", "node01:3:3", "small1:4:0-1",
+    mpp_machine_host_t hosts[3] = {
+        {"node01", 0, 4, 0, "0-7"}, {"small1", 4, 2, 1, "0-1"}, {"node02", 6, 4, 0, "0-7"}};
+    static const char *items[] = {"node01:0:0",   "node01:1:1",   "node01:2:2",   "node01:3:3",   "small1:4:0-1",
                                   "small1:5:0-1", "node02:6:0,4", "node02:7:1,5", "node02:8:2,6", "node02:9:3,7"};
     fixture_t f;
     build(&f, types, 2, hosts, 3, items, 10);
@@ -429,12 +439,40 @@ START_TEST(test_machine_bad_args)
     }
     ck_assert_int_eq(mpp_idlist_parse(NULL, &ids), -1);
     mpp_run_t r;
-    ck_assert_int_eq(mpp_run_parse("host\x1f" "0\x1f" "1", &r), -1);
-    ck_assert_int_eq(mpp_run_parse("host\x1fx\x1f" "1\x1f" "1\x1f" "0\x1f" "0", &r), -1);
-    ck_assert_int_eq(mpp_run_parse("host\x1f" "0\x1f" "1\x1f" "0\x1f" "0\x1f" "0", &r), -1); /* count 0 */
-    ck_assert_int_eq(mpp_run_parse("host\x1f" "0\x1f" "1\x1f" "2\x1f" "0\x1f" "0\x1f" "extra", &r), -1);
+    ck_assert_int_eq(mpp_run_parse("host\x1f"
+                                   "0\x1f"
+                                   "1",
+                                   &r),
+                     -1);
+    ck_assert_int_eq(mpp_run_parse("host\x1fx\x1f"
+                                   "1\x1f"
+                                   "1\x1f"
+                                   "0\x1f"
+                                   "0",
+                                   &r),
+                     -1);
+    ck_assert_int_eq(mpp_run_parse("host\x1f"
+                                   "0\x1f"
+                                   "1\x1f"
+                                   "0\x1f"
+                                   "0\x1f"
+                                   "0",
+                                   &r),
+                     -1); /* count 0 */
+    ck_assert_int_eq(mpp_run_parse("host\x1f"
+                                   "0\x1f"
+                                   "1\x1f"
+                                   "2\x1f"
+                                   "0\x1f"
+                                   "0\x1f"
+                                   "extra",
+                                   &r),
+                     -1);
     mpp_node_type_t t;
-    ck_assert_int_eq(mpp_node_type_parse("cpu\x1f" "1", &t), -1);
+    ck_assert_int_eq(mpp_node_type_parse("cpu\x1f"
+                                         "1",
+                                         &t),
+                     -1);
     ck_assert_ptr_null(t.model);
     /* a host with no run, an unreadable node type and a malformed run key */
     char *types[1] = {(char *)"garbage"};

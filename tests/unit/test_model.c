@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "analyze/model.h"
-#include "util/common.h"
 #include "suites.h"
+#include "util/common.h"
 
-#define A 1e-6 /* intra latency */
-#define B 1e-9 /* intra seconds per byte */
+#define A 1e-6  /* intra latency */
+#define B 1e-9  /* intra seconds per byte */
 #define AE 5e-6 /* inter latency */
 #define BE 1e-10
 
@@ -41,12 +41,12 @@ static double call_cost(int op, long sent, long recv, long P, int link)
     return mpp_model_call_seconds(&M, &p);
 }
 
-#define EXPECT(op, sent, recv, P, value)                                                                          \
-    do {                                                                                                          \
-        double got_ = cost(op, sent, recv, P), want_ = (value);                                                   \
-        ck_assert_msg(fabs(got_ - want_) <= 1e-12 * fabs(want_) + 1e-18,                                         \
+#define EXPECT(op, sent, recv, P, value)                                                                           \
+    do {                                                                                                           \
+        double got_ = cost(op, sent, recv, P), want_ = (value);                                                    \
+        ck_assert_msg(fabs(got_ - want_) <= 1e-12 * fabs(want_) + 1e-18,                                           \
                       "%s(sent=%ld recv=%ld P=%ld) = %.12g, expected %.12g", mpp_model_op_names[op], (long)(sent), \
-                      (long)(recv), (long)(P), got_, want_);                                                      \
+                      (long)(recv), (long)(P), got_, want_);                                                       \
     } while (0)
 
 /* --- point-to-point --- */
@@ -80,10 +80,10 @@ END_TEST
  * before: a repeat, then each argument changed alone. */
 START_TEST(test_model_terms_recent)
 {
-    const int64_t args[][4] = {{MPP_OP_ALLREDUCE, 8, 8, 4},  {MPP_OP_ALLREDUCE, 8, 8, 4},
-                               {MPP_OP_BCAST, 8, 8, 4},      {MPP_OP_BCAST, 1 << 20, 8, 4},
-                               {MPP_OP_BCAST, 1 << 20, 1 << 20, 4}, {MPP_OP_BCAST, 1 << 20, 1 << 20, 64},
-                               {MPP_OP_ALLREDUCE, 8, 8, 4}};
+    const int64_t args[][4] = {
+        {MPP_OP_ALLREDUCE, 8, 8, 4},   {MPP_OP_ALLREDUCE, 8, 8, 4},         {MPP_OP_BCAST, 8, 8, 4},
+        {MPP_OP_BCAST, 1 << 20, 8, 4}, {MPP_OP_BCAST, 1 << 20, 1 << 20, 4}, {MPP_OP_BCAST, 1 << 20, 1 << 20, 64},
+        {MPP_OP_ALLREDUCE, 8, 8, 4}};
     for (size_t i = 0; i < sizeof args / sizeof args[0]; i++) {
         double u, b, want_u, want_b;
         mpp_model_terms_recent((int)args[i][0], args[i][1], args[i][2], args[i][3], &u, &b);
@@ -98,7 +98,7 @@ START_TEST(test_model_barrier)
 {
     EXPECT(MPP_OP_BARRIER, 0, 0, 1, 0);
     EXPECT(MPP_OP_BARRIER, 0, 0, 2, A);
-    EXPECT(MPP_OP_BARRIER, 0, 0, 5, 3 * A);  /* dissemination: ceil(log2 5) rounds */
+    EXPECT(MPP_OP_BARRIER, 0, 0, 5, 3 * A); /* dissemination: ceil(log2 5) rounds */
     EXPECT(MPP_OP_BARRIER, 0, 0, 64, 6 * A);
 }
 END_TEST
@@ -106,9 +106,9 @@ END_TEST
 START_TEST(test_model_bcast)
 {
     /* binomial tree: L (a + n b), for P < 8 at any size and up to 12288 bytes */
-    EXPECT(MPP_OP_BCAST, 100, 0, 4, 2 * (A + 100 * B));      /* the root sends */
-    EXPECT(MPP_OP_BCAST, 0, 100, 4, 2 * (A + 100 * B));      /* the others receive: the same */
-    EXPECT(MPP_OP_BCAST, 1000000, 0, 4, 2 * (A + 1e6 * B));  /* P < 8 */
+    EXPECT(MPP_OP_BCAST, 100, 0, 4, 2 * (A + 100 * B));     /* the root sends */
+    EXPECT(MPP_OP_BCAST, 0, 100, 4, 2 * (A + 100 * B));     /* the others receive: the same */
+    EXPECT(MPP_OP_BCAST, 1000000, 0, 4, 2 * (A + 1e6 * B)); /* P < 8 */
     EXPECT(MPP_OP_BCAST, 12288, 0, 16, 4 * (A + 12288 * B));
     /* P a power of 2, up to 524288: scatter + recursive-doubling allgather, 2 L a + 2 f n b */
     EXPECT(MPP_OP_BCAST, 100000, 0, 16, 2 * 4 * A + 2 * (15.0 / 16) * 1e5 * B);
@@ -202,8 +202,7 @@ START_TEST(test_model_neighbor_and_links)
 {
     EXPECT(MPP_OP_NEIGHBOR, 4000, 6000, 9, A + 6000 * B);
     ck_assert_double_eq_tol(mpp_model_cost(&M, MPP_OP_BARRIER, 0, 0, 4, MPP_LINK_INTER), 2 * AE, 1e-18);
-    ck_assert_double_eq_tol(mpp_model_cost(&M, MPP_OP_ALLREDUCE, 8, 8, 4, MPP_LINK_INTER), 2 * (AE + 8 * BE),
-                            1e-18);
+    ck_assert_double_eq_tol(mpp_model_cost(&M, MPP_OP_ALLREDUCE, 8, 8, 4, MPP_LINK_INTER), 2 * (AE + 8 * BE), 1e-18);
     /* operations without a formula cost nothing here (measured, zero, started: see profile.c) */
     EXPECT(MPP_OP_MEASURED, 100, 100, 4, 0);
     EXPECT(MPP_OP_ZERO, 100, 100, 4, 0);
@@ -232,8 +231,9 @@ START_TEST(test_model_parse_full)
     memset(&m, 0, sizeof m);
     unsigned given = 99;
     char why[128] = "";
-    ck_assert_int_eq(mpp_model_parse("lat_intra=0.3us,bw_intra=8GB/s,lat_inter=2us,bw_inter=10GB/s", &m, &given, why,
-                                     sizeof why), 0);
+    ck_assert_int_eq(
+        mpp_model_parse("lat_intra=0.3us,bw_intra=8GB/s,lat_inter=2us,bw_inter=10GB/s", &m, &given, why, sizeof why),
+        0);
     ck_assert_uint_eq(given, 15);
     ck_assert_double_eq_tol(m.latency[MPP_LINK_INTRA], 0.3e-6, 1e-18);
     ck_assert_double_eq_tol(m.bandwidth[MPP_LINK_INTRA], 8e9, 1e-3);
@@ -319,8 +319,9 @@ START_TEST(test_model_describe)
     s.enabled = 1;
     unsigned given;
     char why[64];
-    ck_assert_int_eq(mpp_model_parse("lat_intra=0.3us,bw_intra=8GB/s,lat_inter=2us,bw_inter=10GB/s", &s.model,
-                                     &given, why, sizeof why), 0);
+    ck_assert_int_eq(mpp_model_parse("lat_intra=0.3us,bw_intra=8GB/s,lat_inter=2us,bw_inter=10GB/s", &s.model, &given,
+                                     why, sizeof why),
+                     0);
     s.source[MPP_MP_LAT_INTRA] = s.source[MPP_MP_BW_INTRA] = MPP_PSRC_GIVEN;
     s.source[MPP_MP_LAT_INTER] = MPP_PSRC_CALIBRATED;
     s.source[MPP_MP_BW_INTER] = MPP_PSRC_GIVEN;
@@ -499,11 +500,12 @@ START_TEST(test_model_not_calibrated)
     ck_assert(!mpp_model_usable(&s));
     char reason[MPP_MODEL_LINE];
     mpp_model_na_reason(&s, reason, sizeof reason);
-    ck_assert_str_eq(reason, "the communication model could not be calibrated: the intra-node ping-pong of ranks 0 "
-                             "and 1 took 4ms one way (128 KiB at 624.2MB/s) at MPI_Init and 3ms one way (128 KiB at "
-                             "262.1MB/s) at MPI_Finalize, beyond what a link takes (at most 100us, at least 100MB/s): "
-                             "the time its processes waited for the scheduler, sharing one CPU their affinity lets "
-                             "neither leave; give the parameters in MPIPROF_MODEL");
+    ck_assert_str_eq(reason,
+                     "the communication model could not be calibrated: the intra-node ping-pong of ranks 0 "
+                     "and 1 took 4ms one way (128 KiB at 624.2MB/s) at MPI_Init and 3ms one way (128 KiB at "
+                     "262.1MB/s) at MPI_Finalize, beyond what a link takes (at most 100us, at least 100MB/s): "
+                     "the time its processes waited for the scheduler, sharing one CPU their affinity lets "
+                     "neither leave; give the parameters in MPIPROF_MODEL");
     char lines[MPP_MODEL_MAX_LINES][MPP_MODEL_LINE];
     s.seconds = 0.15, s.seconds_finalize = 0.09;
     ck_assert_int_eq(mpp_model_describe(&s, lines, MPP_MODEL_MAX_LINES), 5);

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "write/numfmt.h"
 #include "suites.h"
+#include "write/numfmt.h"
 
 /* A fixed generator: every run checks the same values (xorshift64*). */
 static uint64_t rng_state;
@@ -59,12 +59,42 @@ static void check_int(int v)
 
 START_TEST(test_numfmt_fixed6_edges)
 {
-    static const double edges[] = {
-        0.0, 1.0, 0.1, 0.5, 0.9999995, 0.9999994999999999, 1e-6, 5e-7, 4.999999e-7, 5.000001e-7, 1.5e-6, 2.5e-6,
-        0.0078125 /* 1/128: a tie, half to even gives ...812 */, 0.0234375, 0.0000005, 123456.7890125,
-        9e12, 8.999999999999999e12, 9.000000000000002e12, 4503599627370496.0, 1e15, 1e22, 1e300, DBL_MAX,
-        DBL_MIN, DBL_TRUE_MIN, DBL_MIN / 3, DBL_EPSILON, 1e-300, 0.000001499999, 0.0000025, 99999.9999995,
-        999999.9999995, 3.0000005, 2.0000015, 1234567.0000005};
+    static const double edges[] = {0.0,
+                                   1.0,
+                                   0.1,
+                                   0.5,
+                                   0.9999995,
+                                   0.9999994999999999,
+                                   1e-6,
+                                   5e-7,
+                                   4.999999e-7,
+                                   5.000001e-7,
+                                   1.5e-6,
+                                   2.5e-6,
+                                   0.0078125 /* 1/128: a tie, half to even gives ...812 */,
+                                   0.0234375,
+                                   0.0000005,
+                                   123456.7890125,
+                                   9e12,
+                                   8.999999999999999e12,
+                                   9.000000000000002e12,
+                                   4503599627370496.0,
+                                   1e15,
+                                   1e22,
+                                   1e300,
+                                   DBL_MAX,
+                                   DBL_MIN,
+                                   DBL_TRUE_MIN,
+                                   DBL_MIN / 3,
+                                   DBL_EPSILON,
+                                   1e-300,
+                                   0.000001499999,
+                                   0.0000025,
+                                   99999.9999995,
+                                   999999.9999995,
+                                   3.0000005,
+                                   2.0000015,
+                                   1234567.0000005};
     for (size_t i = 0; i < sizeof edges / sizeof *edges; i++) {
         check_fixed6(edges[i]);
         check_fixed6(-edges[i]);
@@ -123,9 +153,23 @@ END_TEST
 
 START_TEST(test_numfmt_integers)
 {
-    static const unsigned long long u[] = {0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 65535, 4294967295ULL,
-                                           4294967296ULL, 9999999999999999999ULL, 10000000000000000000ULL,
-                                           ULLONG_MAX - 1, ULLONG_MAX};
+    static const unsigned long long u[] = {0,
+                                           1,
+                                           9,
+                                           10,
+                                           11,
+                                           99,
+                                           100,
+                                           101,
+                                           999,
+                                           1000,
+                                           65535,
+                                           4294967295ULL,
+                                           4294967296ULL,
+                                           9999999999999999999ULL,
+                                           10000000000000000000ULL,
+                                           ULLONG_MAX - 1,
+                                           ULLONG_MAX};
     for (size_t i = 0; i < sizeof u / sizeof *u; i++)
         check_u64(u[i]);
     for (unsigned long long p = 1; p && p < ULLONG_MAX / 10; p *= 10)

@@ -5,8 +5,8 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "suites.h"
 #include "accumulate/waitstates/waitstates.h"
+#include "suites.h"
 
 static int64_t delivered[16];
 static int ndelivered;

@@ -5,10 +5,10 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "suites.h"
+#include "util/srckey.h"
 #include "write/partial.h"
 #include "write/process_data.h"
-#include "util/srckey.h"
-#include "suites.h"
 
 static mpp_process_end_t end_of(int kind)
 {
@@ -107,18 +107,27 @@ static void sample(sample_t *s)
             s->hw[i][k] = k == MPP_HW_OUTSIDE ? NAN : v++;
         in->hw = s->hw[i];
     }
-    s->cell = (mpp_local_cell_t){.interval = 1, .src = s->src, .fid = 42, .calls = 1000000000007ull,
-                                 .bytes_sent = 8, .bytes_recv = 9, .time = 0.25, .model = 0.125, .overlap = 0.0625,
+    s->cell = (mpp_local_cell_t){.interval = 1,
+                                 .src = s->src,
+                                 .fid = 42,
+                                 .calls = 1000000000007ull,
+                                 .bytes_sent = 8,
+                                 .bytes_recv = 9,
+                                 .time = 0.25,
+                                 .model = 0.125,
+                                 .overlap = 0.0625,
                                  .predicted = 0.5};
     for (int k = 0; k < MPP_NCAT; k++)
         s->cell.cat[k] = 0.01 * (k + 1);
-    s->events[0] = "PAPI_TOT_INS\x1f" "cpu";
-    s->profile = (mpp_local_profile_t){.intervals = s->intervals, .nintervals = 2, .cells = &s->cell, .ncells = 1,
-                                       .predict = 1, .speed = 1.25};
+    s->events[0] = "PAPI_TOT_INS\x1f"
+                   "cpu";
+    s->profile = (mpp_local_profile_t){
+        .intervals = s->intervals, .nintervals = 2, .cells = &s->cell, .ncells = 1, .predict = 1, .speed = 1.25};
     s->profile.context.events = s->events;
     s->profile.context.nevents = 1;
     s->profile.context.binding = "0-3";
-    s->profile.context.node_type = "model\x1f" "1";
+    s->profile.context.node_type = "model\x1f"
+                                   "1";
     s->profile.context.node_allowed = "0-7";
     snprintf(s->run.program, sizeof s->run.program, "./x a b");
     snprintf(s->run.started, sizeof s->run.started, "2026-01-02T03:04:05+0000");
@@ -227,7 +236,8 @@ START_TEST(test_partial_process_data_lines)
     sample_t s;
     sample(&s);
     json_t *o = sample_json(&s);
-    json_t *intervals = json_incref(json_object_get(o, "intervals")), *cells = json_incref(json_object_get(o, "cells"));
+    json_t *intervals = json_incref(json_object_get(o, "intervals")),
+           *cells = json_incref(json_object_get(o, "cells"));
     json_object_del(o, "intervals");
     json_object_del(o, "cells");
     char *lines[4] = {json_dumps(o, JSON_REAL_PRECISION(17)),

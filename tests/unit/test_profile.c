@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/model.h"
 #include "accumulate/profile.h"
-#include "util/srckey.h"
-#include "suites.h"
 #include "accumulate/table.h"
+#include "analyze/model.h"
+#include "suites.h"
+#include "util/srckey.h"
 
 #define TOL 1e-12
 
@@ -25,11 +25,31 @@ enum {
     A_NOLINE = 0x8000, /* a module without line information */
 };
 
-#define R_WORK "/src/a.c\x1f" "20\x1f" "work\x1f" "a.c:20 (work)"
-#define R_MAIN "/src/a.c\x1f" "40\x1f" "main\x1f" "a.c:40 (main)"
-#define R_SOLVE "/src/b.c\x1f" "7\x1f" "solve\x1f" "b.c:7 (solve)"
-#define R_FMAIN "/src/prog.f90\x1f" "3\x1f" "MAIN__\x1f" "prog.f90:3 (MAIN__)"
-#define R_NOLINE "/usr/lib/libx.so\x1f" "0\x1f" "helper\x1f" "libx.so+0x8000"
+#define R_WORK     \
+    "/src/a.c\x1f" \
+    "20\x1f"       \
+    "work\x1f"     \
+    "a.c:20 (work)"
+#define R_MAIN     \
+    "/src/a.c\x1f" \
+    "40\x1f"       \
+    "main\x1f"     \
+    "a.c:40 (main)"
+#define R_SOLVE    \
+    "/src/b.c\x1f" \
+    "7\x1f"        \
+    "solve\x1f"    \
+    "b.c:7 (solve)"
+#define R_FMAIN         \
+    "/src/prog.f90\x1f" \
+    "3\x1f"             \
+    "MAIN__\x1f"        \
+    "prog.f90:3 (MAIN__)"
+#define R_NOLINE           \
+    "/usr/lib/libx.so\x1f" \
+    "0\x1f"                \
+    "helper\x1f"           \
+    "libx.so+0x8000"
 #define RS "\x1e"
 
 static int resolved_below_main;
@@ -54,7 +74,10 @@ static const char *fake_resolve(void *ctx, uintptr_t address)
     case A_LIBC:
     case A_FSTART:
         resolved_below_main++;
-        return "/lib/libc.so.6\x1f" "0\x1f" "__libc_start_main\x1f" "libc.so.6+0x3000";
+        return "/lib/libc.so.6\x1f"
+               "0\x1f"
+               "__libc_start_main\x1f"
+               "libc.so.6+0x3000";
     default:
         ck_abort_msg("resolver asked for unknown address %#lx", (unsigned long)address);
         return NULL;
@@ -88,8 +111,8 @@ static void setup(void)
     intervals[0].parent = -1;
     intervals[0].executions = 1;
     intervals[0].first_entry = 0;
-    intervals[0].ticks = 400;    /* 100 s */
-    intervals[0].seq_ticks = 8;  /* 2 s */
+    intervals[0].ticks = 400;   /* 100 s */
+    intervals[0].seq_ticks = 8; /* 2 s */
     intervals[0].cpu = 60;
     intervals[0].sys = 5;
     strcpy(intervals[1].name, "loop");
@@ -129,8 +152,7 @@ static void record(mpp_table_t *t, uint32_t fid, uint32_t interval, uintptr_t a,
 static void build(void)
 {
     const mpp_table_t *tables[2] = {&T1, &T2};
-    P = mpp_profile_build(tables, 2, intervals, 2, quarter_seconds, fake_resolve, &resolve_calls,
-                          fake_function_name);
+    P = mpp_profile_build(tables, 2, intervals, 2, quarter_seconds, fake_resolve, &resolve_calls, fake_function_name);
     ck_assert_ptr_nonnull(P);
 }
 
@@ -154,7 +176,9 @@ START_TEST(test_profile_intervals)
     ck_assert_int_eq(P->nintervals, 2);
     const mpp_local_interval_t *w = &P->intervals[0], *l = &P->intervals[1];
     ck_assert_str_eq(w->key, "0");
-    ck_assert_str_eq(l->key, "0" RS "loop\x1f" "a.c\x1f" "10");
+    ck_assert_str_eq(l->key, "0" RS "loop\x1f"
+                             "a.c\x1f"
+                             "10");
     ck_assert_ptr_eq(w->info, &intervals[0]);
     ck_assert_ptr_eq(l->info, &intervals[1]);
     ck_assert_int_eq(w->parent, -1);
@@ -186,7 +210,10 @@ START_TEST(test_profile_nested_key)
     three[2].parent = 1;
     P = mpp_profile_build(NULL, 0, three, 3, quarter_seconds, fake_resolve, &resolve_calls, fake_function_name);
     ck_assert_ptr_nonnull(P);
-    ck_assert_str_eq(P->intervals[2].key, "0" RS "loop\x1f" "a.c\x1f" "10" RS "exchange\x1f/src/halo.c\x1f" "77");
+    ck_assert_str_eq(P->intervals[2].key, "0" RS "loop\x1f"
+                                          "a.c\x1f"
+                                          "10" RS "exchange\x1f/src/halo.c\x1f"
+                                          "77");
     ck_assert_int_eq(P->intervals[2].parent, 1);
 }
 END_TEST
@@ -226,9 +253,9 @@ END_TEST
 START_TEST(test_profile_different_keys_stay_apart)
 {
     record(&T1, 0, 1, A_WORK, A_MAIN, 0, 0, 1, MPP_CAT_SENDRECV, 4, 0, 0);
-    record(&T1, 0, 0, A_WORK, A_MAIN, 0, 0, 1, MPP_CAT_SENDRECV, 4, 0, 0); /* another interval */
-    record(&T2, 1, 1, A_WORK, A_MAIN, 0, 0, 1, MPP_CAT_COLLECTIVE, 4, 0, 0); /* another function */
-    record(&T2, 0, 1, A_SOLVE, A_MAIN, 0, 0, 1, MPP_CAT_SENDRECV, 4, 0, 0);  /* another stack */
+    record(&T1, 0, 0, A_WORK, A_MAIN, 0, 0, 1, MPP_CAT_SENDRECV, 4, 0, 0);         /* another interval */
+    record(&T2, 1, 1, A_WORK, A_MAIN, 0, 0, 1, MPP_CAT_COLLECTIVE, 4, 0, 0);       /* another function */
+    record(&T2, 0, 1, A_SOLVE, A_MAIN, 0, 0, 1, MPP_CAT_SENDRECV, 4, 0, 0);        /* another stack */
     record(&T2, 0, 1, A_NOLINE, A_SOLVE, A_MAIN, 0, 1, MPP_CAT_SENDRECV, 4, 0, 0); /* unresolved line */
     build();
     ck_assert_int_eq(P->ncells, 5);
@@ -242,11 +269,11 @@ END_TEST
 
 START_TEST(test_profile_times_inclusive_by_category)
 {
-    record(&T1, 0, 1, A_WORK, A_MAIN, 0, 0, 4, MPP_CAT_SENDRECV, 12, 0, 0);      /* 3 s in loop */
-    record(&T2, 1, 1, A_SOLVE, A_MAIN, 0, 0, 2, MPP_CAT_COLLECTIVE, 8, 0, 0);    /* 2 s in loop */
-    record(&T1, 2, 0, A_MAIN, 0, 0, 0, 1, MPP_CAT_SYSTEM, 2, 0, 0);              /* 0.5 s in 0 */
-    record(&T2, 3, 1, A_SOLVE, A_MAIN, 0, 0, 1, MPP_CAT_IO, 4, 0, 0);            /* 1 s in loop */
-    record(&T1, 1, 0, A_MAIN, 0, 0, 0, 1, MPP_CAT_COLLECTIVE, 1, 0, 0);          /* 0.25 s in 0 */
+    record(&T1, 0, 1, A_WORK, A_MAIN, 0, 0, 4, MPP_CAT_SENDRECV, 12, 0, 0);   /* 3 s in loop */
+    record(&T2, 1, 1, A_SOLVE, A_MAIN, 0, 0, 2, MPP_CAT_COLLECTIVE, 8, 0, 0); /* 2 s in loop */
+    record(&T1, 2, 0, A_MAIN, 0, 0, 0, 1, MPP_CAT_SYSTEM, 2, 0, 0);           /* 0.5 s in 0 */
+    record(&T2, 3, 1, A_SOLVE, A_MAIN, 0, 0, 1, MPP_CAT_IO, 4, 0, 0);         /* 1 s in loop */
+    record(&T1, 1, 0, A_MAIN, 0, 0, 0, 1, MPP_CAT_COLLECTIVE, 1, 0, 0);       /* 0.25 s in 0 */
     build();
     const double *loop = P->intervals[1].cat, *whole = P->intervals[0].cat;
     ck_assert_double_eq_tol(loop[MPP_CAT_SENDRECV], 3, TOL);
@@ -284,8 +311,8 @@ END_TEST
 START_TEST(test_profile_cells_share_src)
 {
     record(&T1, 0, 1, A_WORK, A_MAIN, 0, 0, 1, MPP_CAT_SENDRECV, 4, 0, 0);
-    record(&T1, 0, 0, A_WORK, A_MAIN, 0, 0, 1, MPP_CAT_SENDRECV, 4, 0, 0);  /* another interval */
-    record(&T2, 0, 0, A_WORK2, A_MAIN, 0, 0, 1, MPP_CAT_SENDRECV, 4, 0, 0); /* same line, other address */
+    record(&T1, 0, 0, A_WORK, A_MAIN, 0, 0, 1, MPP_CAT_SENDRECV, 4, 0, 0);   /* another interval */
+    record(&T2, 0, 0, A_WORK2, A_MAIN, 0, 0, 1, MPP_CAT_SENDRECV, 4, 0, 0);  /* same line, other address */
     record(&T2, 1, 1, A_WORK, A_MAIN, 0, 0, 1, MPP_CAT_COLLECTIVE, 4, 0, 0); /* another function */
     build();
     ck_assert_int_eq(P->ncells, 3);
@@ -306,7 +333,8 @@ START_TEST(test_profile_folded_cell)
     record(&T1, 0, 1, 0, 0, 0, 0, 5, MPP_CAT_SENDRECV, 4, 0, 0);
     build();
     ck_assert_int_eq(resolve_calls, 0);
-    const mpp_local_cell_t *c = cell_of(1, "MPI_Send" RS "\x1f" "0\x1f\x1f[other call sites]");
+    const mpp_local_cell_t *c = cell_of(1, "MPI_Send" RS "\x1f"
+                                           "0\x1f\x1f[other call sites]");
     ck_assert_uint_eq(c->calls, 5);
     char *function;
     mpp_frame_t *frames;
@@ -431,8 +459,7 @@ START_TEST(test_profile_bad_args)
     ck_assert_int_eq(P->ncells, 0);
     ck_assert_int_eq(resolve_calls, 0);
     mpp_profile_free(P);
-    P = mpp_profile_build(NULL, 0, intervals, 2, quarter_seconds, fake_resolve, &resolve_calls,
-                          fake_function_name);
+    P = mpp_profile_build(NULL, 0, intervals, 2, quarter_seconds, fake_resolve, &resolve_calls, fake_function_name);
     ck_assert_ptr_nonnull(P);
     ck_assert_int_eq(P->ncells, 0);
     ck_assert_int_eq(P->nintervals, 2);

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 
 #include "reduce/exchange.h"
-#include "util/srckey.h"
 #include "suites.h"
+#include "util/srckey.h"
 
 typedef struct {
     mpp_interval_t info[2];
@@ -28,8 +28,8 @@ static void fake_profile(fake_t *f, double e, double c, uint64_t calls)
     f->intervals[0] = (mpp_local_interval_t){.key = "0", .info = &f->info[0], .parent = -1, .exec = e + 1};
     f->intervals[1] = (mpp_local_interval_t){.key = f->key1, .info = &f->info[1], .parent = 0, .exec = e};
     f->intervals[0].cat[MPP_CAT_SENDRECV] = f->intervals[1].cat[MPP_CAT_SENDRECV] = c;
-    f->cells[0] = (mpp_local_cell_t){.interval = 1, .src = f->src, .calls = calls, .bytes_sent = 8 * calls,
-                                     .time = c};
+    f->cells[0] =
+        (mpp_local_cell_t){.interval = 1, .src = f->src, .calls = calls, .bytes_sent = 8 * calls, .time = c};
     f->cells[0].cat[MPP_CAT_SENDRECV] = c;
     f->profile = (mpp_local_profile_t){.intervals = f->intervals, .nintervals = 2, .cells = f->cells, .ncells = 1};
     f->profile.context.machine_na = "not in this test";
@@ -118,10 +118,7 @@ START_TEST(test_reduce_selection_by_rank)
 }
 END_TEST
 
-START_TEST(test_reduce_bad_args)
-{
-    ck_assert_ptr_null(mpp_reduce_in_memory(NULL, NULL, NULL, 0, 1, "all"));
-}
+START_TEST(test_reduce_bad_args) { ck_assert_ptr_null(mpp_reduce_in_memory(NULL, NULL, NULL, 0, 1, "all")); }
 END_TEST
 
 Suite *reduce_suite(void)

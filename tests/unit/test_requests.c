@@ -3,9 +3,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "util/common.h"
 #include "attribute/requests.h"
 #include "suites.h"
+#include "util/common.h"
 
 static void setup(void)
 {
@@ -30,8 +30,7 @@ static void expect_found(uint64_t handle, int kind, int persistent, int64_t sent
 static void expect_missing(uint64_t handle)
 {
     mpp_request_info_t info;
-    ck_assert_msg(!mpp_request_find(handle, &info), "handle %#llx should not be found",
-                  (unsigned long long)handle);
+    ck_assert_msg(!mpp_request_find(handle, &info), "handle %#llx should not be found", (unsigned long long)handle);
 }
 
 /* The home slot of a handle in a table of `cap` slots: a copy of requests.c's
@@ -228,7 +227,8 @@ START_TEST(test_requests_overlap_shared)
     uint32_t serial[40];
     /* 40 requests returned 10 ns apart, each a 1 ms transfer, completed 5 ms later */
     for (int i = 0; i < 40; i++) {
-        mpp_request_add_started(100 + (uint64_t)i, MPP_CAT_COLLECTIVE, 0, 8, 8, NULL, 1e-3, 1000 + 10 * (uint64_t)i, &o);
+        mpp_request_add_started(100 + (uint64_t)i, MPP_CAT_COLLECTIVE, 0, 8, 8, NULL, 1e-3, 1000 + 10 * (uint64_t)i,
+                                &o);
         ck_assert(mpp_request_find(100 + (uint64_t)i, &info));
         serial[i] = info.serial;
     }

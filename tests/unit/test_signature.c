@@ -52,9 +52,9 @@ START_TEST(test_signature_compare)
     /* a struct received whole: by hash; a shorter message into it: not decidable */
     mpp_signature_t s = mpp_sig_repeat(mpp_sig_concat(mpp_sig_basic(INT4), mpp_sig_basic(DOUBLE8)), 4);
     ck_assert_int_eq(mpp_sig_compare(s, s), MPP_SIG_MATCH);
-    ck_assert_int_eq(mpp_sig_compare(mpp_sig_repeat(mpp_sig_concat(mpp_sig_basic(INT4), mpp_sig_basic(DOUBLE8)), 2),
-                                     s),
-                     MPP_SIG_UNKNOWN);
+    ck_assert_int_eq(
+        mpp_sig_compare(mpp_sig_repeat(mpp_sig_concat(mpp_sig_basic(INT4), mpp_sig_basic(DOUBLE8)), 2), s),
+        MPP_SIG_UNKNOWN);
     /* a type the profiler could not decode */
     mpp_signature_t unknown = {0, 3, -2};
     ck_assert_int_eq(mpp_sig_compare(unknown, ints), MPP_SIG_UNKNOWN);

@@ -6,8 +6,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "suites.h"
 #include "accumulate/table.h"
+#include "suites.h"
 
 static mpp_table_t T;
 
@@ -175,9 +175,9 @@ START_TEST(test_table_at_generation)
     uint64_t generation = T.generation, hash = c->hash;
     size_t slot = (size_t)(c - T.cells);
     ck_assert_ptr_eq(mpp_table_at(&T, generation, slot, hash), c);
-    ck_assert_ptr_null(mpp_table_at(&T, generation, slot, hash ^ 2));       /* another cell's hash */
-    ck_assert_ptr_null(mpp_table_at(&T, generation, T.capacity, hash));     /* out of the table */
-    for (int i = 1; i < 2000; i++) { /* growth moves the cells */
+    ck_assert_ptr_null(mpp_table_at(&T, generation, slot, hash ^ 2));   /* another cell's hash */
+    ck_assert_ptr_null(mpp_table_at(&T, generation, T.capacity, hash)); /* out of the table */
+    for (int i = 1; i < 2000; i++) {                                    /* growth moves the cells */
         key_of(i, &fid, &interval, f);
         mpp_table_lookup(&T, fid, interval, f);
     }

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suites.h"
 #include "accumulate/waitstates/treereduce.h"
+#include "suites.h"
 
 enum { MAXM = 70, MAXV = 6, MAXMSG = 20000 };
 
@@ -153,7 +153,10 @@ static void deliver(int i)
     step(q.to, r, next);
 }
 
-static int64_t own_value(int member, int k, int j) { return (int64_t)((member * 7919 + k * 31 + j * 17) % 1000) - 300; }
+static int64_t own_value(int member, int k, int j)
+{
+    return (int64_t)((member * 7919 + k * 31 + j * 17) % 1000) - 300;
+}
 
 static void contribute(int who, uint64_t comm, int k, int op, int len, const mpp_tree_t *tree)
 {

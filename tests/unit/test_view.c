@@ -11,7 +11,6 @@
 #include "suites.h"
 #include "write/view.h"
 
-
 /* The member at a path of keys and [indexes], such as intervals[1].real. */
 static json_t *at(json_t *root, const char *path)
 {
@@ -83,14 +82,20 @@ END_TEST
 
 START_TEST(test_view_check_members)
 {
-    static const struct { const char *path; const char *value; const char *needle; } cases[] = {
+    static const struct {
+        const char *path;
+        const char *value;
+        const char *needle;
+    } cases[] = {
         {"intervals", NULL, "intervals: missing (an array is required)"},
         {"intervals", "[]", "intervals: empty"},
         {"parameters.processes", "0", "parameters.processes: 0, but at least 1"},
         {"parameters.warnings", "[1]", "parameters.warnings[0]: 1, but a string is required"},
         {"parameters.partial", "true", "parameters.partial: true, but false or an object"},
-        {"intervals[1].real.main.lost_time", "\"3\"", "intervals[1].real.main.lost_time: a string, but a number >= 0 or null"},
-        {"intervals[0].real.main.parallelization_efficiency", "1.5", "parallelization_efficiency: 1.5, but a number from 0 to 1"},
+        {"intervals[1].real.main.lost_time", "\"3\"",
+         "intervals[1].real.main.lost_time: a string, but a number >= 0 or null"},
+        {"intervals[0].real.main.parallelization_efficiency", "1.5",
+         "parallelization_efficiency: 1.5, but a number from 0 to 1"},
         {"intervals[0].real.main.idle_time", "-1.0", "intervals[0].real.main.idle_time: -1, but a number >= 0"},
         {"intervals[0].real.comparative.lost_time.max_rank", NULL, "comparative.lost_time.max_rank: missing"},
         {"intervals[1].real.by_process.idle_time", "[0.1]", "by_process.idle_time: 1 entries, but 2 are required"},
@@ -252,7 +257,8 @@ START_TEST(test_view_page)
     int rc;
     char *page = page_of(&doc, 1, &rc, why, sizeof why);
     ck_assert_msg(rc == 0, "%s", why);
-    ck_assert_msg(!strncmp(page, mpp_view_page_head, strlen(mpp_view_page_head)), "the page begins with the template");
+    ck_assert_msg(!strncmp(page, mpp_view_page_head, strlen(mpp_view_page_head)),
+                  "the page begins with the template");
     ck_assert_msg(!strcmp(page + strlen(page) - strlen(mpp_view_page_tail), mpp_view_page_tail), "and ends with it");
     /* the one "</script>" of the data block is its end, and no "<!--" opens in it */
     char *data = page + strlen(mpp_view_page_head);

@@ -4,9 +4,9 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "util/handlemap.h"
-#include "suites.h"
 #include "accumulate/waitstates/waitstates.h"
+#include "suites.h"
+#include "util/handlemap.h"
 
 /* What was delivered, by origin (slot = an id chosen by the test). */
 static int64_t delivered[16], delivered_fine[16];
@@ -303,8 +303,8 @@ END_TEST
 START_TEST(test_sync_terms)
 {
     ck_assert_int_eq(mpp_sync_term(100, 40, 10), 60);
-    ck_assert_int_eq(mpp_sync_term(100, 95, 10), 0);  /* below the threshold */
-    ck_assert_int_eq(mpp_sync_term(100, 100, 0), 0);  /* the last to enter waits for nobody */
+    ck_assert_int_eq(mpp_sync_term(100, 95, 10), 0); /* below the threshold */
+    ck_assert_int_eq(mpp_sync_term(100, 100, 0), 0); /* the last to enter waits for nobody */
     ck_assert_int_eq(mpp_late_sender_wait(50, 80, 0), 50);
     ck_assert_int_eq(mpp_late_sender_wait(500, 80, 0), 80);
     ck_assert_int_eq(mpp_late_sender_wait(500, -80, 0), 0);
@@ -374,14 +374,14 @@ START_TEST(test_instances_batches)
             ck_assert_int_eq(n, 4);
             /* instance 1 (nonblocking) never completed before its batch went */
             ck_assert_int_eq(unknown, 1);
-            ck_assert_int_eq(b->values[0], 0);            /* entries */
-            ck_assert_int_eq(b->values[4 + 0], 5);        /* exits */
+            ck_assert_int_eq(b->values[0], 0);     /* entries */
+            ck_assert_int_eq(b->values[4 + 0], 5); /* exits */
             ck_assert_int_eq(b->values[4 + 1], INT64_MIN);
-            ck_assert_int_eq(b->values[8 + 0], -5);       /* negated exits */
+            ck_assert_int_eq(b->values[8 + 0], -5); /* negated exits */
             ck_assert_int_eq(b->values[8 + 1], INT64_MAX);
             ck_assert_uint_eq(b->origins[2].slot, 2);
             ck_assert_uint_eq(b->places[2], 2); /* each instance keeps its place */
-            mpp_batch_put(&pool, b); /* reduced: the next batch takes its buffer */
+            mpp_batch_put(&pool, b);            /* reduced: the next batch takes its buffer */
         }
         mpp_request_origin_t *o;
         ids[i] = mpp_instances_begin(&r, 100 * i, INT64_MIN, (uint64_t)i, &o);
@@ -439,7 +439,7 @@ START_TEST(test_instances_terms)
     ck_assert_int_eq(var[0], 20);
     ck_assert_int_eq(var[1], -1); /* not known: not counted */
     mpp_instances_terms(2, sent, max, NULL, 25, 25, NULL, NULL, pot, var, NULL, NULL);
-    ck_assert_int_eq(var[0], 0);  /* below the clock uncertainty */
+    ck_assert_int_eq(var[0], 0); /* below the clock uncertainty */
 }
 END_TEST
 
@@ -455,10 +455,10 @@ START_TEST(test_instances_terms_shared)
     mpp_cover_reset(&exits);
     int64_t sent[3 * N], max[3 * N], pot[N], var[N];
     for (int j = 0; j < N; j++) {
-        sent[j] = 1000 + 10 * j;             /* the root enters ... */
-        sent[N + j] = 1005 + 10 * j;         /* ... and leaves at once */
+        sent[j] = 1000 + 10 * j;     /* the root enters ... */
+        sent[N + j] = 1005 + 10 * j; /* ... and leaves at once */
         sent[2 * N + j] = -sent[N + j];
-        max[j] = 100000 + 20 * j;            /* the other member, much later */
+        max[j] = 100000 + 20 * j; /* the other member, much later */
         max[N + j] = 100010 + 20 * j;
         max[2 * N + j] = -sent[N + j];
     }
@@ -469,8 +469,8 @@ START_TEST(test_instances_terms_shared)
         ck_assert_int_ge(var[j], 0);
         pot_sum += pot[j], var_sum += var[j];
     }
-    ck_assert_int_eq(pot[0], 100000 - 1000);         /* the first gets its whole window */
-    ck_assert_int_eq(pot[1], 20);                    /* the next what sticks out */
+    ck_assert_int_eq(pot[0], 100000 - 1000);                 /* the first gets its whole window */
+    ck_assert_int_eq(pot[1], 20);                            /* the next what sticks out */
     ck_assert_int_eq(pot_sum, 100000 + 20 * (N - 1) - 1000); /* the union */
     ck_assert_int_eq(var_sum, 100010 + 20 * (N - 1) - 1005);
     /* without covers, every window counts in full: far more than the time */
@@ -500,11 +500,11 @@ START_TEST(test_instances_terms_bounded)
     int64_t pot[3], var[3];
     mpp_window_cuts_t cuts = {0, 0, 0};
     mpp_instances_terms(3, sent, max, bound, 10, 10, &entries, &exits, pot, var, NULL, &cuts);
-    ck_assert_int_eq(pot[0], 50);        /* [100, 150) */
-    ck_assert_int_eq(var[0], 45);        /* [105, 150) */
+    ck_assert_int_eq(pot[0], 50);         /* [100, 150) */
+    ck_assert_int_eq(var[0], 45);         /* [105, 150) */
     ck_assert_int_eq(pot[1], 1100 - 200); /* no bound: [200, 1100) */
     ck_assert_int_eq(var[1], 1110 - 205);
-    ck_assert_int_eq(pot[2], 0);         /* a bound before its entry leaves nothing */
+    ck_assert_int_eq(pot[2], 0); /* a bound before its entry leaves nothing */
     ck_assert_int_eq(var[2], 0);
     ck_assert_uint_eq(cuts.windows, 4);
     ck_assert_uint_eq(cuts.within, 0); /* all cut by far more than the threshold of 10 */

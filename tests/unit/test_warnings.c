@@ -133,7 +133,7 @@ START_TEST(test_warnings_echo)
     mpp_warn("early two");
     mpp_warnings_set_echo(1); /* the pending ones are printed now */
     mpp_warn("late");
-    mpp_warn("late");         /* identical: not again */
+    mpp_warn("late"); /* identical: not again */
     mpp_warnings_set_echo(0);
     mpp_warn("silent");
     const char *err = captured_text();

@@ -14,27 +14,25 @@
 START_TEST(test_writer_text_structure)
 {
     const char *t = write_text();
-    EXPECT_IN_ORDER(t, "mpiprof protocol\n", "\nParameters\n", "\nProgram ", "\nWorking directory ", "\nStarted ",
-                    "\nFinished ", "\nProtocol written ", "\nProcesses ", "\nNodes ", "\nThreads level ",
-                    "\nMPI library ", "\nMPI standard ", "\nProfiler ", "\nCollection mode ", "\nConfiguration ",
-                    "\nMachine ", "\nPlacement ", "\nHardware counters ", "\nClock ", "\nPrediction model ",
-                    "\nWarnings ",
-                    "\n==== Interval 0  \"whole program\"  file=main.c line=12  level=0  parent=none  "
-                    "executions=1 ====\n",
-                    "\n--- Main characteristics (real) ---\n", "\nParallelization efficiency ", "\nExecution time ",
-                    "\nProcessors ", "\nTotal time ", "\nProductive time ", "\nLost time ",
-                    "\n   Insufficient parallelism ", "\n   Communication ", "\n   Idle time ", "\nLoad imbalance ",
-                    "\nPotential sync ", "\nTime variation ", "\nOverlap ",
-                    "\n--- Comparative characteristics (real) ---\n", "Tmin", "Rank", "Tmax", "Rank", "Tmean",
-                    "\nExecution time ", "\nProductive time ", "\nLost time ", "\nInsufficient parallelism ",
-                    "\nCommunication ", "\nSendRecv ", "\nReal sync ", "\nCollective ", "\nSystem ",
-                    "\nIdle time ", "\nLoad imbalance ", "\nPotential sync ", "\nTime variation ", "\nOverlap ",
-                    "\n--- Characteristics by process (real) ---\n", "\nExecution time ", "\nOverlap ",
-                    "\n--- Main characteristics (predicted) ---\n", "\n--- Comparative characteristics (predicted) ---\n",
-                    "\n--- Characteristics by process (predicted) ---\n", "\n--- SRC points ---\n",
-                    "\nSRC 2  MPI_Send  calls=10  bytes_sent=80  bytes_recv=0\n", "\n   time ", "\n   stack ",
-                    "\nSRC 1  MPI_Allreduce  calls=400  bytes_sent=3200  bytes_recv=3200\n", "\n   time ",
-                    "\n   stack ");
+    EXPECT_IN_ORDER(
+        t, "mpiprof protocol\n", "\nParameters\n", "\nProgram ", "\nWorking directory ", "\nStarted ", "\nFinished ",
+        "\nProtocol written ", "\nProcesses ", "\nNodes ", "\nThreads level ", "\nMPI library ", "\nMPI standard ",
+        "\nProfiler ", "\nCollection mode ", "\nConfiguration ", "\nMachine ", "\nPlacement ", "\nHardware counters ",
+        "\nClock ", "\nPrediction model ", "\nWarnings ",
+        "\n==== Interval 0  \"whole program\"  file=main.c line=12  level=0  parent=none  "
+        "executions=1 ====\n",
+        "\n--- Main characteristics (real) ---\n", "\nParallelization efficiency ", "\nExecution time ",
+        "\nProcessors ", "\nTotal time ", "\nProductive time ", "\nLost time ", "\n   Insufficient parallelism ",
+        "\n   Communication ", "\n   Idle time ", "\nLoad imbalance ", "\nPotential sync ", "\nTime variation ",
+        "\nOverlap ", "\n--- Comparative characteristics (real) ---\n", "Tmin", "Rank", "Tmax", "Rank", "Tmean",
+        "\nExecution time ", "\nProductive time ", "\nLost time ", "\nInsufficient parallelism ", "\nCommunication ",
+        "\nSendRecv ", "\nReal sync ", "\nCollective ", "\nSystem ", "\nIdle time ", "\nLoad imbalance ",
+        "\nPotential sync ", "\nTime variation ", "\nOverlap ", "\n--- Characteristics by process (real) ---\n",
+        "\nExecution time ", "\nOverlap ", "\n--- Main characteristics (predicted) ---\n",
+        "\n--- Comparative characteristics (predicted) ---\n", "\n--- Characteristics by process (predicted) ---\n",
+        "\n--- SRC points ---\n", "\nSRC 2  MPI_Send  calls=10  bytes_sent=80  bytes_recv=0\n", "\n   time ",
+        "\n   stack ", "\nSRC 1  MPI_Allreduce  calls=400  bytes_sent=3200  bytes_recv=3200\n", "\n   time ",
+        "\n   stack ");
     /* the whole-program header once, and nothing after the last SRC point's stack */
     ck_assert_ptr_null(strstr(strstr(t, "==== Interval 0") + 1, "==== Interval"));
     ck_assert_int_eq(t[strlen(t) - 1], '\n');
@@ -141,7 +139,7 @@ START_TEST(test_writer_waitstates)
 {
     rd.waitstates = 1;
     iv.waitstates_known = 1;
-    cells[1].wait[0] = (mpp_stat_t){0.4, 0.0, 0.4, 1, 0, 2};  /* MPI_Send? a receive in a real run; the */
+    cells[1].wait[0] = (mpp_stat_t){0.4, 0.0, 0.4, 1, 0, 2};   /* MPI_Send? a receive in a real run; the */
     cells[0].wait[1] = (mpp_stat_t){0.25, 0.05, 0.2, 1, 0, 2}; /* writer does not care which */
     cells[0].wait[2] = (mpp_stat_t){0.01, 0.0, 0.01, 0, 1, 2};
     cell_by[0][MPP_CELL_POTSYNC] = 0.2, cell_by[0][MPP_NCELLV + MPP_CELL_POTSYNC] = 0.05;
@@ -322,7 +320,7 @@ START_TEST(test_writer_json_src)
     expect_int(doc, "intervals.0.src.0.by_process.bytes_sent.1", 40);
     ck_assert_uint_eq(json_array_size(path_get(doc, "intervals.0.src.0.stack")), 1);
     expect_str(doc, "intervals.0.src.0.stack.0.file", "libfoo.so");
-    expect_null(doc, "intervals.0.src.0.stack.0.line");     /* unresolved */
+    expect_null(doc, "intervals.0.src.0.stack.0.line"); /* unresolved */
     expect_null(doc, "intervals.0.src.0.stack.0.function");
     expect_str(doc, "intervals.0.src.0.stack.0.text", "libfoo.so+0x1a2b");
     expect_int(doc, "intervals.0.src.1.id", 1);
@@ -364,7 +362,9 @@ START_TEST(test_writer_json_non_utf8)
     strcpy(run.program, "./jacobi caf\xe9.dat");
     free(srcs[1].function);
     mpp_srckey_free_frames(srcs[1].frames, srcs[1].nframes);
-    srcs[1].nframes = mpp_srckey_parse("MPI_Send\x1e/data/caf\xe9/libfoo.so\x1f" "0\x1f\x1f" "libfoo.so+0x1a2b",
+    srcs[1].nframes = mpp_srckey_parse("MPI_Send\x1e/data/caf\xe9/libfoo.so\x1f"
+                                       "0\x1f\x1f"
+                                       "libfoo.so+0x1a2b",
                                        &srcs[1].function, &srcs[1].frames);
     json_t *doc = write_json();
     json_t *program = json_object_get(path_get(doc, "parameters"), "program");
@@ -395,7 +395,8 @@ static void with_model(void)
     unsigned given;
     char why[64];
     ck_assert_int_eq(mpp_model_parse("lat_intra=0.5us,bw_intra=4GB/s,lat_inter=3us,bw_inter=2GB/s", &model.model,
-                                     &given, why, sizeof why), 0);
+                                     &given, why, sizeof why),
+                     0);
     for (int k = 0; k < MPP_NMP; k++)
         model.source[k] = MPP_PSRC_GIVEN;
     model.pair[0][0] = model.pair[0][1] = model.pair[1][0] = model.pair[1][1] = -1;
@@ -465,13 +466,15 @@ START_TEST(test_writer_text_predicted)
     const char *t = write_text();
     const char *p = section(t, "\nParameters\n");
     char keff[32], exec[32], comm[128];
-    expect_line(p, "Prediction model", ": message = latency + bytes/bandwidth (intra-node and inter-node parameters); "
-                                       "collectives by MPICH's algorithms for their size; computation = the mean over "
-                                       "processes, by core speed (mpiprof(7), MODEL)");
+    expect_line(p, "Prediction model",
+                ": message = latency + bytes/bandwidth (intra-node and inter-node parameters); "
+                "collectives by MPICH's algorithms for their size; computation = the mean over "
+                "processes, by core speed (mpiprof(7), MODEL)");
     expect_line(p, "   intra-node:", "lat_intra=0.5us bw_intra=4GB/s (given in MPIPROF_MODEL)");
     expect_line(p, "   inter-node:", "lat_inter=3us bw_inter=2GB/s (given in MPIPROF_MODEL)");
-    expect_line(p, "   core speed:", "relative 1.000 (rank 0) to 1.000 (rank 0), mean 1, from a 0.07 ms compute "
-                                     "loop timed on every process at MPI_Init");
+    expect_line(p, "   core speed:",
+                "relative 1.000 (rank 0) to 1.000 (rank 0), mean 1, from a 0.07 ms compute "
+                "loop timed on every process at MPI_Init");
     const char *real = section(t, "--- Main characteristics (real) ---");
     expect_line(real, "Overlap", "0.750000");
     const char *m = section(t, "--- Main characteristics (predicted) ---");

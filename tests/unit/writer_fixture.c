@@ -126,11 +126,21 @@ void setup_report(void)
 
     memset(cells, 0, sizeof cells);
     const mpp_stat_t no_model = {0, 0, 0, 0, 0, 0}; /* the model's part: with_model() */
-    cells[0] = (mpp_reduced_cell_t){.interval = 0, .src = 0, .calls = 400, .bytes_sent = 3200, .bytes_recv = 3200,
-                                    .time = {1.2, 0.5, 0.7, 1, 0, 2}, .by_process = cell_by[0],
+    cells[0] = (mpp_reduced_cell_t){.interval = 0,
+                                    .src = 0,
+                                    .calls = 400,
+                                    .bytes_sent = 3200,
+                                    .bytes_recv = 3200,
+                                    .time = {1.2, 0.5, 0.7, 1, 0, 2},
+                                    .by_process = cell_by[0],
                                     .predicted = no_model};
-    cells[1] = (mpp_reduced_cell_t){.interval = 0, .src = 1, .calls = 10, .bytes_sent = 80, .bytes_recv = 0,
-                                    .time = {3.0, 1.0, 2.0, 0, 1, 2}, .by_process = cell_by[1],
+    cells[1] = (mpp_reduced_cell_t){.interval = 0,
+                                    .src = 1,
+                                    .calls = 10,
+                                    .bytes_sent = 80,
+                                    .bytes_recv = 0,
+                                    .time = {3.0, 1.0, 2.0, 0, 1, 2},
+                                    .by_process = cell_by[1],
                                     .predicted = no_model};
     /* per process: time, calls, bytes sent, received, wait states (none analysed) */
     const double c0[2 * MPP_NCELLV] = {0.7, 200, 1600, 1600, 0, 0, 0, 0.5, 200, 1600, 1600, 0, 0, 0};

@@ -7,18 +7,27 @@
 
 #include <jansson.h>
 
-#include "autoconf.h"
 #include "analyze/characteristics.h"
+#include "autoconf.h"
 #include "context/config.h"
 #include "suites.h"
 #include "write/writer.h"
 
 #define TOL 1e-9
 
-#define KEY_ALLR                                                                                                  \
-    "MPI_Allreduce\x1e/home/u/jacobi.c\x1f" "88\x1f" "exchange\x1f" "jacobi.c:88 (exchange)"                      \
-    "\x1e/home/u/main.c\x1f" "40\x1f" "main\x1f" "main.c:40 (main)"
-#define KEY_SEND "MPI_Send\x1elibfoo.so\x1f" "0\x1f\x1f" "libfoo.so+0x1a2b"
+#define KEY_ALLR                            \
+    "MPI_Allreduce\x1e/home/u/jacobi.c\x1f" \
+    "88\x1f"                                \
+    "exchange\x1f"                          \
+    "jacobi.c:88 (exchange)"                \
+    "\x1e/home/u/main.c\x1f"                \
+    "40\x1f"                                \
+    "main\x1f"                              \
+    "main.c:40 (main)"
+#define KEY_SEND                \
+    "MPI_Send\x1elibfoo.so\x1f" \
+    "0\x1f\x1f"                 \
+    "libfoo.so+0x1a2b"
 
 extern mpp_run_info_t run;
 extern mpp_config_t cfg;

@@ -49,10 +49,7 @@ static uint64_t hash_groups(uint64_t h, mpp_rankset_t local, mpp_rankset_t remot
     return hash_group(h, remote, outside);
 }
 
-static uint64_t finish(uint64_t h)
-{
-    return h < MPP_COMM_ID_FIRST ? h + MPP_COMM_ID_FIRST : h;
-}
+static uint64_t finish(uint64_t h) { return h < MPP_COMM_ID_FIRST ? h + MPP_COMM_ID_FIRST : h; }
 
 uint64_t mpp_commid_child(uint64_t parent, uint64_t seq, mpp_rankset_t local, mpp_rankset_t remote)
 {

@@ -25,11 +25,11 @@
 #include <stdint.h>
 
 enum {
-    MPP_COMM_ID_NONE = 0,  /* not analysed: created where no hook saw it, or with processes outside MPI_COMM_WORLD */
+    MPP_COMM_ID_NONE = 0, /* not analysed: created where no hook saw it, or with processes outside MPI_COMM_WORLD */
     MPP_COMM_ID_WORLD = 1,
     MPP_COMM_ID_SELF = 2,
     MPP_COMM_ID_CONTROL = 3, /* the profiler's own rounds at MPI_Finalize */
-    MPP_COMM_ID_FIRST = 16 /* derived ids are never below */
+    MPP_COMM_ID_FIRST = 16   /* derived ids are never below */
 };
 
 /* A group of MPI_COMM_WORLD ranks: ranks[n], or (ranks NULL) 0..n-1. */

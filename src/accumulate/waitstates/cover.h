@@ -30,8 +30,8 @@ typedef struct {
 } mpp_cover_piece_t;
 
 typedef struct {
-    int n;                    /* pieces in use */
-    uint64_t joined;          /* ticks of gaps joined to make room */
+    int n;                                     /* pieces in use */
+    uint64_t joined;                           /* ticks of gaps joined to make room */
     mpp_cover_piece_t piece[MPP_COVER_PIECES]; /* sorted, disjoint, not touching */
     int64_t scratch[MPP_COVER_PIECES];         /* gap lengths while joining */
 } mpp_cover_t;

@@ -599,7 +599,7 @@ static int pair_heads(mpp_p2p_t *m, mpp_p2p_peer_t *p, const mpp_send_record_t *
         if (w->comm != r->comm || w->tag != r->tag || w->event >= 0)
             break;
         int64_t late = r->entry - w->entry;
-        if (late > 0 && late >= least) /* else no wait at either threshold */
+        if (late > 0 && late >= least)                      /* else no wait at either threshold */
             deliver_wait(m, &w->origin, w->duration, late); /* touches no log */
         paired++;
         head = (head + 1) & mask;

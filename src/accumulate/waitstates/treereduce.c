@@ -73,8 +73,7 @@ static mpp_reduction_t *find(const mpp_reductions_t *t, uint64_t comm, uint64_t 
     return NULL;
 }
 
-static mpp_reduction_t *create(mpp_reductions_t *t, uint64_t comm, uint64_t seq, int op, int n,
-                               const int64_t *values)
+static mpp_reduction_t *create(mpp_reductions_t *t, uint64_t comm, uint64_t seq, int op, int n, const int64_t *values)
 {
     int inserted;
     mpp_reduction_t *r = calloc(1, sizeof *r);

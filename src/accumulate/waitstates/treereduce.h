@@ -46,15 +46,15 @@ enum { MPP_REDUCE_MAX = 0, MPP_REDUCE_SUM = 1 };
 
 typedef struct mpp_reduction {
     uint64_t comm, seq;
-    int n;            /* values */
-    int op;           /* MPP_REDUCE_MAX or _SUM */
-    int own;          /* this member's values are in */
-    int parts;        /* children's parts in */
-    int up;           /* sent up, waiting for the result */
-    int mismatch;     /* parts of different lengths: to be dropped */
-    mpp_tree_t tree;  /* valid once own */
-    int64_t *values;  /* [n]: the running reduction, then the result */
-    void *user;       /* the caller's, given with its own values */
+    int n;                      /* values */
+    int op;                     /* MPP_REDUCE_MAX or _SUM */
+    int own;                    /* this member's values are in */
+    int parts;                  /* children's parts in */
+    int up;                     /* sent up, waiting for the result */
+    int mismatch;               /* parts of different lengths: to be dropped */
+    mpp_tree_t tree;            /* valid once own */
+    int64_t *values;            /* [n]: the running reduction, then the result */
+    void *user;                 /* the caller's, given with its own values */
     struct mpp_reduction *next; /* same hash */
 } mpp_reduction_t;
 

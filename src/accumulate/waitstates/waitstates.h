@@ -39,8 +39,8 @@
 #include <stdint.h>
 
 #include "accumulate/waitstates/cover.h"
-#include "util/common.h"
 #include "records/origin.h"
+#include "util/common.h"
 
 /* What a sender streams per message (16 bytes). */
 typedef struct {
@@ -56,16 +56,16 @@ typedef void (*mpp_deliver_fn)(void *ctx, const mpp_request_origin_t *origin, in
 typedef struct {
     uint32_t comm;
     int32_t source, tag;
-    uint32_t hash;  /* 0: empty slot */
-    int kind;       /* what the queue holds: 0 nothing, 1 send entries, 2 receive events */
+    uint32_t hash; /* 0: empty slot */
+    int kind;      /* what the queue holds: 0 nothing, 1 send entries, 2 receive events */
     int head, len, cap;
     int64_t *queue; /* ring: send entries (ticks) or event indexes */
 } mpp_channel_t;
 
 typedef struct {
     int64_t entry, duration, latest; /* latest: max over paired messages of S - R */
-    int pending;    /* messages not yet paired */
-    int open;       /* more messages may be added */
+    int pending;                     /* messages not yet paired */
+    int open;                        /* more messages may be added */
     int next_free;
     mpp_request_origin_t origin;
 } mpp_wait_event_t;
@@ -74,7 +74,7 @@ typedef struct {
 typedef struct {
     uint32_t comm; /* 0: paired already, out of order (skipped) */
     int32_t tag;
-    int event;     /* its event; -1: the call received this message only, and it is: */
+    int event; /* its event; -1: the call received this message only, and it is: */
     int64_t entry, duration;
     mpp_request_origin_t origin; /* frames: only those in use are copied */
 } mpp_p2p_waiting_t;
@@ -99,10 +99,10 @@ typedef struct {
                             batch's records mostly name one channel, found again without hashing */
     mpp_wait_event_t *events;
     int nevents, free_event;
-    int64_t threshold;  /* differences below it count as 0 (clock uncertainty) */
-    int64_t fine;       /* a lower threshold (mpp_p2p_init: the same): waits counted at it only
-                           are delivered apart (MPP_WAIT_FINE) */
-    int64_t max_queue;  /* a sender's log or a channel holding more is desynchronized: dropped */
+    int64_t threshold; /* differences below it count as 0 (clock uncertainty) */
+    int64_t fine;      /* a lower threshold (mpp_p2p_init: the same): waits counted at it only
+                          are delivered apart (MPP_WAIT_FINE) */
+    int64_t max_queue; /* a sender's log or a channel holding more is desynchronized: dropped */
     mpp_deliver_fn deliver;
     void *ctx;
     /* what happened, for the protocol */
@@ -182,7 +182,7 @@ typedef struct mpp_instance_batch {
 } mpp_instance_batch_t;
 
 typedef struct {
-    int size;                        /* instances per batch */
+    int size; /* instances per batch */
     mpp_instance_batch_t *spares;
 } mpp_batch_pool_t;
 
@@ -202,10 +202,10 @@ typedef struct {
 } mpp_batch_slot_t;
 
 typedef struct {
-    uint64_t count;          /* instances begun */
+    uint64_t count; /* instances begun */
     mpp_batch_pool_t *pool;
-    mpp_batch_slot_t fill;   /* the batch instances begin in */
-    mpp_batch_slot_t ready;  /* the full one before it, waiting for late exits (n 0: none) */
+    mpp_batch_slot_t fill;  /* the batch instances begin in */
+    mpp_batch_slot_t ready; /* the full one before it, waiting for late exits (n 0: none) */
 } mpp_instances_t;
 
 void mpp_instances_init(mpp_instances_t *r, mpp_batch_pool_t *pool);

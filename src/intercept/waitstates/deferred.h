@@ -4,9 +4,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "accumulate/waitstates/waitstates.h"
 #include "attribute/requests.h"
 #include "attribute/thread_state.h"
-#include "accumulate/waitstates/waitstates.h"
 
 /* The wait-state analysis's ticks go to the cell of the call they belong
  * to.  Tables are per thread and only their thread may write them while

@@ -43,7 +43,7 @@ static int sending, reclaiming;
 static receive_t stream_in = {TAG_STREAM, 0, 0, MPI_REQUEST_NULL, NULL};
 static receive_t reductions_in = {TAG_REDUCTION, 0, 0, MPI_REQUEST_NULL, NULL};
 mpp_reductions_t mpp_wsx_reductions;
-static mpp_tree_t world_tree;       /* this process in the tree of all processes (the end's rounds) */
+static mpp_tree_t world_tree;             /* this process in the tree of all processes (the end's rounds) */
 static uint64_t data_sent, data_received; /* stream batches and reduction messages, not the rounds' */
 static mpp_wsx_stats_t stats;
 static int round_done;
@@ -280,8 +280,9 @@ static void dispatch_reduction_locked(const unsigned char *buffer, int bytes)
     mpp_reduction_next_t next =
         h.flags & FLAG_RESULT
             ? mpp_reduction_result(&mpp_wsx_reductions, h.comm, h.seq, h.n, values, h.flags & FLAG_MISMATCH, &r)
-            : mpp_reduction_part(&mpp_wsx_reductions, h.comm, h.seq, h.flags & FLAG_SUM ? MPP_REDUCE_SUM : MPP_REDUCE_MAX,
-                                 h.n, values, h.flags & FLAG_MISMATCH, &r);
+            : mpp_reduction_part(&mpp_wsx_reductions, h.comm, h.seq,
+                                 h.flags & FLAG_SUM ? MPP_REDUCE_SUM : MPP_REDUCE_MAX, h.n, values,
+                                 h.flags & FLAG_MISMATCH, &r);
     if (next != MPP_REDUCTION_ERROR)
         step_locked(r, next);
 }

@@ -31,9 +31,9 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#include "util/mt_lock.h"
 #include "accumulate/waitstates/treereduce.h"
 #include "accumulate/waitstates/waitstates.h"
+#include "util/mt_lock.h"
 
 typedef struct {
     /* n send records of the stream from world rank source (lock held) */

@@ -1,8 +1,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/warnings.h"
 #include "intercept/waitstates/hooks.h"
+#include "util/warnings.h"
 
 int mpp_ws_on;
 int mpp_ws_inline_world;
@@ -67,13 +67,14 @@ static void apply_batch(mpp_instance_batch_t *b)
     int64_t *potsync = terms, *variation = terms + b->n, *bound = terms + 2 * (size_t)mpp_ws_batch;
     unsigned char *fine_terms = (unsigned char *)(terms + 3 * (size_t)mpp_ws_batch);
     bound_windows(b, bound);
-    mpp_instances_terms(b->n, b->values, b->max, bound, threshold, fine_threshold, &entries_covered,
-                        &exits_covered, potsync, variation, fine_terms, &mpp_ws_stats.cuts);
+    mpp_instances_terms(b->n, b->values, b->max, bound, threshold, fine_threshold, &entries_covered, &exits_covered,
+                        potsync, variation, fine_terms, &mpp_ws_stats.cuts);
     for (int j = 0; j < b->n; j++) {
         /* a difference below `threshold`: the fine part */
         if (potsync[j] > 0)
             mpp_ws_add_wait(&b->origins[j],
-                            MPP_WAIT_POTSYNC + (fine_terms[j] & MPP_FINE_POTSYNC ? MPP_WAIT_FINE_PART : 0), potsync[j]);
+                            MPP_WAIT_POTSYNC + (fine_terms[j] & MPP_FINE_POTSYNC ? MPP_WAIT_FINE_PART : 0),
+                            potsync[j]);
         if (variation[j] > 0) /* -1: some member did not know its exit */
             mpp_ws_add_wait(&b->origins[j],
                             MPP_WAIT_VARIATION + (fine_terms[j] & MPP_FINE_VARIATION ? MPP_WAIT_FINE_PART : 0),
@@ -243,7 +244,8 @@ void mpp_ws_recv_general(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status)
 {
     int message = mpp_ws_is_message(status);
     const mpp_ws_probe_t *p = &mpp_ws_last_probe;
-    int probed = p->valid && p->comm == comm && message && p->source == status->MPI_SOURCE && p->tag == status->MPI_TAG;
+    int probed =
+        p->valid && p->comm == comm && message && p->source == status->MPI_SOURCE && p->tag == status->MPI_TAG;
     if (probed)
         mpp_ws_last_probe.valid = 0;
     mpp_comm_t *cm = message ? mpp_comm_get(comm) : NULL;
@@ -294,7 +296,8 @@ void mpp_ws_send_general(mpp_call_t *c, MPI_Comm comm, int dest, int tag)
         return;
     int world_dest = mpp_comm_world_rank(cm, dest);
     mpp_ws_take();
-    mpp_ws_stats.messages += (uint64_t)mpp_wsx_record_send_locked(world_dest, cm->channel, tag, mpp_ws_aligned(c->t0));
+    mpp_ws_stats.messages +=
+        (uint64_t)mpp_wsx_record_send_locked(world_dest, cm->channel, tag, mpp_ws_aligned(c->t0));
     mpp_ws_give_and_send();
 }
 
@@ -316,7 +319,7 @@ void mpp_ws_comm_freeing(MPI_Comm comm)
     if (!cm)
         return;
     mpp_ws_take();
-    cm->freed = 1; /* a persistent request may outlive it: its instances are not counted */
+    cm->freed = 1;   /* a persistent request may outlive it: its instances are not counted */
     detach_ring(cm); /* what remains goes to its reductions now */
     int pending = mpp_wsx_pending_locked();
     mpp_ws_give_and_send();
@@ -364,8 +367,8 @@ void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size,
     /* one thread makes the MPI calls (no lock, no other thread's waits to
      * apply: waitstates/deferred.h) and the world has an id (mpp_origin_keeps_frames
      * is set from MPI_THREAD_SERIALIZED on, before this) */
-    mpp_ws_inline_world = !thread_multiple && !mpp_origin_keeps_frames && mpp_comm_world_entry &&
-                          mpp_comm_world_entry->id;
+    mpp_ws_inline_world =
+        !thread_multiple && !mpp_origin_keeps_frames && mpp_comm_world_entry && mpp_comm_world_entry->id;
     mpp_ws_on = 1;
 }
 

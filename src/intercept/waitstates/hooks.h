@@ -30,10 +30,10 @@
 #include <mpi.h>
 #include <stddef.h>
 
-#include "util/common.h"
 #include "attribute/thread_state.h"
-#include "intercept/wrapper_support.h"
 #include "intercept/waitstates/shared.h"
+#include "intercept/wrapper_support.h"
+#include "util/common.h"
 
 extern int mpp_ws_on;
 
@@ -114,8 +114,8 @@ MPP_ALWAYS_INLINE void mpp_ws_send(mpp_call_t *c, MPI_Comm comm, int dest, int t
         if (dest == MPI_PROC_NULL)
             return;
         const mpp_comm_t *cm = mpp_comm_world_entry;
-        mpp_ws_stats.messages += (uint64_t)mpp_wsx_record_send_locked(mpp_comm_world_rank(cm, dest), cm->channel,
-                                                                      tag, mpp_ws_aligned(c->t0));
+        mpp_ws_stats.messages += (uint64_t)mpp_wsx_record_send_locked(mpp_comm_world_rank(cm, dest), cm->channel, tag,
+                                                                      mpp_ws_aligned(c->t0));
         if (MPP_UNLIKELY(mpp_wsx_queued())) /* the batch was full: it goes */
             mpp_wsx_flush();
         return;

@@ -6,19 +6,19 @@
  * call that creates the request to the one that completes or frees it. */
 #include <stdlib.h>
 
-#include "util/handlemap.h"
 #include "intercept/waitstates/hooks.h"
+#include "util/handlemap.h"
 
 enum { REQ_RECV = 1, REQ_PRECV, REQ_PSEND, REQ_COLL, REQ_PCOLL, REQ_IDUP };
 
 typedef struct {
     int kind;
-    int dest, tag;           /* REQ_PSEND */
-    mpp_comm_t *comm;        /* held */
-    uint64_t instance;       /* REQ_COLL, REQ_PCOLL: the instance in progress */
-    int active;              /* REQ_PCOLL: started, not completed */
-    mpp_comm_t *made;        /* REQ_IDUP: the duplicate's entry, registered once the request completes */
-    void *newcomm;           /* REQ_IDUP: where MPI writes its handle (MPI_Comm *, or MPI_Fint * for Fortran) */
+    int dest, tag;     /* REQ_PSEND */
+    mpp_comm_t *comm;  /* held */
+    uint64_t instance; /* REQ_COLL, REQ_PCOLL: the instance in progress */
+    int active;        /* REQ_PCOLL: started, not completed */
+    mpp_comm_t *made;  /* REQ_IDUP: the duplicate's entry, registered once the request completes */
+    void *newcomm;     /* REQ_IDUP: where MPI writes its handle (MPI_Comm *, or MPI_Fint * for Fortran) */
     int fortran;
 } ws_request_t;
 
@@ -124,8 +124,8 @@ void mpp_ws_started(mpp_call_t *c, const mpp_reqset_t *set)
         if (!r)
             continue;
         if (r->kind == REQ_PSEND) {
-            mpp_ws_stats.messages += (uint64_t)mpp_wsx_record_send_locked(mpp_comm_world_rank(r->comm, r->dest),
-                                                                   r->comm->channel, r->tag, mpp_ws_aligned(c->t0));
+            mpp_ws_stats.messages += (uint64_t)mpp_wsx_record_send_locked(
+                mpp_comm_world_rank(r->comm, r->dest), r->comm->channel, r->tag, mpp_ws_aligned(c->t0));
         } else if (r->kind == REQ_PCOLL) {
             r->instance = mpp_ws_begin_instance(r->comm, c, mpp_ws_aligned(c->t0), INT64_MIN);
             r->active = 1;
@@ -217,8 +217,7 @@ static void register_made(void)
 {
     for (int i = 0; i < made_count; i++) {
         made_comm_t *m = &made_list[i];
-        MPI_Comm handle =
-            m->fortran ? PMPI_Comm_f2c(*(const MPI_Fint *)m->newcomm) : *(const MPI_Comm *)m->newcomm;
+        MPI_Comm handle = m->fortran ? PMPI_Comm_f2c(*(const MPI_Fint *)m->newcomm) : *(const MPI_Comm *)m->newcomm;
         mpp_comm_register(m->made, handle);
     }
     made_count = 0;

@@ -10,32 +10,32 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#include "intercept/comms.h"
-#include "util/mt_lock.h"
-#include "attribute/thread_state.h"
 #include "accumulate/waitstates/waitstates.h"
+#include "attribute/thread_state.h"
+#include "intercept/comms.h"
 #include "intercept/waitstates/deferred.h"
 #include "intercept/waitstates/exchange.h"
+#include "util/mt_lock.h"
 
 typedef struct {
-    uint64_t messages;        /* messages whose send was recorded */
-    uint64_t paired;          /* received messages paired with their send */
-    uint64_t unpaired;        /* received messages whose send never came */
+    uint64_t messages;             /* messages whose send was recorded */
+    uint64_t paired;               /* received messages paired with their send */
+    uint64_t unpaired;             /* received messages whose send never came */
     uint64_t batches, batch_bytes; /* batches sent and their bytes */
-    uint64_t instances;       /* collective instances recorded */
-    uint64_t reductions;      /* batches of instants reduced */
-    uint64_t exits_unknown;   /* nonblocking instances reduced before they completed */
-    uint64_t dropped;         /* batches whose reduction ended without a result (members disagreed) */
-    uint64_t unfollowed;      /* calls on communicators of more than one process without an id */
-    mpp_window_cuts_t cuts;   /* windows cut at the end of their interval */
-    uint64_t unbounded;       /* ... cut at the instance's own exit: its interval's end was forgotten */
+    uint64_t instances;            /* collective instances recorded */
+    uint64_t reductions;           /* batches of instants reduced */
+    uint64_t exits_unknown;        /* nonblocking instances reduced before they completed */
+    uint64_t dropped;              /* batches whose reduction ended without a result (members disagreed) */
+    uint64_t unfollowed;           /* calls on communicators of more than one process without an id */
+    mpp_window_cuts_t cuts;        /* windows cut at the end of their interval */
+    uint64_t unbounded;            /* ... cut at the instance's own exit: its interval's end was forgotten */
 } mpp_ws_stats_t;
 
 extern mpp_mt_lock_t mpp_ws_lock; /* MPI_THREAD_MULTIPLE only (mt_lock.h) */
-extern mpp_p2p_t mpp_ws_matcher;   /* receives paired with their sends (waitstates.h) */
+extern mpp_p2p_t mpp_ws_matcher;  /* receives paired with their sends (waitstates.h) */
 extern mpp_ws_stats_t mpp_ws_stats;
 extern int64_t mpp_ws_clock_offset; /* ticks to rank 0's clock */
-extern int mpp_ws_batch;           /* MPIPROF_SYNC_BATCH */
+extern int mpp_ws_batch;            /* MPIPROF_SYNC_BATCH */
 
 /* The hooks' bookkeeping runs between mpp_ws_take() and mpp_ws_give(),
  * their MPI calls outside (waitstates/exchange.h); a thread entering a hook takes
@@ -84,12 +84,12 @@ struct mpp_coll_ring {
 /* A collective instance of call c into ring's batch (no batch is due: the
  * caller took it); its number. */
 MPP_ALWAYS_INLINE uint64_t mpp_ws_instance_add(struct mpp_coll_ring *ring, const mpp_call_t *c, int64_t entry,
-                                              int64_t exit)
+                                               int64_t exit)
 {
     mpp_request_origin_t *origin;
     mpp_ws_stats.instances++;
-    uint64_t i = mpp_instances_begin(&ring->instances, entry, exit, mpp_interval_place_pack(mpp_interval_place()),
-                                     &origin);
+    uint64_t i =
+        mpp_instances_begin(&ring->instances, entry, exit, mpp_interval_place_pack(mpp_interval_place()), &origin);
     if (origin) /* written where the reduction's result finds it */
         mpp_call_origin(c, origin);
     return i;
