@@ -250,6 +250,44 @@ static void warn_totals(const rp_totals_t *all)
                  all->incomplete_why);
 }
 
+/* Rank 0: the protocol written at output (or beside the archive) and what
+ * is said of it; 0 when written.  size: the analyzing processes (0: one,
+ * without MPI). */
+static int write_protocol(mpp_reduced_t *rd, const char *archive, const char *output, long format, int quiet,
+                          const mpp_config_t *config, const rp_trace_t *trace, const rp_totals_t *all, int size)
+{
+    mark_waits(rd);
+    mpp_run_info_t run;
+    describe_run(trace, all, size ? size : 1, &run);
+    warn_totals(all);
+    char path[4096];
+    if (output)
+        snprintf(path, sizeof path, "%s", output);
+    else
+        default_output(archive, path, sizeof path);
+    mpp_report_input_t in = {.run = &run, .config = config, .model = NULL, .warnings_from = 0, .model_na = model_na};
+    int rc = mpp_report_write(rd, &in, path, (int)format) != 0;
+    if (rc) {
+        for (size_t w = 0; w < mpp_warnings_count(); w++)
+            fprintf(stderr, "mpiprof-analyze: %s\n", mpp_warning_text(w));
+    } else if (all->incomplete) {
+        fprintf(stderr,
+                "mpiprof-analyze: %s: the trace is incomplete (%s); the protocol %s covers what it "
+                "holds\n",
+                archive, all->incomplete_why, path);
+    } else if (!quiet) {
+        printf("mpiprof-analyze: %d processes, %llu events (%llu MPI) analysed into %s%s", trace->nprocesses,
+               (unsigned long long)all->events, (unsigned long long)all->mpi_events, path,
+               format & MPP_FORMAT_TEXT   ? ""
+               : format & MPP_FORMAT_JSON ? ".json"
+                                          : ".html");
+        if (size)
+            printf(" by %d processes", size);
+        printf("\n");
+    }
+    return rc;
+}
+
 /* The protocol of the archive, written by rank 0; the exit status. */
 static int analyze(const char *archive, const char *output, long format, int quiet, rp_mpi_t *mpi)
 {
@@ -296,36 +334,7 @@ static int analyze(const char *archive, const char *output, long format, int qui
     mpp_reduced_t *rd = failed ? NULL : reduce_share(&trace, first, end, &config, mpi, &failed);
     int rc = failed;
     if (rd) { /* rank 0 */
-        mark_waits(rd);
-        mpp_run_info_t run;
-        describe_run(&trace, &all, size, &run);
-        warn_totals(&all);
-        char path[4096];
-        if (output)
-            snprintf(path, sizeof path, "%s", output);
-        else
-            default_output(archive, path, sizeof path);
-        mpp_report_input_t in = {
-            .run = &run, .config = &config, .model = NULL, .warnings_from = 0, .model_na = model_na};
-        rc = mpp_report_write(rd, &in, path, (int)format) != 0;
-        if (rc) {
-            for (size_t w = 0; w < mpp_warnings_count(); w++)
-                fprintf(stderr, "mpiprof-analyze: %s\n", mpp_warning_text(w));
-        } else if (all.incomplete) {
-            fprintf(stderr,
-                    "mpiprof-analyze: %s: the trace is incomplete (%s); the protocol %s covers what it "
-                    "holds\n",
-                    archive, all.incomplete_why, path);
-        } else if (!quiet) {
-            printf("mpiprof-analyze: %d processes, %llu events (%llu MPI) analysed into %s%s", trace.nprocesses,
-                   (unsigned long long)all.events, (unsigned long long)all.mpi_events, path,
-                   format & MPP_FORMAT_TEXT   ? ""
-                   : format & MPP_FORMAT_JSON ? ".json"
-                                              : ".html");
-            if (mpi)
-                printf(" by %d processes", size);
-            printf("\n");
-        }
+        rc = write_protocol(rd, archive, output, format, quiet, &config, &trace, &all, mpi ? size : 0);
         mpp_reduced_free(rd);
     }
     if (mpi && rp_mpi_any(mpi, rc))

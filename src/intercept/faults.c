@@ -71,6 +71,7 @@
 #include "gen/function_table.h"
 #include "intercept/faults.h"
 #include "intercept/trace_hooks.h"
+#include "util/signal_text.h"
 #include "write/partial.h"
 
 /* How long a child may take to write the partial protocol, and the stack
@@ -120,40 +121,11 @@ typedef struct {
 } child_report_t;
 static child_report_t *report;
 
-/* --- async-signal-safe text --- */
-
-typedef struct {
-    char text[512 + PATH_MAX];
-    size_t n;
-} line_t;
-
-static void put(line_t *l, const char *s)
-{
-    while (*s && l->n + 1 < sizeof l->text)
-        l->text[l->n++] = *s++;
-}
-
-static void put_int(line_t *l, long v)
-{
-    char digits[24];
-    int n = 0;
-    unsigned long u = v < 0 ? (unsigned long)-v : (unsigned long)v;
-    do
-        digits[n++] = (char)('0' + u % 10);
-    while ((u /= 10) && n < 23);
-    if (v < 0)
-        put(l, "-");
-    while (n) {
-        char c[2] = {digits[--n], 0};
-        put(l, c);
-    }
-}
-
 /* The one line buffer: static, as a signal stack may be small; only the
  * ending (one at a time, `ending`) and MPI_Finalize use it. */
-static line_t L;
+static mpp_line_t L;
 
-static void say(line_t *l)
+static void say(mpp_line_t *l)
 {
     if (quiet)
         return;
@@ -162,12 +134,12 @@ static void say(line_t *l)
     (void)rc;
 }
 
-static void begin_line(line_t *l)
+static void begin_line(mpp_line_t *l)
 {
     l->n = 0;
-    put(l, "mpiprof: rank ");
-    put_int(l, my_rank);
-    put(l, ": ");
+    mpp_line_put(l, "mpiprof: rank ");
+    mpp_line_put_int(l, my_rank);
+    mpp_line_put(l, ": ");
 }
 
 static double monotonic(void)
@@ -376,7 +348,7 @@ static double write_partial(void)
     if (pid > 0)
         setpgid(pid, pid); /* as the child does first: whichever runs first (see child_main) */
     if (pid < 0) {
-        begin_line(&L), put(&L, "no partial protocol: fork failed\n"), say(&L);
+        begin_line(&L), mpp_line_put(&L, "no partial protocol: fork failed\n"), say(&L);
         return 0;
     }
     int status = 0, done = 0, known = 0, late = 0;
@@ -395,18 +367,19 @@ static double write_partial(void)
     }
     begin_line(&L);
     if (report && report->written) {
-        put(&L, "partial protocol written to ");
-        put(&L, report->path);
-        put(&L, json_only ? ".json\n" : "\n");
+        mpp_line_put(&L, "partial protocol written to ");
+        mpp_line_put(&L, report->path);
+        mpp_line_put(&L, json_only ? ".json\n" : "\n");
     } else {
-        put(&L, "the partial protocol could not be written");
+        mpp_line_put(&L, "the partial protocol could not be written");
         if (late)
-            put(&L, " in time (its writer was stopped)");
+            mpp_line_put(&L, " in time (its writer was stopped)");
         else if (known && WIFSIGNALED(status))
-            put(&L, " (its writer died of signal "), put_int(&L, WTERMSIG(status)), put(&L, ")");
+            mpp_line_put(&L, " (its writer died of signal "), mpp_line_put_int(&L, WTERMSIG(status)),
+                mpp_line_put(&L, ")");
         else if (known && WIFEXITED(status))
-            put(&L, " (its writer failed)");
-        put(&L, "\n");
+            mpp_line_put(&L, " (its writer failed)");
+        mpp_line_put(&L, "\n");
     }
     say(&L);
     return monotonic() - t0;
@@ -425,7 +398,7 @@ static void wait_for_others(double own_seconds)
         return;
     static char suffix[32], path[PATH_MAX + 40]; /* static: see L */
     L.n = 0;
-    put(&L, ".partial."), put_int(&L, my_rank);
+    mpp_line_put(&L, ".partial."), mpp_line_put_int(&L, my_rank);
     L.text[L.n] = '\0';
     memcpy(suffix, L.text, L.n + 1);
     size_t len = strlen(report->path), slen = strlen(suffix);
@@ -442,7 +415,7 @@ static void wait_for_others(double own_seconds)
         L.n = len - slen;
         /* the file written last: a process whose text file exists may
          * still be writing its JSON */
-        put(&L, ".partial."), put_int(&L, r), put(&L, writes_json ? ".json" : "");
+        mpp_line_put(&L, ".partial."), mpp_line_put_int(&L, r), mpp_line_put(&L, writes_json ? ".json" : "");
         L.text[L.n] = '\0';
         memcpy(path, L.text, L.n + 1);
         struct stat st;
@@ -597,10 +570,10 @@ static void on_signal(int sig, siginfo_t *info, void *context)
         }
         interrupted_at(context, &E.pc, &E.sp, &E.fp);
         begin_line(&L);
-        put(&L, caught[index].name);
+        mpp_line_put(&L, caught[index].name);
         if (E.call)
-            put(&L, " in "), put(&L, E.end.mpi_call);
-        put(&L, ": writing a partial protocol\n");
+            mpp_line_put(&L, " in "), mpp_line_put(&L, E.end.mpi_call);
+        mpp_line_put(&L, ": writing a partial protocol\n");
         say(&L);
         double took = write_partial();
         if (caught[index].job_control) /* before the program's handler, which may end the process */
@@ -613,9 +586,9 @@ static void on_signal(int sig, siginfo_t *info, void *context)
     if (wrote && goes_on && caught[index].job_control) {
         if (report && report->written) {
             begin_line(&L);
-            put(&L, "the program handled ");
-            put(&L, caught[index].name);
-            put(&L, " and goes on: partial protocol removed\n");
+            mpp_line_put(&L, "the program handled ");
+            mpp_line_put(&L, caught[index].name);
+            mpp_line_put(&L, " and goes on: partial protocol removed\n");
             say(&L);
         }
         remove_partial();
@@ -674,8 +647,8 @@ static void at_exit(int status, void *arg)
     mpp_intervals_end_at(E.end.kind == MPP_END_RETURN ? "the return from main" : "exit", NULL);
     profile.stop(collection_end(), 1);
     begin_line(&L);
-    put(&L, E.end.kind == MPP_END_RETURN ? "return from main" : "exit");
-    put(&L, " without MPI_Finalize: writing a partial protocol\n");
+    mpp_line_put(&L, E.end.kind == MPP_END_RETURN ? "return from main" : "exit");
+    mpp_line_put(&L, " without MPI_Finalize: writing a partial protocol\n");
     say(&L);
     wait_for_others(write_partial());
 }
@@ -713,7 +686,7 @@ static void abort_partial(MPI_Comm comm, int errorcode, void *return_address, vo
     mpp_intervals_end_at("MPI_Abort", NULL);
     profile.stop(E.tick, 1);
     begin_line(&L);
-    put(&L, "MPI_Abort: writing a partial protocol\n");
+    mpp_line_put(&L, "MPI_Abort: writing a partial protocol\n");
     say(&L);
     write_partial();
 }
@@ -798,9 +771,9 @@ void mpp_faults_stop(void)
     /* MPI_Finalize was reached: the process did not end early after all */
     if (report && report->written && !quiet) {
         begin_line(&L);
-        put(&L, "MPI_Finalize reached: partial protocol ");
-        put(&L, report->path);
-        put(&L, " removed\n");
+        mpp_line_put(&L, "MPI_Finalize reached: partial protocol ");
+        mpp_line_put(&L, report->path);
+        mpp_line_put(&L, " removed\n");
         say(&L);
     }
     remove_partial();

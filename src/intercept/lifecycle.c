@@ -13,7 +13,6 @@
 
 #include "accumulate/intervals.h"
 #include "accumulate/profile.h"
-#include "accumulate/waitstates/waitstates.h"
 #include "analyze/characteristics.h"
 #include "analyze/model.h"
 #include "attribute/callsite.h"
@@ -31,11 +30,10 @@
 #include "intercept/faults.h"
 #include "intercept/lifecycle.h"
 #include "intercept/trace_hooks.h"
-#include "intercept/waitstates/hooks.h"
+#include "intercept/waitstates/run.h"
 #include "intercept/world.h"
 #include "intercept/wrapper_support.h"
 #include "reduce/calibrate.h"
-#include "reduce/clocksync.h"
 #include "reduce/exchange.h"
 #include "reduce/ptp_collectives.h"
 #include "reduce/reduce.h"
@@ -63,29 +61,6 @@ static mpp_calibration_t calibration; /* the communication model (model.h) */
 static char fixed_path[PATH_MAX];
 static int hang_timeout;   /* rank 0's MPIPROF_HANG_TIMEOUT; 0: off */
 static char hang_run[160]; /* names the run in every process's hang dump */
-
-/* Wait states: the clock alignment at MPI_Init and what the protocol says
- * of them.  Their batches travel on profiler_comm too (waitstates/exchange.c): by
- * point-to-point messages only, with tags of their own (72xx) that none of
- * the profiler's other messages has, nor receives with MPI_ANY_TAG; the
- * profiler's MPI collectives there (MPI_Comm_split, MPI_Comm_free) come
- * before they start and after they end. */
-static int waitstates;
-static mpp_clock_alignment_t alignment, final_alignment; /* MPI_Init's, MPI_Finalize's */
-static int64_t sync_threshold;                           /* ticks: differences below it count as 0 */
-static int64_t fine_threshold; /* ticks: ... or below this one, when MPI_Finalize's alignment allows */
-static int64_t used_threshold; /* ticks: the one of the two the protocol's wait states have */
-static char waitstates_off_reason[160];
-/* from MPI_Finalize's reductions: the largest uncertainties at MPI_Init and
- * MPI_Finalize, offset change, error of MPI_Init's offsets
- * (mpp_clock_init_error), pairs stuck on one CPU at MPI_Init; (rank 0)
- * summed counts */
-enum { WS_U_INIT, WS_U_FINALIZE, WS_CHANGE, WS_INIT_ERROR, WS_SHARED_CPU, WS_NLARGEST };
-static int64_t ws_largest[WS_NLARGEST];
-enum { WS_NSUMS = 11 };
-static uint64_t ws_sums[WS_NSUMS];
-static uint64_t ws_span; /* ticks between the two alignments */
-static void start_waitstates(int thread_multiple);
 
 MPP_EXPORT const char *mpiprof_version(void) { return PACKAGE_VERSION; }
 
@@ -270,7 +245,7 @@ void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void 
     mpp_thread_requests_keep_frames(provided >= MPI_THREAD_SERIALIZED);
     start_model();
     mpp_describe_site = describe_site;
-    start_waitstates(provided == MPI_THREAD_MULTIPLE);
+    mpp_ws_run_start(profiler_comm, &run, provided == MPI_THREAD_MULTIPLE);
     mpp_trace_mode_start(profiler_comm, rank, nprocs, fixed_path, (int)mpp_config.number[MPP_CFG_OVERWRITE], &run);
     uint64_t interval0;
     if (start_intervals(&interval0) != 0)
@@ -289,150 +264,6 @@ void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void 
         hang_start();
         mpp_collect_set(1, 0); /* the watchdog's calls take the general path */
     }
-}
-
-/* Rank 0's MPIPROF_WAITSTATES and MPIPROF_SYNC_BATCH hold for every
- * process (the batches must break at the same instants everywhere); the
- * clocks are aligned before the first profiled call. */
-static void start_waitstates(int thread_multiple)
-{
-    int settings[2] = {(int)mpp_config.number[MPP_CFG_WAITSTATES], (int)mpp_config.number[MPP_CFG_SYNC_BATCH]};
-    mpp_ptp_bcast(settings, 2, MPI_INT, 0, profiler_comm);
-    waitstates = settings[0];
-    snprintf(run.waitstates, sizeof run.waitstates, "off (MPIPROF_WAITSTATES=off)");
-    snprintf(waitstates_off_reason, sizeof waitstates_off_reason,
-             "Real sync, Potential sync and Time variation are n/a: MPIPROF_WAITSTATES=off");
-    if (!waitstates)
-        return;
-    mpp_clock_align(profiler_comm, run.hostname, NULL, &alignment);
-    int64_t uncertainty = alignment.uncertainty, largest = 0;
-    mpp_ptp_allreduce(&uncertainty, &largest, 1, MPI_INT64_T, MPI_MAX, profiler_comm);
-    sync_threshold = used_threshold = 2 * largest; /* two processes' clocks, each that far from rank 0's */
-    fine_threshold = (int64_t)(MPP_WAIT_FINE * mpp_clock_rate_estimate());
-    mpp_ws_start(profiler_comm, alignment.offset, sync_threshold, settings[1], thread_multiple);
-    mpp_ws_fine_threshold(fine_threshold);
-    int started = mpp_ws_on, everywhere = 0;
-    mpp_ptp_allreduce(&started, &everywhere, 1, MPI_INT, MPI_MIN, profiler_comm);
-    if (!everywhere) { /* out of memory somewhere: the analysis needs every process */
-        mpp_ws_cancel();
-        waitstates = 0;
-        snprintf(run.waitstates, sizeof run.waitstates, "off (out of memory at MPI_Init)");
-        snprintf(waitstates_off_reason, sizeof waitstates_off_reason,
-                 "Real sync, Potential sync and Time variation are n/a: out of memory at MPI_Init on some process");
-        return;
-    }
-    waitstates_off_reason[0] = '\0';
-}
-
-/* MPI_Finalize: the last wait-state batches, the clocks measured again. */
-static void finish_waitstates(void)
-{
-    if (!waitstates)
-        return;
-    mpp_ws_finish();
-    mpp_clock_align(profiler_comm, run.hostname, &alignment, &final_alignment);
-    mpp_ws_stats_t st;
-    mpp_ws_get_stats(&st);
-    int64_t drift = final_alignment.offset - alignment.offset;
-    int64_t local[WS_NLARGEST] = {alignment.uncertainty, final_alignment.uncertainty, drift < 0 ? -drift : drift,
-                                  final_alignment.init_error, alignment.shared_cpu};
-    uint64_t counts[WS_NSUMS] = {st.messages,    st.paired,      st.unpaired,      st.batches,
-                                 st.batch_bytes, st.instances,   st.exits_unknown, st.dropped,
-                                 st.unfollowed,  st.cuts.within, st.unbounded};
-    mpp_ptp_allreduce(local, ws_largest, WS_NLARGEST, MPI_INT64_T, MPI_MAX, profiler_comm);
-    /* Instants were aligned with MPI_Init's offsets, and differences below
-     * its threshold counted as 0, but for the fine part (waitstates.h):
-     * counted now if MPI_Finalize's alignment shows MPI_Init's offsets
-     * good enough for it. */
-    int fine = fine_threshold < sync_threshold && 2 * ws_largest[WS_INIT_ERROR] <= fine_threshold;
-    for (mpp_thread_t *t = mpp_threads(); t; t = t->next)
-        mpp_table_fold_fine(&t->table, fine);
-    used_threshold = fine ? fine_threshold : sync_threshold;
-    mpp_ptp_reduce(counts, ws_sums, WS_NSUMS, MPI_UINT64_T, MPI_SUM, 0, profiler_comm);
-    ws_span = final_alignment.at > alignment.at ? final_alignment.at - alignment.at : 1;
-}
-
-static double seconds_of(int64_t ticks) { return mpp_ticks_to_seconds(ticks > 0 ? (uint64_t)ticks : 0); }
-
-/* The Clock and Wait states lines and their warnings (rank 0, once ticks
- * convert to seconds). */
-static void describe_waitstates(void)
-{
-    if (!waitstates) {
-        snprintf(run.clock, sizeof run.clock, "%s, resolution %.3g s, clocks not aligned (MPIPROF_WAITSTATES=off)",
-                 mpp_clock_name(), mpp_clock_resolution());
-        return;
-    }
-    if (rank != 0)
-        return;
-    int64_t *largest = ws_largest;
-    uint64_t *sums = ws_sums;
-    double span = mpp_ticks_to_seconds(ws_span > 0 ? ws_span : 1);
-    double used = mpp_ticks_to_seconds((uint64_t)used_threshold), error = seconds_of(largest[WS_INIT_ERROR]);
-    char why[160];
-    if (used_threshold < sync_threshold)
-        snprintf(why, sizeof why, "lowered from MPI_Init's %.3g s, as MPI_Finalize's alignment allows",
-                 seconds_of(sync_threshold));
-    else
-        snprintf(why, sizeof why, "twice the largest uncertainty at MPI_Init");
-    snprintf(run.clock, sizeof run.clock,
-             "%s, resolution %.3g s, aligned to rank 0 at %s (largest offset uncertainty %.3g s) and "
-             "%s (%.3g s); largest change of an offset over the run %.3g s (drift %.3g), not "
-             "corrected in instants reduced during the run, which %s's offsets aligned (error at most "
-             "%.3g s, as %s's alignment bounds it); differences below %.3g s count as 0 (%s)",
-             mpp_clock_name(), mpp_clock_resolution(), started_in, seconds_of(largest[WS_U_INIT]), ended_in,
-             seconds_of(largest[WS_U_FINALIZE]), seconds_of(largest[WS_CHANGE]),
-             seconds_of(largest[WS_CHANGE]) / span, started_in, error, ended_in, used, why);
-    if (used > MPP_WAIT_FINE)
-        mpp_warn("Wait states: differences below %.3g s count as 0, more than the %g us a quiet clock alignment "
-                 "gives: %s; shorter waits are not in Real sync, Potential sync and Time variation",
-                 used, MPP_WAIT_FINE * 1e6,
-                 largest[WS_SHARED_CPU]
-                     ? "at MPI_Init two processes whose clocks were aligned shared one CPU their affinity lets "
-                       "neither leave, so that every round trip waited for the scheduler"
-                     : "no round trip of the clock alignment at MPI_Init was quicker (a loaded node, or a slow "
-                       "network), and MPI_Finalize's alignment did not show MPI_Init's offsets better");
-    if (2 * error > used && 2 * error > MPP_WAIT_FINE)
-        mpp_warn("Wait states: differences below %.3g s may be the clocks' drift over the run, not waiting: "
-                 "MPI_Finalize's alignment bounds the error of MPI_Init's offsets, which aligned the instants, to "
-                 "%.3g s, and only differences below %.3g s count as 0",
-                 2 * error, error, used);
-    snprintf(run.waitstates, sizeof run.waitstates,
-             "real sync (late senders) and potential sync / time variation (collectives), batches of %ld; "
-             "%llu messages paired of %llu sent, %llu collective calls (counts summed over processes); %llu batches "
-             "(%llu bytes) sent",
-             mpp_config.number[MPP_CFG_SYNC_BATCH], (unsigned long long)sums[1], (unsigned long long)sums[0],
-             (unsigned long long)sums[5], (unsigned long long)sums[3], (unsigned long long)sums[4]);
-    if (sums[2])
-        mpp_warn("Real sync: %llu received messages could not be paired with their send (a receive the profiler "
-                 "did not see, e.g. a request freed before it completed, or a send not profiled); their waits "
-                 "are not counted",
-                 (unsigned long long)sums[2]);
-    if (sums[6])
-        mpp_warn("Time variation: %llu nonblocking collective instances had not completed when their batch was "
-                 "reduced; their exits are not counted",
-                 (unsigned long long)sums[6]);
-    if (sums[7])
-        mpp_warn("Potential sync, Time variation: %llu batches of collective instances could not be reduced (the "
-                 "members of a communicator counted different collective calls on it: calls the profiler did not "
-                 "see); their waits are not counted",
-                 (unsigned long long)sums[7]);
-    if (sums[9])
-        mpp_warn("Potential sync, Time variation: %llu windows of collective operations reached past the end of "
-                 "their interval on their process by less than the clock alignment's uncertainty (%.3g s): "
-                 "whether they did is not known; each was cut there (a process's part of its time in an interval "
-                 "is at most that time)",
-                 (unsigned long long)sums[9], used);
-    if (sums[10])
-        mpp_warn("Potential sync, Time variation: %llu collective operations' windows could not be bounded by the "
-                 "end of their interval (it ended more than 4096 interval boundaries before their batch was "
-                 "reduced): they end at the process's exit from the operation",
-                 (unsigned long long)sums[10]);
-    if (sums[8])
-        mpp_warn("wait states: %llu calls on communicators the analysis cannot follow (made by MPI_Comm_spawn, "
-                 "_connect, _accept, _join or where no profiled call created them: their members' ids are not "
-                 "known) are not analysed",
-                 (unsigned long long)sums[8]);
 }
 
 static const char *resolve_frame(void *ctx, uintptr_t address) { return mpp_symbolize(ctx, address); }
@@ -541,19 +372,19 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before, const 
     }
     if (partial) {
         snprintf(run.clock, sizeof run.clock, "%s, resolution %.3g s%s%s%s", mpp_clock_name(), mpp_clock_resolution(),
-                 waitstates ? ", aligned to rank 0 at " : "", waitstates ? started_in : "",
-                 waitstates ? " only (a partial protocol)" : "");
+                 mpp_ws_run_on() ? ", aligned to rank 0 at " : "", mpp_ws_run_on() ? started_in : "",
+                 mpp_ws_run_on() ? " only (a partial protocol)" : "");
         snprintf(run.waitstates, sizeof run.waitstates, "not given in a partial protocol");
-        mpp_trace_mode_partial(partial->ends, waitstates ? &alignment : NULL, &run);
+        mpp_trace_mode_partial(partial->ends, mpp_ws_run_alignment(), &run);
     }
     mpp_report_input_t in = {.run = &run,
                              .config = &mpp_config,
                              .model = &calibration.setup,
                              .warnings_from = local_warnings_before,
                              .partial = partial,
-                             .waitstates_na = partial                    ? mpp_partial_waits_reason
-                                              : waitstates_off_reason[0] ? waitstates_off_reason
-                                                                         : NULL,
+                             .waitstates_na = partial                      ? mpp_partial_waits_reason
+                                              : mpp_ws_run_off_reason()[0] ? mpp_ws_run_off_reason()
+                                                                           : NULL,
                              .written = partial ? NULL : announce,
                              .written_ctx = path};
     int rc = mpp_report_write(rd, &in, have_path ? path : NULL, format);
@@ -666,19 +497,21 @@ void mpp_lifecycle_finish(uint32_t fid, void *return_address, void *frame_addres
      * there for a late one had that wait counted as its program's CPU time,
      * more than its wall time). */
     mpp_intervals_close_all(end);
-    finish_waitstates();
+    mpp_ws_run_finish(profiler_comm, run.hostname);
     mpp_lifecycle_stop(end, 1);
-    mpp_trace_mode_finish(profiler_comm, end, waitstates ? &alignment : NULL, &final_alignment, &run);
+    mpp_trace_mode_finish(profiler_comm, end, mpp_ws_run_alignment(), mpp_ws_run_final_alignment(), &run);
     mpp_calibrate_again(profiler_comm, &calibration); /* after the counters' last read: not the program's */
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
     const mpp_table_t **tables = NULL;
     mpp_local_profile_t *profile = local_profile(sym, NULL, &tables);
     if (profile)
-        profile->waitstates = waitstates;
+        profile->waitstates = mpp_ws_run_on();
     size_t warnings_before = mpp_warnings_count();
     mpp_reduced_t *rd =
         profile ? mpp_reduce(profile, profiler_comm, mpp_config.text[MPP_CFG_RANKS], run.hostname) : NULL;
-    describe_waitstates(); /* its warnings are rank 0's about the run: added as they are, after the reduction's */
+    mpp_ws_run_describe(
+        rank, &run, started_in,
+        ended_in); /* its warnings are rank 0's about the run: added as they are, after the reduction's */
     char written[PATH_MAX];
     if (rank == 0 && rd)
         write_report(rd, warnings_before, NULL, written, sizeof written);
@@ -708,7 +541,7 @@ void mpp_lifecycle_finalized(void)
 }
 
 int mpp_lifecycle_rank(void) { return rank; }
-int mpp_lifecycle_waitstates(void) { return waitstates; }
+int mpp_lifecycle_waitstates(void) { return mpp_ws_run_on(); }
 int mpp_lifecycle_nprocs(void) { return nprocs; }
 int mpp_lifecycle_partial_possible(void) { return active || finishing; }
 
