@@ -7,8 +7,12 @@ header of a stage its line in src/layout.txt does not name (an include
 that runs back up against the flow, or into a stage the rule leaves out),
 when a source of the MPI-free library (src_libmpiprof_core_la_SOURCES in
 Makefile.am) includes mpi.h directly or through the project's headers, or
-when a file sits in a folder layout.txt does not know.  Prints the number
-of includes between stages and of import cycles between files.
+when a file sits in a folder layout.txt does not know, when a source of
+src/ or tools/ has more than 800 lines, or a function of one more than 80
+(counted as formatted, signature to closing brace) without a comment just
+above it that says why it is longer ("longer than 80 lines: ...").
+Prints the number of includes between stages and of import cycles between
+files.
 """
 import os
 import re
@@ -75,6 +79,7 @@ def main(top):
                 bad.append('%s: #include "%s": %s includes %s, which %s (src/layout.txt)' % (rel, inc, stage,
                                                                                           target, why))
     bad += mpi_free(src, core_sources(os.path.join(top, "Makefile.am")), top)
+    bad += sizes(top, files)
     cycles = file_cycles(graph)
     for c in cycles:
         bad.append("an import cycle: %s" % " -> ".join(c))
@@ -83,6 +88,51 @@ def main(top):
     for b in bad:
         print("FAIL: " + b)
     return 1 if bad else 0
+
+
+MAX_FILE_LINES, MAX_FUNCTION_LINES = 800, 80
+
+
+def sizes(top, files):
+    """Files over MAX_FILE_LINES, functions over MAX_FUNCTION_LINES."""
+    tools = os.path.join(top, "tools")
+    files = files + [os.path.join(tools, n) for n in sorted(os.listdir(tools)) if n.endswith(".c")]
+    bad = []
+    for f in files:
+        rel = os.path.relpath(f, top)
+        lines = open(f, errors="replace").read().split("\n")
+        if len(lines) - 1 > MAX_FILE_LINES:
+            bad.append("%s: %d lines, more than %d (a file of one responsibility)" % (rel, len(lines) - 1,
+                                                                                      MAX_FILE_LINES))
+        for name, first, length, excused in functions(lines):
+            if length > MAX_FUNCTION_LINES and not excused:
+                bad.append("%s:%d: %s() has %d lines, more than %d, and no comment says why" % (
+                    rel, first + 1, name, length, MAX_FUNCTION_LINES))
+    return bad
+
+
+def functions(lines):
+    """(name, first line, lines, excused) of each function definition: as
+    the formatter writes them, its body opens with "{" alone at column 0 and
+    closes with "}" at column 0; its signature is the lines just above."""
+    out = []
+    i = 0
+    while i < len(lines):
+        if lines[i] != "{":
+            i += 1
+            continue
+        first = i
+        while first > 0 and lines[first - 1].strip() and not lines[first - 1].startswith(("/*", " *", "#", "}", "//")) \
+                and not lines[first - 1].rstrip().endswith(";"):
+            first -= 1
+        end = i
+        while end < len(lines) and not lines[end].startswith("}"):
+            end += 1
+        m = re.search(r"(\w+)\s*\(", " ".join(lines[first:i]))
+        above = " ".join(lines[max(0, first - 6):first])
+        out.append((m.group(1) if m else "?", first, end - first + 1, "longer than 80 lines" in above))
+        i = end + 1
+    return out
 
 
 def _above(allowed, stage, target):
