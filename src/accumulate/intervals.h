@@ -9,6 +9,7 @@
 #ifndef MPP_INTERVALS_H
 #define MPP_INTERVALS_H
 
+#include <stddef.h>
 #include <stdatomic.h>
 #include <stdint.h>
 

@@ -6,6 +6,8 @@
 #ifndef MPP_TOPOLOGY_H
 #define MPP_TOPOLOGY_H
 
+#include <stddef.h>
+
 #include "autoconf.h"
 
 #if MPIPROF_HAVE_HWLOC

@@ -3,9 +3,9 @@
 # The suites link the MPI-free stages (src/libmpiprof_core.la), never
 # libmpiprof or MPI.
 TESTS += tests/unit/check_units tests/check-mpi-coverage.sh tests/check-exports.sh tests/check-protocol-checks.sh \
-	tests/check-layout.sh tests/check-format.sh
+	tests/check-layout.sh tests/check-format.sh tests/check-headers.sh
 EXTRA_DIST += tests/check-mpi-coverage.sh tests/check-exports.sh tests/check-protocol-checks.sh src/intercept/check_coverage.py \
-	tests/check-layout.sh tests/check_layout.py tests/check-format.sh
+	tests/check-layout.sh tests/check_layout.py tests/check-format.sh tests/check-headers.sh
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_units
 tests_unit_check_units_SOURCES = tests/unit/check_units.c tests/unit/suites.h \
@@ -19,6 +19,8 @@ tests_unit_check_units_SOURCES = tests/unit/check_units.c tests/unit/suites.h \
 tests_unit_check_units_CPPFLAGS = $(AM_CPPFLAGS) $(CHECK_CFLAGS) $(JANSSON_CFLAGS) -DMPP_TEST_SRCDIR='"$(abs_top_srcdir)"'
 tests_unit_check_units_LDADD = src/libmpiprof_core.la $(CHECK_LIBS)
 endif
+# tests/check-headers.sh: the compiler and every include path of the build
+AM_TESTS_ENVIRONMENT += HEADER_CC='$(CC)' HEADER_CPPFLAGS='$(AM_CPPFLAGS) $(MPI_CPPFLAGS) $(JANSSON_CFLAGS) $(LIBDW_CFLAGS) $(HWLOC_CFLAGS) $(PAPI_CFLAGS) $(OTF2_CFLAGS)'; export HEADER_CC HEADER_CPPFLAGS;
 # With --enable-sanitizers, undefined behaviour fails a test instead of
 # printing a line (the MPI tests get the same from run-mpi-test).
 if MPIPROF_SANITIZERS
