@@ -9,8 +9,8 @@
 #ifndef MPP_INTERVALS_H
 #define MPP_INTERVALS_H
 
-#include <stddef.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "records/interval.h"

@@ -14,7 +14,6 @@ static double __attribute__((noinline)) lib_reduce(double x)
 double lib_exchange(double x, int peer)
 {
     double got = 0;
-    MPI_Sendrecv(&x, 1, MPI_DOUBLE, peer, 7, &got, 1, MPI_DOUBLE, peer, 7, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE); /* MARK:sendrecv */
-    return lib_reduce(got + x);      /* MARK:reduce */
+    MPI_Sendrecv(&x, 1, MPI_DOUBLE, peer, 7, &got, 1, MPI_DOUBLE, peer, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* MARK:sendrecv */
+    return lib_reduce(got + x); /* MARK:reduce */
 }

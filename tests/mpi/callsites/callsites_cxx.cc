@@ -20,8 +20,7 @@
 #include <cstdio>
 #include <vector>
 
-namespace halo
-{
+namespace halo {
 
 const int N_ROUNDS = 10;
 const double T_LATE = 0.004;
@@ -52,11 +51,20 @@ __attribute__((noinline)) void exchange(Grid &g, int tag)
         g.errors++;
 }
 
-__attribute__((noinline)) void update_density(Grid &g) { exchange(g, 1); /* MARK:density */ }
+__attribute__((noinline)) void update_density(Grid &g)
+{
+    exchange(g, 1); /* MARK:density */
+}
 
-__attribute__((noinline)) void update_energy(Grid &g) { exchange(g, 2); /* MARK:energy */ }
+__attribute__((noinline)) void update_energy(Grid &g)
+{
+    exchange(g, 2); /* MARK:energy */
+}
 
-__attribute__((noinline)) void update_velocity(Grid &g) { exchange(g, 3); /* MARK:velocity */ }
+__attribute__((noinline)) void update_velocity(Grid &g)
+{
+    exchange(g, 3); /* MARK:velocity */
+}
 
 template <typename T> __attribute__((noinline)) T sum_all(std::vector<T> &values)
 {

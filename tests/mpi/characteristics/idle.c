@@ -33,7 +33,7 @@ int main(int argc, char **argv)
 
     /* Some communication first, so the interval is not empty of it. */
     MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD); /* MARK:allreduce */
-    MPI_Barrier(MPI_COMM_WORLD);                                     /* MARK:barrier */
+    MPI_Barrier(MPI_COMM_WORLD); /* MARK:barrier */
 
     /* The last MPI call was the barrier; only rank 0 works on. */
     if (rank == 0)

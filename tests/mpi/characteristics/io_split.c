@@ -55,15 +55,14 @@ int main(int argc, char **argv)
     char *block = malloc(BLOCK), *back = malloc(BLOCK);
     if (!block || !back)
         MPI_Abort(MPI_COMM_WORLD, 3);
-    if (MPI_File_open(MPI_COMM_WORLD, argv[1], MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh) !=
-        MPI_SUCCESS) /* MARK:open */
+    if (MPI_File_open(MPI_COMM_WORLD, argv[1], MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh) != MPI_SUCCESS) /* MARK:open */
         MPI_Abort(MPI_COMM_WORLD, 4);
     for (int i = 0; i < ROUNDS; i++) {
         MPI_Offset at = ((MPI_Offset)i * size + rank) * BLOCK;
         memset(block, 'a' + (i + rank) % 26, BLOCK);
         MPI_File_write_at(fh, at, block, BLOCK, MPI_BYTE, &st); /* MARK:write */
-        MPI_File_sync(fh);                                      /* MARK:sync */
-        MPI_File_read_at(fh, at, back, BLOCK, MPI_BYTE, &st);   /* MARK:read */
+        MPI_File_sync(fh); /* MARK:sync */
+        MPI_File_read_at(fh, at, back, BLOCK, MPI_BYTE, &st); /* MARK:read */
         errors += memcmp(block, back, BLOCK) != 0;
         busy(T_WORK);
         struct timespec ts = {0, (long)(T_SLEEP * 1e9)};

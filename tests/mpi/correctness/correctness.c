@@ -482,7 +482,8 @@ static void generalized(void)
     rc = MPI_Waitany(2, list, &index, &st);
     say("waitany rc %s index %d request %s", rc_text(rc), index, req_state(list[1]));
     show_status("cancelled grequest", &st);
-    say("callbacks: query %d free %d cancel %d (complete=%d)", b.queries, b.frees, b.cancels, b.last_cancel_complete);
+    say("callbacks: query %d free %d cancel %d (complete=%d)", b.queries, b.frees, b.cancels,
+        b.last_cancel_complete);
     barrier();
 }
 
@@ -530,10 +531,7 @@ static void count_errors(MPI_Comm *comm, int *code, ...)
         handler_calls_other++;
     size_t n = strlen(handler_log);
     snprintf(handler_log + n, sizeof handler_log - n, " %s:%d",
-             *comm == MPI_COMM_WORLD  ? "world"
-             : *comm == MPI_COMM_SELF ? "self"
-                                      : "other",
-             cls);
+             *comm == MPI_COMM_WORLD ? "world" : *comm == MPI_COMM_SELF ? "self" : "other", cls);
 }
 
 static void provoke_errors(const char *pass)

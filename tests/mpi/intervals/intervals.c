@@ -124,8 +124,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "intervals: rank %d: %d wrong results\n", rank, errors);
     printf("rank=%d exec=%.6f setup=%.6f loop=%.6f exchange=%.6f pack=%.6f update=%.6f final=%.6f "
            "comm_setup=%.6f comm_loop=%.6f comm_exchange=%.6f comm_final=%.6f\n",
-           rank, now() - start, t_setup, t_loop, t_exchange, t_pack, t_update, t_final, comm_setup, comm_loop,
-           comm_exchange, comm_final);
+           rank, now() - start, t_setup, t_loop, t_exchange, t_pack, t_update, t_final, comm_setup,
+           comm_loop, comm_exchange, comm_final);
     fflush(stdout);
     MPI_Finalize();
     return errors != 0;

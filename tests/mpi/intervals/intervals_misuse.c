@@ -99,17 +99,17 @@ static int marks(int rank)
     double t, seq_start;
 
     MPIPROF_INTERVAL_END(); /* MARK:stray_end */
-    MPIPROF_SEQ_END();      /* MARK:stray_seq_end */
+    MPIPROF_SEQ_END(); /* MARK:stray_seq_end */
 
     MPIPROF_INTERVAL_BEGIN("open"); /* MARK:open */
-    MPI_Pcontrol(-1, "nosuch");     /* MARK:nosuch */
-    MPI_Barrier(MPI_COMM_WORLD);    /* MARK:open_barrier */
+    MPI_Pcontrol(-1, "nosuch"); /* MARK:nosuch */
+    MPI_Barrier(MPI_COMM_WORLD); /* MARK:open_barrier */
     MPIPROF_INTERVAL_END();
 
-    MPI_Pcontrol(1, "outer");    /* MARK:outer */
-    MPI_Pcontrol(1, "inner");    /* MARK:inner */
+    MPI_Pcontrol(1, "outer"); /* MARK:outer */
+    MPI_Pcontrol(1, "inner"); /* MARK:inner */
     MPI_Barrier(MPI_COMM_WORLD); /* MARK:inner_barrier */
-    MPI_Pcontrol(-1, "outer");   /* MARK:outer_end */
+    MPI_Pcontrol(-1, "outer"); /* MARK:outer_end */
     MPI_Barrier(MPI_COMM_WORLD); /* MARK:after_outer_barrier */
 
     /* "threaded": begun in thread A, ended in thread B while A still runs. */
@@ -131,7 +131,7 @@ static int marks(int rank)
     /* "threaded2": begun in a thread (joined), ended in the main thread. */
     errors += in_thread(begin_threaded2);
     MPI_Barrier(MPI_COMM_WORLD); /* MARK:threaded2_barrier */
-    MPIPROF_INTERVAL_END();      /* MARK:threaded2_end */
+    MPIPROF_INTERVAL_END(); /* MARK:threaded2_end */
 
     /* "threaded3": begun in a thread, ended in another thread created after
      * the first was joined (the system may give it the same pthread_t). */
@@ -159,14 +159,14 @@ static void caps(void)
     MPIPROF_INTERVAL_BEGIN("P"); /* MARK:cap_P */
     for (k = 0; k < 2; k++) {
         MPIPROF_INTERVAL_BEGIN("c1"); /* MARK:cap_c1 */
-        MPI_Barrier(MPI_COMM_WORLD);  /* MARK:cap_c1_barrier */
+        MPI_Barrier(MPI_COMM_WORLD); /* MARK:cap_c1_barrier */
         MPIPROF_INTERVAL_END();
         MPIPROF_INTERVAL_BEGIN("c2"); /* MARK:cap_c2 */
-        MPI_Barrier(MPI_COMM_WORLD);  /* MARK:cap_c2_barrier */
+        MPI_Barrier(MPI_COMM_WORLD); /* MARK:cap_c2_barrier */
         MPIPROF_INTERVAL_END();
         MPIPROF_INTERVAL_BEGIN("c3"); /* MARK:cap_c3 */
         MPIPROF_INTERVAL_BEGIN("c4"); /* MARK:cap_c4 */
-        MPI_Barrier(MPI_COMM_WORLD);  /* MARK:cap_c4_barrier */
+        MPI_Barrier(MPI_COMM_WORLD); /* MARK:cap_c4_barrier */
         MPIPROF_INTERVAL_END();
         MPIPROF_INTERVAL_END();
         MPI_Barrier(MPI_COMM_WORLD); /* MARK:cap_P_barrier */
@@ -180,7 +180,7 @@ static void nesting(void)
     MPIPROF_INTERVAL_BEGIN("n1"); /* MARK:n1 */
     MPIPROF_INTERVAL_BEGIN("n2"); /* MARK:n2 */
     MPIPROF_INTERVAL_BEGIN("n3"); /* MARK:n3 */
-    MPI_Barrier(MPI_COMM_WORLD);  /* MARK:n3_barrier */
+    MPI_Barrier(MPI_COMM_WORLD); /* MARK:n3_barrier */
     MPIPROF_INTERVAL_END();
     MPI_Barrier(MPI_COMM_WORLD); /* MARK:n2_barrier */
     MPIPROF_INTERVAL_END();
@@ -219,7 +219,7 @@ int main(int argc, char **argv)
 
     MPI_Finalize();
     if (strcmp(mode, "marks") == 0) {
-        MPIPROF_INTERVAL_END();         /* MARK:late_end */
+        MPIPROF_INTERVAL_END(); /* MARK:late_end */
         MPIPROF_INTERVAL_BEGIN("late"); /* MARK:late */
         MPIPROF_INTERVAL_END();
     }

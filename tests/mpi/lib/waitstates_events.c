@@ -82,7 +82,8 @@ static int ws_write_events(const char *prefix, int rank)
     }
     fprintf(f, "host %s\n", host);
     for (int k = 0; k < ws_nevents; k++)
-        fprintf(f, "ev %s %d %.9f %.9f\n", ws_events[k].key, ws_events[k].i, ws_events[k].start, ws_events[k].end);
+        fprintf(f, "ev %s %d %.9f %.9f\n", ws_events[k].key, ws_events[k].i, ws_events[k].start,
+                ws_events[k].end);
     if (fclose(f) != 0 || ws_lost) {
         fprintf(stderr, "%s: %s\n", path, ws_lost ? "too many events" : "write error");
         return 1;

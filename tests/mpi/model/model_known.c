@@ -19,23 +19,9 @@
 #include <stdio.h>
 #include <string.h>
 
-enum {
-    N_SEND = 200,
-    SEND_BYTES = 65536,
-    N_ALLREDUCE = 100,
-    ALLREDUCE_COUNT = 1000,
-    N_BCAST = 50,
-    BCAST_BYTES = 100000,
-    N_BARRIER = 30,
-    N_SENDRECV = 20,
-    N_GATHER = 20,
-    GATHER_BYTES = 1000,
-    N_PROCNULL = 10,
-    N_NONBLOCKING = 10,
-    NB_BYTES = 32768,
-    N_PERSISTENT = 10,
-    PERSISTENT_BYTES = 16384
-};
+enum { N_SEND = 200, SEND_BYTES = 65536, N_ALLREDUCE = 100, ALLREDUCE_COUNT = 1000, N_BCAST = 50,
+       BCAST_BYTES = 100000, N_BARRIER = 30, N_SENDRECV = 20, N_GATHER = 20, GATHER_BYTES = 1000,
+       N_PROCNULL = 10, N_NONBLOCKING = 10, NB_BYTES = 32768, N_PERSISTENT = 10, PERSISTENT_BYTES = 16384 };
 
 static char sendbuf[BCAST_BYTES], recvbuf[2 * BCAST_BYTES];
 static double in[ALLREDUCE_COUNT], out[ALLREDUCE_COUNT];
@@ -70,12 +56,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < N_BARRIER; i++)
         MPI_Barrier(MPI_COMM_WORLD); /* MARK:barrier */
     for (int i = 0; i < N_SENDRECV; i++)
-        MPI_Sendrecv(sendbuf, 4000, MPI_BYTE, peer, 2, recvbuf, 8000, MPI_BYTE, peer, 2,
-                     MPI_COMM_WORLD, /* MARK:sendrecv */
+        MPI_Sendrecv(sendbuf, 4000, MPI_BYTE, peer, 2, recvbuf, 8000, MPI_BYTE, peer, 2, MPI_COMM_WORLD, /* MARK:sendrecv */
                      MPI_STATUS_IGNORE);
     for (int i = 0; i < N_GATHER; i++)
-        MPI_Gather(sendbuf, GATHER_BYTES, MPI_BYTE, recvbuf, GATHER_BYTES, MPI_BYTE, 0,
-                   MPI_COMM_WORLD); /* MARK:gather */
+        MPI_Gather(sendbuf, GATHER_BYTES, MPI_BYTE, recvbuf, GATHER_BYTES, MPI_BYTE, 0, MPI_COMM_WORLD); /* MARK:gather */
     for (int i = 0; i < N_PROCNULL; i++)
         MPI_Send(sendbuf, 1000, MPI_BYTE, MPI_PROC_NULL, 3, MPI_COMM_WORLD); /* MARK:procnull */
     for (int i = 0; i < N_NONBLOCKING; i++) {
@@ -83,7 +67,7 @@ int main(int argc, char **argv)
         MPI_Status st[2]; /* not MPI_STATUSES_IGNORE: GCC 12 takes it for an array of size 0 */
         MPI_Irecv(recvbuf, NB_BYTES, MPI_BYTE, peer, 4, MPI_COMM_WORLD, &req[0]); /* MARK:irecv */
         MPI_Isend(sendbuf, NB_BYTES, MPI_BYTE, peer, 4, MPI_COMM_WORLD, &req[1]); /* MARK:isend */
-        MPI_Waitall(2, req, st);                                                  /* MARK:waitall */
+        MPI_Waitall(2, req, st); /* MARK:waitall */
     }
     MPI_Request persistent;
     if (rank == 0)
@@ -91,7 +75,7 @@ int main(int argc, char **argv)
     else
         MPI_Recv_init(recvbuf, PERSISTENT_BYTES, MPI_BYTE, 0, 5, MPI_COMM_WORLD, &persistent); /* MARK:recv_init */
     for (int i = 0; i < N_PERSISTENT; i++) {
-        MPI_Start(&persistent);                   /* MARK:start */
+        MPI_Start(&persistent); /* MARK:start */
         MPI_Wait(&persistent, MPI_STATUS_IGNORE); /* MARK:wait */
     }
     MPI_Request_free(&persistent);

@@ -39,9 +39,9 @@ int main(int argc, char **argv)
         if (rank == 0)
             MPI_Send(buf, BIG, MPI_BYTE, 1, 0, dup); /* MARK:send_dup */
         else
-            MPI_Recv(buf, BIG, MPI_BYTE, 0, 0, dup, MPI_STATUS_IGNORE);               /* MARK:recv_dup */
-        MPI_Allreduce(MPI_IN_PLACE, v, INTS, MPI_INT, MPI_SUM, dup);                  /* MARK:allreduce_dup */
-        MPI_Allreduce(MPI_IN_PLACE, v, INTS, MPI_INT, MPI_SUM, alone);                /* MARK:allreduce_alone */
+            MPI_Recv(buf, BIG, MPI_BYTE, 0, 0, dup, MPI_STATUS_IGNORE); /* MARK:recv_dup */
+        MPI_Allreduce(MPI_IN_PLACE, v, INTS, MPI_INT, MPI_SUM, dup); /* MARK:allreduce_dup */
+        MPI_Allreduce(MPI_IN_PLACE, v, INTS, MPI_INT, MPI_SUM, alone); /* MARK:allreduce_alone */
         MPI_Sendrecv_replace(v, INTS, MPI_INT, 0, 1, 0, 1, alone, MPI_STATUS_IGNORE); /* MARK:self */
         if (rank == 0)
             MPI_Send(buf, SMALL, MPI_BYTE, 1, 2, MPI_COMM_WORLD); /* MARK:send_world */

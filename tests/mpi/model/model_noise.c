@@ -48,7 +48,7 @@ int main(int argc, char **argv)
             nanosleep(&ts, NULL);
             delayed += d;
         }
-        MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);                          /* MARK:allreduce */
+        MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); /* MARK:allreduce */
         MPI_Sendrecv(out, MSG_BYTES, MPI_BYTE, 1 - rank, 5, in, MSG_BYTES, MPI_BYTE, 1 - rank, 5, /* MARK:sendrecv */
                      MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }

@@ -44,7 +44,7 @@ int main(int argc, char **argv)
     int rc, rank, size, wrong = 0;
 
     if (!strcmp(mode, "world"))
-        MPI_Init(&argc, &argv);                                        /* MARK:init */
+        MPI_Init(&argc, &argv); /* MARK:init */
     rc = MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session); /* MARK:session_init */
     if (rc != MPI_SUCCESS)
         die("MPI_Session_init", rc);
@@ -60,8 +60,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "sessions: run with 2 processes, not %d\n", size);
         return 1;
     }
-    if (!strcmp(mode, "two") &&
-        MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &second) != MPI_SUCCESS) /* MARK:second_init */
+    if (!strcmp(mode, "two") && MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &second) != MPI_SUCCESS) /* MARK:second_init */
         die("the second MPI_Session_init", 0);
 
     for (int i = 0; i < N_ALLREDUCE; i++) {
@@ -74,7 +73,7 @@ int main(int argc, char **argv)
         int msg[8] = {i};
         if (rank == 0) {
             if (i == 0)
-                usleep(20000);                     /* rank 1 waits for this one: Real sync */
+                usleep(20000); /* rank 1 waits for this one: Real sync */
             MPI_Send(msg, 8, MPI_INT, 1, 5, comm); /* MARK:send */
         } else {
             MPI_Recv(msg, 8, MPI_INT, 0, 5, comm, MPI_STATUS_IGNORE); /* MARK:recv */

@@ -8,12 +8,9 @@
 # (MPIPROF_TEST_THREAD_ROUNDS, default 2000) has the peak resident memory
 # of its run with one thread, within 4 MiB (the bound the man page states
 # is 1 MiB; the rest is the noise of the MPI library's own buffers), and
-# the protocol counts every thread's receives at its one call site.  Its
-# time: threads that wait for nobody ("local": each asks MPI_Comm_rank and
-# MPI_Type_size; a thread that receives spins in the MPI library, whose
-# runs vary 8x from one to the next here), the best of two runs each: what
-# ROUNDS threads add to a profiled run (against one thread) is at most
-# twice what they add to an unprofiled one.
+# the protocol counts every thread's receives at its one call site.  What
+# threads cost in time is bench/run's to measure, never a timed test's (on
+# a loaded host the wall time of a run varies several times over).
 set -eu
 # shellcheck source=../lib/common.sh
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
@@ -22,18 +19,14 @@ rounds=${MPIPROF_TEST_THREAD_ROUNDS:-2000}
 case $rounds in '' | *[!0-9]*) fail "MPIPROF_TEST_THREAD_ROUNDS=$rounds: a number of threads is expected" ;; esac
 
 cd "$tmp"
-"$MPICC" -O2 -o plain "$srcdir/threads_many.c" -lpthread || fail "compiling threads_many.c with $MPICC"
 "$MPICC_PROF" -O2 -o profiled "$srcdir/threads_many.c" -lpthread || fail "compiling threads_many.c with mpicc-prof"
 
-# run NAME PROGRAM N [MODE]: its wall time in NAME.time, each rank's peak in NAME.out
+# run NAME PROGRAM N: each rank's peak in NAME.out
 run() {
-    start=$(date +%s%N)
-    mpirun_2 "$1.out" "$1.err" env MPIPROF_QUIET=1 MPIPROF_OUTPUT="$tmp/$1.prof" MPIPROF_FORMAT=both "./$2" "$3" ${4:-}
-    echo $((($(date +%s%N) - start) / 1000000)) >"$1.time"
+    mpirun_2 "$1.out" "$1.err" env MPIPROF_QUIET=1 MPIPROF_OUTPUT="$tmp/$1.prof" MPIPROF_FORMAT=both "./$2" "$3"
     [ "$(grep -c "^threads_many: ok $3 peak_kib" "$1.out")" -eq 2 ] || fail "$1: $(cat "$1.out" "$1.err")"
 }
 peak() { sed -n 's/.*peak_kib \([0-9]*\)$/\1/p' "$1.out" | sort -n | tail -n 1; }
-best() { sort -n "$@" | head -n 1; }
 
 run one profiled 1
 run prof1 profiled "$rounds"
@@ -41,18 +34,6 @@ one=$(peak one) many=$(peak prof1)
 echo "$rounds threads: peak $many KiB (one thread: $one KiB)"
 [ "$many" -le $((one + 4096)) ] ||
     fail "the peak resident memory grew with the threads: $many KiB with $rounds, $one KiB with one"
-
-for i in 1 2; do
-    run plain_one$i plain 1 local
-    run plain_many$i plain "$rounds" local
-    run prof_one$i profiled 1 local
-    run prof_many$i profiled "$rounds" local
-done
-plain_added=$(($(best plain_many?.time) - $(best plain_one?.time)))
-prof_added=$(($(best prof_many?.time) - $(best prof_one?.time)))
-echo "$rounds threads asking local questions add $prof_added ms to a profiled run, $plain_added ms to an unprofiled one"
-[ "$prof_added" -le $((2 * plain_added)) ] ||
-    fail "$rounds threads add $prof_added ms to a profiled run, more than twice the $plain_added ms they add unprofiled"
 
 cp prof1.prof prot.txt
 "$PYTHON3" - prof1.prof.json "$srcdir/threads_many.c" "$rounds" <<'PY' || fail "the protocol (above)"

@@ -96,21 +96,20 @@ static void __attribute__((noinline)) work(int t)
         int mine = (rank * 1000 + t) * 100000 + s * 100, theirs = (peer * 1000 + t) * 100000 + s * 100;
         gate_enter(t, s + 1);
         fill(out, mine);
-        MPI_Sendrecv(out, COUNT, MPI_INT, peer, 100 + t, in, COUNT, MPI_INT, peer, 100 + t, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE); /* MARK:sendrecv */
+        MPI_Sendrecv(out, COUNT, MPI_INT, peer, 100 + t, in, COUNT, MPI_INT, peer, 100 + t, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* MARK:sendrecv */
         check(t, in, theirs);
         MPI_Iprobe(peer, 900 + t, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE); /* MARK:iprobe */
         errors[t] += flag != 0;
         fill(out, mine + 1);
-        MPI_Irecv(in, COUNT, MPI_INT, peer, 300 + t, MPI_COMM_WORLD, &req[0]);  /* MARK:irecv */
+        MPI_Irecv(in, COUNT, MPI_INT, peer, 300 + t, MPI_COMM_WORLD, &req[0]); /* MARK:irecv */
         MPI_Isend(out, COUNT, MPI_INT, peer, 300 + t, MPI_COMM_WORLD, &req[1]); /* MARK:isend */
-        MPI_Waitall(2, req, st);                                                /* MARK:waitall */
+        MPI_Waitall(2, req, st); /* MARK:waitall */
         check(t, in, theirs + 1);
         fill(out2, mine + 2);
         MPI_Send_init(out2, COUNT, MPI_INT, peer, 500 + t, MPI_COMM_WORLD, &pers[0]); /* MARK:send_init */
-        MPI_Recv_init(in2, COUNT, MPI_INT, peer, 500 + t, MPI_COMM_WORLD, &pers[1]);  /* MARK:recv_init */
-        MPI_Startall(2, pers);                                                        /* MARK:startall */
-        MPI_Waitall(2, pers, st);                                                     /* MARK:waitall_persistent */
+        MPI_Recv_init(in2, COUNT, MPI_INT, peer, 500 + t, MPI_COMM_WORLD, &pers[1]); /* MARK:recv_init */
+        MPI_Startall(2, pers); /* MARK:startall */
+        MPI_Waitall(2, pers, st); /* MARK:waitall_persistent */
         check(t, in2, theirs + 2);
         for (int k = 0; k < 2; k++)
             MPI_Request_free(&pers[k]); /* MARK:request_free */
@@ -119,11 +118,7 @@ static void __attribute__((noinline)) work(int t)
     gate_enter(t, steps + 1);
     if (spread) {
         int r;
-#define FOUR(call) \
-    call;          \
-    call;          \
-    call;          \
-    call
+#define FOUR(call) call; call; call; call
         FOUR(FOUR(MPI_Comm_rank(MPI_COMM_WORLD, &r)));
 #undef FOUR
     }
@@ -134,18 +129,10 @@ static void __attribute__((noinline)) work(int t)
 static void __attribute__((noinline)) run_as(int t)
 {
     switch (t) {
-    case 0:
-        work(0);
-        break; /* MARK:worker0 */
-    case 1:
-        work(1);
-        break; /* MARK:worker1 */
-    case 2:
-        work(2);
-        break; /* MARK:worker2 */
-    case 3:
-        work(3);
-        break; /* MARK:worker3 */
+    case 0: work(0); break; /* MARK:worker0 */
+    case 1: work(1); break; /* MARK:worker1 */
+    case 2: work(2); break; /* MARK:worker2 */
+    case 3: work(3); break; /* MARK:worker3 */
     }
 }
 
@@ -167,13 +154,9 @@ static void *helper_thread(void *arg)
 
 int main(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        int level;
-    } levels[] = {{"single", MPI_THREAD_SINGLE},
-                  {"funneled", MPI_THREAD_FUNNELED},
-                  {"serialized", MPI_THREAD_SERIALIZED},
-                  {"multiple", MPI_THREAD_MULTIPLE}};
+    static const struct { const char *name; int level; } levels[] = {
+        {"single", MPI_THREAD_SINGLE}, {"funneled", MPI_THREAD_FUNNELED},
+        {"serialized", MPI_THREAD_SERIALIZED}, {"multiple", MPI_THREAD_MULTIPLE}};
     const char *name = argc > 1 ? argv[1] : "";
     int provided = -1, size, found = 0;
     for (size_t i = 0; i < sizeof levels / sizeof *levels; i++)

@@ -46,8 +46,7 @@ static int rank;
 static void align(void)
 {
     int in = rank, out = -1;
-    MPI_Sendrecv(&in, 1, MPI_INT, 1 - rank, 99, &out, 1, MPI_INT, 1 - rank, 99, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE); /* MARK:align */
+    MPI_Sendrecv(&in, 1, MPI_INT, 1 - rank, 99, &out, 1, MPI_INT, 1 - rank, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* MARK:align */
 }
 
 static int payload, received, bcast_value, reduce_in, reduce_out;
@@ -66,10 +65,10 @@ static void sender_round(const char *phase, int i)
     double t = ws_now();
     MPI_Isend(&payload, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, &req[0]); /* MARK:isend */
     ws_record(strdup(key), i, t, ws_now());
-    MPI_Ibarrier(MPI_COMM_WORLD, &req[1]);                                                 /* MARK:s_ibarrier */
-    MPI_Ibcast(&bcast_value, 1, MPI_INT, 1, MPI_COMM_WORLD, &req[2]);                      /* MARK:s_ibcast */
+    MPI_Ibarrier(MPI_COMM_WORLD, &req[1]);                                        /* MARK:s_ibarrier */
+    MPI_Ibcast(&bcast_value, 1, MPI_INT, 1, MPI_COMM_WORLD, &req[2]);             /* MARK:s_ibcast */
     MPI_Iallreduce(&reduce_in, &reduce_out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req[3]); /* MARK:s_iallreduce */
-    MPI_Waitall(NREQ, req, st);                                                            /* MARK:s_waitall */
+    MPI_Waitall(NREQ, req, st); /* MARK:s_waitall */
 }
 
 /* Rank 0: the call that completed the receive (request 0) and how many
@@ -89,9 +88,9 @@ static int receiver_round(const char *phase, int i)
     double t0, t1;
     received = -1;
     reduce_in = 1;
-    MPI_Irecv(&received, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &req[0]);                       /* MARK:irecv */
-    MPI_Ibarrier(MPI_COMM_WORLD, &req[1]);                                                 /* MARK:r_ibarrier */
-    MPI_Ibcast(&bcast_value, 1, MPI_INT, 1, MPI_COMM_WORLD, &req[2]);                      /* MARK:r_ibcast */
+    MPI_Irecv(&received, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &req[0]); /* MARK:irecv */
+    MPI_Ibarrier(MPI_COMM_WORLD, &req[1]);                                        /* MARK:r_ibarrier */
+    MPI_Ibcast(&bcast_value, 1, MPI_INT, 1, MPI_COMM_WORLD, &req[2]);             /* MARK:r_ibcast */
     MPI_Iallreduce(&reduce_in, &reduce_out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req[3]); /* MARK:r_iallreduce */
     if (!strcmp(phase, "waitall")) {
         t0 = ws_now();

@@ -51,8 +51,7 @@ static int rank;
 static void align(void)
 {
     int in = rank, out = -1;
-    MPI_Sendrecv(&in, 1, MPI_INT, 1 - rank, 99, &out, 1, MPI_INT, 1 - rank, 99, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE); /* MARK:align */
+    MPI_Sendrecv(&in, 1, MPI_INT, 1 - rank, 99, &out, 1, MPI_INT, 1 - rank, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* MARK:align */
 }
 
 static int values[N_NB], ins[N_NB], sums[N_NB], gathered[2 * N_RACE];

@@ -3,12 +3,12 @@
 # their communicators with MPI_Comm_idup, overlapped with nonblocking
 # collectives on the parents and on the new communicators, at
 # MPI_THREAD_MULTIPLE on 2 processes (waitstates_idup_threads.c).  Under the
-# profiler it must finish in about the time it takes without it: 10 runs in a
-# row (MPIPROF_TEST_IDUP_RUNS: CI's Open MPI and sanitizer stages make fewer),
-# each within 2 x (the slowest of 3 runs without the profiler, or of one made
-# right after a slower run) + 1 s (the profiler once ran a blocking
-# MPI_Intercomm_merge inside a nonblocking collective with its lock held, and
-# the run never ended).  Each run's program checks its results, and its
+# profiler it must finish: 10 runs in a row (MPIPROF_TEST_IDUP_RUNS: CI's
+# Open MPI and sanitizer stages make fewer), each killed as hung after 8 x
+# the slowest of 3 runs without the profiler + 4 s (the profiler once ran a
+# blocking MPI_Intercomm_merge inside a nonblocking collective with its lock
+# held, and the run never ended).  How long a run that ends takes is
+# bench/run's to measure, not a timed test's.  Each run's program checks its results, and its
 # protocol (check_waitstates_idup_threads.py) holds every invariant, pairs
 # every message, and has the collectives of the idup'ed communicators
 # analysed: Potential sync computed at the skewed MPI_Allreduce on an idup'ed
@@ -70,26 +70,14 @@ for i in 1 2 3; do
     echo "without the profiler: $ms ms"
     [ "$ms" -gt "$slowest" ] && slowest=$ms
 done
-limit=$((2 * slowest + 1000))
-# A hang never ends: each run is killed at 4 x the limit.  A run slower
-# than the limit is compared again with a run without the profiler made
-# right after it (this machine's speed changes from one second to the next,
-# and other jobs load it).
+# A hang never ends: a run that outlasts this is one.
+limit=$((8 * slowest + 4000))
 runs=${MPIPROF_TEST_IDUP_RUNS:-10}
 i=0
 while [ "$i" -lt "$runs" ]; do
     i=$((i + 1))
-    run "prof$i" $((4 * limit)) profiled MPIPROF_OUTPUT="$tmp/prot$i.txt" MPIPROF_FORMAT=both MPIPROF_QUIET=1
-    ms=$(cat "prof$i.ms")
-    echo "with the profiler, run $i: $ms ms (limit $limit ms)"
-    if [ "$ms" -gt "$limit" ]; then
-        run "plain_after$i" 60000 plain
-        after=$(cat "plain_after$i.ms")
-        echo "without the profiler, right after: $after ms"
-        [ "$after" -gt "$slowest" ] && slowest=$after
-        limit=$((2 * slowest + 1000))
-    fi
-    [ "$ms" -le "$limit" ] || fail "run $i took $ms ms with the profiler, more than 2 x $slowest + 1000 ms"
+    run "prof$i" "$limit" profiled MPIPROF_OUTPUT="$tmp/prot$i.txt" MPIPROF_FORMAT=both MPIPROF_QUIET=1
+    echo "with the profiler, run $i: $(cat "prof$i.ms") ms"
     [ -s "prof$i.err" ] && fail "run $i: output on stderr with MPIPROF_QUIET=1: $(cat "prof$i.err")"
     check_text_protocol "prot$i.txt"
     "$PYTHON3" "$srcdir/check_waitstates_idup_threads.py" "$srcdir/waitstates_idup_threads.c" "${schema:--}" \

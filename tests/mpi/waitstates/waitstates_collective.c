@@ -37,8 +37,7 @@ static int rank;
 static void align(void)
 {
     int in = rank, out = -1;
-    MPI_Sendrecv(&in, 1, MPI_INT, 1 - rank, 99, &out, 1, MPI_INT, 1 - rank, 99, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE); /* MARK:align */
+    MPI_Sendrecv(&in, 1, MPI_INT, 1 - rank, 99, &out, 1, MPI_INT, 1 - rank, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* MARK:align */
 }
 
 int main(int argc, char **argv)
@@ -78,7 +77,7 @@ int main(int argc, char **argv)
         value = rank + i;
         t = ws_now();
         MPI_Iallreduce(&value, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req); /* MARK:iallreduce */
-        MPI_Wait(&req, MPI_STATUS_IGNORE);                                       /* MARK:iwait */
+        MPI_Wait(&req, MPI_STATUS_IGNORE); /* MARK:iwait */
         t1 = ws_now();
         ws_record("iallreduce", i, t, t1);
         m_iallreduce += t1 - t;
@@ -101,7 +100,8 @@ int main(int argc, char **argv)
     if (errors)
         fprintf(stderr, "waitstates_collective: rank %d: %d wrong sums\n", rank, errors);
     errors += ws_write_events(prefix, rank);
-    printf("rank=%d allreduce=%.6f iallreduce=%.6f barrier=%.6f\n", rank, m_allreduce, m_iallreduce, m_barrier);
+    printf("rank=%d allreduce=%.6f iallreduce=%.6f barrier=%.6f\n", rank, m_allreduce, m_iallreduce,
+           m_barrier);
     fflush(stdout);
     MPI_Finalize();
     return errors != 0;

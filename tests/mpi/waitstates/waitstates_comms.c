@@ -70,8 +70,7 @@ static void align(const char *key, int i)
 {
     int in = rank, out = -1;
     double t = ws_now();
-    MPI_Sendrecv(&in, 1, MPI_INT, 1 - rank, 99, &out, 1, MPI_INT, 1 - rank, 99, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE); /* MARK:align */
+    MPI_Sendrecv(&in, 1, MPI_INT, 1 - rank, 99, &out, 1, MPI_INT, 1 - rank, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* MARK:align */
     if (key)
         ws_record(key, i, t, ws_now());
 }
@@ -156,7 +155,7 @@ int main(int argc, char **argv)
     MPIPROF_INTERVAL_END();
 
     /* ---- (c) an intercommunicator between two one-process groups ---- */
-    MPI_Comm_split(MPI_COMM_WORLD, rank, 0, &local);                      /* MARK:split_local */
+    MPI_Comm_split(MPI_COMM_WORLD, rank, 0, &local); /* MARK:split_local */
     MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, 1 - rank, 77, &inter); /* MARK:intercomm_create */
     align(NULL, 0);
     MPIPROF_INTERVAL_BEGIN("intercomm");
@@ -203,14 +202,14 @@ int main(int argc, char **argv)
         expect(sum == value, "self: wrong sum");
         MPI_Barrier(MPI_COMM_SELF); /* MARK:d_barrier */
         buf[0] = 100 + i;
-        MPI_Isend(buf, COUNT, MPI_INT, 0, 24, MPI_COMM_SELF, &req);              /* MARK:d_isend */
+        MPI_Isend(buf, COUNT, MPI_INT, 0, 24, MPI_COMM_SELF, &req); /* MARK:d_isend */
         MPI_Recv(buf2, COUNT, MPI_INT, 0, 24, MPI_COMM_SELF, MPI_STATUS_IGNORE); /* MARK:d_recv */
-        MPI_Wait(&req, MPI_STATUS_IGNORE);                                       /* MARK:d_wait */
+        MPI_Wait(&req, MPI_STATUS_IGNORE); /* MARK:d_wait */
         expect(buf2[0] == 100 + i, "self: wrong message on MPI_COMM_SELF");
         buf[0] = 200 + i;
-        MPI_Isend(buf, COUNT, MPI_INT, rank, 25, MPI_COMM_WORLD, &req);              /* MARK:d_isend_w */
+        MPI_Isend(buf, COUNT, MPI_INT, rank, 25, MPI_COMM_WORLD, &req); /* MARK:d_isend_w */
         MPI_Recv(buf2, COUNT, MPI_INT, rank, 25, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* MARK:d_recv_w */
-        MPI_Wait(&req, MPI_STATUS_IGNORE);                                           /* MARK:d_wait_w */
+        MPI_Wait(&req, MPI_STATUS_IGNORE); /* MARK:d_wait_w */
         expect(buf2[0] == 200 + i, "self: wrong message to oneself on MPI_COMM_WORLD");
     }
     MPIPROF_INTERVAL_END();

@@ -71,7 +71,7 @@ static int start_collectives(MPI_Comm comm, int *in, int *res, MPI_Request *req)
     MPI_Iallreduce(in, &res[0], 1, MPI_INT, MPI_SUM, comm, &req[0]); /* MARK:iallreduce */
     res[1] = rank == 0 ? 77 : -1;
     MPI_Ibcast(&res[1], 1, MPI_INT, rank == 0 ? MPI_ROOT : 0, comm, &req[1]); /* MARK:ibcast */
-    MPI_Ibarrier(comm, &req[2]);                                              /* MARK:ibarrier */
+    MPI_Ibarrier(comm, &req[2]); /* MARK:ibarrier */
     return 3;
 }
 
@@ -102,12 +102,12 @@ static void *work(void *arg)
         MPI_Comm_idup(parents[t], &child[0], &req[n++]); /* MARK:idup_parent */
         n += start_collectives(parents[t], &in[0], res[0], &req[n]);
         in[2] = rank + 1;
-        MPI_Iscan(&in[2], &side[0], 1, MPI_INT, MPI_SUM, sides[t], &req[n++]);      /* MARK:iscan */
+        MPI_Iscan(&in[2], &side[0], 1, MPI_INT, MPI_SUM, sides[t], &req[n++]); /* MARK:iscan */
         MPI_Iallreduce(&in[2], &side[1], 1, MPI_INT, MPI_MAX, sides[t], &req[n++]); /* MARK:side_iallreduce */
         for (c = 1; c < NCHILD; c++)
             MPI_Comm_idup(parents[t], &child[c], &req[n++]); /* MARK:idup_parent2 */
         /* the first child once it is there: a grandchild, collectives */
-        MPI_Wait(&req[0], MPI_STATUS_IGNORE);       /* MARK:wait_first */
+        MPI_Wait(&req[0], MPI_STATUS_IGNORE); /* MARK:wait_first */
         MPI_Comm_idup(child[0], &grand, &req[n++]); /* MARK:idup_child */
         n += start_collectives(child[0], &in[1], res[1], &req[n]);
         MPI_Waitall(n - 1, &req[1], statuses); /* MARK:waitall */

@@ -50,7 +50,7 @@ int main(int argc, char **argv)
     }
 
     /* Start the phase together (a collective: no Real sync). */
-    MPI_Barrier(MPI_COMM_WORLD);           /* MARK:barrier1 */
+    MPI_Barrier(MPI_COMM_WORLD); /* MARK:barrier1 */
     MPIPROF_INTERVAL_BEGIN("late_sender"); /* MARK:iv_late_sender */
     for (i = 0; i < N_MSG; i++) {
         if (rank == 1) {
@@ -73,7 +73,7 @@ int main(int argc, char **argv)
     }
     MPIPROF_INTERVAL_END();
 
-    MPI_Barrier(MPI_COMM_WORLD);             /* MARK:barrier2 */
+    MPI_Barrier(MPI_COMM_WORLD); /* MARK:barrier2 */
     MPIPROF_INTERVAL_BEGIN("late_receiver"); /* MARK:iv_late_receiver */
     for (i = 0; i < N_MSG; i++) {
         if (rank == 0) {
@@ -98,7 +98,8 @@ int main(int argc, char **argv)
     if (errors)
         fprintf(stderr, "waitstates_late_sender: rank %d received %d wrong messages\n", rank, errors);
     errors += ws_write_events(prefix, rank);
-    printf("rank=%d compute1=%.6f wait1=%.6f compute2=%.6f wait2=%.6f\n", rank, compute1, wait1, compute2, wait2);
+    printf("rank=%d compute1=%.6f wait1=%.6f compute2=%.6f wait2=%.6f\n", rank, compute1, wait1,
+           compute2, wait2);
     fflush(stdout);
     MPI_Finalize();
     return errors != 0;

@@ -95,7 +95,10 @@ static void expect(int cond, const char *what)
 }
 
 /* Start a phase together. */
-static void align(void) { MPI_Barrier(MPI_COMM_WORLD); /* MARK:align */ }
+static void align(void)
+{
+    MPI_Barrier(MPI_COMM_WORLD); /* MARK:align */
+}
 
 int main(int argc, char **argv)
 {
@@ -142,7 +145,7 @@ int main(int argc, char **argv)
     MPIPROF_INTERVAL_BEGIN("waitall");
     for (i = 0; i < N_MSG; i++) {
         if (rank == 0) {
-            MPI_Irecv(buf, COUNT, MPI_INT, 1, 1, MPI_COMM_WORLD, &req[0]);  /* MARK:b_irecv1 */
+            MPI_Irecv(buf, COUNT, MPI_INT, 1, 1, MPI_COMM_WORLD, &req[0]); /* MARK:b_irecv1 */
             MPI_Irecv(buf2, COUNT, MPI_INT, 1, 2, MPI_COMM_WORLD, &req[1]); /* MARK:b_irecv2 */
             t = ws_now();
             MPI_Waitall(2, req, sts); /* MARK:b_waitall */
@@ -165,7 +168,7 @@ int main(int argc, char **argv)
     MPIPROF_INTERVAL_BEGIN("waitany");
     for (i = 0; i < N_MSG; i++) {
         if (rank == 0) {
-            MPI_Irecv(buf, COUNT, MPI_INT, 1, 1, MPI_COMM_WORLD, &req[0]);  /* MARK:c_irecv1 */
+            MPI_Irecv(buf, COUNT, MPI_INT, 1, 1, MPI_COMM_WORLD, &req[0]); /* MARK:c_irecv1 */
             MPI_Irecv(buf2, COUNT, MPI_INT, 1, 2, MPI_COMM_WORLD, &req[1]); /* MARK:c_irecv2 */
             for (k = 0; k < 2; k++) {
                 t = ws_now();
@@ -194,7 +197,7 @@ int main(int argc, char **argv)
     MPIPROF_INTERVAL_BEGIN("waitsome");
     for (i = 0; i < N_MSG; i++) {
         if (rank == 0) {
-            MPI_Irecv(buf, COUNT, MPI_INT, 1, 1, MPI_COMM_WORLD, &req[0]);  /* MARK:d_irecv1 */
+            MPI_Irecv(buf, COUNT, MPI_INT, 1, 1, MPI_COMM_WORLD, &req[0]); /* MARK:d_irecv1 */
             MPI_Irecv(buf2, COUNT, MPI_INT, 1, 2, MPI_COMM_WORLD, &req[1]); /* MARK:d_irecv2 */
             for (done = 0; done < 2;) {
                 int mask = 0;
@@ -280,8 +283,7 @@ int main(int argc, char **argv)
         if (rank == 1)
             ws_busy(T_LATE);
         t = ws_now();
-        MPI_Sendrecv(buf, COUNT, MPI_INT, 1 - rank, 7, buf2, COUNT, MPI_INT, 1 - rank, 7, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE); /* MARK:g_sendrecv */
+        MPI_Sendrecv(buf, COUNT, MPI_INT, 1 - rank, 7, buf2, COUNT, MPI_INT, 1 - rank, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* MARK:g_sendrecv */
         ws_record("g_sendrecv", i, t, ws_now());
         expect(buf2[0] == 1 - rank, "MPI_Sendrecv: wrong data");
     }
@@ -343,8 +345,7 @@ int main(int argc, char **argv)
             ws_record("j_any_tag", i, t, ws_now());
             expect(buf[0] == 200 + i, "MPI_ANY_TAG: wrong message");
             t = ws_now();
-            MPI_Recv(buf, COUNT, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE); /* MARK:j_any_any */
+            MPI_Recv(buf, COUNT, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* MARK:j_any_any */
             ws_record("j_any_any", i, t, ws_now());
             expect(buf[0] == 300 + i, "MPI_ANY_SOURCE + MPI_ANY_TAG: wrong message");
         } else {
@@ -406,12 +407,12 @@ int main(int argc, char **argv)
     align();
     MPIPROF_INTERVAL_BEGIN("proc_null");
     for (i = 0; i < N_MSG; i++) {
-        MPI_Send(buf, COUNT, MPI_INT, MPI_PROC_NULL, 8, MPI_COMM_WORLD);       /* MARK:l_send_null */
+        MPI_Send(buf, COUNT, MPI_INT, MPI_PROC_NULL, 8, MPI_COMM_WORLD); /* MARK:l_send_null */
         MPI_Recv(buf2, COUNT, MPI_INT, MPI_PROC_NULL, 8, MPI_COMM_WORLD, &st); /* MARK:l_recv_null */
         expect(st.MPI_SOURCE == MPI_PROC_NULL, "MPI_Recv from MPI_PROC_NULL: source is not MPI_PROC_NULL");
-        MPI_Isend(buf, COUNT, MPI_INT, MPI_PROC_NULL, 8, MPI_COMM_WORLD, &req[0]);  /* MARK:l_isend_null */
+        MPI_Isend(buf, COUNT, MPI_INT, MPI_PROC_NULL, 8, MPI_COMM_WORLD, &req[0]); /* MARK:l_isend_null */
         MPI_Irecv(buf2, COUNT, MPI_INT, MPI_PROC_NULL, 8, MPI_COMM_WORLD, &req[1]); /* MARK:l_irecv_null */
-        MPI_Waitall(2, req, sts);                                                   /* MARK:l_waitall_null */
+        MPI_Waitall(2, req, sts); /* MARK:l_waitall_null */
         if (rank == 0) {
             t = ws_now();
             MPI_Recv(buf, COUNT, MPI_INT, 1, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* MARK:l_recv */
@@ -432,9 +433,9 @@ int main(int argc, char **argv)
         if (rank == 0) {
             /* Rank 1 is computing T_LATE now: nothing is on its way yet. */
             MPI_Irecv(buf2, COUNT, MPI_INT, 1, 9, MPI_COMM_WORLD, &req[0]); /* MARK:m_irecv_cancel */
-            MPI_Cancel(&req[0]);                                            /* MARK:m_cancel */
-            MPI_Wait(&req[0], &st);                                         /* MARK:m_wait_cancel */
-            MPI_Test_cancelled(&st, &flag);                                 /* MARK:m_test_cancelled */
+            MPI_Cancel(&req[0]); /* MARK:m_cancel */
+            MPI_Wait(&req[0], &st); /* MARK:m_wait_cancel */
+            MPI_Test_cancelled(&st, &flag); /* MARK:m_test_cancelled */
             if (!flag) {
                 /* It matched the message: the MPI_Recv below would wait for
                  * one that never comes. */
@@ -457,8 +458,8 @@ int main(int argc, char **argv)
 
     align();
     errors += ws_write_events(prefix, rank);
-    printf("rank=%d waitsome_calls=%d test_calls=%d test_loop=%.6f out_of_order=%d errors=%d\n", rank, waitsome_calls,
-           test_calls, m_test, out_of_order, errors);
+    printf("rank=%d waitsome_calls=%d test_calls=%d test_loop=%.6f out_of_order=%d errors=%d\n", rank,
+           waitsome_calls, test_calls, m_test, out_of_order, errors);
     fflush(stdout);
     MPI_Finalize();
     return errors != 0;

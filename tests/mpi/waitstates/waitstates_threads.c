@@ -57,9 +57,9 @@ static void work(int t)
         }
         /* an exchange */
         out[0] = 100 * rank + s;
-        MPI_Irecv(in, COUNT, MPI_INT, 1 - rank, 2, comm, &req[0]);  /* MARK:t_irecv */
+        MPI_Irecv(in, COUNT, MPI_INT, 1 - rank, 2, comm, &req[0]); /* MARK:t_irecv */
         MPI_Isend(out, COUNT, MPI_INT, 1 - rank, 2, comm, &req[1]); /* MARK:t_isend */
-        MPI_Waitall(2, req, sts);                                   /* MARK:t_waitall */
+        MPI_Waitall(2, req, sts); /* MARK:t_waitall */
         errors[t] += in[0] != 100 * (1 - rank) + s;
         /* skewed collectives */
         pause_for((rank + 1) * T_SKEW);
@@ -67,7 +67,7 @@ static void work(int t)
         MPI_Allreduce(&value, &sum, 1, MPI_INT, MPI_SUM, comm); /* MARK:t_allreduce */
         pause_for((rank + 1) * T_SKEW);
         MPI_Iallreduce(&value, &sum2, 1, MPI_INT, MPI_SUM, comm, &req[0]); /* MARK:t_iallreduce */
-        MPI_Wait(&req[0], MPI_STATUS_IGNORE);                              /* MARK:t_iwait */
+        MPI_Wait(&req[0], MPI_STATUS_IGNORE); /* MARK:t_iwait */
         errors[t] += sum != 1 + 2 * (s + t) || sum2 != sum;
         pause_for((rank + 1) * T_SKEW);
         MPI_Barrier(comm); /* MARK:t_barrier */
