@@ -10,11 +10,11 @@ command -v clang-format >/dev/null || { echo "clang-format not found: maint/inst
 files=$(git ls-files 'src/*.c' 'src/*.h' 'tools/*.c' 'maint/*.c' 'bench/*.c' 'tests/unit/*.c' 'tests/unit/*.h' \
     'include/*.h' 'examples/*.c' 2>/dev/null | grep -v '^src/gen/' || :)
 if [ "${1:-}" = --check ]; then
-    bad=0
-    for f in $files; do
-        clang-format --style=file "$f" | cmp -s - "$f" || { echo "$f"; bad=1; }
-    done
-    exit $bad
+    # one clang-format for all: --dry-run names each change as file:line
+    # shellcheck disable=SC2086  # one word per file
+    out=$(clang-format --style=file --dry-run -Werror $files 2>&1) && exit 0
+    printf '%s\n' "$out" | sed -n 's/^\([^: ]*\.[ch]\):[0-9]*:[0-9]*: error: .*/\1/p' | sort -u
+    exit 1
 fi
 # shellcheck disable=SC2086  # one word per file
 clang-format --style=file -i $files
