@@ -133,7 +133,7 @@ void mpp_union_leave(uint64_t now)
 /* Hardware counters are read here, at interval boundaries (counters.h). */
 void (*mpp_interval_counters)(uint32_t id, int opening);
 
-static const char *describe(const mpp_mark_t *m, char *out, unsigned size)
+static const char *mark_position(const mpp_mark_t *m, char *out, unsigned size)
 {
     if (m->file)
         snprintf(out, size, "%s:%d", m->file, m->line);
@@ -271,7 +271,7 @@ int mpp_interval_begin(const char *name, const mpp_mark_t *mark, uint64_t now, u
         if (!warned_cap)
             mpp_warn("interval \"%s\" at %s: past MPIPROF_MAX_INTERVALS=%u distinct intervals or "
                      "MPIPROF_MAX_NESTING=%u levels; it and further ones are folded into the enclosing interval",
-                     name, describe(mark, where, sizeof where), capacity - 1, max_nesting);
+                     name, mark_position(mark, where, sizeof where), capacity - 1, max_nesting);
         warned_cap = 1;
         folded_depth++;
         return -1;
@@ -298,7 +298,7 @@ void mpp_interval_end(const char *name, const mpp_mark_t *mark, uint64_t now, ui
         return;
     }
     if (open_depth <= 1) {
-        mpp_warn("interval end at %s without an open interval; ignored", describe(mark, where, sizeof where));
+        mpp_warn("interval end at %s without an open interval; ignored", mark_position(mark, where, sizeof where));
         return;
     }
     uint32_t target = open_depth - 1;
@@ -307,16 +307,16 @@ void mpp_interval_end(const char *name, const mpp_mark_t *mark, uint64_t now, ui
             target--;
         if (target == 0) {
             mpp_warn("interval end \"%s\" at %s: no open interval has that name (innermost: \"%s\"); ignored", name,
-                     describe(mark, where, sizeof where), mpp_intervals[open_stack[open_depth - 1]].name);
+                     mark_position(mark, where, sizeof where), mpp_intervals[open_stack[open_depth - 1]].name);
             return;
         }
         if (target != open_depth - 1)
             mpp_warn("interval end \"%s\" at %s closes the intervals still open inside it (innermost: \"%s\")", name,
-                     describe(mark, where, sizeof where), mpp_intervals[open_stack[open_depth - 1]].name);
+                     mark_position(mark, where, sizeof where), mpp_intervals[open_stack[open_depth - 1]].name);
     }
     if (mpp_intervals[open_stack[open_depth - 1]].open_thread != thread)
         mpp_warn("interval \"%s\" ended at %s by another thread than the one that began it; closed anyway",
-                 mpp_intervals[open_stack[open_depth - 1]].name, describe(mark, where, sizeof where));
+                 mpp_intervals[open_stack[open_depth - 1]].name, mark_position(mark, where, sizeof where));
     while (open_depth - 1 >= target)
         close_innermost(now);
 }
@@ -332,7 +332,7 @@ void mpp_seq_end(const mpp_mark_t *mark, uint64_t now)
 {
     char where[MPP_PATH_MAX + 32];
     if (seq_depth == 0) {
-        mpp_warn("replicated-code end at %s without a begin; ignored", describe(mark, where, sizeof where));
+        mpp_warn("replicated-code end at %s without a begin; ignored", mark_position(mark, where, sizeof where));
         return;
     }
     if (--seq_depth)
