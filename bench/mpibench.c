@@ -5,7 +5,7 @@
  * The program knows nothing about the profiler: it does the same thing in
  * every variant and prints one "RESULT key=value ..." line per measurement.
  *
- *   mpibench [--intervals] TEST=ARG ...
+ *   mpibench [--serialized] [--intervals] TEST=ARG ...
  *
  * Tests run in the order given; finalize must be last.
  *   local=N         N x MPI_Iprobe(MPI_ANY_SOURCE, tag, MPI_COMM_WORLD) with
@@ -31,6 +31,13 @@
  *                   MPI_Iprobe, each with its PMPI_ version, N calls of
  *                   each alternated in PAIRED_SLICES slices; per slice the
  *                   added cost of each and its ratio to MPI_Iprobe's
+ *   paired_threads=N  short-lived threads, in this one process (run with
+ *                   --serialized): N threads one after the other, each
+ *                   asking MPI_Comm_rank and MPI_Type_size once and ending,
+ *                   against N threads asking the PMPI_ versions (which the
+ *                   profiler never sees: no thread state of its own),
+ *                   alternated in PAIRED_SLICES slices; per slice the time
+ *                   per thread of each (creation to join) and their ratio
  *   paired_pingpong=N, paired_allreduce=N, paired_nonblocking=N
  *                   the two-process loops the same way: PMPI_ and MPI_
  *                   versions alternated in PAIRED_SLICES / 2 slice pairs
@@ -54,11 +61,14 @@
  * processes).  A RESULT gives the whole loop (the sum of the slices) and the
  * fastest slice, both per MPI call of one process.
  *
+ * --serialized MPI_Init_thread(MPI_THREAD_SERIALIZED) instead of MPI_Init
+ *              (paired_threads=: other threads call MPI).
  * --intervals  enter and leave one of BENCH_INTERVALS named intervals with
  *              MPI_Pcontrol(1, name) / MPI_Pcontrol(-1, name) around the calls
  *              of memory= and finalize= (bench/run passes it unless
  *              --no-intervals). */
 #include <mpi.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -338,6 +348,69 @@ static void test_paired_query(long n)
                quantile(ratio[0], PAIRED_SLICES, 0.75), quantile(ratio[1], PAIRED_SLICES, 0.5));
 }
 
+/* Short-lived threads (paired_threads=): each asks two local questions
+ * and ends; the main thread waits for it before it starts the next (so
+ * MPI_THREAD_SERIALIZED holds). */
+#define THREAD_BODY(name, P)              \
+    static void *name(void *arg)          \
+    {                                     \
+        int r, size;                      \
+        P##Comm_rank(MPI_COMM_WORLD, &r); \
+        P##Type_size(MPI_INT, &size);     \
+        *(int *)arg += r + size;          \
+        return NULL;                      \
+    }
+THREAD_BODY(query_thread, MPI_)
+THREAD_BODY(pmpi_query_thread, PMPI_)
+
+static void *(*thread_body)(void *);
+static void threads_loop(long n)
+{
+    int sum = 0;
+    for (long i = 0; i < n; i++) {
+        pthread_t t;
+        if (pthread_create(&t, NULL, thread_body, &sum) != 0)
+            die("pthread_create failed");
+        pthread_join(t, NULL);
+    }
+    sink_ticks += (uint64_t)sum;
+}
+
+static double timed_threads(void *(*body)(void *), long n)
+{
+    thread_body = body;
+    return timed(threads_loop, n);
+}
+
+static void test_paired_threads(long n)
+{
+    int provided;
+    MPI_Query_thread(&provided);
+    if (provided < MPI_THREAD_SERIALIZED)
+        die("paired_threads= needs --serialized (MPI_THREAD_SERIALIZED)");
+    void *(*bodies[2])(void *) = {pmpi_query_thread, query_thread};
+    static double plain_us[PAIRED_SLICES], added_us[PAIRED_SLICES], ratio[PAIRED_SLICES];
+    long per = n / PAIRED_SLICES > 0 ? n / PAIRED_SLICES : 1;
+    for (int k = 0; k < 2; k++)
+        timed_threads(bodies[k], warmup_of(n));
+    for (int s = 0; s < PAIRED_SLICES; s++) {
+        double us[2];
+        for (int j = 0; j < 2; j++) {
+            int k = (s + j) % 2;
+            us[k] = 1e6 * timed_threads(bodies[k], per) / (double)per;
+        }
+        plain_us[s] = us[0];
+        added_us[s] = us[1] - us[0];
+        ratio[s] = us[0] > 0 ? us[1] / us[0] : 0;
+    }
+    if (rank == 0)
+        printf("RESULT test=paired_threads nprocs=%d threads=%ld slices=%d plain_us=%.3f added_us=%.3f ratio=%.4f "
+               "ratio_q1=%.4f ratio_q3=%.4f\n",
+               nprocs, per * PAIRED_SLICES, PAIRED_SLICES, quantile(plain_us, PAIRED_SLICES, 0.5),
+               quantile(added_us, PAIRED_SLICES, 0.5), quantile(ratio, PAIRED_SLICES, 0.5),
+               quantile(ratio, PAIRED_SLICES, 0.25), quantile(ratio, PAIRED_SLICES, 0.75));
+}
+
 /* ---- two-process workloads -------------------------------------------------- */
 
 #define PINGPONG_LOOP(name, P)                                                         \
@@ -517,7 +590,11 @@ static void report_init(double entered, double returned)
 int main(int argc, char **argv)
 {
     double init_entered = now();
-    MPI_Init(&argc, &argv);
+    int serialized = argc > 1 && !strcmp(argv[1], "--serialized"), provided;
+    if (serialized)
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
+    else
+        MPI_Init(&argc, &argv);
     double init_returned = now();
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
@@ -527,8 +604,10 @@ int main(int argc, char **argv)
         char *arg = argv[i];
         char *eq = strchr(arg, '=');
         long a = eq ? atol(eq + 1) : 0;
-        if (strcmp(arg, "--intervals") && a <= 0)
+        if (strcmp(arg, "--intervals") && strcmp(arg, "--serialized") && a <= 0)
             die("a test needs a positive count");
+        if (!strcmp(arg, "--serialized"))
+            continue; /* read before MPI_Init */
         if (!strcmp(arg, "--intervals"))
             use_intervals = 1;
         else if (!strncmp(arg, "local=", 6))
@@ -539,6 +618,8 @@ int main(int argc, char **argv)
             test_paired(a);
         else if (!strncmp(arg, "paired_query=", 13))
             test_paired_query(a);
+        else if (!strncmp(arg, "paired_threads=", 15))
+            test_paired_threads(a);
         else if (!strncmp(arg, "paired_pingpong=", 16))
             test_paired_pair("pingpong", pmpi_pingpong_loop, pingpong_loop, a, 2);
         else if (!strncmp(arg, "paired_allreduce=", 17))

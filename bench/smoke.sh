@@ -40,7 +40,8 @@ for label in 'mpiprof overhead benchmark' 'MPI_Iprobe with nothing pending' '8-b
     'Wait-state analysis: ns per call it adds' 'messages paired of' \
     'Same process, slice by slice' 'Same processes, slice by slice: the two-process workloads' \
     'MPI_Init: from the last process' "Targets: the default configuration" 'MPI_Finalize, 1000 SRC x 10 intervals, added' \
-    'Local queries in hot loops' 'MPI_Type_size, 3 stacks at one site'
+    'Local queries in hot loops' 'MPI_Type_size, 3 stacks at one site' \
+    'Short-lived threads, same process' 'a short-lived thread (2 local queries)'
 do
     grep -qF -- "$label" "$out" || { echo "FAIL: the report lacks '$label'" >&2; exit 1; }
 done
@@ -73,6 +74,9 @@ expect_rows $variants "the same-process comparison" \
 # ... the local queries against MPI_Iprobe: one row per variant ...
 expect_rows $variants "the local queries" \
     '^  (unprofiled|linked|LD_PRELOAD).* [-+][0-9.]+ ns +[-+][0-9.]+ ns +[-+][0-9.]+ ns +[0-9.]+x \[[0-9.]+\.\.[0-9.]+\] +[0-9.]+x$'
+# ... the short-lived threads against threads asking the PMPI_ versions ...
+expect_rows $variants "the short-lived threads" \
+    '^  (unprofiled|linked|LD_PRELOAD).* [0-9.]+ us +[-+][0-9.]+ us +[0-9.]+x \[[0-9.]+\.\.[0-9.]+\]$'
 # ... the capture without frame pointers against with them, at two depths ...
 expect_rows 2 "the capture cost without frame pointers" \
     '^    (depth 1|default depth) +[-+][0-9.]+ ns / +[-+][0-9.]+ ns = [-0-9.na]+x$'
