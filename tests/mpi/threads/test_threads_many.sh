@@ -9,8 +9,9 @@
 # of its run with one thread, within 4 MiB (the bound the man page states
 # is 1 MiB; the rest is the noise of the MPI library's own buffers), and
 # the protocol counts every thread's receives at its one call site.  What
-# threads cost in time is bench/run's to measure, never a timed test's (on
-# a loaded host the wall time of a run varies several times over).
+# a thread costs in time is bench/run's to measure ("Short-lived threads":
+# slice by slice against threads the profiler does not see), never a timed
+# test's (on a loaded host a run's wall time varies several times over).
 set -eu
 # shellcheck source=../lib/common.sh
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
