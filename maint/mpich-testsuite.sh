@@ -308,7 +308,7 @@ done
 
 say "comparing and checking protocols"
 rc=0
-PYTHONPATH="$top/tests/mpi${PYTHONPATH:+:$PYTHONPATH}" \
+PYTHONPATH="$top/tests/mpi/lib${PYTHONPATH:+:$PYTHONPATH}" \
     python3 "$here/mpich_testsuite_report.py" --workdir "$workdir" \
     --schema "$top/schema/mpiprof-protocol.schema.json" --lib "$lib" \
     --out "$workdir/report.txt" || rc=$?

@@ -12,7 +12,7 @@ printed something under MPIPROF_QUIET=1; 0 otherwise.
 
 Usage: mpich_testsuite_report.py --workdir DIR --schema SCHEMA.json
                                  [--lib PATH] [--out REPORT.txt]
-       (tests/mpi of mpiprof on PYTHONPATH, for protocol_check)
+       (tests/mpi/lib of mpiprof on PYTHONPATH, for protocol_check)
 """
 
 import argparse
