@@ -136,9 +136,15 @@ static void __attribute__((noinline)) run_as(int t)
     }
 }
 
+static pthread_barrier_t workers_done;
 static void *worker_thread(void *arg)
 {
     run_as((int)(long)arg);
+    /* No worker ends before every worker is done: a thread that ends gives
+     * its profiler state (its table) to the next thread that calls MPI
+     * (mpiprof(7), THREADS), and each worker's calls are counted in its
+     * own table here (MPIPROF_MAX_SRC=16 overflows each one alike). */
+    pthread_barrier_wait(&workers_done);
     return NULL;
 }
 
@@ -198,6 +204,7 @@ int main(int argc, char **argv)
                 pthread_join(threads[t], NULL);
         }
     } else {
+        pthread_barrier_init(&workers_done, NULL, NWORKERS);
         for (long t = 0; t < NWORKERS; t++)
             pthread_create(&threads[t], NULL, worker_thread, (void *)t);
         for (int t = 0; t < NWORKERS; t++)
