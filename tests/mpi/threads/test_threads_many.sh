@@ -33,8 +33,14 @@ run one profiled 1
 run prof1 profiled "$rounds"
 one=$(peak one) many=$(peak prof1)
 echo "$rounds threads: peak $many KiB (one thread: $one KiB)"
-[ "$many" -le $((one + 4096)) ] ||
-    fail "the peak resident memory grew with the threads: $many KiB with $rounds, $one KiB with one"
+if [ "${MPIPROF_TEST_SANITIZERS:-no}" = yes ]; then
+    # AddressSanitizer keeps what is freed in its quarantine (256 MB) and
+    # gives each thread allocations of its own: peaks mean nothing there
+    echo "the peak is not compared: the library is built with --enable-sanitizers"
+else
+    [ "$many" -le $((one + 4096)) ] ||
+        fail "the peak resident memory grew with the threads: $many KiB with $rounds, $one KiB with one"
+fi
 
 cp prof1.prof prot.txt
 "$PYTHON3" - prof1.prof.json "$srcdir/threads_many.c" "$rounds" <<'PY' || fail "the protocol (above)"
