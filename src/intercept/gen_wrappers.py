@@ -643,10 +643,14 @@ def call_uses(fn, bytes_lines, model_lines, handles):
     inline fast path sets and adds only that."""
     uses = []
     # MPI_Start(all) adds the bytes and model price its persistent requests
-    # were created with (mpp_reqset_before).
-    if bytes_lines or "start" in handles:
+    # were created with (mpp_reqset_before); a persistent request keeps
+    # them from its creating call, so that call has them set (zero when it
+    # has no rule: MPI_Barrier_init's were left unset and its MPI_Start
+    # added whatever the stack held).
+    keeps = "start" in handles or "persistent" in fn.actions
+    if bytes_lines or keeps:
         uses.append("MPP_USES_BYTES")
-    if model_lines or "start" in handles:
+    if model_lines or keeps:
         uses.append("MPP_USES_MODEL")
     if handles or fn.actions & {"request", "persistent"}:
         uses.append("MPP_USES_REQUESTS")

@@ -40,6 +40,7 @@ EXTRA_DIST += \
 # sites, call stacks without frame pointers, from C++ (demangled), on the
 # fast path
 MPI_TESTS += \
+	tests/mpi/callsites/test_persistent_bytes.sh \
 	tests/mpi/callsites/test_known_counts.sh \
 	tests/mpi/callsites/test_callsite_nofp.sh \
 	tests/mpi/callsites/test_callsite_stacks.sh \
@@ -55,7 +56,8 @@ EXTRA_DIST += \
 	tests/mpi/callsites/check_callsite_nofp.py \
 	tests/mpi/callsites/check_callsites_cxx.py \
 	tests/mpi/callsites/check_known_counts.py \
-	tests/mpi/callsites/known_counts.c
+	tests/mpi/callsites/known_counts.c \
+	tests/mpi/callsites/persistent_bytes.c
 
 # --- characteristics/: the main characteristics against the programs' own
 # measurements: Load imbalance, Idle time, the I/O part of Productive time
