@@ -1,7 +1,7 @@
 /* The correctness findings of one process (records/finding.h): one entry
  * per kind and SRC point (the call's function and stack), with how often
- * it happened and the first occurrence's details, bounded (MPIPROF_CHECK_MAX
- * entries; what does not fit is counted).  Any thread may add (a mutex:
+ * it happened and the first occurrence's details, bounded (the capacity
+ * given at creation; what does not fit is counted).  Any thread may add (a mutex:
  * findings are rare next to calls); the reduction takes them at
  * MPI_Finalize, or a partial protocol when the process ends. */
 #ifndef MPP_CHECK_FINDINGS_H
