@@ -3,14 +3,12 @@
  * threads one after the other, each receiving until every process said it
  * is done).
  *
- *   threads_many [N [local]]
+ *   threads_many [N]
  *
  * N rounds (default 10000); in each, a new thread receives one message
  * from every process (MPI_Recv, MPI_ANY_SOURCE) while the main
  * thread sends one to every process, joins the thread and
- * makes an MPI_Barrier.  With "local", the thread asks MPI_Comm_rank and
- * MPI_Type_size instead, waiting for nobody (the run's time is then
- * mostly the threads', not the MPI library's polling).  After MPI_Finalize (which folds what the threads
+ * makes an MPI_Barrier.  After MPI_Finalize (which folds what the threads
  * accumulated), prints "threads_many: ok N peak_kib K" on each rank: the
  * process's peak resident memory (VmHWM).  MPI_THREAD_MULTIPLE. */
 #include <mpi.h>
@@ -20,16 +18,6 @@
 #include <string.h>
 
 static int rank, size;
-
-/* MODE "local": a thread asks local questions only, waiting for nobody */
-static void *asker(void *arg)
-{
-    int *got = arg, r, bytes;
-    MPI_Comm_rank(MPI_COMM_WORLD, &r); /* MARK:rank */
-    MPI_Type_size(MPI_INT, &bytes);
-    *got = (r == rank) + (bytes == (int)sizeof(int));
-    return NULL;
-}
 
 static void *listener(void *arg)
 {
@@ -44,7 +32,6 @@ static void *listener(void *arg)
 int main(int argc, char **argv)
 {
     int provided, rounds = argc > 1 ? atoi(argv[1]) : 10000, wrong = 0;
-    int local = argc > 2 && !strcmp(argv[2], "local");
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     if (provided != MPI_THREAD_MULTIPLE) {
         printf("threads_many: MPI_THREAD_MULTIPLE is not provided\n");
@@ -55,16 +42,15 @@ int main(int argc, char **argv)
     for (int r = 0; r < rounds; r++) {
         pthread_t thread;
         int got = 0, one = 1;
-        if (pthread_create(&thread, NULL, local ? asker : listener, &got) != 0) {
+        if (pthread_create(&thread, NULL, listener, &got) != 0) {
             printf("threads_many: pthread_create failed in round %d\n", r);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
-        for (int j = 0; j < size && !local; j++)
+        for (int j = 0; j < size; j++)
             MPI_Send(&one, 1, MPI_INT, j, 111, MPI_COMM_WORLD); /* MARK:send */
         pthread_join(thread, NULL);
-        wrong += got != (local ? 2 : size);
-        if (!local)
-            MPI_Barrier(MPI_COMM_WORLD);
+        wrong += got != size;
+        MPI_Barrier(MPI_COMM_WORLD);
     }
     MPI_Finalize();
     long peak = -1;
