@@ -319,6 +319,9 @@ static OTF2_CallbackCode ev_isend(OTF2_LocationRef location, OTF2_TimeStamp time
                                   uint64_t length, uint64_t request)
 {
     (void)request;
+    rp_call_t *c = open_call(data);
+    if (c)
+        c->p2p_begun++;
     return ev_send(location, time, position, data, attributes, receiver, comm, tag, length);
 }
 
@@ -355,6 +358,8 @@ static OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef location, OTF2_TimeSt
     (void)location, (void)position, (void)attributes;
     SEEN(r, time, 1);
     rp_call_t *c = open_call(r);
+    if (c)
+        c->p2p_begun++;
     return posted(r, request, c ? c->enter : corrected(r->t, current(r), time), "receive");
 }
 
@@ -477,7 +482,10 @@ static OTF2_CallbackCode ev_nbc_request(OTF2_LocationRef location, OTF2_TimeStam
     (void)location, (void)position, (void)attributes;
     SEEN(r, time, 1);
     rp_call_t *c = open_call(r);
-    return c ? posted(r, request, c->enter, "collective") : OTF2_CALLBACK_SUCCESS;
+    if (!c)
+        return OTF2_CALLBACK_SUCCESS;
+    c->coll_begun++;
+    return posted(r, request, c->enter, "collective");
 }
 
 /* ... and completed in the open call (a wait or test): entry of the call
