@@ -24,10 +24,10 @@ typedef struct {
     uint32_t site;        /* call site: index into rp_trace_t.sites (0: the region alone) */
     int64_t enter, leave; /* ticks on the common time line (drift-corrected) */
     uint64_t bytes_sent, bytes_recv;
-    int bytes_said;               /* by its Leave's attributes: later events add none */
+    int bytes_said;                 /* by its Leave's attributes: later events add none */
     uint32_t p2p_done, coll_done;   /* requests of each kind it completed (waits, tests) */
     uint32_t p2p_begun, coll_begun; /* requests of each kind it began (its time's split when it completed none) */
-    int64_t wait[MPP_NWAIT];      /* ticks of Real sync, Potential sync, Time variation (waits.c) */
+    int64_t wait[MPP_NWAIT];        /* ticks of Real sync, Potential sync, Time variation (waits.c) */
 } rp_call_t;
 
 /* A message as one side saw it: the channel (communicator, the other
