@@ -112,12 +112,16 @@ Options:
   --no-cap           leave such tests out instead
   --configure-args S extra options for test/mpi's configure
   --report FILE      also copy the text report there
+  --recheck N        run each regression N times more without the profiler
+                     (3; 0: none): one that fails then is listed apart,
+                     not counted
 EOF
 }
 
 mpich=""; tag=v4.0.2; workdir=${TMPDIR:-/tmp}/mpiprof-mpich-suite
 lib=$top/.libs/libmpiprof.so; only=""; skip_build=0; runs="baseline profiled"
 timeout_s=180; factor=3; maxnp=2; no_cap=; configure_args=""; report_copy=""
+recheck=3
 extra_env=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -137,6 +141,7 @@ while [ $# -gt 0 ]; do
         --no-cap) no_cap=--no-cap ;;
         --configure-args) configure_args=${2:?}; shift ;;
         --report) report_copy=${2:?}; shift ;;
+        --recheck) recheck=${2:?}; shift ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; die "unknown option '$1'" ;;
     esac
@@ -311,7 +316,7 @@ rc=0
 PYTHONPATH="$top/tests/mpi/lib${PYTHONPATH:+:$PYTHONPATH}" \
     python3 "$here/mpich_testsuite_report.py" --workdir "$workdir" \
     --schema "$top/schema/mpiprof-protocol.schema.json" --lib "$lib" \
-    --out "$workdir/report.txt" || rc=$?
+    --out "$workdir/report.txt" --recheck "$recheck" || rc=$?
 [ -n "$report_copy" ] && cp "$workdir/report.txt" "$report_copy"
 say "report: $workdir/report.txt (and report.json)"
 exit "$rc"
