@@ -5,7 +5,8 @@
 # to every configure.
 #
 #   plain      MPICH (the default MPI), built in place (maint/build.sh).
-#   openmpi    unless MPIPROF_CI_OPENMPI=0: the same suite on a build for
+#   openmpi    unless MPIPROF_CI_OPENMPI=0: the suite's family-dependent part
+#              (openmpi_tests below; MPIPROF_CI_FULL=1: all) on a build for
 #              Open MPI (configure --with-mpi=openmpi; Open MPI installed by
 #              maint/install-deps.sh openmpi, which keeps MPICH the default
 #              mpicc/mpiexec), out of tree in build-ci-openmpi/ from a copy
@@ -13,14 +14,16 @@
 #              Its test_cross_mpi.sh also runs the known-answer programs on
 #              the plain (MPICH) build and compares the two families'
 #              protocols (MPIPROF_TEST_OTHER_BUILD).
-#   sanitizer  unless MPIPROF_CI_SANITIZERS=0: the same suite on MPICH with
+#   sanitizer  unless MPIPROF_CI_SANITIZERS=0: a part of the suite that runs
+#              each path of the profiler's code (sanitizer_tests below;
+#              MPIPROF_CI_FULL=1: all) on MPICH with
 #              AddressSanitizer and UndefinedBehaviorSanitizer (configure
 #              --enable-sanitizers), out of tree in build-sanitizers/ from a
 #              make distdir copy.  MPICH only: what the sanitizers see is the
 #              profiler's code, the same on both families.
 #
 # The stages run in the order plain, openmpi, sanitizer.  Time (CI's limit
-# here: 20 minutes on 2 cores; this took about 24 before the cuts below): the
+# here: 25 minutes on 2 cores; the whole suite in all three stages took 40): the
 # Open MPI build (configure and make, and test_threads_tsan's ThreadSanitizer
 # library: CPU alone, no MPI job) runs beside the plain suite, at the
 # lowest priority (build_tree), instead of after it; the Open MPI suite and
