@@ -26,6 +26,7 @@ import contextlib
 import glob
 import io
 import json
+import multiprocessing
 import os
 import re
 import subprocess
@@ -133,10 +134,26 @@ def output_of(run, rec):
         return rec["detail"]
 
 
-def check_protocols(run, schema):
-    """Checks every protocol of the profiled run with protocol_check."""
+def check_one(args):
+    """protocol_check on one text protocol and its JSON: None, or why not."""
     import protocol_check as pc
+    f, schema = args
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err), \
+                contextlib.redirect_stdout(io.StringIO()):
+            rc = pc.main(["protocol_check.py", "--schema", schema,
+                          "--text", f, f + ".json"])
+    except Exception as e:  # noqa: BLE001  a checker crash is news
+        rc, err = 1, io.StringIO("checker raised %r" % e)
+    return None if rc == 0 else err.getvalue().strip() or "exit status %d" % rc
+
+
+def check_protocols(run, schema):
+    """Checks every protocol of the profiled run with protocol_check, on
+    every processor (they are independent)."""
     found = {"checked": 0, "failures": [], "partial": [], "hang": []}
+    todo = []
     for key, rec in run["records"].items():
         if not rec["run"]:
             continue
@@ -161,18 +178,13 @@ def check_protocols(run, schema):
                 found["failures"].append(
                     (key, os.path.basename(f), "text without its JSON"))
                 continue
-            found["checked"] += 1
-            err = io.StringIO()
-            try:
-                with contextlib.redirect_stderr(err), \
-                        contextlib.redirect_stdout(io.StringIO()):
-                    rc = pc.main(["protocol_check.py", "--schema", schema,
-                                  "--text", f, f + ".json"])
-            except Exception as e:  # noqa: BLE001  a checker crash is news
-                rc, err = 1, io.StringIO("checker raised %r" % e)
-            if rc != 0:
-                msg = err.getvalue().strip() or "exit status %d" % rc
-                found["failures"].append((key, os.path.basename(f), msg))
+            todo.append((key, f))
+    found["checked"] = len(todo)
+    with multiprocessing.Pool(os.cpu_count() or 1) as pool:
+        results = pool.map(check_one, [(f, schema) for _, f in todo], chunksize=8)
+    for (key, f), msg in zip(todo, results):
+        if msg:
+            found["failures"].append((key, os.path.basename(f), msg))
     return found
 
 
