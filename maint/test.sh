@@ -169,7 +169,7 @@ sanitizer_tests="tests/unit/check_units
     tests/mpi/callsites/test_known_counts.sh tests/mpi/callsites/test_persistent_bytes.sh
     tests/mpi/waitstates/test_waitstates_p2p_kinds.sh tests/mpi/waitstates/test_waitstates_collective.sh
     tests/mpi/waitstates/test_waitstates_comms.sh tests/mpi/intervals/test_intervals.sh
-    tests/mpi/trace/test_trace.sh tests/mpi/trace/test_analyze_trace.sh tests/analyze/test_analyze_refuse.sh
+    tests/mpi/trace/test_trace.sh tests/analyze/test_analyze_mpi.sh tests/analyze/test_analyze_refuse.sh
     tests/mpi/faults/test_fault_signal.sh tests/mpi/hangs/test_hang_short.sh tests/mpi/threads/test_threads.sh
     tests/mpi/sessions/test_sessions.sh tests/mpi/context/test_counters_sde.sh
     tests/mpi/context/test_fuzz_config.sh tests/mpi/fortran/test_fortran_f08.sh
