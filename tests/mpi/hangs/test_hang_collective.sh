@@ -2,8 +2,10 @@
 # hang_collective: rank 0 in MPI_Allreduce that rank 1 never reaches, with
 # MPIPROF_HANG_TIMEOUT=1.
 #   sleep: rank 1 sleeps outside MPI.  Only rank 0 may write a dump;
-#          mpiprof-hang must report the collective not reached by all, with
-#          rank 0's SRC line, rank 1 missing and running, and no deadlock.
+#          mpiprof-hang must report the collective not yet reached (slow,
+#          not a hang: rank 1 computes), with rank 0's SRC line, rank 1
+#          missing and running, and neither a deadlock nor a collective
+#          never reached.
 #   recv:  rank 1 waits in MPI_Recv for rank 0.  The report must give the
 #          collective with rank 1 missing (blocked in MPI_Recv at its line)
 #          and the deadlock 0 -> 1 -> 0 through it.
@@ -43,12 +45,13 @@ need sleep.txt.hang.0 "function MPI_Allreduce" "category Collective" "comm size=
 cat report.sleep
 need report.sleep \
     "dumps of rank 0; blocked: 0; running: 1" \
-    "COLLECTIVE NOT REACHED BY ALL: MPI_Allreduce on a communicator of 2 processes, world ranks 0-1" \
+    "COLLECTIVE NOT YET REACHED (its missing members are running: slow, not a hang): MPI_Allreduce on a communicator of 2 processes, world ranks 0-1" \
     "reached by rank 0" \
     "stack  hang_collective.c:$allreduce (main)" \
     "missing: rank 1" \
     "rank 1: running: no dump"
 grep -q "DEADLOCK" report.sleep && fail "a deadlock is reported, but rank 1 is running"
+grep -q "NOT REACHED BY ALL" report.sleep && fail "a collective is reported never reached, but rank 1 is computing"
 stop_job
 
 # --- rank 1 waits for rank 0
