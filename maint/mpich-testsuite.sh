@@ -113,7 +113,7 @@ Options:
   --configure-args S extra options for test/mpi's configure
   --report FILE      also copy the text report there
   --recheck N        run each regression N times more without the profiler
-                     (3; 0: none): one that fails then is listed apart,
+                     (5; 0: none): one that fails then is listed apart,
                      not counted
 EOF
 }
@@ -121,7 +121,7 @@ EOF
 mpich=""; tag=v4.0.2; workdir=${TMPDIR:-/tmp}/mpiprof-mpich-suite
 lib=$top/.libs/libmpiprof.so; only=""; skip_build=0; runs="baseline profiled"
 timeout_s=180; factor=3; maxnp=2; no_cap=; configure_args=""; report_copy=""
-recheck=3
+recheck=5
 extra_env=()
 while [ $# -gt 0 ]; do
     case $1 in
