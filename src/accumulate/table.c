@@ -10,6 +10,22 @@
  * threads of a hybrid program do, needs no more. */
 #define INITIAL_CAPACITY 16
 
+void mpp_split_ticks(uint64_t dt, const uint32_t count[MPP_NCAT], uint64_t share[MPP_NCAT])
+{
+    uint64_t total = 0, given = 0;
+    int last = -1;
+    for (int k = 0; k < MPP_NCAT; k++)
+        total += count[k];
+    for (int k = 0; k < MPP_NCAT; k++) {
+        share[k] = count[k] ? dt * count[k] / total : 0;
+        given += share[k];
+        if (count[k])
+            last = k;
+    }
+    if (last >= 0)
+        share[last] += dt - given;
+}
+
 int mpp_table_init(mpp_table_t *t, size_t limit, int depth)
 {
     memset(t, 0, sizeof *t);

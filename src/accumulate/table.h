@@ -49,6 +49,11 @@ typedef struct {
     uint64_t fine[MPP_NWAIT]; /* ticks below MPI_Init's threshold, from MPP_WAIT_FINE on (waitstates.h) */
 } mpp_stats_t;
 
+/* The rule both modes split a call's `dt` ticks by: over the categories in
+ * proportion to count[k] (its requests of each kind), the rounding
+ * remainder to the last category counted; all zero when none is. */
+void mpp_split_ticks(uint64_t dt, const uint32_t count[MPP_NCAT], uint64_t share[MPP_NCAT]);
+
 typedef struct {
     uint64_t hash; /* 0: empty slot */
     uint32_t fid;

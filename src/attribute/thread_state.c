@@ -124,27 +124,6 @@ static inline int only_kind(const mpp_call_t *c)
     return m && !(m & (m - 1)) ? __builtin_ctz(m) : -1;
 }
 
-/* Time of a wait/test/start split over the categories of the requests it
- * completed (or, completing none, handled), in proportion to their number;
- * the rounding remainder goes to the last category. */
-static void split_by_kind(const mpp_call_t *c, uint64_t dt, uint64_t share[MPP_NCAT])
-{
-    uint64_t total = 0, given = 0;
-    int last = -1;
-    for (int k = 0; k < MPP_NCAT; k++)
-        total += c->by_kind[k];
-    for (int k = 0; k < MPP_NCAT; k++) {
-        share[k] = 0;
-        if (!c->by_kind[k]) /* none at all: by_kind_used is never set then */
-            continue;
-        share[k] = dt * c->by_kind[k] / total;
-        given += share[k];
-        last = k;
-    }
-    if (last >= 0)
-        share[last] += dt - given;
-}
-
 static void add_split(mpp_stats_t *s, const mpp_call_t *c, uint64_t dt)
 {
     int kind = only_kind(c);
@@ -153,7 +132,7 @@ static void add_split(mpp_stats_t *s, const mpp_call_t *c, uint64_t dt)
         return;
     }
     uint64_t share[MPP_NCAT];
-    split_by_kind(c, dt, share);
+    mpp_split_ticks(dt, c->by_kind, share); /* by the requests it completed (none: handled) */
     for (int k = 0; k < MPP_NCAT; k++)
         s->ticks[k] += share[k];
 }
@@ -163,7 +142,7 @@ void mpp_call_add_split(mpp_cell_t *cell, const mpp_call_t *c) { add_split(&cell
 uint64_t mpp_call_ticks_split(const mpp_call_t *c, int category)
 {
     uint64_t share[MPP_NCAT];
-    split_by_kind(c, c->t1 - c->t0, share);
+    mpp_split_ticks(c->t1 - c->t0, c->by_kind, share);
     return share[category];
 }
 

@@ -36,33 +36,23 @@ static const char *resolve_site(void *ctx, uintptr_t address)
 
 static const char *function_name(uint32_t fid) { return fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "MPI_?"; }
 
-/* As the wrappers split it (mpp_call_ticks_split): by the kinds of the
- * requests the call completed or, completing none, of those it began (a
- * start's persistent sends, receives and collectives). */
+/* As the wrappers split it (mpp_call_ticks_split, by mpp_split_ticks): by
+ * the kinds of the requests the call completed or, completing none, of
+ * those it began (a start's persistent sends, receives and collectives). */
 void rp_split_time(const rp_call_t *c, uint64_t dt, uint64_t share[MPP_NCAT])
 {
     const mpp_function_info_t *f = &mpp_functions[c->fid];
     int completed = c->p2p_done + c->coll_done > 0;
-    uint64_t done[MPP_NCAT] = {0};
-    done[MPP_CAT_SENDRECV] = completed ? c->p2p_done : c->p2p_begun;
-    done[MPP_CAT_COLLECTIVE] = completed ? c->coll_done : c->coll_begun;
-    uint64_t total = done[MPP_CAT_SENDRECV] + done[MPP_CAT_COLLECTIVE];
-    for (int k = 0; k < MPP_NCAT; k++)
-        share[k] = 0;
-    if (!f->by_request || !total) {
+    uint32_t count[MPP_NCAT] = {0};
+    count[MPP_CAT_SENDRECV] = completed ? c->p2p_done : c->p2p_begun;
+    count[MPP_CAT_COLLECTIVE] = completed ? c->coll_done : c->coll_begun;
+    if (!f->by_request || !(count[MPP_CAT_SENDRECV] + count[MPP_CAT_COLLECTIVE])) {
+        for (int k = 0; k < MPP_NCAT; k++)
+            share[k] = 0;
         share[f->category] = dt;
         return;
     }
-    uint64_t given = 0;
-    int last = -1;
-    for (int k = 0; k < MPP_NCAT; k++) {
-        if (!done[k])
-            continue;
-        share[k] = dt * done[k] / total;
-        given += share[k];
-        last = k;
-    }
-    share[last] += dt - given;
+    mpp_split_ticks(dt, count, share);
 }
 
 static void add_time(mpp_stats_t *s, const rp_call_t *c, uint64_t dt)

@@ -466,6 +466,28 @@ START_TEST(test_table_recent_stacks_of_one_site)
 }
 END_TEST
 
+/* The split both modes give a call's time by its requests' kinds: in
+ * proportion to their counts, the remainder to the last category counted,
+ * nothing where none is counted. */
+START_TEST(test_split_ticks)
+{
+    uint64_t share[MPP_NCAT];
+    uint32_t two_p2p_one_coll[MPP_NCAT] = {[MPP_CAT_SENDRECV] = 2, [MPP_CAT_COLLECTIVE] = 1};
+    mpp_split_ticks(10, two_p2p_one_coll, share);
+    ck_assert_uint_eq(share[MPP_CAT_SENDRECV], 6);
+    ck_assert_uint_eq(share[MPP_CAT_COLLECTIVE], 4); /* 3 and the remainder 1 */
+    ck_assert_uint_eq(share[MPP_CAT_SYSTEM] + share[MPP_CAT_IO], 0);
+    uint32_t one_kind[MPP_NCAT] = {[MPP_CAT_COLLECTIVE] = 5};
+    mpp_split_ticks(7, one_kind, share);
+    ck_assert_uint_eq(share[MPP_CAT_COLLECTIVE], 7);
+    ck_assert_uint_eq(share[MPP_CAT_SENDRECV], 0);
+    uint32_t none[MPP_NCAT] = {0};
+    mpp_split_ticks(9, none, share);
+    for (int k = 0; k < MPP_NCAT; k++)
+        ck_assert_uint_eq(share[k], 0);
+}
+END_TEST
+
 Suite *table_suite(void)
 {
     Suite *s = suite_create("table");
@@ -476,6 +498,7 @@ Suite *table_suite(void)
     tcase_add_test(tc, test_table_init);
     tcase_add_test(tc, test_table_same_key_same_cell);
     tcase_add_test(tc, test_table_different_keys);
+    tcase_add_test(tc, test_split_ticks);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("growth");
