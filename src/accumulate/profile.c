@@ -6,6 +6,7 @@
 #include "accumulate/intervals.h"
 #include "accumulate/profile.h"
 #include "analyze/model.h"
+#include "check/finding_list.h"
 #include "util/handlemap.h"
 #include "util/srckey.h"
 #include "util/strmap.h"
@@ -337,6 +338,7 @@ void mpp_profile_free(mpp_local_profile_t *p)
     free(p->srcs);
     free(p->intervals);
     free(p->cells);
+    mpp_finding_list_free(&p->findings);
     free(p);
 }
 

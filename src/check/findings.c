@@ -58,6 +58,12 @@ static mpp_finding_t *entry_of(int kind, uint32_t fid, const uintptr_t *frames, 
 void mpp_findings_add(int kind, uint32_t fid, const uintptr_t *frames, int depth, int32_t peer, uint32_t other_fid,
                       uint64_t other_site, const char *detail)
 {
+    mpp_findings_add_as(kind, -1, fid, frames, depth, peer, other_fid, other_site, detail);
+}
+
+void mpp_findings_add_as(int kind, int severity, uint32_t fid, const uintptr_t *frames, int depth, int32_t peer,
+                         uint32_t other_fid, uint64_t other_site, const char *detail)
+{
     static const uintptr_t none[MPP_MAX_DEPTH];
     if (kind < 0 || kind >= MPP_NFIND)
         return;
@@ -68,11 +74,15 @@ void mpp_findings_add(int kind, uint32_t fid, const uintptr_t *frames, int depth
     pthread_mutex_lock(&lock);
     int fresh;
     mpp_finding_t *f = entry_of(kind, fid, frames, depth, &fresh);
-    occurrences[mpp_finding_kinds[kind].severity == MPP_FINDING_ERROR]++;
+    if (severity < 0)
+        severity = mpp_finding_kinds[kind].severity;
+    occurrences[severity == MPP_FINDING_ERROR]++;
     if (!f) {
         dropped++;
     } else {
         f->count++;
+        if (severity > f->severity)
+            f->severity = severity;
         if (fresh) {
             f->peer = peer;
             f->other_fid = other_fid;

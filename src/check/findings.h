@@ -18,6 +18,7 @@
 
 typedef struct {
     int kind;
+    int severity; /* MPP_FINDING_ERROR or _WARNING: the kind's, or the one it was reported with */
     uint32_t fid; /* the call's MPI function; MPP_FINDING_NO_FUNCTION: none */
     int depth;
     uintptr_t frames[MPP_MAX_DEPTH]; /* its call stack (return addresses), resolved at the end */
@@ -35,6 +36,10 @@ void mpp_findings_init(size_t max);
  * are kept when it is the first of its entry.  `detail` may be NULL. */
 void mpp_findings_add(int kind, uint32_t fid, const uintptr_t *frames, int depth, int32_t peer, uint32_t other_fid,
                       uint64_t other_site, const char *detail);
+/* The same with a severity of its own (active-request-free: an error for a
+ * persistent request); `severity` -1: the kind's. */
+void mpp_findings_add_as(int kind, int severity, uint32_t fid, const uintptr_t *frames, int depth, int32_t peer,
+                         uint32_t other_fid, uint64_t other_site, const char *detail);
 /* The entries so far (a copy, which the caller frees), their number, and
  * the occurrences that did not fit. */
 mpp_finding_t *mpp_findings_take(size_t *n, uint64_t *dropped);

@@ -87,6 +87,24 @@ int mpp_config_parse_format(const char *s, long *out)
     return 0;
 }
 
+int mpp_config_parse_check(const char *s, long *out)
+{
+    static const char *const levels[] = {"off", "basic", "full"};
+    size_t n = strcspn(s, ",");
+    long level = -1;
+    for (long i = 0; i < 3; i++)
+        if (strlen(levels[i]) == n && !strncasecmp(levels[i], s, n))
+            level = i;
+    if (level < 0)
+        return -1;
+    if (!s[n])
+        return *out = level, 0;
+    /* checksums check buffers of the operations the checks follow: not with off */
+    if (level == MPP_CHECK_OFF || strcasecmp(s + n + 1, "checksum") != 0)
+        return -1;
+    return *out = level | MPP_CHECK_CHECKSUM, 0;
+}
+
 /* all | none | auto | N[-M](,N[-M])* */
 static int valid_ranks(const char *s)
 {
@@ -212,6 +230,8 @@ static int parse_one(const mpp_var_info_t *var, const char *value, long *number)
         return parse_enum(value, var->accepted, number);
     case MPP_VT_FORMAT:
         return mpp_config_parse_format(value, number);
+    case MPP_VT_CHECK:
+        return mpp_config_parse_check(value, number);
     case MPP_VT_RANKS:
         *number = 0;
         return valid_ranks(value) ? 0 : -1;

@@ -3,7 +3,15 @@
 #ifndef MPP_CONFIG_H
 #define MPP_CONFIG_H
 
-typedef enum { MPP_VT_BOOL, MPP_VT_INT, MPP_VT_ENUM, MPP_VT_STRING, MPP_VT_RANKS, MPP_VT_FORMAT } mpp_var_kind_t;
+typedef enum {
+    MPP_VT_BOOL,
+    MPP_VT_INT,
+    MPP_VT_ENUM,
+    MPP_VT_STRING,
+    MPP_VT_RANKS,
+    MPP_VT_FORMAT,
+    MPP_VT_CHECK
+} mpp_var_kind_t;
 
 typedef enum {
 #define MPP_VAR(name, kind, def, min, max, accepted, desc) MPP_CFG_##name,
@@ -39,6 +47,13 @@ enum {
     MPP_FORMAT_BOTH = MPP_FORMAT_TEXT | MPP_FORMAT_JSON,
     MPP_FORMAT_ALL = MPP_FORMAT_TEXT | MPP_FORMAT_JSON | MPP_FORMAT_HTML
 };
+/* CHECK: the level of the correctness checks (correctness.md), and
+ * whether buffers are checksummed (MPP_VT_CHECK: "off", "basic", "full",
+ * each optionally followed by ",checksum"). */
+enum { MPP_CHECK_OFF = 0, MPP_CHECK_BASIC = 1, MPP_CHECK_FULL = 2, MPP_CHECK_LEVEL = 3, MPP_CHECK_CHECKSUM = 4 };
+/* A CHECK value as its level | MPP_CHECK_CHECKSUM; -1 when malformed. */
+int mpp_config_parse_check(const char *s, long *out);
+
 enum { MPP_UNWIND_AUTO = 0, MPP_UNWIND_FP = 1, MPP_UNWIND_DWARF = 2 };
 enum { MPP_CLOCK_AUTO = 0, MPP_CLOCK_TSC = 1, MPP_CLOCK_MONOTONIC = 2 };
 

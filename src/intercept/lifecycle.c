@@ -27,6 +27,7 @@
 #include "context/runinfo.h"
 #include "context/topology.h"
 #include "gen/function_table.h"
+#include "intercept/check/run.h"
 #include "intercept/faults.h"
 #include "intercept/lifecycle.h"
 #include "intercept/trace_hooks.h"
@@ -246,6 +247,7 @@ void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void 
     start_model();
     mpp_describe_site = describe_site;
     mpp_ws_run_start(profiler_comm, &run, provided == MPI_THREAD_MULTIPLE);
+    mpp_check_run_start(profiler_comm, rank);
     mpp_trace_mode_start(profiler_comm, rank, nprocs, fixed_path, (int)mpp_config.number[MPP_CFG_OVERWRITE], &run);
     uint64_t interval0;
     if (start_intervals(&interval0) != 0)
@@ -432,6 +434,8 @@ static mpp_local_profile_t *local_profile(mpp_symbolizer_t *sym, const char *cou
     mpp_local_profile_t *profile = mpp_profile_build(*tables, ntables, mpp_intervals, (int)mpp_nintervals,
                                                      mpp_ticks_to_seconds, resolve_frame, sym, function_name);
     if (profile) {
+        mpp_check_local_list(&profile->findings, rank, resolve_frame, sym, function_name);
+        profile->findings_max = (size_t)mpp_config.number[MPP_CFG_MAX_FINDINGS];
         /* the model's parameters as they stand: MPI_Finalize's
          * measurement taken into account, or MPI_Init's alone (a partial
          * protocol); none that could be plausible: no prediction */
@@ -501,6 +505,7 @@ void mpp_lifecycle_finish(uint32_t fid, void *return_address, void *frame_addres
     mpp_lifecycle_stop(end, 1);
     mpp_trace_mode_finish(profiler_comm, end, mpp_ws_run_alignment(), mpp_ws_run_final_alignment(), &run);
     mpp_calibrate_again(profiler_comm, &calibration); /* after the counters' last read: not the program's */
+    mpp_check_run_end(1);
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
     const mpp_table_t **tables = NULL;
     mpp_local_profile_t *profile = local_profile(sym, NULL, &tables);
@@ -513,8 +518,10 @@ void mpp_lifecycle_finish(uint32_t fid, void *return_address, void *frame_addres
         rank, &run, started_in,
         ended_in); /* its warnings are rank 0's about the run: added as they are, after the reduction's */
     char written[PATH_MAX];
-    if (rank == 0 && rd)
+    if (rank == 0 && rd) {
         write_report(rd, warnings_before, NULL, written, sizeof written);
+        mpp_check_summary_line(&rd->findings);
+    }
     finishing = 0;
     mpp_reduced_free(rd);
     mpp_profile_free(profile);
@@ -580,6 +587,7 @@ int mpp_lifecycle_partial(mpp_process_end_t *end, uint32_t fid, const uintptr_t 
                           char *written, size_t size)
 {
     written[0] = '\0';
+    mpp_check_run_end(0);
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
     const mpp_table_t **tables = NULL;
     mpp_local_profile_t *profile =

@@ -64,4 +64,28 @@ extern const mpp_finding_kind_info_t mpp_finding_kinds[MPP_NFIND];
 /* The kind of a name, or -1. */
 int mpp_finding_kind_of(const char *name);
 
+/* A finding as the protocol reports it: one process's, or merged over the
+ * processes that had it (the same kind at the same SRC point, with the
+ * same other side).  Keys mean the same on every process. */
+typedef struct {
+    int kind;
+    int severity;       /* MPP_FINDING_ERROR or _WARNING */
+    char *src;          /* SRC key (util/srckey.h) of the call that shows it */
+    char *other;        /* the other side's call as an SRC key (its call site), NULL: none */
+    uint64_t count;     /* occurrences */
+    int32_t first_rank; /* lowest and highest rank that had it */
+    int32_t last_rank;
+    int32_t nprocs; /* processes that had it */
+    int32_t peer;   /* the first occurrence's other process (MPI_COMM_WORLD rank), -1: none */
+    char *detail;   /* the first occurrence's details ("" when none) */
+} mpp_finding_record_t;
+
+/* The findings of one process, or of the run. */
+typedef struct {
+    mpp_finding_record_t *items;
+    int n;
+    uint64_t dropped; /* occurrences not kept: MPIPROF_MAX_FINDINGS reached */
+    int level;        /* the checks that ran: MPIPROF_CHECK's value (context/config.h), -1: unknown */
+} mpp_finding_list_t;
+
 #endif

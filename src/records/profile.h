@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "records/finding.h"
 #include "records/interval.h"
 #include "records/price.h"
 #include "records/reduced.h"
@@ -75,9 +76,13 @@ typedef struct {
     char **srcs;
     int nsrcs;
     mpp_local_context_t context;
-    int predict;    /* the model ran (MPIPROF_PREDICT, the same on every process) */
-    int waitstates; /* the wait-state analysis ran (MPIPROF_WAITSTATES, the same on every process) */
-    double speed;   /* relative speed of this process's core (mean 1 over processes) */
+    /* The correctness findings of this process (check/finding_list.h),
+     * with its rank as first and last: owned. */
+    mpp_finding_list_t findings;
+    size_t findings_max; /* most distinct findings the merge keeps (MPIPROF_MAX_FINDINGS; 0: the default) */
+    int predict;         /* the model ran (MPIPROF_PREDICT, the same on every process) */
+    int waitstates;      /* the wait-state analysis ran (MPIPROF_WAITSTATES, the same on every process) */
+    double speed;        /* relative speed of this process's core (mean 1 over processes) */
 } mpp_local_profile_t;
 
 /* Frame record of a return address (symbolize.h's mpp_symbolize). */

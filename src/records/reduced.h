@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "records/finding.h"
 #include "records/machine.h"
 #include "util/srckey.h"
 
@@ -157,6 +158,9 @@ typedef struct {
     mpp_reduced_counters_t *counters;
     int predicted;  /* the communication model ran: predicted values and Overlap are given */
     int waitstates; /* the wait-state analysis ran: Real sync, Potential sync, Time variation are given */
+    /* The correctness findings of every process, merged and in the
+     * protocol's order (check/finding_list.h). */
+    mpp_finding_list_t findings;
 } mpp_reduced_t;
 
 void mpp_reduced_free(mpp_reduced_t *r);

@@ -20,7 +20,7 @@
 #include "util/srckey.h"
 #include "util/warnings.h"
 
-enum { TAG_DICT = 7701, TAG_SELECTED = 7702, TAG_CONTEXT = 7703 };
+enum { TAG_DICT = 7701, TAG_SELECTED = 7702, TAG_CONTEXT = 7703, TAG_FINDINGS = 7704 };
 
 typedef mpp_double_int_t double_int_t;
 
@@ -485,6 +485,41 @@ static void gather_selected(mpp_reduce_steps_t *r)
     }
 }
 
+/* 8. The findings, merged up the same tree to rank 0: what travels is
+ * bounded by MPIPROF_MAX_FINDINGS distinct findings (their counts and
+ * ranks merge), whatever the number of processes. */
+static void findings_union(mpp_reduce_steps_t *r, size_t max)
+{
+    mpp_exchange_t *x = r->x;
+    mpp_finding_list_t *all = &r->findings;
+    *all = (mpp_finding_list_t){.level = r->lp->findings.level};
+    if (mpp_finding_list_merge(all, &r->lp->findings, max) != 0)
+        mpp_warn("the correctness findings could not be merged (out of memory)");
+    int rank = x->position, size = x->size;
+    for (int step = 1; step < size; step <<= 1) {
+        if (rank & step) {
+            char *buf = NULL;
+            size_t len = 0;
+            if (mpp_finding_list_serialize(all, &buf, &len) != 0)
+                buf = NULL, len = 0;
+            x->send(x, buf, len, rank - step, TAG_FINDINGS);
+            free(buf);
+            return;
+        }
+        if (rank + step < size) {
+            size_t len = 0;
+            char *buf = x->recv(x, rank + step, TAG_FINDINGS, &len);
+            mpp_finding_list_t theirs = {.level = -1};
+            if (!buf || mpp_finding_list_load(&theirs, buf, len) != 0 || mpp_finding_list_merge(all, &theirs, max))
+                mpp_warn("the correctness findings of rank %d could not be merged (corrupt or out of memory)",
+                         mpp_exchange_rank(x, rank + step));
+            mpp_finding_list_free(&theirs);
+            free(buf);
+        }
+    }
+    mpp_finding_list_sort(all);
+}
+
 static void steps_free(mpp_reduce_steps_t *r)
 {
     free(r->sum), free(r->own), free(r->execs), free(r->lo), free(r->hi), free(r->row), free(r->event_map),
@@ -496,6 +531,7 @@ static void steps_free(mpp_reduce_steps_t *r)
     free(r->cell_keys), free(r->cell_at);
     mpp_dict_free(&r->d);
     mpp_dict_free(&r->m);
+    mpp_finding_list_free(&r->findings);
 }
 
 /* Positions are where a process sits in the exchange (0..size-1, what the
@@ -516,6 +552,7 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
     reduce_values(&r);
     gather_selected(&r);
     context_union(&r.m, lp, &r.d, hostname, x);
+    findings_union(&r, lp->findings_max ? lp->findings_max : 1024);
     mpp_reduced_t *out = x->position == 0 ? mpp_reduce_result(&r) : NULL;
     steps_free(&r);
     return out;

@@ -365,7 +365,7 @@ static void result_warnings(const mpp_reduce_steps_t *r, mpp_reduced_t *out)
     }
 }
 
-mpp_reduced_t *mpp_reduce_result(const mpp_reduce_steps_t *r)
+mpp_reduced_t *mpp_reduce_result(mpp_reduce_steps_t *r)
 {
     mpp_reduced_t *out = calloc(1, sizeof *out);
     if (!out)
@@ -389,6 +389,8 @@ mpp_reduced_t *mpp_reduce_result(const mpp_reduce_steps_t *r)
     result_warnings(r, out);
     out->machine = machine_result(&r->d, &r->m, lp->context.machine_na);
     out->counters = counters_result(&r->d, &r->m, r->uses, r->nrates, lp->context.counters_na);
+    out->findings = r->findings; /* taken */
+    r->findings = (mpp_finding_list_t){0};
     return out;
 }
 
@@ -414,5 +416,6 @@ void mpp_reduced_free(mpp_reduced_t *r)
     free(r->intervals), free(r->srcs), free(r->cells), free(r->warnings), free(r->selected);
     machine_data_free(r->machine);
     counters_free(r->counters);
+    mpp_finding_list_free(&r->findings);
     free(r);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "accumulate/profile.h"
+#include "check/finding_list.h"
 #include "records/reduced.h"
 #include "reduce/dictionary.h"
 #include "reduce/exchange.h"
@@ -61,11 +62,13 @@ typedef struct {
     double *by_process;
     /* 7: the machine context and the PAPI facts (position 0) */
     mpp_dict_t m;
+    /* 8: the findings of every process (position 0) */
+    mpp_finding_list_t findings;
 } mpp_reduce_steps_t;
 
 /* The reduced data, on position 0, from the steps' result (NULL when
  * memory ran out). */
-mpp_reduced_t *mpp_reduce_result(const mpp_reduce_steps_t *r);
+mpp_reduced_t *mpp_reduce_result(mpp_reduce_steps_t *r);
 
 /* The records of a kind are consecutive in canonical order: the first's
  * position (count when none), and how many. */

@@ -362,6 +362,7 @@ json_t *mpp_protocol_json(const mpp_report_t *r)
     json_t *doc = json_object();
     json_object_set_new(doc, "format", json_string("mpiprof-protocol"));
     json_object_set_new(doc, "version", json_integer(1));
+    json_object_set_new(doc, "correctness", mpp_correctness_json(r));
     json_object_set_new(doc, "parameters", parameters(r));
     json_t *intervals = json_array();
     for (int i = 0; i < rd->nintervals; i++) {

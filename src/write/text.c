@@ -506,6 +506,8 @@ void mpp_write_text(FILE *out, const mpp_report_t *r)
 {
     const mpp_reduced_t *rd = r->reduced;
     fprintf(out, "mpiprof protocol\n\n");
+    mpp_write_correctness_text(out, r);
+    fputc('\n', out);
     write_parameters(out, r);
     for (int i = 0; i < rd->nintervals; i++) {
         const mpp_reduced_interval_t *in = &rd->intervals[i];

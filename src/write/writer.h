@@ -39,6 +39,13 @@ int mpp_report_model_lines(const mpp_report_t *report, char lines[][MPP_MODEL_LI
 char **mpp_report_event_names(const mpp_reduced_counters_t *counters);
 
 void mpp_write_text(FILE *out, const mpp_report_t *report);
+/* The Correctness section (correctness.c): text, JSON, what the checks
+ * of a level look at, and the SRC point of the protocol a key names (-1:
+ * none). */
+void mpp_write_correctness_text(FILE *out, const mpp_report_t *report);
+struct json_t *mpp_correctness_json(const mpp_report_t *report);
+const char *mpp_report_checks_text(int level);
+int mpp_report_src_of_key(const mpp_reduced_t *rd, const char *key);
 /* The Partial parameter of a partial protocol (partial.c), and its JSON
  * form (false for a complete protocol). */
 void mpp_write_partial_text(FILE *out, const mpp_report_t *report);

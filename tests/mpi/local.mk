@@ -113,6 +113,18 @@ EXTRA_DIST += \
 	tests/mpi/preload/init_comms.c \
 	tests/mpi/preload/preload.c
 
+# --- check/: the correctness checks (MPIPROF_CHECK, correctness.md): one
+# program per group of kinds, each scenario with one known misuse marked at
+# its line (/* expect SCENARIO: KIND ... */), run with and without the
+# profiler by scenario.sh and compared with the protocol's findings by
+# check_findings.py; clean.c, correct uses that must give none
+MPI_TESTS += \
+	tests/mpi/check/test_check_clean.sh
+EXTRA_DIST += \
+	tests/mpi/check/check_findings.py \
+	tests/mpi/check/scenario.sh \
+	tests/mpi/check/clean.c
+
 # --- correctness/: the profiler changes nothing the program sees of MPI, and
 # valgrind finds no error in it
 MPI_TESTS += \

@@ -112,7 +112,7 @@ START_TEST(test_config_defaults)
     mpp_config_t cfg;
     memset(&cfg, 0x5a, sizeof cfg);
     mpp_config_parse(&cfg, null_getenv);
-    ck_assert_int_eq(MPP_NVARS, 21); /* a new variable needs its default tested here */
+    ck_assert_int_eq(MPP_NVARS, 23); /* a new variable needs its default tested here */
     for (int i = 0; i < MPP_NVARS; i++) {
         ck_assert_int_eq(cfg.is_default[i], 1);
         ck_assert_str_eq(cfg.text[i], mpp_vars[i].default_value);
@@ -128,6 +128,8 @@ START_TEST(test_config_defaults)
     ck_assert_int_eq(cfg.number[MPP_CFG_QUIET], 0);
     ck_assert_int_eq(cfg.number[MPP_CFG_OVERWRITE], 0);
     ck_assert_int_eq(cfg.number[MPP_CFG_MAX_SRC], 16384);
+    ck_assert_int_eq(cfg.number[MPP_CFG_CHECK], MPP_CHECK_OFF);
+    ck_assert_int_eq(cfg.number[MPP_CFG_MAX_FINDINGS], 1024);
     ck_assert_int_eq(cfg.number[MPP_CFG_UNWIND], MPP_UNWIND_AUTO);
     ck_assert_int_eq(cfg.number[MPP_CFG_CLOCK], MPP_CLOCK_AUTO);
     ck_assert_int_eq(cfg.number[MPP_CFG_MAX_INTERVALS], 1024);
@@ -213,6 +215,23 @@ START_TEST(test_config_enum_case_insensitive)
     expect_accepted(MPP_CFG_UNWIND, "DWARF", MPP_UNWIND_DWARF);
     expect_accepted(MPP_CFG_CLOCK, "Tsc", MPP_CLOCK_TSC);
     expect_accepted(MPP_CFG_CLOCK, "monotonic", MPP_CLOCK_MONOTONIC);
+    expect_accepted(MPP_CFG_CHECK, "off", MPP_CHECK_OFF);
+    expect_accepted(MPP_CFG_CHECK, "Basic", MPP_CHECK_BASIC);
+    expect_accepted(MPP_CFG_CHECK, "FULL", MPP_CHECK_FULL);
+    expect_accepted(MPP_CFG_CHECK, "full,checksum", MPP_CHECK_FULL | MPP_CHECK_CHECKSUM);
+    expect_accepted(MPP_CFG_CHECK, "basic,Checksum", MPP_CHECK_BASIC | MPP_CHECK_CHECKSUM);
+}
+END_TEST
+
+START_TEST(test_config_check_rejected)
+{
+    static const char *const bad[] = {
+        "", "on", "full,", "off,checksum", "checksum", "full,checksum,checksum", "basic,full", "full checksum"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        long v = 99;
+        ck_assert_msg(mpp_config_parse_check(bad[i], &v) == -1, "'%s' accepted", bad[i]);
+        ck_assert_int_eq(v, 99);
+    }
 }
 END_TEST
 
@@ -615,6 +634,7 @@ Suite *config_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_config_select_auto);
     tcase_add_test(tc, test_config_select_all_none);
+    tcase_add_test(tc, test_config_check_rejected);
     tcase_add_test(tc, test_config_select_list);
     tcase_add_test(tc, test_config_select_out_of_range);
     suite_add_tcase(s, tc);

@@ -110,6 +110,8 @@ def valid_value(var):
         return var["accepted"].split("|")[0]
     if kind == "MPP_VT_FORMAT":
         return "text,json"
+    if kind == "MPP_VT_CHECK":
+        return "full,checksum"
     if kind == "MPP_VT_RANKS":
         return "0"
     if var["name"] == "OUTPUT":
@@ -134,7 +136,7 @@ CONTROL = "\x01\x1b[31m\t\r\n\x7f"
 
 # (class, {kind: value or function of var}); a kind left out: the class
 # does not apply (a valid value of that kind, e.g. "abc" as a file name).
-NUMERIC = ("MPP_VT_INT", "MPP_VT_BOOL", "MPP_VT_ENUM", "MPP_VT_FORMAT", "MPP_VT_RANKS")
+NUMERIC = ("MPP_VT_INT", "MPP_VT_BOOL", "MPP_VT_ENUM", "MPP_VT_FORMAT", "MPP_VT_CHECK", "MPP_VT_RANKS")
 CLASSES = [
     ("empty", {k: "" for k in NUMERIC + ("MPP_VT_STRING",)}),
     ("10^30", {k: "1" + "0" * 30 for k in NUMERIC}),
@@ -147,6 +149,7 @@ CLASSES = [
         "MPP_VT_BOOL": "2",
         "MPP_VT_ENUM": lambda v: str(len(v["accepted"].split("|"))),
         "MPP_VT_FORMAT": "text,json,text",
+        "MPP_VT_CHECK": "off,checksum",
         "MPP_VT_RANKS": "3-1"}),
     ("overlong", {k: overlong for k in NUMERIC + ("MPP_VT_STRING",)}),
     ("printf format", {k: "%n%n%s%s" for k in NUMERIC + ("MPP_VT_STRING",)}),
