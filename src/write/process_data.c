@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/finding_list.h"
 #include "util/strmap.h"
 #include "write/process_data.h"
 
@@ -206,6 +207,51 @@ static void config_parse(const json_t *o, mpp_config_t *cfg)
     config_source = NULL;
 }
 
+/* The process's correctness findings (records/finding.h): its own, so
+ * that mpiprof-merge merges them as MPI_Finalize's reduction does. */
+static json_t *findings_json(const mpp_finding_list_t *l)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < l->n; i++) {
+        const mpp_finding_record_t *f = &l->items[i];
+        json_array_append_new(
+            list, json_pack("{s:s, s:i, s:o, s:o, s:I, s:i, s:o}", "kind", mpp_finding_kinds[f->kind].name,
+                            "severity", f->severity, "src", mpp_json_text(f->src), "other", optional_text(f->other),
+                            "count", (json_int_t)f->count, "peer", f->peer, "detail", mpp_json_text(f->detail)));
+    }
+    return json_pack("{s:i, s:I, s:o}", "level", l->level, "dropped", (json_int_t)l->dropped, "list", list);
+}
+
+/* ... and back: what is malformed is left out (a protocol written by an
+ * older mpiprof has none: no check ran). */
+static void findings_parse(const json_t *o, int rank, mpp_finding_list_t *l)
+{
+    *l = (mpp_finding_list_t){.level = json_is_integer(json_object_get(o, "level"))
+                                           ? (int)json_integer_value(json_object_get(o, "level"))
+                                           : MPP_CHECK_OFF};
+    l->dropped = (uint64_t)json_integer_value(json_object_get(o, "dropped"));
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(o, "list"), i, v)
+    {
+        const json_t *other = json_object_get(v, "other");
+        mpp_finding_record_t f = {
+            .kind = mpp_finding_kind_of(json_string_value(json_object_get(v, "kind"))),
+            .severity = json_integer_value(json_object_get(v, "severity")) ? MPP_FINDING_ERROR : MPP_FINDING_WARNING,
+            .src = (char *)json_string_value(json_object_get(v, "src")),
+            .other = json_is_string(other) ? (char *)json_string_value(other) : NULL,
+            .count = (uint64_t)json_integer_value(json_object_get(v, "count")),
+            .first_rank = rank,
+            .last_rank = rank,
+            .nprocs = 1,
+            .peer = (int32_t)json_integer_value(json_object_get(v, "peer")),
+            .detail = (char *)json_string_value(json_object_get(v, "detail")),
+        };
+        if (f.kind >= 0 && f.src && f.detail && f.count)
+            mpp_finding_list_add(l, &f);
+    }
+}
+
 json_t *mpp_process_data_json(const mpp_process_data_t *pd, const mpp_model_setup_t *model)
 {
     const mpp_local_profile_t *lp = pd->profile;
@@ -248,6 +294,7 @@ json_t *mpp_process_data_json(const mpp_process_data_t *pd, const mpp_model_setu
     json_object_set_new(o, "events", strings((const char *const *)ctx->events, ctx->nevents));
     json_object_set_new(o, "facts", strings((const char *const *)ctx->facts, ctx->nfacts));
     json_object_set_new(o, "warnings", strings(pd->warnings, pd->nwarnings));
+    json_object_set_new(o, "findings", findings_json(&lp->findings));
     json_object_set_new(o, "end", pd->end ? mpp_process_end_json(pd->end) : json_null());
     json_object_set_new(o, "run", pd->run ? run_json(pd->run) : json_null());
     json_object_set_new(o, "configuration", pd->config ? config_json(pd->config) : json_null());
@@ -413,6 +460,7 @@ int mpp_process_data_parse(const json_t *o, mpp_parsed_process_t *out, char *why
     if (parse_process(o, out, why, why_size) != 0)
         return -1;
     parse_context(o, out);
+    findings_parse(json_object_get(o, "findings"), out->rank, &out->profile.findings);
 
     mpp_local_profile_t *lp = &out->profile;
     int ni = (int)json_array_size(intervals), nc = (int)json_array_size(cells);
@@ -473,5 +521,6 @@ void mpp_parsed_process_free(mpp_parsed_process_t *p)
         free(p->infos);
     free(p->hostname), free(p->machine_na), free(p->binding), free(p->node_type), free(p->node_allowed);
     free(p->node_error), free(p->counters_na);
+    mpp_finding_list_free(&lp->findings);
     memset(p, 0, sizeof *p);
 }
