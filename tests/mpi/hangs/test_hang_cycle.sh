@@ -3,8 +3,10 @@
 # MPIPROF_HANG_TIMEOUT=1.  Both must write a hang dump naming MPI_Recv, its
 # partner (rank and MPI_COMM_WORLD rank), tag, communicator and the
 # file:line of its call; mpiprof-hang must report the cycle 0 -> 1 -> 0 with
-# both SRC lines, and no process as running.  Then the job is killed and no
-# process of it may be left.
+# both SRC lines, and no process as running, as a real-deadlock (the
+# finding's name).  Then the job is killed and no process of it may be left.
+# Again with both in a standard-mode MPI_Send of 16 MiB to the other
+# ("send"): a potential-deadlock.
 set -eu
 # shellcheck source=../lib/common.sh
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
@@ -47,7 +49,8 @@ for want in \
     "in MPI_Recv (source 0, tag 7, count 1, communicator of 2 processes, world ranks 0-1)" \
     "stack  hang_cycle.c:$line1 (main)" \
     "waits for rank 1" "waits for rank 0" \
-    "RUNNING: none"
+    "RUNNING: none" \
+    "finding: real-deadlock"
 do
     grep -qF -- "$want" report || fail "the report lacks '$want'"
 done
@@ -59,4 +62,15 @@ cmp -s report report2 || fail "mpiprof-hang gives another report for the dump fi
 
 stop_job
 grep -q "hang_cycle: rank 0 receives" out || fail "hang_cycle did not start: $(cat out err)"
+
+# Both in a standard-mode send: a deadlock only because MPI does not buffer.
+start_job out2 err2 env MPIPROF_HANG_TIMEOUT=1 MPIPROF_OUTPUT="$tmp/send.txt" ./hang_cycle send
+wait_for_files 30 send.txt.hang.0 send.txt.hang.1
+"$MPIPROF_HANG" send.txt >report.send 2>report.err || fail "mpiprof-hang exited $?: $(cat report.err)"
+cat report.send
+grep -qF "DEADLOCK 1: ranks 0-1 wait for each other" report.send || fail "the standard sends' deadlock is not reported"
+grep -qF "finding: potential-deadlock (ranks 0-1 wait in a standard-mode send" report.send ||
+    fail "the standard sends' deadlock is not a potential-deadlock"
+grep -q "real-deadlock" report.send && fail "the standard sends' deadlock is called real"
+stop_job
 echo "PASS: hang_cycle"
