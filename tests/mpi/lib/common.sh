@@ -107,6 +107,11 @@ mpirun_2() {
 
 check_text_protocol() {
     [ -s "$1" ] || fail "text protocol $1 missing or empty"
+    # No correctness finding but those the test expects (run-mpi-test).
+    _unexpected=$(sed -n '/^Parameters$/q; s/^   \(error\|warning\) \([a-z-]*\): .*/\2/p' "$1" |
+        grep -vxF -e "$(echo "${MPIPROF_TEST_EXPECT_FINDINGS:-none}" | tr -s ' ' '\n')" | tr -s '\n' ' ' || true)
+    [ -z "$_unexpected" ] || fail "text protocol $1 has correctness findings the test does not expect: $_unexpected
+$(sed -n '1,/^Parameters$/p' "$1")"
     # Parameters: "Label : value" lines.
     for _label in Program 'Working directory' Started Finished 'Protocol written' \
         Processes Nodes 'Threads level' 'MPI library' 'MPI standard' Profiler \

@@ -707,6 +707,18 @@ def validate_schema(doc, schema_path):
     return True
 
 
+def check_no_findings(doc):
+    """A correct program gives no correctness finding (the tests run with
+    MPIPROF_CHECK=full: run-mpi-test); a test that misuses MPI on purpose
+    names the kinds it expects in MPIPROF_TEST_EXPECT_FINDINGS (separated by blanks)."""
+    expected = set(os.environ.get("MPIPROF_TEST_EXPECT_FINDINGS", "").split())
+    found = [f for f in (doc.get("correctness") or {}).get("findings", []) if f["kind"] not in expected]
+    if found:
+        fail("correctness findings the test does not expect: %s"
+             % "; ".join("%s at %s: %s" % (f["kind"], f["stack"][0]["text"] if f["stack"] else f["function"],
+                                          f["detail"]) for f in found))
+
+
 def load_checked(json_path, text_path=None, schema=None, headers=False,
                  say=True):
     """Load the JSON protocol at json_path (None: text_path + ".json") and
@@ -715,6 +727,7 @@ def load_checked(json_path, text_path=None, schema=None, headers=False,
     is given, it validates against it.  say: print what held."""
     doc = load(json_path or text_path + ".json")
     check_invariants(doc)
+    check_no_findings(doc)
     if say:
         print("invariants hold in every interval")
     if text_path:
