@@ -136,10 +136,32 @@ def output_of(run, rec):
         return rec["detail"]
 
 
+def findings_of(path):
+    """The correctness findings of a JSON protocol, one line each."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except (OSError, ValueError):
+        return []
+    out = []
+    for f in (doc.get("correctness") or {}).get("findings", []):
+        where = f["stack"][0]["text"] if f.get("stack") else "?"
+        other = f.get("other") or {}
+        there = other.get("stack", [{}])[0].get("text") if other.get("stack") else None
+        out.append("%s %s in %s at %s%s; ranks %d-%d, %d time%s: %s" % (
+            f["severity"], f["kind"], f["function"], where, " (other side %s)" % there if there else "",
+            f["first_rank"], f["last_rank"], f["count"], "" if f["count"] == 1 else "s", f["detail"]))
+    return out
+
+
 def check_one(args):
-    """protocol_check on one text protocol and its JSON: None, or why not."""
+    """protocol_check on one text protocol and its JSON: None, or why not.
+    Findings are no failure here: they are listed apart (findings_of)."""
     import protocol_check as pc
     f, schema = args
+    with open(schema, encoding="utf-8") as fh:  # every kind's name: no finding fails the check
+        kinds = json.load(fh)["$defs"]["finding"]["properties"]["kind"]["enum"]
+    os.environ["MPIPROF_TEST_EXPECT_FINDINGS"] = " ".join(kinds)
     err = io.StringIO()
     try:
         with contextlib.redirect_stderr(err), \
@@ -154,7 +176,7 @@ def check_one(args):
 def check_protocols(run, schema):
     """Checks every protocol of the profiled run with protocol_check, on
     every processor (they are independent)."""
-    found = {"checked": 0, "failures": [], "partial": [], "hang": []}
+    found = {"checked": 0, "failures": [], "partial": [], "hang": [], "findings": []}
     todo = []
     for key, rec in run["records"].items():
         if not rec["run"]:
@@ -165,6 +187,7 @@ def check_protocols(run, schema):
             tail = f[len(base):]
             if re.search(r"\.partial\.\d+$", tail):
                 found["partial"].append((key, os.path.basename(f)))
+                found["findings"] += [(key, ln) for ln in findings_of(f + ".json")]
                 continue
             if ".partial." in tail or f.endswith(".html"):
                 continue
@@ -181,6 +204,7 @@ def check_protocols(run, schema):
                     (key, os.path.basename(f), "text without its JSON"))
                 continue
             todo.append((key, f))
+            found["findings"] += [(key, ln) for ln in findings_of(f + ".json")]
     found["checked"] = len(todo)
     with multiprocessing.Pool(os.cpu_count() or 1) as pool:
         results = pool.map(check_one, [(f, schema) for _, f in todo], chunksize=8)
@@ -356,6 +380,10 @@ def write_report(args, tests, base, prof, res, prots):
         for key, f, msg in fails:
             L.append("* %s (%s):" % (key, f))
             L += ["    " + m for m in msg.splitlines()[:8]]
+        L.append("")
+        for key, ln in section("Correctness findings (each a real misuse in the test, or a false finding to fix)",
+                               prots["findings"]):
+            L.append("* %s: %s" % (key, ln))
         L.append("")
         for kind in ("partial", "hang"):
             for key, f in section(
