@@ -1,20 +1,22 @@
 """Drive the Correctness panel of mpiprof-view's pages in a headless
 Chromium, for tests/view/test_view_findings.sh:
 
-    check_findings_view.py SHOTS SOURCE.c F.html F.json CLEAN.html OFF.html OLD.html TWO.html
+    check_findings_view.py SHOTS SOURCE.c F.html F.json CLEAN.html OFF.html OLD.html TWO.html TWO_OLD.html
 
 F.json is a protocol of view_known.c (SOURCE.c) with the findings of
 inject_findings.py, F.html its page; CLEAN.html the page of a run with
 MPIPROF_CHECK=basic and no findings, OFF.html of a run with the checks off,
 OLD.html of a protocol without "correctness" (an older mpiprof), TWO.html
-the page of F.json and the clean protocol side by side.  Checked: the panel
+the page of F.json and the clean protocol side by side, TWO_OLD.html of
+F.json and the old one.  Checked: the panel
 comes before Parameters and lists F's findings in the protocol's order with
 their severity, kind, function, call site, ranks, count, details and other
 side; selecting one (click, or the arrow keys and Enter) shows the marked
 source line of its call and of the other side's frames, also for a finding
 at a line no SRC point has; its SRC link selects that SRC point in the first
 interval that has it, whose detail links back; the empty states of the
-clean, off and old protocols; both lists on the two-protocol page.  Exit 0,
+clean, off and old protocols; both lists on the two-protocol page, the
+findings the other protocol lacks marked, unless its checks did not run.  Exit 0,
 or 1 with the reason."""
 import json
 import os
@@ -183,10 +185,21 @@ def check_two(driver, page, doc):
         fail("selecting a finding on the two-protocol page does not show it")
 
 
+def check_two_old(driver, page):
+    view_browser.load(driver, page)
+    states = [s.get_attribute("data-state") for s in driver.find_elements(By.CSS_SELECTOR, ".correctness-state")]
+    if states != ["not-recorded"]:
+        fail("the page of a protocol with findings and an old one says %s, not the old one's not-recorded" % states)
+    marked = [r.text for r in finding_rows(driver, 0) if r.find_elements(By.CSS_SELECTOR, ".only-here")]
+    if not finding_rows(driver, 0) or marked:
+        fail("findings are marked as missing from a protocol that did not record any: %s" % marked)
+
+
 def main():
-    if len(sys.argv) != 9:
-        fail("usage: check_findings_view.py SHOTS SOURCE.c F.html F.json CLEAN.html OFF.html OLD.html TWO.html")
-    shots, source, page, f_json, clean, off, old, two = sys.argv[1:]
+    if len(sys.argv) != 10:
+        fail("usage: check_findings_view.py SHOTS SOURCE.c F.html F.json CLEAN.html OFF.html OLD.html TWO.html "
+             "TWO_OLD.html")
+    shots, source, page, f_json, clean, off, old, two, two_old = sys.argv[1:]
     os.makedirs(shots, exist_ok=True)
     with open(f_json) as f:
         doc = json.load(f)
@@ -203,6 +216,8 @@ def main():
         check_two(driver, two, doc)
         driver.save_screenshot(os.path.join(shots, "4-two-protocols.png"))
         view_browser.no_console_errors(driver, two)
+        check_two_old(driver, two_old)
+        view_browser.no_console_errors(driver, two_old)
         print("check_findings_view: every check passed in %.1f s of browser" % (time.time() - t0))
     except TimeoutException as e:
         fail("the page did not get ready in time: %s" % e)

@@ -8,7 +8,7 @@
 # check_findings_view.py drives the pages: the panel first, its list, the
 # source lines of a selected finding and of its other side, the link to its
 # SRC point and back, the keyboard, the states without findings, and two
-# protocols side by side.  Screenshots in tests/view/screenshots/.
+# protocols side by side (with a clean one, and with an old one).  Screenshots in tests/view/screenshots/.
 set -eu
 # shellcheck source=../mpi/lib/common.sh
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
@@ -39,7 +39,8 @@ for p in f clean.prof off.prof old; do
 done
 cp clean.prof.json clean.json
 "$view" f.json clean.json -o two.html >/dev/null 2>view.err || fail "mpiprof-view of two protocols failed: $(cat view.err)"
+"$view" f.json old.json -o two_old.html >/dev/null 2>view.err || fail "mpiprof-view f.json old.json failed: $(cat view.err)"
 
 "$view_python" "$view_src/check_findings_view.py" "$shots" "$view_src/view_known.c" f.html f.json clean.prof.html \
-    off.prof.html old.html two.html || fail "the Correctness panel in Chromium (see above; screenshots in $shots)"
+    off.prof.html old.html two.html two_old.html || fail "the Correctness panel in Chromium (see above; screenshots in $shots)"
 echo "PASS: view_findings"

@@ -50,7 +50,9 @@ var mpiprofFindings = function (view) {
       (rank ? " on " + rank : "");
   }
   function tableHtml(p, pi) {
+    // marked "not in" the other protocol only where its checks ran
     var other = protocols[1 - pi] || null, keys = {};
+    if (other && (stateOf(other) === "off" || stateOf(other) === "not-recorded")) other = null;
     if (other) list(other).forEach(function (f) { keys[findingKey(f)] = true; });
     var head = ["Severity", "Kind", "MPI function", "Call site", "Ranks", "Count", "First occurrence", "Other side"];
     var rows = list(p).map(function (f, i) {
