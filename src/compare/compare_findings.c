@@ -259,10 +259,12 @@ json_t *mpp_compare_findings_summary(json_t *a, json_t *b, const mpp_compare_opt
 {
     json_t *sa = side_summary(a), *sb = side_summary(b);
     int compared = !json_is_null(sa) && !json_is_null(sb) && !ignored(o, "correctness");
-    const char *why = compared                     ? NULL
-                      : ignored(o, "correctness")  ? "--ignore correctness"
-                      : json_is_null(sa) && json_is_null(sb) ? "not recorded in either protocol (mpiprof before its correctness checks)"
-                      : json_is_null(sa)           ? "not recorded in A (mpiprof before its correctness checks)"
+    const char *why = NULL;
+    if (ignored(o, "correctness"))
+        why = "--ignore correctness";
+    else if (json_is_null(sa) || json_is_null(sb))
+        why = json_is_null(sa) && json_is_null(sb) ? "not recorded in either protocol (mpiprof before its checks)"
+              : json_is_null(sa)                   ? "not recorded in A (mpiprof before its correctness checks)"
                                                    : "not recorded in B (mpiprof before its correctness checks)";
     json_t *out = json_pack("{s:o, s:o, s:b}", "a", sa, "b", sb, "compared", compared);
     if (out && why)
