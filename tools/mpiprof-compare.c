@@ -1,7 +1,8 @@
 /* mpiprof-compare: two protocols compared interval by interval and SRC
  * point by SRC point (mpiprof-compare(1)): what is in one and not the
- * other, counts that differ, every number beyond the tolerance, and what
- * changed from A to B (speedup, efficiency, each part of Lost time).
+ * other, counts that differ, every number beyond the tolerance, the
+ * correctness findings, and what changed from A to B (speedup,
+ * efficiency, each part of Lost time).
  * Exit 0 when equal, 1 when different, 2 on bad input.  Protocols are read
  * in their JSON form, checked as mpiprof-view checks them; a text protocol
  * is read through its JSON sibling (the text rounds every number and
@@ -325,19 +326,20 @@ static int load_inputs(protocol_t p[2], request_t *rq)
 }
 
 /* --json: the comparison as one document; 0, or 2 when it cannot be made. */
-static int print_json(const protocol_t p[2], const request_t *rq, const mpp_compare_t *result, json_t *summary)
+static int print_json(const protocol_t p[2], const request_t *rq, const mpp_compare_t *result, json_t *summary,
+                      json_t *findings)
 {
     json_t *diffs = json_array();
     for (size_t i = 0; diffs && i < result->ndiffs; i++)
         json_array_append_new(diffs, mpp_compare_diff_json(&result->diffs[i]));
     json_t *out = json_pack(
-        "{s:{s:s, s:s}, s:{s:s, s:s}, s:{s:f, s:f}, s:o, s:o, s:b, s:b, s:{s:I, s:I, s:I}, s:o, s:O}", "a", "given",
-        p[0].given, "read", p[0].read, "b", "given", p[1].given, "read", p[1].read, "tolerance", "rtol", rq->o.rtol,
-        "atol", rq->o.atol, "ignored", names_json(rq->ignore, rq->nignore), "included",
+        "{s:{s:s, s:s}, s:{s:s, s:s}, s:{s:f, s:f}, s:o, s:o, s:b, s:b, s:{s:I, s:I, s:I}, s:O, s:o, s:O}", "a",
+        "given", p[0].given, "read", p[0].read, "b", "given", p[1].given, "read", p[1].read, "tolerance", "rtol",
+        rq->o.rtol, "atol", rq->o.atol, "ignored", names_json(rq->ignore, rq->nignore), "included",
         names_json(rq->include, rq->ninclude), "by_process_compared", !result->by_process_skipped, "equal",
         result->ndiffs == 0, "counts", "parameter", (json_int_t)result->counts[MPP_DIFF_PARAMETER], "structure",
         (json_int_t)result->counts[MPP_DIFF_STRUCTURE], "number", (json_int_t)result->counts[MPP_DIFF_NUMBER],
-        "differences", diffs ? diffs : json_array(), "summary", summary);
+        "correctness", findings, "differences", diffs ? diffs : json_array(), "summary", summary);
     int rc = 0;
     if (!out || json_dumpf(out, stdout, JSON_INDENT(1)) != 0)
         rc = bad_input("out of memory writing the comparison as JSON");
@@ -347,9 +349,42 @@ static int print_json(const protocol_t p[2], const request_t *rq, const mpp_comp
     return rc;
 }
 
+static void print_findings_of(const char *side, json_t *s)
+{
+    if (json_is_null(s)) {
+        printf("%s not recorded", side);
+        return;
+    }
+    printf("%s MPIPROF_CHECK=%s", side, json_string_value(json_object_get(s, "level")));
+    json_t *errors = json_object_get(s, "errors"), *warnings = json_object_get(s, "warnings");
+    if (!json_is_integer(errors)) {
+        printf(" (no check ran)");
+        return;
+    }
+    long long e = (long long)json_integer_value(errors), w = (long long)json_integer_value(warnings);
+    long long n = (long long)json_integer_value(json_object_get(s, "findings"));
+    printf(", %lld error%s, %lld warning%s in %lld finding%s", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s", n,
+           n == 1 ? "" : "s");
+}
+
+/* One line of both Correctness sections, and why their findings were not
+ * compared when they were not. */
+static void print_correctness(json_t *findings)
+{
+    printf("Correctness: ");
+    print_findings_of("A", json_object_get(findings, "a"));
+    print_findings_of("; B", json_object_get(findings, "b"));
+    json_t *why = json_object_get(findings, "not_compared");
+    if (why)
+        printf("; findings not compared: %s", json_string_value(why));
+    putchar('\n');
+}
+
 /* The comparison as text: the protocols, the tolerance, what was left out,
- * the change from A to B (unless --brief), the differences and the verdict. */
-static void print_text(const protocol_t p[2], const request_t *rq, const mpp_compare_t *result, json_t *summary)
+ * both Correctness sections, the change from A to B (unless --brief), the
+ * differences and the verdict. */
+static void print_text(const protocol_t p[2], const request_t *rq, const mpp_compare_t *result, json_t *summary,
+                       json_t *findings)
 {
     print_protocol("A", &p[0]);
     print_protocol("B", &p[1]);
@@ -364,6 +399,7 @@ static void print_text(const protocol_t p[2], const request_t *rq, const mpp_com
         printf("Per-process values not compared: the runs had %lld and %lld processes\n",
                (long long)json_integer_value(json_object_get(json_object_get(p[0].doc, "parameters"), "processes")),
                (long long)json_integer_value(json_object_get(json_object_get(p[1].doc, "parameters"), "processes")));
+    print_correctness(findings);
     if (!rq->brief)
         print_summary(summary);
     if (result->ndiffs)
@@ -374,7 +410,9 @@ static void print_text(const protocol_t p[2], const request_t *rq, const mpp_com
             printf("%s: %s\n", d->name ? d->name : d->where, d->message);
             continue;
         }
-        printf("%s: %s%s%s%s%s%s\n", d->where, d->src ? "SRC " : "", d->src ? d->src : "", d->src ? ": " : "",
+        /* a finding is at an SRC point, named by its kind and call site */
+        const char *what = !strcmp(d->where, "correctness") ? "finding " : "SRC ";
+        printf("%s: %s%s%s%s%s%s\n", d->where, d->src ? what : "", d->src ? d->src : "", d->src ? ": " : "",
                d->name ? d->name : "", d->name ? ": " : "", d->message);
     }
     if (result->ndiffs == 0)
@@ -393,24 +431,25 @@ int main(int argc, char **argv)
         return rc;
     protocol_t p[2] = {{.given = argv[optind]}, {.given = argv[optind + 1]}};
     mpp_compare_t result = {0};
-    json_t *summary = NULL;
+    json_t *summary = NULL, *findings = NULL;
     rc = load_inputs(p, &rq);
     if (rc != 0)
         goto done;
     if (mpp_compare(p[0].doc, p[1].doc, &rq.o, &result) != 0 ||
-        !(summary = mpp_compare_summary(p[0].doc, p[1].doc, &result, &rq.o))) {
+        !(summary = mpp_compare_summary(p[0].doc, p[1].doc, &result, &rq.o)) ||
+        !(findings = mpp_compare_findings_summary(p[0].doc, p[1].doc, &rq.o))) {
         rc = bad_input("out of memory comparing %s and %s", p[0].read, p[1].read);
         goto done;
     }
     rc = result.ndiffs == 0 ? 0 : 1;
     if (rq.as_json) {
-        if (print_json(p, &rq, &result, summary) != 0)
+        if (print_json(p, &rq, &result, summary, findings) != 0)
             rc = 2;
     } else {
-        print_text(p, &rq, &result, summary);
+        print_text(p, &rq, &result, summary, findings);
     }
 done:
-    json_decref(summary);
+    json_decref(summary), json_decref(findings);
     mpp_compare_free(&result);
     json_decref(p[0].doc), json_decref(p[1].doc);
     for (int i = 0; i < rq.nignore; i++)

@@ -91,10 +91,9 @@ static void value_text(const json_t *v, char *out, size_t size)
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
 
-static void add_diff(walk_t *w, mpp_diff_kind_t kind, const char *where, const char *src, const char *name, json_t *a,
-                     json_t *b, const char *fmt, ...)
+void mpp_compare_add_diff(mpp_compare_t *c, mpp_diff_kind_t kind, const char *where, const char *src,
+                          const char *name, json_t *a, json_t *b, const char *message)
 {
-    mpp_compare_t *c = w->c;
     if (c->ndiffs == c->room) {
         size_t room = c->room ? 2 * c->room : 64;
         mpp_diff_t *grown = realloc(c->diffs, room * sizeof *grown);
@@ -104,11 +103,6 @@ static void add_diff(walk_t *w, mpp_diff_kind_t kind, const char *where, const c
         }
         c->diffs = grown, c->room = room;
     }
-    char message[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
     mpp_diff_t *d = &c->diffs[c->ndiffs];
     *d = (mpp_diff_t){kind,
                       dup_or_null(where),
@@ -125,6 +119,17 @@ static void add_diff(walk_t *w, mpp_diff_kind_t kind, const char *where, const c
     }
     c->ndiffs++;
     c->counts[kind]++;
+}
+
+static void add_diff(walk_t *w, mpp_diff_kind_t kind, const char *where, const char *src, const char *name, json_t *a,
+                     json_t *b, const char *fmt, ...)
+{
+    char message[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    mpp_compare_add_diff(w->c, kind, where, src, name, a, b, message);
 }
 
 static void only_in(walk_t *w, mpp_diff_kind_t kind, const char *where, const char *src, const char *name, json_t *a,
@@ -720,6 +725,8 @@ int mpp_compare(json_t *a, json_t *b, const mpp_compare_options_t *options, mpp_
     out->by_process_skipped = !json_equal(json_object_get(pa, "processes"), json_object_get(pb, "processes"));
     compare_count(&w, "protocol", NULL, "version", json_object_get(a, "version"), json_object_get(b, "version"));
     each_member(&w, pa, pb, parameter_member, NULL);
+    if (mpp_compare_findings(a, b, options, out) != 0)
+        out->out_of_memory = 1;
     if (compare_intervals(&w, json_object_get(a, "intervals"), json_object_get(b, "intervals")) != 0)
         out->out_of_memory = 1;
     return out->out_of_memory ? -1 : 0;

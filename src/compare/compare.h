@@ -5,7 +5,8 @@
  * other, counts) and every number beyond the tolerance listed
  * (src/compare/compare.c); and what changed from A to B: speedup,
  * efficiency, each lost-time component of each interval
- * (src/compare/compare_summary.c).  Pure: no I/O, no MPI. */
+ * (src/compare/compare_summary.c); and their correctness findings
+ * (src/compare/compare_findings.c).  Pure: no I/O, no MPI. */
 #ifndef MPP_COMPARE_H
 #define MPP_COMPARE_H
 
@@ -82,7 +83,8 @@ int mpp_compare_check_ignore(const char *name, json_t *a, json_t *b, char *why, 
 /* 0 when `name` can be included (one of the run-specific fields), or -1. */
 int mpp_compare_check_include(const char *name, char *why, size_t size);
 
-/* Compare; 0, or -1 when memory ran out (out->out_of_memory). */
+/* Compare (the Correctness sections too, after Parameters); 0, or -1 when
+ * memory ran out (out->out_of_memory). */
 int mpp_compare(json_t *a, json_t *b, const mpp_compare_options_t *options, mpp_compare_t *out);
 void mpp_compare_free(mpp_compare_t *c);
 /* A difference as JSON: {"kind", "where", "src", "name", "message", "a", "b"}. */
@@ -99,5 +101,25 @@ const char *mpp_compare_kind_name(mpp_diff_kind_t kind);
 json_t *mpp_compare_summary(json_t *a, json_t *b, const mpp_compare_t *c, const mpp_compare_options_t *options);
 /* The interval's description used in `where`. Allocated. */
 char *mpp_compare_interval_label(json_t *interval);
+
+/* A difference with its message (the strings copied, a and b referenced);
+ * out->out_of_memory set when it cannot be kept. */
+void mpp_compare_add_diff(mpp_compare_t *c, mpp_diff_kind_t kind, const char *where, const char *src,
+                          const char *name, json_t *a, json_t *b, const char *message);
+
+/* The findings of the Correctness sections (compare_findings.c): matched
+ * by kind, MPI function and stack and the other side's function and stack;
+ * in one protocol only, or matched with another severity, count or ranks
+ * (processes, first and last rank), or another number of dropped findings,
+ * a difference of structure with
+ * `where` "correctness" and `src` the finding ("error wrong-datatype:
+ * MPI_Recv at a.c:12 (main); other side MPI_Send at a.c:8 (main)").
+ * Nothing when a protocol has no section (not recorded) or --ignore
+ * correctness.  0, or -1 when memory ran out. */
+int mpp_compare_findings(json_t *a, json_t *b, const mpp_compare_options_t *options, mpp_compare_t *out);
+/* Both sections in brief: {"a": {"level", "errors", "warnings", "dropped",
+ * "findings": N} or null when not recorded, "b": ..., "compared": bool,
+ * "not_compared": why, when not}. */
+json_t *mpp_compare_findings_summary(json_t *a, json_t *b, const mpp_compare_options_t *options);
 
 #endif

@@ -2,7 +2,8 @@
  * protocols (mpiprof-view(1)).  mpiprof-view and the writer at MPI_Finalize
  * (MPIPROF_FORMAT with html) both write it here, from the JSON document:
  * the page template (src/write/view/, compiled in) filled with the
- * protocols and the source lines around every frame of their SRC points. */
+ * protocols and the source lines around every frame of their SRC points
+ * and correctness findings. */
 #ifndef MPP_VIEW_H
 #define MPP_VIEW_H
 
@@ -23,8 +24,8 @@ typedef struct {
  * INPUT.  0, or -1 with where and what in `why`. */
 int mpp_view_check(json_t *doc, char *why, size_t size);
 
-/* The source excerpts of every frame of the SRC points of `doc`
- * (view_sources.c): an object of frame path -> {"file": the file read,
+/* The source excerpts of every frame of the SRC points of `doc` and of its
+ * correctness findings' call sites, both sides (view_sources.c): an object of frame path -> {"file": the file read,
  * "line_count": N, "lines": {"n": text, ...}} or {"missing": why}. */
 json_t *mpp_view_sources(json_t *doc, const mpp_view_options_t *options);
 

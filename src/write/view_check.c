@@ -223,6 +223,16 @@ static void check_frame(check_t *c, const char *where, json_t *frame)
         fail(c, where, "line 0, but a line number from 1 or null is required");
 }
 
+static void check_stack(check_t *c, const char *where, json_t *obj)
+{
+    char at[512];
+    json_t *stack = need(c, where, obj, "stack", T_ARRAY, NOT_NULL);
+    for (size_t f = 0; stack && f < json_array_size(stack) && !c->failed; f++) {
+        snprintf(at, sizeof at, "%.400s.stack[%zu]", where, f);
+        check_frame(c, at, json_array_get(stack, f));
+    }
+}
+
 static void check_src(check_t *c, const char *where, json_t *s)
 {
     if (!json_is_object(s)) {
@@ -256,10 +266,54 @@ static void check_src(check_t *c, const char *where, json_t *s)
             if (json_object_get(by, optional[k]))
                 need_list(c, at, by, optional[k], T_NUMBER, OR_NULL, n);
     }
-    json_t *stack = need(c, where, s, "stack", T_ARRAY, NOT_NULL);
-    for (size_t f = 0; stack && f < json_array_size(stack) && !c->failed; f++) {
-        snprintf(at, sizeof at, "%.400s.stack[%zu]", where, f);
-        check_frame(c, at, json_array_get(stack, f));
+    check_stack(c, where, s);
+}
+
+/* A finding of the Correctness section: what the page's panel reads. */
+static void check_finding(check_t *c, const char *where, json_t *f)
+{
+    if (!json_is_object(f)) {
+        fail(c, where, "%s, but an object (a finding) is required", type_name(f));
+        return;
+    }
+    static const char *const strings[] = {"kind", "severity", "function", "detail"};
+    static const char *const counts[] = {"count", "processes", "first_rank", "last_rank"};
+    for (size_t k = 0; k < COUNT(strings); k++)
+        need(c, where, f, strings[k], T_STRING, NOT_NULL);
+    for (size_t k = 0; k < COUNT(counts); k++)
+        need(c, where, f, counts[k], T_COUNT, NOT_NULL);
+    need(c, where, f, "src", T_COUNT, OR_NULL);
+    need(c, where, f, "peer", T_COUNT, OR_NULL);
+    check_stack(c, where, f);
+    char at[512];
+    snprintf(at, sizeof at, "%.400s.other", where);
+    json_t *other = need(c, where, f, "other", T_OBJECT, OR_NULL);
+    if (other) {
+        need(c, at, other, "function", T_STRING, NOT_NULL);
+        need(c, at, other, "src", T_COUNT, OR_NULL);
+        check_stack(c, at, other);
+    }
+}
+
+/* The Correctness section; a protocol of an mpiprof before it has none,
+ * which the page says. */
+static void check_correctness(check_t *c, json_t *doc)
+{
+    json_t *k = json_object_get(doc, "correctness");
+    if (!k)
+        return;
+    if (!value(c, "correctness", k, T_OBJECT, NOT_NULL))
+        return;
+    need(c, "correctness", k, "level", T_STRING, NOT_NULL);
+    need(c, "correctness", k, "checks", T_STRING, NOT_NULL);
+    need(c, "correctness", k, "errors", T_COUNT, OR_NULL);
+    need(c, "correctness", k, "warnings", T_COUNT, OR_NULL);
+    need(c, "correctness", k, "dropped", T_COUNT, OR_NULL);
+    json_t *findings = need(c, "correctness", k, "findings", T_ARRAY, NOT_NULL);
+    for (size_t i = 0; findings && i < json_array_size(findings) && !c->failed; i++) {
+        char at[64];
+        snprintf(at, sizeof at, "correctness.findings[%zu]", i);
+        check_finding(c, at, json_array_get(findings, i));
     }
 }
 
@@ -344,6 +398,7 @@ int mpp_view_check(json_t *doc, char *why, size_t size)
                         (long long)json_integer_value(version));
         return fail(&c, "version", "%s, but the integer 1 is required", version ? type_name(version) : "missing");
     }
+    check_correctness(&c, doc);
     json_t *p = need(&c, "", doc, "parameters", T_OBJECT, NOT_NULL);
     if (p)
         check_parameters(&c, p);

@@ -1,7 +1,8 @@
 /* The source lines of the page: a few lines around the line of every frame
- * of every SRC point, read when the page is written, each file once.  A
- * file that cannot be read is said to be missing, with why and where it
- * was looked for, never skipped. */
+ * of every SRC point and of every correctness finding (both sides), read
+ * when the page is written, each file once.  A file that cannot be read is
+ * said to be missing, with why and where it was looked for, never
+ * skipped. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,13 +16,12 @@
 /* Longest line kept: a generated file's line of megabytes stays out. */
 #define LINE_KEPT 400
 
-/* The lines wanted of each frame path: path -> {"n": true}. */
-static void wanted_lines(json_t *doc, json_t *wanted)
+/* The lines wanted of each frame of `stack`: path -> {"n": true}. */
+static void want_stack(json_t *stack, json_t *wanted)
 {
-    json_t *intervals = json_object_get(doc, "intervals"), *in, *s, *f;
-    size_t i, k, j;
-    json_array_foreach(intervals, i, in) json_array_foreach(json_object_get(in, "src"), k, s)
-        json_array_foreach(json_object_get(s, "stack"), j, f)
+    json_t *f;
+    size_t j;
+    json_array_foreach(stack, j, f)
     {
         json_t *line = json_object_get(f, "line");
         const char *path = json_string_value(json_object_get(f, "path"));
@@ -35,6 +35,22 @@ static void wanted_lines(json_t *doc, json_t *wanted)
         char key[32];
         snprintf(key, sizeof key, "%lld", (long long)json_integer_value(line));
         json_object_set(lines, key, json_true());
+    }
+}
+
+/* The lines wanted of the page: every frame of every SRC point, and of
+ * every correctness finding and its other side (the Correctness panel
+ * shows their stacks too; a finding may have no SRC point). */
+static void wanted_lines(json_t *doc, json_t *wanted)
+{
+    json_t *in, *s;
+    size_t i, k;
+    json_array_foreach(json_object_get(doc, "intervals"), i, in) json_array_foreach(json_object_get(in, "src"), k, s)
+        want_stack(json_object_get(s, "stack"), wanted);
+    json_array_foreach(json_object_get(json_object_get(doc, "correctness"), "findings"), i, s)
+    {
+        want_stack(json_object_get(s, "stack"), wanted);
+        want_stack(json_object_get(json_object_get(s, "other"), "stack"), wanted);
     }
 }
 

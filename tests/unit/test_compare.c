@@ -1,8 +1,8 @@
 /* The comparison of two protocols (src/compare/): the tolerance, how
  * intervals and SRC points are matched (duplicates, renamed, moved lines),
  * what is a difference of structure and what one of number, --ignore by
- * name, and the summary's speedup.  On the schema's example protocol and
- * copies of it changed in one place. */
+ * name, the summary's speedup, and the correctness findings.  On the
+ * schema's example protocol and copies of it changed in one place. */
 #include <check.h>
 #include <jansson.h>
 #include <math.h>
@@ -253,6 +253,133 @@ START_TEST(test_compare_bad_args)
 }
 END_TEST
 
+/* A finding of `kind` at SRC point s of interval 0, its other side SRC
+ * point `other` (none when negative), put into doc's Correctness section. */
+static json_t *add_finding(json_t *doc, size_t s, int other, const char *kind, int count, int last_rank)
+{
+    json_t *at = src(doc, 0, s), *side = json_null();
+    if (other >= 0)
+        side = json_pack("{s:O, s:O, s:O}", "function", json_object_get(src(doc, 0, (size_t)other), "function"),
+                         "src", json_object_get(src(doc, 0, (size_t)other), "id"), "stack",
+                         json_object_get(src(doc, 0, (size_t)other), "stack"));
+    json_t *f = json_pack("{s:s, s:s, s:O, s:O, s:o, s:i, s:i, s:i, s:i, s:s, s:o, s:o}", "kind", kind, "severity",
+                          "error", "function", json_object_get(at, "function"), "src", json_object_get(at, "id"),
+                          "stack", json_deep_copy(json_object_get(at, "stack")), "count", count, "processes",
+                          last_rank + 1, "first_rank", 0, "last_rank", last_rank, "detail", "first", "peer",
+                          other >= 0 ? json_integer(1) : json_null(), "other", side);
+    json_t *k = json_object_get(doc, "correctness");
+    json_array_append_new(json_object_get(k, "findings"), f);
+    json_object_set_new(k, "errors", json_integer(json_integer_value(json_object_get(k, "errors")) + count));
+    return f;
+}
+
+START_TEST(test_compare_findings_only_in_one)
+{
+    /* a finding in one protocol only: a difference of structure, named by
+     * its kind and call site, either way; the k-th of a key with the k-th */
+    json_t *a = unit_example_protocol(), *b = json_deep_copy(a);
+    add_finding(a, 0, 1, "wrong-datatype", 2, 1);
+    mpp_compare_options_t o = defaults();
+    mpp_compare_t c;
+    compare(a, b, &o, &c);
+    ck_assert_uint_eq(c.ndiffs, 1);
+    const mpp_diff_t *d = find(&c, NULL, "finding only in A");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(d->kind, MPP_DIFF_STRUCTURE);
+    ck_assert_str_eq(d->where, "correctness");
+    ck_assert_ptr_nonnull(strstr(d->src, "error wrong-datatype: MPI_Sendrecv at jacobi.c:88 (exchange)"));
+    ck_assert_ptr_nonnull(strstr(d->src, "other side MPI_Allreduce at jacobi.c:140 (solve)"));
+    mpp_compare_free(&c);
+    compare(b, a, &o, &c);
+    ck_assert_ptr_nonnull(find(&c, NULL, "finding only in B"));
+    mpp_compare_free(&c);
+    /* twice in A, once in B: the second in A only */
+    add_finding(b, 0, 1, "wrong-datatype", 2, 1);
+    add_finding(a, 0, 1, "wrong-datatype", 2, 1);
+    compare(a, b, &o, &c);
+    ck_assert_uint_eq(c.ndiffs, 1);
+    ck_assert_ptr_nonnull(find(&c, NULL, "finding only in A"));
+    mpp_compare_free(&c);
+    /* --ignore correctness: none */
+    const char *ignore[] = {"correctness"};
+    o.ignore = ignore, o.nignore = 1;
+    compare(a, b, &o, &c);
+    ck_assert_uint_eq(c.ndiffs, 0);
+    mpp_compare_free(&c);
+    json_decref(a), json_decref(b);
+}
+END_TEST
+
+START_TEST(test_compare_findings_matched)
+{
+    json_t *a = unit_example_protocol(), *b = json_deep_copy(a);
+    add_finding(a, 0, 1, "wrong-datatype", 2, 1);
+    json_t *fb = add_finding(b, 0, 1, "wrong-datatype", 2, 1);
+    mpp_compare_options_t o = defaults();
+    mpp_compare_t c;
+    compare(a, b, &o, &c);
+    ck_assert_msg(c.ndiffs == 0, "%zu differences of the same findings: %s", c.ndiffs,
+                  c.ndiffs ? c.diffs[0].message : "");
+    mpp_compare_free(&c);
+    /* the count and the ranks differ: differences of counts of the matched finding */
+    json_object_set_new(fb, "count", json_integer(5));
+    json_object_set_new(fb, "processes", json_integer(1));
+    json_object_set_new(fb, "last_rank", json_integer(0));
+    compare(a, b, &o, &c);
+    ck_assert_uint_eq(c.ndiffs, 2);
+    const mpp_diff_t *d = find(&c, "count", "2 in A, 5 in B");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(d->kind, MPP_DIFF_STRUCTURE);
+    ck_assert_ptr_nonnull(strstr(d->src, "wrong-datatype"));
+    ck_assert_ptr_nonnull(find(&c, "ranks", "ranks 0-1 (2 processes) in A, rank 0 in B"));
+    mpp_compare_free(&c);
+    const char *ignore[] = {"count"};
+    o.ignore = ignore, o.nignore = 1;
+    compare(a, b, &o, &c);
+    ck_assert_uint_eq(c.ndiffs, 1);
+    ck_assert_ptr_null(find(&c, "count", " in B"));
+    mpp_compare_free(&c);
+    o.nignore = 0;
+    /* the other side is part of the match: another one, two findings */
+    json_object_set_new(fb, "other", json_null());
+    compare(a, b, &o, &c);
+    ck_assert_uint_eq(c.ndiffs, 2);
+    ck_assert_ptr_nonnull(find(&c, NULL, "finding only in A"));
+    ck_assert_ptr_nonnull(find(&c, NULL, "finding only in B"));
+    mpp_compare_free(&c);
+    json_decref(a), json_decref(b);
+}
+END_TEST
+
+START_TEST(test_compare_findings_not_recorded)
+{
+    /* a protocol of an mpiprof before the Correctness section: not
+     * compared, no difference, and said so */
+    json_t *a = unit_example_protocol(), *b = json_deep_copy(a);
+    add_finding(a, 0, 1, "wrong-datatype", 2, 1);
+    json_object_del(b, "correctness");
+    mpp_compare_options_t o = defaults();
+    mpp_compare_t c;
+    compare(a, b, &o, &c);
+    ck_assert_uint_eq(c.ndiffs, 0);
+    json_t *k = mpp_compare_findings_summary(a, b, &o);
+    ck_assert_ptr_nonnull(k);
+    ck_assert(json_is_false(json_object_get(k, "compared")));
+    ck_assert(json_is_null(json_object_get(k, "b")));
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(k, "a"), "findings")), 1);
+    ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(k, "not_compared")), "not recorded in B"));
+    json_decref(k);
+    mpp_compare_free(&c);
+    /* both recorded: compared */
+    json_object_set(b, "correctness", json_object_get(a, "correctness"));
+    k = mpp_compare_findings_summary(a, b, &o);
+    ck_assert(json_is_true(json_object_get(k, "compared")));
+    ck_assert_ptr_null(json_object_get(k, "not_compared"));
+    json_decref(k);
+    json_decref(a), json_decref(b);
+}
+END_TEST
+
 Suite *compare_suite(void)
 {
     Suite *s = suite_create("compare");
@@ -268,6 +395,11 @@ Suite *compare_suite(void)
     t = tcase_create("numbers");
     tcase_add_test(t, test_compare_time_beyond_tolerance);
     tcase_add_test(t, test_compare_processes_and_summary);
+    suite_add_tcase(s, t);
+    t = tcase_create("findings");
+    tcase_add_test(t, test_compare_findings_only_in_one);
+    tcase_add_test(t, test_compare_findings_matched);
+    tcase_add_test(t, test_compare_findings_not_recorded);
     suite_add_tcase(s, t);
     t = tcase_create("bad_args");
     tcase_add_test(t, test_compare_bad_args);

@@ -6,7 +6,8 @@ Each bad input must give exit status 1, exactly one line on stderr that
 names the file and says what is wrong (the expected words below), and no
 page.  Every broken protocol is first shown to fail the JSON Schema, so the
 test says what it claims: a protocol that fails its schema is refused.  The
-schema's example gives a page.  Run in an empty directory."""
+schema's example gives a page, also with a finding, and without its
+Correctness section (a protocol of an older mpiprof).  Run in an empty directory."""
 import copy
 import json
 import os
@@ -54,6 +55,20 @@ def set_path(doc, path, value):
 
 DELETE = object()
 
+
+def with_finding(example, broken):
+    """The example's correctness with one finding at its first SRC point
+    (the other side the second), then `broken` applied to that finding."""
+    s0, s1 = example["intervals"][0]["src"][:2]
+    f = {"kind": "wrong-datatype", "severity": "error", "function": s0["function"], "src": s0["id"],
+         "stack": copy.deepcopy(s0["stack"]), "count": 2, "processes": 2, "first_rank": 0, "last_rank": 1,
+         "detail": "MPI_INT sent, MPI_FLOAT received", "peer": 1,
+         "other": {"function": s1["function"], "src": s1["id"], "stack": copy.deepcopy(s1["stack"])}}
+    broken(f)
+    out = copy.deepcopy(example["correctness"])
+    out.update({"errors": 2, "findings": [f]})
+    return out
+
 # (what, path in the document, new value or DELETE, words of the refusal)
 BROKEN = [
     ("another version", ("version",), 2, ["version: 2", "version 1"]),
@@ -77,6 +92,16 @@ BROKEN = [
     ("no parameters", ("parameters",), DELETE, ["parameters: missing"]),
     ("a null parent below interval 0", ("intervals", 1, "parent"), None,
      ["intervals[1].parent: null, but an integer >= 0"]),
+    ("a string for the count of errors", ("correctness", "errors"), "2",
+     ["correctness.errors: a string, but an integer >= 0 or null"]),
+    ("a finding without its stack", ("correctness",), lambda ex: with_finding(ex, lambda f: f.pop("stack")),
+     ["correctness.findings[0].stack: missing"]),
+    ("a finding's other side without its function", ("correctness",),
+     lambda ex: with_finding(ex, lambda f: f["other"].pop("function")),
+     ["correctness.findings[0].other.function: missing"]),
+    ("a finding's frame with line 0", ("correctness",),
+     lambda ex: with_finding(ex, lambda f: f["stack"][0].update(line=0)),
+     ["correctness.findings[0].stack[0]: line 0"]),
 ]
 
 
@@ -106,7 +131,7 @@ def main():
     # protocols that fail the schema
     for i, (what, path, value, words) in enumerate(BROKEN):
         doc = copy.deepcopy(example)
-        set_path(doc, path, value)
+        set_path(doc, path, value(example) if callable(value) else value)
         try:
             pc.validate_schema(doc, schema)
         except AssertionError:
@@ -132,7 +157,21 @@ def main():
     rc, out, err = run(view, example_path, "-o", "good.html")
     if rc != 0 or err or not os.path.getsize("good.html"):
         fail("the schema's example: exit %d, stderr %r" % (rc, err))
-    print("check_refuse: %d bad inputs refused, the example drawn" % (len(BROKEN) + 7))
+    # a protocol with a valid finding, and one of an mpiprof before the
+    # Correctness section (no "correctness"), give pages too
+    good = copy.deepcopy(example)
+    good["correctness"] = with_finding(example, lambda f: None)
+    pc.validate_schema(good, schema)
+    old = copy.deepcopy(example)
+    del old["correctness"]
+    for name, doc in (("finding.json", good), ("old.json", old)):
+        with open(name, "w") as f:
+            json.dump(doc, f)
+        rc, out, err = run(view, name, "-o", name + ".html")
+        if rc != 0 or err or not os.path.getsize(name + ".html"):
+            fail("%s: exit %d, stderr %r (a valid protocol must give a page)" % (name, rc, err))
+    print("check_refuse: %d bad inputs refused, the example drawn, with a finding and without the "
+          "Correctness section" % (len(BROKEN) + 7))
 
 
 if __name__ == "__main__":

@@ -3,13 +3,15 @@
 # through tests/mpi/lib/run-mpi-test like the MPI tests (one at a time, under
 # its lock): test_view_page.sh runs MPI and drives the pages in a headless
 # Chromium (Debian chromium, chromium-driver, python3-selenium; skipped,
-# saying which is missing, when one is not installed), test_view_refuse.sh
+# saying which is missing, when one is not installed), test_view_findings.sh
+# its Correctness panel the same way, test_view_refuse.sh
 # feeds mpiprof-view bad input.  Screenshots of the page tests are kept in
 # tests/view/screenshots/ of the build tree.
-VIEW_TESTS = tests/view/test_view_refuse.sh tests/view/test_view_page.sh
+VIEW_TESTS = tests/view/test_view_refuse.sh tests/view/test_view_page.sh tests/view/test_view_findings.sh
 TESTS += $(VIEW_TESTS)
 EXTRA_DIST += $(VIEW_TESTS) tests/view/local.mk tests/view/.shellcheckrc tests/view/common_view.sh tests/view/view_known.c \
-	tests/view/check_view.py tests/view/check_refuse.py tests/view/view_browser.py
+	tests/view/check_view.py tests/view/check_refuse.py tests/view/view_browser.py tests/view/inject_findings.py \
+	tests/view/check_findings_view.py
 clean-local: clean-view-screenshots
 clean-view-screenshots:
 	rm -rf tests/view/screenshots

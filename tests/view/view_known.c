@@ -47,7 +47,7 @@ int main(int argc, char **argv)
     if (size != 2) {
         if (rank == 0)
             fprintf(stderr, "view_known: run with 2 processes, not %d\n", size);
-        MPI_Abort(MPI_COMM_WORLD, 2);
+        MPI_Abort(MPI_COMM_WORLD, 2); /* MARK:abort */
     }
 
     MPIPROF_INTERVAL_BEGIN("setup"); /* MARK:setup */

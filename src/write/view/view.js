@@ -46,7 +46,7 @@
   // The parts Lost time is the sum of: what a comparison says grew.
   var LOST_PARTS = ["insufficient_parallelism", "sendrecv", "collective", "system", "idle_time"];
 
-  var data, A, B, state = { interval: 0, src: null, sort: "time", descending: true, fn: "" };
+  var data, A, B, findings, state = { interval: 0, src: null, sort: "time", descending: true, fn: "" };
   var matchB = null; // A's interval index -> B's interval, SRC key maps
 
   function $(id) { return document.getElementById(id); }
@@ -537,6 +537,19 @@
       '</p><table class="src-stats"><thead><tr><th></th><th class=num>sum over processes</th><th class=num>min</th>' +
       "<th class=num>max</th><th class=num>mean</th></tr></thead><tbody>" + rows.join("") + "</tbody></table>" + per;
   }
+  // A call stack, innermost frame first, each frame with the source around
+  // its line (headings of `level`); in the first protocol, a frame's line
+  // links to every SRC point at it.
+  function stackHtml(p, stack, level) {
+    var h = "h" + level;
+    return stack.map(function (f, depth) {
+      var where = isNum(f.line) && p === A ? '<button type="button" class="link" data-path="' + esc(f.path) +
+        '" data-line="' + f.line + '" data-file="' + esc(f.file) + '">every SRC point at ' + esc(f.file + ":" + f.line) +
+        "</button>" : "";
+      return '<div class="frame" data-depth="' + depth + '"><' + h + ">#" + depth + " <code>" + esc(f.text) +
+        "</code> " + where + "</" + h + ">" + excerptHtml(p, f) + "</div>";
+    }).join("") || "<p>No call stack was recorded.</p>";
+  }
   function selectSrc(id, focus) {
     state.src = id;
     var iv = A.doc.intervals[state.interval];
@@ -552,13 +565,8 @@
       " \u201c" + esc(iv.name) + "\u201d</h2>";
     html += B ? '<div class="side-by-side"><div>' + srcStatsHtml(A, s, A.label) + "</div><div>" +
       srcStatsHtml(B, b, B.label) + "</div></div>" : srcStatsHtml(A, s, "This interval");
-    html += "<h3>Call stack (innermost first) and source</h3>";
-    html += stack.map(function (f, depth) {
-      var where = isNum(f.line) ? '<button type="button" class="link" data-path="' + esc(f.path) + '" data-line="' +
-        f.line + '" data-file="' + esc(f.file) + '">every SRC point at ' + esc(f.file + ":" + f.line) + "</button>" : "";
-      return '<div class="frame" data-depth="' + depth + '"><h4>#' + depth + " <code>" + esc(f.text) + "</code> " +
-        where + "</h4>" + excerptHtml(A, f) + "</div>";
-    }).join("") || "<p>No call stack was recorded.</p>";
+    html += findings.atSrc(id);
+    html += "<h3>Call stack (innermost first) and source</h3>" + stackHtml(A, stack, 4);
     var panel = $("src-detail");
     panel.innerHTML = html;
     panel.hidden = false;
@@ -707,6 +715,7 @@
     $("parameters-body").innerHTML = B ? '<div class="side-by-side"><div><h3>' + esc(A.label) + "</h3>" +
       parametersHtml(A) + "</div><div><h3>" + esc(B.label) + "</h3>" + parametersHtml(B) + "</div></div>"
       : parametersHtml(A);
+    findings = mpiprofFindings({ protocols: B ? [A, B] : [A], esc: esc, count: count, stackHtml: stackHtml });
     $("comparison").hidden = !B;
     buildTree();
     bindSrcTable();
