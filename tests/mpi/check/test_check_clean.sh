@@ -26,7 +26,7 @@ import jsonschema
 jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
 PY
 
-mpirun_2 off.out off.err env MPIPROF_OUTPUT="$tmp/off.prof" MPIPROF_FORMAT=both ./clean
+mpirun_2 off.out off.err env MPIPROF_CHECK=off MPIPROF_OUTPUT="$tmp/off.prof" MPIPROF_FORMAT=both ./clean
 grep -q "^Checks *: none (MPIPROF_CHECK=off)" off.prof || fail "off: $(sed -n '3,6p' off.prof)"
 grep -q "^Findings *: n/a (no correctness check ran" off.prof || fail "off: $(sed -n '3,6p' off.prof)"
 ! grep -q "correctness findings\|Correctness section" off.err || fail "off: a summary line on stderr: $(cat off.err)"
