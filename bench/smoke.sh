@@ -41,7 +41,8 @@ for label in 'mpiprof overhead benchmark' 'MPI_Iprobe with nothing pending' '8-b
     'Same process, slice by slice' 'Same processes, slice by slice: the two-process workloads' \
     'MPI_Init: from the last process' "Targets: the default configuration" 'MPI_Finalize, 1000 SRC x 10 intervals, added' \
     'Local queries in hot loops' 'MPI_Type_size, 3 stacks at one site' \
-    'Short-lived threads, same process' 'a short-lived thread (2 local queries)'
+    'Short-lived threads, same process' 'a short-lived thread (2 local queries)' \
+    'Correctness checks: ns per call they add'
 do
     grep -qF -- "$label" "$out" || { echo "FAIL: the report lacks '$label'" >&2; exit 1; }
 done
@@ -57,17 +58,18 @@ expect_rows() {
         exit 1
     fi
 }
-# 10 variants, 11 with trace mode (a build with libotf2: "linked, TRACE=on")
-variants=10
+# 11 variants (--smoke runs one level of the correctness checks: "linked,
+# CHECK=full"), 12 with trace mode (a build with libotf2: "linked, TRACE=on")
+variants=11
 if grep -q '^#define MPIPROF_HAVE_OTF2 1' "${top_builddir:-.}/src/autoconf.h" 2>/dev/null; then
-    variants=11
+    variants=12
     grep -qF 'Trace mode (MPIPROF_TRACE=on' "$out" || { echo "FAIL: the report lacks trace mode's sizes" >&2; exit 1; }
     grep -qE '^  the -n 1 workloads +archive +[0-9]+ bytes, event files +[0-9]+: [0-9.]+ bytes/event' "$out" ||
         { echo "FAIL: the report lacks trace mode's bytes per event" >&2; exit 1; }
 fi
 # 4 workloads x the variants, each with a number in the ns/call column.
 expect_rows $((4 * variants)) "per-call numbers" \
-    '(unprofiled|MPIPROF_DISABLE=1|linked \(mpicc-prof\)|LD_PRELOAD|no frame ptrs|WAITSTATES=off|TRACE=on) +(-|1|default) +\| +[0-9]+\.[0-9]+ '
+    '(unprofiled|MPIPROF_DISABLE=1|linked \(mpicc-prof\)|LD_PRELOAD|no frame ptrs|WAITSTATES=off|CHECK=full|TRACE=on) +(-|1|default) +\| +[0-9]+\.[0-9]+ '
 # The same-process comparison: one row per variant, each with its ratio ...
 expect_rows $variants "the same-process comparison" \
     '^  (unprofiled|linked|LD_PRELOAD).* ns +[-+][0-9.]+ ns +[-+][0-9.]+ ns +-?[0-9.]+x +\[[-0-9.]+\.\.[-0-9.]+\]$'
