@@ -16,11 +16,13 @@ typedef struct {
     uint64_t returned; /* ticks: the starting call's return */
     uint64_t transfer; /* ticks: the model's transfer time */
     mpp_request_origin_t origin;
+    mpp_request_check_t check;
 } slot_t;
 
 static slot_t *slots;
 static double tick_rate;
-static int keep_frames; /* another thread may complete a request: keep the starting call's frames */
+static int keep_frames;  /* another thread may complete a request: keep the starting call's frames */
+static int count_shared; /* mpp_requests_count_shared */
 static size_t capacity, count;
 static uint32_t last_serial;
 /* The process's time covered by Overlap so far: requests in flight at once
@@ -52,6 +54,8 @@ void mpp_requests_init(int lock_needed)
 void mpp_requests_set_tick_rate(double ticks_per_second) { tick_rate = ticks_per_second; }
 
 void mpp_requests_keep_frames(int on) { keep_frames = on; }
+
+void mpp_requests_count_shared(int on) { count_shared = on; }
 
 static uint64_t to_ticks(double seconds)
 {
@@ -112,8 +116,11 @@ uint32_t mpp_request_add_started(uint64_t handle, int kind, int persistent, int6
         return 0;
     }
     size_t i = find_index(handle);
+    uint32_t more = 0;
     if (!slots[i].info.handle)
         count++;
+    else if (count_shared && !lock.on) /* a live request's handle: shared */
+        more = slots[i].check.more + 1;
     slot_t *s = &slots[i];
     s->info = (mpp_request_info_t){.handle = handle,
                                    .kind = (uint8_t)kind,
@@ -124,6 +131,7 @@ uint32_t mpp_request_add_started(uint64_t handle, int kind, int persistent, int6
                                    .model = model};
     if (price)
         s->info.price = *price;
+    s->check = (mpp_request_check_t){.persistent = (uint8_t)persistent, .more = more, .serial = s->info.serial};
     s->transfer = to_ticks(model);
     s->active = !persistent && origin && origin->thread && s->transfer;
     s->returned = returned;
@@ -188,7 +196,9 @@ static void remove_locked(uint64_t handle, int any, uint32_t serial)
     if (!capacity || !handle)
         return;
     size_t i = find_index(handle);
-    if (slots[i].info.handle && (any || slots[i].info.serial == serial))
+    if (slots[i].info.handle && slots[i].check.more && slots[i].info.serial == serial)
+        slots[i].check.more--; /* one of the requests sharing the handle */
+    else if (slots[i].info.handle && (any || slots[i].info.serial == serial))
         remove_at(i);
 }
 
@@ -230,7 +240,9 @@ int mpp_request_complete(uint64_t handle, uint32_t serial, uint64_t entry, int g
                 s->active = 0;
                 done = 1;
             }
-            if (gone)
+            if (gone && s->check.more)
+                s->check.more--; /* one of the requests sharing the handle */
+            else if (gone)
                 remove_at(i);
         }
     }
@@ -239,6 +251,73 @@ int mpp_request_complete(uint64_t handle, uint32_t serial, uint64_t entry, int g
 }
 
 uint64_t mpp_requests_outstanding(void) { return count; }
+
+/* The slot of the request (handle, serial), NULL when it is not tracked (under the lock). */
+static slot_t *instance(uint64_t handle, uint32_t serial)
+{
+    if (!capacity || !handle)
+        return NULL;
+    slot_t *s = &slots[find_index(handle)];
+    return s->info.handle && s->info.serial == serial ? s : NULL;
+}
+
+void mpp_request_set_site(uint64_t handle, uint32_t serial, uint32_t fid, const uintptr_t *frames, int depth)
+{
+    take();
+    slot_t *s = instance(handle, serial);
+    if (s) {
+        s->check.checked = 1;
+        s->check.site_fid = fid;
+        if (frames && depth > 0 && depth <= UINT8_MAX) {
+            s->check.site = frames;
+            s->check.site_depth = (uint8_t)depth;
+        }
+    }
+    give();
+}
+
+void mpp_request_set_pending(uint64_t handle, uint32_t serial, int pending)
+{
+    take();
+    slot_t *s = instance(handle, serial);
+    if (s && s->info.persistent) {
+        s->check.pending = (uint8_t)(pending != 0);
+        s->check.done = 0;
+    }
+    give();
+}
+
+void mpp_request_set_done(uint64_t handle, uint32_t serial)
+{
+    take();
+    slot_t *s = instance(handle, serial);
+    if (s) {
+        s->check.done = 1;
+        s->check.pending = 0;
+    }
+    give();
+}
+
+int mpp_request_check_find(uint64_t handle, uint32_t serial, mpp_request_check_t *out)
+{
+    take();
+    slot_t *s = instance(handle, serial);
+    if (s)
+        *out = s->check;
+    give();
+    return s != NULL;
+}
+
+size_t mpp_requests_check_list(mpp_request_check_t *out, size_t max)
+{
+    size_t n = 0;
+    take();
+    for (size_t i = 0; i < capacity && n < max; i++)
+        if (slots[i].info.handle)
+            out[n++] = slots[i].check;
+    give();
+    return n;
+}
 
 void mpp_request_describe(uint64_t handle, uint32_t fid, int32_t peer_world, int32_t tag)
 {

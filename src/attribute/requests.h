@@ -50,6 +50,20 @@ typedef struct {
     int32_t tag;
 } mpp_request_info_t;
 
+/* What the correctness checks keep of a request (intercept/check/requests.c),
+ * beside its info (not copied by mpp_request_find, on the hot path). */
+typedef struct {
+    uint8_t persistent;
+    uint8_t pending;    /* persistent: started, not completed since */
+    uint8_t checked;    /* site_fid is set */
+    uint8_t done;       /* MPI_Request_get_status found it complete (no wait or test completed it) */
+    uint8_t site_depth; /* the creating call's stack (0: not known) ... */
+    uint32_t site_fid;  /* ... and function */
+    uint32_t more;      /* other live requests with this handle (MPICH's completed sends share one) */
+    uint32_t serial;
+    const uintptr_t *site; /* [site_depth], a copy that never moves (its cell's, thread_state.h) */
+} mpp_request_check_t;
+
 /* `locking`: threads other than the caller's may use the table at once
  * (MPI_THREAD_MULTIPLE, or the hang watchdog listing it). */
 void mpp_requests_init(int locking);
@@ -90,6 +104,24 @@ void mpp_request_remove(uint64_t handle);
 /* Remove the handle only while it is still the request with that serial. */
 void mpp_request_remove_instance(uint64_t handle, uint32_t serial);
 uint64_t mpp_requests_outstanding(void);
+/* The correctness checks count every live request (mpp_requests_count_shared(1)):
+ * a request made with the handle of a live one adds to its `more` (outside
+ * MPI_THREAD_MULTIPLE, where that may as well be a handle MPI took back),
+ * and a completion or free of the handle takes one off before the slot.
+ * Off (the default): the new request replaces the old. */
+void mpp_requests_count_shared(int on);
+/* The correctness checks: where the request (handle, serial) was created
+ * (its function, and its call stack when frames is not NULL, kept by the
+ * caller for the run);
+ * whether a persistent one is active (started, not completed since). */
+void mpp_request_set_site(uint64_t handle, uint32_t serial, uint32_t fid, const uintptr_t *frames, int depth);
+void mpp_request_set_pending(uint64_t handle, uint32_t serial, int pending);
+/* ... and that its operation is known complete (MPI_Request_get_status). */
+void mpp_request_set_done(uint64_t handle, uint32_t serial);
+/* 1 and *out filled when the request (handle, serial) is tracked. */
+int mpp_request_check_find(uint64_t handle, uint32_t serial, mpp_request_check_t *out);
+/* A copy of up to `max` outstanding requests' check fields; the number of them. */
+size_t mpp_requests_check_list(mpp_request_check_t *out, size_t max);
 /* For hang dumps (the watchdog on only): what created a request and its
  * partner; and a copy of up to `max` outstanding requests, the number of
  * them returned.  The watchdog thread lists them while MPI threads run, so

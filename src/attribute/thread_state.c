@@ -16,12 +16,24 @@ _Atomic int mpp_collecting; /* read by every thread; relaxed loads are plain mov
 _Atomic int mpp_watch_on;
 int mpp_paused;
 
+_Atomic(mpp_call_check_fn) mpp_call_check_thread;
+static _Atomic int general_forced; /* mpp_collect_general */
+
 void mpp_collect_set(int on, int paused)
 {
     mpp_paused = on && paused;
     int general = mpp_paused || !mpp_clock_uses_tsc || mpp_counters_split_on || mpp_union_tracking ||
-                  mpp_callsite_always_dwarf || atomic_load(&mpp_watch_on);
+                  mpp_callsite_always_dwarf || atomic_load(&mpp_watch_on) || atomic_load(&general_forced);
+    if (!on)
+        atomic_store(&general_forced, 0); /* for the run's end only */
     atomic_store(&mpp_collecting, !on ? MPP_COLLECT_OFF : general ? MPP_COLLECT_GENERAL : MPP_COLLECT_FAST);
+}
+
+void mpp_collect_general(void)
+{
+    atomic_store(&general_forced, 1);
+    int fast = MPP_COLLECT_FAST;
+    atomic_compare_exchange_strong(&mpp_collecting, &fast, MPP_COLLECT_GENERAL);
 }
 
 /* Threads are only ever prepended, and never freed: the hang watchdog
@@ -272,13 +284,19 @@ int mpp_call_begin_general(mpp_call_t *c, uint32_t fid, void *frame)
     if (!mode)
         return 0;
     mpp_thread_t *t = mpp_tls_thread;
-    if (MPP_UNLIKELY(!t)) {
+    int attached = !t;
+    if (MPP_UNLIKELY(attached)) {
         t = mpp_thread_attach();
         if (!t)
             return 0;
     }
     if (!mpp_call_enter(t, c, fid, frame))
         return 0;
+    mpp_call_check_fn check = atomic_load_explicit(&mpp_call_check_thread, memory_order_relaxed);
+    if (MPP_UNLIKELY(check != NULL)) {
+        c->cell = NULL; /* not known yet: the check's report captures the stack */
+        check(c, attached);
+    }
     c->by_kind_used = 0;
     c->bytes_sent = c->bytes_recv = 0;
     c->model = (mpp_call_price_t){0};

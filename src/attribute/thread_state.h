@@ -142,6 +142,15 @@ enum {
 
 /* The general begin: first call of a thread, and MPP_COLLECT_GENERAL. */
 int mpp_call_begin_general(mpp_call_t *c, uint32_t fid, void *frame);
+/* The thread-level check (intercept/check/threads.c), NULL while it is off:
+ * called by the general begin for each call it enters (`attached`: the
+ * thread's first), which it keeps general once another thread than
+ * MPI_Init's called MPI (mpp_collect_general). */
+typedef void (*mpp_call_check_fn)(mpp_call_t *c, int attached);
+extern _Atomic(mpp_call_check_fn) mpp_call_check_thread;
+/* From FAST to GENERAL for good (a check needs every call out of line);
+ * never turns collection on. */
+void mpp_collect_general(void);
 
 /* Enter call c in thread t, unless the thread is in an MPI call already (a
  * call MPI makes inside one: not profiled, 0): the watchdog's counter, the

@@ -16,6 +16,7 @@
 #include "accumulate/intervals.h"
 #include "attribute/thread_state.h"
 #include "context/clock.h"
+#include "intercept/check/run.h"
 #include "intercept/lifecycle.h"
 #include "intercept/trace_hooks.h"
 #include "mpiprof.h"
@@ -201,8 +202,9 @@ MPP_EXPORT int MPI_Pcontrol(const int level, ...)
             return PMPI_Pcontrol(level);
         }
     }
-    if (active && mpp_lifecycle_waitstates())
-        mpp_collect_set(1, level == 0); /* paused: every call still counts for the wait-state bookkeeping */
+    if (active && (mpp_lifecycle_waitstates() || mpp_check_level))
+        mpp_collect_set(1, level == 0); /* paused: every call still counts for the wait-state bookkeeping and
+                                           the correctness checks (a request completed, a handle freed) */
     else if (active)
         mpp_collect_set(level != 0, 0);
     return PMPI_Pcontrol(level);

@@ -30,6 +30,12 @@ MPI_Pcontrol (src/intercept/api.c), MPI_Session_init and MPI_Session_finalize
 
 Right before the PMPI call, one line records the arguments a hang dump
 shows, when the hang watchdog is on (watch_code).
+
+The correctness checks' hooks (src/intercept/check/local.h) follow the
+@check roles: each behind MPP_CHECKS_ON, a destructor's before the call is
+begun (check_before), a constructor's and the request hooks after
+mpp_call_end (check_after), and call-outside-mpi on the path of a call not
+profiled (check_outside).
 """
 import argparse
 import os
@@ -145,13 +151,54 @@ SYNC_ROLES = ["send", "recv", "sendrecv", "irecv", "psend", "probe", "mrecv", "n
               "freecomm"]
 
 
+# Correctness checks (@check, src/intercept/check/local.h): the handle
+# kinds, their C types and the hooks' names of them.
+HANDLE_KINDS = {"comm": "MPI_Comm", "group": "MPI_Group", "type": "MPI_Datatype", "op": "MPI_Op",
+                "win": "MPI_Win", "info": "MPI_Info", "file": "MPI_File"}
+CHECK_ROLES = ["send", "recv", "anytime", "anythread", "setattr", "peek"] + \
+    ["%s:%s" % (verb, kind) for verb in ("creates", "frees") for kind in HANDLE_KINDS]
+# the bits of mpp_functions[].check (function_table.h)
+CHECK_BITS = [("send", "MPP_FCHECK_SEND"), ("recv", "MPP_FCHECK_RECV"), ("anytime", "MPP_FCHECK_ANYTIME"),
+              ("anythread", "MPP_FCHECK_ANYTHREAD")]
+
+
+def set_checks(functions, check_rules):
+    """Each function's @check roles (by its name without MPI_ and _c), and
+    the handle parameter of its creates/frees role."""
+    bases = {f.base for f in functions}
+    for name in check_rules:
+        if name not in bases:
+            raise SystemExit("@check names %s, which is no function" % name)
+    for f in functions:
+        f.checks = check_rules.get(f.base, set()) if f.cls not in ("handwritten", "untimed") else set()
+        f.handle = None
+        roles = [r for r in f.checks if ":" in r]
+        if len(roles) > 1:
+            raise SystemExit("%s: more than one creates/frees role" % f.name)
+        if roles:
+            verb, kind = roles[0].split(":")
+            ptrs = [p.name for p in f.params if not p.array and "*" in p.type and p.base_type == HANDLE_KINDS[kind]]
+            if len(ptrs) != 1:
+                raise SystemExit("%s: @check %s needs exactly one %s * parameter" % (f.name, roles[0],
+                                                                                 HANDLE_KINDS[kind]))
+            f.handle = (verb, kind, ptrs[0])
+
+
 def read_description(path):
     """(functions, @bytes rules, @model rules: name -> operation,
-    @sync rules: name -> wait-state role)."""
-    functions, bytes_rules, model_rules, sync_rules = [], {}, {}, {}
+    @sync rules: name -> wait-state role).  @check roles are set on the
+    functions (Function.checks)."""
+    functions, bytes_rules, model_rules, sync_rules, check_rules = [], {}, {}, {}, {}
     for raw in open(path):
         line = raw.strip()
         if not line or line.startswith("#"):
+            continue
+        if line.startswith("@check"):
+            words = line.split()[1:]
+            if not words or words[0] not in CHECK_ROLES:
+                raise SystemExit("@check: unknown role in: " + line)
+            for name in words[1:]:
+                check_rules.setdefault(name, set()).add(words[0])
             continue
         if line.startswith("@sync"):
             words = line.split()[1:]
@@ -179,6 +226,7 @@ def read_description(path):
                 bytes_rules[op] = exprs
             continue
         functions.append(Function(line))
+    set_checks(functions, check_rules)
     return functions, bytes_rules, model_rules, sync_rules
 
 
@@ -281,7 +329,8 @@ class F08View(CView):
     ok = "mpp_f08_ok(ierror)"
     status_ignore, statuses_ignore = "MPI_F08_STATUS_IGNORE", "MPI_F08_STATUSES_IGNORE"
     index_base = "mpp_f08_index_base()"
-    HANDLES = {"MPI_Datatype": "Type", "MPI_Comm": "Comm", "MPI_Request": "Request", "MPI_Message": "Message"}
+    HANDLES = {"MPI_Datatype": "Type", "MPI_Comm": "Comm", "MPI_Request": "Request", "MPI_Message": "Message",
+               "MPI_Group": "Group", "MPI_Op": "Op", "MPI_Win": "Win", "MPI_Info": "Info", "MPI_File": "File"}
 
     def requests(self, name, n):
         """A Fortran array of n requests as C's (MPICH: the same integers)."""
@@ -523,7 +572,8 @@ def sync_before(fn, sync_rules, view):
             out += ["    if (%s && array_of_statuses == MPI_STATUSES_IGNORE)" % wst,
                     "        array_of_statuses = mpp_ws_statuses(%s);" % n]
     if view.fortran and fn.base in COMPLETIONS and COMPLETIONS[fn.base][1]:
-        out += ["    int mpp_ws_base = %s ? %s : 0;" % (wst, view.index_base)]
+        out += ["    int mpp_ws_base = MPP_UNLIKELY(mpp_ws_on || mpp_trace_on || mpp_check_level) ? %s : 0;"
+                % view.index_base]
     if role == "freecomm":
         out += ["    if (%s && comm)" % ws, "        mpp_ws_comm_freeing(%s);" % view.out("comm")]
     if role == "mrecv":
@@ -657,6 +707,65 @@ def call_uses(fn, bytes_lines, model_lines, handles):
     return " | ".join(uses) or "0"
 
 
+def check_outside(fn, lines):
+    """The path of a call not profiled (before MPI_Init, after MPI_Finalize,
+    MPI's own calls, MPIPROF_DISABLE): `lines` (the PMPI call, return),
+    after the call-outside-mpi check of a function the standard does not
+    allow outside MPI (one predicted branch: mpp_check_outside_on is set
+    only before MPI_Init and after MPI_Finalize)."""
+    if "anytime" in fn.checks:
+        return ["    if (!mpp_mode)" if len(lines) == 1 else "    if (!mpp_mode) {"] + \
+            ["    " + ln for ln in lines] + ([] if len(lines) == 1 else ["    }"])
+    return ["    if (!mpp_mode) {",
+            "        if (MPP_UNLIKELY(atomic_load_explicit(&mpp_check_outside_on, memory_order_relaxed)))",
+            "            mpp_check_outside(%s, __builtin_return_address(0), __builtin_frame_address(0));" % fn.fid] + \
+        ["    " + ln for ln in lines] + ["    }"]
+
+
+def check_before(fn, view):
+    """Before the call is begun: a handle freed leaves the leak check's
+    table, also when MPI calls the destructor itself (a delete callback)."""
+    if not fn.handle or fn.handle[0] != "frees":
+        return []
+    _, kind, name = fn.handle
+    return ["    if (MPP_CHECKS_ON(MPP_CHECK_BASIC) && %s)" % name,
+            "        mpp_check_handle_freed(MPP_HANDLE_%s, MPP_HANDLE_KEY(%s));" % (kind.upper(), view.out(name))]
+
+
+def check_request_state(fn):
+    """MPI_Request_free and MPI_Cancel: the request's state before the call."""
+    if not fn.actions & {"free", "cancel"}:
+        return []
+    return ["    int mpp_check_req = MPP_CHECKS_ON(MPP_CHECK_BASIC) ? mpp_check_request_state(&handled) : 0;"]
+
+
+def check_after(fn, view):
+    """The correctness checks' hooks after mpp_call_end (the call's cell,
+    whose frames a request or handle keeps, is known), each behind
+    MPP_CHECKS_ON."""
+    on, ok, out = "MPP_CHECKS_ON(MPP_CHECK_BASIC)", view.ok, []
+    if fn.handle and fn.handle[0] == "creates":
+        _, kind, name = fn.handle
+        out += ["    if (%s && %s)" % (on, ok),
+                "        mpp_check_handle_created(&call, MPP_HANDLE_%s, MPP_HANDLE_KEY(%s));"
+                % (kind.upper(), view.out(name))]
+    if fn.actions & {"request", "persistent"}:
+        out += ["    if (%s && call.new_request)" % on, "        mpp_check_request_created(&call);"]
+    if "start" in fn.actions:
+        out += ["    if (%s && %s)" % (on, ok), "        mpp_check_requests_started(&handled);"]
+    if fn.base in COMPLETIONS:  # persistent requests become inactive
+        out += ["    if (%s && handled.persistent && %s) {" % (on, ok)] + \
+            ["        " + ln for ln in completion_code(fn, view, "mpp_check_completed")] + ["    }"]
+    for action, hook in (("free", "mpp_check_request_freed"), ("cancel", "mpp_check_request_cancelled")):
+        if action in fn.actions:
+            out += ["    if (MPP_UNLIKELY(mpp_check_req) && %s)" % ok, "        %s(&call, mpp_check_req);" % hook]
+    if "peek" in fn.checks:
+        out += ["    if (%s && %s && %s)" % (on, ok, view.out("flag")), "        mpp_check_request_peeked(&handled);"]
+    if "setattr" in fn.checks:
+        out += ["    if (%s && %s)" % (on, ok), "        mpp_check_attr_set(%s);" % view("comm")]
+    return out
+
+
 def call_end(fn, category, uses):
     return ("    mpp_call_end(&call, mpp_mode, %s, %s, %s, __builtin_return_address(0), __builtin_frame_address(0));"
             % (fn.fid, category, uses))
@@ -681,14 +790,15 @@ def wrapper(fn, bytes_rules, model_rules, sync_rules):
     bytes_lines = bytes_code(fn, rule, CView(fn)) if rule else []
     model_lines = model_code(fn, model_rules, CView(fn), "ret == MPI_SUCCESS")
     uses = call_uses(fn, bytes_lines, model_lines, handles)
+    out += check_before(fn, CView(fn))
     out += ["    mpp_call_t call;",
-           "    int mpp_mode = mpp_call_begin(&call, %s, %s, __builtin_frame_address(0));" % (fn.fid, uses),
-           "    if (!mpp_mode)",
-           "        return %s(%s);" % (fn.pname, args)]
+            "    int mpp_mode = mpp_call_begin(&call, %s, %s, __builtin_frame_address(0));" % (fn.fid, uses)]
+    out += check_outside(fn, ["    return %s(%s);" % (fn.pname, args)])
     if handles:
         arr, n = request_array(fn)
         out += ["    mpp_reqset_t handled;",
                 "    mpp_reqset_before(&call, &handled, %s, %s, %d);" % (arr, n, "start" in handles)]
+        out += check_request_state(fn)
     out += sync_before(fn, sync_rules, CView(fn))
     out += watch_code(fn, CView(fn), handles)
     out += ["    %s ret = %s(%s);" % (fn.ret, fn.pname, args), "    mpp_call_stop(&call, mpp_mode);"]
@@ -700,6 +810,7 @@ def wrapper(fn, bytes_rules, model_rules, sync_rules):
         out.append("    if (ret == MPI_SUCCESS) mpp_request_created(&call, *request, %s, %d);"
                    % (kind, "persistent" in fn.actions))
     out += [call_end(fn, CATEGORY[fn.cls], uses)]
+    out += check_after(fn, CView(fn))
     out += sync_after(fn, sync_rules, CView(fn))
     out += trace_after(fn, sync_rules, CView(fn), "MPP_USES_BYTES" in uses)
     out += ["    return ret;", "}", ""]
@@ -744,12 +855,13 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, 
     bytes_lines = bytes_code(fn, rule, view) if rule else []
     model_lines = model_code(fn, model_rules, view, "mpp_f08_ok(ierror)")
     uses = call_uses(fn, bytes_lines, model_lines, handles)
+    out += check_before(fn, view)
     out += ["    mpp_call_t call;",
             "    int mpp_mode = mpp_call_begin(&call, %s, %s, __builtin_frame_address(0));" % (fn.fid, uses)]
     if call_real:
-        out += ["    if (!mpp_mode) {", "        %s;" % call_real, "        return;", "    }"]
+        out += check_outside(fn, ["    %s;" % call_real, "    return;"])
     else:
-        out += ["    if (!mpp_mode)", "        return %s(%s);" % (real, args)]
+        out += check_outside(fn, ["    return %s(%s);" % (real, args)])
     if handles:
         if "array_of_requests" in fn.by_name:
             n = "*(const int *)%s" % ("count" if "count" in fn.by_name else "incount")
@@ -758,6 +870,7 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, 
             arr, n = view.requests("request", "1"), "1"
         out += ["    mpp_reqset_t handled;",
                 "    mpp_reqset_before(&call, &handled, %s, %s, %d);" % (arr, n, "start" in handles)]
+        out += check_request_state(fn)
     out += sync_before(fn, sync_rules, view)
     out += watch_code(fn, view, handles)
     if call_real:
@@ -771,6 +884,7 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, 
         out.append("    if (mpp_f08_ok(ierror)) mpp_request_created(&call, PMPI_Request_f2c(*(MPI_Fint *)request), %s, %d);"
                    % (category, "persistent" in fn.actions))
     out += [call_end(fn, category, uses)]
+    out += check_after(fn, view)
     out += sync_after(fn, sync_rules, view)
     out += trace_after(fn, sync_rules, view, "MPP_USES_BYTES" in uses)
     out += ["    return;" if call_real else "    return ret;", "}", ""]
@@ -852,7 +966,12 @@ def main():
         h.write("typedef struct {\n    const char *name;\n    int category; /* mpp_category_t; -1: not timed */\n"
                 "    int by_request; /* waits, tests, starts: category of the requests */\n"
                 "    int model_op;   /* mpp_model_op_t: how the call's predicted time is obtained */\n"
+                "    int check;      /* MPP_FCHECK_* bits: its @check roles */\n"
                 "} mpp_function_info_t;\n\n")
+        h.write("/* @check roles of mpi_functions.txt (the correctness checks). */\nenum {\n")
+        for i, (_, bit) in enumerate(CHECK_BITS):
+            h.write("    %s = %d,\n" % (bit, 1 << i))
+        h.write("};\n\n")
         h.write("extern const mpp_function_info_t mpp_functions[MPP_NFUNCTIONS];\n\n#endif\n")
 
     with open(outdir + "/mpi_declared.h", "w") as h:
@@ -869,13 +988,14 @@ def main():
         c.write("const mpp_function_info_t mpp_functions[MPP_NFUNCTIONS] = {\n")
         for f in functions:
             cat = CATEGORY.get(f.cls, "-1")
-            c.write('    {"%s", %s, %d, MPP_OP_%s},\n' % (f.name, cat, f.cls == "bykind",
-                                                     call_model_op(f, model_rules).upper()))
+            bits = " | ".join(bit for role, bit in CHECK_BITS if role in f.checks) or "0"
+            c.write('    {"%s", %s, %d, MPP_OP_%s, %s},\n' % (f.name, cat, f.cls == "bykind",
+                                                         call_model_op(f, model_rules).upper(), bits))
         c.write("};\n")
 
     with open(outdir + "/mpi_wrappers.c", "w") as w:
         w.write(BANNER)
-        w.write('#include <string.h>\n\n#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
+        w.write('#include <string.h>\n\n#include "context/config.h"\n#include "intercept/check/local.h"\n#include "intercept/check/run.h"\n#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
         # Wrappers of deprecated functions call their PMPI_ (Open MPI marks them deprecated).
         w.write('#pragma GCC diagnostic ignored "-Wdeprecated-declarations"\n\n')
         for f in wrapped:
@@ -885,7 +1005,7 @@ def main():
 
     with open(outdir + "/f08_wrappers.c", "w") as w:
         w.write(BANNER)
-        w.write('#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
+        w.write('#include "context/config.h"\n#include "intercept/check/local.h"\n#include "intercept/check/run.h"\n#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
         for f in wrapped if a.family == "mpich" else []:
             if f.actions & {"f08", "f08ts"} and f.cls not in ("handwritten", "untimed"):
                 w.write("\n".join(f08_wrapper(f, bytes_rules, model_rules, sync_rules)) + "\n")

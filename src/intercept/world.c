@@ -79,6 +79,15 @@ static int sessions_open(void)
 }
 #endif
 
+int mpp_world_sessions_open(void)
+{
+#if defined(MPP_HAVE_MPI_Session_init)
+    return sessions_open();
+#else
+    return 0;
+#endif
+}
+
 void mpp_world_model_opened(void)
 {
     mpp_mpi_family_check(); /* before any MPI call with a handle */

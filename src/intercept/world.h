@@ -26,6 +26,9 @@ static inline MPI_Comm mpp_world(void) { return mpp_world_comm; }
  * MPI_COMM_SELF may be used (with sessions alone they are invalid). */
 int mpp_world_model(void);
 
+/* The number of the program's sessions open now (0 without sessions). */
+int mpp_world_sessions_open(void);
+
 /* MPI_Init (any entry point) returned: the World Model is open; the world
  * is MPI_COMM_WORLD unless a session made it already.  First, the MPI the
  * process runs on must be the one the profiler is built for (mpi_family.h:

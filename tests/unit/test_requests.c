@@ -412,6 +412,63 @@ START_TEST(test_requests_bad_args)
 }
 END_TEST
 
+/* The correctness checks' fields: with shared handles counted, a request
+ * made with a live request's handle adds to it, and each completion or free
+ * takes one off before the slot goes; sites and active persistent requests. */
+START_TEST(test_requests_shared_counted)
+{
+    mpp_requests_count_shared(1);
+    uint32_t serial = 0;
+    for (int i = 0; i < 3; i++)
+        serial = mpp_request_add_started(0x6c000001, 0, 0, 4, 0, NULL, 0.0, 0, NULL);
+    uintptr_t frames[2] = {0x401000, 0x402000};
+    mpp_request_set_site(0x6c000001, serial, 7, frames, 2);
+    mpp_request_check_t c;
+    ck_assert(mpp_request_check_find(0x6c000001, serial, &c));
+    ck_assert_uint_eq(c.more, 2);
+    ck_assert(c.checked);
+    ck_assert_uint_eq(c.site_fid, 7);
+    ck_assert_ptr_eq(c.site, frames);
+    ck_assert_int_eq(c.site_depth, 2);
+    mpp_request_origin_t origin;
+    uint64_t overlap = 0;
+    mpp_request_complete(0x6c000001, serial, 0, 1, NULL, &origin, &overlap, NULL);
+    mpp_request_remove_instance(0x6c000001, serial);
+    ck_assert(mpp_request_check_find(0x6c000001, serial, &c));
+    ck_assert_uint_eq(c.more, 0);
+    mpp_request_check_t all[4];
+    ck_assert_uint_eq(mpp_requests_check_list(all, 4), 1);
+    mpp_request_complete(0x6c000001, serial, 0, 1, NULL, &origin, &overlap, NULL);
+    expect_missing(0x6c000001);
+    /* a persistent request: active from its start to its completion */
+    uint32_t p = mpp_request_add_started(0x2c000005, 0, 1, 4, 0, NULL, 0.0, 0, NULL);
+    mpp_request_set_pending(0x2c000005, p, 1);
+    ck_assert(mpp_request_check_find(0x2c000005, p, &c));
+    ck_assert(c.pending && c.persistent);
+    ck_assert(!mpp_request_check_find(0x2c000005, p + 1, &c)); /* another instance */
+    mpp_request_set_pending(0x2c000005, p, 0);
+    ck_assert(mpp_request_check_find(0x2c000005, p, &c));
+    ck_assert(!c.pending);
+    mpp_requests_count_shared(0);
+}
+END_TEST
+
+START_TEST(test_requests_shared_replaced)
+{
+    uint32_t serial = 0;
+    for (int i = 0; i < 3; i++) /* not counted: the last one replaces the others */
+        serial = mpp_request_add_started(0x6c000001, 0, 0, 4, 0, NULL, 0.0, 0, NULL);
+    mpp_request_check_t c;
+    ck_assert(mpp_request_check_find(0x6c000001, serial, &c));
+    ck_assert_uint_eq(c.more, 0);
+    ck_assert(!c.checked);
+    mpp_request_origin_t origin;
+    uint64_t overlap = 0;
+    mpp_request_complete(0x6c000001, serial, 0, 1, NULL, &origin, &overlap, NULL);
+    expect_missing(0x6c000001);
+}
+END_TEST
+
 Suite *requests_suite(void)
 {
     Suite *s = suite_create("requests");
@@ -422,6 +479,8 @@ Suite *requests_suite(void)
     tcase_add_test(tc, test_requests_add_find_remove);
     tcase_add_test(tc, test_requests_add_again_replaces);
     tcase_add_test(tc, test_requests_remove_instance);
+    tcase_add_test(tc, test_requests_shared_counted);
+    tcase_add_test(tc, test_requests_shared_replaced);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("overlap");

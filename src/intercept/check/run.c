@@ -5,12 +5,15 @@
 
 #include "accumulate/profile.h"
 #include "attribute/callsite.h"
+#include "attribute/requests.h"
 #include "attribute/symbolize.h"
 #include "check/finding_list.h"
 #include "check/findings.h"
 #include "context/config.h"
 #include "gen/function_table.h"
+#include "intercept/check/local.h"
 #include "intercept/check/run.h"
+#include "intercept/world.h"
 #include "reduce/ptp_collectives.h"
 #include "util/srckey.h"
 
@@ -25,10 +28,16 @@ void mpp_check_run_start(MPI_Comm comm, int rank)
     mpp_findings_init((size_t)mpp_config.number[MPP_CFG_MAX_FINDINGS]);
     ended = 0;
     mpp_check_level = agreed;
+    int provided = MPI_THREAD_MULTIPLE; /* sessions alone: no Query_thread, no thread-level check */
+    if (mpp_world_model())
+        PMPI_Query_thread(&provided);
+    mpp_requests_count_shared(agreed != 0); /* unfinished-send counts each of MPICH's shared handles */
+    mpp_check_handles_start(provided == MPI_THREAD_MULTIPLE);
+    mpp_check_threads_start(provided);
+    mpp_check_outside_start();
 }
 
-/* The call stack of call c: its cell's, or captured now from its wrapper's frame. */
-static int call_frames(const mpp_call_t *c, uintptr_t *frames)
+int mpp_check_call_frames(const mpp_call_t *c, uintptr_t *frames)
 {
     memset(frames, 0, MPP_MAX_DEPTH * sizeof *frames);
     mpp_thread_t *t = c ? c->thread : NULL;
@@ -57,7 +66,7 @@ void mpp_check_report(const mpp_call_t *c, int kind, int32_t peer, uint32_t othe
                       const char *fmt, ...)
 {
     uintptr_t frames[MPP_MAX_DEPTH];
-    int depth = call_frames(c, frames);
+    int depth = mpp_check_call_frames(c, frames);
     va_list ap;
     va_start(ap, fmt);
     add_v(kind, -1, c ? c->fid : MPP_FINDING_NO_FUNCTION, frames, depth, peer, other_fid, other_address, fmt, ap);
@@ -77,8 +86,7 @@ static const char *function_name(uint32_t fid) { return fid < MPP_NFUNCTIONS ? m
 
 static const char *resolve_frame(void *ctx, uintptr_t address) { return mpp_symbolize(ctx, address); }
 
-/* "file.c:31 (main)" of the call's first frame, for a line on stderr. */
-static void call_position(const uintptr_t *frames, int depth, char *out, size_t size)
+void mpp_check_call_position(const uintptr_t *frames, int depth, char *out, size_t size)
 {
     snprintf(out, size, "?");
     if (depth <= 0 || !frames[0])
@@ -101,7 +109,7 @@ static void call_position(const uintptr_t *frames, int depth, char *out, size_t 
 void mpp_check_report_now(const mpp_call_t *c, int kind, const char *fmt, ...)
 {
     uintptr_t frames[MPP_MAX_DEPTH];
-    int depth = call_frames(c, frames);
+    int depth = mpp_check_call_frames(c, frames);
     char detail[MPP_FINDING_DETAIL] = "";
     va_list ap;
     va_start(ap, fmt);
@@ -111,7 +119,7 @@ void mpp_check_report_now(const mpp_call_t *c, int kind, const char *fmt, ...)
     uint32_t fid = c ? c->fid : MPP_FINDING_NO_FUNCTION;
     if (!mpp_config.number[MPP_CFG_QUIET]) {
         char at[512];
-        call_position(frames, depth, at, sizeof at);
+        mpp_check_call_position(frames, depth, at, sizeof at);
         fprintf(stderr, "mpiprof: %s: %s in %s at %s: %s\n",
                 mpp_finding_kinds[kind].severity == MPP_FINDING_ERROR ? "error" : "warning",
                 mpp_finding_kinds[kind].name, function_name(fid), at, detail);
@@ -125,7 +133,12 @@ void mpp_check_run_end(int finalize)
     if (ended || !mpp_check_level)
         return;
     ended = 1;
-    (void)finalize;
+    mpp_check_requests_end(finalize);
+    mpp_check_threads_end();
+    if (finalize) {
+        mpp_check_handles_end();
+        mpp_check_outside_end();
+    }
 }
 
 void mpp_check_local_list(mpp_finding_list_t *out, int rank, mpp_resolve_fn resolve, void *ctx,

@@ -8,6 +8,7 @@
 #define MPP_CHECK_RUN_H
 
 #include <mpi.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "attribute/thread_state.h"
@@ -38,6 +39,12 @@ void mpp_check_report_at(int kind, int severity, uint32_t fid, const uintptr_t *
 /* An error MPI will abort on: one line on standard error now (unless
  * MPIPROF_QUIET), with the call site, then the finding as above. */
 void mpp_check_report_now(const mpp_call_t *c, int kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The call stack of call c: its cell's once mpp_call_end ran (c->cell
+ * set), else captured now from its wrapper's frame; its depth. */
+int mpp_check_call_frames(const mpp_call_t *c, uintptr_t *frames);
+/* "file.c:31 (main)" of a stack's first frame, for a line on stderr. */
+void mpp_check_call_position(const uintptr_t *frames, int depth, char *out, size_t size);
 
 /* The end of the run (MPI_Finalize: `finalize` 1), or of the process (a
  * partial protocol: 0): the checks that look at what is left (requests,
