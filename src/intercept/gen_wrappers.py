@@ -30,6 +30,12 @@ MPI_Pcontrol (src/intercept/api.c), MPI_Session_init and MPI_Session_finalize
 
 Right before the PMPI call, one line records the arguments a hang dump
 shows, when the hang watchdog is on (watch_code).
+
+With the correctness checks on, a call that returns an error code reports
+it (mpi-error: mpp_check_mpi_error, src/intercept/check/errors.h, after
+mpp_call_end).  A function marked +errhandler makes its PMPI call through
+mpp_errh_NAME (errors.h), profiled or not: the program's view of error
+handlers, where mpiprof's stand in for MPI's fatal ones.
 """
 import argparse
 import os
@@ -96,6 +102,8 @@ class Function:
 
     @property
     def pname(self):
+        if "errhandler" in self.actions:
+            return re.sub(r'^MPIX?_', 'mpp_errh_', self.name)
         return "P" + self.name
 
     @property
@@ -700,6 +708,8 @@ def wrapper(fn, bytes_rules, model_rules, sync_rules):
         out.append("    if (ret == MPI_SUCCESS) mpp_request_created(&call, *request, %s, %d);"
                    % (kind, "persistent" in fn.actions))
     out += [call_end(fn, CATEGORY[fn.cls], uses)]
+    if fn.ret == "int":
+        out.append("    if (MPP_CHECKS_ON(MPP_CHECK_BASIC) && ret != MPI_SUCCESS) mpp_check_mpi_error(&call, ret);")
     out += sync_after(fn, sync_rules, CView(fn))
     out += trace_after(fn, sync_rules, CView(fn), "MPP_USES_BYTES" in uses)
     out += ["    return ret;", "}", ""]
@@ -771,6 +781,7 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, 
         out.append("    if (mpp_f08_ok(ierror)) mpp_request_created(&call, PMPI_Request_f2c(*(MPI_Fint *)request), %s, %d);"
                    % (category, "persistent" in fn.actions))
     out += [call_end(fn, category, uses)]
+    out.append("    if (MPP_CHECKS_ON(MPP_CHECK_BASIC) && !mpp_f08_ok(ierror)) mpp_check_mpi_error(&call, *(int *)ierror);")
     out += sync_after(fn, sync_rules, view)
     out += trace_after(fn, sync_rules, view, "MPP_USES_BYTES" in uses)
     out += ["    return;" if call_real else "    return ret;", "}", ""]
@@ -875,7 +886,8 @@ def main():
 
     with open(outdir + "/mpi_wrappers.c", "w") as w:
         w.write(BANNER)
-        w.write('#include <string.h>\n\n#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
+        w.write('#include <string.h>\n\n#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n'
+                '#include "intercept/check/errors.h"\n\n')
         # Wrappers of deprecated functions call their PMPI_ (Open MPI marks them deprecated).
         w.write('#pragma GCC diagnostic ignored "-Wdeprecated-declarations"\n\n')
         for f in wrapped:
@@ -885,7 +897,8 @@ def main():
 
     with open(outdir + "/f08_wrappers.c", "w") as w:
         w.write(BANNER)
-        w.write('#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
+        w.write('#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n'
+                '#include "intercept/check/errors.h"\n\n')
         for f in wrapped if a.family == "mpich" else []:
             if f.actions & {"f08", "f08ts"} and f.cls not in ("handwritten", "untimed"):
                 w.write("\n".join(f08_wrapper(f, bytes_rules, model_rules, sync_rules)) + "\n")

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "attribute/thread_state.h"
+#include "gen/function_table.h"
 #include "records/finding.h"
 #include "records/profile.h"
 
@@ -38,6 +39,11 @@ void mpp_check_report_at(int kind, int severity, uint32_t fid, const uintptr_t *
 /* An error MPI will abort on: one line on standard error now (unless
  * MPIPROF_QUIET), with the call site, then the finding as above. */
 void mpp_check_report_now(const mpp_call_t *c, int kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The fid of a finding outside any MPI call, made when a signal ended the
+ * process there (intercept/check/ends.h): its function is the signal's
+ * name. */
+#define MPP_CHECK_SIGNAL_FID(sig) ((uint32_t)MPP_NFUNCTIONS + 1 + (uint32_t)(sig))
 
 /* The end of the run (MPI_Finalize: `finalize` 1), or of the process (a
  * partial protocol: 0): the checks that look at what is left (requests,
