@@ -748,6 +748,8 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, 
            '        mpp_f08_missing("%s", "%s");' % (mine, real)]
     view = view or F08View(fn)
     # a void entry point (Open MPI's) returns nothing
+    pre, args, post = f08_errhandler(fn, args)
+    out += pre
     call_real = ("%s(%s)" % (real, args)) if ret == "void" else None
     handles = fn.actions & {"complete", "start", "cancel", "free"}
     rule = bytes_rules.get(fn.operation())
@@ -756,8 +758,12 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, 
     uses = call_uses(fn, bytes_lines, model_lines, handles)
     out += ["    mpp_call_t call;",
             "    int mpp_mode = mpp_call_begin(&call, %s, %s, __builtin_frame_address(0));" % (fn.fid, uses)]
+    inner = ["    " + line for line in post]
     if call_real:
-        out += ["    if (!mpp_mode) {", "        %s;" % call_real, "        return;", "    }"]
+        out += ["    if (!mpp_mode) {", "        %s;" % call_real] + inner + ["        return;", "    }"]
+    elif post:
+        out += ["    if (!mpp_mode) {", "        intptr_t ret = %s(%s);" % (real, args)] + inner + \
+            ["        return ret;", "    }"]
     else:
         out += ["    if (!mpp_mode)", "        return %s(%s);" % (real, args)]
     if handles:
@@ -774,6 +780,7 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, 
         out += ["    %s;" % call_real, "    mpp_call_stop(&call, mpp_mode);"]
     else:
         out += ["    intptr_t ret = %s(%s);" % (real, args), "    mpp_call_stop(&call, mpp_mode);"]
+    out += post
     if handles:  # (Open MPI: the handles converted again, as the call left them)
         out.append("    mpp_reqset_after(&call, &handled, %s, %s, %d);" % (arr, n, "complete" in handles))
     out += bytes_lines + model_lines
@@ -786,6 +793,25 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, 
     out += trace_after(fn, sync_rules, view, "MPP_USES_BYTES" in uses)
     out += ["    return;" if call_real else "    return ret;", "}", ""]
     return out
+
+
+def f08_errhandler(fn, args):
+    """A Fortran entry point of a function marked +errhandler calls MPI's
+    own, which calls PMPI_ (not the C wrapper): the program's view of error
+    handlers by its handles, around that call, profiled or not (errors.h).
+    Lines before it, its arguments, lines after it."""
+    if "errhandler" not in fn.actions:
+        return [], args, []
+    pre, post = [], []
+    eh = fn.by_name.get("errhandler")
+    if eh and "*" not in eh.type:  # set: ours for a fatal one
+        pre = ["    MPI_Fint mpp_eh = mpp_errh_f08_in(%s, errhandler);" % fn.fid]
+        args = ", ".join("&mpp_eh" if a == "errhandler" else a for a in args.split(", "))
+    elif eh:  # get: the one ours stands in for
+        post = ["    if (mpp_f08_ok(ierror)) mpp_errh_f08_out(%s, errhandler);" % fn.fid]
+    if "win" in fn.by_name and "*" in fn.by_name["win"].type:  # a new window
+        post = ["    if (mpp_f08_ok(ierror)) mpp_errh_f08_new_win(win);"]
+    return pre, args, post
 
 
 def fortran_exports(paths):

@@ -126,7 +126,8 @@ EXTRA_DIST += \
 	tests/mpi/check/check_findings.py \
 	tests/mpi/check/scenario.sh \
 	tests/mpi/check/clean.c \
-	tests/mpi/check/errors.c
+	tests/mpi/check/errors.c \
+	tests/mpi/check/errors_f08.f90
 
 # --- correctness/: the profiler changes nothing the program sees of MPI, and
 # valgrind finds no error in it

@@ -21,13 +21,13 @@ void mpp_check_ends_report(const mpp_process_end_t *end, int job_control, uint32
         return;
     int depth = depth_of(frames);
     if (!in_call)
-        fid = end->kind == MPP_END_SIGNAL ? MPP_CHECK_SIGNAL_FID(end->signal)
+        fid = end->kind == MPP_END_SIGNAL  ? MPP_CHECK_SIGNAL_FID(end->signal)
               : end->kind == MPP_END_ABORT ? MPP_FN_MPI_Abort
                                            : MPP_FINDING_NO_FUNCTION;
     switch (end->kind) {
     case MPP_END_SIGNAL:
-        mpp_check_report_at(job_control ? MPP_FIND_ABORT : MPP_FIND_ABEND, -1, fid, frames, depth, -1, 0, 0,
-                            "%s%s%s", end->detail, in_call ? " in " : " outside MPI", in_call ? end->mpi_call : "");
+        mpp_check_report_at(job_control ? MPP_FIND_ABORT : MPP_FIND_ABEND, -1, fid, frames, depth, -1, 0, 0, "%s%s%s",
+                            end->detail, in_call ? " in " : " outside MPI", in_call ? end->mpi_call : "");
         break;
     case MPP_END_ABORT:
         mpp_check_report_at(MPP_FIND_ABORT, -1, fid, frames, depth, -1, 0, 0, "MPI_Abort(%s, %d)", end->detail,

@@ -31,30 +31,71 @@ static MPI_Errhandler predefined(int as)
 
 /* --- the text of an error --- */
 
-#define CLASS(c) {c, #c}
+#define CLASS(c) \
+    {            \
+        c, #c    \
+    }
 static const struct {
     int code;
     const char *name;
 } classes[] = {
-    CLASS(MPI_ERR_BUFFER),     CLASS(MPI_ERR_COUNT),         CLASS(MPI_ERR_TYPE),
-    CLASS(MPI_ERR_TAG),        CLASS(MPI_ERR_COMM),          CLASS(MPI_ERR_RANK),
-    CLASS(MPI_ERR_REQUEST),    CLASS(MPI_ERR_ROOT),          CLASS(MPI_ERR_GROUP),
-    CLASS(MPI_ERR_OP),         CLASS(MPI_ERR_TOPOLOGY),      CLASS(MPI_ERR_DIMS),
-    CLASS(MPI_ERR_ARG),        CLASS(MPI_ERR_UNKNOWN),       CLASS(MPI_ERR_TRUNCATE),
-    CLASS(MPI_ERR_OTHER),      CLASS(MPI_ERR_INTERN),        CLASS(MPI_ERR_PENDING),
-    CLASS(MPI_ERR_IN_STATUS),  CLASS(MPI_ERR_ACCESS),        CLASS(MPI_ERR_AMODE),
-    CLASS(MPI_ERR_ASSERT),     CLASS(MPI_ERR_BAD_FILE),      CLASS(MPI_ERR_BASE),
-    CLASS(MPI_ERR_CONVERSION), CLASS(MPI_ERR_DISP),          CLASS(MPI_ERR_DUP_DATAREP),
-    CLASS(MPI_ERR_FILE),       CLASS(MPI_ERR_FILE_EXISTS),   CLASS(MPI_ERR_FILE_IN_USE),
-    CLASS(MPI_ERR_INFO),       CLASS(MPI_ERR_INFO_KEY),      CLASS(MPI_ERR_INFO_NOKEY),
-    CLASS(MPI_ERR_INFO_VALUE), CLASS(MPI_ERR_IO),            CLASS(MPI_ERR_KEYVAL),
-    CLASS(MPI_ERR_LOCKTYPE),   CLASS(MPI_ERR_NAME),          CLASS(MPI_ERR_NO_MEM),
-    CLASS(MPI_ERR_NOT_SAME),   CLASS(MPI_ERR_NO_SPACE),      CLASS(MPI_ERR_NO_SUCH_FILE),
-    CLASS(MPI_ERR_PORT),       CLASS(MPI_ERR_QUOTA),         CLASS(MPI_ERR_READ_ONLY),
-    CLASS(MPI_ERR_RMA_ATTACH), CLASS(MPI_ERR_RMA_CONFLICT),  CLASS(MPI_ERR_RMA_FLAVOR),
-    CLASS(MPI_ERR_RMA_RANGE),  CLASS(MPI_ERR_RMA_SHARED),    CLASS(MPI_ERR_RMA_SYNC),
-    CLASS(MPI_ERR_SERVICE),    CLASS(MPI_ERR_SIZE),          CLASS(MPI_ERR_SPAWN),
-    CLASS(MPI_ERR_WIN),        CLASS(MPI_ERR_UNSUPPORTED_DATAREP), CLASS(MPI_ERR_UNSUPPORTED_OPERATION),
+    CLASS(MPI_ERR_BUFFER),
+    CLASS(MPI_ERR_COUNT),
+    CLASS(MPI_ERR_TYPE),
+    CLASS(MPI_ERR_TAG),
+    CLASS(MPI_ERR_COMM),
+    CLASS(MPI_ERR_RANK),
+    CLASS(MPI_ERR_REQUEST),
+    CLASS(MPI_ERR_ROOT),
+    CLASS(MPI_ERR_GROUP),
+    CLASS(MPI_ERR_OP),
+    CLASS(MPI_ERR_TOPOLOGY),
+    CLASS(MPI_ERR_DIMS),
+    CLASS(MPI_ERR_ARG),
+    CLASS(MPI_ERR_UNKNOWN),
+    CLASS(MPI_ERR_TRUNCATE),
+    CLASS(MPI_ERR_OTHER),
+    CLASS(MPI_ERR_INTERN),
+    CLASS(MPI_ERR_PENDING),
+    CLASS(MPI_ERR_IN_STATUS),
+    CLASS(MPI_ERR_ACCESS),
+    CLASS(MPI_ERR_AMODE),
+    CLASS(MPI_ERR_ASSERT),
+    CLASS(MPI_ERR_BAD_FILE),
+    CLASS(MPI_ERR_BASE),
+    CLASS(MPI_ERR_CONVERSION),
+    CLASS(MPI_ERR_DISP),
+    CLASS(MPI_ERR_DUP_DATAREP),
+    CLASS(MPI_ERR_FILE),
+    CLASS(MPI_ERR_FILE_EXISTS),
+    CLASS(MPI_ERR_FILE_IN_USE),
+    CLASS(MPI_ERR_INFO),
+    CLASS(MPI_ERR_INFO_KEY),
+    CLASS(MPI_ERR_INFO_NOKEY),
+    CLASS(MPI_ERR_INFO_VALUE),
+    CLASS(MPI_ERR_IO),
+    CLASS(MPI_ERR_KEYVAL),
+    CLASS(MPI_ERR_LOCKTYPE),
+    CLASS(MPI_ERR_NAME),
+    CLASS(MPI_ERR_NO_MEM),
+    CLASS(MPI_ERR_NOT_SAME),
+    CLASS(MPI_ERR_NO_SPACE),
+    CLASS(MPI_ERR_NO_SUCH_FILE),
+    CLASS(MPI_ERR_PORT),
+    CLASS(MPI_ERR_QUOTA),
+    CLASS(MPI_ERR_READ_ONLY),
+    CLASS(MPI_ERR_RMA_ATTACH),
+    CLASS(MPI_ERR_RMA_CONFLICT),
+    CLASS(MPI_ERR_RMA_FLAVOR),
+    CLASS(MPI_ERR_RMA_RANGE),
+    CLASS(MPI_ERR_RMA_SHARED),
+    CLASS(MPI_ERR_RMA_SYNC),
+    CLASS(MPI_ERR_SERVICE),
+    CLASS(MPI_ERR_SIZE),
+    CLASS(MPI_ERR_SPAWN),
+    CLASS(MPI_ERR_WIN),
+    CLASS(MPI_ERR_UNSUPPORTED_DATAREP),
+    CLASS(MPI_ERR_UNSUPPORTED_OPERATION),
 #ifdef MPI_ERR_SESSION
     CLASS(MPI_ERR_SESSION),
 #endif
@@ -196,20 +237,32 @@ static MPI_Errhandler program_view(int obj, MPI_Errhandler e)
     return e;
 }
 
+/* A handler a get returned, released unless predefined (no reference taken). */
+static void release(MPI_Errhandler e)
+{
+    if (e != MPI_ERRHANDLER_NULL && e != MPI_ERRORS_RETURN && e != predefined(AS_FATAL) && e != predefined(AS_ABORT))
+        PMPI_Errhandler_free(&e);
+}
+
 /* Ours on an object that has a predefined fatal handler now. */
 static void adopt_comm(MPI_Comm comm)
 {
     MPI_Errhandler now;
-    if (PMPI_Comm_get_errhandler(comm, &now) == MPI_SUCCESS && substitute(OBJ_COMM, now) != now)
+    if (PMPI_Comm_get_errhandler(comm, &now) != MPI_SUCCESS)
+        return;
+    if (substitute(OBJ_COMM, now) != now)
         PMPI_Comm_set_errhandler(comm, substitute(OBJ_COMM, now));
+    release(now);
 }
 
 static void adopt_win(int rc, const MPI_Win *win)
 {
     MPI_Errhandler now;
-    if (installed && rc == MPI_SUCCESS && *win != MPI_WIN_NULL && PMPI_Win_get_errhandler(*win, &now) == MPI_SUCCESS &&
-        substitute(OBJ_WIN, now) != now)
+    if (!installed || rc != MPI_SUCCESS || *win == MPI_WIN_NULL || PMPI_Win_get_errhandler(*win, &now) != MPI_SUCCESS)
+        return;
+    if (substitute(OBJ_WIN, now) != now)
         PMPI_Win_set_errhandler(*win, substitute(OBJ_WIN, now));
+    release(now);
 }
 
 void mpp_check_errors_start(void)
@@ -311,6 +364,32 @@ int mpp_errh_Intercomm_create_from_groups(MPI_Group local_group, int local_leade
                                              substitute(OBJ_COMM, errhandler), newintercomm);
 }
 #endif
+
+static int object_of(uint32_t fid)
+{
+    const char *name = fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "";
+    return !strncmp(name, "MPI_Win_", 8) ? OBJ_WIN : !strncmp(name, "MPI_File_", 9) ? OBJ_FILE : OBJ_COMM;
+}
+
+MPI_Fint mpp_errh_f08_in(uint32_t fid, const void *errhandler)
+{
+    MPI_Fint f = *(const MPI_Fint *)errhandler;
+    MPI_Errhandler e = PMPI_Errhandler_f2c(f), mine = substitute(object_of(fid), e);
+    return mine == e ? f : PMPI_Errhandler_c2f(mine);
+}
+
+void mpp_errh_f08_out(uint32_t fid, void *errhandler)
+{
+    MPI_Errhandler e = PMPI_Errhandler_f2c(*(MPI_Fint *)errhandler), seen = program_view(object_of(fid), e);
+    if (seen != e)
+        *(MPI_Fint *)errhandler = PMPI_Errhandler_c2f(seen);
+}
+
+void mpp_errh_f08_new_win(const void *win)
+{
+    MPI_Win w = PMPI_Win_f2c(*(const MPI_Fint *)win);
+    adopt_win(MPI_SUCCESS, &w);
+}
 
 /* A new window has MPI_ERRORS_ARE_FATAL, whatever its communicator has. */
 int mpp_errh_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)

@@ -48,6 +48,12 @@ int mpp_errh_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
 int mpp_errh_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
 int mpp_errh_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
 int mpp_errh_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler);
+/* The same for the Fortran entry points (gen_wrappers.py, f08_errhandler),
+ * by Fortran handles: the handle to set in place of *errhandler; *errhandler
+ * as the program sees it, after a get; ours on a new window. */
+MPI_Fint mpp_errh_f08_in(uint32_t fid, const void *errhandler);
+void mpp_errh_f08_out(uint32_t fid, void *errhandler);
+void mpp_errh_f08_new_win(const void *win);
 #if MPP_HAVE_MPI_Errhandler_set
 int mpp_errh_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
 #endif

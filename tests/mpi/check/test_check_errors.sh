@@ -8,7 +8,8 @@
 # 6).  The handlers a get returns are those the program set, or
 # MPI_ERRORS_ARE_FATAL (get-errhandler: no finding).  With
 # MPIPROF_CHECK=off nothing is installed: the fatal error leaves no
-# protocol, as before.  mpiprof-merge of the partial protocol: whether the
+# protocol, as before.  The same through mpi_f08 (errors_f08.f90), when
+# there is a Fortran compiler.  mpiprof-merge of the partial protocol: whether the
 # finding is carried is said (NOTE), not required yet.
 set -eu
 # shellcheck source=../lib/common.sh
@@ -54,4 +55,12 @@ fi
 [ ! -e off.prof.partial.0 ] || fail "off: a partial protocol was written"
 mpirun_2 off-get.out off-get.err env MPIPROF_CHECK=off MPIPROF_OUTPUT="$tmp/off-get.prof" ./errors get-errhandler
 [ "$(grep -c 'as set' off-get.out)" -eq 22 ] && ! grep -q "NOT as set" off-get.out || fail "off: get-errhandler: $(cat off-get.out)"
+# the same through mpi_f08 (MPICH's calls PMPI_ directly), when there is one
+if [ "${MPIFORT:-no}" != no ] && [ -n "${MPIFORT_PROF:-}" ] && command -v "$MPIFORT" >/dev/null 2>&1 &&
+    "$MPIFORT_PROF" -g -O0 -o errors_f08 "$srcdir/errors_f08.f90" >f08.log 2>&1; then
+    run_scenario errors_f08 "$srcdir/errors_f08.f90" f08 basic
+    [ "$(grep -c ' T$' f08.out)" -eq 10 ] || fail "f08: $(cat f08.out)"
+else
+    echo "NOTE: no mpi_f08 program (MPIFORT=${MPIFORT:-}): $(cat f08.log 2>/dev/null)"
+fi
 echo "PASS: check_errors"
