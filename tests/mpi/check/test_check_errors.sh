@@ -60,6 +60,7 @@ if [ "${MPIFORT:-no}" != no ] && [ -n "${MPIFORT_PROF:-}" ] && command -v "$MPIF
     "$MPIFORT_PROF" -g -O0 -o errors_f08 "$srcdir/errors_f08.f90" >f08.log 2>&1; then
     run_scenario errors_f08 "$srcdir/errors_f08.f90" f08 basic
     [ "$(grep -c ' T$' f08.out)" -eq 10 ] || fail "f08: $(cat f08.out)"
+    run_scenario_partial errors_f08 "$srcdir/errors_f08.f90" f08-fatal 0 basic
 else
     echo "NOTE: no mpi_f08 program (MPIFORT=${MPIFORT:-}): $(cat f08.log 2>/dev/null)"
 fi
