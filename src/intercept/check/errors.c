@@ -14,6 +14,16 @@
 enum { OBJ_COMM, OBJ_WIN, OBJ_FILE, NOBJ };
 enum { AS_FATAL, AS_ABORT, NAS };
 
+/* MPICH gives MPI_COMM_SELF and new windows no handler of their own: their
+ * errors go to MPI_COMM_WORLD's handler (ours, or the one the program set
+ * there), and a get says MPI_ERRORS_ARE_FATAL.  Ours is set on them only
+ * where they have MPI's own (Open MPI). */
+#if defined(MPICH_VERSION)
+#define OWN_DEFAULT_HANDLERS 0
+#else
+#define OWN_DEFAULT_HANDLERS 1
+#endif
+
 static MPI_Errhandler ours[NOBJ][NAS];
 static int installed; /* ours are made: handlers are substituted */
 static atomic_int ending;
@@ -258,7 +268,8 @@ static void adopt_comm(MPI_Comm comm)
 static void adopt_win(int rc, const MPI_Win *win)
 {
     MPI_Errhandler now;
-    if (!installed || rc != MPI_SUCCESS || *win == MPI_WIN_NULL || PMPI_Win_get_errhandler(*win, &now) != MPI_SUCCESS)
+    if (!OWN_DEFAULT_HANDLERS || !installed || rc != MPI_SUCCESS || *win == MPI_WIN_NULL ||
+        PMPI_Win_get_errhandler(*win, &now) != MPI_SUCCESS)
         return;
     if (substitute(OBJ_WIN, now) != now)
         PMPI_Win_set_errhandler(*win, substitute(OBJ_WIN, now));
@@ -285,7 +296,8 @@ void mpp_check_errors_start(void)
     installed = 1;
     if (mpp_world_model()) {
         adopt_comm(MPI_COMM_WORLD);
-        adopt_comm(MPI_COMM_SELF);
+        if (OWN_DEFAULT_HANDLERS)
+            adopt_comm(MPI_COMM_SELF);
     }
 }
 

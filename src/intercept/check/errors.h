@@ -6,9 +6,10 @@
  * returns an error code.  Fatal: MPI would end the process inside the
  * call, before any wrapper sees the code, and the launcher kill the
  * others, leaving no protocol.  So with the checks on, mpiprof's own
- * handlers stand in for those two: at MPI_Init on MPI_COMM_WORLD and
- * MPI_COMM_SELF (communicators made from them inherit it), on each new
- * window, and wherever the program sets MPI_ERRORS_ARE_FATAL or
+ * handlers stand in for those two: at MPI_Init on MPI_COMM_WORLD
+ * (communicators made from it inherit it; in MPICH the errors of
+ * MPI_COMM_SELF and of windows go to its handler too, elsewhere ours is set
+ * on them), and wherever the program sets MPI_ERRORS_ARE_FATAL or
  * MPI_ERRORS_ABORT.  Such a handler reports the finding at the thread's
  * current call, writes the partial protocol (faults.h), prints what MPI
  * would have ("Fatal error in MPI_Send: ...") and ends with PMPI_Abort,

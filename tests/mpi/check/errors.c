@@ -12,6 +12,10 @@
  *                   to MPI_ERRORS_RETURN and back to MPI_ERRORS_ARE_FATAL
  *   error-fatal-win the same on a window (MPI_Put to an invalid rank): a
  *                   window's default handler is MPI_ERRORS_ARE_FATAL too
+ *   return-self-win MPI_ERRORS_RETURN on MPI_COMM_WORLD only: an error on
+ *                   MPI_COMM_SELF, a duplicate of it and a window is
+ *                   returned too in MPICH (they have no handler of their
+ *                   own: MPI_COMM_WORLD's is theirs), with the profiler too
  *   own-handler     the program's handler on MPI_COMM_WORLD prints a line,
  *                   the call returns the error
  *   get-errhandler  the handlers a get returns: MPI_ERRORS_ARE_FATAL by
@@ -89,6 +93,26 @@ static void error_fatal_win(void)
         MPI_Put(&x, 1, MPI_INT, size + 3, 0, 1, MPI_INT, win); /* expect error-fatal-win: mpi-error ranks=0 */
     else
         wait_forever();
+}
+
+static void return_self_win(void)
+{
+    int x = rank, buf[4] = {0}, rc;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    rc = MPI_Send(&x, 1, MPI_INT, 5, 0, MPI_COMM_SELF); /* expect return-self-win: mpi-error ranks=0-1 */
+    printf("rank %d: self: %s\n", rank, rc == MPI_SUCCESS ? "success" : "an error");
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_SELF, &dup);
+    rc = MPI_Send(&x, 1, MPI_INT, 5, 0, dup); /* expect return-self-win: mpi-error ranks=0-1 */
+    printf("rank %d: dup of self: %s\n", rank, rc == MPI_SUCCESS ? "success" : "an error");
+    MPI_Comm_free(&dup);
+    MPI_Win win;
+    MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_fence(0, win);
+    rc = MPI_Put(&x, 1, MPI_INT, size + 3, 0, 1, MPI_INT, win); /* expect return-self-win: mpi-error ranks=0-1 */
+    printf("rank %d: window: %s\n", rank, rc == MPI_SUCCESS ? "success" : "an error");
+    MPI_Win_fence(0, win);
+    MPI_Win_free(&win);
 }
 
 static void own(void)
@@ -202,7 +226,8 @@ int main(int argc, char **argv)
         const char *name;
         void (*run)(void);
     } scenarios[] = {{"error-return", error_return}, {"error-fatal", error_fatal},
-                     {"error-fatal-set", error_fatal_set}, {"error-fatal-win", error_fatal_win}, {"own-handler", own},
+                     {"error-fatal-set", error_fatal_set}, {"error-fatal-win", error_fatal_win},
+                     {"return-self-win", return_self_win}, {"own-handler", own},
                      {"get-errhandler", get_errhandler}, {"abort", abort_run}, {"abend", abend},
                      {"incomplete", incomplete}};
     int known = 0;
