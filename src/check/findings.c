@@ -1,4 +1,5 @@
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,33 +27,34 @@ static int same_site(const mpp_finding_t *f, int kind, uint32_t fid, const uintp
            !memcmp(f->frames, frames, (size_t)depth * sizeof *frames);
 }
 
-/* The entry of (kind, site), a new one when there is room, else NULL. */
-static mpp_finding_t *entry_of(int kind, uint32_t fid, const uintptr_t *frames, int depth, int *fresh)
+/* The entry of (kind, site); NULL when new: then `slot` is where it goes
+ * (NULL: no room), not yet counted. */
+static mpp_finding_t *entry_of(int kind, uint32_t fid, const uintptr_t *frames, int depth, mpp_finding_t **slot)
 {
-    *fresh = 0;
+    *slot = NULL;
     for (size_t i = nentries; i-- > 0;) /* newest first: a loop repeats the last one */
         if (same_site(&entries[i], kind, fid, frames, depth))
             return &entries[i];
     if (nentries == limit)
         return NULL;
     if (nentries == capacity) {
+        /* a copy published before the old array is freed (not realloc):
+         * a child forked in between reads one or the other, whole */
         size_t grown = capacity ? 2 * capacity : 16;
         if (grown > limit)
             grown = limit;
-        mpp_finding_t *more = realloc(entries, grown * sizeof *more);
+        mpp_finding_t *more = malloc(grown * sizeof *more), *old = entries;
         if (!more)
             return NULL;
+        if (nentries)
+            memcpy(more, old, nentries * sizeof *more);
         entries = more;
         capacity = grown;
+        atomic_signal_fence(memory_order_seq_cst);
+        free(old);
     }
-    mpp_finding_t *f = &entries[nentries++];
-    memset(f, 0, sizeof *f);
-    f->kind = kind;
-    f->fid = fid;
-    f->depth = depth;
-    memcpy(f->frames, frames, (size_t)depth * sizeof *frames);
-    *fresh = 1;
-    return f;
+    *slot = &entries[nentries];
+    return NULL;
 }
 
 void mpp_findings_add(int kind, uint32_t fid, const uintptr_t *frames, int depth, int32_t peer, uint32_t other_fid,
@@ -71,27 +73,34 @@ void mpp_findings_add_as(int kind, int severity, uint32_t fid, const uintptr_t *
         frames = none, depth = 0;
     if (depth > MPP_MAX_DEPTH)
         depth = MPP_MAX_DEPTH;
-    pthread_mutex_lock(&lock);
-    int fresh;
-    mpp_finding_t *f = entry_of(kind, fid, frames, depth, &fresh);
     if (severity < 0)
         severity = mpp_finding_kinds[kind].severity;
+    pthread_mutex_lock(&lock);
+    mpp_finding_t *slot, *f = entry_of(kind, fid, frames, depth, &slot);
     occurrences[severity == MPP_FINDING_ERROR]++;
-    if (!f) {
-        dropped++;
-    } else {
+    if (f) {
         f->count++;
         if (severity > f->severity)
             f->severity = severity;
-        if (fresh) {
-            f->peer = peer;
-            f->other_fid = other_fid;
-            f->other_site = other_site;
-            if (detail) {
-                strncpy(f->detail, detail, sizeof f->detail - 1);
-                f->detail[sizeof f->detail - 1] = '\0';
-            }
+    } else if (slot) {
+        *slot = (mpp_finding_t){.kind = kind,
+                                .severity = severity,
+                                .fid = fid,
+                                .depth = depth,
+                                .count = 1,
+                                .peer = peer,
+                                .other_fid = other_fid,
+                                .other_site = other_site};
+        memcpy(slot->frames, frames, (size_t)depth * sizeof *frames);
+        if (detail) {
+            strncpy(slot->detail, detail, sizeof slot->detail - 1);
+            slot->detail[sizeof slot->detail - 1] = '\0';
         }
+        /* counted once written: a child forked meanwhile (mpp_findings_forked) sees it whole or not at all */
+        atomic_thread_fence(memory_order_release);
+        nentries++;
+    } else {
+        dropped++;
     }
     pthread_mutex_unlock(&lock);
 }
@@ -117,3 +126,16 @@ void mpp_findings_counts(uint64_t *errors, uint64_t *warnings)
 }
 
 void mpp_findings_free(void) { mpp_findings_init(0); }
+
+void mpp_findings_forked(void)
+{
+    if (pthread_mutex_trylock(&lock) == 0) {
+        pthread_mutex_unlock(&lock);
+        return;
+    }
+    /* held at the fork by a thread the child does not have, or by the code
+     * a signal interrupted: never released here.  The store as it stands
+     * is whole (entries are counted once written, the array replaced
+     * before it is freed): at worst one occurrence is missing. */
+    pthread_mutex_init(&lock, NULL);
+}

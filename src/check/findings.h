@@ -46,5 +46,9 @@ mpp_finding_t *mpp_findings_take(size_t *n, uint64_t *dropped);
 /* Occurrences of errors and warnings so far (the summary line). */
 void mpp_findings_counts(uint64_t *errors, uint64_t *warnings);
 void mpp_findings_free(void);
+/* In a child forked to write a partial protocol (intercept/faults.c), the
+ * only thread of its process, before the store is used: a lock some thread
+ * of the parent held at the fork is taken over. */
+void mpp_findings_forked(void);
 
 #endif

@@ -66,6 +66,7 @@
 #include "attribute/frame_rules.h"
 #include "attribute/thread_state.h"
 #include "autoconf.h"
+#include "check/findings.h"
 #include "context/clock.h"
 #include "context/config.h"
 #include "gen/function_table.h"
@@ -173,6 +174,7 @@ typedef struct {
     mpp_call_t *call;                /* set: frames are read from the call's wrapper (in the child) */
     mpp_thread_t *thread;
     int in_signal;    /* the child stops collection itself, with the CPU times read here */
+    int fatal;        /* MPI's fatal error (mpp_faults_abort) */
     int signal_index; /* in caught[] */
     siginfo_t info;
     int has_info;
@@ -266,6 +268,8 @@ static void child_pipeline(void)
     }
     if (E.call)
         E.end.call_seconds = mpp_ticks_to_seconds(E.tick - E.call->t0);
+    if (!E.fatal && profile.ended) /* MPI's fatal error: check/errors.c reported it */
+        profile.ended(&E.end, E.in_signal && caught[E.signal_index].job_control, E.fid, E.frames, !!E.call);
     char written[PATH_MAX];
     int rc = profile.write(&E.end, E.fid, E.frames, !E.in_signal, written, sizeof written);
     if (rc == 0 && report) {
@@ -301,6 +305,7 @@ static void child_main(void)
     alarm(CHILD_SECONDS);
     quiet = 1;
     mpp_frame_rules_forked(); /* the other threads are gone: a rule miss must not wait for them */
+    mpp_findings_forked();
     uintptr_t lo = E.thread ? E.thread->stack_lo : 0, hi = E.thread ? E.thread->stack_hi : 0;
     if (!E.thread)
         mpp_stack_bounds(&lo, &hi);
@@ -655,7 +660,9 @@ static void at_exit(int status, void *arg)
 
 /* --- MPI_Abort --- */
 
-static void abort_partial(MPI_Comm comm, int errorcode, void *return_address, void *frame_address)
+/* MPI_Abort, or (fatal) MPI's fatal error in call `in` (NULL: none; check/errors.h) */
+static void abort_partial(MPI_Comm comm, int errorcode, int fatal, mpp_call_t *in, void *return_address,
+                          void *frame_address)
 {
     if (!profile.possible() || __atomic_exchange_n(&ending, 1, __ATOMIC_SEQ_CST))
         return;
@@ -663,8 +670,11 @@ static void abort_partial(MPI_Comm comm, int errorcode, void *return_address, vo
     E.end.kind = MPP_END_ABORT;
     E.end.code = errorcode;
     E.end.call_seconds = NAN;
-    snprintf(E.end.mpi_call, sizeof E.end.mpi_call, "MPI_Abort");
-    E.fid = MPP_FN_MPI_Abort;
+    E.fatal = fatal;
+    E.fid = fatal ? (in ? in->fid : MPP_NFUNCTIONS) : MPP_FN_MPI_Abort;
+    snprintf(E.end.mpi_call, sizeof E.end.mpi_call, "%s", E.fid < MPP_NFUNCTIONS ? mpp_functions[E.fid].name : "");
+    E.call = in; /* its frames: the child reads them from its wrapper's */
+    E.thread = in ? in->thread : NULL;
     char name[MPI_MAX_OBJECT_NAME] = "";
     int len = 0, size = 0;
     if (comm != MPI_COMM_NULL)
@@ -681,29 +691,33 @@ static void abort_partial(MPI_Comm comm, int errorcode, void *return_address, vo
         lo = t->stack_lo, hi = t->stack_hi;
     else
         mpp_stack_bounds(&lo, &hi);
-    mpp_callsite_capture(E.frames, NULL, mpp_callsite_depth(), return_address, frame_address, lo, hi);
+    if (!fatal)
+        mpp_callsite_capture(E.frames, NULL, mpp_callsite_depth(), return_address, frame_address, lo, hi);
     E.tick = mpp_now();
-    mpp_intervals_end_at("MPI_Abort", NULL);
+    mpp_intervals_end_at(fatal ? "MPI's fatal error" : "MPI_Abort", NULL);
     profile.stop(E.tick, 1);
     begin_line(&L);
-    mpp_line_put(&L, "MPI_Abort: writing a partial protocol\n");
+    mpp_line_put(&L, !fatal ? "MPI_Abort" : in ? "fatal MPI error in " : "fatal MPI error");
+    mpp_line_put(&L, fatal ? E.end.mpi_call : ""), mpp_line_put(&L, ": writing a partial protocol\n");
     say(&L);
     write_partial();
 }
 
 MPP_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
 {
-    abort_partial(comm, errorcode, __builtin_return_address(0), __builtin_frame_address(0));
+    abort_partial(comm, errorcode, 0, NULL, __builtin_return_address(0), __builtin_frame_address(0));
     return PMPI_Abort(comm, errorcode);
 }
+
+void mpp_faults_abort(MPI_Comm comm, int errorcode, mpp_call_t *in) { abort_partial(comm, errorcode, 1, in, 0, 0); }
 
 /* mpi_f08 (MPICH's f08 binding calls PMPI_Abort itself). */
 intptr_t pmpir_abort_f08_(void *comm, void *errorcode, void *ierror) __attribute__((weak));
 
 MPP_EXPORT intptr_t mpi_abort_f08_(void *comm, void *errorcode, void *ierror)
 {
-    abort_partial(PMPI_Comm_f2c(*(const MPI_Fint *)comm), *(const int *)errorcode, __builtin_return_address(0),
-                  __builtin_frame_address(0));
+    abort_partial(PMPI_Comm_f2c(*(const MPI_Fint *)comm), *(const int *)errorcode, 0, NULL,
+                  __builtin_return_address(0), __builtin_frame_address(0));
     if (!pmpir_abort_f08_)
         return PMPI_Abort(PMPI_Comm_f2c(*(const MPI_Fint *)comm), *(const int *)errorcode);
     return pmpir_abort_f08_(comm, errorcode, ierror);
@@ -714,7 +728,7 @@ MPP_EXPORT intptr_t mpi_abort_f08_(void *comm, void *errorcode, void *ierror)
 MPP_EXPORT void mpi_abort_(const MPI_Fint *comm, const MPI_Fint *errorcode, MPI_Fint *ierror)
 {
     MPI_Comm c = PMPI_Comm_f2c(*comm);
-    abort_partial(c, *errorcode, __builtin_return_address(0), __builtin_frame_address(0));
+    abort_partial(c, *errorcode, 0, NULL, __builtin_return_address(0), __builtin_frame_address(0));
     *ierror = PMPI_Abort(c, *errorcode);
 }
 #endif

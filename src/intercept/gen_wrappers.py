@@ -36,6 +36,12 @@ The correctness checks' hooks (src/intercept/check/local.h) follow the
 begun (check_before), a constructor's and the request hooks after
 mpp_call_end (check_after), and call-outside-mpi on the path of a call not
 profiled (check_outside).
+
+With the correctness checks on, a call that returns an error code reports
+it (mpi-error: mpp_check_mpi_error, src/intercept/check/errors.h, after
+mpp_call_end).  A function marked +errhandler makes its PMPI call through
+mpp_errh_NAME (errors.h), profiled or not: the program's view of error
+handlers, where mpiprof's stand in for MPI's fatal ones.
 """
 import argparse
 import os
@@ -102,6 +108,8 @@ class Function:
 
     @property
     def pname(self):
+        if "errhandler" in self.actions:
+            return re.sub(r'^MPIX?_', 'mpp_errh_', self.name)
         return "P" + self.name
 
     @property
@@ -811,6 +819,8 @@ def wrapper(fn, bytes_rules, model_rules, sync_rules):
                    % (kind, "persistent" in fn.actions))
     out += [call_end(fn, CATEGORY[fn.cls], uses)]
     out += check_after(fn, CView(fn))
+    if fn.ret == "int":
+        out.append("    if (MPP_CHECKS_ON(MPP_CHECK_BASIC) && ret != MPI_SUCCESS) mpp_check_mpi_error(&call, ret);")
     out += sync_after(fn, sync_rules, CView(fn))
     out += trace_after(fn, sync_rules, CView(fn), "MPP_USES_BYTES" in uses)
     out += ["    return ret;", "}", ""]
@@ -849,6 +859,8 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, 
            '        mpp_f08_missing("%s", "%s");' % (mine, real)]
     view = view or F08View(fn)
     # a void entry point (Open MPI's) returns nothing
+    pre, args, post = f08_errhandler(fn, args)
+    out += pre
     call_real = ("%s(%s)" % (real, args)) if ret == "void" else None
     handles = fn.actions & {"complete", "start", "cancel", "free"}
     rule = bytes_rules.get(fn.operation())
@@ -859,7 +871,9 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, 
     out += ["    mpp_call_t call;",
             "    int mpp_mode = mpp_call_begin(&call, %s, %s, __builtin_frame_address(0));" % (fn.fid, uses)]
     if call_real:
-        out += check_outside(fn, ["    %s;" % call_real, "    return;"])
+        out += check_outside(fn, ["    %s;" % call_real] + post + ["    return;"])
+    elif post:
+        out += check_outside(fn, ["    intptr_t ret = %s(%s);" % (real, args)] + post + ["    return ret;"])
     else:
         out += check_outside(fn, ["    return %s(%s);" % (real, args)])
     if handles:
@@ -877,6 +891,7 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, 
         out += ["    %s;" % call_real, "    mpp_call_stop(&call, mpp_mode);"]
     else:
         out += ["    intptr_t ret = %s(%s);" % (real, args), "    mpp_call_stop(&call, mpp_mode);"]
+    out += post
     if handles:  # (Open MPI: the handles converted again, as the call left them)
         out.append("    mpp_reqset_after(&call, &handled, %s, %s, %d);" % (arr, n, "complete" in handles))
     out += bytes_lines + model_lines
@@ -885,10 +900,30 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, 
                    % (category, "persistent" in fn.actions))
     out += [call_end(fn, category, uses)]
     out += check_after(fn, view)
+    out.append("    if (MPP_CHECKS_ON(MPP_CHECK_BASIC) && !mpp_f08_ok(ierror)) mpp_check_mpi_error(&call, *(int *)ierror);")
     out += sync_after(fn, sync_rules, view)
     out += trace_after(fn, sync_rules, view, "MPP_USES_BYTES" in uses)
     out += ["    return;" if call_real else "    return ret;", "}", ""]
     return out
+
+
+def f08_errhandler(fn, args):
+    """A Fortran entry point of a function marked +errhandler calls MPI's
+    own, which calls PMPI_ (not the C wrapper): the program's view of error
+    handlers by its handles, around that call, profiled or not (errors.h).
+    Lines before it, its arguments, lines after it."""
+    if "errhandler" not in fn.actions:
+        return [], args, []
+    pre, post = [], []
+    eh = fn.by_name.get("errhandler")
+    if eh and "*" not in eh.type:  # set: ours for a fatal one
+        pre = ["    MPI_Fint mpp_eh = mpp_errh_f08_in(%s, errhandler);" % fn.fid]
+        args = ", ".join("&mpp_eh" if a == "errhandler" else a for a in args.split(", "))
+    elif eh:  # get: the one ours stands in for
+        post = ["    if (mpp_f08_ok(ierror)) mpp_errh_f08_out(%s, errhandler);" % fn.fid]
+    if "win" in fn.by_name and "*" in fn.by_name["win"].type:  # a new window
+        post = ["    if (mpp_f08_ok(ierror)) mpp_errh_f08_new_win(win);"]
+    return pre, args, post
 
 
 def fortran_exports(paths):
@@ -995,7 +1030,7 @@ def main():
 
     with open(outdir + "/mpi_wrappers.c", "w") as w:
         w.write(BANNER)
-        w.write('#include <string.h>\n\n#include "context/config.h"\n#include "intercept/check/local.h"\n#include "intercept/check/run.h"\n#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
+        w.write('#include <string.h>\n\n#include "context/config.h"\n#include "intercept/check/errors.h"\n#include "intercept/check/local.h"\n#include "intercept/check/run.h"\n#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
         # Wrappers of deprecated functions call their PMPI_ (Open MPI marks them deprecated).
         w.write('#pragma GCC diagnostic ignored "-Wdeprecated-declarations"\n\n')
         for f in wrapped:
@@ -1005,7 +1040,7 @@ def main():
 
     with open(outdir + "/f08_wrappers.c", "w") as w:
         w.write(BANNER)
-        w.write('#include "context/config.h"\n#include "intercept/check/local.h"\n#include "intercept/check/run.h"\n#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
+        w.write('#include "context/config.h"\n#include "intercept/check/errors.h"\n#include "intercept/check/local.h"\n#include "intercept/check/run.h"\n#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
         for f in wrapped if a.family == "mpich" else []:
             if f.actions & {"f08", "f08ts"} and f.cls not in ("handwritten", "untimed"):
                 w.write("\n".join(f08_wrapper(f, bytes_rules, model_rules, sync_rules)) + "\n")

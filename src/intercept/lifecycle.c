@@ -27,6 +27,8 @@
 #include "context/runinfo.h"
 #include "context/topology.h"
 #include "gen/function_table.h"
+#include "intercept/check/ends.h"
+#include "intercept/check/errors.h"
 #include "intercept/check/run.h"
 #include "intercept/faults.h"
 #include "intercept/lifecycle.h"
@@ -248,6 +250,7 @@ void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void 
     mpp_describe_site = describe_site;
     mpp_ws_run_start(profiler_comm, &run, provided == MPI_THREAD_MULTIPLE);
     mpp_check_run_start(profiler_comm, rank);
+    mpp_check_errors_start(); /* with the checks on: mpiprof's handlers for MPI's fatal ones */
     mpp_trace_mode_start(profiler_comm, rank, nprocs, fixed_path, (int)mpp_config.number[MPP_CFG_OVERWRITE], &run);
     uint64_t interval0;
     if (start_intervals(&interval0) != 0)
@@ -260,7 +263,7 @@ void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void 
     mpp_collect_set(1, 0);
     mpp_thread_attach_bounded(stack_lo, stack_hi); /* bounds as for MPI_Init's call site: one read of the maps */
     static const mpp_faults_profile_t profile = {mpp_lifecycle_partial_possible, mpp_lifecycle_ending_call,
-                                                 mpp_lifecycle_stop, mpp_lifecycle_partial};
+                                                 mpp_lifecycle_stop, mpp_lifecycle_partial, mpp_check_ends_report};
     mpp_faults_start(rank, nprocs, (int)mpp_config.number[MPP_CFG_QUIET], &profile);
     if (hang_timeout > 0) {
         hang_start();

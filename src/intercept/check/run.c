@@ -1,3 +1,4 @@
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,9 +142,30 @@ void mpp_check_run_end(int finalize)
     }
 }
 
+/* The function a finding names: its MPI call's, else the signal that ended
+ * the process outside MPI (MPP_CHECK_SIGNAL_FID), else the caller's name
+ * for none. */
+static mpp_function_name_fn call_name;
+static const char *finding_function(uint32_t fid)
+{
+    static const struct {
+        int number;
+        const char *name;
+    } signals[] = {{SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},   {SIGILL, "SIGILL"},
+                   {SIGABRT, "SIGABRT"}, {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},   {SIGXCPU, "SIGXCPU"},
+                   {SIGUSR1, "SIGUSR1"}, {SIGHUP, "SIGHUP"},   {SIGQUIT, "SIGQUIT"}, {SIGKILL, "SIGKILL"}};
+    if (fid < MPP_CHECK_SIGNAL_FID(0) || fid >= MPP_CHECK_SIGNAL_FID(NSIG))
+        return call_name(fid);
+    for (size_t i = 0; i < MPP_ARRAY_LEN(signals); i++)
+        if (MPP_CHECK_SIGNAL_FID(signals[i].number) == fid)
+            return signals[i].name;
+    return "a signal";
+}
+
 void mpp_check_local_list(mpp_finding_list_t *out, int rank, mpp_resolve_fn resolve, void *ctx,
                           mpp_function_name_fn name)
 {
+    call_name = name;
     *out = (mpp_finding_list_t){.level = mpp_check_level};
     size_t n = 0;
     mpp_finding_t *all = mpp_findings_take(&n, &out->dropped);
@@ -153,7 +175,7 @@ void mpp_check_local_list(mpp_finding_list_t *out, int rank, mpp_resolve_fn reso
         mpp_finding_record_t r = {
             .kind = f->kind,
             .severity = f->severity,
-            .src = mpp_profile_src_key(f->fid < MPP_NFUNCTIONS ? f->fid : 0, f->frames, f->depth, resolve, ctx, name),
+            .src = mpp_profile_src_key(f->fid, f->frames, f->depth, resolve, ctx, finding_function),
             .other = f->other_site ? mpp_profile_src_key(f->other_fid < MPP_NFUNCTIONS ? f->other_fid : 0, other, 1,
                                                          resolve, ctx, name)
                                    : NULL,

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "attribute/thread_state.h"
+#include "gen/function_table.h"
 #include "records/finding.h"
 #include "records/profile.h"
 
@@ -45,6 +46,10 @@ void mpp_check_report_now(const mpp_call_t *c, int kind, const char *fmt, ...) _
 int mpp_check_call_frames(const mpp_call_t *c, uintptr_t *frames);
 /* "file.c:31 (main)" of a stack's first frame, for a line on stderr. */
 void mpp_check_call_position(const uintptr_t *frames, int depth, char *out, size_t size);
+/* The fid of a finding outside any MPI call, made when a signal ended the
+ * process there (intercept/check/ends.h): its function is the signal's
+ * name. */
+#define MPP_CHECK_SIGNAL_FID(sig) ((uint32_t)MPP_NFUNCTIONS + 1 + (uint32_t)(sig))
 
 /* The end of the run (MPI_Finalize: `finalize` 1), or of the process (a
  * partial protocol: 0): the checks that look at what is left (requests,

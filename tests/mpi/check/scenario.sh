@@ -9,6 +9,14 @@
 #       the processes interleave) both times, and the protocol's findings
 #       exactly those SOURCE marks for SCENARIO (check_findings.py), in the
 #       JSON and the text.  The protocol is $tmp/SCENARIO.prof (.json).
+#
+#   run_scenario_partial PROGRAM SOURCE SCENARIO RANK [LEVEL [crash]]
+#       the same for a run that ends early (MPI_Abort, a signal, MPI's
+#       fatal error): the findings are those of RANK's partial protocol,
+#       $tmp/SCENARIO.prof.partial.RANK (.json), which must exist.  With
+#       crash (a process killed by a signal), an exit status that differs
+#       is accepted when both are deaths by a signal as hydra reports them
+#       (it reports whichever death it sees first: tests/mpi/faults/faults.sh).
 
 run_scenario() {
     _prog=$1
@@ -31,4 +39,39 @@ run_scenario() {
     ! grep -q mpiprof "$_scen.err" || fail "scenario $_scen: mpiprof wrote on stderr with MPIPROF_QUIET=1: $(cat "$_scen.err")"
     "$PYTHON3" "$srcdir/check_findings.py" "$_scen.prof.json" "$_src" "$_scen" "$_scen.prof" \
         || fail "scenario $_scen: the findings are not those marked in $(basename "$_src")"
+}
+
+run_scenario_partial() {
+    _prog=$1
+    _src=$2
+    _scen=$3
+    _rank=$4
+    _level=${5:-full}
+    set +e
+    "$MPIEXEC" -n 2 env MPIPROF_DISABLE=1 "./$_prog" "$_scen" >"$_scen.plain.out" 2>"$_scen.plain.err"
+    _plain=$?
+    rm -f "$tmp/$_scen.prof"*
+    "$MPIEXEC" -n 2 env MPIPROF_CHECK="$_level" MPIPROF_FORMAT=both MPIPROF_QUIET=1 MPIPROF_OVERWRITE=1 \
+        MPIPROF_OUTPUT="$tmp/$_scen.prof" "./$_prog" "$_scen" >"$_scen.out" 2>"$_scen.err"
+    _status=$?
+    set -e
+    if [ "$_status" -ne "$_plain" ]; then
+        case "${6:-}:$_status:$_plain" in
+        crash:[4-9]:[4-9] | crash:1[135]:[4-9] | crash:[4-9]:1[135] | crash:1[135]:1[135])
+            echo "NOTE: scenario $_scen: exit status $_status with the profiler, $_plain without: both deaths by a signal" ;;
+        *) fail "scenario $_scen: exit status $_status with the profiler, $_plain without: $(cat "$_scen.err")" ;;
+        esac
+    fi
+    # the program's lines, without those of hydra's report of the early end (its pids differ)
+    _launcher='^=\|^YOUR APPLICATION TERMINATED\|^This typically refers\|^Please see the FAQ\|^$'
+    grep -v "$_launcher" "$_scen.plain.out" | sort >"$_scen.plain.sorted" || :
+    grep -v "$_launcher" "$_scen.out" | sort >"$_scen.sorted" || :
+    cmp -s "$_scen.plain.sorted" "$_scen.sorted" \
+        || fail "scenario $_scen: the program's output differs with the profiler: $(diff "$_scen.plain.sorted" "$_scen.sorted")"
+    # (a backtrace that MPI's own signal handler prints may name libmpiprof.so)
+    ! grep -q '^mpiprof' "$_scen.err" || fail "scenario $_scen: mpiprof wrote on stderr with MPIPROF_QUIET=1: $(cat "$_scen.err")"
+    _partial="$tmp/$_scen.prof.partial.$_rank"
+    [ -s "$_partial.json" ] || fail "scenario $_scen: no partial protocol of rank $_rank ($(ls "$tmp"/"$_scen".prof* 2>&1)): $(cat "$_scen.err")"
+    "$PYTHON3" "$srcdir/check_findings.py" "$_partial.json" "$_src" "$_scen" "$_partial" \
+        || fail "scenario $_scen: the findings of rank $_rank's partial protocol are not those marked in $(basename "$_src")"
 }
