@@ -39,5 +39,5 @@ loud 2 after-finalize-abort MPI_Barrier "after MPI_Finalize" MPIPROF_CHECK=basic
 loud 2 before-init-abort MPI_Comm_rank "before MPI_Init" MPIPROF_CHECK=basic
 loud 0 before-init-abort MPI_Comm_rank "before MPI_Init" MPIPROF_CHECK=basic MPIPROF_QUIET=1
 loud 0 before-init-abort MPI_Comm_rank "before MPI_Init" MPIPROF_CHECK=off
-loud 0 after-finalize-abort MPI_Barrier "after MPI_Finalize"
+loud 0 after-finalize-abort MPI_Barrier "after MPI_Finalize" MPIPROF_CHECK=off
 echo "PASS: check_outside"
