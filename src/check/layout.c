@@ -156,15 +156,17 @@ void mpp_layout_add_subarray(mpp_layout_builder_t *b, const mpp_layout_t *child,
     }
 }
 
+/* Atomic: the datatypes' cache and the pending buffers share layouts
+ * under locks of their own (MPI_THREAD_MULTIPLE). */
 void mpp_layout_ref(mpp_layout_t *l)
 {
-    if (l && l->refs)
-        l->refs++;
+    if (l)
+        __atomic_add_fetch(&l->refs, 1, __ATOMIC_RELAXED);
 }
 
 void mpp_layout_unref(mpp_layout_t *l)
 {
-    if (l && l->refs && --l->refs == 0)
+    if (l && __atomic_sub_fetch(&l->refs, 1, __ATOMIC_ACQ_REL) == 0)
         free(l);
 }
 

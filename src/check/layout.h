@@ -24,7 +24,7 @@ typedef struct mpp_layout {
     int64_t lb, ub; /* the bytes of one element lie in [lb, ub) (MPI's true bounds) */
     int64_t size;   /* bytes of one element: the blocks' lengths */
     uint32_t n;     /* blocks, sorted by offset, neither overlapping nor adjacent */
-    uint32_t refs;  /* mpp_layout_ref/_unref; 0 never freed (a static one) */
+    uint32_t refs;  /* mpp_layout_ref/_unref: freed at 0 */
     mpp_block_t blocks[];
 } mpp_layout_t;
 

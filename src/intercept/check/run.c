@@ -10,6 +10,7 @@
 #include "check/findings.h"
 #include "context/config.h"
 #include "gen/function_table.h"
+#include "intercept/check/argcheck.h"
 #include "intercept/check/run.h"
 #include "reduce/ptp_collectives.h"
 #include "util/srckey.h"
@@ -25,6 +26,8 @@ void mpp_check_run_start(MPI_Comm comm, int rank)
     mpp_findings_init((size_t)mpp_config.number[MPP_CFG_MAX_FINDINGS]);
     ended = 0;
     mpp_check_level = agreed;
+    if (agreed > MPP_CHECK_BASIC)
+        mpp_chk_start(comm); /* arguments and buffers: full, or checksums */
 }
 
 /* The call stack of call c: its cell's, or captured now from its wrapper's frame. */
@@ -43,6 +46,8 @@ static int call_frames(const mpp_call_t *c, uintptr_t *frames)
     }
     return depth;
 }
+
+int mpp_check_call_frames(const mpp_call_t *c, uintptr_t *frames) { return call_frames(c, frames); }
 
 static void add_v(int kind, int severity, uint32_t fid, const uintptr_t *frames, int depth, int32_t peer,
                   uint32_t other_fid, uintptr_t other_address, const char *fmt, va_list ap)
@@ -125,7 +130,7 @@ void mpp_check_run_end(int finalize)
     if (ended || !mpp_check_level)
         return;
     ended = 1;
-    (void)finalize;
+    mpp_chk_stop(finalize);
 }
 
 void mpp_check_local_list(mpp_finding_list_t *out, int rank, mpp_resolve_fn resolve, void *ctx,
