@@ -119,11 +119,15 @@ EXTRA_DIST += \
 # profiler by scenario.sh and compared with the protocol's findings by
 # check_findings.py; clean.c, correct uses that must give none
 MPI_TESTS += \
-	tests/mpi/check/test_check_clean.sh
+	tests/mpi/check/test_check_clean.sh \
+	tests/mpi/check/test_check_arguments.sh \
+	tests/mpi/check/test_check_buffers.sh
 EXTRA_DIST += \
 	tests/mpi/check/check_findings.py \
 	tests/mpi/check/scenario.sh \
-	tests/mpi/check/clean.c
+	tests/mpi/check/clean.c \
+	tests/mpi/check/args.c \
+	tests/mpi/check/buffers.c
 
 # --- correctness/: the profiler changes nothing the program sees of MPI, and
 # valgrind finds no error in it
