@@ -125,14 +125,18 @@ MPI_TESTS += \
 	tests/mpi/check/test_check_threads.sh \
 	tests/mpi/check/test_check_outside.sh \
 	tests/mpi/check/test_check_errors.sh \
-	tests/mpi/check/test_check_ends.sh
+	tests/mpi/check/test_check_ends.sh \
+	tests/mpi/check/test_check_arguments.sh \
+	tests/mpi/check/test_check_buffers.sh
 EXTRA_DIST += \
 	tests/mpi/check/check_findings.py \
 	tests/mpi/check/scenario.sh \
 	tests/mpi/check/clean.c \
 	tests/mpi/check/local.c \
 	tests/mpi/check/errors.c \
-	tests/mpi/check/errors_f08.f90
+	tests/mpi/check/errors_f08.f90 \
+	tests/mpi/check/args.c \
+	tests/mpi/check/buffers.c
 
 # --- correctness/: the profiler changes nothing the program sees of MPI, and
 # valgrind finds no error in it

@@ -12,6 +12,7 @@
 #include "check/findings.h"
 #include "context/config.h"
 #include "gen/function_table.h"
+#include "intercept/check/argcheck.h"
 #include "intercept/check/local.h"
 #include "intercept/check/run.h"
 #include "intercept/world.h"
@@ -36,6 +37,8 @@ void mpp_check_run_start(MPI_Comm comm, int rank)
     mpp_check_handles_start(provided == MPI_THREAD_MULTIPLE);
     mpp_check_threads_start(provided);
     mpp_check_outside_start();
+    if (agreed > MPP_CHECK_BASIC)
+        mpp_chk_start(comm); /* arguments and buffers: full, or checksums */
 }
 
 int mpp_check_call_frames(const mpp_call_t *c, uintptr_t *frames)
@@ -53,6 +56,8 @@ int mpp_check_call_frames(const mpp_call_t *c, uintptr_t *frames)
     }
     return depth;
 }
+
+int mpp_check_call_frames(const mpp_call_t *c, uintptr_t *frames) { return call_frames(c, frames); }
 
 static void add_v(int kind, int severity, uint32_t fid, const uintptr_t *frames, int depth, int32_t peer,
                   uint32_t other_fid, uintptr_t other_address, const char *fmt, va_list ap)
@@ -140,6 +145,7 @@ void mpp_check_run_end(int finalize)
         mpp_check_handles_end();
         mpp_check_outside_end();
     }
+    mpp_chk_stop(finalize);
 }
 
 /* The function a finding names: its MPI call's, else the signal that ended

@@ -17,6 +17,13 @@
 #       crash (a process killed by a signal), an exit status that differs
 #       is accepted when both are deaths by a signal as hydra reports them
 #       (it reports whichever death it sees first: tests/mpi/faults/faults.sh).
+#   run_scenario_abort PROGRAM SOURCE SCENARIO [LEVEL]
+#       the same for a scenario MPI aborts on (its error handler fatal):
+#       the same exit status with and without the profiler, and on standard
+#       error, before MPI's message, a line "mpiprof: error: KIND in
+#       MPI_... at FILE:LINE" for a mark of SCENARIO (each process writes its
+#       own, if MPI's abort has not ended it first); the findings of a
+#       protocol written anyway (a partial one) at the marked lines.
 
 run_scenario() {
     _prog=$1
@@ -74,4 +81,36 @@ run_scenario_partial() {
     [ -s "$_partial.json" ] || fail "scenario $_scen: no partial protocol of rank $_rank ($(ls "$tmp"/"$_scen".prof* 2>&1)): $(cat "$_scen.err")"
     "$PYTHON3" "$srcdir/check_findings.py" "$_partial.json" "$_src" "$_scen" "$_partial" \
         || fail "scenario $_scen: the findings of rank $_rank's partial protocol are not those marked in $(basename "$_src")"
+run_scenario_abort() {
+    _prog=$1
+    _src=$2
+    _scen=$3
+    _level=${4:-full}
+    set +e
+    "$MPIEXEC" -n 2 env MPIPROF_DISABLE=1 "./$_prog" "$_scen" >"$_scen.plain.out" 2>"$_scen.plain.err"
+    _plain=$?
+    "$MPIEXEC" -n 2 env MPIPROF_CHECK="$_level" MPIPROF_FORMAT=both MPIPROF_OVERWRITE=1 \
+        MPIPROF_OUTPUT="$tmp/$_scen.prof" "./$_prog" "$_scen" >"$_scen.out" 2>"$_scen.err"
+    _status=$?
+    set -e
+    [ "$_plain" -ne 0 ] || fail "scenario $_scen: MPI did not abort without the profiler"
+    [ "$_status" -eq "$_plain" ] \
+        || fail "scenario $_scen: exit status $_status with the profiler, $_plain without: $(cat "$_scen.err")"
+    _base=$(basename "$_src")
+    grep -n "expect [a-z,-]*\b$_scen\b[a-z,-]*:" "$_src" | while IFS=: read -r _line _rest; do
+        _kind=$(printf '%s\n' "$_rest" | sed -n "s/.*expect [a-z,-]*: *\([a-z-]*\).*/\1/p")
+        grep -q "^mpiprof: error: $_kind in MPI_[A-Za-z_]* at $_base:$_line " "$_scen.err" \
+            || fail "scenario $_scen: no line on stderr for $_kind at $_base:$_line: $(cat "$_scen.err")"
+        [ "$(grep -n "^mpiprof: error: $_kind in " "$_scen.err" | head -1 | cut -d: -f1)" -lt \
+            "$(grep -n "Abort\|Fatal error\|aborted" "$_scen.err" | head -1 | cut -d: -f1)" ] \
+            || fail "scenario $_scen: the line on stderr comes after MPI's: $(cat "$_scen.err")"
+        [ ! -f "$_scen.prof.json" ] || "$PYTHON3" - "$_scen.prof.json" "$_base" "$_kind" "$_line" <<'PY' \
+            || fail "scenario $_scen: the protocol written has no $_kind at $_base:$_line"
+import json, sys
+doc, base, kind, line = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3], int(sys.argv[4])
+found = [f for f in (doc.get("correctness") or {}).get("findings", []) if f["kind"] == kind and
+         any(fr.get("file") == base and fr.get("line") == line for fr in f.get("stack") or [])]
+sys.exit(0 if found else 1)
+PY
+    done
 }

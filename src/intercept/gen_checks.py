@@ -1,0 +1,228 @@
+"""The argument and buffer checks of a generated C wrapper
+(MPIPROF_CHECK=full, or a checksum asked for: src/intercept/check/argcheck.h),
+for gen_wrappers.py.
+
+Every check follows from a parameter's role, its MPI standard name, never
+from a list of functions:
+  count, sendcount, recvcount, incount, origin/target/result_count
+        not negative (in a function with a buffer, a request array or a
+        new datatype: the number of elements, requests or blocks)
+  dest, source          a rank of comm's group (the remote group of an
+        intercommunicator), MPI_PROC_NULL, and for source MPI_ANY_SOURCE
+  root                  a rank of comm; MPI_ROOT or MPI_PROC_NULL on an
+        intercommunicator
+  tag, sendtag, recvtag 0 to MPI_TAG_UB, a receive's also MPI_ANY_TAG (in a
+        function with dest or source)
+  comm, op, oldtype     not MPI_COMM_NULL, MPI_OP_NULL, MPI_DATATYPE_NULL
+        (nor a freed datatype)
+  request, status       pointers not NULL (MPI_STATUS_IGNORE allowed), and
+        their arrays with a count
+  buffers               the sides of the function's @bytes formula: `sent`
+        is read from sendbuf (else buf, buffer, origin_addr, inbuf), `recv`
+        written to recvbuf (else result_addr, buf, buffer, origin_addr); its
+        count the formula's factors, its datatype the MPI_Datatype one;
+        @root/@nonroot say where it matters; a peer MPI_PROC_NULL moves no
+        byte; per-process displacements (a *displs parameter) leave its
+        bytes unknown.  Its datatype must be valid and committed, a NULL
+        address touch no byte of the first page, and for point-to-point,
+        collective and I/O functions the send and receive buffers must not
+        share a byte, nor share one with a pending operation's.
+Requests a call creates, completes, frees or starts (its actions) and the
+MPI_Datatype handles it leaves (MPI_Datatype * parameters) are followed
+after the call; a completion or datatype call that goes by unseen (not
+profiled) makes the checks forget what they knew."""
+import re
+
+BUFFERS_SENT = ("sendbuf", "buf", "buffer", "origin_addr", "inbuf")
+BUFFERS_RECV = ("recvbuf", "result_addr", "buf", "buffer", "origin_addr")
+BUFFERS = set(BUFFERS_SENT + BUFFERS_RECV + ("outbuf", "compare_addr"))
+COUNTS = ("count", "sendcount", "recvcount", "incount", "origin_count", "target_count", "result_count")
+TRACKED = ("sendrecv", "collective", "io")
+PEERS = {"sent": ("dest", "target_rank"), "recv": ("source", "target_rank")}
+
+
+def scalar(fn, name, *types):
+    p = fn.by_name.get(name)
+    return p is not None and not p.array and "*" not in p.type and p.base_type in types
+
+
+def pointer(fn, name, base):
+    p = fn.by_name.get(name)
+    return p is not None and not p.array and "*" in p.type and p.base_type == base
+
+
+def array_length(fn):
+    return "count" if "count" in fn.by_name else "incount"
+
+
+def type_outputs(fn):
+    """The MPI_Datatype * parameters: handles the call leaves."""
+    return [p.name for p in fn.params if not p.array and "*" in p.type and p.base_type == "MPI_Datatype"
+            and "const" not in p.type]
+
+
+def type_arrays(fn):
+    """MPI_Datatype arrays the call may write (MPI_Type_get_contents)."""
+    return [p.name for p in fn.params if p.array and p.base_type == "MPI_Datatype" and "const" not in p.type]
+
+
+def side_factor(fn, factor):
+    """A @bytes factor as a count expression (None: the datatype)."""
+    has = fn.by_name
+    if factor in has and has[factor].base_type == "MPI_Datatype":
+        return None
+    if factor == "P":
+        return "mpp_comm_size(comm)"
+    if factor in ("NOUT", "NIN"):
+        return "mpp_comm_degree(comm, %d)" % (factor == "NOUT")
+    m = re.match(r'^sum\((\w+)\)$', factor)
+    if m:
+        suffix = "_c" if "MPI_Count" in has[m.group(1)].type else ""
+        length = ("mpp_comm_degree(comm, %d)" % m.group(1).startswith("send")
+                  if fn.operation().startswith("Neighbor_") else "mpp_comm_size(comm)")
+        return "mpp_sum_counts%s(%s, %s)" % (suffix, m.group(1), length)
+    m = re.match(r'^(\w+)\[rank\]$', factor)
+    if m:
+        return "(%s ? (int64_t)%s[mpp_comm_rank(comm)] : 0)" % (m.group(1), m.group(1))
+    return "(int64_t)(%s)" % factor
+
+
+def buffer_lines(fn, rule):
+    """mpp_chk_buffer calls for the @bytes sides of the call."""
+    has, out = fn.by_name, []
+    for direction in ("sent", "recv"):
+        expr = (rule or {}).get(direction)
+        names = BUFFERS_SENT if direction == "sent" else BUFFERS_RECV
+        param = next((n for n in names if n in has), None)
+        if not expr or not param or expr.startswith("sumw("):
+            continue
+        which = "MPP_CHK_ALL"
+        for suffix, w in (("@root", "MPP_CHK_ROOT"), ("@nonroot", "MPP_CHK_NONROOT")):
+            if expr.endswith(suffix):
+                expr, which = expr[:-len(suffix)], w
+        factors = expr.split("*")
+        types = [f for f in factors if side_factor(fn, f) is None]
+        if len(types) != 1:
+            continue
+        counts = [side_factor(fn, f) for f in factors if f != types[0]] or ["1"]
+        flags = ["MPP_CHK_WRITTEN"] if direction == "recv" else []
+        if fn.cls in TRACKED and "partitions" not in has:
+            flags.append("MPP_CHK_TRACK")
+        if any(f.startswith("sum(") for f in factors) and any("displs" in p.name for p in fn.params):
+            flags.append("MPP_CHK_NOLAYOUT")
+        inert = ["%s == MPI_PROC_NULL" % p for p in PEERS[direction] if scalar(fn, p, "int")]
+        if direction == "recv" and pointer(fn, "message", "MPI_Message"):
+            inert.append("(message && *message == MPI_MESSAGE_NO_PROC)")
+        flag = " | ".join(flags) or "0"
+        if inert:
+            flag = "%s | (%s ? MPP_CHK_INERT : 0)" % (flag, " || ".join(inert))
+        call = "mpp_chk_buffer(&mpp_chk, \"%s\", %s, %s, \"%s\", %s, %s);" % (
+            param, param, " * ".join(counts), types[0], types[0], flag)
+        if "root" in has and "comm" in has:
+            call = "if (mpp_chk_used(comm, root, %s)) %s" % (which, call)
+        out.append(call)
+    return out
+
+
+def argument_lines(fn):
+    """The checks of single arguments."""
+    has, out = fn.by_name, []
+    counted = (BUFFERS & set(has)) or "array_of_requests" in has or "newtype" in has
+    for name in COUNTS:
+        if counted and scalar(fn, name, "int", "MPI_Count"):
+            out.append("mpp_chk_count(&mpp_chk, \"%s\", %s);" % (name, name))
+    comm = scalar(fn, "comm", "MPI_Comm")
+    for name, receive in (("dest", 0), ("source", 1)):
+        if comm and scalar(fn, name, "int"):
+            out.append("mpp_chk_rank(&mpp_chk, \"%s\", %s, %d);" % (name, name, receive))
+    if comm and scalar(fn, "root", "int"):
+        out.append("mpp_chk_root(&mpp_chk, root);")
+    if "dest" in has or "source" in has:
+        for name in ("tag", "sendtag", "recvtag"):
+            receive = name == "recvtag" or (name == "tag" and "dest" not in has)
+            if scalar(fn, name, "int"):
+                out.append("mpp_chk_tag(&mpp_chk, \"%s\", %s, %d);" % (name, name, receive))
+    if scalar(fn, "op", "MPI_Op"):
+        out.append("mpp_chk_op(&mpp_chk, op);")
+    if scalar(fn, "oldtype", "MPI_Datatype"):
+        out.append("mpp_chk_type(&mpp_chk, \"oldtype\", oldtype);")
+    if pointer(fn, "request", "MPI_Request"):
+        out.append("mpp_chk_null(&mpp_chk, \"request\", request == NULL);")
+    if pointer(fn, "status", "MPI_Status"):
+        out.append("mpp_chk_null(&mpp_chk, \"status\", status == NULL && status != MPI_STATUS_IGNORE);")
+    n = array_length(fn)
+    if "array_of_requests" in has and n in has:
+        out.append("mpp_chk_null(&mpp_chk, \"array_of_requests\", array_of_requests == NULL && %s > 0);" % n)
+    if "array_of_statuses" in has and n in has:
+        out.append("mpp_chk_null(&mpp_chk, \"array_of_statuses\", array_of_statuses == NULL && "
+                   "array_of_statuses != MPI_STATUSES_IGNORE && %s > 0);" % n)
+    return out
+
+
+def before(fn, rule):
+    """The wrapper's lines before the PMPI call (after its mode is known)."""
+    comm = scalar(fn, "comm", "MPI_Comm")
+    args, bufs = argument_lines(fn), buffer_lines(fn, rule)
+    outs = type_outputs(fn)
+    out = ["    MPI_Datatype mpp_chk_%s = MPI_DATATYPE_NULL;" % t for t in outs]
+    capture = ["if (%s) mpp_chk_%s = *%s;" % (t, t, t) for t in outs]
+    if not (args or bufs):
+        return out + (["    if (MPP_CHK_ON()) {"] + ["        " + c for c in capture] + ["    }"] if outs else [])
+    body = ["mpp_chk_begin(&mpp_chk, &call, %s, %d);" % ("comm" if comm else "MPI_COMM_NULL", comm)] + args
+    if bufs and comm:  # counts of P, the rank, significance: comm's
+        body += ["if (comm != MPI_COMM_NULL) {"] + ["    " + b for b in bufs] + ["}"]
+    else:
+        body += bufs
+    if bufs:
+        body.append("mpp_chk_end(&mpp_chk, %d);" % ("persistent" in fn.actions))
+    body += capture
+    return ["    mpp_chk_t mpp_chk;"] + out + ["    if (MPP_CHK_ON()) {"] + ["        " + b for b in body] + ["    }"]
+
+
+def after(fn, rule, arr, n):
+    """The wrapper's lines after mpp_call_end: requests created, handled;
+    datatype handles left."""
+    body = []
+    tracked = any("MPP_CHK_TRACK" in b for b in buffer_lines(fn, rule))
+    if tracked and fn.actions & {"request", "persistent"}:
+        body.append("if (ret == MPI_SUCCESS) mpp_chk_created(&mpp_chk, *request, %d, __builtin_return_address(0));"
+                    % ("persistent" in fn.actions))
+    for action, what in (("complete", "MPP_CHK_COMPLETE"), ("free", "MPP_CHK_FREE"), ("start", "MPP_CHK_START")):
+        if action in fn.actions:
+            call = "mpp_chk_handled(&call, &handled, %s, %s, %s);" % (arr, n, what)
+            body.append("if (ret == MPI_SUCCESS) " + call if action == "start" else call)
+    for t in type_outputs(fn):
+        body.append("if (ret == MPI_SUCCESS && %s) mpp_chk_type_out(mpp_chk_%s, *%s);" % (t, t, t))
+    if type_arrays(fn):
+        body.append("mpp_chk_unseen(0, 1);")
+    if not body:
+        return []
+    return ["    if (MPP_CHK_ON()) {"] + ["        " + b for b in body] + ["    }"]
+
+
+def unseen_args(fn):
+    """What a call of fn that is not profiled makes the checks forget."""
+    requests = bool(fn.actions & {"complete", "free"})
+    types = bool(type_outputs(fn) or type_arrays(fn))
+    return (int(requests), int(types)) if requests or types else None
+
+
+def passthrough(fn, call):
+    """The wrapper's lines for a call it does not profile."""
+    forget = unseen_args(fn)
+    if not forget:
+        return ["    if (!mpp_mode)", "        return %s;" % call]
+    return ["    if (!mpp_mode) {", "        if (MPP_CHK_ON())", "            mpp_chk_unseen(%d, %d);" % forget,
+            "        return %s;" % call, "    }"]
+
+
+def f08_after(fn):
+    """An mpi_f08 (or Open MPI Fortran) entry point's lines after
+    mpp_call_end: requests it completed or freed leave (which ones it does
+    not tell); datatype calls are not followed."""
+    body = []
+    if fn.actions & {"complete", "free"}:
+        body.append("mpp_chk_forget(&handled);")
+    if type_outputs(fn) or type_arrays(fn):
+        body.append("mpp_chk_unseen(0, 1);")
+    return ["    if (MPP_CHK_ON()) {"] + ["        " + b for b in body] + ["    }"] if body else []

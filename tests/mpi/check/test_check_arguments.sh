@@ -1,0 +1,30 @@
+#!/bin/sh
+# check_arguments: invalid-argument (MPIPROF_CHECK=full) finds each
+# argument MPI forbids (a negative count; a rank, root or tag out of range;
+# a null communicator or operation; a NULL request, status or buffer; an
+# uncommitted or freed datatype) at the call that passes it, on every
+# process, exactly as args.c marks them, with the program's status and
+# output those without the profiler (MPI_ERRORS_RETURN: MPI returns the
+# error and the run goes on); the values MPI allows that look alike
+# (MPI_PROC_NULL, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_BOTTOM, MPI_IN_PLACE,
+# MPI_ROOT on an intercommunicator, NULL with no element, a buffer that
+# matters at the root only) give none, at full and basic; where MPI aborts
+# (fatal-count) the line on standard error comes first, and the exit status
+# is MPI's.
+set -eu
+# shellcheck source=../lib/common.sh
+. "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
+# shellcheck source=scenario.sh
+. "$srcdir/scenario.sh"
+need_var MPICC_PROF
+
+cd "$tmp"
+"$MPICC_PROF" -g -o args "$srcdir/args.c" || fail "compiling args.c with mpicc-prof"
+for s in negative-count bad-rank bad-root bad-tag null-buffer uncommitted-type freed-type null-comm null-op \
+    null-request null-status legal-args; do
+    run_scenario args "$srcdir/args.c" "$s"
+done
+run_scenario args "$srcdir/args.c" legal-args basic
+run_scenario args "$srcdir/args.c" legal-args full,checksum
+run_scenario_abort args "$srcdir/args.c" fatal-count
+echo "PASS: check_arguments"
