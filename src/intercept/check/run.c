@@ -57,8 +57,6 @@ int mpp_check_call_frames(const mpp_call_t *c, uintptr_t *frames)
     return depth;
 }
 
-int mpp_check_call_frames(const mpp_call_t *c, uintptr_t *frames) { return call_frames(c, frames); }
-
 static void add_v(int kind, int severity, uint32_t fid, const uintptr_t *frames, int depth, int32_t peer,
                   uint32_t other_fid, uintptr_t other_address, const char *fmt, va_list ap)
 {

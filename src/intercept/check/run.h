@@ -37,9 +37,6 @@ void mpp_check_report(const mpp_call_t *c, int kind, int32_t peer, uint32_t othe
 void mpp_check_report_at(int kind, int severity, uint32_t fid, const uintptr_t *frames, int depth, int32_t peer,
                          uint32_t other_fid, uintptr_t other_address, const char *fmt, ...)
     __attribute__((format(printf, 9, 10)));
-/* Call c's stack (MPP_MAX_DEPTH frames, its depth returned): its cell's
- * once mpp_call_end ran, else captured from its wrapper's frame. */
-int mpp_check_call_frames(const mpp_call_t *c, uintptr_t *frames);
 /* An error MPI will abort on: one line on standard error now (unless
  * MPIPROF_QUIET), with the call site, then the finding as above. */
 void mpp_check_report_now(const mpp_call_t *c, int kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
