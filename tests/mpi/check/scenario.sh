@@ -81,6 +81,8 @@ run_scenario_partial() {
     [ -s "$_partial.json" ] || fail "scenario $_scen: no partial protocol of rank $_rank ($(ls "$tmp"/"$_scen".prof* 2>&1)): $(cat "$_scen.err")"
     "$PYTHON3" "$srcdir/check_findings.py" "$_partial.json" "$_src" "$_scen" "$_partial" \
         || fail "scenario $_scen: the findings of rank $_rank's partial protocol are not those marked in $(basename "$_src")"
+}
+
 run_scenario_abort() {
     _prog=$1
     _src=$2
