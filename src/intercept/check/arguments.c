@@ -64,6 +64,7 @@ static void __attribute__((format(printf, 2, 3))) invalid(mpp_chk_t *k, const ch
         mpp_check_report_now(k->call, MPP_FIND_INVALID_ARGUMENT, "%s", detail);
     else
         mpp_check_report(k->call, MPP_FIND_INVALID_ARGUMENT, -1, 0, 0, "%s", detail);
+    mpp_check_note_invalid(k->call);
 }
 
 void mpp_chk_begin(mpp_chk_t *k, mpp_call_t *c, MPI_Comm comm, int has_comm)

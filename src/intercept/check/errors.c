@@ -154,6 +154,8 @@ void mpp_check_error_text(int code, char *out, size_t size)
 
 void mpp_check_mpi_error(const mpp_call_t *c, int code)
 {
+    if (mpp_check_was_invalid(c)) /* reported as the invalid argument it is */
+        return;
     char detail[MPP_FINDING_DETAIL];
     mpp_check_error_text(code, detail, sizeof detail);
     mpp_check_report(c, MPP_FIND_MPI_ERROR, -1, 0, 0, "%s", detail);
@@ -206,7 +208,8 @@ static void raised(int as, MPI_Comm comm, int code)
     uint32_t fid = c ? c->fid : MPP_FINDING_NO_FUNCTION;
     char detail[MPP_FINDING_DETAIL];
     mpp_check_error_text(code, detail, sizeof detail);
-    mpp_check_report_at(MPP_FIND_MPI_ERROR, -1, fid, frames, depth, -1, 0, 0, "%s", detail);
+    if (!mpp_check_was_invalid(c)) /* else reported as the invalid argument it is */
+        mpp_check_report_at(MPP_FIND_MPI_ERROR, -1, fid, frames, depth, -1, 0, 0, "%s", detail);
     print_fatal(fid, code);
     /* MPI_ERRORS_ARE_FATAL ends every process (MPICH: the job); _ABORT
      * those of the communicator (MPICH: of the job too, for a window or

@@ -131,6 +131,17 @@ void mpp_check_report_now(const mpp_call_t *c, int kind, const char *fmt, ...)
     mpp_findings_add_as(kind, -1, fid, frames, depth, -1, 0, 0, detail);
 }
 
+static __thread const mpp_call_t *invalid_call __attribute__((tls_model("initial-exec")));
+static __thread uint64_t invalid_t0 __attribute__((tls_model("initial-exec")));
+
+void mpp_check_note_invalid(const mpp_call_t *c)
+{
+    invalid_call = c;
+    invalid_t0 = c->t0; /* (a later call may reuse the same stack slot: its t0 differs) */
+}
+
+int mpp_check_was_invalid(const mpp_call_t *c) { return c && c == invalid_call && c->t0 == invalid_t0; }
+
 /* The checks that look at what the run left, each in its file. */
 void mpp_check_run_end(int finalize)
 {

@@ -51,6 +51,12 @@ void mpp_check_call_position(const uintptr_t *frames, int depth, char *out, size
  * name. */
 #define MPP_CHECK_SIGNAL_FID(sig) ((uint32_t)MPP_NFUNCTIONS + 1 + (uint32_t)(sig))
 
+/* A call whose arguments were found invalid (invalid-argument): the error
+ * MPI then returns or raises for it is the same misuse, not an mpi-error
+ * of its own.  Per thread: the call is the thread's current one. */
+void mpp_check_note_invalid(const mpp_call_t *c);
+int mpp_check_was_invalid(const mpp_call_t *c);
+
 /* The end of the run (MPI_Finalize: `finalize` 1), or of the process (a
  * partial protocol: 0): the checks that look at what is left (requests,
  * handles, messages) report it.  Once. */
