@@ -1,8 +1,14 @@
 /* The findings of a process (src/check/findings.c): one entry per kind
  * and call site with its count and first details, bounded, what does not
- * fit counted. */
+ * fit counted; read whole by a child forked while a thread adds. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "check/finding_list.h"
 #include "check/findings.h"
@@ -57,6 +63,68 @@ START_TEST(test_findings_bad_args)
     mpp_findings_free();
 }
 END_TEST
+
+/* A thread that adds findings at many sites (the store growing, its lock
+ * held most of the time), until told to stop. */
+static atomic_int adding;
+
+static void *adder(void *arg)
+{
+    (void)arg;
+    for (uintptr_t i = 0; atomic_load(&adding); i++) {
+        uintptr_t frame[1] = {i % 3000 + 1};
+        mpp_findings_add(MPP_FIND_MPI_ERROR, 1, frame, 1, -1, 0, 0, "x");
+    }
+    return NULL;
+}
+
+/* In a child forked meanwhile (as for a partial protocol), the store after
+ * mpp_findings_forked: whole entries, and no wait for the lock that the
+ * adding thread, absent from the child, held at the fork. */
+static int child_reads_whole(void)
+{
+    sigset_t alrm;
+    sigemptyset(&alrm);
+    sigaddset(&alrm, SIGALRM);
+    sigprocmask(SIG_UNBLOCK, &alrm, NULL);
+    signal(SIGALRM, SIG_DFL);
+    alarm(2); /* a lock never released: killed */
+    mpp_findings_forked();
+    size_t n;
+    uint64_t dropped;
+    mpp_finding_t *f = mpp_findings_take(&n, &dropped);
+    int ok = n <= 3000;
+    for (size_t i = 0; i < n && ok; i++)
+        ok = f[i].kind == MPP_FIND_MPI_ERROR && f[i].count >= 1 && f[i].depth == 1 && f[i].frames[0] >= 1 &&
+             f[i].frames[0] <= 3000 && !strcmp(f[i].detail, "x");
+    mpp_findings_add(MPP_FIND_ABORT, 2, NULL, 0, -1, 0, 0, "the child's own");
+    free(f);
+    f = mpp_findings_take(&n, &dropped);
+    ok = ok && n >= 1 && f[n - 1].kind == MPP_FIND_ABORT;
+    return ok ? 0 : 1;
+}
+
+START_TEST(test_findings_forked)
+{
+    for (int round = 0; round < 4; round++) {
+        mpp_findings_init(4096);
+        atomic_store(&adding, 1);
+        pthread_t thread;
+        ck_assert_int_eq(pthread_create(&thread, NULL, adder, NULL), 0);
+        for (int k = 0; k < 10; k++) {
+            usleep((useconds_t)(k * 300));
+            pid_t pid = fork();
+            if (pid == 0)
+                _exit(child_reads_whole());
+            int status = 0;
+            ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+            ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "round %d, fork %d: status %d", round, k,
+                          status);
+        }
+        atomic_store(&adding, 0);
+        pthread_join(thread, NULL);
+    }
+    mpp_findings_free();
 
 /* ---- the lists the protocol reports (src/check/finding_list.c) ---- */
 
@@ -176,6 +244,8 @@ Suite *findings_suite(void)
     tcase_add_test(tc, test_finding_list_merge);
     tcase_add_test(tc, test_finding_list_bounded);
     tcase_add_test(tc, test_finding_list_corrupt);
+    tcase_add_test(tc, test_findings_forked);
+    tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
 }

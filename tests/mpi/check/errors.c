@@ -210,7 +210,7 @@ static void incomplete(void)
         MPI_Recv(&x, 1, MPI_INT, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* expect incomplete: abort ranks=0 */ /* expect incomplete: incomplete-call ranks=0 */
     } else {
         MPI_Recv(&pid, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        sleep(1); /* rank 0 is in its MPI_Recv by then */
+        sleep(2); /* rank 0 is in its MPI_Recv by then */
         kill((pid_t)pid, SIGTERM);
         wait_forever();
     }
