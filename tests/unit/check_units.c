@@ -36,6 +36,7 @@ int main(void)
     srunner_add_suite(sr, numfmt_suite());
     srunner_add_suite(sr, signature_suite());
     srunner_add_suite(sr, findings_suite());
+    srunner_add_suite(sr, between_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -40,6 +40,7 @@ Suite *clock_suite(void);
 Suite *numfmt_suite(void);
 Suite *signature_suite(void);
 Suite *findings_suite(void);
+Suite *between_suite(void);
 
 /* failing_alloc.c: the n-th allocation of the test program from now on
  * fails (0: none; where testable, not with AddressSanitizer). */
