@@ -137,6 +137,10 @@ EXTRA_DIST += \
 	tests/mpi/check/errors_f08.f90 \
 	tests/mpi/check/args.c \
 	tests/mpi/check/buffers.c
+# between processes (between.c): collectives' members that disagree, and
+# messages whose receive disagrees with their send or that never pair
+MPI_TESTS += tests/mpi/check/test_check_collectives.sh tests/mpi/check/test_check_p2p.sh
+EXTRA_DIST += tests/mpi/check/between.c
 
 # --- correctness/: the profiler changes nothing the program sees of MPI, and
 # valgrind finds no error in it

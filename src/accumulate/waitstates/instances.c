@@ -3,9 +3,12 @@
 
 #include "accumulate/waitstates/waitstates.h"
 
-void mpp_batch_pool_init(mpp_batch_pool_t *p, int size)
+void mpp_batch_pool_init(mpp_batch_pool_t *p, int size) { mpp_batch_pool_init_rows(p, size, 0); }
+
+void mpp_batch_pool_init_rows(mpp_batch_pool_t *p, int size, int rows)
 {
     p->size = size;
+    p->rows = rows;
     p->spares = NULL;
 }
 
@@ -18,7 +21,7 @@ mpp_instance_batch_t *mpp_batch_get(mpp_batch_pool_t *p)
     }
     if (!(b = calloc(1, sizeof *b)))
         return NULL;
-    b->values = malloc(3 * (size_t)p->size * sizeof *b->values);
+    b->values = malloc((3 + (size_t)p->rows) * (size_t)p->size * sizeof *b->values);
     b->origins = malloc((size_t)p->size * sizeof *b->origins);
     b->places = malloc((size_t)p->size * sizeof *b->places);
     if (!b->values || !b->origins || !b->places) {
@@ -70,6 +73,19 @@ void mpp_instances_next_batch(mpp_instances_t *r)
     }
     r->fill.first = r->count;
     r->fill.buf = mpp_batch_get(r->pool); /* NULL: not kept, still counted */
+    size_t from = 3 * (size_t)r->pool->size, to = from + (size_t)r->pool->rows * (size_t)r->pool->size;
+    for (size_t i = from; r->fill.buf && i < to; i++)
+        r->fill.buf->values[i] = INT64_MIN; /* an instance without check values changes no member's maximum */
+}
+
+void mpp_instances_set_rows(mpp_instances_t *r, const int64_t *values)
+{
+    mpp_instance_batch_t *b = r->fill.buf;
+    int size = r->pool->size, j = r->fill.n - 1;
+    if (!b || j < 0)
+        return;
+    for (int k = 0; k < r->pool->rows; k++)
+        b->values[(3 + k) * size + j] = values[k];
 }
 
 void mpp_instances_end(mpp_instances_t *r, uint64_t i, int64_t exit)
@@ -86,15 +102,20 @@ void mpp_instances_end(mpp_instances_t *r, uint64_t i, int64_t exit)
 int mpp_instances_take(mpp_instances_t *r, mpp_batch_slot_t *slot, int64_t *fallback, mpp_instance_batch_t **buf,
                        int *n)
 {
-    int size = r->pool->size, count = slot->n, unknown = 0;
+    int size = r->pool->size, rows = r->pool->rows, count = slot->n, unknown = 0;
     mpp_instance_batch_t *b = slot->buf;
     *n = count;
     *buf = b;
     if (b) {
-        /* entries, exits and negated exits, each `count` long, one after the other */
+        /* entries, exits and negated exits, each `count` long, one after the
+         * other, then the check rows (each moves down: no row is overwritten
+         * before it moved) */
         int64_t *v = b->values;
-        if (count < size)
+        if (count < size) {
             memmove(v + count, v + size, (size_t)count * sizeof *v);
+            for (int k = 3; k < 3 + rows; k++)
+                memmove(v + (size_t)k * count, v + (size_t)k * size, (size_t)count * sizeof *v);
+        }
         for (int j = 0; j < count; j++) {
             int64_t exit = v[count + j];
             int known = exit != INT64_MIN;
@@ -107,6 +128,8 @@ int mpp_instances_take(mpp_instances_t *r, mpp_batch_slot_t *slot, int64_t *fall
         for (int j = 0; j < count; j++) {
             fallback[j] = fallback[count + j] = INT64_MIN;
             fallback[2 * count + j] = INT64_MAX;
+            for (int k = 3; k < 3 + rows; k++)
+                fallback[(size_t)k * count + j] = INT64_MIN;
         }
         unknown = count;
     }

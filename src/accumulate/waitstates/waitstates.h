@@ -174,19 +174,24 @@ static inline int mpp_p2p_stream_due(const mpp_p2p_t *m, int batch) { return m->
  * enough for the batches in flight. */
 typedef struct mpp_instance_batch {
     struct mpp_instance_batch *next; /* among the pool's spares */
-    int64_t *values;                 /* [3 * size]: entries, exits, negated exits (mpp_instances_take) */
-    mpp_request_origin_t *origins;   /* [size]: the cells of the instances */
-    uint64_t *places;                /* [size]: their places in the interval log (intervals.h, packed) */
-    const int64_t *max;              /* set by the caller: the maxima over members, once reduced */
-    int n;                           /* instances in it, once taken */
+    int64_t *values; /* [(3 + rows) * size]: entries, exits, negated exits (mpp_instances_take), then the
+                        pool's rows of values the correctness checks reduce with them (check/collcheck.h) */
+    mpp_request_origin_t *origins; /* [size]: the cells of the instances */
+    uint64_t *places;              /* [size]: their places in the interval log (intervals.h, packed) */
+    const int64_t *max;            /* set by the caller: the maxima over members, once reduced */
+    int n;                         /* instances in it, once taken */
 } mpp_instance_batch_t;
 
 typedef struct {
     int size; /* instances per batch */
+    int rows; /* rows of the checks' values per instance (0: checks off, the batch as without them) */
     mpp_instance_batch_t *spares;
 } mpp_batch_pool_t;
 
 void mpp_batch_pool_init(mpp_batch_pool_t *p, int size);
+/* The same with `rows` more values per instance, reduced (maximum) with
+ * its instants: the correctness checks' (check/collcheck.h). */
+void mpp_batch_pool_init_rows(mpp_batch_pool_t *p, int size, int rows);
 /* A buffer for `size` instances: a spare, else allocated (NULL: no memory). */
 mpp_instance_batch_t *mpp_batch_get(mpp_batch_pool_t *p);
 void mpp_batch_put(mpp_batch_pool_t *p, mpp_instance_batch_t *b);
@@ -240,14 +245,18 @@ static inline uint64_t mpp_instances_begin(mpp_instances_t *r, int64_t entry, in
     }
     return i;
 }
+/* The check rows of the instance begun last (values[rows], one per row;
+ * nothing when its batch has no buffer). */
+void mpp_instances_set_rows(mpp_instances_t *r, const int64_t *values);
 /* Instance i completed at `exit` (ignored once its batch was taken). */
 void mpp_instances_end(mpp_instances_t *r, uint64_t i, int64_t exit);
 /* Take the batch of slot (due or pending) for its reduction: its buffer's
- * values become sent[3n], their entries, exits and negated exits (an exit
- * not known yet: INT64_MIN and INT64_MAX, so that the maximum over members
- * says someone did not know it); *buf its buffer (the caller's now, with
- * the cells in origins), or NULL when there is none: then `fallback`
- * [3 * size] gets values that leave the other members' maxima as they are.
+ * values become sent[(3 + rows) n], their entries, exits and negated exits
+ * (an exit not known yet: INT64_MIN and INT64_MAX, so that the maximum
+ * over members says someone did not know it), then each check row (n
+ * values each); *buf its buffer (the caller's now, with the cells in
+ * origins), or NULL when there is none: then `fallback` [(3 + rows) size]
+ * gets values that leave the other members' maxima as they are.
  * Returns how many exits were not known; *n the batch's instances. */
 int mpp_instances_take(mpp_instances_t *r, mpp_batch_slot_t *slot, int64_t *fallback, mpp_instance_batch_t **buf,
                        int *n);

@@ -4,7 +4,7 @@
 #include "accumulate/waitstates/commids.h"
 #include "intercept/waitstates/exchange.h"
 
-enum { TAG_STREAM = 7201, TAG_REDUCTION = 7202 };
+enum { TAG_STREAM = 7201, TAG_REDUCTION = 7202, TAG_CHECK = 7203 };
 
 /* A reduction message: this header, then n int64_t values. */
 typedef struct {
@@ -42,6 +42,13 @@ static message_t *spare, *in_flight, *queue, **queue_tail = &queue;
 static int sending, reclaiming;
 static receive_t stream_in = {TAG_STREAM, 0, 0, MPI_REQUEST_NULL, NULL};
 static receive_t reductions_in = {TAG_REDUCTION, 0, 0, MPI_REQUEST_NULL, NULL};
+/* The check records' stream (none when check_bytes is 0): a batch being
+ * filled per destination, `check_fill[dest]` records in it. */
+static receive_t check_in = {TAG_CHECK, 0, 0, MPI_REQUEST_NULL, NULL};
+static int check_bytes;
+static message_t **check_filling;
+static int *check_fill;
+static void (*check_replay)(int source, const unsigned char *records, int n);
 mpp_reductions_t mpp_wsx_reductions;
 static mpp_tree_t world_tree;             /* this process in the tree of all processes (the end's rounds) */
 static uint64_t data_sent, data_received; /* stream batches and reduction messages, not the rounds' */
@@ -201,6 +208,43 @@ int mpp_wsx_record_send_else_locked(int dest, uint32_t channel, int32_t tag, int
     return 1;
 }
 
+static void flush_checks_locked(int dest)
+{
+    message_t *m = check_filling[dest];
+    if (!m || !check_fill[dest])
+        return;
+    int bytes = check_fill[dest] * check_bytes;
+    check_filling[dest] = NULL;
+    check_fill[dest] = 0;
+    queue_locked(m, dest, TAG_CHECK, bytes, 1);
+}
+
+int mpp_wsx_check_record_locked(int dest, const void *record)
+{
+    if (!check_bytes || dest < 0 || dest >= mpp_wsx_world_size)
+        return 0;
+    message_t *m = check_filling[dest];
+    if (!m && !(m = check_filling[dest] = new_message_locked()))
+        return 0;
+    memcpy(m->data + (size_t)check_fill[dest]++ * (size_t)check_bytes, record, (size_t)check_bytes);
+    if (check_fill[dest] == batch)
+        flush_checks_locked(dest);
+    return 1;
+}
+
+void mpp_wsx_check_replay(void (*replay)(int source, const unsigned char *records, int n))
+{
+    take();
+    check_replay = replay;
+    give();
+}
+
+static void replay_checks_locked(int source, const unsigned char *data, int bytes)
+{
+    if (check_replay && check_bytes)
+        check_replay(source, data, bytes / check_bytes);
+}
+
 /* ------------------------------------------------------------------ */
 /* Reductions */
 
@@ -226,9 +270,9 @@ static void ended_locked(mpp_reduction_t *r)
         round_done = 1;
         return;
     }
-    if (r->mismatch)
+    if (r->mismatch && r->seq != MPP_WS_COUNT_SEQ) /* (the checks' counts are not the wait states') */
         stats.dropped++;
-    cb.result(r->user, r->mismatch ? NULL : r->values, r->n);
+    cb.result(r->user, r->seq, r->mismatch ? NULL : r->values, r->n);
 }
 
 static void step_locked(mpp_reduction_t *r, mpp_reduction_next_t next)
@@ -251,8 +295,8 @@ static void reduce_locked(uint64_t id, uint64_t seq, int op, int n, const int64_
     mpp_reduction_next_t next = mpp_reduction_own(&mpp_wsx_reductions, id, seq, op, n, values, tree, user, &r);
     if (next == MPP_REDUCTION_ERROR) {
         if (id != MPP_COMM_ID_CONTROL) {
-            stats.dropped++;
-            cb.result(user, NULL, n);
+            stats.dropped += seq != MPP_WS_COUNT_SEQ;
+            cb.result(user, seq, NULL, n);
         }
         return;
     }
@@ -318,6 +362,9 @@ static void progress_receive(receive_t *in)
             data_received++;
             cb.replay(status.MPI_SOURCE, (const mpp_send_record_t *)(const void *)in->buffer,
                       bytes / (int)sizeof(mpp_send_record_t));
+        } else if (in == &check_in) {
+            data_received++;
+            replay_checks_locked(status.MPI_SOURCE, in->buffer, bytes);
         } else {
             dispatch_reduction_locked(in->buffer, bytes);
         }
@@ -334,6 +381,8 @@ static void progress_receive(receive_t *in)
 void mpp_wsx_progress_stream(void)
 {
     progress_receive(&stream_in);
+    if (check_bytes)
+        progress_receive(&check_in);
     reclaim();
 }
 
@@ -350,6 +399,9 @@ static void deliver_locally(message_t *list)
         if (m->tag == TAG_STREAM) {
             data_received++;
             cb.replay(self, records_of(m), m->bytes / (int)sizeof(mpp_send_record_t));
+        } else if (m->tag == TAG_CHECK) {
+            data_received++;
+            replay_checks_locked(self, m->data, m->bytes);
         } else {
             dispatch_reduction_locked(m->data, m->bytes);
         }
@@ -371,7 +423,8 @@ static void cancel_receive(receive_t *in)
 
 /* ------------------------------------------------------------------ */
 
-int mpp_wsx_start(MPI_Comm c, int batch_size, mpp_mt_lock_t *l, mpp_wsx_callbacks_t callbacks)
+int mpp_wsx_start(MPI_Comm c, int batch_size, int width, int check_records, mpp_mt_lock_t *l,
+                  mpp_wsx_callbacks_t callbacks)
 {
     comm = c;
     batch = batch_size;
@@ -383,18 +436,27 @@ int mpp_wsx_start(MPI_Comm c, int batch_size, mpp_mt_lock_t *l, mpp_wsx_callback
     queue_tail = &queue;
     sending = reclaiming = 0;
     size_t stream_bytes = (size_t)batch * sizeof(mpp_send_record_t);
-    size_t reduction_bytes = sizeof(reduction_header_t) + 3 * (size_t)batch * sizeof(int64_t);
+    size_t reduction_bytes = sizeof(reduction_header_t) + (size_t)width * (size_t)batch * sizeof(int64_t);
+    size_t check_batch_bytes = (size_t)batch * (size_t)check_records;
     capacity = stream_bytes > reduction_bytes ? stream_bytes : reduction_bytes;
+    capacity = check_batch_bytes > capacity ? check_batch_bytes : capacity;
     PMPI_Comm_size(comm, &mpp_wsx_world_size);
     PMPI_Comm_rank(comm, &self);
     filling = calloc((size_t)mpp_wsx_world_size, sizeof *filling);
     mpp_wsx_cursors = calloc((size_t)mpp_wsx_world_size, sizeof *mpp_wsx_cursors);
     stream_in.buffer = malloc(capacity);
     reductions_in.buffer = malloc(capacity);
+    check_bytes = check_records;
+    check_filling = check_bytes ? calloc((size_t)mpp_wsx_world_size, sizeof *check_filling) : NULL;
+    check_fill = check_bytes ? calloc((size_t)mpp_wsx_world_size, sizeof *check_fill) : NULL;
+    check_in.buffer = check_bytes ? malloc(capacity) : NULL;
     int *everyone = malloc((size_t)mpp_wsx_world_size * sizeof *everyone);
-    if (!filling || !mpp_wsx_cursors || !stream_in.buffer || !reductions_in.buffer || !everyone) {
+    if (!filling || !mpp_wsx_cursors || !stream_in.buffer || !reductions_in.buffer || !everyone ||
+        (check_bytes && (!check_filling || !check_fill || !check_in.buffer))) {
         free(filling), free(mpp_wsx_cursors), free(stream_in.buffer), free(reductions_in.buffer), free(everyone);
+        free(check_filling), free(check_fill), free(check_in.buffer);
         filling = NULL, mpp_wsx_cursors = NULL, stream_in.buffer = reductions_in.buffer = NULL;
+        check_filling = NULL, check_fill = NULL, check_in.buffer = NULL, check_bytes = 0;
         mpp_wsx_world_size = 0;
         return -1;
     }
@@ -410,6 +472,10 @@ int mpp_wsx_start(MPI_Comm c, int batch_size, mpp_mt_lock_t *l, mpp_wsx_callback
         post(&stream_in);
         post(&reductions_in);
         stream_in.active = reductions_in.active = 1;
+        if (check_bytes) {
+            post(&check_in);
+            check_in.active = 1;
+        }
     }
     return 0;
 }
@@ -427,8 +493,8 @@ static void drop_left(mpp_reduction_t *r, void *arg)
 {
     (void)arg;
     if (r->own && r->comm != MPP_COMM_ID_CONTROL) {
-        stats.dropped++;
-        cb.result(r->user, NULL, r->n);
+        stats.dropped += r->seq != MPP_WS_COUNT_SEQ;
+        cb.result(r->user, r->seq, NULL, r->n);
     }
 }
 
@@ -436,10 +502,19 @@ static void stop(void)
 {
     cancel_receive(&stream_in);
     cancel_receive(&reductions_in);
+    cancel_receive(&check_in);
     mpp_reductions_each(&mpp_wsx_reductions, drop_left, NULL);
     mpp_reductions_free(&mpp_wsx_reductions);
     for (int d = 0; filling && d < mpp_wsx_world_size; d++)
         free(filling[d]);
+    for (int d = 0; check_filling && d < mpp_wsx_world_size; d++)
+        free(check_filling[d]);
+    free(check_filling);
+    free(check_fill);
+    check_filling = NULL;
+    check_fill = NULL;
+    check_bytes = 0;
+    check_replay = NULL;
     free(filling);
     free(mpp_wsx_cursors);
     filling = NULL;
@@ -460,8 +535,11 @@ void mpp_wsx_cancel(void)
 void mpp_wsx_finish(void)
 {
     take();
-    for (int d = 0; d < mpp_wsx_world_size; d++)
+    for (int d = 0; d < mpp_wsx_world_size; d++) {
         flush_stream_locked(d);
+        if (check_bytes)
+            flush_checks_locked(d);
+    }
     give();
     mpp_wsx_flush();
     int64_t previous[2] = {-1, -1};
@@ -469,6 +547,8 @@ void mpp_wsx_finish(void)
     for (uint64_t round = 0;;) {
         progress_receive(&stream_in);
         progress_receive(&reductions_in);
+        if (check_bytes)
+            progress_receive(&check_in);
         reclaim();
         take();
         if (!running) {

@@ -8,6 +8,9 @@
  *               (maximum) over its members along a binomial tree
  *               (treereduce.h): a member's part goes up, the result comes
  *               down, each message naming its communicator id and batch.
+ *   checks      with the correctness checks between processes on, their
+ *               send records (intercept/check/messages.h), a stream as
+ *               the first, of records of a size chosen at MPI_Init.
  *
  * Every receive is one posted MPI_Irecv per kind (any source), tested from
  * the hooks; sends go out with MPI_Issend.  Under MPI_THREAD_MULTIPLE the
@@ -38,19 +41,27 @@
 typedef struct {
     /* n send records of the stream from world rank source (lock held) */
     void (*replay)(int source, const mpp_send_record_t *records, int n);
-    /* a reduction given with `user` ended: its n values, or NULL when it
+    /* reduction seq given with `user` ended: its n values, or NULL when it
      * was dropped (lock held) */
-    void (*result)(void *user, const int64_t *values, int n);
+    void (*result)(void *user, uint64_t seq, const int64_t *values, int n);
 } mpp_wsx_callbacks_t;
+
+/* The sequence number of a communicator's one reduction of its counts of
+ * collective calls at its end (batches count from 0): the checks'. */
+#define MPP_WS_COUNT_SEQ UINT64_MAX
 
 typedef struct {
     uint64_t batches, batch_bytes; /* stream batches sent and their bytes */
     uint64_t dropped;              /* reductions that ended without a result */
 } mpp_wsx_stats_t;
 
-/* batch: records per stream batch; a reduction has at most 3 x batch
- * values.  Returns 0, -1 when out of memory (nothing to undo then). */
-int mpp_wsx_start(MPI_Comm comm, int batch, mpp_mt_lock_t *lock, mpp_wsx_callbacks_t callbacks);
+/* batch: records per stream batch; a reduction has at most `width` x
+ * batch values; check_records: bytes of a check record (0: no such
+ * stream).  Returns 0, -1 when out of memory (nothing to undo then). */
+int mpp_wsx_start(MPI_Comm comm, int batch, int width, int check_records, mpp_mt_lock_t *lock,
+                  mpp_wsx_callbacks_t callbacks);
+/* Where the check records go: n records from world rank source (lock held). */
+void mpp_wsx_check_replay(void (*replay)(int source, const unsigned char *records, int n));
 /* Stop at once (right after start, when it did not start everywhere). */
 void mpp_wsx_cancel(void);
 /* MPI_Finalize: the end of the exchange described above. */
@@ -80,6 +91,9 @@ static inline int mpp_wsx_record_send_locked(int dest, uint32_t channel, int32_t
     }
     return mpp_wsx_record_send_else_locked(dest, channel, tag, entry);
 }
+/* A check record (check_records bytes) for world rank dest; 0 when not
+ * recorded. */
+int mpp_wsx_check_record_locked(int dest, const void *record);
 /* This process's values of reduction seq of communicator comm (a member,
  * at `tree`); `user` comes back to the result callback. */
 void mpp_wsx_reduce_locked(uint64_t comm, uint64_t seq, int n, const int64_t *values, const mpp_tree_t *tree,

@@ -1,6 +1,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/collcheck.h"
+#include "intercept/check/collectives.h"
 #include "intercept/waitstates/hooks.h"
 #include "util/warnings.h"
 
@@ -82,15 +84,23 @@ static void apply_batch(mpp_instance_batch_t *b)
     }
 }
 
+static void count_ended(void *user, const int64_t *values, int n);
+
 /* A reduction ended (lock held): its maxima, or NULL when it was dropped. */
-static void reduction_ended(void *user, const int64_t *values, int n)
+static void reduction_ended(void *user, uint64_t seq, const int64_t *values, int n)
 {
+    if (seq == MPP_WS_COUNT_SEQ) {
+        count_ended(user, values, n);
+        return;
+    }
     mpp_instance_batch_t *b = user;
     if (!b)
         return;
-    if (values && n == 3 * b->n) {
+    if (values && n == (3 + pool.rows) * b->n) {
         b->max = values;
         apply_batch(b);
+        if (pool.rows) /* the correctness checks' rows follow the instants */
+            mpp_chk_coll_results(b->n, pool.rows, b->values + 3 * b->n, values + 3 * b->n, b->origins);
     }
     mpp_batch_put(&pool, b); /* for a later batch: none is allocated once they suffice */
 }
@@ -98,7 +108,7 @@ static void reduction_ended(void *user, const int64_t *values, int n)
 /* Every member must take part in each reduction, so a batch whose
  * instants could not be kept (no memory) is reduced from a buffer set
  * aside at MPI_Init, with values that change no other member's result. */
-static int64_t *fallback_buffer; /* [3 * batch] */
+static int64_t *fallback_buffer; /* [(3 + rows) * batch] */
 
 /* The batch of slot goes to its reduction. */
 static void issue(mpp_comm_t *c, struct mpp_coll_ring *ring, mpp_batch_slot_t *slot)
@@ -106,7 +116,7 @@ static void issue(mpp_comm_t *c, struct mpp_coll_ring *ring, mpp_batch_slot_t *s
     mpp_instance_batch_t *b;
     int n;
     mpp_ws_stats.exits_unknown += (uint64_t)mpp_instances_take(&ring->instances, slot, fallback_buffer, &b, &n);
-    mpp_wsx_reduce_locked(c->id, ring->batches++, 3 * n, b ? b->values : fallback_buffer, &c->tree, b);
+    mpp_wsx_reduce_locked(c->id, ring->batches++, (3 + pool.rows) * n, b ? b->values : fallback_buffer, &c->tree, b);
     mpp_ws_stats.reductions++;
 }
 
@@ -144,6 +154,61 @@ static void issue_all(mpp_comm_t *c)
 {
     for (mpp_batch_slot_t *slot; (slot = mpp_instances_pending(&c->coll->instances)) != NULL;)
         issue(c, c->coll, slot);
+}
+
+/* ------------------------------------------------------------------ */
+/* The correctness checks' part (intercept/check/collectives.h): the rows of
+ * each instance, and at a communicator's end its collective calls counted
+ * over its members (incomplete-collective), a reduction of the count and
+ * its negation, with the cells of the instances not reduced yet, where the
+ * counts may have begun to differ. */
+
+void mpp_ws_instance_checks(struct mpp_coll_ring *ring, const mpp_call_t *c, mpp_request_origin_t *origin)
+{
+    int64_t rows[2 * MPP_CC_NVALUES];
+    mpp_chk_coll_rows_of(c, rows);
+    mpp_instances_set_rows(&ring->instances, rows);
+    if (origin && origin->thread && !origin->frames) /* its findings name its call stack */
+        mpp_call_origin_frames(c, origin);
+}
+
+typedef struct {
+    uint64_t own, first; /* this member's count; the number of the first instance kept */
+    int members, n;
+    mpp_request_origin_t at[]; /* [n] */
+} count_t;
+
+static void issue_count(mpp_comm_t *c)
+{
+    if (!pool.rows || c->id == MPP_COMM_ID_NONE || c->members < 2)
+        return;
+    mpp_instances_t *r = c->coll ? &c->coll->instances : NULL;
+    int n = r ? r->ready.n + r->fill.n : 0;
+    count_t *k = malloc(sizeof *k + (size_t)n * sizeof *k->at);
+    if (!k)
+        return; /* the others' reduction ends unfinished: no finding */
+    *k = (count_t){r ? r->count : 0, r && r->ready.n ? r->ready.first : r ? r->fill.first : 0, c->members, n};
+    const mpp_batch_slot_t *slots[2] = {r ? &r->ready : NULL, r ? &r->fill : NULL};
+    for (int s = 0, i = 0; s < 2 && slots[s]; s++)
+        for (int j = 0; j < slots[s]->n; j++, i++)
+            if (slots[s]->buf)
+                mpp_origin_copy(&k->at[i], &slots[s]->buf->origins[j]);
+            else
+                k->at[i].thread = NULL;
+    int64_t values[2] = {(int64_t)k->own, -(int64_t)k->own};
+    mpp_wsx_reduce_locked(c->id, MPP_WS_COUNT_SEQ, 2, values, &c->tree, k);
+}
+
+static void count_ended(void *user, const int64_t *values, int n)
+{
+    count_t *k = user;
+    if (k && values && n == 2) {
+        uint64_t most = (uint64_t)values[0], least = (uint64_t)-values[1], at = k->first;
+        if (least >= k->first && least < k->first + (uint64_t)k->n)
+            at = least;
+        mpp_chk_coll_counts(least, most, k->own, k->members, k->n ? &k->at[at - k->first] : NULL, at);
+    }
+    free(k);
 }
 
 /* The communicator goes: what remains of its instances is reduced (its
@@ -200,6 +265,25 @@ void mpp_ws_probe(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, MPI_Me
     mpp_ws_last_probe.t0 = c->t0;
     mpp_ws_last_probe.t1 = c->t1;
     mpp_call_origin(c, &mpp_ws_last_probe.origin);
+}
+
+int mpp_ws_probe_of(MPI_Message message, MPI_Comm *comm, int *source, int *tag)
+{
+    if (!mpp_ws_last_probe.valid || mpp_ws_last_probe.message != message || message == MPI_MESSAGE_NULL ||
+        message == MPI_MESSAGE_NO_PROC)
+        return 0;
+    *comm = mpp_ws_last_probe.comm;
+    *source = mpp_ws_last_probe.source;
+    *tag = mpp_ws_last_probe.tag;
+    return 1;
+}
+
+int mpp_ws_check_record(int dest, const void *record)
+{
+    mpp_ws_take();
+    int done = mpp_wsx_check_record_locked(dest, record);
+    mpp_ws_give_and_send();
+    return done;
 }
 
 int mpp_ws_take_probe(MPI_Message message, MPI_Comm *comm)
@@ -319,7 +403,8 @@ void mpp_ws_comm_freeing(MPI_Comm comm)
     if (!cm)
         return;
     mpp_ws_take();
-    cm->freed = 1;   /* a persistent request may outlive it: its instances are not counted */
+    cm->freed = 1; /* a persistent request may outlive it: its instances are not counted */
+    issue_count(cm);
     detach_ring(cm); /* what remains goes to its reductions now */
     int pending = mpp_wsx_pending_locked();
     mpp_ws_give_and_send();
@@ -343,20 +428,22 @@ static void free_memory(void)
     terms = NULL, fallback_buffer = NULL;
 }
 
-void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size, int thread_multiple)
+void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size, int thread_multiple, int check_rows,
+                  int check_records)
 {
     mpp_ws_clock_offset = offset;
     threshold = fine_threshold = thresh;
     mpp_ws_batch = batch_size > 0 ? batch_size : 256;
-    mpp_batch_pool_init(&pool, mpp_ws_batch);
+    mpp_batch_pool_init_rows(&pool, mpp_ws_batch, check_rows);
     mpp_ws_lock.on = thread_multiple;
     memset(&mpp_ws_stats, 0, sizeof mpp_ws_stats);
     mpp_cover_reset(&entries_covered);
     mpp_cover_reset(&exits_covered);
     terms = malloc(4 * (size_t)mpp_ws_batch * sizeof *terms);
-    fallback_buffer = malloc(3 * (size_t)mpp_ws_batch * sizeof *fallback_buffer);
+    fallback_buffer = malloc((3 + (size_t)check_rows) * (size_t)mpp_ws_batch * sizeof *fallback_buffer);
     if (!terms || !fallback_buffer ||
-        mpp_wsx_start(comm, mpp_ws_batch, &mpp_ws_lock, (mpp_wsx_callbacks_t){replay, reduction_ended}) != 0) {
+        mpp_wsx_start(comm, mpp_ws_batch, 3 + check_rows, check_records, &mpp_ws_lock,
+                      (mpp_wsx_callbacks_t){replay, reduction_ended}) != 0) {
         free_memory();
         mpp_warn("out of memory at MPI_Init: the wait-state analysis is off for this run");
         return;
@@ -387,6 +474,7 @@ void mpp_ws_cancel(void)
 static void finish_comm(mpp_comm_t *c, void *arg)
 {
     (void)arg;
+    issue_count(c);
     if (c->coll)
         issue_all(c);
 }

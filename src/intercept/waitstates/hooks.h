@@ -39,8 +39,12 @@ extern int mpp_ws_on;
 
 /* MPI_Init: clocks already aligned (offset, threshold in ticks); comm:
  * the profiler's own (a duplicate of the profiler's world, world.h), which carries every
- * message of the analysis. */
-void mpp_ws_start(MPI_Comm comm, int64_t clock_offset, int64_t threshold, int batch, int thread_multiple);
+ * message of the analysis.  The correctness checks between processes
+ * ride along (intercept/check/collectives.h, messages.h): `check_rows`
+ * values more per collective instance, and a stream of send records of
+ * `check_records` bytes each (0: none). */
+void mpp_ws_start(MPI_Comm comm, int64_t clock_offset, int64_t threshold, int batch, int thread_multiple,
+                  int check_rows, int check_records);
 /* Right after mpp_ws_start: waits counted at `fine` ticks but not at the
  * threshold go to the cells' fine part (waitstates.h, MPP_WAIT_FINE). */
 void mpp_ws_fine_threshold(int64_t fine);
@@ -77,6 +81,14 @@ void mpp_ws_freed(const mpp_reqset_t *set);
  * MPI writes its handle at newcomm (an MPI_Fint for a Fortran caller). */
 void mpp_ws_comm_idup(mpp_call_t *c, MPI_Comm parent, void *newcomm, int fortran, MPI_Request request);
 void mpp_ws_comm_freeing(MPI_Comm comm);
+
+/* For the checks between processes (intercept/check/messages.h): a check
+ * record to world rank dest (the lock taken, and what is queued sent); the
+ * communicator, source and tag of the probe of this thread that found
+ * `message` (not forgotten: the wait-state hook of its receive takes it), 0
+ * when none did. */
+int mpp_ws_check_record(int dest, const void *record);
+int mpp_ws_probe_of(MPI_Message message, MPI_Comm *comm, int *source, int *tag);
 
 /* Scratch statuses for a completion called with MPI_STATUSES_IGNORE (the
  * analysis needs each message's source and tag); NULL: keep ignoring. */

@@ -6,6 +6,8 @@
  * call that creates the request to the one that completes or frees it. */
 #include <stdlib.h>
 
+#include "intercept/check/collectives.h"
+#include "intercept/check/run.h"
 #include "intercept/waitstates/hooks.h"
 #include "util/handlemap.h"
 
@@ -127,6 +129,8 @@ void mpp_ws_started(mpp_call_t *c, const mpp_reqset_t *set)
             mpp_ws_stats.messages += (uint64_t)mpp_wsx_record_send_locked(
                 mpp_comm_world_rank(r->comm, r->dest), r->comm->channel, r->tag, mpp_ws_aligned(c->t0));
         } else if (r->kind == REQ_PCOLL) {
+            if (MPP_UNLIKELY(mpp_check_level)) /* its creating call's values, for this instance */
+                mpp_chk_coll_started(c, set->keys[i]);
             r->instance = mpp_ws_begin_instance(r->comm, c, mpp_ws_aligned(c->t0), INT64_MIN);
             r->active = 1;
         }
@@ -275,9 +279,12 @@ void mpp_ws_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *
 void mpp_ws_freed(const mpp_reqset_t *set)
 {
     mpp_ws_take();
-    for (int i = 0; i < set->n; i++)
+    for (int i = 0; i < set->n; i++) {
         if (set->keys[i])
             untrack(set->keys[i]);
+        if (MPP_UNLIKELY(mpp_check_level) && set->keys[i])
+            mpp_chk_coll_freed(set->keys[i]);
+    }
     mpp_ws_give();
 }
 

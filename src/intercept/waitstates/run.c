@@ -9,6 +9,8 @@
 #include "attribute/thread_state.h"
 #include "context/clock.h"
 #include "context/config.h"
+#include "intercept/check/collectives.h"
+#include "intercept/check/messages.h"
 #include "intercept/waitstates/hooks.h"
 #include "intercept/waitstates/run.h"
 #include "reduce/clocksync.h"
@@ -37,30 +39,40 @@ enum { WS_NSUMS = 11 };
 static uint64_t ws_sums[WS_NSUMS];
 static uint64_t ws_span; /* ticks between the two alignments */
 
-/* Rank 0's MPIPROF_WAITSTATES and MPIPROF_SYNC_BATCH hold for every
- * process (the batches must break at the same instants everywhere); the
- * clocks are aligned before the first profiled call. */
+/* Rank 0's MPIPROF_WAITSTATES, MPIPROF_SYNC_BATCH and MPIPROF_CHECK hold
+ * for every process (the batches must break at the same instants
+ * everywhere, and carry the same checks' values); the clocks are aligned
+ * before the first profiled call. */
 int mpp_ws_run_start(MPI_Comm profiler_comm, mpp_run_info_t *run, int thread_multiple)
 {
-    int settings[2] = {(int)mpp_config.number[MPP_CFG_WAITSTATES], (int)mpp_config.number[MPP_CFG_SYNC_BATCH]};
-    mpp_ptp_bcast(settings, 2, MPI_INT, 0, profiler_comm);
+    int settings[3] = {(int)mpp_config.number[MPP_CFG_WAITSTATES], (int)mpp_config.number[MPP_CFG_SYNC_BATCH],
+                       (int)mpp_config.number[MPP_CFG_CHECK]};
+    mpp_ptp_bcast(settings, 3, MPI_INT, 0, profiler_comm);
     waitstates = settings[0];
     snprintf(run->waitstates, sizeof run->waitstates, "off (MPIPROF_WAITSTATES=off)");
     snprintf(waitstates_off_reason, sizeof waitstates_off_reason,
              "Real sync, Potential sync and Time variation are n/a: MPIPROF_WAITSTATES=off");
-    if (!waitstates)
+    if (!waitstates) {
+        if (settings[2] & MPP_CHECK_LEVEL) /* they travel with the wait states' messages: not run, and said */
+            mpp_warn("Correctness: the collective and message checks (collective-*, different-roots, "
+                     "different-reductions, incomplete-collective, nonpaired-*, wrong-send-size, "
+                     "incorrect-send-size, wrong-datatype, recv-checksum) need MPIPROF_WAITSTATES=on: not run");
         return 0;
+    }
     mpp_clock_align(profiler_comm, run->hostname, NULL, &alignment);
     int64_t uncertainty = alignment.uncertainty, largest = 0;
     mpp_ptp_allreduce(&uncertainty, &largest, 1, MPI_INT64_T, MPI_MAX, profiler_comm);
     sync_threshold = used_threshold = 2 * largest; /* two processes' clocks, each that far from rank 0's */
     fine_threshold = (int64_t)(MPP_WAIT_FINE * mpp_clock_rate_estimate());
-    mpp_ws_start(profiler_comm, alignment.offset, sync_threshold, settings[1], thread_multiple);
+    int rows = mpp_chk_coll_start(settings[2]);
+    mpp_ws_start(profiler_comm, alignment.offset, sync_threshold, settings[1], thread_multiple, rows,
+                 mpp_chk_msg_record_bytes(settings[2]));
     mpp_ws_fine_threshold(fine_threshold);
     int started = mpp_ws_on, everywhere = 0;
     mpp_ptp_allreduce(&started, &everywhere, 1, MPI_INT, MPI_MIN, profiler_comm);
     if (!everywhere) { /* out of memory somewhere: the analysis needs every process */
         mpp_ws_cancel();
+        mpp_chk_coll_end();
         waitstates = 0;
         snprintf(run->waitstates, sizeof run->waitstates, "off (out of memory at MPI_Init)");
         snprintf(waitstates_off_reason, sizeof waitstates_off_reason,
@@ -68,6 +80,7 @@ int mpp_ws_run_start(MPI_Comm profiler_comm, mpp_run_info_t *run, int thread_mul
         return 0;
     }
     waitstates_off_reason[0] = '\0';
+    mpp_chk_msg_start(settings[2]);
     return 1;
 }
 
@@ -77,6 +90,8 @@ void mpp_ws_run_finish(MPI_Comm profiler_comm, const char *hostname)
     if (!waitstates)
         return;
     mpp_ws_finish();
+    mpp_chk_msg_end(); /* every record has come: what is left is reported */
+    mpp_chk_coll_end();
     mpp_clock_align(profiler_comm, hostname, &alignment, &final_alignment);
     mpp_ws_stats_t st;
     mpp_ws_get_stats(&st);

@@ -81,6 +81,10 @@ struct mpp_coll_ring {
     uint64_t batches;
 };
 
+/* The correctness checks' rows of the instance of call c just begun, and
+ * its call stack for their findings (hooks.c; only when the checks are on). */
+void mpp_ws_instance_checks(struct mpp_coll_ring *ring, const mpp_call_t *c, mpp_request_origin_t *origin);
+
 /* A collective instance of call c into ring's batch (no batch is due: the
  * caller took it); its number. */
 MPP_ALWAYS_INLINE uint64_t mpp_ws_instance_add(struct mpp_coll_ring *ring, const mpp_call_t *c, int64_t entry,
@@ -92,6 +96,8 @@ MPP_ALWAYS_INLINE uint64_t mpp_ws_instance_add(struct mpp_coll_ring *ring, const
         mpp_instances_begin(&ring->instances, entry, exit, mpp_interval_place_pack(mpp_interval_place()), &origin);
     if (origin) /* written where the reduction's result finds it */
         mpp_call_origin(c, origin);
+    if (MPP_UNLIKELY(ring->instances.pool->rows))
+        mpp_ws_instance_checks(ring, c, origin);
     return i;
 }
 

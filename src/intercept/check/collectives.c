@@ -1,0 +1,273 @@
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check/collcheck.h"
+#include "context/config.h"
+#include "gen/function_table.h"
+#include "intercept/check/collectives.h"
+#include "intercept/check/run.h"
+#include "intercept/check/signatures.h"
+#include "intercept/comms.h"
+#include "intercept/handle_keys.h"
+#include "util/handlemap.h"
+
+enum { MAX_ROWS = 2 * MPP_CC_NVALUES };
+
+static int nvalues; /* values per instance: MPP_CC_BASIC_VALUES, or all of them at full */
+static int full;
+
+/* The values of the call just made, until its instance takes them (a
+ * call that makes none leaves them to no other: they name their call). */
+typedef struct {
+    const mpp_call_t *call;
+    uint64_t t0;
+    int64_t rows[MAX_ROWS];
+} stash_t;
+static __thread stash_t stash __attribute__((tls_model("initial-exec")));
+
+/* Persistent collectives: request key -> rows. */
+static mpp_handlemap_t persistent;
+static pthread_mutex_t persistent_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int mpp_chk_coll_start(int level)
+{
+    full = (level & MPP_CHECK_LEVEL) >= MPP_CHECK_FULL;
+    nvalues = (level & MPP_CHECK_LEVEL) == MPP_CHECK_OFF ? 0 : full ? MPP_CC_NVALUES : MPP_CC_BASIC_VALUES;
+    mpp_handlemap_init(&persistent, sizeof(int64_t) * MAX_ROWS);
+    if (nvalues)
+        mpp_chk_signatures_start();
+    return 2 * nvalues;
+}
+
+void mpp_chk_coll_end(void)
+{
+    if (nvalues)
+        mpp_chk_signatures_end();
+    mpp_handlemap_free(&persistent);
+    nvalues = 0;
+}
+
+/* count x type as a size and, at full, a signature. */
+static void give_part(mpp_cc_values_t *v, int64_t count, MPI_Datatype type)
+{
+    if (!type || type == MPI_DATATYPE_NULL || count < 0)
+        return;
+    int size = 0;
+    if (PMPI_Type_size(type, &size) != MPI_SUCCESS || size == MPI_UNDEFINED)
+        return;
+    mpp_cc_give(v, MPP_CC_SIZE, count * size);
+    if (!full)
+        return;
+    mpp_chk_sig_t s = mpp_chk_signature(type, count);
+    if (s.sig.basic != -2 && s.sig.basic != MPP_SIG_ANY) /* untyped data matches any */
+        mpp_cc_give(v, MPP_CC_SIGNATURE, mpp_cc_hash_value(s.sig.hash));
+}
+
+static int64_t sum_counts(const mpp_chk_coll_t *a, int n)
+{
+    int64_t sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += a->recvcounts ? a->recvcounts[i] : a->recvcounts_c ? (int64_t)a->recvcounts_c[i] : 0;
+    return sum;
+}
+
+/* What the standard demands equal on every member, by operation; nothing
+ * where it is not cheaply comparable (the v and w forms but Allgatherv,
+ * neighbourhood collectives). */
+static void sizes_of(const mpp_chk_coll_t *a, MPI_Comm comm, mpp_cc_values_t *v)
+{
+    int rank = -1, size = 0, root = a->has_root && PMPI_Comm_rank(comm, &rank) == MPI_SUCCESS && rank == a->root;
+    switch (a->operation) {
+    case MPP_FN_MPI_Bcast:
+    case MPP_FN_MPI_Reduce:
+    case MPP_FN_MPI_Allreduce:
+    case MPP_FN_MPI_Scan:
+    case MPP_FN_MPI_Exscan:
+    case MPP_FN_MPI_Reduce_scatter_block:
+        give_part(v, a->count, a->type);
+        break;
+    case MPP_FN_MPI_Reduce_scatter:
+        if (PMPI_Comm_size(comm, &size) == MPI_SUCCESS)
+            give_part(v, sum_counts(a, size), a->type);
+        break;
+    case MPP_FN_MPI_Allgatherv:
+        if (PMPI_Comm_size(comm, &size) == MPI_SUCCESS)
+            give_part(v, sum_counts(a, size), a->recvtype);
+        break;
+    case MPP_FN_MPI_Allgather:
+    case MPP_FN_MPI_Alltoall:
+        if (a->sendbuf != MPI_IN_PLACE)
+            give_part(v, a->sendcount, a->sendtype);
+        give_part(v, a->recvcount, a->recvtype);
+        break;
+    case MPP_FN_MPI_Gather: /* the root takes recvcount from each; its own send, unless in place */
+        if (root)
+            give_part(v, a->recvcount, a->recvtype);
+        if (!root || a->sendbuf != MPI_IN_PLACE)
+            give_part(v, a->sendcount, a->sendtype);
+        break;
+    case MPP_FN_MPI_Scatter:
+        if (root)
+            give_part(v, a->sendcount, a->sendtype);
+        if (!root || a->recvbuf != MPI_IN_PLACE)
+            give_part(v, a->recvcount, a->recvtype);
+        break;
+    default:
+        break;
+    }
+}
+
+static void values_of(const mpp_chk_coll_t *a, MPI_Comm comm, mpp_cc_values_t *v)
+{
+    mpp_cc_clear(v);
+    mpp_cc_give(v, MPP_CC_OPERATION, (int64_t)a->operation);
+    mpp_comm_t *cm = mpp_comm_get(comm);
+    int inter = cm ? cm->inter : 1;
+    if (inter)
+        return; /* roots and sizes follow the two groups' rules there: only the operation is compared */
+    if (a->has_root)
+        mpp_cc_give(v, MPP_CC_ROOT, a->root);
+    int op = a->op ? mpp_chk_op_id(a->op) : 0;
+    if (op) /* a user's operation: nothing to compare (its function may be the same) */
+        mpp_cc_give(v, MPP_CC_REDUCTION, op);
+    sizes_of(a, comm, v);
+}
+
+void mpp_chk_collective(const mpp_call_t *c, MPI_Comm comm, const mpp_chk_coll_t *a)
+{
+    if (!nvalues)
+        return;
+    mpp_cc_values_t v;
+    values_of(a, comm, &v);
+    mpp_cc_to_rows(&v, nvalues, stash.rows);
+    stash.call = c;
+    stash.t0 = c->t0;
+}
+
+void mpp_chk_collective_init(const mpp_call_t *c, MPI_Comm comm, MPI_Request request, const mpp_chk_coll_t *a)
+{
+    if (!nvalues || request == MPI_REQUEST_NULL || !c->new_request)
+        return;
+    mpp_cc_values_t v;
+    values_of(a, comm, &v);
+    int inserted;
+    pthread_mutex_lock(&persistent_lock);
+    int64_t *rows =
+        mpp_handlemap_put(&persistent, mpp_request_pack(mpp_request_key(request), c->new_serial), &inserted);
+    if (rows)
+        mpp_cc_to_rows(&v, nvalues, rows);
+    pthread_mutex_unlock(&persistent_lock);
+}
+
+void mpp_chk_coll_rows_of(const mpp_call_t *c, int64_t *rows)
+{
+    if (stash.call == c && stash.t0 == c->t0) {
+        memcpy(rows, stash.rows, (size_t)(2 * nvalues) * sizeof *rows);
+        stash.call = NULL;
+        return;
+    }
+    for (int k = 0; k < 2 * nvalues; k++)
+        rows[k] = INT64_MIN;
+}
+
+void mpp_chk_coll_started(const mpp_call_t *c, uint64_t key)
+{
+    pthread_mutex_lock(&persistent_lock);
+    const int64_t *rows = nvalues ? mpp_handlemap_get(&persistent, key) : NULL;
+    if (rows) {
+        memcpy(stash.rows, rows, (size_t)(2 * nvalues) * sizeof *rows);
+        stash.call = c;
+        stash.t0 = c->t0;
+    }
+    pthread_mutex_unlock(&persistent_lock);
+}
+
+void mpp_chk_coll_freed(uint64_t key)
+{
+    if (!nvalues)
+        return;
+    pthread_mutex_lock(&persistent_lock);
+    mpp_handlemap_remove(&persistent, key, NULL);
+    pthread_mutex_unlock(&persistent_lock);
+}
+
+static const char *fname(int64_t fid)
+{
+    return fid >= 0 && fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "an unknown operation";
+}
+
+/* Words of the finding about value `which`. */
+static void describe(int which, const mpp_cc_values_t *own, const mpp_cc_values_t *all, char *out, size_t size)
+{
+    long long mine = (long long)own->lo[which], lo = (long long)all->lo[which], hi = (long long)all->hi[which];
+    long long other = mine == lo ? hi : lo;
+    int two = mine == lo || mine == hi; /* the members gave two values at least, this one among the extremes */
+    switch (which) {
+    case MPP_CC_OPERATION:
+        if (two)
+            snprintf(out, size, "%s here, %s on another member, at the same position on this communicator",
+                     fname(mine), fname(other));
+        else
+            snprintf(out, size, "%s here, other members called %s and %s at the same position", fname(mine),
+                     fname(lo), fname(hi));
+        break;
+    case MPP_CC_ROOT:
+        snprintf(out, size, "root %lld here, the members gave roots %lld to %lld", mine, lo, hi);
+        break;
+    case MPP_CC_REDUCTION:
+        snprintf(out, size, "%s here, %s %s", mpp_chk_op_name((int)mine),
+                 two ? "another member gave" : "members gave",
+                 two ? mpp_chk_op_name((int)other) : mpp_chk_op_name((int)lo));
+        break;
+    case MPP_CC_SIZE:
+        if (own->lo[which] == own->hi[which])
+            snprintf(out, size, "%lld bytes here, the members gave %lld to %lld bytes", mine, lo, hi);
+        else
+            snprintf(out, size, "%lld to %lld bytes here (sent and received), the members gave %lld to %lld bytes",
+                     mine, (long long)own->hi[which], lo, hi);
+        break;
+    default:
+        snprintf(out, size,
+                 "the type signature here differs from another member's (the same size in bytes, other "
+                 "basic types or their order)");
+    }
+}
+
+void mpp_chk_coll_results(int n, int rows, const int64_t *own, const int64_t *max,
+                          const mpp_request_origin_t *origins)
+{
+    int values = rows / 2 < nvalues ? rows / 2 : nvalues;
+    for (int j = 0; j < n; j++) {
+        const mpp_request_origin_t *o = &origins[j];
+        if (!o->thread || !o->frames || o->depth <= 0)
+            continue; /* no call site kept (a paused call) */
+        mpp_cc_values_t mine, all;
+        int kinds[MPP_CC_NVALUES], which[MPP_CC_NVALUES];
+        mpp_cc_from_rows(own + j, (size_t)n, values, &mine);
+        mpp_cc_from_rows(max + j, (size_t)n, values, &all);
+        int found = mpp_cc_verdicts(&mine, &all, values, kinds, which);
+        for (int k = 0; k < found; k++) {
+            char detail[200];
+            describe(which[k], &mine, &all, detail, sizeof detail);
+            mpp_check_report_at(kinds[k], -1, o->fid, o->frames, o->depth, -1, 0, 0, "%s", detail);
+        }
+    }
+}
+
+void mpp_chk_coll_counts(uint64_t least, uint64_t most, uint64_t own, int members, const mpp_request_origin_t *at,
+                         uint64_t index)
+{
+    if (least == most || own == least || !at || !at->thread || !at->frames || at->depth <= 0)
+        return;
+    char which[96];
+    if (index == least)
+        snprintf(which, sizeof which, "its call %llu (here) and those after it", (unsigned long long)index + 1);
+    else /* the first beyond was reduced already: the first still known */
+        snprintf(which, sizeof which, "its calls from %llu on (this is call %llu)", (unsigned long long)least + 1,
+                 (unsigned long long)index + 1);
+    mpp_check_report_at(MPP_FIND_INCOMPLETE_COLLECTIVE, -1, at->fid, at->frames, at->depth, -1, 0, 0,
+                        "the %d members of this communicator made %llu to %llu collective calls on it, this process "
+                        "%llu: %s were not entered by every member",
+                        members, (unsigned long long)least, (unsigned long long)most, (unsigned long long)own, which);
+}
