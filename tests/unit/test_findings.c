@@ -125,127 +125,129 @@ START_TEST(test_findings_forked)
         pthread_join(thread, NULL);
     }
     mpp_findings_free();
+}
+END_TEST
 
-    /* ---- the lists the protocol reports (src/check/finding_list.c) ---- */
+/* ---- the lists the protocol reports (src/check/finding_list.c) ---- */
 
-    static mpp_finding_record_t record(int kind, const char *src, const char *other, int rank, uint64_t count,
-                                       const char *detail)
-    {
-        return (mpp_finding_record_t){.kind = kind,
-                                      .severity = mpp_finding_kinds[kind].severity,
-                                      .src = (char *)src,
-                                      .other = (char *)other,
-                                      .count = count,
-                                      .first_rank = rank,
-                                      .last_rank = rank,
-                                      .nprocs = 1,
-                                      .peer = rank ? 0 : 1,
-                                      .detail = (char *)detail};
+static mpp_finding_record_t record(int kind, const char *src, const char *other, int rank, uint64_t count,
+                                   const char *detail)
+{
+    return (mpp_finding_record_t){.kind = kind,
+                                  .severity = mpp_finding_kinds[kind].severity,
+                                  .src = (char *)src,
+                                  .other = (char *)other,
+                                  .count = count,
+                                  .first_rank = rank,
+                                  .last_rank = rank,
+                                  .nprocs = 1,
+                                  .peer = rank ? 0 : 1,
+                                  .detail = (char *)detail};
+}
+
+/* One process's list through its serialized form, merged into another's. */
+static void merge_via_bytes(mpp_finding_list_t *into, const mpp_finding_list_t *from, size_t max)
+{
+    char *buf;
+    size_t len;
+    mpp_finding_list_t copy = {.level = -1};
+    ck_assert_int_eq(mpp_finding_list_serialize(from, &buf, &len), 0);
+    ck_assert_int_eq(mpp_finding_list_load(&copy, buf, len), 0);
+    ck_assert_int_eq(mpp_finding_list_merge(into, &copy, max), 0);
+    mpp_finding_list_free(&copy);
+    free(buf);
+}
+
+START_TEST(test_finding_list_merge)
+{
+    mpp_finding_list_t a = {.level = 2}, b = {.level = 2}, all = {.level = -1};
+    mpp_finding_record_t r;
+    r = record(MPP_FIND_WRONG_DATATYPE, "MPI_Recv\x1ex.c", "MPI_Send\x1ex.c", 3, 2, "on rank 3");
+    ck_assert_int_eq(mpp_finding_list_add(&a, &r), 0);
+    r = record(MPP_FIND_RESOURCE_LEAK, "MPI_Comm_dup\x1ey.c", NULL, 3, 1, "1 communicator");
+    ck_assert_int_eq(mpp_finding_list_add(&a, &r), 0);
+    r = record(MPP_FIND_WRONG_DATATYPE, "MPI_Recv\x1ex.c", "MPI_Send\x1ex.c", 1, 5, "on rank 1");
+    ck_assert_int_eq(mpp_finding_list_add(&b, &r), 0);
+    r = record(MPP_FIND_WRONG_DATATYPE, "MPI_Recv\x1ex.c", NULL, 1, 1, "no other side: another finding");
+    ck_assert_int_eq(mpp_finding_list_add(&b, &r), 0);
+    b.dropped = 4;
+    merge_via_bytes(&all, &a, 16);
+    merge_via_bytes(&all, &b, 16);
+    mpp_finding_list_sort(&all);
+    ck_assert_int_eq(all.level, 2);
+    ck_assert_int_eq(all.n, 3);
+    ck_assert_uint_eq(all.dropped, 4);
+    /* errors first; the merged one: counts and processes add up, ranks widen, the lower rank's details */
+    ck_assert_ptr_null(all.items[0].other); /* the same SRC point: without an other side first */
+    const mpp_finding_record_t *w = &all.items[1];
+    ck_assert_int_eq(w->kind, MPP_FIND_WRONG_DATATYPE);
+    ck_assert_uint_eq(w->count, 7);
+    ck_assert_int_eq(w->nprocs, 2);
+    ck_assert_int_eq(w->first_rank, 1);
+    ck_assert_int_eq(w->last_rank, 3);
+    ck_assert_str_eq(w->detail, "on rank 1");
+    ck_assert_int_eq(w->peer, 0);
+    ck_assert_ptr_nonnull(w->other);
+    ck_assert_int_eq(all.items[2].kind, MPP_FIND_RESOURCE_LEAK);
+    uint64_t errors, warnings;
+    mpp_finding_list_counts(&all, &errors, &warnings);
+    ck_assert_uint_eq(errors, 8);
+    ck_assert_uint_eq(warnings, 1);
+    mpp_finding_list_free(&a), mpp_finding_list_free(&b), mpp_finding_list_free(&all);
+}
+END_TEST
+
+START_TEST(test_finding_list_bounded)
+{
+    mpp_finding_list_t one = {.level = 1}, all = {.level = -1};
+    char src[32];
+    for (int i = 0; i < 5; i++) {
+        snprintf(src, sizeof src, "MPI_Send\x1e%d.c", i);
+        mpp_finding_record_t r = record(MPP_FIND_NONPAIRED_SEND, src, NULL, 0, 3, "");
+        ck_assert_int_eq(mpp_finding_list_add(&one, &r), 0);
     }
+    merge_via_bytes(&all, &one, 2);
+    merge_via_bytes(&all, &one, 2); /* the kept two add up; the others stay dropped */
+    ck_assert_int_eq(all.n, 2);
+    ck_assert_uint_eq(all.items[0].count, 6);
+    ck_assert_uint_eq(all.dropped, 18);
+    mpp_finding_list_free(&one), mpp_finding_list_free(&all);
+}
+END_TEST
 
-    /* One process's list through its serialized form, merged into another's. */
-    static void merge_via_bytes(mpp_finding_list_t * into, const mpp_finding_list_t *from, size_t max)
-    {
-        char *buf;
-        size_t len;
-        mpp_finding_list_t copy = {.level = -1};
-        ck_assert_int_eq(mpp_finding_list_serialize(from, &buf, &len), 0);
-        ck_assert_int_eq(mpp_finding_list_load(&copy, buf, len), 0);
-        ck_assert_int_eq(mpp_finding_list_merge(into, &copy, max), 0);
-        mpp_finding_list_free(&copy);
-        free(buf);
-    }
-
-    START_TEST(test_finding_list_merge)
-    {
-        mpp_finding_list_t a = {.level = 2}, b = {.level = 2}, all = {.level = -1};
-        mpp_finding_record_t r;
-        r = record(MPP_FIND_WRONG_DATATYPE, "MPI_Recv\x1ex.c", "MPI_Send\x1ex.c", 3, 2, "on rank 3");
-        ck_assert_int_eq(mpp_finding_list_add(&a, &r), 0);
-        r = record(MPP_FIND_RESOURCE_LEAK, "MPI_Comm_dup\x1ey.c", NULL, 3, 1, "1 communicator");
-        ck_assert_int_eq(mpp_finding_list_add(&a, &r), 0);
-        r = record(MPP_FIND_WRONG_DATATYPE, "MPI_Recv\x1ex.c", "MPI_Send\x1ex.c", 1, 5, "on rank 1");
-        ck_assert_int_eq(mpp_finding_list_add(&b, &r), 0);
-        r = record(MPP_FIND_WRONG_DATATYPE, "MPI_Recv\x1ex.c", NULL, 1, 1, "no other side: another finding");
-        ck_assert_int_eq(mpp_finding_list_add(&b, &r), 0);
-        b.dropped = 4;
-        merge_via_bytes(&all, &a, 16);
-        merge_via_bytes(&all, &b, 16);
-        mpp_finding_list_sort(&all);
-        ck_assert_int_eq(all.level, 2);
-        ck_assert_int_eq(all.n, 3);
-        ck_assert_uint_eq(all.dropped, 4);
-        /* errors first; the merged one: counts and processes add up, ranks widen, the lower rank's details */
-        ck_assert_ptr_null(all.items[0].other); /* the same SRC point: without an other side first */
-        const mpp_finding_record_t *w = &all.items[1];
-        ck_assert_int_eq(w->kind, MPP_FIND_WRONG_DATATYPE);
-        ck_assert_uint_eq(w->count, 7);
-        ck_assert_int_eq(w->nprocs, 2);
-        ck_assert_int_eq(w->first_rank, 1);
-        ck_assert_int_eq(w->last_rank, 3);
-        ck_assert_str_eq(w->detail, "on rank 1");
-        ck_assert_int_eq(w->peer, 0);
-        ck_assert_ptr_nonnull(w->other);
-        ck_assert_int_eq(all.items[2].kind, MPP_FIND_RESOURCE_LEAK);
-        uint64_t errors, warnings;
-        mpp_finding_list_counts(&all, &errors, &warnings);
-        ck_assert_uint_eq(errors, 8);
-        ck_assert_uint_eq(warnings, 1);
-        mpp_finding_list_free(&a), mpp_finding_list_free(&b), mpp_finding_list_free(&all);
-    }
-    END_TEST
-
-    START_TEST(test_finding_list_bounded)
-    {
-        mpp_finding_list_t one = {.level = 1}, all = {.level = -1};
-        char src[32];
-        for (int i = 0; i < 5; i++) {
-            snprintf(src, sizeof src, "MPI_Send\x1e%d.c", i);
-            mpp_finding_record_t r = record(MPP_FIND_NONPAIRED_SEND, src, NULL, 0, 3, "");
-            ck_assert_int_eq(mpp_finding_list_add(&one, &r), 0);
-        }
-        merge_via_bytes(&all, &one, 2);
-        merge_via_bytes(&all, &one, 2); /* the kept two add up; the others stay dropped */
-        ck_assert_int_eq(all.n, 2);
-        ck_assert_uint_eq(all.items[0].count, 6);
-        ck_assert_uint_eq(all.dropped, 18);
-        mpp_finding_list_free(&one), mpp_finding_list_free(&all);
-    }
-    END_TEST
-
-    START_TEST(test_finding_list_corrupt)
-    {
-        mpp_finding_list_t l = {.level = 1}, back = {.level = -1};
-        mpp_finding_record_t r = record(MPP_FIND_ABORT, "MPI_Abort\x1ez.c", NULL, 0, 1, "code 3");
-        ck_assert_int_eq(mpp_finding_list_add(&l, &r), 0);
-        char *buf;
-        size_t len;
-        ck_assert_int_eq(mpp_finding_list_serialize(&l, &buf, &len), 0);
-        for (size_t cut = 0; cut < len; cut++) { /* every truncation is refused */
-            ck_assert_int_eq(mpp_finding_list_load(&back, buf, cut), -1);
-            mpp_finding_list_free(&back);
-        }
-        buf[len - 3] = '\0'; /* a NUL inside a string */
-        ck_assert_int_eq(mpp_finding_list_load(&back, buf, len), -1);
+START_TEST(test_finding_list_corrupt)
+{
+    mpp_finding_list_t l = {.level = 1}, back = {.level = -1};
+    mpp_finding_record_t r = record(MPP_FIND_ABORT, "MPI_Abort\x1ez.c", NULL, 0, 1, "code 3");
+    ck_assert_int_eq(mpp_finding_list_add(&l, &r), 0);
+    char *buf;
+    size_t len;
+    ck_assert_int_eq(mpp_finding_list_serialize(&l, &buf, &len), 0);
+    for (size_t cut = 0; cut < len; cut++) { /* every truncation is refused */
+        ck_assert_int_eq(mpp_finding_list_load(&back, buf, cut), -1);
         mpp_finding_list_free(&back);
-        free(buf);
-        mpp_finding_list_free(&l);
-        ck_assert_str_eq(mpp_check_level_text(2 | 4), "full,checksum");
-        ck_assert_str_eq(mpp_check_level_text(0), "off");
     }
-    END_TEST
+    buf[len - 3] = '\0'; /* a NUL inside a string */
+    ck_assert_int_eq(mpp_finding_list_load(&back, buf, len), -1);
+    mpp_finding_list_free(&back);
+    free(buf);
+    mpp_finding_list_free(&l);
+    ck_assert_str_eq(mpp_check_level_text(2 | 4), "full,checksum");
+    ck_assert_str_eq(mpp_check_level_text(0), "off");
+}
+END_TEST
 
-    Suite *findings_suite(void)
-    {
-        Suite *s = suite_create("findings");
-        TCase *tc = tcase_create("table");
-        tcase_add_test(tc, test_findings_by_site);
-        tcase_add_test(tc, test_findings_bad_args);
-        tcase_add_test(tc, test_finding_list_merge);
-        tcase_add_test(tc, test_finding_list_bounded);
-        tcase_add_test(tc, test_finding_list_corrupt);
-        tcase_add_test(tc, test_findings_forked);
-        tcase_set_timeout(tc, 60);
-        suite_add_tcase(s, tc);
-        return s;
-    }
+Suite *findings_suite(void)
+{
+    Suite *s = suite_create("findings");
+    TCase *tc = tcase_create("table");
+    tcase_add_test(tc, test_findings_by_site);
+    tcase_add_test(tc, test_findings_bad_args);
+    tcase_add_test(tc, test_findings_forked);
+    tcase_add_test(tc, test_finding_list_merge);
+    tcase_add_test(tc, test_finding_list_bounded);
+    tcase_add_test(tc, test_finding_list_corrupt);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    return s;
+}
