@@ -16,10 +16,12 @@ typedef struct {
     uint64_t returned; /* ticks: the starting call's return */
     uint64_t transfer; /* ticks: the model's transfer time */
     mpp_request_origin_t origin;
-    mpp_request_check_t check;
 } slot_t;
 
 static slot_t *slots;
+/* With the correctness checks (mpp_requests_count_shared): what they keep of
+ * each slot's request, beside it (slots stay as small as without them). */
+static mpp_request_check_t *checks;
 static double tick_rate;
 static int keep_frames;  /* another thread may complete a request: keep the starting call's frames */
 static int count_shared; /* mpp_requests_count_shared */
@@ -55,7 +57,14 @@ void mpp_requests_set_tick_rate(double ticks_per_second) { tick_rate = ticks_per
 
 void mpp_requests_keep_frames(int on) { keep_frames = on; }
 
-void mpp_requests_count_shared(int on) { count_shared = on; }
+void mpp_requests_count_shared(int on)
+{
+    take();
+    count_shared = on;
+    if (on && capacity && !checks)
+        checks = calloc(capacity, sizeof *checks); /* (out of memory: not counted, nothing kept) */
+    give();
+}
 
 static uint64_t to_ticks(double seconds)
 {
@@ -66,17 +75,23 @@ static uint64_t to_ticks(double seconds)
 void mpp_requests_reset(void)
 {
     free(slots);
+    free(checks);
     slots = NULL;
+    checks = NULL;
     capacity = count = 0;
     mpp_cover_reset(&overlap_cover);
 }
 
-static int grow(void)
+static __attribute__((noinline)) int grow(void) /* (rare: kept out of the adding path) */
 {
     size_t cap = capacity ? capacity * 2 : 1024;
     slot_t *s = calloc(cap, sizeof *s);
-    if (!s)
+    mpp_request_check_t *c = count_shared ? calloc(cap, sizeof *c) : NULL;
+    if (!s || (count_shared && !c)) {
+        free(s);
+        free(c);
         return -1;
+    }
     for (size_t i = 0; i < capacity; i++) {
         if (!slots[i].info.handle)
             continue;
@@ -84,9 +99,13 @@ static int grow(void)
         while (s[j].info.handle)
             j = (j + 1) & (cap - 1);
         s[j] = slots[i];
+        if (c && checks)
+            c[j] = checks[i];
     }
     free(slots);
+    free(checks);
     slots = s;
+    checks = c;
     capacity = cap;
     return 0;
 }
@@ -116,11 +135,8 @@ uint32_t mpp_request_add_started(uint64_t handle, int kind, int persistent, int6
         return 0;
     }
     size_t i = find_index(handle);
-    uint32_t more = 0;
     if (!slots[i].info.handle)
         count++;
-    else if (count_shared && !lock.on) /* a live request's handle: shared */
-        more = slots[i].check.more + 1;
     slot_t *s = &slots[i];
     s->info = (mpp_request_info_t){.handle = handle,
                                    .kind = (uint8_t)kind,
@@ -131,7 +147,6 @@ uint32_t mpp_request_add_started(uint64_t handle, int kind, int persistent, int6
                                    .model = model};
     if (price)
         s->info.price = *price;
-    s->check = (mpp_request_check_t){.persistent = (uint8_t)persistent, .more = more, .serial = s->info.serial};
     s->transfer = to_ticks(model);
     s->active = !persistent && origin && origin->thread && s->transfer;
     s->returned = returned;
@@ -183,11 +198,15 @@ static void remove_at(size_t i)
         int movable = (hole <= j) ? (h <= hole || h > j) : (h <= hole && h > j);
         if (movable) {
             slots[hole] = slots[j];
+            if (checks)
+                checks[hole] = checks[j];
             hole = j;
         }
     }
     slots[hole].info.handle = 0;
     slots[hole].active = 0;
+    if (checks)
+        checks[hole] = (mpp_request_check_t){0};
     count--;
 }
 
@@ -196,8 +215,8 @@ static void remove_locked(uint64_t handle, int any, uint32_t serial)
     if (!capacity || !handle)
         return;
     size_t i = find_index(handle);
-    if (slots[i].info.handle && slots[i].check.more && slots[i].info.serial == serial)
-        slots[i].check.more--; /* one of the requests sharing the handle */
+    if (checks && checks[i].more && slots[i].info.handle && slots[i].info.serial == serial)
+        checks[i].more--; /* one of the requests sharing the handle */
     else if (slots[i].info.handle && (any || slots[i].info.serial == serial))
         remove_at(i);
 }
@@ -240,8 +259,8 @@ int mpp_request_complete(uint64_t handle, uint32_t serial, uint64_t entry, int g
                 s->active = 0;
                 done = 1;
             }
-            if (gone && s->check.more)
-                s->check.more--; /* one of the requests sharing the handle */
+            if (gone && checks && checks[i].more)
+                checks[i].more--; /* one of the requests sharing the handle */
             else if (gone)
                 remove_at(i);
         }
@@ -252,25 +271,29 @@ int mpp_request_complete(uint64_t handle, uint32_t serial, uint64_t entry, int g
 
 uint64_t mpp_requests_outstanding(void) { return count; }
 
-/* The slot of the request (handle, serial), NULL when it is not tracked (under the lock). */
-static slot_t *instance(uint64_t handle, uint32_t serial)
+/* What the checks keep of the request (handle, serial), NULL when it is
+ * not tracked or nothing is kept (under the lock). */
+static mpp_request_check_t *instance(uint64_t handle, uint32_t serial)
 {
-    if (!capacity || !handle)
+    if (!capacity || !handle || !checks)
         return NULL;
-    slot_t *s = &slots[find_index(handle)];
-    return s->info.handle && s->info.serial == serial ? s : NULL;
+    size_t i = find_index(handle);
+    return slots[i].info.handle && slots[i].info.serial == serial ? &checks[i] : NULL;
 }
 
 void mpp_request_set_site(uint64_t handle, uint32_t serial, uint32_t fid, const uintptr_t *frames, int depth)
 {
     take();
-    slot_t *s = instance(handle, serial);
-    if (s) {
-        s->check.checked = 1;
-        s->check.site_fid = fid;
+    mpp_request_check_t *c = instance(handle, serial);
+    if (c) {
+        /* still the one before, if it lives: the handle is shared (unless
+         * another thread may have had it completed meanwhile) */
+        uint32_t more = c->checked && !lock.on ? c->more + 1 : 0;
+        *c = (mpp_request_check_t){
+            .persistent = slots[c - checks].info.persistent, .checked = 1, .site_fid = fid, .more = more};
         if (frames && depth > 0 && depth <= UINT8_MAX) {
-            s->check.site = frames;
-            s->check.site_depth = (uint8_t)depth;
+            c->site = frames;
+            c->site_depth = (uint8_t)depth;
         }
     }
     give();
@@ -279,10 +302,10 @@ void mpp_request_set_site(uint64_t handle, uint32_t serial, uint32_t fid, const 
 void mpp_request_set_pending(uint64_t handle, uint32_t serial, int pending)
 {
     take();
-    slot_t *s = instance(handle, serial);
-    if (s && s->info.persistent) {
-        s->check.pending = (uint8_t)(pending != 0);
-        s->check.done = 0;
+    mpp_request_check_t *c = instance(handle, serial);
+    if (c && c->persistent) {
+        c->pending = (uint8_t)(pending != 0);
+        c->done = 0;
     }
     give();
 }
@@ -290,10 +313,10 @@ void mpp_request_set_pending(uint64_t handle, uint32_t serial, int pending)
 void mpp_request_set_done(uint64_t handle, uint32_t serial)
 {
     take();
-    slot_t *s = instance(handle, serial);
-    if (s) {
-        s->check.done = 1;
-        s->check.pending = 0;
+    mpp_request_check_t *c = instance(handle, serial);
+    if (c) {
+        c->done = 1;
+        c->pending = 0;
     }
     give();
 }
@@ -301,20 +324,20 @@ void mpp_request_set_done(uint64_t handle, uint32_t serial)
 int mpp_request_check_find(uint64_t handle, uint32_t serial, mpp_request_check_t *out)
 {
     take();
-    slot_t *s = instance(handle, serial);
-    if (s)
-        *out = s->check;
+    mpp_request_check_t *c = instance(handle, serial);
+    if (c)
+        *out = *c;
     give();
-    return s != NULL;
+    return c != NULL;
 }
 
 size_t mpp_requests_check_list(mpp_request_check_t *out, size_t max)
 {
     size_t n = 0;
     take();
-    for (size_t i = 0; i < capacity && n < max; i++)
+    for (size_t i = 0; checks && i < capacity && n < max; i++)
         if (slots[i].info.handle)
-            out[n++] = slots[i].check;
+            out[n++] = checks[i];
     give();
     return n;
 }

@@ -51,16 +51,17 @@ typedef struct {
 } mpp_request_info_t;
 
 /* What the correctness checks keep of a request (intercept/check/requests.c),
- * beside its info (not copied by mpp_request_find, on the hot path). */
+ * beside its info, in a table of their own (mpp_requests_count_shared(1)):
+ * without the checks a slot is as small as before, and mpp_request_find
+ * copies as much. */
 typedef struct {
     uint8_t persistent;
-    uint8_t pending;    /* persistent: started, not completed since */
-    uint8_t checked;    /* site_fid is set */
-    uint8_t done;       /* MPI_Request_get_status found it complete (no wait or test completed it) */
-    uint8_t site_depth; /* the creating call's stack (0: not known) ... */
-    uint32_t site_fid;  /* ... and function */
-    uint32_t more;      /* other live requests with this handle (MPICH's completed sends share one) */
-    uint32_t serial;
+    uint8_t pending;       /* persistent: started, not completed since */
+    uint8_t checked;       /* site_fid is set */
+    uint8_t done;          /* MPI_Request_get_status found it complete (no wait or test completed it) */
+    uint8_t site_depth;    /* the creating call's stack (0: not known) ... */
+    uint32_t site_fid;     /* ... and function */
+    uint32_t more;         /* other live requests with this handle (MPICH's completed sends share one) */
     const uintptr_t *site; /* [site_depth], a copy that never moves (its cell's, thread_state.h) */
 } mpp_request_check_t;
 
@@ -105,11 +106,14 @@ void mpp_request_remove(uint64_t handle);
 void mpp_request_remove_instance(uint64_t handle, uint32_t serial);
 uint64_t mpp_requests_outstanding(void);
 /* The correctness checks count every live request (mpp_requests_count_shared(1)):
- * a request made with the handle of a live one adds to its `more` (outside
+ * a request whose site is set (mpp_request_set_site, for each new request)
+ * on the handle of a live one adds to its `more` (outside
  * MPI_THREAD_MULTIPLE, where that may as well be a handle MPI took back),
  * and a completion or free of the handle takes one off before the slot.
  * Off (the default): the new request replaces the old. */
 void mpp_requests_count_shared(int on);
+/* The check fields below are kept only while it is on: the setters do
+ * nothing, the finders find nothing otherwise. */
 /* The correctness checks: where the request (handle, serial) was created
  * (its function, and its call stack when frames is not NULL, kept by the
  * caller for the run);

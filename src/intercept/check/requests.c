@@ -34,8 +34,8 @@ static int p2p_of(uint32_t fid)
 
 void mpp_check_request_created(const mpp_call_t *c)
 {
-    if (!c->new_serial || !(p2p_of(c->fid) || c->new_persistent))
-        return; /* never reported: a nonblocking collective, file or window operation */
+    if (!c->new_serial)
+        return;
     mpp_request_origin_t o = {0};
     if (c->cell) /* none for MPI's own calls and while paused: the function only */
         mpp_call_origin_frames(c, &o);
