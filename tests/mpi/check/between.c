@@ -100,6 +100,13 @@ static void incomplete(void)
         MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD); /* expect incomplete: incomplete-collective ranks=0 */
 }
 
+/* A nonblocking collective no member ever completes. */
+static void unfinished(void)
+{
+    static MPI_Request r;
+    MPI_Ibarrier(MPI_COMM_WORLD, &r); /* expect unfinished: unfinished-collective ranks=0-1 */
+}
+
 static void p2p_truncate(void)
 {
     int out[4] = {1, 2, 3, 4}, in[2];
@@ -206,11 +213,22 @@ static const struct {
     const char *name;
     void (*run)(void);
 } scenarios[] = {
-    {"bcast-roots", bcast_roots},       {"reduce-ops", reduce_ops},         {"coll-mismatch", coll_mismatch},
-    {"coll-size", coll_size},           {"coll-datatype", coll_datatype},   {"coll-forms-ok", coll_forms_ok},
-    {"pcoll-roots", pcoll_roots},       {"incomplete", incomplete},         {"p2p-truncate", p2p_truncate},     {"p2p-shorter", p2p_shorter},
-    {"p2p-datatype", p2p_datatype},     {"p2p-derived-ok", p2p_derived_ok}, {"unmatched-send", unmatched_send},
-    {"pending-irecv", pending_irecv},   {"checksum", checksum},
+    {"bcast-roots", bcast_roots},
+    {"reduce-ops", reduce_ops},
+    {"coll-mismatch", coll_mismatch},
+    {"coll-size", coll_size},
+    {"coll-datatype", coll_datatype},
+    {"coll-forms-ok", coll_forms_ok},
+    {"pcoll-roots", pcoll_roots},
+    {"incomplete", incomplete},
+    {"unfinished", unfinished},
+    {"p2p-truncate", p2p_truncate},
+    {"p2p-shorter", p2p_shorter},
+    {"p2p-datatype", p2p_datatype},
+    {"p2p-derived-ok", p2p_derived_ok},
+    {"unmatched-send", unmatched_send},
+    {"pending-irecv", pending_irecv},
+    {"checksum", checksum},
 };
 
 int main(int argc, char **argv)
