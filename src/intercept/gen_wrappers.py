@@ -653,6 +653,8 @@ def check_between(fn, sync_rules, names):
         body.append((ok, "mpp_chk_started(&call, &handled);"))
     elif "free" in fn.actions:
         body.append((ok, ["mpp_chk_freed(&handled);", "mpp_chk_coll_freed_set(&handled);"]))
+    elif "cancel" in fn.actions:
+        body.append((ok, "mpp_chk_cancelled(&handled);"))
     if not body:
         return []
     out = ["    if (MPP_CHECKS_ON(MPP_CHECK_BASIC)) {"]

@@ -289,7 +289,9 @@ mpp_chk_sig_t mpp_chk_type_sig(MPI_Datatype type)
     if (known)
         return *known;
     void *value = NULL;
-    int flag = 0;
+    int flag = 0, ni, na, nd, combiner;
+    if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS || combiner == MPI_COMBINER_NAMED)
+        return unknown; /* a predefined type not in the table: no attribute on it */
     if (keyval != MPI_KEYVAL_INVALID && PMPI_Type_get_attr(type, keyval, &value, &flag) == MPI_SUCCESS && flag &&
         value)
         return *(const mpp_chk_sig_t *)value;
