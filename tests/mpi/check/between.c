@@ -59,17 +59,21 @@ static void coll_forms_ok(void)
 {
     int v = 1, s = 0;
     MPI_Request r;
+#if MPI_VERSION >= 4
     MPI_Bcast_init(&v, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
     for (int i = 0; i < 2; i++) {
         MPI_Start(&r);
         MPI_Wait(&r, MPI_STATUS_IGNORE);
     }
     MPI_Request_free(&r);
+#endif
     MPI_Ibcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD, &r);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
+#if MPI_VERSION >= 4
     if (rank == 0)
         MPI_Allreduce_c(&v, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     else
+#endif
         MPI_Allreduce(&v, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Datatype two;
     MPI_Type_contiguous(2, MPI_INT, &two);
@@ -83,12 +87,14 @@ static void coll_forms_ok(void)
  * finding is at each start (the instance). */
 static void pcoll_roots(void)
 {
+#if MPI_VERSION >= 4
     int v = 1;
     MPI_Request r;
     MPI_Bcast_init(&v, 1, MPI_INT, rank, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
     MPI_Start(&r); /* expect pcoll-roots: different-roots ranks=0-1 */
     MPI_Wait(&r, MPI_STATUS_IGNORE);
     MPI_Request_free(&r);
+#endif
 }
 
 /* Rank 0 makes one collective call more on MPI_COMM_WORLD than rank 1. */
