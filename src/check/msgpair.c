@@ -240,6 +240,11 @@ void mpp_recvorder_free(mpp_recvorder_t *o)
         next = p->next;
         free(p);
     }
+    for (mpp_ro_post_t *p = o->spare, *next; p; p = next) {
+        next = p->next;
+        free(p);
+    }
+    o->spare = NULL;
     for (mpp_ro_held_t *h = o->held, *next; h; h = next) {
         next = h->next;
         free(h);
@@ -250,8 +255,10 @@ void mpp_recvorder_free(mpp_recvorder_t *o)
 
 mpp_ro_post_t *mpp_recvorder_post(mpp_recvorder_t *o, uint32_t comm, int32_t source, int32_t tag)
 {
-    mpp_ro_post_t *p = malloc(sizeof *p);
-    if (!p)
+    mpp_ro_post_t *p = o->spare; /* none is allocated once there are as many as pending at once */
+    if (p)
+        o->spare = p->next;
+    else if (!(p = malloc(sizeof *p)))
         return NULL;
     *p = (mpp_ro_post_t){mpp_recvorder_seq(o), comm, source, tag, o->tail, NULL};
     if (o->tail)
@@ -305,7 +312,8 @@ void mpp_recvorder_unpost(mpp_recvorder_t *o, mpp_ro_post_t *p)
         p->next->prev = p->prev;
     else
         o->tail = p->prev;
-    free(p);
+    p->next = o->spare;
+    o->spare = p;
     for (mpp_ro_held_t **link = &o->held; *link;) {
         mpp_ro_held_t *h = *link;
         if (blocked(o, h->seq, h->comm, h->source, h->tag)) {

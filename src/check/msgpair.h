@@ -69,6 +69,7 @@ typedef struct mpp_ro_held mpp_ro_held_t;
 
 typedef struct {
     mpp_ro_post_t *head, *tail; /* pending receives, in posting order */
+    mpp_ro_post_t *spare;       /* nodes of receives no longer pending, for the next ones */
     mpp_ro_held_t *held;        /* completed ones held back, in posting order */
     size_t blob;                /* bytes of a held receive's blob */
     uint64_t next_seq;

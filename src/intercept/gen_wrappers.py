@@ -649,6 +649,8 @@ def coll_args(fn, names):
     has = fn.by_name
     op = "MPI_" + fn.operation()
     fields = [".operation = MPP_FN_%s" % (op if op in names else fn.name)]
+    if "request" in has and "persistent" not in fn.actions:
+        fields.append(".nonblocking = 1")
     if "root" in has:
         fields += [".has_root = 1", ".root = root"]
     for name in ("op", "sendbuf", "recvbuf", "sendcount", "recvcount", "sendtype", "recvtype", "count"):
@@ -702,10 +704,16 @@ def check_between(fn, sync_rules, names):
         done = [b.replace("mpp_chk_completed(&call, ", "mpp_chk_completed(&call, ret, ")
                 for b in completion_code(fn, CView(fn), "mpp_chk_completed")]
         body.append(("ret == MPI_SUCCESS || ret == MPI_ERR_IN_STATUS || " + took, done))
+        coll = [re.sub(r'mpp_chk_coll_completed\(&call, (&handled, [^,]+, [^,]+), [^;]*\);',
+                       r'mpp_chk_coll_completed(\1);', b)
+                for b in completion_code(fn, CView(fn), "mpp_chk_coll_completed")]
+        body.append((ok, coll))
     elif "start" in fn.actions:
         body.append((ok, "mpp_chk_started(&call, &handled);"))
     elif "free" in fn.actions:
-        body.append((ok, "mpp_chk_freed(&handled);"))
+        body.append((ok, ["mpp_chk_freed(&handled);", "mpp_chk_coll_freed_set(&handled);"]))
+    elif "cancel" in fn.actions:
+        body.append((ok, "mpp_chk_cancelled(&handled);"))
     if not body:
         return []
     out = ["    if (MPP_CHECKS_ON(MPP_CHECK_BASIC)) {"]
@@ -991,6 +999,8 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, 
     if sync_role(fn, sync_rules) in ("send", "recv", "sendrecv", "irecv", "psend", "mrecv"):
         # not checked through this binding: the message checks go quiet (messages.h)
         out.append("    if (MPP_CHECKS_ON(MPP_CHECK_BASIC)) mpp_chk_msg_unseen();")
+    elif fn.base in COMPLETIONS or fn.actions & {"start", "free"}:  # ... and the running collectives'
+        out.append("    if (MPP_CHECKS_ON(MPP_CHECK_BASIC)) mpp_chk_coll_unseen();")
     out += sync_after(fn, sync_rules, view)
     out += trace_after(fn, sync_rules, view, "MPP_USES_BYTES" in uses)
     out += ["    return;" if call_real else "    return ret;", "}", ""]
@@ -1131,7 +1141,7 @@ def main():
 
     with open(outdir + "/f08_wrappers.c", "w") as w:
         w.write(BANNER)
-        w.write('#include "context/config.h"\n#include "intercept/check/argcheck.h"\n#include "intercept/check/errors.h"\n#include "intercept/check/local.h"\n#include "intercept/check/messages.h"\n#include "intercept/check/run.h"\n#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
+        w.write('#include "context/config.h"\n#include "intercept/check/argcheck.h"\n#include "intercept/check/collectives.h"\n#include "intercept/check/errors.h"\n#include "intercept/check/local.h"\n#include "intercept/check/messages.h"\n#include "intercept/check/run.h"\n#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
         for f in wrapped if a.family == "mpich" else []:
             if f.actions & {"f08", "f08ts"} and f.cls not in ("handwritten", "untimed"):
                 w.write("\n".join(f08_wrapper(f, bytes_rules, model_rules, sync_rules)) + "\n")

@@ -26,25 +26,60 @@ typedef struct {
 } stash_t;
 static __thread stash_t stash __attribute__((tls_model("initial-exec")));
 
-/* Persistent collectives: request key -> rows. */
-static mpp_handlemap_t persistent;
+/* Persistent collectives: request key -> rows; nonblocking and started
+ * persistent ones not completed yet: request key -> their call's stack. */
+static mpp_handlemap_t persistent, running;
 static pthread_mutex_t persistent_lock = PTHREAD_MUTEX_INITIALIZER;
+static int unseen; /* a completion went by unseen: nothing is said of what runs */
+
+typedef struct {
+    uint32_t fid;
+    int depth;
+    const uintptr_t *frames;
+} site_t;
+
+/* Call c's request runs (lock held). */
+static void run_request(const mpp_call_t *c, uint64_t key)
+{
+    mpp_request_origin_t o = {0};
+    int inserted;
+    if (!c->cell)
+        return; /* a paused call: no stack to name */
+    mpp_call_origin_frames(c, &o);
+    site_t *s = o.frames ? mpp_handlemap_put(&running, key, &inserted) : NULL;
+    if (s)
+        *s = (site_t){c->fid, o.depth, o.frames};
+}
 
 int mpp_chk_coll_start(int level)
 {
     full = (level & MPP_CHECK_LEVEL) >= MPP_CHECK_FULL;
     nvalues = (level & MPP_CHECK_LEVEL) == MPP_CHECK_OFF ? 0 : full ? MPP_CC_NVALUES : MPP_CC_BASIC_VALUES;
     mpp_handlemap_init(&persistent, sizeof(int64_t) * MAX_ROWS);
+    mpp_handlemap_init(&running, sizeof(site_t));
+    unseen = 0;
     if (nvalues)
         mpp_chk_signatures_start();
     return 2 * nvalues;
 }
 
+static void unfinished(uint64_t key, void *value, void *arg)
+{
+    (void)key, (void)arg;
+    const site_t *s = value;
+    mpp_check_report_at(MPP_FIND_UNFINISHED_COLLECTIVE, -1, s->fid, s->frames, s->depth, -1, 0, 0,
+                        "this process never completed its part (no wait or test completed the request by "
+                        "MPI_Finalize)");
+}
+
 void mpp_chk_coll_end(void)
 {
+    if (nvalues && !unseen)
+        mpp_handlemap_each(&running, unfinished, NULL);
     if (nvalues)
         mpp_chk_signatures_end();
     mpp_handlemap_free(&persistent);
+    mpp_handlemap_free(&running);
     nvalues = 0;
 }
 
@@ -143,6 +178,11 @@ void mpp_chk_collective(const mpp_call_t *c, MPI_Comm comm, const mpp_chk_coll_t
     mpp_cc_to_rows(&v, nvalues, stash.rows);
     stash.call = c;
     stash.t0 = c->t0;
+    if (a->nonblocking && c->new_request) {
+        pthread_mutex_lock(&persistent_lock);
+        run_request(c, mpp_request_pack(c->new_request, c->new_serial));
+        pthread_mutex_unlock(&persistent_lock);
+    }
 }
 
 void mpp_chk_collective_init(const mpp_call_t *c, MPI_Comm comm, MPI_Request request, const mpp_chk_coll_t *a)
@@ -179,9 +219,27 @@ void mpp_chk_coll_started(const mpp_call_t *c, uint64_t key)
         memcpy(stash.rows, rows, (size_t)(2 * nvalues) * sizeof *rows);
         stash.call = c;
         stash.t0 = c->t0;
+        run_request(c, key);
     }
     pthread_mutex_unlock(&persistent_lock);
 }
+
+void mpp_chk_coll_completed(const mpp_reqset_t *set, int n, const int *which)
+{
+    if (!nvalues)
+        return;
+    pthread_mutex_lock(&persistent_lock);
+    for (int j = 0; j < n && running.count; j++) {
+        int i = which ? which[j] : j;
+        if (i >= 0 && i < set->n && set->keys[i])
+            mpp_handlemap_remove(&running, set->keys[i], NULL);
+    }
+    pthread_mutex_unlock(&persistent_lock);
+}
+
+void mpp_chk_coll_freed_set(const mpp_reqset_t *set) { mpp_chk_coll_completed(set, set->n, NULL); }
+
+void mpp_chk_coll_unseen(void) { unseen = 1; }
 
 void mpp_chk_coll_freed(uint64_t key)
 {

@@ -1,6 +1,7 @@
 /* The checks of collective operations (correctness.md: collective-mismatch,
  * different-roots, different-reductions, collective-size,
- * collective-datatype, incomplete-collective), carried by the wait-state
+ * collective-datatype, incomplete-collective, unfinished-collective),
+ * carried by the wait-state
  * analysis's collective instances (waitstates/hooks.h): each instance gets
  * rows of values the members must agree on (check/collcheck.h), reduced
  * with its instants; the batch's result says where they disagree, and
@@ -16,11 +17,13 @@
 
 #include "attribute/thread_state.h"
 #include "context/config.h" /* MPP_CHECK_*, for MPP_CHECKS_ON in the wrappers */
+#include "intercept/wrapper_support.h"
 #include "records/origin.h"
 
 /* A collective call's arguments (what it has of them; 0 elsewhere). */
 typedef struct {
     uint32_t operation; /* MPP_FN_ of its blocking form: MPI_Bcast for MPI_Ibcast, MPI_Bcast_init, MPI_Bcast_c */
+    int nonblocking;    /* it made a request (the call's new_request) */
     int has_root, root;
     MPI_Op op;
     const void *sendbuf, *recvbuf;
@@ -32,7 +35,9 @@ typedef struct {
     const MPI_Count *recvcounts_c;
 } mpp_chk_coll_t;
 
-/* MPI_Init: the rows per instance at the checks' level (0: none). */
+/* MPI_Init: the rows per instance at the checks' level (0: none).  The
+ * end (MPI_Finalize, the wait states' exchange over): a nonblocking or
+ * persistent collective still running is unfinished-collective. */
 int mpp_chk_coll_start(int level);
 void mpp_chk_coll_end(void);
 
@@ -41,6 +46,14 @@ void mpp_chk_coll_end(void);
 void mpp_chk_collective(const mpp_call_t *c, MPI_Comm comm, const mpp_chk_coll_t *a);
 /* A persistent collective's creating call: its values, for each start. */
 void mpp_chk_collective_init(const mpp_call_t *c, MPI_Comm comm, MPI_Request request, const mpp_chk_coll_t *a);
+
+/* Requests completed (as mpp_ws_completed gets them), freed: a
+ * nonblocking or started persistent collective's is no longer running. */
+void mpp_chk_coll_completed(const mpp_reqset_t *set, int n, const int *which);
+void mpp_chk_coll_freed_set(const mpp_reqset_t *set);
+/* A completion went by unseen (a binding not checked): no
+ * unfinished-collective then. */
+void mpp_chk_coll_unseen(void);
 
 /* --- for the wait-state hooks (their lock held) --- */
 /* The rows of call c's instance (values that change no maximum when the

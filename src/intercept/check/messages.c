@@ -505,6 +505,19 @@ void mpp_chk_freed(const mpp_reqset_t *set)
     give();
 }
 
+void mpp_chk_cancelled(const mpp_reqset_t *set)
+{
+    if (!on)
+        return;
+    take();
+    for (int i = 0; i < set->n; i++) {
+        req_t *q = set->keys[i] ? mpp_handlemap_get(&requests, set->keys[i]) : NULL;
+        if (!q || q->kind == Q_PSEND)
+            unseen = 1; /* not a receive the checks follow: maybe a send */
+    }
+    give();
+}
+
 /* ------------------------------------------------------------------ */
 
 /* Check records from world rank source (the exchange's lock held). */

@@ -69,6 +69,9 @@ void mpp_chk_completed(const mpp_call_t *c, int ret, const mpp_reqset_t *set, in
                        const MPI_Status *statuses);
 void mpp_chk_started(const mpp_call_t *c, const mpp_reqset_t *set);
 void mpp_chk_freed(const mpp_reqset_t *set);
+/* MPI_Cancel: a receive's shows in its status; a send's message may then
+ * never come (its record stays): the message checks go quiet. */
+void mpp_chk_cancelled(const mpp_reqset_t *set);
 /* A point-to-point call through a binding not checked (mpi_f08). */
 void mpp_chk_msg_unseen(void);
 /* Whether a receive's return code took its message: success or truncation. */

@@ -8,7 +8,8 @@
 /* The predefined datatypes: their class, sized by MPI_Type_size where the
  * class has sizes (MPI_LONG is SIGNED + 8 here, as MPI_INT64_T: the same
  * data, which signature.h lets match). */
-enum { K_ANY = 1, K_CHAR, K_SIGNED, K_UNSIGNED, K_FLOAT, K_COMPLEX, K_LOGICAL, K_BOOL, K_PAIR, K_OTHER, K_MARKER };
+/* (MPI_LB and MPI_UB, removed in MPI-3.0, are not known: a type holding them is not decoded) */
+enum { K_ANY = 1, K_CHAR, K_SIGNED, K_UNSIGNED, K_FLOAT, K_COMPLEX, K_LOGICAL, K_BOOL, K_PAIR, K_OTHER };
 
 typedef struct {
     MPI_Datatype type;
@@ -95,10 +96,6 @@ static const named_t named[] = {
     {MPI_CXX_DOUBLE_COMPLEX, K_COMPLEX, 0},
     {MPI_CXX_LONG_DOUBLE_COMPLEX, K_COMPLEX, 0},
 #endif
-#ifdef MPI_LB
-    {MPI_LB, K_MARKER, 0},
-    {MPI_UB, K_MARKER, 0},
-#endif
 };
 
 static mpp_handlemap_t named_map; /* handle -> mpp_chk_sig_t, read only once made */
@@ -148,8 +145,6 @@ static mpp_chk_sig_t of_named(const named_t *n)
     case K_OTHER:
         cls = MPP_SIG_OTHER + n->index;
         break;
-    case K_MARKER:
-        return s; /* no data */
     }
     if (cls < 0)
         return (mpp_chk_sig_t){{0, 0, -2}, 0};
@@ -289,7 +284,9 @@ mpp_chk_sig_t mpp_chk_type_sig(MPI_Datatype type)
     if (known)
         return *known;
     void *value = NULL;
-    int flag = 0;
+    int flag = 0, ni, na, nd, combiner;
+    if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS || combiner == MPI_COMBINER_NAMED)
+        return unknown; /* a predefined type not in the table: no attribute on it */
     if (keyval != MPI_KEYVAL_INVALID && PMPI_Type_get_attr(type, keyval, &value, &flag) == MPI_SUCCESS && flag &&
         value)
         return *(const mpp_chk_sig_t *)value;

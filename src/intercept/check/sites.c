@@ -135,14 +135,25 @@ static const module_t *find(const modules_t *t, uintptr_t address)
     return NULL;
 }
 
+/* The thread's last site: a loop sends from one call site. */
+static __thread uintptr_t last_address __attribute__((tls_model("initial-exec")));
+static __thread mpp_chk_site_t last_site __attribute__((tls_model("initial-exec")));
+
 mpp_chk_site_t mpp_chk_site_of(uintptr_t address)
 {
     if (!address)
         return (mpp_chk_site_t){0, 0};
+    if (address == last_address)
+        return last_site;
     const module_t *m = find(modules(0), address);
     if (!m)
         m = find(modules(1), address);
-    return m ? (mpp_chk_site_t){m->id, address - m->base} : (mpp_chk_site_t){0, 0};
+    mpp_chk_site_t site = m ? (mpp_chk_site_t){m->id, address - m->base} : (mpp_chk_site_t){0, 0};
+    if (m) { /* (a module unloaded and another loaded at its address is not told apart) */
+        last_address = address;
+        last_site = site;
+    }
+    return site;
 }
 
 uintptr_t mpp_chk_site_address(mpp_chk_site_t site)

@@ -59,17 +59,21 @@ static void coll_forms_ok(void)
 {
     int v = 1, s = 0;
     MPI_Request r;
+#if MPI_VERSION >= 4
     MPI_Bcast_init(&v, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
     for (int i = 0; i < 2; i++) {
         MPI_Start(&r);
         MPI_Wait(&r, MPI_STATUS_IGNORE);
     }
     MPI_Request_free(&r);
+#endif
     MPI_Ibcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD, &r);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
+#if MPI_VERSION >= 4
     if (rank == 0)
         MPI_Allreduce_c(&v, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     else
+#endif
         MPI_Allreduce(&v, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Datatype two;
     MPI_Type_contiguous(2, MPI_INT, &two);
@@ -83,12 +87,14 @@ static void coll_forms_ok(void)
  * finding is at each start (the instance). */
 static void pcoll_roots(void)
 {
+#if MPI_VERSION >= 4
     int v = 1;
     MPI_Request r;
     MPI_Bcast_init(&v, 1, MPI_INT, rank, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
     MPI_Start(&r); /* expect pcoll-roots: different-roots ranks=0-1 */
     MPI_Wait(&r, MPI_STATUS_IGNORE);
     MPI_Request_free(&r);
+#endif
 }
 
 /* Rank 0 makes one collective call more on MPI_COMM_WORLD than rank 1. */
@@ -98,6 +104,13 @@ static void incomplete(void)
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
         MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD); /* expect incomplete: incomplete-collective ranks=0 */
+}
+
+/* A nonblocking collective no member ever completes. */
+static void unfinished(void)
+{
+    static MPI_Request r;
+    MPI_Ibarrier(MPI_COMM_WORLD, &r); /* expect unfinished: unfinished-collective ranks=0-1 */
 }
 
 static void p2p_truncate(void)
@@ -206,11 +219,22 @@ static const struct {
     const char *name;
     void (*run)(void);
 } scenarios[] = {
-    {"bcast-roots", bcast_roots},       {"reduce-ops", reduce_ops},         {"coll-mismatch", coll_mismatch},
-    {"coll-size", coll_size},           {"coll-datatype", coll_datatype},   {"coll-forms-ok", coll_forms_ok},
-    {"pcoll-roots", pcoll_roots},       {"incomplete", incomplete},         {"p2p-truncate", p2p_truncate},     {"p2p-shorter", p2p_shorter},
-    {"p2p-datatype", p2p_datatype},     {"p2p-derived-ok", p2p_derived_ok}, {"unmatched-send", unmatched_send},
-    {"pending-irecv", pending_irecv},   {"checksum", checksum},
+    {"bcast-roots", bcast_roots},
+    {"reduce-ops", reduce_ops},
+    {"coll-mismatch", coll_mismatch},
+    {"coll-size", coll_size},
+    {"coll-datatype", coll_datatype},
+    {"coll-forms-ok", coll_forms_ok},
+    {"pcoll-roots", pcoll_roots},
+    {"incomplete", incomplete},
+    {"unfinished", unfinished},
+    {"p2p-truncate", p2p_truncate},
+    {"p2p-shorter", p2p_shorter},
+    {"p2p-datatype", p2p_datatype},
+    {"p2p-derived-ok", p2p_derived_ok},
+    {"unmatched-send", unmatched_send},
+    {"pending-irecv", pending_irecv},
+    {"checksum", checksum},
 };
 
 int main(int argc, char **argv)
