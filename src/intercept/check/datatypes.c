@@ -296,8 +296,7 @@ static void build(mpp_layout_builder_t *b, int combiner, const int *in, const MP
 
 /* The arguments of a derived datatype's constructor, its children's
  * layouts, its own (children given back to MPI: get_contents made them). */
-static mpp_layout_t *derived_layout(MPI_Datatype type, const envelope_t *e, MPI_Aint extent, int64_t size,
-                                    int depth)
+static mpp_layout_t *derived_layout(MPI_Datatype type, const envelope_t *e, MPI_Aint extent, int64_t size, int depth)
 {
     if (e->nl > 0 || e->ni > 3 * MPP_LAYOUT_MAX_BLOCKS + 8 || e->na > MPP_LAYOUT_MAX_BLOCKS + 2 ||
         e->nd > MPP_LAYOUT_MAX_BLOCKS || e->nd < 1)
@@ -354,8 +353,8 @@ static mpp_layout_t *flatten(MPI_Datatype type, int depth)
         return predefined_layout(type, extent, size);
     mpp_layout_t *l = derived_layout(type, &e, extent, size, depth);
     /* the blocks must begin and end where MPI says the bytes do */
-    if (l && l->n && (PMPI_Type_get_true_extent(type, &tlb, &textent) != MPI_SUCCESS || l->lb != tlb ||
-                      l->ub != tlb + textent)) {
+    if (l && l->n &&
+        (PMPI_Type_get_true_extent(type, &tlb, &textent) != MPI_SUCCESS || l->lb != tlb || l->ub != tlb + textent)) {
         mpp_layout_unref(l);
         l = NULL;
     }
