@@ -116,20 +116,42 @@ def buffer_lines(fn, rule):
         flag = " | ".join(flags) or "0"
         if inert:
             flag = "%s | (%s ? MPP_CHK_INERT : 0)" % (flag, " || ".join(inert))
-        call = "mpp_chk_buffer(&mpp_chk, \"%s\", %s, %s, \"%s\", %s, %s);" % (
-            param, param, " * ".join(counts), types[0], types[0], flag)
+        calls = ["mpp_chk_count_of(&mpp_chk, \"%s\", %s, %s);" % (c, c, param) for c in side_counts(fn, factors)]
+        calls.append("mpp_chk_buffer(&mpp_chk, \"%s\", %s, %s, \"%s\", %s, %s);" % (
+            param, param, " * ".join(counts), types[0], types[0], flag))
+        cond = []
         if "root" in has and "comm" in has:
-            call = "if (mpp_chk_used(comm, root, %s)) %s" % (which, call)
-        out.append(call)
+            cond.append("mpp_chk_used(comm, root, %s)" % which)
+        if direction == "sent" and param == "origin_addr" and scalar(fn, "op", "MPI_Op"):
+            cond.append("op != MPI_NO_OP")  # MPI_NO_OP: the origin buffer is not used
+        if cond:
+            out += ["if (%s) {" % " && ".join(cond)] + ["    " + c for c in calls] + ["}"]
+        else:
+            out += calls
     return out
 
 
-def argument_lines(fn):
+def side_counts(fn, factors):
+    """The count parameters of a @bytes side: checked where the side
+    matters (MPI_IN_PLACE, a non-root's receive count: any value)."""
+    names = [re.sub(r'\[rank\]$', '', f) for f in factors]
+    return [n for n in names if n in COUNTS and scalar(fn, n, "int", "MPI_Count")]
+
+
+def buffer_counts(fn, rule):
+    out = set()
+    for direction in ("sent", "recv"):
+        expr = (rule or {}).get(direction) or ""
+        out.update(side_counts(fn, re.sub(r'@\w+$', '', expr).split("*")))
+    return out
+
+
+def argument_lines(fn, rule):
     """The checks of single arguments."""
     has, out = fn.by_name, []
     counted = (BUFFERS & set(has)) or "array_of_requests" in has or "newtype" in has
     for name in COUNTS:
-        if counted and scalar(fn, name, "int", "MPI_Count"):
+        if counted and scalar(fn, name, "int", "MPI_Count") and name not in buffer_counts(fn, rule):
             out.append("mpp_chk_count(&mpp_chk, \"%s\", %s);" % (name, name))
     comm = scalar(fn, "comm", "MPI_Comm")
     for name, receive in (("dest", 0), ("source", 1)):
@@ -162,7 +184,7 @@ def argument_lines(fn):
 def before(fn, rule):
     """The wrapper's lines before the PMPI call (after its mode is known)."""
     comm = scalar(fn, "comm", "MPI_Comm")
-    args, bufs = argument_lines(fn), buffer_lines(fn, rule)
+    args, bufs = argument_lines(fn, rule), buffer_lines(fn, rule)
     outs = type_outputs(fn)
     out = ["    MPI_Datatype mpp_chk_%s = MPI_DATATYPE_NULL;" % t for t in outs]
     capture = ["if (%s) mpp_chk_%s = *%s;" % (t, t, t) for t in outs]

@@ -65,6 +65,7 @@ typedef struct {
     int inter;
     int nbuf;
     mpp_chk_buffer_t buf[2];
+    const char *counted; /* the count mpp_chk_count_of checked (NULL: none) */
 } mpp_chk_t;
 
 /* MPI_Init (collective over comm), MPI_Finalize (`finalize`), or the end
@@ -76,6 +77,9 @@ void mpp_chk_stop(int finalize);
 /* `has_comm`: the function has a `comm` parameter, which must not be null. */
 void mpp_chk_begin(mpp_chk_t *k, mpp_call_t *c, MPI_Comm comm, int has_comm);
 void mpp_chk_count(mpp_chk_t *k, const char *name, int64_t count);
+/* The count of a buffer that matters here (none of MPI_IN_PLACE's), once
+ * a call (MPI_Sendrecv_replace's count counts both of its sides). */
+void mpp_chk_count_of(mpp_chk_t *k, const char *name, int64_t count, const void *buf);
 /* dest (`receive` 0: MPI_PROC_NULL allowed) or source (also MPI_ANY_SOURCE). */
 void mpp_chk_rank(mpp_chk_t *k, const char *name, int rank, int receive);
 void mpp_chk_root(mpp_chk_t *k, int root);

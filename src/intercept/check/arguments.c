@@ -1,10 +1,12 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "intercept/check/argcheck.h"
 #include "intercept/check/buffers.h"
 #include "intercept/check/run.h"
+#include "intercept/world.h"
 #include "util/handlemap.h"
 #include "util/mt_lock.h"
 
@@ -12,16 +14,19 @@
 #define MAX_TOLD 4096
 
 static int tag_ub = INT_MAX;
+static int full;             /* MPIPROF_CHECK=full: else only the buffers, for checksums */
 static mpp_handlemap_t told; /* call sites whose invalid argument stderr has seen */
 static int started;
 static mpp_mt_lock_t lock = MPP_MT_LOCK_INITIALIZER;
 
 void mpp_chk_start(MPI_Comm comm)
 {
-    int provided = MPI_THREAD_SINGLE, flag = 0;
+    int provided = MPI_THREAD_MULTIPLE, flag = 0; /* sessions alone: no MPI_Query_thread, locks taken */
     void *ub = NULL;
-    PMPI_Query_thread(&provided);
+    if (mpp_world_model())
+        PMPI_Query_thread(&provided);
     lock.on = provided == MPI_THREAD_MULTIPLE;
+    full = (mpp_check_level & MPP_CHECK_LEVEL) >= MPP_CHECK_FULL;
     /* unknown: no tag is too large (a smaller bound than MPI's would make findings of good tags) */
     tag_ub = INT_MAX;
     if (PMPI_Comm_get_attr(comm, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && ub)
@@ -48,6 +53,8 @@ void mpp_chk_stop(int finalize)
  * its call site (MPI may abort on it next), a finding every time. */
 static void __attribute__((format(printf, 2, 3))) invalid(mpp_chk_t *k, const char *fmt, ...)
 {
+    if (!full)
+        return;
     char detail[200];
     va_list ap;
     va_start(ap, fmt);
@@ -75,6 +82,7 @@ void mpp_chk_begin(mpp_chk_t *k, mpp_call_t *c, MPI_Comm comm, int has_comm)
     k->size = -1;
     k->inter = 0;
     k->nbuf = 0;
+    k->counted = NULL;
     if (has_comm && comm == MPI_COMM_NULL)
         invalid(k, "comm is MPI_COMM_NULL");
 }
@@ -98,6 +106,14 @@ void mpp_chk_count(mpp_chk_t *k, const char *name, int64_t count)
 {
     if (count < 0)
         invalid(k, "%s %lld is negative", name, (long long)count);
+}
+
+void mpp_chk_count_of(mpp_chk_t *k, const char *name, int64_t count, const void *buf)
+{
+    if (buf == MPI_IN_PLACE || (k->counted && !strcmp(k->counted, name)))
+        return;
+    k->counted = name;
+    mpp_chk_count(k, name, count);
 }
 
 static const char *group_words(const mpp_chk_t *k) { return k->inter ? "the remote group" : "the communicator"; }

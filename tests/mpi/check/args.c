@@ -14,7 +14,7 @@ static void invalid_values(const char *s)
     int buf[8] = {0};
     MPI_Status st;
     MPI_Request rq;
-    if (!strcmp(s, "negative-count") || !strcmp(s, "fatal-count")) {
+    if (!strncmp(s, "negative-count", 14) || !strcmp(s, "fatal-count")) { /* -basic: no finding below full */
         MPI_Send(buf, -1, MPI_INT, peer, 0, MPI_COMM_WORLD); /* expect negative-count,fatal-count: invalid-argument ranks=0-1 */
     } else if (!strcmp(s, "bad-rank")) {
         MPI_Send(buf, 1, MPI_INT, size, 0, MPI_COMM_WORLD); /* expect bad-rank: invalid-argument ranks=0-1 */
@@ -103,6 +103,18 @@ static void legal(void)
     MPI_Allreduce(MPI_IN_PLACE, buf, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Reduce(buf, rank == 0 ? in : NULL, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     MPI_Gather(buf, 1, MPI_INT, rank == 1 ? in : NULL, 1, MPI_INT, 1, MPI_COMM_WORLD);
+    /* what MPI ignores: the send count and type with MPI_IN_PLACE, a non-root's receive arguments */
+    if (rank == 0)
+        MPI_Gather(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, in, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    else
+        MPI_Gather(buf, 1, MPI_INT, NULL, -1, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD);
+    /* MPI_NO_OP: no origin buffer */
+    MPI_Win win;
+    MPI_Win_create(in, sizeof in, sizeof in[0], MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_fence(0, win);
+    MPI_Fetch_and_op(NULL, buf, MPI_INT, peer, 0, MPI_NO_OP, win);
+    MPI_Win_fence(0, win);
+    MPI_Win_free(&win);
     /* an intercommunicator: ranks of the remote group, MPI_ROOT */
     MPI_Comm local, inter;
     MPI_Comm_split(MPI_COMM_WORLD, rank, 0, &local);

@@ -8,7 +8,10 @@
 # error and the run goes on); the values MPI allows that look alike
 # (MPI_PROC_NULL, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_BOTTOM, MPI_IN_PLACE,
 # MPI_ROOT on an intercommunicator, NULL with no element, a buffer that
-# matters at the root only) give none, at full and basic; where MPI aborts
+# matters at the root only, counts and datatypes MPI ignores: with
+# MPI_IN_PLACE, at a non-root, with MPI_NO_OP) give none, at full and
+# basic; below full no argument is checked (basic, basic,checksum); where
+# MPI aborts
 # (fatal-count) the line on standard error comes first, and the exit status
 # is MPI's.
 set -eu
@@ -26,5 +29,7 @@ for s in negative-count bad-rank bad-root bad-tag null-buffer uncommitted-type f
 done
 run_scenario args "$srcdir/args.c" legal-args basic
 run_scenario args "$srcdir/args.c" legal-args full,checksum
+run_scenario args "$srcdir/args.c" negative-count-basic basic
+run_scenario args "$srcdir/args.c" negative-count-basic basic,checksum
 run_scenario_abort args "$srcdir/args.c" fatal-count
 echo "PASS: check_arguments"

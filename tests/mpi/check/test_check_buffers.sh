@@ -2,10 +2,10 @@
 # check_buffers: sendrecv-overlap (the send and receive buffers of one
 # MPI_Sendrecv or collective share bytes), overlapping-buffers (a call's
 # buffer shares bytes with a pending nonblocking or started persistent
-# operation's, one of them written) and, with MPIPROF_CHECK=full,checksum,
-# send-buffer-modified (a pending send's bytes changed before it
-# completed), exactly as buffers.c marks them; none for buffers whose
-# ranges meet and bytes do not (strided vectors side by side, neighbours),
+# operation's, one of them written) and, with MPIPROF_CHECK=full,checksum
+# (or basic,checksum), send-buffer-modified (a pending send's bytes changed
+# before it completed), exactly as buffers.c marks them; none for buffers
+# whose ranges meet and bytes do not (strided vectors side by side, neighbours),
 # for two pending sends of one buffer, for a buffer used again once its
 # operation completed (wait, test, persistent), nor without ,checksum.
 # many-pending: 10^5 receives pending at once cost, at full against basic,
@@ -24,6 +24,7 @@ for s in sendrecv-overlap coll-overlap pending-overlap persistent-overlap pendin
     run_scenario buffers "$srcdir/buffers.c" "$s"
 done
 run_scenario buffers "$srcdir/buffers.c" send-modified full,checksum
+run_scenario buffers "$srcdir/buffers.c" send-modified basic,checksum
 run_scenario buffers "$srcdir/buffers.c" pending-vector-gaps-no-finding full,checksum
 
 # 10^5 pending receives: memory and time at full against basic (rank 0's lines)
