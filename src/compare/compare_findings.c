@@ -9,8 +9,9 @@
  * level is not compared here: it is MPIPROF_CHECK, in Configuration.  The
  * first occurrence's details and peer are not compared (which message of a
  * kind came first varies with timing).  A protocol without the section,
- * of an mpiprof before the checks, is "not recorded": nothing of it is
- * compared, and that is no difference. */
+ * of an mpiprof before the checks, is "not recorded", and one whose checks
+ * did not run (MPIPROF_CHECK=off, or a trace's analyzer) found nothing to
+ * compare: nothing of it is compared, and that is no difference. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,11 +205,18 @@ static void only_in(mpp_compare_t *c, json_t *f, int in_b)
     free(label);
 }
 
+/* The section, when its checks ran (its errors are null when none did). */
+static json_t *checked(json_t *doc)
+{
+    json_t *k = json_object_get(doc, "correctness");
+    return json_is_object(k) && !json_is_null(json_object_get(k, "errors")) ? k : NULL;
+}
+
 int mpp_compare_findings(json_t *a, json_t *b, const mpp_compare_options_t *o, mpp_compare_t *out)
 {
-    json_t *ca = json_object_get(a, "correctness"), *cb = json_object_get(b, "correctness");
-    if (!json_is_object(ca) || !json_is_object(cb) || ignored(o, "correctness"))
-        return 0; /* not recorded (mpp_compare_findings_summary says so), or --ignore correctness */
+    json_t *ca = checked(a), *cb = checked(b);
+    if (!ca || !cb || ignored(o, "correctness"))
+        return 0; /* not recorded or not checked (mpp_compare_findings_summary says so), or --ignore correctness */
     json_t *fa = json_object_get(ca, "findings"), *fb = json_object_get(cb, "findings");
     size_t na = json_array_size(fa), nb = json_array_size(fb);
     size_t *match = calloc(na + 1, sizeof *match);
@@ -258,7 +266,7 @@ static json_t *side_summary(json_t *doc)
 json_t *mpp_compare_findings_summary(json_t *a, json_t *b, const mpp_compare_options_t *o)
 {
     json_t *sa = side_summary(a), *sb = side_summary(b);
-    int compared = !json_is_null(sa) && !json_is_null(sb) && !ignored(o, "correctness");
+    int compared = checked(a) && checked(b) && !ignored(o, "correctness");
     const char *why = NULL;
     if (ignored(o, "correctness"))
         why = "--ignore correctness";
@@ -266,6 +274,10 @@ json_t *mpp_compare_findings_summary(json_t *a, json_t *b, const mpp_compare_opt
         why = json_is_null(sa) && json_is_null(sb) ? "not recorded in either protocol (mpiprof before its checks)"
               : json_is_null(sa)                   ? "not recorded in A (mpiprof before its correctness checks)"
                                                    : "not recorded in B (mpiprof before its correctness checks)";
+    else if (!compared)
+        why = !checked(a) && !checked(b) ? "no check ran for either protocol"
+              : !checked(a)              ? "no check ran for A (nothing found is not nothing wrong)"
+                                         : "no check ran for B (nothing found is not nothing wrong)";
     json_t *out = json_pack("{s:o, s:o, s:b}", "a", sa, "b", sb, "compared", compared);
     if (out && why)
         json_object_set_new(out, "not_compared", json_string(why));

@@ -55,10 +55,22 @@ def array_length(fn):
     return "count" if "count" in fn.by_name else "incount"
 
 
-def type_outputs(fn):
-    """The MPI_Datatype * parameters: handles the call leaves."""
-    return [p.name for p in fn.params if not p.array and "*" in p.type and p.base_type == "MPI_Datatype"
+def handle_outputs(fn, base_type):
+    """The parameters of type base_type * (not arrays): handles the call leaves."""
+    return [p.name for p in fn.params if not p.array and "*" in p.type and p.base_type == base_type
             and "const" not in p.type]
+
+
+def type_outputs(fn):
+    return handle_outputs(fn, "MPI_Datatype")
+
+
+def outputs(fn):
+    """The handles whose value before and after the call the checks follow:
+    (parameter, the function told): datatypes and communicators, freed or
+    made (a freed one is an invalid argument, not to be asked MPI about)."""
+    return ([(t, "mpp_chk_type_out") for t in type_outputs(fn)] +
+            [(c, "mpp_chk_comm_out") for c in handle_outputs(fn, "MPI_Comm")])
 
 
 def type_arrays(fn):
@@ -185,14 +197,15 @@ def before(fn, rule):
     """The wrapper's lines before the PMPI call (after its mode is known)."""
     comm = scalar(fn, "comm", "MPI_Comm")
     args, bufs = argument_lines(fn, rule), buffer_lines(fn, rule)
-    outs = type_outputs(fn)
-    out = ["    MPI_Datatype mpp_chk_%s = MPI_DATATYPE_NULL;" % t for t in outs]
-    capture = ["if (%s) mpp_chk_%s = *%s;" % (t, t, t) for t in outs]
+    outs = outputs(fn)
+    out = ["    %s mpp_chk_%s = %s;" % (("MPI_Datatype", t, "MPI_DATATYPE_NULL") if f == "mpp_chk_type_out"
+                                      else ("MPI_Comm", t, "MPI_COMM_NULL")) for t, f in outs]
+    capture = ["if (%s) mpp_chk_%s = *%s;" % (t, t, t) for t, _ in outs]
     if not (args or bufs):
         return out + (["    if (MPP_CHK_ON()) {"] + ["        " + c for c in capture] + ["    }"] if outs else [])
     body = ["mpp_chk_begin(&mpp_chk, &call, %s, %d);" % ("comm" if comm else "MPI_COMM_NULL", comm)] + args
-    if bufs and comm:  # counts of P, the rank, significance: comm's
-        body += ["if (comm != MPI_COMM_NULL) {"] + ["    " + b for b in bufs] + ["}"]
+    if bufs and comm:  # counts of P, the rank, significance: comm's (not asked of a null or freed one)
+        body += ["if (mpp_chk.comm != MPI_COMM_NULL) {"] + ["    " + b for b in bufs] + ["}"]
     else:
         body += bufs
     if bufs:
@@ -213,8 +226,10 @@ def after(fn, rule, arr, n):
         if action in fn.actions:
             call = "mpp_chk_handled(&call, &handled, %s, %s, %s);" % (arr, n, what)
             body.append("if (ret == MPI_SUCCESS) " + call if action == "start" else call)
-    for t in type_outputs(fn):
-        body.append("if (ret == MPI_SUCCESS && %s) mpp_chk_type_out(mpp_chk_%s, *%s);" % (t, t, t))
+    frees = int(bool(getattr(fn, "handle", None) and fn.handle[0] == "frees"))
+    for t, told in outputs(fn):
+        body.append("if (ret == MPI_SUCCESS && %s) %s(mpp_chk_%s, *%s%s);"
+                    % (t, told, t, t, ", %d" % frees if told == "mpp_chk_comm_out" else ""))
     if type_arrays(fn):
         body.append("mpp_chk_unseen(0, 1);")
     if not body:
@@ -225,7 +240,7 @@ def after(fn, rule, arr, n):
 def unseen_args(fn):
     """What a call of fn that is not profiled makes the checks forget."""
     requests = bool(fn.actions & {"complete", "free"})
-    types = bool(type_outputs(fn) or type_arrays(fn))
+    types = bool(outputs(fn) or type_arrays(fn))
     return (int(requests), int(types)) if requests or types else None
 
 
@@ -245,6 +260,6 @@ def f08_after(fn):
     body = []
     if fn.actions & {"complete", "free"}:
         body.append("mpp_chk_forget(&handled);")
-    if type_outputs(fn) or type_arrays(fn):
+    if outputs(fn) or type_arrays(fn):
         body.append("mpp_chk_unseen(0, 1);")
     return ["    if (MPP_CHK_ON()) {"] + ["        " + b for b in body] + ["    }"] if body else []

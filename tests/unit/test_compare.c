@@ -380,6 +380,40 @@ START_TEST(test_compare_findings_not_recorded)
 }
 END_TEST
 
+START_TEST(test_compare_findings_not_checked)
+{
+    /* B's checks did not run (MPIPROF_CHECK=off, a trace's analyzer): its
+     * empty list is not "nothing wrong", so A's finding is no difference */
+    json_t *a = unit_example_protocol(), *b = json_deep_copy(a);
+    add_finding(a, 0, 1, "wrong-datatype", 2, 1);
+    json_t *kb = json_object_get(b, "correctness");
+    json_object_set_new(kb, "level", json_string("off"));
+    json_object_set_new(kb, "errors", json_null());
+    json_object_set_new(kb, "warnings", json_null());
+    json_object_set_new(kb, "dropped", json_null());
+    json_array_clear(json_object_get(kb, "findings"));
+    mpp_compare_options_t o = defaults();
+    mpp_compare_t c;
+    compare(a, b, &o, &c);
+    ck_assert_msg(c.ndiffs == 0, "%zu differences: %s", c.ndiffs, c.ndiffs ? c.diffs[0].message : "");
+    mpp_compare_free(&c);
+    json_t *k = mpp_compare_findings_summary(a, b, &o);
+    ck_assert(json_is_false(json_object_get(k, "compared")));
+    ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(k, "not_compared")), "no check ran for B"));
+    json_decref(k);
+    /* B checked and found nothing: A's finding is a difference */
+    json_object_set_new(kb, "level", json_string("full"));
+    json_object_set_new(kb, "errors", json_integer(0));
+    json_object_set_new(kb, "warnings", json_integer(0));
+    json_object_set_new(kb, "dropped", json_integer(0));
+    compare(a, b, &o, &c);
+    ck_assert_uint_eq(c.ndiffs, 1);
+    ck_assert_ptr_nonnull(find(&c, NULL, "finding only in A"));
+    mpp_compare_free(&c);
+    json_decref(a), json_decref(b);
+}
+END_TEST
+
 Suite *compare_suite(void)
 {
     Suite *s = suite_create("compare");
@@ -398,6 +432,7 @@ Suite *compare_suite(void)
     suite_add_tcase(s, t);
     t = tcase_create("findings");
     tcase_add_test(t, test_compare_findings_only_in_one);
+    tcase_add_test(t, test_compare_findings_not_checked);
     tcase_add_test(t, test_compare_findings_matched);
     tcase_add_test(t, test_compare_findings_not_recorded);
     suite_add_tcase(s, t);

@@ -74,8 +74,14 @@ void mpp_chk_start(MPI_Comm comm);
 void mpp_chk_stop(int finalize);
 
 /* --- before the PMPI call (arguments.c) --- */
-/* `has_comm`: the function has a `comm` parameter, which must not be null. */
+/* `has_comm`: the function has a `comm` parameter, which must not be null
+ * nor freed (a freed one is not asked MPI about: its error would reach the
+ * program's error handler; k->comm is then MPI_COMM_NULL). */
 void mpp_chk_begin(mpp_chk_t *k, mpp_call_t *c, MPI_Comm comm, int has_comm);
+/* A call left a communicator handle where it points: `before` the call,
+ * `after` it; `frees`: MPI_Comm_free, MPI_Comm_disconnect (the handle before
+ * is freed), else the handle after is a live one. */
+void mpp_chk_comm_out(MPI_Comm before, MPI_Comm after, int frees);
 void mpp_chk_count(mpp_chk_t *k, const char *name, int64_t count);
 /* The count of a buffer that matters here (none of MPI_IN_PLACE's), once
  * a call (MPI_Sendrecv_replace's count counts both of its sides). */
@@ -114,8 +120,11 @@ void mpp_chk_handled(mpp_call_t *c, const mpp_reqset_t *set, const MPI_Request *
 /* The same, from a binding that does not tell which completed: every
  * handled request leaves. */
 void mpp_chk_forget(const mpp_reqset_t *set);
-/* A call that completes or frees requests, or handles datatypes, went by
- * unseen (not profiled: MPI_Pcontrol(0), inside another MPI call). */
+/* A call that completes or frees requests, or handles datatypes or
+ * communicators (`types`), went by unseen (not profiled: MPI_Pcontrol(0),
+ * inside another MPI call). */
 void mpp_chk_unseen(int requests, int types);
+/* What is known of freed communicators is forgotten (arguments.c). */
+void mpp_chk_comms_forget(void);
 
 #endif

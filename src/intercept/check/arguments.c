@@ -10,12 +10,15 @@
 #include "util/handlemap.h"
 #include "util/mt_lock.h"
 
-/* Call sites written to standard error at most (their findings are all kept). */
+/* Call sites written to standard error at most (their findings are all kept);
+ * freed communicators kept at most (past it they are forgotten). */
 #define MAX_TOLD 4096
+#define MAX_FREED 4096
 
 static int tag_ub = INT_MAX;
 static int full;             /* MPIPROF_CHECK=full: else only the buffers, for checksums */
-static mpp_handlemap_t told; /* call sites whose invalid argument stderr has seen */
+static mpp_handlemap_t told;  /* call sites whose invalid argument stderr has seen */
+static mpp_handlemap_t freed; /* communicators the program freed (and MPI has not given out since) */
 static int started;
 static mpp_mt_lock_t lock = MPP_MT_LOCK_INITIALIZER;
 
@@ -32,6 +35,7 @@ void mpp_chk_start(MPI_Comm comm)
     if (PMPI_Comm_get_attr(comm, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && ub)
         tag_ub = *(int *)ub;
     mpp_handlemap_init(&told, 1);
+    mpp_handlemap_init(&freed, 1);
     mpp_chk_types_start(comm, lock.on);
     mpp_chk_buffers_start(lock.on);
     started = 1;
@@ -46,7 +50,42 @@ void mpp_chk_stop(int finalize)
     mpp_chk_types_end();
     mpp_mt_take(&lock);
     mpp_handlemap_free(&told);
+    mpp_handlemap_free(&freed);
     mpp_mt_give(&lock);
+}
+
+void mpp_chk_comm_out(MPI_Comm before, MPI_Comm after, int frees)
+{
+    mpp_mt_take(&lock);
+    if (started && frees && before != MPI_COMM_NULL) {
+        if (freed.count >= MAX_FREED) {
+            mpp_handlemap_free(&freed);
+            mpp_handlemap_init(&freed, 1);
+        }
+        int inserted;
+        (void)mpp_handlemap_put(&freed, MPP_HANDLE_KEY(before), &inserted);
+    } else if (started && !frees && after != MPI_COMM_NULL) {
+        mpp_handlemap_remove(&freed, MPP_HANDLE_KEY(after), NULL);
+    }
+    mpp_mt_give(&lock);
+}
+
+void mpp_chk_comms_forget(void)
+{
+    mpp_mt_take(&lock);
+    if (started) {
+        mpp_handlemap_free(&freed);
+        mpp_handlemap_init(&freed, 1);
+    }
+    mpp_mt_give(&lock);
+}
+
+static int comm_freed(MPI_Comm comm)
+{
+    mpp_mt_take(&lock);
+    int was = started && freed.count && mpp_handlemap_get(&freed, MPP_HANDLE_KEY(comm)) != NULL;
+    mpp_mt_give(&lock);
+    return was;
 }
 
 /* One invalid argument of the call: on standard error the first time at
@@ -83,8 +122,12 @@ void mpp_chk_begin(mpp_chk_t *k, mpp_call_t *c, MPI_Comm comm, int has_comm)
     k->inter = 0;
     k->nbuf = 0;
     k->counted = NULL;
-    if (has_comm && comm == MPI_COMM_NULL)
+    if (has_comm && comm == MPI_COMM_NULL) {
         invalid(k, "comm is MPI_COMM_NULL");
+    } else if (has_comm && comm_freed(comm)) {
+        k->comm = MPI_COMM_NULL;
+        invalid(k, "comm was freed");
+    }
 }
 
 /* The size of the group ranks name (the remote group of an

@@ -215,6 +215,8 @@ void mpp_chk_unseen(int requests, int types)
             mpp_pending_clear(pending);
         mpp_mt_give(&lock);
     }
-    if (types)
+    if (types) {
         mpp_chk_types_forget();
+        mpp_chk_comms_forget();
+    }
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "attribute/thread_state.h"
+#include "context/config.h"
 #include "gen/function_table.h"
 #include "records/finding.h"
 #include "records/profile.h"
@@ -19,7 +20,7 @@
 /* MPP_CHECK_* bits (context/config.h) in effect; 0: off, every hook is one
  * predicted branch in the wrapper. */
 extern int mpp_check_level;
-#define MPP_CHECKS_ON(level) MPP_UNLIKELY(mpp_check_level >= (level))
+#define MPP_CHECKS_ON(level) MPP_UNLIKELY((mpp_check_level & MPP_CHECK_LEVEL) >= (level))
 
 /* MPI_Init (collective over comm, the profiler's own). */
 void mpp_check_run_start(MPI_Comm comm, int rank);

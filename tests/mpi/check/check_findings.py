@@ -3,6 +3,7 @@
 program marks in its source (correctness.md).
 
     check_findings.py PROT.json SOURCE SCENARIO [PROT.txt]
+    check_findings.py --marks SOURCE SCENARIO    (prints "LINE KIND" per mark)
 
 SOURCE marks the line of each call that must show a finding in SCENARIO:
 
@@ -69,6 +70,10 @@ def describe(f, base):
 
 
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--marks":
+        for e in marks(sys.argv[2], sys.argv[3]):
+            print(e["line"], e["kind"])
+        return
     if len(sys.argv) not in (4, 5):
         fail(__doc__)
     prot, source, scenario = sys.argv[1:4]

@@ -99,8 +99,9 @@ run_scenario_abort() {
     [ "$_status" -eq "$_plain" ] \
         || fail "scenario $_scen: exit status $_status with the profiler, $_plain without: $(cat "$_scen.err")"
     _base=$(basename "$_src")
-    grep -n "expect [a-z,-]*\b$_scen\b[a-z,-]*:" "$_src" | while IFS=: read -r _line _rest; do
-        _kind=$(printf '%s\n' "$_rest" | sed -n "s/.*expect [a-z,-]*: *\([a-z-]*\).*/\1/p")
+    "$PYTHON3" "$srcdir/check_findings.py" --marks "$_src" "$_scen" >"$_scen.marks" \
+        || fail "scenario $_scen: the marks of $_base"
+    while read -r _line _kind; do
         grep -q "^mpiprof: error: $_kind in MPI_[A-Za-z_]* at $_base:$_line " "$_scen.err" \
             || fail "scenario $_scen: no line on stderr for $_kind at $_base:$_line: $(cat "$_scen.err")"
         [ "$(grep -n "^mpiprof: error: $_kind in " "$_scen.err" | head -1 | cut -d: -f1)" -lt \
@@ -114,5 +115,5 @@ found = [f for f in (doc.get("correctness") or {}).get("findings", []) if f["kin
          any(fr.get("file") == base and fr.get("line") == line for fr in f.get("stack") or [])]
 sys.exit(0 if found else 1)
 PY
-    done
+    done <"$_scen.marks"
 }

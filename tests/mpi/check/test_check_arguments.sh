@@ -10,7 +10,7 @@
 # MPI_ROOT on an intercommunicator, NULL with no element, a buffer that
 # matters at the root only, counts and datatypes MPI ignores: with
 # MPI_IN_PLACE, at a non-root, with MPI_NO_OP) give none, at full and
-# basic; below full no argument is checked (basic, basic,checksum); where
+# basic; below full no argument is checked (basic, basic,checksum: MPI's own error, mpi-error, alone); where
 # MPI aborts
 # (fatal-count) the line on standard error comes first, and the exit status
 # is MPI's.

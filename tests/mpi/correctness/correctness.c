@@ -82,15 +82,26 @@ static void preset(MPI_Status *st)
     st->MPI_SOURCE = st->MPI_TAG = st->MPI_ERROR = -77;
 }
 
-static void show_status(const char *label, const MPI_Status *st)
+static void show_status_of(const char *label, const MPI_Status *st, int with_count)
 {
     int count = -99, elements = -99, cancelled = -99;
     MPI_Get_count(st, MPI_INT, &count);
     MPI_Get_elements(st, MPI_INT, &elements);
     MPI_Test_cancelled(st, &cancelled);
-    say("%s: source=%d tag=%d error=%d count=%d elements=%d cancelled=%d", label, st->MPI_SOURCE, st->MPI_TAG,
-        st->MPI_ERROR, count, elements, cancelled);
+    if (with_count)
+        say("%s: source=%d tag=%d error=%d count=%d elements=%d cancelled=%d", label, st->MPI_SOURCE, st->MPI_TAG,
+            st->MPI_ERROR, count, elements, cancelled);
+    else
+        say("%s: source=%d tag=%d error=%d cancelled=%d", label, st->MPI_SOURCE, st->MPI_TAG, st->MPI_ERROR,
+            cancelled);
 }
+
+static void show_status(const char *label, const MPI_Status *st) { show_status_of(label, st, 1); }
+
+/* A truncated receive's count is whatever MPICH's request object held
+ * before (one more receive pending on another communicator changes it,
+ * without any profiler): not compared. */
+static void show_truncated_status(const char *label, const MPI_Status *st) { show_status_of(label, st, 0); }
 
 static void show_data(const char *label, const int *buf, int n)
 {
@@ -576,12 +587,12 @@ static void provoke_errors(const char *pass)
     } else {
         preset(&st);
         say("recv of 10 ints into 5: %s", rc_text(MPI_Recv(buf, 5, MPI_INT, 0, 50, MPI_COMM_WORLD, &st)));
-        show_status("truncated recv", &st);
+        show_truncated_status("truncated recv", &st);
         MPI_Irecv(buf, 5, MPI_INT, 0, 51, MPI_COMM_WORLD, &r);
         preset(&st);
         rc = MPI_Wait(&r, &st);
         say("wait of a truncated irecv: %s, request %s", rc_text(rc), req_state(r));
-        show_status("truncated irecv", &st);
+        show_truncated_status("truncated irecv", &st);
         MPI_Request two[2];
         MPI_Irecv(buf, 5, MPI_INT, 0, 52, MPI_COMM_WORLD, &two[0]);
         MPI_Irecv(buf + 8, 5, MPI_INT, 0, 53, MPI_COMM_WORLD, &two[1]);
@@ -590,7 +601,7 @@ static void provoke_errors(const char *pass)
         rc = MPI_Waitall(2, two, sts);
         say("waitall with one truncated: %s, requests %s %s", rc_text(rc), req_state(two[0]), req_state(two[1]));
         show_status("waitall[0]", &sts[0]);
-        show_status("waitall[1]", &sts[1]);
+        show_truncated_status("waitall[1]", &sts[1]);
         say("status errors: %s | %s", rc_text(sts[0].MPI_ERROR), rc_text(sts[1].MPI_ERROR));
     }
     barrier();

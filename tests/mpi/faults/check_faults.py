@@ -49,6 +49,10 @@ ABORTED = {"abort": "MPI_COMM_WORLD", "abort_self": "MPI_COMM_SELF",
 # first frame)
 FINALIZE_HOLD = {0: ("MPI_Finalize", "finalize", "main"),
                  1: (None, "hold", "hold_back")}
+# signals a batch system or launcher sends to every process: the end is an
+# abort finding, not an abend (the profiler's caught[].job_control)
+JOB_CONTROL = ("SIGTERM", "SIGINT", "SIGXCPU", "SIGUSR1")
+ENDINGS = ("abort", "abend", "incomplete-call")
 
 
 def expected_calls(case, rank):
@@ -139,6 +143,25 @@ def check_end(doc, case, rank, source):
     for piece in (kind if kind != "signal" else what,):
         if piece not in end["text"]:
             pc.fail("text %r lacks %r" % (end["text"], piece))
+    check_end_findings(doc, kind, what, call)
+
+
+def check_end_findings(doc, kind, what, call):
+    """How the process ended is a correctness finding (MPIPROF_CHECK, on
+    in every test): MPI_Abort and a job-control signal an abort, a fault
+    an abend, an MPI call the process never returned from an
+    incomplete-call; exit or return outside MPI none."""
+    if doc["correctness"]["level"] == "off":
+        return
+    want = set()
+    if kind == "MPI_Abort":
+        want.add("abort")
+    elif kind == "signal":
+        want.add("abort" if what in JOB_CONTROL else "abend")
+    if call and kind != "MPI_Abort":
+        want.add("incomplete-call")
+    got = sorted(f["kind"] for f in doc["correctness"]["findings"])
+    pc.check_equal("findings of the end", got, sorted(want))
 
 
 def check_text_partial(doc, text_path):
@@ -189,6 +212,7 @@ def main(case, base, source, schema, *ranks):
             for path in (json_path, text_path):
                 if not os.path.exists(path):
                     pc.fail("%s: rank %d wrote no %s" % (case, rank, path))
+            os.environ["MPIPROF_TEST_EXPECT_FINDINGS"] = " ".join(ENDINGS)
             doc = docs[rank] = pc.load_checked(json_path, text_path, schema,
                                                say=False)
             check_end(doc, case, rank, source)

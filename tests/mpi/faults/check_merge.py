@@ -11,6 +11,7 @@ SRC point of the call it was in, and its characteristics must be those of
 the processes together: sums of the partial protocols' per-process values,
 the maximum execution time, the idle time that follows from them.
 """
+import os
 import sys
 
 import protocol_check as pc
@@ -18,11 +19,25 @@ import protocol_check as pc
 N_ALLREDUCE, N_SEND, N_PEER = 100, 50, 3
 
 
+def check_findings(doc, ranks):
+    """Each process's SIGTERM in MPI_Recv is an abort and an incomplete-call
+    finding at that receive: merged, one of each, on every merged rank."""
+    if doc["correctness"]["level"] == "off":
+        return
+    got = sorted((f["kind"], f["count"], f["processes"], f["first_rank"], f["last_rank"])
+                 for f in doc["correctness"]["findings"])
+    want = sorted((k, len(ranks), len(ranks), min(ranks), max(ranks))
+                  for k in ("abort", "incomplete-call"))
+    pc.check_equal("merged findings (kind, count, processes, first, last rank)", got, want)
+
+
 def main(merged, source, schema, base, *ranks):
     if not ranks:
         pc.bad_usage()
     ranks = [int(r) for r in ranks]
+    os.environ["MPIPROF_TEST_EXPECT_FINDINGS"] = "abort incomplete-call"
     doc = pc.load_checked(merged + ".json", merged, schema, say=False)
+    check_findings(doc, ranks)
     params = doc["parameters"]
     if "process" in doc:
         pc.fail("a merged protocol has no process data")
