@@ -16,7 +16,7 @@
 #define MAX_FREED 4096
 
 static int tag_ub = INT_MAX;
-static int full;             /* MPIPROF_CHECK=full: else only the buffers, for checksums */
+static int full;              /* MPIPROF_CHECK=full: else only the buffers, for checksums */
 static mpp_handlemap_t told;  /* call sites whose invalid argument stderr has seen */
 static mpp_handlemap_t freed; /* communicators the program freed (and MPI has not given out since) */
 static int started;
