@@ -941,6 +941,7 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, 
     functions (their MPIR_*_cdesc glue), the others PMPI_: a C wrapper
     reached so finds its thread inside this call and passes the call
     through (mpp_call_enter), so each call counts once, here."""
+    binding = "mpi_f08" if mine is None else "Open MPI's"  # (what the message checks cannot follow)
     nchar = sum(1 for p in fn.params if "char" in p.type)
     names = [p.name for p in fn.params] + ["ierror"] + ["len%d" % i for i in range(nchar)]
     decl = ", ".join("void *%s" % n for n in names)
@@ -998,9 +999,11 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, 
     out += gen_checks.f08_after(fn)
     if sync_role(fn, sync_rules) in ("send", "recv", "sendrecv", "irecv", "psend", "mrecv"):
         # not checked through this binding: the message checks go quiet (messages.h)
-        out.append("    if (MPP_CHECKS_ON(MPP_CHECK_BASIC)) mpp_chk_msg_unseen();")
+        out.append('    if (MPP_CHECKS_ON(MPP_CHECK_BASIC)) mpp_chk_msg_unseen("%s through a Fortran binding (%s)");'
+                   % (fn.name, binding))
     elif fn.base in COMPLETIONS or fn.actions & {"start", "free"}:  # ... and the running collectives'
-        out.append("    if (MPP_CHECKS_ON(MPP_CHECK_BASIC)) mpp_chk_coll_unseen();")
+        out.append('    if (MPP_CHECKS_ON(MPP_CHECK_BASIC)) mpp_chk_coll_unseen("%s through a Fortran binding (%s)");'
+                   % (fn.name, binding))
     out += sync_after(fn, sync_rules, view)
     out += trace_after(fn, sync_rules, view, "MPP_USES_BYTES" in uses)
     out += ["    return;" if call_real else "    return ret;", "}", ""]

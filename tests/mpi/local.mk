@@ -135,6 +135,8 @@ EXTRA_DIST += \
 	tests/mpi/check/local.c \
 	tests/mpi/check/errors.c \
 	tests/mpi/check/errors_f08.f90 \
+	tests/mpi/check/datatype_fortran.f90 \
+	tests/mpi/check/datatype_fortran_f08.f90 \
 	tests/mpi/check/args.c \
 	tests/mpi/check/buffers.c
 # between processes (between.c): collectives' members that disagree, and

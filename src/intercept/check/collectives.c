@@ -11,6 +11,7 @@
 #include "intercept/comms.h"
 #include "intercept/handle_keys.h"
 #include "util/handlemap.h"
+#include "util/warnings.h"
 
 enum { MAX_ROWS = 2 * MPP_CC_NVALUES };
 
@@ -30,7 +31,8 @@ static __thread stash_t stash __attribute__((tls_model("initial-exec")));
  * persistent ones not completed yet: request key -> their call's stack. */
 static mpp_handlemap_t persistent, running;
 static pthread_mutex_t persistent_lock = PTHREAD_MUTEX_INITIALIZER;
-static int unseen; /* a completion went by unseen: nothing is said of what runs */
+static int unseen;             /* a completion went by unseen: nothing is said of what runs */
+static const char *unseen_why; /* the first, for Warnings */
 
 typedef struct {
     uint32_t fid;
@@ -76,6 +78,10 @@ void mpp_chk_coll_end(void)
 {
     if (nvalues && !unseen)
         mpp_handlemap_each(&running, unfinished, NULL);
+    else if (nvalues && unseen_why)
+        mpp_warn("unfinished-collective was not checked: requests were completed through %s, which the checks "
+                 "do not follow",
+                 unseen_why);
     if (nvalues)
         mpp_chk_signatures_end();
     mpp_handlemap_free(&persistent);
@@ -239,7 +245,12 @@ void mpp_chk_coll_completed(const mpp_reqset_t *set, int n, const int *which)
 
 void mpp_chk_coll_freed_set(const mpp_reqset_t *set) { mpp_chk_coll_completed(set, set->n, NULL); }
 
-void mpp_chk_coll_unseen(void) { unseen = 1; }
+void mpp_chk_coll_unseen(const char *why)
+{
+    if (!unseen_why)
+        unseen_why = why;
+    unseen = 1;
+}
 
 void mpp_chk_coll_freed(uint64_t key)
 {

@@ -14,11 +14,20 @@
 #include "intercept/waitstates/hooks.h"
 #include "util/handlemap.h"
 #include "util/mt_lock.h"
+#include "util/warnings.h"
 
 static int on, full, checksums;
 /* A call through a binding not checked went by: the pairing is no longer
- * sure, nothing more is reported from it. */
+ * sure, nothing more is reported from it; the first reason, for Warnings. */
 static int unseen;
+static const char *unseen_why;
+
+static void go_quiet(const char *why)
+{
+    if (!unseen_why)
+        unseen_why = why;
+    unseen = 1;
+}
 
 /* The call stack a finding names (a copy that lives as long as the run). */
 typedef struct {
@@ -335,7 +344,7 @@ void mpp_chk_mrecv(const mpp_call_t *c, MPI_Message message, const MPI_Status *s
     if (!on || !mpp_chk_took_message(ret) || !mpp_ws_is_message(status))
         return;
     if (!mpp_ws_probe_of(message, &comm, &source, &tag)) {
-        mpp_chk_msg_unseen(); /* a message whose communicator is not known: the pairing is no longer sure */
+        go_quiet("a message received of a communicator they do not know"); /* the pairing is no longer sure */
         return;
     }
     blocking_receive(c, mpp_comm_get(comm), status, buf, count, type, ret);
@@ -395,16 +404,16 @@ void mpp_chk_imrecv(const mpp_call_t *c, MPI_Message message, void *buf, int64_t
     if (!on || message == MPI_MESSAGE_NULL || message == MPI_MESSAGE_NO_PROC)
         return;
     if (!mpp_ws_probe_of(message, &comm, &source, &tag)) {
-        mpp_chk_msg_unseen();
+        go_quiet("a message received of a communicator they do not know");
         return;
     }
     track_receive(c, mpp_comm_get(comm), source, tag, buf, count, type, request, Q_RECV);
 }
 
-void mpp_chk_msg_unseen(void)
+void mpp_chk_msg_unseen(const char *why)
 {
     if (on)
-        unseen = 1;
+        go_quiet(why);
 }
 
 /* ------------------------------------------------------------------ */
@@ -418,7 +427,7 @@ static void receive_done(req_t *q, const MPI_Status *st, int err)
         fill_recv(&r, &q->site, st, q->buf, q->count, q->type, q->bytes, q->sig, q->padded, err);
         received(q->comm, q->seq, st, &r);
     } else if (!st) {
-        unseen = 1; /* its message is not known: the pairing is no longer sure */
+        go_quiet("a receive completed whose status they did not see"); /* the pairing is no longer sure */
     }
     mpp_recvorder_unpost(&order, q->post);
     q->post = NULL;
@@ -513,7 +522,7 @@ void mpp_chk_cancelled(const mpp_reqset_t *set)
     for (int i = 0; i < set->n; i++) {
         req_t *q = set->keys[i] ? mpp_handlemap_get(&requests, set->keys[i]) : NULL;
         if (!q || q->kind == Q_PSEND)
-            unseen = 1; /* not a receive the checks follow: maybe a send */
+            go_quiet("MPI_Cancel of a send (its message may never come)"); /* not a receive followed: maybe a send */
     }
     give();
 }
@@ -617,4 +626,9 @@ void mpp_chk_msg_end(void)
     mpp_handlemap_free(&requests); /* (the communicators went with the wait states' end) */
     mpp_handlemap_free(&poisoned);
     mpp_chk_sites_end();
+    if (unseen_why) /* a check that could not run is said, never skipped in silence */
+        mpp_warn("the message checks (wrong-send-size, incorrect-send-size, wrong-datatype, recv-checksum, "
+                 "nonpaired-send, nonpaired-recv) stopped reporting at the first %s: from then on their pairing "
+                 "of messages was not sure",
+                 unseen_why);
 }

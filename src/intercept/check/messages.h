@@ -72,8 +72,9 @@ void mpp_chk_freed(const mpp_reqset_t *set);
 /* MPI_Cancel: a receive's shows in its status; a send's message may then
  * never come (its record stays): the message checks go quiet. */
 void mpp_chk_cancelled(const mpp_reqset_t *set);
-/* A point-to-point call through a binding not checked (mpi_f08). */
-void mpp_chk_msg_unseen(void);
+/* A point-to-point call through a binding not checked (mpi_f08, Open
+ * MPI's Fortran bindings): `why` names it, for Warnings (a static string). */
+void mpp_chk_msg_unseen(const char *why);
 /* Whether a receive's return code took its message: success or truncation. */
 int mpp_chk_took_message(int ret);
 

@@ -7,7 +7,10 @@
 # receive pending at MPI_Finalize that no message could match, data that
 # changed between the send and the receive (full,checksum).  A derived
 # type of the receive's signature, and receives completed in the other
-# order than posted, give nothing.
+# order than posted, give nothing.  A Fortran INTEGER sent and a REAL
+# received through `use mpi` is a wrong-datatype; through mpi_f08, whose
+# messages the checks do not follow, Warnings say that the message checks
+# stopped (when there is a Fortran compiler).
 set -eu
 # shellcheck source=../lib/common.sh
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
@@ -26,4 +29,20 @@ done
 run_scenario between "$srcdir/between.c" p2p-truncate-basic basic
 run_scenario between "$srcdir/between.c" p2p-shorter-basic basic
 run_scenario between "$srcdir/between.c" checksum full,checksum
+
+if [ "${MPIFORT:-no}" != no ] && [ -n "${MPIFORT_PROF:-}" ] && command -v "$MPIFORT" >/dev/null 2>&1 &&
+    "$MPIFORT_PROF" -g -O0 -o datatype_fortran "$srcdir/datatype_fortran.f90" >f90.log 2>&1; then
+    run_scenario datatype_fortran "$srcdir/datatype_fortran.f90" fortran-datatype
+    if "$MPIFORT_PROF" -g -O0 -o datatype_fortran_f08 "$srcdir/datatype_fortran_f08.f90" >f08.log 2>&1; then
+        run_scenario datatype_fortran_f08 "$srcdir/datatype_fortran_f08.f90" f08-datatype
+        for rank in 0 1; do
+            grep -q "^   rank $rank: the message checks .* stopped reporting at the first MPI_[SR][a-z]* through a Fortran binding" \
+                f08-datatype.prof || fail "f08-datatype: Warnings do not say that the message checks stopped on rank $rank"
+        done
+    else
+        echo "NOTE: no mpi_f08 program: $(cat f08.log)"
+    fi
+else
+    echo "NOTE: no Fortran program (MPIFORT=${MPIFORT:-}): $(cat f90.log 2>/dev/null)"
+fi
 echo "PASS: check_p2p"
