@@ -8,7 +8,7 @@
 # receive of the wrong datatype and a send nobody receives (between.c
 # p2p-datatype, unmatched-send: between processes, with the other side's
 # call), an MPI error returned to the program (errors.c error-return), a
-# clean run (trace.c: no finding).  For each, the analyzed protocol's
+# clean run (trace.c: no finding); one of them analysed under mpiexec.  For each, the analyzed protocol's
 # findings are those the source marks (check_findings.py, JSON and text),
 # its Correctness section (JSON) equals the dynamic protocol's, and
 # mpiprof-compare, correctness not ignored, finds the two protocols the
@@ -84,6 +84,12 @@ done
 "$MPICC_PROF" -g -o trace "$srcdir/trace.c" || fail "compiling trace.c with mpicc-prof"
 findings pending-send local "$checks/local.c" pending-send
 findings p2p-datatype between "$checks/between.c" p2p-datatype
+# the same analysed by two processes, each replaying one (mpiprof-analyze(1),
+# UNDER MPIEXEC): each process's findings go through the split reduction
+mpirun_2 p2p-datatype.mpi.out p2p-datatype.mpi.err env MPIPROF_QUIET=1 "$analyze" -q -f json -o p2p-datatype.mpi.prof \
+    p2p-datatype.prof.otf2/traces.otf2
+same_correctness p2p-datatype.prof.json p2p-datatype.mpi.prof.json ||
+    fail "p2p-datatype: the Correctness sections of the dynamic protocol and of the trace analysed by 2 differ (above)"
 findings unmatched-send between "$checks/between.c" unmatched-send
 # (at full the argument checks see the invalid rank before MPI does)
 findings error-return errors "$checks/errors.c" error-return basic
