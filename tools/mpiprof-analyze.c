@@ -250,6 +250,24 @@ static void warn_totals(const rp_totals_t *all)
                  all->incomplete_why);
 }
 
+/* The Correctness section's source (mpiprof-analyze(1), CORRECTNESS): the
+ * findings the traced processes carried to the trace, when they did. */
+static void warn_findings(const rp_trace_t *t)
+{
+    if (!t->findings_from)
+        mpp_warn("Correctness: the trace carries no findings of mpiprof's checks (mpiprof::findings: it was "
+                 "written by an earlier mpiprof or another tool, mpiprof-trace(5)); the section says no check ran, "
+                 "whatever MPIPROF_CHECK the traced run had");
+    else if (t->findings_from < t->nprocesses)
+        mpp_warn("Correctness: the trace carries the findings of %d of its %d processes (the others ended before "
+                 "their findings could be written): theirs are missing",
+                 t->findings_from, t->nprocesses);
+    if (t->findings_bad)
+        mpp_warn("Correctness: the findings of %d processes in the trace are unreadable (mpiprof::findings "
+                 "damaged); those read before the damage are kept",
+                 t->findings_bad);
+}
+
 /* Rank 0: the protocol written at output (or beside the archive) and what
  * is said of it; 0 when written.  size: the analyzing processes (0: one,
  * without MPI). */
@@ -260,6 +278,7 @@ static int write_protocol(mpp_reduced_t *rd, const char *archive, const char *ou
     mpp_run_info_t run;
     describe_run(trace, all, size ? size : 1, &run);
     warn_totals(all);
+    warn_findings(trace);
     char path[4096];
     if (output)
         snprintf(path, sizeof path, "%s", output);

@@ -162,6 +162,140 @@ int mpp_finding_list_load(mpp_finding_list_t *l, const char *buf, size_t len)
     return in.p == in.end ? 0 : -1;
 }
 
+/* ---- text form: MAGIC level dropped max n, then per entry
+ * "kind severity count first_rank last_rank nprocs peer src other detail",
+ * a string "=" and its escaped bytes, "-" for none. */
+
+static void put_escaped(out_t *o, const char *s)
+{
+    if (!s) {
+        put(o, " -", 2);
+        return;
+    }
+    put(o, " =", 2);
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c > ' ' && *c != '%' && *c != 0x7f) {
+            put(o, c, 1);
+        } else {
+            char hex[4];
+            snprintf(hex, sizeof hex, "%%%02X", *c);
+            put(o, hex, 3);
+        }
+    }
+}
+
+int mpp_finding_list_text(const mpp_finding_list_t *l, size_t max, char **text)
+{
+    out_t o = {0};
+    char line[256];
+    int n = snprintf(line, sizeof line, "%s %d %llu %zu %d\n", MPP_FINDINGS_TEXT_MAGIC, l->level,
+                     (unsigned long long)l->dropped, max, l->n);
+    put(&o, line, (size_t)n);
+    for (int i = 0; i < l->n; i++) {
+        const mpp_finding_record_t *f = &l->items[i];
+        const char *kind = f->kind >= 0 && f->kind < MPP_NFIND ? mpp_finding_kinds[f->kind].name : "?";
+        n = snprintf(line, sizeof line, "%s %d %llu %d %d %d %d", kind, f->severity, (unsigned long long)f->count,
+                     f->first_rank, f->last_rank, f->nprocs, f->peer);
+        put(&o, line, (size_t)n);
+        put_escaped(&o, f->src ? f->src : "");
+        put_escaped(&o, f->other);
+        put_escaped(&o, f->detail ? f->detail : "");
+        put(&o, "\n", 1);
+    }
+    put(&o, "", 1);
+    if (o.failed) {
+        free(o.buf);
+        return -1;
+    }
+    *text = o.buf;
+    return 0;
+}
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                  : -1;
+}
+
+/* One string of a line at *p (after its space): allocated, NULL for "-";
+ * -1 when malformed. */
+static int take_escaped(const char **p, char **s)
+{
+    *s = NULL;
+    const char *c = *p;
+    if (*c++ != ' ')
+        return -1;
+    if (*c == '-' && (c[1] == ' ' || c[1] == '\n' || !c[1])) {
+        *p = c + 1;
+        return 0;
+    }
+    if (*c++ != '=')
+        return -1;
+    size_t n = strcspn(c, " \n");
+    char *out = malloc(n + 1), *to = out;
+    if (!out)
+        return -1;
+    for (const char *end = c + n; c < end; c++) {
+        if (*c != '%') {
+            *to++ = *c;
+            continue;
+        }
+        int hi = end - c > 2 ? hex_digit(c[1]) : -1, lo = hi >= 0 ? hex_digit(c[2]) : -1;
+        if (lo < 0 || (hi << 4 | lo) == 0) {
+            free(out);
+            return -1;
+        }
+        *to++ = (char)(hi << 4 | lo);
+        c += 2;
+    }
+    *to = '\0';
+    *s = out;
+    *p = c;
+    return 0;
+}
+
+int mpp_finding_list_from_text(mpp_finding_list_t *l, size_t *max, const char *text)
+{
+    int level = 0, n = 0, used = 0;
+    unsigned long long dropped = 0;
+    size_t m = 0;
+    if (strncmp(text, MPP_FINDINGS_TEXT_MAGIC " ", sizeof MPP_FINDINGS_TEXT_MAGIC) != 0 ||
+        sscanf(text + sizeof MPP_FINDINGS_TEXT_MAGIC, "%d %llu %zu %d%n", &level, &dropped, &m, &n, &used) != 4 ||
+        n < 0)
+        return -1;
+    const char *p = text + sizeof MPP_FINDINGS_TEXT_MAGIC + used;
+    l->level = level;
+    l->dropped += dropped;
+    if (max)
+        *max = m;
+    for (int i = 0; i < n; i++) {
+        if (*p++ != '\n')
+            return -1;
+        char kind[64];
+        int len = 0;
+        mpp_finding_record_t f = {0};
+        unsigned long long count = 0;
+        if (sscanf(p, "%63s %d %llu %d %d %d %d%n", kind, &f.severity, &count, &f.first_rank, &f.last_rank, &f.nprocs,
+                   &f.peer, &len) != 7)
+            return -1;
+        p += len;
+        f.count = count;
+        f.kind = mpp_finding_kind_of(kind);
+        int rc = take_escaped(&p, &f.src) || !f.src || take_escaped(&p, &f.other) || take_escaped(&p, &f.detail) ||
+                 !f.detail;
+        if (!rc && f.kind < 0)
+            l->dropped += f.count;
+        else if (!rc)
+            rc = mpp_finding_list_add(l, &f);
+        record_free(&f);
+        if (rc)
+            return -1;
+    }
+    return *p == '\n' && !p[1] ? 0 : -1;
+}
+
 /* ---- merge */
 
 /* kind, SRC key and other side as one string: a finding's identity */

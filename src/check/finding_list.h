@@ -20,6 +20,17 @@ void mpp_finding_list_free(mpp_finding_list_t *l);
 int mpp_finding_list_serialize(const mpp_finding_list_t *l, char **buf, size_t *len);
 int mpp_finding_list_load(mpp_finding_list_t *l, const char *buf, size_t len);
 
+/* The list as one line of text per finding (malloc'd, no NUL inside,
+ * every byte below 0x21, '%' and 0x7f %-escaped in its strings), after a
+ * header line of its level, dropped occurrences and `max` (the run's
+ * MPIPROF_MAX_FINDINGS); what trace mode carries (mpiprof-trace(5)).
+ * from_text appends to l, its max to *max (may be NULL); -1 on malformed
+ * text (what was read before stays in l) or when memory ran out.  A kind
+ * whose name this mpiprof does not know counts as dropped. */
+#define MPP_FINDINGS_TEXT_MAGIC "mpiprof-findings 1"
+int mpp_finding_list_text(const mpp_finding_list_t *l, size_t max, char **text);
+int mpp_finding_list_from_text(mpp_finding_list_t *l, size_t *max, const char *text);
+
 /* Merge `from` into `into`: the same finding's counts and processes add up,
  * its ranks widen, and its first details are those of the lower rank; a
  * finding new to `into` past `max` entries is dropped (its occurrences

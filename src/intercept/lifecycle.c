@@ -506,9 +506,9 @@ void mpp_lifecycle_finish(uint32_t fid, void *return_address, void *frame_addres
     mpp_intervals_close_all(end);
     mpp_ws_run_finish(profiler_comm, run.hostname);
     mpp_lifecycle_stop(end, 1);
+    mpp_check_run_end(1); /* before the trace is closed: it carries the findings (trace_mode.c) */
     mpp_trace_mode_finish(profiler_comm, end, mpp_ws_run_alignment(), mpp_ws_run_final_alignment(), &run);
     mpp_calibrate_again(profiler_comm, &calibration); /* after the counters' last read: not the program's */
-    mpp_check_run_end(1);
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
     const mpp_table_t **tables = NULL;
     mpp_local_profile_t *profile = local_profile(sym, NULL, &tables);

@@ -4,7 +4,12 @@
 #include <limits.h>
 #include <stdio.h>
 
+#include "attribute/symbolize.h"
+#include "check/finding_list.h"
 #include "context/config.h"
+#include "gen/function_table.h"
+#include "intercept/check/run.h"
+#include "intercept/lifecycle.h"
 #include "intercept/trace_hooks.h"
 #include "reduce/ptp_collectives.h"
 #include "util/warnings.h"
@@ -41,11 +46,30 @@ void mpp_trace_mode_start(MPI_Comm comm, int rank, int nprocs, const char *proto
 #endif
 }
 
+static const char *function_name(uint32_t fid) { return fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "MPI_?"; }
+static const char *resolve_frame(void *sym, uintptr_t address) { return mpp_symbolize(sym, address); }
+
+/* This process's findings as its protocol reduces them (the local store
+ * once the checks of the run's end ran: mpp_check_run_end), for the
+ * trace's definitions; at the end of the process only. */
+static void give_findings(void)
+{
+    mpp_symbolizer_t *sym = mpp_symbolizer_open();
+    mpp_finding_list_t l;
+    mpp_check_local_list(&l, mpp_lifecycle_rank(), resolve_frame, sym, function_name);
+    char *text = NULL;
+    if (mpp_finding_list_text(&l, (size_t)mpp_config.number[MPP_CFG_MAX_FINDINGS], &text) == 0)
+        mpp_trace_set_findings(text);
+    mpp_finding_list_free(&l);
+    mpp_symbolizer_close(sym);
+}
+
 void mpp_trace_mode_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *at_init,
                            const mpp_clock_alignment_t *at_finalize, mpp_run_info_t *run)
 {
     if (!mpp_trace_on) /* off, or refused at MPI_Init everywhere */
         return;
+    give_findings();
     long long bytes = 0;
     int complete = mpp_trace_finish(comm, end, at_init, at_init ? at_finalize : NULL, run->trace_path,
                                     sizeof run->trace_path, &bytes) == 0;
@@ -65,6 +89,7 @@ void mpp_trace_mode_partial(const mpp_process_end_t *end, const mpp_clock_alignm
     e.src = 0; /* an SRC point of this partial protocol, not of the trace's */
     char ended[MPP_END_TEXT + MPP_END_SITE + 128];
     mpp_end_describe(&e, ended, sizeof ended);
+    give_findings();
     long long bytes = 0;
     int readable = mpp_trace_rescue(ended, at_init, run->trace_path, sizeof run->trace_path, &bytes) == 0;
     run->trace_complete = 0;

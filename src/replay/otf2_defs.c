@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/finding_list.h"
 #include "replay/otf2_reader.h"
 
 void rp_fail(reader_t *r, const char *fmt, ...)
@@ -180,6 +181,35 @@ static OTF2_CallbackCode def_attribute(void *data, OTF2_AttributeRef self, OTF2_
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* mpiprof::findings and mpiprof::findings:N: line 0 and N of a process's
+ * findings (mpiprof-trace(5)), appended to its location group's text. */
+static OTF2_CallbackCode def_group_property(void *data, OTF2_LocationGroupRef group, OTF2_StringRef name,
+                                            OTF2_Type type, OTF2_AttributeValue value)
+{
+    reader_t *r = data;
+    const char *key = rp_string(r, name);
+    size_t k = sizeof FINDINGS_PROPERTY - 1, number = 0;
+    if (type != OTF2_TYPE_STRING || strncmp(key, FINDINGS_PROPERTY, k) != 0 ||
+        (key[k] && (key[k] != ':' || sscanf(key + k + 1, "%zu", &number) != 1 || !number)))
+        return OTF2_CALLBACK_SUCCESS;
+    findings_text_t *f = slot(r, (void **)&r->findings, &r->nfindings, group, sizeof *r->findings);
+    if (f && number != f->lines++) /* out of order: the text is damaged (refused when loaded) */
+        f->damaged = 1;
+    const char *line = rp_string(r, value.stringRef);
+    size_t n = strlen(line);
+    char *grown = f ? realloc(f->text, f->len + n + 2) : NULL;
+    if (!grown) {
+        rp_fail(r, "out of memory reading the definitions");
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    memcpy(grown + f->len, line, n);
+    grown[f->len + n] = '\n';
+    grown[f->len + n + 1] = '\0';
+    f->text = grown;
+    f->len += n + 1;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 int rp_read_global_definitions(reader_t *r, OTF2_Reader *reader)
 {
     OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(reader);
@@ -198,6 +228,7 @@ int rp_read_global_definitions(reader_t *r, OTF2_Reader *reader)
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, def_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, def_comm);
     OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, def_attribute);
+    OTF2_GlobalDefReaderCallbacks_SetLocationGroupPropertyCallback(cb, def_group_property);
     OTF2_Reader_RegisterGlobalDefCallbacks(reader, gdr, cb, r);
     OTF2_GlobalDefReaderCallbacks_Delete(cb);
     uint64_t n = 0;
@@ -249,8 +280,33 @@ static int ranks_from_world(reader_t *r, const member_group_t *world, int *rank_
             return -1;
         }
         p->locations[p->nlocations++] = l; /* the rank's own location first */
+        findings_text_t *f = AT(r->findings, r->nfindings, r->locations[l].group);
+        if (f && f->text && f->damaged) /* lines lost or out of order */
+            f->text[0] = '?';
+        if (f) /* its findings, taken */
+            p->findings = f->text, f->text = NULL;
     }
     return 0;
+}
+
+/* The run's checks from the processes' findings: their level and bound,
+ * those that have findings, those unreadable (each read once here: the
+ * replay reads a share's again). */
+static void check_findings(rp_trace_t *t)
+{
+    for (int p = 0; p < t->nprocesses; p++) {
+        if (!t->processes[p].findings)
+            continue;
+        mpp_finding_list_t l = {.level = -1};
+        size_t max = 0;
+        t->findings_from++;
+        t->findings_bad += mpp_finding_list_from_text(&l, &max, t->processes[p].findings) != 0;
+        if (l.level > t->check_level)
+            t->check_level = l.level;
+        if (max > t->findings_max)
+            t->findings_max = max;
+        mpp_finding_list_free(&l);
+    }
 }
 
 /* Every location to its process (by its location group), the other
@@ -343,6 +399,8 @@ int rp_build_processes(reader_t *r)
     int rc = ranks_from_world(r, world, rank_of_group);
     if (rc == 0)
         rc = locations_to_processes(r, rank_of_group);
+    if (rc == 0)
+        check_findings(t);
     free(rank_of_group);
     return rc == 0 ? build_comms(r, world) : -1;
 }

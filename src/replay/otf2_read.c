@@ -25,6 +25,9 @@ static void reader_free(reader_t *r)
         free(r->strings[s]);
     for (uint32_t g = 0; g < r->ngroups; g++)
         free(r->groups[g].members);
+    for (uint32_t g = 0; g < r->nfindings; g++)
+        free(r->findings[g].text);
+    free(r->findings);
     free(r->strings), free(r->regions), free(r->locations), free(r->location_refs), free(r->lgroups);
     free(r->nodes), free(r->groups), free(r->comm_group), free(r->coll_open), free(r->open);
     mpp_handlemap_free(&r->requests);
@@ -174,6 +177,7 @@ void rp_trace_free(rp_trace_t *t)
     for (int p = 0; t->processes && p < t->nprocesses; p++) {
         free(t->processes[p].host);
         free(t->processes[p].locations);
+        free(t->processes[p].findings);
     }
     for (uint32_t c = 0; t->comms && c < t->ncomms; c++)
         free(t->comms[c].world);

@@ -20,6 +20,7 @@
 #define BYTES_RECV_ATTRIBUTE "mpiprof::bytes_recv"
 #define PROBE_FOUND_ATTRIBUTE "mpiprof::probe_found"
 #define PROBED_ATTRIBUTE "mpiprof::probed"
+#define FINDINGS_PROPERTY "mpiprof::findings"
 
 typedef struct {
     uint32_t name, file, description;
@@ -41,6 +42,13 @@ typedef struct {
 } group_def_t; /* location groups and system tree nodes */
 
 typedef struct {
+    char *text; /* a location group's mpiprof::findings lines, each ended by '\n' */
+    size_t len;
+    size_t lines; /* lines read */
+    int damaged;  /* a line's number is not the next one */
+} findings_text_t;
+
+typedef struct {
     int type, paradigm;
     uint32_t n;
     uint64_t *members;
@@ -60,6 +68,8 @@ typedef struct {
     uint32_t nlocations, locations_cap;
     group_def_t *lgroups, *nodes;
     uint32_t nlgroups, nnodes;
+    findings_text_t *findings; /* by location group */
+    uint32_t nfindings;
     member_group_t *groups;
     uint32_t ngroups;
     uint64_t *comm_group; /* by comm ref */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "accumulate/intervals.h"
+#include "check/finding_list.h"
 #include "gen/function_table.h"
 #include "replay/replay.h"
 #include "util/srckey.h"
@@ -201,6 +202,15 @@ int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int m
         ctx->counters_na = "the trace records no hardware counters";
         out->profile->waitstates = 1;
         out->profile->speed = 1.0;
+        /* its findings as its MPI_Finalize gave them to the reduction (a
+         * process without them in the trace: none, at the run's level);
+         * unreadable ones as far as they could be read (rp_trace_t) */
+        mpp_finding_list_t *f = &out->profile->findings;
+        *f = (mpp_finding_list_t){.level = t->check_level};
+        size_t max = 0;
+        if (proc->findings && mpp_finding_list_from_text(f, &max, proc->findings) != 0)
+            f->level = t->check_level;
+        out->profile->findings_max = max ? max : t->findings_max;
     }
     for (int l = 0; tables && l < proc->nlocations; l++)
         mpp_table_free(&tables[l]);

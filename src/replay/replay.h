@@ -85,6 +85,7 @@ typedef struct {
     char *host;
     int *locations; /* indexes into rp_trace_t.locations, the master thread first */
     int nlocations;
+    char *findings; /* its correctness findings, their text form (check/finding_list.h); NULL: none in the trace */
 } rp_process_t;
 
 typedef struct {
@@ -116,7 +117,12 @@ typedef struct {
     uint64_t events, mpi_events;
     uint64_t unmatched_receives, unmatched_sends, unmatched_collectives;
     uint64_t untraced; /* calls of mpiprof's whose messages it does not trace (rp_untraced) */
-    int incomplete;    /* a location's events stop before its end (a run that died) */
+    /* the traced run's checks (mpiprof::findings): the level (MPIPROF_CHECK, 0 when no process's findings
+     * are in the trace), MPIPROF_MAX_FINDINGS, processes whose findings are there and unreadable */
+    int check_level;
+    size_t findings_max;
+    int findings_from, findings_bad;
+    int incomplete; /* a location's events stop before its end (a run that died) */
     char incomplete_why[2048];
 } rp_trace_t;
 

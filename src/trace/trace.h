@@ -9,6 +9,7 @@
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "autoconf.h"
 #include "reduce/clocksync.h"
@@ -32,6 +33,12 @@ int mpp_trace_start(MPI_Comm comm, const char *path, long buffer, int rank, int 
  * its call site (frames, depth) as mpiprof::src, its Leave at `returned`,
  * the instant interval 0 begins (mpp_intervals_init's). */
 void mpp_trace_init_call(uint32_t fid, const uintptr_t *frames, int depth, uint64_t entered, uint64_t returned);
+
+/* This process's correctness findings as their text form (check/
+ * finding_list.h, malloc'd: taken), given before mpp_trace_finish or
+ * mpp_trace_rescue, which carry them in the definitions (the process's
+ * location group's mpiprof::findings properties, mpiprof-trace(5)). */
+void mpp_trace_set_findings(char *text);
 
 /* MPI_Finalize, collective: MPI_Finalize's Enter at `end`, the events
  * closed, the definitions written (clock offsets: MPI_Init's and
@@ -71,6 +78,7 @@ static inline int mpp_trace_rescue(const char *ended, const mpp_clock_alignment_
 }
 
 static inline void mpp_trace_rescue_undo(void) {}
+static inline void mpp_trace_set_findings(char *text) { free(text); }
 
 static inline int mpp_trace_start(MPI_Comm comm, const char *path, long buffer, int rank, int nprocs,
                                   const char *host, int replace)

@@ -223,6 +223,7 @@ void mpp_trace_init_call(uint32_t fid, const uintptr_t *frames, int depth, uint6
 
 /* Records a process sends rank 0 (NUL-terminated each):
  *   "H" host
+ *   "F" findings    the process's findings (text form, check/finding_list.h)
  *   "L" thread-index " " events
  *   "S" key         an SRC key (srckey.h): a global string
  *   "R" name US file US line US seq   a user region
@@ -275,9 +276,14 @@ static void region_position(mpp_symbolizer_t *sym, const trace_region_t *r, char
     mpp_srckey_free_frames(frames, n);
 }
 
+static char *findings_text;
+void mpp_trace_set_findings(char *text) { free(findings_text), findings_text = text; }
+
 int mpp_trace_describe_threads(trace_blob_t *b)
 {
     int failed = mpp_trace_put(b, "H%s", hostname);
+    if (findings_text && !failed)
+        failed = mpp_trace_put(b, "F%s", findings_text);
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
     for (trace_thread_t *t = mpp_trace_threads; t && !failed; t = t->next) {
         uint64_t events = 0;
@@ -336,6 +342,12 @@ char *mpp_trace_unify(void *ctx, int rank, const char *bytes, size_t len, size_t
         switch (rec[0]) {
         case 'H':
             u->host_of[rank] = id_of(&u->hosts, &u->nhosts, rec + 1);
+            continue;
+        case 'F':
+            if (!u->findings)
+                u->findings = calloc((size_t)mpp_trace_nprocs, sizeof *u->findings);
+            if (u->findings && rank < mpp_trace_nprocs)
+                free(u->findings[rank]), u->findings[rank] = strdup(rec + 1);
             continue;
         case 'L': {
             int index = 0;
@@ -478,6 +490,50 @@ static void write_attributes(OTF2_GlobalDefWriter *w, uint32_t *next)
                                         OTF2_TYPE_UINT8);
 }
 
+/* Each rank's findings: a property of its location group per line of
+ * their text, named mpiprof::findings (the first) and mpiprof::findings:N
+ * (line N; a group's property names are unique), the names shared. */
+static void write_findings(OTF2_GlobalDefWriter *w, const trace_unify_t *u, uint32_t *next)
+{
+    uint32_t *names = NULL;
+    size_t nnames = 0;
+    for (int r = 0; u->findings && r < mpp_trace_nprocs; r++) {
+        size_t n = 0;
+        for (char *line = u->findings[r], *end; line && *line; line = *end ? end + 1 : end, n++) {
+            end = line + strcspn(line, "\n");
+            if (n == nnames) {
+                uint32_t *grown = realloc(names, (nnames + 64) * sizeof *names);
+                if (!grown)
+                    break;
+                names = grown;
+                for (size_t k = nnames; k < nnames + 64; k++)
+                    names[k] = UINT32_MAX;
+                nnames += 64;
+            }
+            if (names[n] == UINT32_MAX) {
+                char name[64];
+                snprintf(name, sizeof name, n ? "mpiprof::findings:%zu" : "mpiprof::findings", n);
+                names[n] = string_def(w, next, name);
+            }
+            char keep = *end;
+            *end = '\0';
+            OTF2_AttributeValue value = {.stringRef = string_def(w, next, line)};
+            OTF2_GlobalDefWriter_WriteLocationGroupProperty(w, (uint32_t)r, names[n], OTF2_TYPE_STRING, value);
+            *end = keep;
+        }
+    }
+    free(names);
+}
+
+void mpp_trace_unify_free(trace_unify_t *u)
+{
+    mpp_strmap_free(&u->strings), mpp_strmap_free(&u->regions), mpp_strmap_free(&u->comms),
+        mpp_strmap_free(&u->hosts);
+    for (int r = 0; u->findings && r < mpp_trace_nprocs; r++)
+        free(u->findings[r]);
+    free(u->findings), free(u->host_of), free(u->locations), free(u->events);
+}
+
 /* The machine: one node per host, a process (location group) per rank, a
  * location per thread. */
 static void write_machine(OTF2_GlobalDefWriter *w, const trace_unify_t *u, uint32_t *next)
@@ -601,6 +657,7 @@ int mpp_trace_write_global(OTF2_Archive *archive, trace_unify_t *u, uint64_t glo
     uint32_t empty = string_def(w, &next, "");
     write_attributes(w, &next);
     write_machine(w, u, &next);
+    write_findings(w, u, &next);
     write_regions(w, u, &next, empty);
     write_groups(w, u, &next, empty);
     return failed ? -1 : 0;
@@ -658,8 +715,7 @@ static void write_definitions(MPI_Comm comm, const trace_blob_t *blob, const mpp
     if (mpp_trace_rank == 0 && u.host_of)
         *failed |= mpp_trace_write_global(mpp_trace_archive, &u, lo > 0 ? (uint64_t)lo : 0,
                                           hi > lo ? (uint64_t)(hi - lo) : 0);
-    mpp_strmap_free(&u.strings), mpp_strmap_free(&u.regions), mpp_strmap_free(&u.comms), mpp_strmap_free(&u.hosts);
-    free(u.host_of), free(u.locations), free(u.events);
+    mpp_trace_unify_free(&u);
 }
 
 /* Whether the archive is whole, over all processes (collective): rank 0
@@ -718,6 +774,7 @@ int mpp_trace_finish(MPI_Comm comm, uint64_t end, const mpp_clock_alignment_t *a
     mpp_ptp_allreduce(&final, &hi, 1, MPI_INT64_T, MPI_MAX, comm);
     write_definitions(comm, &blob, a0, a1, lo, hi, &failed);
     free(blob.text);
+    mpp_trace_set_findings(NULL);
     if (OTF2_Archive_Close(mpp_trace_archive) != OTF2_SUCCESS)
         failed = 1;
     mpp_trace_archive = NULL;

@@ -134,6 +134,7 @@ typedef struct {
     mpp_strmap_t strings, regions, comms, hosts;
     uint32_t nstrings, nregions, ncomms, nhosts;
     uint32_t *host_of;   /* [mpp_trace_nprocs] system tree node of each rank */
+    char **findings;     /* [mpp_trace_nprocs] each rank's findings (text form), NULL: none said */
     uint64_t *locations; /* (rank, thread) pairs: location ids */
     uint64_t *events;
     size_t nlocations, locations_capacity;
@@ -146,6 +147,8 @@ char *mpp_trace_unify(void *ctx, int rank, const char *bytes, size_t len, size_t
  * tables from its S, R and C records' counts and their global ids from
  * ids[*next] on (advanced).  Non-zero on failure. */
 int mpp_trace_write_global(OTF2_Archive *archive, trace_unify_t *u, uint64_t global_offset, uint64_t length);
+/* What the unification holds beyond its maps (its arrays and findings). */
+void mpp_trace_unify_free(trace_unify_t *u);
 int mpp_trace_write_mappings(OTF2_DefWriter *w, const size_t counts[3], const uint32_t *ids, size_t nids,
                              size_t *next);
 

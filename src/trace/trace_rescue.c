@@ -425,10 +425,7 @@ static void gathered_free(gathered_t *g)
     for (int r = 0; g->blobs && g->ids && r < g->n; r++)
         free(g->blobs[r].text), free(g->ids[r]);
     free(g->blobs), free(g->ids), free(g->nids), free(g->kind);
-    trace_unify_t *u = &g->u;
-    mpp_strmap_free(&u->strings), mpp_strmap_free(&u->regions), mpp_strmap_free(&u->comms),
-        mpp_strmap_free(&u->hosts);
-    free(u->host_of), free(u->locations), free(u->events);
+    mpp_trace_unify_free(&g->u);
 }
 
 /* Rank r's local definitions: each of its locations' mapping tables (the

@@ -300,7 +300,8 @@ EXTRA_DIST += \
 MPI_TESTS += \
 	tests/mpi/trace/test_trace.sh \
 	tests/mpi/trace/test_trace_died.sh \
-	tests/mpi/trace/test_analyze_trace.sh
+	tests/mpi/trace/test_analyze_trace.sh \
+	tests/mpi/trace/test_analyze_findings.sh
 EXTRA_DIST += \
 	tests/mpi/trace/check_trace.py \
 	tests/mpi/trace/check_trace_died.py \

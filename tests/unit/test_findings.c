@@ -237,6 +237,80 @@ START_TEST(test_finding_list_corrupt)
 }
 END_TEST
 
+/* Trace mode's text form (mpiprof-trace(5)): every field back as it was,
+ * strings with separators, '%', spaces and newlines escaped; an empty
+ * string and none told apart; malformed text refused. */
+START_TEST(test_finding_list_text)
+{
+    mpp_finding_list_t l = {.level = 2 | 4, .dropped = 7}, back = {.level = -1};
+    mpp_finding_record_t r = record(MPP_FIND_WRONG_DATATYPE,
+                                    "MPI_Recv\x1ex.c\x1f"
+                                    "12\x1fmain\x1fx.c:12 (main)",
+                                    "MPI_Send\x1ey.c", 3, 5, "sent 4 x MPI_INT, 100% \"odd\"\nsecond line");
+    r.severity = MPP_FINDING_WARNING; /* as reported, not the kind's */
+    r.last_rank = 6, r.nprocs = 2, r.peer = -1;
+    ck_assert_int_eq(mpp_finding_list_add(&l, &r), 0);
+    r = record(MPP_FIND_RESOURCE_LEAK, "MPI_Comm_dup", NULL, 0, 1, "");
+    ck_assert_int_eq(mpp_finding_list_add(&l, &r), 0);
+    char *text = NULL;
+    ck_assert_int_eq(mpp_finding_list_text(&l, 1024, &text), 0);
+    ck_assert_ptr_nonnull(strstr(text,
+                                 "wrong-datatype 0 5 3 6 2 -1 =MPI_Recv%1Ex.c%1F12%1Fmain%1Fx.c:12%20(main) "
+                                 "=MPI_Send%1Ey.c =sent%204%20x%20MPI_INT,%20100%25%20\"odd\"%0Asecond%20line\n"));
+    ck_assert_ptr_nonnull(strstr(text, "resource-leak 0 1 0 0 1 1 =MPI_Comm_dup - =\n"));
+    ck_assert_int_eq(strncmp(text, "mpiprof-findings 1 6 7 1024 2\n", 30), 0);
+    size_t max = 0;
+    back.dropped = 1;
+    ck_assert_int_eq(mpp_finding_list_from_text(&back, &max, text), 0);
+    ck_assert_uint_eq(max, 1024);
+    ck_assert_int_eq(back.level, 6);
+    ck_assert_uint_eq(back.dropped, 8); /* appended */
+    ck_assert_int_eq(back.n, 2);
+    for (int i = 0; i < 2; i++) {
+        const mpp_finding_record_t *a = &l.items[i], *b = &back.items[i];
+        ck_assert_int_eq(a->kind, b->kind);
+        ck_assert_int_eq(a->severity, b->severity);
+        ck_assert_uint_eq(a->count, b->count);
+        ck_assert_int_eq(a->first_rank, b->first_rank);
+        ck_assert_int_eq(a->last_rank, b->last_rank);
+        ck_assert_int_eq(a->nprocs, b->nprocs);
+        ck_assert_int_eq(a->peer, b->peer);
+        ck_assert_str_eq(a->src, b->src);
+        ck_assert_str_eq(a->detail, b->detail);
+        if (a->other)
+            ck_assert_str_eq(a->other, b->other);
+        else
+            ck_assert_ptr_null(b->other);
+    }
+    mpp_finding_list_free(&back);
+    /* every truncation is refused */
+    size_t len = strlen(text);
+    for (size_t cut = 0; cut < len; cut++) {
+        char *part = strndup(text, cut);
+        ck_assert_int_eq(mpp_finding_list_from_text(&back, NULL, part), -1);
+        mpp_finding_list_free(&back);
+        free(part);
+    }
+    /* an escaped NUL, a bad escape, another magic, a kind unknown here (dropped) */
+    static const char *const bad[] = {"mpiprof-findings 1 2 0 9 1\nabort 1 1 0 0 1 -1 =a%00b - =\n",
+                                      "mpiprof-findings 1 2 0 9 1\nabort 1 1 0 0 1 -1 =a%4 - =\n",
+                                      "mpiprof-findings 2 2 0 9 0\n", "mpiprof-findings 1 2 0 9 1\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ck_assert_int_eq(mpp_finding_list_from_text(&back, NULL, bad[i]), -1);
+        mpp_finding_list_free(&back);
+    }
+    back.dropped = 0;
+    ck_assert_int_eq(mpp_finding_list_from_text(&back, NULL,
+                                                "mpiprof-findings 1 1 0 9 1\nno-such-kind 1 3 0 0 1 -1 "
+                                                "=a - =\n"),
+                     0);
+    ck_assert_int_eq(back.n, 0);
+    ck_assert_uint_eq(back.dropped, 3);
+    free(text);
+    mpp_finding_list_free(&l);
+}
+END_TEST
+
 Suite *findings_suite(void)
 {
     Suite *s = suite_create("findings");
@@ -247,6 +321,7 @@ Suite *findings_suite(void)
     tcase_add_test(tc, test_finding_list_merge);
     tcase_add_test(tc, test_finding_list_bounded);
     tcase_add_test(tc, test_finding_list_corrupt);
+    tcase_add_test(tc, test_finding_list_text);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;

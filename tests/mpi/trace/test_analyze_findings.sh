@@ -1,0 +1,125 @@
+#!/bin/sh
+# analyze_findings: trace mode carries each process's correctness findings
+# (mpiprof::findings, mpiprof-trace(5)) and mpiprof-analyze gives the
+# Correctness section of the dynamic protocol of the same run
+# (mpiprof-analyze(1), CORRECTNESS).  Scenarios of tests/mpi/check run with
+# MPIPROF_TRACE=on MPIPROF_CHECK=full (errors.c's at basic, as tests/mpi/check runs them): a send never completed
+# (local.c pending-send: a finding of the checks at MPI_Finalize), a
+# receive of the wrong datatype and a send nobody receives (between.c
+# p2p-datatype, unmatched-send: between processes, with the other side's
+# call), an MPI error returned to the program (errors.c error-return), a
+# clean run (trace.c: no finding); one of them analysed under mpiexec.  For each, the analyzed protocol's
+# findings are those the source marks (check_findings.py, JSON and text),
+# its Correctness section (JSON) equals the dynamic protocol's, and
+# mpiprof-compare, correctness not ignored, finds the two protocols the
+# same.  A trace that carries no findings (an earlier mpiprof's: the
+# property renamed here) gives "no check ran" and Warnings say why; a run
+# that ends early (errors.c error-fatal: MPI's fatal error on rank 0)
+# carries the findings of rank 0's partial protocol.
+set -eu
+# shellcheck source=../lib/common.sh
+. "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
+need_var MPICC_PROF
+analyze="${top_builddir:?}/tools/mpiprof-analyze"
+compare="$top_builddir/tools/mpiprof-compare"
+[ -x "$analyze" ] || skip "mpiprof-analyze is not built (configure found no libotf2: install libotf2-trace-dev)"
+[ -x "$compare" ] || fail "tools/mpiprof-compare is not built"
+checks="$mpitests/check"
+# messages left unmatched on purpose: UCX would warn of them on stdout
+export UCX_LOG_LEVEL=error
+
+# What the two modes give differently by design (test_analyze_trace.sh);
+# correctness is not among them.
+ignore=""
+for name in productive_cpu productive_sys overlap predicted predicted_time machine placement hardware_counters \
+    program threads_level mpi_library mpi_standard collection_mode wait_states trace; do
+    ignore="$ignore --ignore $name"
+done
+
+# The correctness sections of two JSON protocols, the same.
+same_correctness() {
+    "$PYTHON3" - "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.load(open(p)).get("correctness") for p in sys.argv[1:3])
+if a != b:
+    print("dynamic:  " + json.dumps(a, indent=1, sort_keys=True), file=sys.stderr)
+    print("analyzed: " + json.dumps(b, indent=1, sort_keys=True), file=sys.stderr)
+    sys.exit(1)
+PY
+}
+
+# findings NAME PROGRAM SOURCE SCENARIO [LEVEL]: one run, traced, with the
+# checks at LEVEL (default full)
+findings() {
+    name=$1 program=$2 source=$3 scenario=$4 level=${5:-full}
+    mpirun_2 "$name.out" "$name.err" env MPIPROF_TRACE=on MPIPROF_CHECK="$level" MPIPROF_QUIET=1 MPIPROF_FORMAT=both \
+        MPIPROF_OUTPUT="$tmp/$name.prof" "./$program" "$scenario"
+    [ -f "$name.prof.otf2/traces.otf2" ] || fail "$name: no trace written: $(ls)"
+    env MPIPROF_TRACE=on MPIPROF_CHECK="$level" MPIPROF_QUIET=1 MPIPROF_FORMAT=both "$analyze" -q -f both -o "$name.trace.prof" \
+        "$name.prof.otf2/traces.otf2" 2>"$name.analyze.err" ||
+        fail "$name: mpiprof-analyze failed: $(cat "$name.analyze.err")"
+    cp "$name.trace.prof" prot.txt # shown on failure
+    "$PYTHON3" "$checks/check_findings.py" "$name.prof.json" "$source" "$scenario" "$name.prof" ||
+        fail "$name: the dynamic protocol's findings are not those marked in $(basename "$source")"
+    "$PYTHON3" "$checks/check_findings.py" "$name.trace.prof.json" "$source" "$scenario" "$name.trace.prof" ||
+        fail "$name: the analyzed protocol's findings are not those marked in $(basename "$source")"
+    grep -q "^Checks .*(MPIPROF_CHECK=$level)\$" "$name.trace.prof" ||
+        fail "$name: the analyzed protocol does not say the checks were $level: $(grep -A3 '^Correctness' "$name.trace.prof")"
+    ! grep -q "carries no findings\|findings of .* of its" "$name.trace.prof" ||
+        fail "$name: the analyzed protocol warns of missing findings"
+    same_correctness "$name.prof.json" "$name.trace.prof.json" ||
+        fail "$name: the Correctness sections differ (above)"
+    # shellcheck disable=SC2086  # a list of words
+    "$compare" --brief $ignore "$name.prof.json" "$name.trace.prof.json" >"$name.compare" 2>&1 || {
+        cat "$name.compare" >&2
+        fail "$name: mpiprof-compare finds the dynamic protocol and the trace's different (above)"
+    }
+    tail -n 1 "$name.compare"
+}
+
+cd "$tmp"
+for program in local between errors; do
+    "$MPICC_PROF" -g -o "$program" "$checks/$program.c" || fail "compiling $program.c with mpicc-prof"
+done
+"$MPICC_PROF" -g -o trace "$srcdir/trace.c" || fail "compiling trace.c with mpicc-prof"
+findings pending-send local "$checks/local.c" pending-send
+findings p2p-datatype between "$checks/between.c" p2p-datatype
+# the same analysed by two processes, each replaying one (mpiprof-analyze(1),
+# UNDER MPIEXEC): each process's findings go through the split reduction
+mpirun_2 p2p-datatype.mpi.out p2p-datatype.mpi.err env MPIPROF_QUIET=1 "$analyze" -q -f json -o p2p-datatype.mpi.prof \
+    p2p-datatype.prof.otf2/traces.otf2
+same_correctness p2p-datatype.prof.json p2p-datatype.mpi.prof.json ||
+    fail "p2p-datatype: the Correctness sections of the dynamic protocol and of the trace analysed by 2 differ (above)"
+findings unmatched-send between "$checks/between.c" unmatched-send
+# (at full the argument checks see the invalid rank before MPI does)
+findings error-return errors "$checks/errors.c" error-return basic
+findings clean trace "$srcdir/trace.c" none
+grep -q '^Findings *: 0 errors, 0 warnings$' clean.trace.prof ||
+    fail "clean: the analyzed protocol does not say 0 errors, 0 warnings: $(grep -A3 '^Correctness' clean.trace.prof)"
+
+# An earlier mpiprof's trace: no mpiprof::findings properties (renamed here)
+"$PYTHON3" -c 'import sys
+p = sys.argv[1]; data = open(p, "rb").read()
+if b"mpiprof::findings\0" not in data or b"mpiprof::findings:1\0" not in data:
+    sys.exit("no mpiprof::findings, mpiprof::findings:1 in " + p)
+open(p, "wb").write(data.replace(b"mpiprof::findings", b"mpiprof::earliers"))' p2p-datatype.prof.otf2/traces.def ||
+    fail "p2p-datatype: the archive's definitions (above)"
+"$analyze" -q -o earlier.prof p2p-datatype.prof.otf2/traces.otf2 2>earlier.err ||
+    fail "earlier: mpiprof-analyze failed: $(cat earlier.err)"
+grep -q '^Findings *: n/a (no correctness check ran' earlier.prof ||
+    fail "earlier: the section does not say no check ran: $(grep -A3 '^Correctness' earlier.prof)"
+grep -q 'Correctness: the trace carries no findings of mpiprof.s checks' earlier.prof ||
+    fail "earlier: Warnings do not say why the findings are n/a: $(cat earlier.prof)"
+
+# A run that ends early: rank 0's findings are its partial protocol's
+set +e
+"$MPIEXEC" -n 2 env MPIPROF_TRACE=on MPIPROF_CHECK=basic MPIPROF_QUIET=1 MPIPROF_FORMAT=both \
+    MPIPROF_OUTPUT="$tmp/fatal.prof" ./errors error-fatal >fatal.out 2>fatal.err
+set -e
+[ -s fatal.prof.partial.0.json ] || fail "error-fatal: no partial protocol of rank 0: $(ls) $(cat fatal.err)"
+status=0
+"$analyze" -q -f both -o fatal.trace.prof fatal.prof.otf2/traces.otf2 2>fatal.analyze.err || status=$?
+[ "$status" -eq 3 ] || fail "error-fatal: mpiprof-analyze exited $status, not 3 (incomplete): $(cat fatal.analyze.err)"
+"$PYTHON3" "$checks/check_findings.py" fatal.trace.prof.json "$checks/errors.c" error-fatal fatal.trace.prof ||
+    fail "error-fatal: the analyzed protocol's findings are not those marked in errors.c"
+echo "PASS: analyze_findings"
