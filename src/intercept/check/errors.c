@@ -1,3 +1,4 @@
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -193,11 +194,69 @@ static int current_call_frames(mpp_call_t *c, uintptr_t *frames)
  * it stands in for): the finding, the partial protocol, MPI's words, the
  * end.  `comm`: the communicator of the error, MPI_COMM_NULL for a window
  * or file. */
+/* MPICH: a communicator whose handler was never set (a dup of
+ * MPI_COMM_WORLD made while its handler was the default one, among them)
+ * sends its errors to MPI_COMM_WORLD's handler of the moment, not to the one
+ * it was made with.  Ours, copied onto it from MPI_COMM_WORLD, must do the
+ * same: those the program set MPI_ERRORS_ARE_FATAL on itself are kept here
+ * (the last MAX_EXPLICIT), the others defer to MPI_COMM_WORLD's. */
+#define MAX_EXPLICIT 256
+static MPI_Comm explicit_fatal[MAX_EXPLICIT];
+static unsigned nexplicit;
+static pthread_mutex_t explicit_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void note_set(MPI_Comm comm, MPI_Errhandler e)
+{
+    if (OWN_DEFAULT_HANDLERS || comm == MPI_COMM_WORLD)
+        return;
+    int fatal = e == predefined(AS_FATAL) || e == predefined(AS_ABORT);
+    pthread_mutex_lock(&explicit_lock);
+    unsigned n = nexplicit < MAX_EXPLICIT ? nexplicit : MAX_EXPLICIT, i = 0;
+    while (i < n && explicit_fatal[i] != comm)
+        i++;
+    if (fatal && i == n)
+        explicit_fatal[nexplicit++ % MAX_EXPLICIT] = comm;
+    else if (!fatal && i < n)
+        explicit_fatal[i] = MPI_COMM_NULL;
+    pthread_mutex_unlock(&explicit_lock);
+}
+
+static int set_fatal(MPI_Comm comm)
+{
+    pthread_mutex_lock(&explicit_lock);
+    unsigned n = nexplicit < MAX_EXPLICIT ? nexplicit : MAX_EXPLICIT, i = 0;
+    while (i < n && explicit_fatal[i] != comm)
+        i++;
+    pthread_mutex_unlock(&explicit_lock);
+    return i < n;
+}
+
+/* 1 when MPICH would have given the error to MPI_COMM_WORLD's handler and
+ * the program set one there that is not fatal: then it had its way. */
+static void release(MPI_Errhandler e);
+
+static int deferred_to_world(int as, MPI_Comm comm, int code)
+{
+    MPI_Errhandler world;
+    if (OWN_DEFAULT_HANDLERS || as != AS_FATAL || comm == MPI_COMM_NULL || comm == MPI_COMM_WORLD ||
+        !mpp_world_model() || set_fatal(comm) || PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &world) != MPI_SUCCESS)
+        return 0;
+    int ours_there = world == ours[OBJ_COMM][AS_FATAL] || world == ours[OBJ_COMM][AS_ABORT];
+    if (!ours_there && world != MPI_ERRORS_RETURN)
+        PMPI_Comm_call_errhandler(MPI_COMM_WORLD, code); /* the program's own function */
+    release(world);
+    return !ours_there;
+}
+
 static void raised(int as, MPI_Comm comm, int code)
 {
     if (inside)
         return; /* an error of a call of ours below: returned to it */
     inside = 1;
+    if (deferred_to_world(as, comm, code)) {
+        inside = 0; /* the call returns the error: its wrapper reports it (mpi-error) */
+        return;
+    }
     if (atomic_exchange(&ending, 1)) /* another thread is ending the process */
         for (;;)
             pause();
@@ -308,7 +367,10 @@ void mpp_check_errors_start(void)
 
 int mpp_errh_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
-    return PMPI_Comm_set_errhandler(comm, substitute(OBJ_COMM, errhandler));
+    int rc = PMPI_Comm_set_errhandler(comm, substitute(OBJ_COMM, errhandler));
+    if (rc == MPI_SUCCESS)
+        note_set(comm, errhandler);
+    return rc;
 }
 
 int mpp_errh_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
@@ -348,7 +410,10 @@ int mpp_errh_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
 #if MPP_HAVE_MPI_Errhandler_set
 int mpp_errh_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
 {
-    return PMPI_Errhandler_set(comm, substitute(OBJ_COMM, errhandler));
+    int rc = PMPI_Errhandler_set(comm, substitute(OBJ_COMM, errhandler));
+    if (rc == MPI_SUCCESS)
+        note_set(comm, errhandler);
+    return rc;
 }
 #endif
 

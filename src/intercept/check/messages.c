@@ -113,11 +113,22 @@ static void release_scratch(void)
     scratch_size = 0;
 }
 
+/* A datatype's size, MPI_UNDEFINED when not known.  MPI_DATATYPE_NULL (legal
+ * with no element: MPI_Send(NULL, 0, MPI_DATATYPE_NULL, ...)) is not asked
+ * MPI about: its error would reach the program's error handler. */
+static int size_of(MPI_Datatype type)
+{
+    int size = 0;
+    if (type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS)
+        return MPI_UNDEFINED;
+    return size;
+}
+
 static int checksum_of(const void *buf, int64_t count, MPI_Datatype type, uint64_t *out)
 {
     int size = 0, packed = 0, position = 0;
     MPI_Aint lb, extent, true_lb, true_extent;
-    if (count < 0 || count > INT_MAX || PMPI_Type_size(type, &size) != MPI_SUCCESS ||
+    if (count < 0 || type == MPI_DATATYPE_NULL || count > INT_MAX || PMPI_Type_size(type, &size) != MPI_SUCCESS ||
         PMPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS ||
         PMPI_Type_get_true_extent(type, &true_lb, &true_extent) != MPI_SUCCESS)
         return 0;
@@ -149,9 +160,9 @@ static void make_record(const mpp_call_t *c, uint32_t channel, int tag, int64_t 
                         mpp_chk_record_t *r, int *padded)
 {
     mpp_chk_site_t at = mpp_chk_site_of(c->cell ? c->cell->frames[0] : 0);
-    int size = 0;
+    int size = size_of(type);
     *r = (mpp_chk_record_t){channel, tag, c->fid, at.module, at.offset, -1, 0, 0, -2, 0, 0};
-    if (PMPI_Type_size(type, &size) == MPI_SUCCESS && size != MPI_UNDEFINED)
+    if (size != MPI_UNDEFINED)
         r->bytes = count * size;
     *padded = 1;
     if (full || checksums) {
@@ -228,8 +239,9 @@ static void fill_recv(recv_t *r, const site_t *site, const MPI_Status *st, const
 #endif
     int elements = 0;
     (void)count;
-    if (checksums && !padded && ret == MPI_SUCCESS && PMPI_Get_count(st, type, &elements) == MPI_SUCCESS &&
-        elements != MPI_UNDEFINED && checksum_of(buf, elements, type, &r->checksum))
+    if (checksums && !padded && ret == MPI_SUCCESS && type != MPI_DATATYPE_NULL &&
+        PMPI_Get_count(st, type, &elements) == MPI_SUCCESS && elements != MPI_UNDEFINED &&
+        checksum_of(buf, elements, type, &r->checksum))
         r->flags |= R_CHECKSUM;
 }
 
@@ -317,11 +329,10 @@ static void blocking_receive(const mpp_call_t *c, mpp_comm_t *cm, const MPI_Stat
 {
     if (!cm || !cm->id)
         return;
-    int size = 0;
+    int size = size_of(type);
     mpp_chk_sig_t s = full || checksums ? mpp_chk_signature(type, count) : (mpp_chk_sig_t){{0, 0, -2}, 1};
     site_t site = site_of(c);
     recv_t r;
-    PMPI_Type_size(type, &size);
     fill_recv(&r, &site, st, buf, count, type, size == MPI_UNDEFINED ? -1 : count * size, s.sig,
               s.padded || s.sig.basic == -2, ret);
     take();
@@ -356,9 +367,8 @@ static void track_receive(const mpp_call_t *c, mpp_comm_t *cm, int source, int t
 {
     if (!cm || !cm->id || request == MPI_REQUEST_NULL || !c->new_request || source == MPI_PROC_NULL)
         return;
-    int size = 0;
+    int size = size_of(type);
     mpp_chk_sig_t s = full || checksums ? mpp_chk_signature(type, count) : (mpp_chk_sig_t){{0, 0, -2}, 1};
-    PMPI_Type_size(type, &size);
     req_t q = {.kind = kind,
                .comm = cm,
                .channel = cm->channel,

@@ -42,6 +42,14 @@ int main(int argc, char **argv)
     MPI_Type_commit(&two);
     MPI_Sendrecv(out, 4, MPI_INT, peer, 5, in, 2, two, from, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Type_free(&two);
+    /* no element of MPI_DATATYPE_NULL (MPICH's part/nonblocking_pready):
+     * legal, and not to be asked MPI about (its error would be fatal) */
+    MPI_Sendrecv(NULL, 0, MPI_DATATYPE_NULL, peer, 6, NULL, 0, MPI_DATATYPE_NULL, from, 6, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    if (size == 2 && rank == 0)
+        MPI_Send(NULL, 0, MPI_DATATYPE_NULL, 1, 7, MPI_COMM_WORLD);
+    else if (size == 2)
+        MPI_Recv(NULL, 0, MPI_DATATYPE_NULL, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 
     /* collectives, in place and not, on a duplicate and a split */
     MPI_Comm dup, half;

@@ -207,13 +207,28 @@ static void incomplete(void)
     if (rank == 0) {
         MPI_Send(&pid, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
         /* two findings at the call: a signal from outside (abort), in a call that never returned */
-        MPI_Recv(&x, 1, MPI_INT, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* expect incomplete: abort ranks=0 */ /* expect incomplete: incomplete-call ranks=0 */
+        MPI_Recv(&x, 1, MPI_INT, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            /* expect incomplete: abort ranks=0 */ /* expect incomplete: incomplete-call ranks=0 */
     } else {
         MPI_Recv(&pid, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         sleep(2); /* rank 0 is in its MPI_Recv by then */
         kill((pid_t)pid, SIGTERM);
         wait_forever();
     }
+}
+
+/* MPICH: a duplicate of MPI_COMM_WORLD made while its handler was the
+ * default one sends its errors to MPI_COMM_WORLD's handler of the moment
+ * (MPICH's errors/comm/comm_split_nullarg): MPI_ERRORS_RETURN set there
+ * after the dup makes the error return, with the checks as without. */
+static void dup_defers(void)
+{
+    MPI_Comm dup, *none = NULL;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int rc = MPI_Comm_split(dup, 0, rank, none); /* expect dup-defers: mpi-error ranks=0-1 */
+    printf("rank %d: split with a NULL newcomm returned %s\n", rank, rc == MPI_SUCCESS ? "success" : "an error");
+    MPI_Comm_free(&dup);
 }
 
 int main(int argc, char **argv)
@@ -225,11 +240,17 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         void (*run)(void);
-    } scenarios[] = {{"error-return", error_return}, {"error-fatal", error_fatal},
-                     {"error-fatal-set", error_fatal_set}, {"error-fatal-win", error_fatal_win},
-                     {"return-self-win", return_self_win}, {"own-handler", own},
-                     {"get-errhandler", get_errhandler}, {"abort", abort_run}, {"abend", abend},
-                     {"incomplete", incomplete}};
+    } scenarios[] = {{"error-return", error_return},
+                     {"error-fatal", error_fatal},
+                     {"error-fatal-set", error_fatal_set},
+                     {"error-fatal-win", error_fatal_win},
+                     {"return-self-win", return_self_win},
+                     {"own-handler", own},
+                     {"get-errhandler", get_errhandler},
+                     {"abort", abort_run},
+                     {"abend", abend},
+                     {"incomplete", incomplete},
+                     {"dup-defers", dup_defers}};
     int known = 0;
     for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++)
         if (!strcmp(scenario, scenarios[i].name))

@@ -20,7 +20,7 @@ need_var MPICC_PROF
 
 cd "$tmp"
 "$MPICC_PROF" -g -o errors "$srcdir/errors.c" || fail "compiling errors.c with mpicc-prof"
-for scen in error-return return-self-win own-handler get-errhandler; do
+for scen in error-return return-self-win own-handler get-errhandler dup-defers; do
     run_scenario errors "$srcdir/errors.c" "$scen" basic
 done
 grep -c "own handler called" own-handler.out | grep -qx 2 || fail "own-handler: the program's handler did not run on both ranks: $(cat own-handler.out)"
