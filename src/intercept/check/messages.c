@@ -57,6 +57,7 @@ typedef struct {
     mpp_comm_t *comm; /* a receive's (held) */
     uint32_t channel;
     int32_t peer, tag; /* source (MPP_MSG_ANY) and tag (MPP_MSG_ANY) of a receive; destination of a send */
+    int source;        /* a receive's source as posted (a rank of comm, or MPI_ANY_SOURCE) */
     void *buf;
     int64_t count;
     MPI_Datatype type;
@@ -373,6 +374,7 @@ static void track_receive(const mpp_call_t *c, mpp_comm_t *cm, int source, int t
                .comm = cm,
                .channel = cm->channel,
                .peer = source == MPI_ANY_SOURCE ? MPP_MSG_ANY : mpp_comm_world_rank(cm, source),
+               .source = source,
                .tag = tag == MPI_ANY_TAG ? MPP_MSG_ANY : tag,
                .buf = buf,
                .count = count,
@@ -435,7 +437,15 @@ static void receive_done(req_t *q, const MPI_Status *st, int err)
     if (st && mpp_chk_took_message(err) && mpp_ws_is_message(st)) {
         recv_t r;
         fill_recv(&r, &q->site, st, q->buf, q->count, q->type, q->bytes, q->sig, q->padded, err);
-        received(q->comm, q->seq, st, &r);
+        /* the message has the source and tag posted, where they were not
+         * wildcards: MPICH's status of an MPI_Isendrecv names its own
+         * internal tag */
+        MPI_Status posted = *st;
+        if (q->source != MPI_ANY_SOURCE)
+            posted.MPI_SOURCE = q->source;
+        if (q->tag != MPP_MSG_ANY)
+            posted.MPI_TAG = q->tag;
+        received(q->comm, q->seq, &posted, &r);
     } else if (!st) {
         go_quiet("a receive completed whose status they did not see"); /* the pairing is no longer sure */
     }

@@ -42,6 +42,13 @@ int main(int argc, char **argv)
     MPI_Type_commit(&two);
     MPI_Sendrecv(out, 4, MPI_INT, peer, 5, in, 2, two, from, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Type_free(&two);
+    /* MPICH's status of an MPI_Isendrecv names an internal tag: paired by
+     * the tag posted (MPICH's pt2pt/isendrecv: nonpaired-send) */
+#if MPI_VERSION >= 4
+    MPI_Request isr;
+    MPI_Isendrecv(out, 4, MPI_INT, peer, 8, in, 4, MPI_INT, from, 8, MPI_COMM_WORLD, &isr);
+    MPI_Wait(&isr, MPI_STATUS_IGNORE);
+#endif
     /* no element of MPI_DATATYPE_NULL (MPICH's part/nonblocking_pready):
      * legal, and not to be asked MPI about (its error would be fatal) */
     MPI_Sendrecv(NULL, 0, MPI_DATATYPE_NULL, peer, 6, NULL, 0, MPI_DATATYPE_NULL, from, 6, MPI_COMM_WORLD,
