@@ -61,6 +61,11 @@ def handle_outputs(fn, base_type):
             and "const" not in p.type]
 
 
+def frees_comm(fn):
+    """MPI_Comm_free, MPI_Comm_disconnect (their @check frees:comm role)."""
+    return bool(getattr(fn, "handle", None) and fn.handle[:2] == ("frees", "comm"))
+
+
 def type_outputs(fn):
     return handle_outputs(fn, "MPI_Datatype")
 
@@ -201,6 +206,10 @@ def before(fn, rule):
     out = ["    %s mpp_chk_%s = %s;" % (("MPI_Datatype", t, "MPI_DATATYPE_NULL") if f == "mpp_chk_type_out"
                                       else ("MPI_Comm", t, "MPI_COMM_NULL")) for t, f in outs]
     capture = ["if (%s) mpp_chk_%s = *%s;" % (t, t, t) for t, _ in outs]
+    if frees_comm(fn):  # known freed before MPI can give the handle to another thread's new communicator
+        capture = ["if (%s) {" % t for t, _ in outs] + \
+            ["    mpp_chk_%s = *%s;" % (t, t) for t, _ in outs] + \
+            ["    mpp_chk_comm_out(mpp_chk_%s, MPI_COMM_NULL, 1);" % t for t, _ in outs] + ["}"]
     if not (args or bufs):
         return out + (["    if (MPP_CHK_ON()) {"] + ["        " + c for c in capture] + ["    }"] if outs else [])
     body = ["mpp_chk_begin(&mpp_chk, &call, %s, %d);" % ("comm" if comm else "MPI_COMM_NULL", comm)] + args
@@ -226,10 +235,13 @@ def after(fn, rule, arr, n):
         if action in fn.actions:
             call = "mpp_chk_handled(&call, &handled, %s, %s, %s);" % (arr, n, what)
             body.append("if (ret == MPI_SUCCESS) " + call if action == "start" else call)
-    frees = int(bool(getattr(fn, "handle", None) and fn.handle[0] == "frees"))
     for t, told in outputs(fn):
-        body.append("if (ret == MPI_SUCCESS && %s) %s(mpp_chk_%s, *%s%s);"
-                    % (t, told, t, t, ", %d" % frees if told == "mpp_chk_comm_out" else ""))
+        if frees_comm(fn):  # marked freed before the call: not freed after all
+            body.append("if (ret != MPI_SUCCESS && %s) mpp_chk_comm_out(MPI_COMM_NULL, mpp_chk_%s, 0);" % (t, t))
+        elif told == "mpp_chk_comm_out":
+            body.append("if (ret == MPI_SUCCESS && %s) mpp_chk_comm_out(mpp_chk_%s, *%s, 0);" % (t, t, t))
+        else:
+            body.append("if (ret == MPI_SUCCESS && %s) %s(mpp_chk_%s, *%s);" % (t, told, t, t))
     if type_arrays(fn):
         body.append("mpp_chk_unseen(0, 1);")
     if not body:
