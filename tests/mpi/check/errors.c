@@ -207,8 +207,7 @@ static void incomplete(void)
     if (rank == 0) {
         MPI_Send(&pid, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
         /* two findings at the call: a signal from outside (abort), in a call that never returned */
-        MPI_Recv(&x, 1, MPI_INT, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            /* expect incomplete: abort ranks=0 */ /* expect incomplete: incomplete-call ranks=0 */
+        MPI_Recv(&x, 1, MPI_INT, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* expect incomplete: abort ranks=0 */ /* expect incomplete: incomplete-call ranks=0 */
     } else {
         MPI_Recv(&pid, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         sleep(2); /* rank 0 is in its MPI_Recv by then */
