@@ -298,18 +298,15 @@ static int by_key(const void *x, const void *y)
     return k ? k : (a->index > b->index) - (a->index < b->index);
 }
 
-typedef char *(*key_fn)(const walk_t *w, json_t *item);
-
-/* match[i] = the index in b of a's item i, or SIZE_MAX; 0 or -1. */
-static int match_lists(const walk_t *w, json_t *a, json_t *b, key_fn key, size_t *match)
+int mpp_compare_match_lists(json_t *a, json_t *b, mpp_compare_key_fn key, const void *ctx, size_t *match)
 {
     size_t na = json_array_size(a), nb = json_array_size(b);
     keyed_t *ka = calloc(na + 1, sizeof *ka), *kb = calloc(nb + 1, sizeof *kb);
     int rc = ka && kb ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < na; i++)
-        rc = (ka[i] = (keyed_t){key(w, json_array_get(a, i)), i}).key ? 0 : -1;
+        rc = (ka[i] = (keyed_t){key(ctx, json_array_get(a, i)), i}).key ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < nb; i++)
-        rc = (kb[i] = (keyed_t){key(w, json_array_get(b, i)), i}).key ? 0 : -1;
+        rc = (kb[i] = (keyed_t){key(ctx, json_array_get(b, i)), i}).key ? 0 : -1;
     for (size_t i = 0; i < na; i++)
         match[i] = SIZE_MAX;
     if (rc == 0) {
@@ -333,8 +330,9 @@ static int match_lists(const walk_t *w, json_t *a, json_t *b, key_fn key, size_t
     return rc;
 }
 
-static char *interval_key(const walk_t *w, json_t *in)
+static char *interval_key(const void *ctx, json_t *in)
 {
+    const walk_t *w = ctx;
     char *key = NULL;
     const char *name = json_string_value(json_object_get(in, "name"));
     const char *file = json_string_value(json_object_get(in, "file"));
@@ -370,8 +368,9 @@ static char *stack_text(const walk_t *w, json_t *src)
     return text;
 }
 
-static char *src_key(const walk_t *w, json_t *src)
+static char *src_key(const void *ctx, json_t *src)
 {
+    const walk_t *w = ctx;
     char *stack = stack_text(w, src), *key = NULL;
     const char *fn = json_string_value(json_object_get(src, "function"));
     if (stack && asprintf(&key, "%s\x1f%s", fn ? fn : "", stack) < 0)
@@ -602,7 +601,7 @@ static void compare_srcs(walk_t *w, const char *where, json_t *a, json_t *b)
     size_t na = json_array_size(a), nb = json_array_size(b);
     size_t *match = calloc(na + 1, sizeof *match);
     char *matched_b = calloc(nb + 1, 1);
-    if (!match || !matched_b || match_lists(w, a, b, src_key, match) != 0) {
+    if (!match || !matched_b || mpp_compare_match_lists(a, b, src_key, w, match) != 0) {
         w->c->out_of_memory = 1;
         free(match), free(matched_b);
         return;
@@ -683,7 +682,8 @@ static int compare_intervals(walk_t *w, json_t *a, json_t *b)
     char *matched_b = calloc(nb + 1, 1);
     c->pair_a = calloc(na + 1, sizeof *c->pair_a);
     c->pair_b = calloc(na + 1, sizeof *c->pair_b);
-    if (!match || !matched_b || !c->pair_a || !c->pair_b || match_lists(w, a, b, interval_key, match) != 0) {
+    if (!match || !matched_b || !c->pair_a || !c->pair_b ||
+        mpp_compare_match_lists(a, b, interval_key, w, match) != 0) {
         free(match), free(matched_b);
         return -1;
     }

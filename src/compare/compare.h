@@ -86,6 +86,12 @@ int mpp_compare_check_include(const char *name, char *why, size_t size);
 /* Compare (the Correctness sections too, after Parameters); 0, or -1 when
  * memory ran out (out->out_of_memory). */
 int mpp_compare(json_t *a, json_t *b, const mpp_compare_options_t *options, mpp_compare_t *out);
+
+/* Items of two lists matched by a key (malloc'ed by key(ctx, item), NULL:
+ * out of memory), each the k-th of its key with the k-th: match[i] = the
+ * index in b of a's item i, or SIZE_MAX; 0, or -1 out of memory. */
+typedef char *(*mpp_compare_key_fn)(const void *ctx, json_t *item);
+int mpp_compare_match_lists(json_t *a, json_t *b, mpp_compare_key_fn key, const void *ctx, size_t *match);
 void mpp_compare_free(mpp_compare_t *c);
 /* A difference as JSON: {"kind", "where", "src", "name", "message", "a", "b"}. */
 json_t *mpp_compare_diff_json(const mpp_diff_t *d);

@@ -80,60 +80,8 @@ static char *finding_text(json_t *f, int no_lines)
     return rc < 0 ? NULL : out;
 }
 
-typedef struct {
-    char *key;
-    size_t index;
-} keyed_t;
-
-static int by_key(const void *x, const void *y)
-{
-    const keyed_t *a = x, *b = y;
-    int k = strcmp(a->key, b->key);
-    return k ? k : (a->index > b->index) - (a->index < b->index);
-}
-
-static keyed_t *keys_of(json_t *list, int no_lines)
-{
-    size_t n = json_array_size(list);
-    keyed_t *k = calloc(n + 1, sizeof *k);
-    for (size_t i = 0; k && i < n; i++) {
-        k[i] = (keyed_t){finding_text(json_array_get(list, i), no_lines), i};
-        if (!k[i].key) {
-            for (size_t j = 0; j < i; j++)
-                free(k[j].key);
-            free(k);
-            return NULL;
-        }
-    }
-    if (k)
-        qsort(k, n, sizeof *k, by_key);
-    return k;
-}
-
-/* match[i]: the index in b of a's finding i, or SIZE_MAX; 0 or -1. */
-static int match_findings(json_t *a, json_t *b, int no_lines, size_t *match)
-{
-    size_t na = json_array_size(a), nb = json_array_size(b);
-    keyed_t *ka = keys_of(a, no_lines), *kb = keys_of(b, no_lines);
-    for (size_t i = 0; i < na; i++)
-        match[i] = SIZE_MAX;
-    for (size_t i = 0, j = 0; ka && kb && i < na && j < nb;) {
-        int k = strcmp(ka[i].key, kb[j].key);
-        if (k == 0)
-            match[ka[i++].index] = kb[j++].index;
-        else if (k < 0)
-            i++;
-        else
-            j++;
-    }
-    for (size_t i = 0; ka && i < na; i++)
-        free(ka[i].key);
-    for (size_t i = 0; kb && i < nb; i++)
-        free(kb[i].key);
-    int rc = ka && kb ? 0 : -1;
-    free(ka), free(kb);
-    return rc;
-}
+/* A finding's key for the matching: its text, lines left out (`ctx`: no_lines). */
+static char *finding_key(const void *ctx, json_t *f) { return finding_text(f, *(const int *)ctx); }
 
 static void value_text(json_t *v, char *out, size_t size)
 {
@@ -221,7 +169,8 @@ int mpp_compare_findings(json_t *a, json_t *b, const mpp_compare_options_t *o, m
     size_t na = json_array_size(fa), nb = json_array_size(fb);
     size_t *match = calloc(na + 1, sizeof *match);
     char *matched_b = calloc(nb + 1, 1);
-    if (!match || !matched_b || match_findings(fa, fb, ignored(o, "line"), match) != 0) {
+    int no_lines = ignored(o, "line");
+    if (!match || !matched_b || mpp_compare_match_lists(fa, fb, finding_key, &no_lines, match) != 0) {
         free(match), free(matched_b);
         out->out_of_memory = 1;
         return -1;

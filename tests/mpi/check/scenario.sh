@@ -25,18 +25,26 @@
 #       own, if MPI's abort has not ended it first); the findings of a
 #       protocol written anyway (a partial one) at the marked lines.
 
+# run_both PROGRAM SCENARIO LEVEL [QUIET]: the scenario on 2 processes without
+# the profiler ($_plain, SCENARIO.plain.out/.err) and with MPIPROF_CHECK=LEVEL
+# ($_status, SCENARIO.out/.err; the protocol $tmp/SCENARIO.prof, any earlier
+# one removed); QUIET (default 1) is MPIPROF_QUIET.
+run_both() {
+    set +e
+    "$MPIEXEC" -n 2 env MPIPROF_DISABLE=1 "./$1" "$2" >"$2.plain.out" 2>"$2.plain.err"
+    _plain=$?
+    rm -f "$tmp/$2.prof"*
+    "$MPIEXEC" -n 2 env MPIPROF_CHECK="$3" MPIPROF_FORMAT=both MPIPROF_QUIET="${4:-1}" MPIPROF_OVERWRITE=1 \
+        MPIPROF_OUTPUT="$tmp/$2.prof" "./$1" "$2" >"$2.out" 2>"$2.err"
+    _status=$?
+    set -e
+}
+
 run_scenario() {
     _prog=$1
     _src=$2
     _scen=$3
-    _level=${4:-full}
-    set +e
-    "$MPIEXEC" -n 2 env MPIPROF_DISABLE=1 "./$_prog" "$_scen" >"$_scen.plain.out" 2>"$_scen.plain.err"
-    _plain=$?
-    "$MPIEXEC" -n 2 env MPIPROF_CHECK="$_level" MPIPROF_FORMAT=both MPIPROF_QUIET=1 MPIPROF_OVERWRITE=1 \
-        MPIPROF_OUTPUT="$tmp/$_scen.prof" "./$_prog" "$_scen" >"$_scen.out" 2>"$_scen.err"
-    _status=$?
-    set -e
+    run_both "$_prog" "$_scen" "${4:-full}"
     [ "$_status" -eq "$_plain" ] \
         || fail "scenario $_scen: exit status $_status with the profiler, $_plain without: $(cat "$_scen.err")"
     sort "$_scen.plain.out" >"$_scen.plain.sorted"
@@ -53,15 +61,7 @@ run_scenario_partial() {
     _src=$2
     _scen=$3
     _rank=$4
-    _level=${5:-full}
-    set +e
-    "$MPIEXEC" -n 2 env MPIPROF_DISABLE=1 "./$_prog" "$_scen" >"$_scen.plain.out" 2>"$_scen.plain.err"
-    _plain=$?
-    rm -f "$tmp/$_scen.prof"*
-    "$MPIEXEC" -n 2 env MPIPROF_CHECK="$_level" MPIPROF_FORMAT=both MPIPROF_QUIET=1 MPIPROF_OVERWRITE=1 \
-        MPIPROF_OUTPUT="$tmp/$_scen.prof" "./$_prog" "$_scen" >"$_scen.out" 2>"$_scen.err"
-    _status=$?
-    set -e
+    run_both "$_prog" "$_scen" "${5:-full}"
     if [ "$_status" -ne "$_plain" ]; then
         case "${6:-}:$_status:$_plain" in
         crash:[4-9]:[4-9] | crash:1[135]:[4-9] | crash:[4-9]:1[135] | crash:1[135]:1[135])
@@ -87,14 +87,7 @@ run_scenario_abort() {
     _prog=$1
     _src=$2
     _scen=$3
-    _level=${4:-full}
-    set +e
-    "$MPIEXEC" -n 2 env MPIPROF_DISABLE=1 "./$_prog" "$_scen" >"$_scen.plain.out" 2>"$_scen.plain.err"
-    _plain=$?
-    "$MPIEXEC" -n 2 env MPIPROF_CHECK="$_level" MPIPROF_FORMAT=both MPIPROF_OVERWRITE=1 \
-        MPIPROF_OUTPUT="$tmp/$_scen.prof" "./$_prog" "$_scen" >"$_scen.out" 2>"$_scen.err"
-    _status=$?
-    set -e
+    run_both "$_prog" "$_scen" "${4:-full}" 0
     [ "$_plain" -ne 0 ] || fail "scenario $_scen: MPI did not abort without the profiler"
     [ "$_status" -eq "$_plain" ] \
         || fail "scenario $_scen: exit status $_status with the profiler, $_plain without: $(cat "$_scen.err")"
