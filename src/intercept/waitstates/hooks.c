@@ -223,6 +223,13 @@ static void detach_ring(mpp_comm_t *c)
     c->coll = NULL;
 }
 
+void mpp_ws_comm_end_locked(mpp_comm_t *c)
+{
+    c->freed = 1; /* no instance after this one */
+    issue_count(c);
+    detach_ring(c); /* what remains goes to its reductions now */
+}
+
 /* ------------------------------------------------------------------ */
 /* Hooks. */
 
@@ -403,9 +410,7 @@ void mpp_ws_comm_freeing(MPI_Comm comm)
     if (!cm)
         return;
     mpp_ws_take();
-    cm->freed = 1; /* a persistent request may outlive it: its instances are not counted */
-    issue_count(cm);
-    detach_ring(cm); /* what remains goes to its reductions now */
+    mpp_ws_comm_end_locked(cm);
     int pending = mpp_wsx_pending_locked();
     mpp_ws_give_and_send();
     if (pending)
@@ -495,11 +500,13 @@ void mpp_ws_finish(void)
      * exchange, which delivers every result. */
     mpp_ws_take();
     mpp_comms_each(finish_comm, NULL);
+    mpp_ws_requests_each_comm(finish_comm, NULL);
     mpp_ws_give_and_send();
     mpp_wsx_finish();
     mpp_p2p_finish(&mpp_ws_matcher);
     mpp_ws_take();
     mpp_comms_each(free_ring, NULL);
+    mpp_ws_requests_each_comm(free_ring, NULL);
     mpp_ws_give();
     mpp_ws_apply_deferred(NULL); /* every other thread is done: their tables stay put */
     mpp_ws_deferred_free();

@@ -40,6 +40,8 @@ static ws_request_t *track(const mpp_call_t *c, MPI_Request request, int kind, m
     if (!r)
         return NULL;
     if (!inserted) { /* a handle MPI reused unseen */
+        if (r->kind == REQ_PCOLL)
+            mpp_ws_comm_end_locked(r->comm);
         mpp_comm_release(r->comm);
         mpp_comm_release(r->made);
     }
@@ -52,6 +54,8 @@ static ws_request_t *track(const mpp_call_t *c, MPI_Request request, int kind, m
 static void untrack_found(ws_request_t *r)
 {
     mpp_comm_t *comm = r->comm, *made = r->made;
+    if (r->kind == REQ_PCOLL)
+        mpp_ws_comm_end_locked(comm);
     mpp_handlemap_remove_value(&requests, r);
     mpp_comm_release(comm);
     mpp_comm_release(made);
@@ -106,9 +110,16 @@ void mpp_ws_icollective(mpp_call_t *c, MPI_Comm comm, MPI_Request request, int p
     mpp_comm_t *cm = mpp_comm_get(comm);
     if (!cm || cm->members < 2 || mpp_ws_unfollowed(cm))
         return;
+    /* A persistent collective's instances are numbered on a communicator
+     * of its own, named as a duplicate would be: its members initialize it
+     * in one order but may start it in any (MPI-4.0, 6.13), so the k-th
+     * instance of its communicator is not the same operation everywhere. */
+    mpp_comm_t *own = persistent ? mpp_comm_duplicating(comm) : NULL;
+    if (persistent && !own)
+        return;
     mpp_ws_take();
     if (persistent) {
-        track(c, request, REQ_PCOLL, cm, 0, 0, UINT64_MAX);
+        track(c, request, REQ_PCOLL, own, 0, 0, UINT64_MAX);
     } else {
         track(c, request, REQ_COLL, cm, 0, 0, mpp_ws_begin_instance(cm, c, mpp_ws_aligned(c->t0), INT64_MIN));
     }
@@ -116,6 +127,7 @@ void mpp_ws_icollective(mpp_call_t *c, MPI_Comm comm, MPI_Request request, int p
     mpp_ws_give_and_send();
     if (pending)
         mpp_wsx_progress_reductions();
+    mpp_comm_release(own); /* the request holds it */
 }
 
 void mpp_ws_started(mpp_call_t *c, const mpp_reqset_t *set)
@@ -285,7 +297,10 @@ void mpp_ws_freed(const mpp_reqset_t *set)
         if (MPP_UNLIKELY(mpp_check_level) && set->keys[i])
             mpp_chk_coll_freed(set->keys[i]);
     }
-    mpp_ws_give();
+    int pending = mpp_wsx_pending_locked(); /* a persistent collective's last reductions */
+    mpp_ws_give_and_send();
+    if (pending)
+        mpp_wsx_progress_reductions();
 }
 
 void mpp_ws_comm_idup(mpp_call_t *c, MPI_Comm parent, void *newcomm, int fortran, MPI_Request request)
@@ -303,6 +318,26 @@ void mpp_ws_comm_idup(mpp_call_t *c, MPI_Comm parent, void *newcomm, int fortran
     mpp_ws_give();
     if (!r)
         mpp_comm_release(made);
+}
+
+struct each_comm {
+    void (*fn)(mpp_comm_t *, void *);
+    void *arg;
+};
+
+static void each_pcoll(uint64_t key, void *value, void *arg)
+{
+    (void)key;
+    ws_request_t *r = value;
+    struct each_comm *e = arg;
+    if (r->kind == REQ_PCOLL && r->comm)
+        e->fn(r->comm, e->arg);
+}
+
+void mpp_ws_requests_each_comm(void (*fn)(mpp_comm_t *, void *), void *arg)
+{
+    struct each_comm e = {fn, arg};
+    mpp_handlemap_each(&requests, each_pcoll, &e);
 }
 
 void mpp_ws_requests_start(void) { mpp_handlemap_init(&requests, sizeof(ws_request_t)); }

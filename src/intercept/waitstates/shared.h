@@ -124,6 +124,13 @@ int mpp_ws_unfollowed(const mpp_comm_t *cm);
  * runs; returns its number (UINT64_MAX: not recorded).  Lock held. */
 uint64_t mpp_ws_begin_instance(mpp_comm_t *comm, const mpp_call_t *c, int64_t entry, int64_t exit);
 void mpp_ws_end_instance(mpp_comm_t *c, uint64_t i, int64_t exit);
+/* A communicator's instances end (it is freed, or it is a persistent
+ * collective's own and its request goes): its count and what remains go
+ * to their reductions.  Lock held. */
+void mpp_ws_comm_end_locked(mpp_comm_t *c);
+/* The communicators of the persistent collectives still alive (requests.c):
+ * fn on each, for MPI_Finalize.  Lock held. */
+void mpp_ws_requests_each_comm(void (*fn)(mpp_comm_t *, void *), void *arg);
 
 /* A status that received a message (outside the lock: MPI may be asked). */
 static inline int mpp_ws_is_message(const MPI_Status *st)

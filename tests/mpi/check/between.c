@@ -66,6 +66,20 @@ static void coll_forms_ok(void)
         MPI_Wait(&r, MPI_STATUS_IGNORE);
     }
     MPI_Request_free(&r);
+    /* two persistent collectives created in one order, started in
+     * different orders: each start matches the other members' start of
+     * the same request (MPICH's coll/p_order) */
+    MPI_Request pr[2];
+    int a = 1, b = 0;
+    MPI_Bcast_init(&v, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &pr[0]);
+    MPI_Allreduce_init(&a, &b, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &pr[1]);
+    for (int i = 0; i < 2; i++) {
+        MPI_Start(&pr[rank % 2]);
+        MPI_Start(&pr[1 - rank % 2]);
+        MPI_Waitall(2, pr, MPI_STATUSES_IGNORE);
+    }
+    MPI_Request_free(&pr[0]);
+    MPI_Request_free(&pr[1]);
 #endif
     MPI_Ibcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD, &r);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
