@@ -332,6 +332,10 @@ class CView:
     def not_in_place(self, buf):
         return "%s != MPI_IN_PLACE" % buf
 
+    def wait_failed(self):
+        """MPI_Wait's request completed with an error (check/local.h)."""
+        return "mpp_check_wait_failed(ret)"
+
 
 class F08View(CView):
     """Parameters of an mpi_f08 entry point: every argument is a reference
@@ -340,6 +344,9 @@ class F08View(CView):
     when true."""
     fortran = True
     ok = "mpp_f08_ok(ierror)"
+
+    def wait_failed(self):
+        return "(ierror && mpp_check_wait_failed(*(const int *)ierror))"
     status_ignore, statuses_ignore = "MPI_F08_STATUS_IGNORE", "MPI_F08_STATUSES_IGNORE"
     index_base = "mpp_f08_index_base()"
     HANDLES = {"MPI_Datatype": "Type", "MPI_Comm": "Comm", "MPI_Request": "Request", "MPI_Message": "Message",
@@ -849,7 +856,8 @@ def check_after(fn, view):
     if "start" in fn.actions:
         out += ["    if (%s && %s)" % (on, ok), "        mpp_check_requests_started(&handled);"]
     if fn.base in COMPLETIONS:  # persistent requests become inactive
-        out += ["    if (%s && handled.persistent && %s) {" % (on, ok)] + \
+        done = "(%s || %s)" % (ok, view.wait_failed()) if fn.base == "Wait" else ok
+        out += ["    if (%s && handled.persistent && %s) {" % (on, done)] + \
             ["        " + ln for ln in completion_code(fn, view, "mpp_check_completed")] + ["    }"]
     for action, hook in (("free", "mpp_check_request_freed"), ("cancel", "mpp_check_request_cancelled")):
         if action in fn.actions:

@@ -34,6 +34,10 @@ void mpp_check_requests_started(const mpp_reqset_t *set);
  * indexes, NULL: the first n): persistent ones are inactive again. */
 void mpp_check_completed(const mpp_call_t *c, const mpp_reqset_t *set, int n, const int *which,
                          const MPI_Status *statuses);
+/* MPI_Wait failed with `ret` (nonzero) for a reason other than its
+ * arguments: its request completed, with that error (MPI sets a
+ * persistent one inactive; MPICH's part/pingping frees it next). */
+int mpp_check_wait_failed(int ret);
 /* MPI_Request_get_status found its request complete: not active any more. */
 void mpp_check_request_peeked(const mpp_reqset_t *set);
 /* Before MPI_Request_free or MPI_Cancel: the state of its request, 0 when

@@ -61,6 +61,14 @@ void mpp_check_completed(const mpp_call_t *c, const mpp_reqset_t *set, int n, co
     }
 }
 
+int mpp_check_wait_failed(int ret)
+{
+    int cls = ret;
+    if (ret == MPI_SUCCESS || PMPI_Error_class(ret, &cls) != MPI_SUCCESS)
+        return 0;
+    return cls != MPI_ERR_REQUEST && cls != MPI_ERR_ARG && cls != MPI_ERR_IN_STATUS && cls != MPI_ERR_PENDING;
+}
+
 void mpp_check_request_peeked(const mpp_reqset_t *set)
 {
     if (set->n >= 1 && set->keys[0])

@@ -91,6 +91,21 @@ static void free_active_persistent(void)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* A wait that fails (a truncated receive) completes its persistent
+ * request all the same: freeing it then is no misuse. */
+static void failed_wait(void)
+{
+    int out[2] = {rank, rank}, in = -1;
+    MPI_Request rq;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Recv_init(&in, 1, MPI_INT, peer, 11, MPI_COMM_WORLD, &rq); /* expect failed-wait: wrong-send-size ranks=0-1 other=truncating-send */
+    MPI_Start(&rq);
+    MPI_Send(out, 2, MPI_INT, peer, 11, MPI_COMM_WORLD); /* label truncating-send */
+    MPI_Wait(&rq, MPI_STATUS_IGNORE); /* expect failed-wait: mpi-error ranks=0-1 */
+    MPI_Request_free(&rq);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 /* MPI_Request_get_status found the requests complete: one freed then
  * (not active: no finding), one left (not completed by a wait or test,
  * never freed). */
@@ -300,6 +315,8 @@ static void run(const char *s)
         free_active_persistent();
     else if (!strcmp(s, "peeked"))
         peeked();
+    else if (!strcmp(s, "failed-wait"))
+        failed_wait();
     else if (!strcmp(s, "cancel"))
         cancel();
     else if (!strcmp(s, "leak-comm"))
