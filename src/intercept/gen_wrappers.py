@@ -614,11 +614,13 @@ def sync_after(fn, sync_rules, view):
     elif role == "sendrecv":
         body.append("mpp_ws_send(&call, %s, %s, %s);" % (v("comm"), v("dest"), v("sendtag")))
         if "request" in has:
-            body.append("mpp_ws_irecv(&call, %s, %s, 0);" % (v("comm"), out("request")))
+            body.append("mpp_ws_irecv(&call, %s, %s, %s, %s, 0);"
+                        % (v("comm"), v("source"), v("recvtag"), out("request")))
         else:
             body.append("mpp_ws_recv(&call, %s, %s);" % (v("comm"), v.status("status")))
     elif role == "irecv":
-        body.append("mpp_ws_irecv(&call, %s, %s, %d);" % (v("comm"), out("request"), "persistent" in fn.actions))
+        body.append("mpp_ws_irecv(&call, %s, %s, %s, %s, %d);"
+                    % (v("comm"), v("source"), v("tag"), out("request"), "persistent" in fn.actions))
     elif role == "psend":
         body.append("mpp_ws_send_init(&call, %s, %s, %s, %s);" % (v("comm"), v("dest"), v("tag"), out("request")))
     elif role == "probe":
@@ -751,13 +753,13 @@ def trace_after(fn, sync_rules, view, uses_bytes):
     elif role == "sendrecv":
         body.append("mpp_trace_send(&call, %s, %s, %s, %s, 0);" % (v("comm"), v("dest"), v("sendtag"), sent))
         if "request" in has:
-            body.append("mpp_trace_irecv(&call, %s, %s, %s);" % (v("comm"), v("source"), recv))
+            body.append("mpp_trace_irecv(&call, %s, %s, %s, %s);" % (v("comm"), v("source"), v("recvtag"), recv))
         else:
             body.append("mpp_trace_recv(&call, %s, %s, %s);" % (v("comm"), v.status("status"), recv))
     elif role == "irecv" and "persistent" not in fn.actions:
-        body.append("mpp_trace_irecv(&call, %s, %s, %s);" % (v("comm"), v("source"), recv))
+        body.append("mpp_trace_irecv(&call, %s, %s, %s, %s);" % (v("comm"), v("source"), v("tag"), recv))
     elif role == "irecv":
-        body.append("mpp_trace_persistent(&call, MPP_TRACE_PRECV, %s, %s, 0);" % (v("comm"), v("source")))
+        body.append("mpp_trace_persistent(&call, MPP_TRACE_PRECV, %s, %s, %s);" % (v("comm"), v("source"), v("tag")))
     elif role == "psend":
         body.append("mpp_trace_persistent(&call, MPP_TRACE_PSEND, %s, %s, %s);" % (v("comm"), v("dest"), v("tag")))
     elif role == "probe":

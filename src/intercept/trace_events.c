@@ -236,7 +236,7 @@ void mpp_trace_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *statu
 }
 
 /* The receive request the call created, on comm. */
-static void receive_request(trace_thread_t *t, mpp_call_t *c, MPI_Comm comm, int64_t bytes)
+static void receive_request(trace_thread_t *t, mpp_call_t *c, MPI_Comm comm, int source, int tag, int64_t bytes)
 {
     uint64_t id = request_id(c);
     if (!id)
@@ -244,15 +244,17 @@ static void receive_request(trace_thread_t *t, mpp_call_t *c, MPI_Comm comm, int
     uint32_t ref = comm_ref(t, comm);
     if (OTF2_EvtWriter_MpiIrecvRequest(t->writer, NULL, at(t, c->t0), id) != OTF2_SUCCESS)
         lost(t);
-    remember(t, id, (trace_request_t){.kind = TRACE_REQ_RECV, .comm = ref, .bytes = positive(bytes)});
+    remember(t, id,
+             (trace_request_t){
+                 .kind = TRACE_REQ_RECV, .comm = ref, .bytes = positive(bytes), .source = source, .tag = tag});
     t->call_recv += positive(bytes); /* its MpiIrecv gives them to this call */
 }
 
-void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int64_t bytes)
+void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int tag, int64_t bytes)
 {
     trace_thread_t *t = mpp_trace_self();
     if (t && source != MPI_PROC_NULL) /* from MPI_PROC_NULL: no message will complete it */
-        receive_request(t, c, comm, bytes);
+        receive_request(t, c, comm, source, tag, bytes);
 }
 
 void mpp_trace_imrecv(mpp_call_t *c, MPI_Message message, int64_t bytes)
@@ -260,7 +262,7 @@ void mpp_trace_imrecv(mpp_call_t *c, MPI_Message message, int64_t bytes)
     trace_thread_t *t = mpp_trace_self();
     MPI_Comm comm;
     if (t && probed_comm(t, message, &comm))
-        receive_request(t, c, comm, bytes);
+        receive_request(t, c, comm, MPI_ANY_SOURCE, MPI_ANY_TAG, bytes);
 }
 
 void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received, int nonblocking)
@@ -282,7 +284,13 @@ void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, 
     if (id) { /* nonblocking: it ends in the wait or test that completes its request */
         if (OTF2_EvtWriter_NonBlockingCollectiveRequest(t->writer, NULL, at(t, c->t0), id) != OTF2_SUCCESS)
             lost(t);
-        remember(t, id, (trace_request_t){TRACE_REQ_COLLECTIVE, ref, positive(sent), positive(received), r, op});
+        remember(t, id,
+                 (trace_request_t){.kind = TRACE_REQ_COLLECTIVE,
+                                   .comm = ref,
+                                   .bytes = positive(sent),
+                                   .received = positive(received),
+                                   .root = r,
+                                   .op = op});
         return;
     }
     if (OTF2_EvtWriter_MpiCollectiveBegin(t->writer, NULL, at(t, c->t0)) != OTF2_SUCCESS ||
@@ -320,9 +328,11 @@ void mpp_trace_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const in
                 rc = OTF2_EvtWriter_MpiRequestCancelled(t->writer, t->attributes, at(t, c->t1), set->keys[i]);
             } else if (s->MPI_SOURCE < 0) { /* MPI_PROC_NULL */
                 continue;
-            } else {
-                rc = OTF2_EvtWriter_MpiIrecv(t->writer, NULL, at(t, c->t1), (uint32_t)s->MPI_SOURCE, r.comm,
-                                             (uint32_t)s->MPI_TAG, r.bytes, set->keys[i]);
+            } else { /* as posted where not a wildcard: MPICH's status of an MPI_Isendrecv names an internal tag */
+                int source = r.source != MPI_ANY_SOURCE ? r.source : s->MPI_SOURCE;
+                int tag = r.tag != MPI_ANY_TAG ? r.tag : s->MPI_TAG;
+                rc = OTF2_EvtWriter_MpiIrecv(t->writer, NULL, at(t, c->t1), (uint32_t)source, r.comm, (uint32_t)tag,
+                                             r.bytes, set->keys[i]);
             }
         }
         if (rc != OTF2_SUCCESS)
@@ -345,7 +355,7 @@ void mpp_trace_persistent(mpp_call_t *c, int kind, MPI_Comm comm, int peer, int 
     }
     /* bytes of one start: the call's new_sent, new_recv (a collective's
      * received bytes beside its sent ones, as mpp_trace_collective keeps them) */
-    trace_request_t r = {.comm = ref, .root = OTF2_UNDEFINED_UINT32};
+    trace_request_t r = {.comm = ref, .root = OTF2_UNDEFINED_UINT32, .source = peer, .tag = tag};
     if (kind == MPP_TRACE_PSEND) {
         r.kind = TRACE_REQ_SEND, r.bytes = positive(c->new_sent);
     } else if (kind == MPP_TRACE_PRECV) {

@@ -68,7 +68,7 @@ void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t byt
 void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t bytes);
 /* A receive request the call created (MPI_Irecv, MPI_Isendrecv). */
 /* A receive request from `source` (MPI_PROC_NULL: none is recorded). */
-void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int64_t bytes);
+void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int tag, int64_t bytes);
 /* A collective operation on comm (root: MPI_PROC_NULL when it has none). */
 void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received, int nonblocking);
 /* `n` requests of the set completed (indexes `which`, NULL: 0..n-1), with
@@ -113,9 +113,9 @@ static inline void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status
 {
     (void)c, (void)comm, (void)status, (void)bytes;
 }
-static inline void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int64_t bytes)
+static inline void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int tag, int64_t bytes)
 {
-    (void)c, (void)comm, (void)source, (void)bytes;
+    (void)c, (void)comm, (void)source, (void)tag, (void)bytes;
 }
 static inline void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received,
                                         int nonblocking)

@@ -61,6 +61,7 @@ typedef struct {
     uint64_t received; /* a collective's */
     uint32_t root;     /* a collective's, or OTF2_UNDEFINED_UINT32 */
     OTF2_CollectiveOp op;
+    int source, tag; /* a receive's, as posted (MPI_ANY_*: the status's) */
 } trace_request_t;
 
 /* A persistent request as its creation gave it: what each MPI_Start of it

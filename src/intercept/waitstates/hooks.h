@@ -67,7 +67,7 @@ void mpp_ws_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *status);
 void mpp_ws_probe(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, MPI_Message message);
 /* Requests: a receive (persistent or not), a matched receive, a
  * persistent send, a nonblocking or persistent collective. */
-void mpp_ws_irecv(mpp_call_t *c, MPI_Comm comm, MPI_Request request, int persistent);
+void mpp_ws_irecv(mpp_call_t *c, MPI_Comm comm, int source, int tag, MPI_Request request, int persistent);
 void mpp_ws_imrecv(mpp_call_t *c, MPI_Message message, MPI_Request request);
 void mpp_ws_send_init(mpp_call_t *c, MPI_Comm comm, int dest, int tag, MPI_Request request);
 void mpp_ws_icollective(mpp_call_t *c, MPI_Comm comm, MPI_Request request, int persistent);

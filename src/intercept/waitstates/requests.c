@@ -15,7 +15,7 @@ enum { REQ_RECV = 1, REQ_PRECV, REQ_PSEND, REQ_COLL, REQ_PCOLL, REQ_IDUP };
 
 typedef struct {
     int kind;
-    int dest, tag;     /* REQ_PSEND */
+    int dest, tag;     /* REQ_PSEND; REQ_RECV, REQ_PRECV: the source and tag posted */
     mpp_comm_t *comm;  /* held */
     uint64_t instance; /* REQ_COLL, REQ_PCOLL: the instance in progress */
     int active;        /* REQ_PCOLL: started, not completed */
@@ -68,14 +68,27 @@ static void untrack(uint64_t key)
         untrack_found(r);
 }
 
-void mpp_ws_irecv(mpp_call_t *c, MPI_Comm comm, MPI_Request request, int persistent)
+void mpp_ws_irecv(mpp_call_t *c, MPI_Comm comm, int source, int tag, MPI_Request request, int persistent)
 {
     mpp_comm_t *cm = mpp_comm_get(comm);
     if (!cm || !cm->id)
         return;
     mpp_ws_take();
-    track(c, request, persistent ? REQ_PRECV : REQ_RECV, cm, 0, 0, 0);
+    track(c, request, persistent ? REQ_PRECV : REQ_RECV, cm, source, tag, 0);
     mpp_ws_give();
+}
+
+/* The message a receive request received: the source and tag it posted
+ * where they are not wildcards (MPICH's status of an MPI_Isendrecv names
+ * an internal tag), the status's otherwise. */
+static mpp_ws_envelope_t envelope_of(const ws_request_t *r, const MPI_Status *st)
+{
+    MPI_Status posted = *st;
+    if (r->dest != MPI_ANY_SOURCE)
+        posted.MPI_SOURCE = r->dest;
+    if (r->tag != MPI_ANY_TAG)
+        posted.MPI_TAG = r->tag;
+    return mpp_ws_envelope(r->comm, &posted);
 }
 
 void mpp_ws_imrecv(mpp_call_t *c, MPI_Message message, MPI_Request request)
@@ -257,7 +270,7 @@ void mpp_ws_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const int *
         if (!r)
             continue;
         if ((r->kind == REQ_RECV || r->kind == REQ_PRECV) && received_message(messages, statuses, j)) {
-            mpp_ws_envelope_t m = mpp_ws_envelope(r->comm, &statuses[j]);
+            mpp_ws_envelope_t m = envelope_of(r, &statuses[j]);
             if (received++ == 0) {
                 first = m;
             } else {

@@ -5,8 +5,8 @@
 # completing out of order, an MPI_Test loop, persistent requests,
 # MPI_Sendrecv, MPI_Probe + MPI_Recv, MPI_Mprobe + MPI_Mrecv, MPI_ANY_SOURCE /
 # MPI_ANY_TAG with and without a status, tags received in another order than
-# sent, MPI_PROC_NULL, and a cancelled MPI_Irecv followed by the message it
-# would have matched. Each phase is an interval; rank 1 sends 8 messages each
+# sent, MPI_PROC_NULL, a cancelled MPI_Irecv followed by the message it
+# would have matched, and (MPI 4) MPI_Isendrecv. Each phase is an interval; rank 1 sends 8 messages each
 # 10 ms late; Real sync of the receiving SRC point within 15% of what the
 # definition gives from the instants the program recorded around its calls
 # (nominally 8 x 10 ms; see check_waitstates_p2p_kinds.py for every expected

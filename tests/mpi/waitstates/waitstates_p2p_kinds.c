@@ -61,6 +61,10 @@
  *                  MPI_Recv (a cancelled receive matched no message: the
  *                  pairing of the later ones must not shift), 0 on the
  *                  cancelled request's MPI_Wait.
+ *   isendrecv      (MPI 4) rank 0's MPI_Isendrecv + MPI_Wait against rank
+ *                  1's late MPI_Send, then its MPI_Recv: N x T_LATE on the
+ *                  MPI_Wait (MPICH's status of an MPI_Isendrecv names an
+ *                  internal tag: the receive is paired by the tag posted).
  *
  * Each rank prints one line
  *   rank=R waitsome_calls=N test_calls=N test_loop=S out_of_order=N errors=N
@@ -455,6 +459,30 @@ int main(int argc, char **argv)
         }
     }
     MPIPROF_INTERVAL_END();
+
+#if MPI_VERSION >= 4
+    /* ---- MPI_Isendrecv + MPI_Wait against a late MPI_Send ---- */
+    align();
+    MPIPROF_INTERVAL_BEGIN("isendrecv");
+    for (i = 0; i < N_MSG; i++) {
+        if (rank == 0) {
+            buf[0] = 0;
+            MPI_Isendrecv(buf, COUNT, MPI_INT, 1, 10, buf2, COUNT, MPI_INT, 1, 11, MPI_COMM_WORLD, &req[0]); /* MARK:n_isendrecv */
+            t = ws_now();
+            MPI_Wait(&req[0], MPI_STATUS_IGNORE); /* MARK:n_wait */
+            ws_record("n_wait", i, t, ws_now());
+            expect(buf2[0] == 1100 + i, "MPI_Isendrecv: wrong message");
+        } else {
+            ws_busy(T_LATE);
+            buf[0] = 1100 + i;
+            t = ws_now();
+            MPI_Send(buf, COUNT, MPI_INT, 0, 11, MPI_COMM_WORLD); /* MARK:n_send */
+            ws_record("n_send", i, t, ws_now());
+            MPI_Recv(buf2, COUNT, MPI_INT, 0, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* MARK:n_recv */
+        }
+    }
+    MPIPROF_INTERVAL_END();
+#endif
 
     align();
     errors += ws_write_events(prefix, rank);
