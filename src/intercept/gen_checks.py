@@ -122,7 +122,10 @@ def buffer_lines(fn, rule):
         if len(types) != 1:
             continue
         counts = [side_factor(fn, f) for f in factors if f != types[0]] or ["1"]
-        flags = ["MPP_CHK_WRITTEN"] if direction == "recv" else []
+        # a _replace form's one buffer is written too: its send side keeps no checksum
+        replaced = fn.cls == "sendrecv" and direction == "sent" and (rule or {}).get("recv") and \
+            next((n for n in BUFFERS_RECV if n in has), None) == param
+        flags = ["MPP_CHK_WRITTEN"] if direction == "recv" or replaced else []
         if fn.cls in TRACKED and "partitions" not in has:
             flags.append("MPP_CHK_TRACK")
         if any(f.startswith("sum(") for f in factors) and any("displs" in p.name for p in fn.params):

@@ -690,11 +690,14 @@ def check_between(fn, sync_rules, names):
     elif role == "sendrecv":
         s = ("buf", "count", "datatype") if "sendbuf" not in has else ("sendbuf", "sendcount", "sendtype")
         r = ("buf", "count", "datatype") if "recvbuf" not in has else ("recvbuf", "recvcount", "recvtype")
+        # a _replace form's buffer holds the received message by now: no checksum
+        send = ("mpp_chk_send(&call, comm, dest, sendtag, %s, %s, %s);" % s if "sendbuf" in has
+                else "mpp_chk_send_replaced(&call, comm, dest, sendtag, count, datatype);")
         if "request" in has:
-            body.append((ok, "mpp_chk_send(&call, comm, dest, sendtag, %s, %s, %s);" % s))
+            body.append((ok, send))
             body.append((ok, "mpp_chk_irecv(&call, comm, source, recvtag, %s, %s, %s, *request, 0);" % r))
         else:
-            body.append((took, "mpp_chk_send(&call, comm, dest, sendtag, %s, %s, %s);" % s))
+            body.append((took, send))
             body.append((took, "mpp_chk_recv(&call, comm, status, %s, %s, %s, ret);" % r))
     elif role == "irecv":
         body.append((ok, "mpp_chk_irecv(&call, comm, source, tag, buf, count, datatype, *request, %d);"

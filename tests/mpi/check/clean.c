@@ -17,7 +17,15 @@ int main(int argc, char **argv)
 
     /* point to point: blocking, nonblocking, persistent, probe */
     MPI_Sendrecv(out, 4, MPI_INT, peer, 1, in, 4, MPI_INT, from, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    /* the buffer holds what was received once the call returns: the sent
+     * message's checksum is not that of its bytes then */
+    int swap[4] = {rank + 10, rank + 20, rank + 30, rank + 40};
+    MPI_Sendrecv_replace(swap, 4, MPI_INT, peer, 41, from, 41, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Request rq[2];
+#if MPI_VERSION >= 4
+    MPI_Isendrecv_replace(swap, 4, MPI_INT, peer, 42, from, 42, MPI_COMM_WORLD, &rq[0]);
+    MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+#endif
     MPI_Irecv(in, 4, MPI_INT, from, 2, MPI_COMM_WORLD, &rq[0]);
     MPI_Isend(out, 4, MPI_INT, peer, 2, MPI_COMM_WORLD, &rq[1]);
     MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
