@@ -170,9 +170,19 @@ HANDLE_KINDS = {"comm": "MPI_Comm", "group": "MPI_Group", "type": "MPI_Datatype"
                 "win": "MPI_Win", "info": "MPI_Info", "file": "MPI_File"}
 CHECK_ROLES = ["send", "recv", "anytime", "anythread", "setattr", "peek"] + \
     ["%s:%s" % (verb, kind) for verb in ("creates", "frees") for kind in HANDLE_KINDS]
+# rma-* roles: what a call does to its window's epochs (local.h, MPP_RMA_*);
+# those that can misuse an epoch are checked before the PMPI call too
+RMA_ROLES = {"rma-op": "MPP_RMA_OP", "rma-fence": "MPP_RMA_FENCE", "rma-start": "MPP_RMA_START",
+             "rma-complete": "MPP_RMA_COMPLETE", "rma-post": "MPP_RMA_POST", "rma-wait": "MPP_RMA_WAIT",
+             "rma-test": "MPP_RMA_TEST", "rma-lock": "MPP_RMA_LOCK", "rma-unlock": "MPP_RMA_UNLOCK",
+             "rma-lockall": "MPP_RMA_LOCK_ALL", "rma-unlockall": "MPP_RMA_UNLOCK_ALL", "rma-flush": "MPP_RMA_FLUSH",
+             "rma-free": "MPP_RMA_FREE", "rma-new": None}
+RMA_BEFORE = ("rma-op", "rma-complete", "rma-wait", "rma-test", "rma-unlock", "rma-unlockall", "rma-flush",
+              "rma-free")
+CHECK_ROLES += list(RMA_ROLES)
 # the bits of mpp_functions[].check (function_table.h)
 CHECK_BITS = [("send", "MPP_FCHECK_SEND"), ("recv", "MPP_FCHECK_RECV"), ("anytime", "MPP_FCHECK_ANYTIME"),
-              ("anythread", "MPP_FCHECK_ANYTHREAD")]
+              ("anythread", "MPP_FCHECK_ANYTHREAD"), ("rma-op", "MPP_FCHECK_RMA")]
 
 
 def set_checks(functions, check_rules):
@@ -826,6 +836,60 @@ def check_outside(fn, lines):
         ["    " + ln for ln in lines] + ["    }"]
 
 
+def rma_role(fn):
+    roles = [r for r in fn.checks if r in RMA_ROLES]
+    if len(roles) > 1:
+        raise SystemExit("%s: more than one rma-* role" % fn.name)
+    return roles[0] if roles else None
+
+
+def rma_win(fn, view):
+    """The window of an rma-* call (MPI_Win_free's as the call gets it)."""
+    if "*" not in fn.by_name["win"].type:
+        return view("win")
+    return view.out("win") if view.fortran else "(win ? *win : MPI_WIN_NULL)"
+
+
+def rma_rank(fn, view):
+    return next((view(n) for n in ("target_rank", "rank") if n in fn.by_name), "-1")
+
+
+def rma_unseen(fn, view):
+    """The unprofiled path of an epoch call: its window's epochs are not
+    known any more."""
+    role = rma_role(fn)
+    if not role or role in ("rma-op", "rma-new"):
+        return []
+    return ["    if (MPP_CHECKS_ON(MPP_CHECK_BASIC))",
+            "        mpp_check_rma_unseen(%s, %d);" % (rma_win(fn, view), role == "rma-free")]
+
+
+def rma_before(fn, view):
+    """Before the PMPI call: the epoch misuse the call would be (MPI may
+    abort on it); MPI_Win_free's window, which the call sets to null."""
+    role = rma_role(fn)
+    if role not in RMA_BEFORE:
+        return []
+    return ["    MPI_Win mpp_rma_win = MPI_WIN_NULL;",
+            "    if (MPP_CHECKS_ON(MPP_CHECK_BASIC)) {",
+            "        mpp_rma_win = %s;" % rma_win(fn, view),
+            "        mpp_check_rma_before(&call, %s, mpp_rma_win, %s);" % (RMA_ROLES[role], rma_rank(fn, view)),
+            "    }"]
+
+
+def rma_after(fn, view):
+    role = rma_role(fn)
+    if not role or role == "rma-op":
+        return []
+    on = "MPP_CHECKS_ON(MPP_CHECK_BASIC) && %s" % view.ok
+    if role == "rma-new":
+        return ["    if (%s)" % on, "        mpp_check_rma_new(%s, %s);" % (view.out("win"), view("comm"))]
+    arg = view("assert") if role == "rma-fence" else view.out("flag") if role == "rma-test" else "0"
+    win = "mpp_rma_win" if role in RMA_BEFORE else view("win")
+    return ["    if (%s)" % on,
+            "        mpp_check_rma_after(&call, %s, %s, %s, %s);" % (RMA_ROLES[role], win, rma_rank(fn, view), arg)]
+
+
 def check_before(fn, view):
     """Before the call is begun: a handle freed leaves the leak check's
     table, also when MPI calls the destructor itself (a delete callback)."""
@@ -868,7 +932,7 @@ def check_after(fn, view):
         out += ["    if (%s && %s && %s)" % (on, ok, view.out("flag")), "        mpp_check_request_peeked(&handled);"]
     if "setattr" in fn.checks:
         out += ["    if (%s && %s)" % (on, ok), "        mpp_check_attr_set(%s);" % view("comm")]
-    return out
+    return out + rma_after(fn, view)
 
 
 def call_end(fn, category, uses):
@@ -902,8 +966,9 @@ def wrapper(fn, bytes_rules, model_rules, sync_rules, names=frozenset()):
     forget = gen_checks.unseen_args(fn)
     if forget:  # requests and datatypes the buffer checks follow, changed where they cannot see
         unprofiled = ["    if (MPP_CHK_ON())", "        mpp_chk_unseen(%d, %d);" % forget] + unprofiled
-    out += check_outside(fn, unprofiled)
+    out += check_outside(fn, rma_unseen(fn, CView(fn)) + unprofiled)
     out += gen_checks.before(fn, rule)
+    out += rma_before(fn, CView(fn))
     arr, n = request_array(fn) if handles else (None, None)
     if handles:
         out += ["    mpp_reqset_t handled;",
@@ -975,12 +1040,14 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, 
     out += check_before(fn, view)
     out += ["    mpp_call_t call;",
             "    int mpp_mode = mpp_call_begin(&call, %s, %s, __builtin_frame_address(0));" % (fn.fid, uses)]
+    unseen = rma_unseen(fn, view)
     if call_real:
-        out += check_outside(fn, ["    %s;" % call_real] + post + ["    return;"])
+        out += check_outside(fn, unseen + ["    %s;" % call_real] + post + ["    return;"])
     elif post:
-        out += check_outside(fn, ["    intptr_t ret = %s(%s);" % (real, args)] + post + ["    return ret;"])
+        out += check_outside(fn, unseen + ["    intptr_t ret = %s(%s);" % (real, args)] + post + ["    return ret;"])
     else:
-        out += check_outside(fn, ["    return %s(%s);" % (real, args)])
+        out += check_outside(fn, unseen + ["    return %s(%s);" % (real, args)])
+    out += rma_before(fn, view)
     if handles:
         if "array_of_requests" in fn.by_name:
             n = "*(const int *)%s" % ("count" if "count" in fn.by_name else "incount")

@@ -127,4 +127,12 @@ void mpp_chk_unseen(int requests, int types);
 /* What is known of freed communicators is forgotten (arguments.c). */
 void mpp_chk_comms_forget(void);
 
+/* --- one-sided operations (buffers.c, for rma.c) --- */
+/* The pending key of the origin buffers of the operations of window
+ * `serial` (rma.c's numbering) to target `rank`: bit 63, which no
+ * request's handle has. */
+#define MPP_RMA_PENDING_KEY(serial, rank) ((1ull << 63) | ((uint64_t)(serial) << 31) | (uint64_t)(uint32_t)(rank))
+/* Their epoch closed, or a flush: those buffers are free again. */
+void mpp_chk_rma_release(uint64_t handle);
+
 #endif

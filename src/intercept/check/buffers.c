@@ -207,6 +207,14 @@ void mpp_chk_forget(const mpp_reqset_t *set)
     mpp_mt_give(&lock);
 }
 
+void mpp_chk_rma_release(uint64_t handle)
+{
+    mpp_mt_take(&lock);
+    if (pending)
+        mpp_pending_remove(pending, handle, NULL, NULL);
+    mpp_mt_give(&lock);
+}
+
 void mpp_chk_unseen(int requests, int types)
 {
     if (requests) {
