@@ -33,7 +33,7 @@ typedef struct {
     uint32_t nlocked;          /* targets locked */
     uint64_t *locked;          /* [words]: bit per target */
     uint64_t *pending;         /* [words]: targets with origin buffers pending (MPIPROF_CHECK=full) */
-    uint64_t *requests;        /* request handles of the R-forms issued in the epoch (full) */
+    uint64_t *requests;        /* [2 * nrequests]: the R-forms' request handles and targets (full) */
     uint32_t nrequests, request_capacity;
     mpp_epoch_site_t site[MPP_NEPOCHS];
 } mpp_epoch_win_t;

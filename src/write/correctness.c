@@ -20,8 +20,8 @@ static const char *checks_of(int level)
                "level, calls outside MPI, MPI errors, RMA epochs";
     case MPP_CHECK_FULL:
         return "requests, handles, unpaired messages, collectives (operation, root, reduction, size, type "
-               "signature), thread level, calls outside MPI, MPI errors, RMA epochs, arguments, overlapping buffers, "
-               "message sizes and type signatures";
+               "signature), thread level, calls outside MPI, MPI errors, RMA epochs, arguments, overlapping buffers "
+               "(RMA origin buffers too), message sizes and type signatures";
     default:
         return "unknown";
     }

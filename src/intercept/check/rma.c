@@ -14,6 +14,7 @@
 #include "intercept/check/local.h"
 #include "intercept/check/run.h"
 #include "intercept/handle_keys.h"
+#include "util/common.h"
 #include "util/mt_lock.h"
 
 static mpp_epochs_t epochs;
@@ -37,6 +38,10 @@ void mpp_check_rma_start(int locking)
 
 static mpp_epoch_win_t *window(MPI_Win win) { return started ? mpp_epochs_get(&epochs, MPP_HANDLE_KEY(win)) : NULL; }
 
+/* Request handles of the R-forms a window keeps at most (32 KiB): past
+ * them their origin buffers are not followed. */
+#define MAX_REQUESTS 2048
+
 /* The origin buffers of w's operations to `rank` (-1: all) are no longer
  * pending (full). */
 static void release(mpp_epoch_win_t *w, int rank)
@@ -49,15 +54,46 @@ static void release(mpp_epoch_win_t *w, int rank)
             if (rank < 0 || r == rank)
                 mpp_chk_rma_release(MPP_RMA_PENDING_KEY(w->serial, r));
         }
-    if (rank < 0) {
+    if (rank < 0)
         for (uint32_t i = 0; i < (w->size + 63) / 64; i++)
             w->pending[i] = 0;
-        for (uint32_t i = 0; i < w->nrequests; i++) /* (a handle MPI gave again since: found late, never falsely) */
-            mpp_chk_rma_release(w->requests[i]);
-        w->nrequests = 0;
-    } else {
+    else
         mpp_epoch_set_bit(w->pending, w->size, rank, 0);
+    /* the R-forms' too (a handle MPI gave again since: a finding missed, never a false one) */
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < w->nrequests; i++) {
+        if (rank < 0 || (int)w->requests[2 * i + 1] == rank) {
+            mpp_chk_rma_release(w->requests[2 * i]);
+        } else {
+            w->requests[2 * kept] = w->requests[2 * i];
+            w->requests[2 * kept++ + 1] = w->requests[2 * i + 1];
+        }
     }
+    w->nrequests = kept;
+}
+
+uint64_t mpp_check_rma_pending(MPI_Win win, int rank, uint64_t request)
+{
+    uint64_t key = 0;
+    mpp_mt_take(&lock);
+    mpp_epoch_win_t *w = window(win);
+    if (full && w && !w->blind && rank >= 0 && (uint32_t)rank < w->size) {
+        if (!request) {
+            mpp_epoch_set_bit(w->pending, w->size, rank, 1);
+            key = MPP_RMA_PENDING_KEY(w->serial, rank);
+        } else if (w->nrequests < MAX_REQUESTS) {
+            size_t capacity = w->request_capacity;
+            if (mpp_grow((void **)&w->requests, &capacity, 2 * (size_t)(w->nrequests + 1), sizeof *w->requests, 16) ==
+                0) {
+                w->request_capacity = (uint32_t)capacity;
+                w->requests[2 * w->nrequests] = request;
+                w->requests[2 * w->nrequests++ + 1] = (uint64_t)rank;
+                key = request;
+            }
+        }
+    }
+    mpp_mt_give(&lock);
+    return key;
 }
 
 void mpp_check_rma_new(MPI_Win win, MPI_Comm comm)

@@ -76,6 +76,36 @@ static void epochs(const char *s)
     free_window();
 }
 
+/* --- rma-conflict: an origin buffer handed to another call while its
+ * operation is pending --- */
+
+static void conflicts(const char *s)
+{
+    int v[4] = {rank, rank, rank, rank}, x = rank;
+    MPI_Request rq;
+    make_window();
+    if (!strcmp(s, "recv-into-put-origin")) {
+        MPI_Win_lock_all(0, win);
+        MPI_Put(v, 2, MPI_INT, peer, 0, 2, MPI_INT, win); /* label put-pending */
+        MPI_Sendrecv(&x, 1, MPI_INT, peer, 0, v + 1, 1, MPI_INT, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* expect recv-into-put-origin: rma-conflict ranks=0-1 other=put-pending */
+        MPI_Win_unlock_all(win);
+    }
+    if (!strcmp(s, "get-into-put-origin")) {
+        MPI_Win_fence(0, win);
+        MPI_Put(v, 1, MPI_INT, peer, 0, 1, MPI_INT, win); /* label put-fence */
+        MPI_Get(v, 1, MPI_INT, peer, 1, 1, MPI_INT, win); /* expect get-into-put-origin: rma-conflict ranks=0-1 other=put-fence */
+        MPI_Win_fence(0, win);
+    }
+    if (!strcmp(s, "rput-origin-reused")) {
+        MPI_Win_lock(MPI_LOCK_SHARED, peer, 0, win);
+        MPI_Rput(v, 4, MPI_INT, peer, 0, 4, MPI_INT, win, &rq); /* label rput-pending */
+        MPI_Fetch_and_op(&x, v + 3, MPI_INT, peer, 8, MPI_SUM, win); /* expect rput-origin-reused: rma-conflict ranks=0-1 other=rput-pending */
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        MPI_Win_unlock(peer, win);
+    }
+    free_window();
+}
+
 /* MPI_Finalize with lock_all's epoch open, on a window MPI_Win_free would
  * refuse to free (a dynamic one, with no memory attached: MPICH's UCX
  * device ends in an assertion at MPI_Finalize over a window left with
@@ -110,7 +140,7 @@ static void fence_epochs(void)
 
 static void pscw_epochs(void)
 {
-    int v[2] = {rank, rank}, flag = 0;
+    int v[2] = {rank, rank}, got = 0, flag = 0;
     MPI_Group world, other;
     make_window();
     MPI_Comm_group(MPI_COMM_WORLD, &world);
@@ -119,7 +149,7 @@ static void pscw_epochs(void)
         MPI_Win_post(other, 0, win);
         MPI_Win_start(other, 0, win);
         MPI_Put(v, 2, MPI_INT, peer, 30, 2, MPI_INT, win);
-        MPI_Get_accumulate(v, 1, MPI_INT, v + 1, 1, MPI_INT, peer, 32, 1, MPI_INT, MPI_SUM, win);
+        MPI_Get_accumulate(v, 1, MPI_INT, &got, 1, MPI_INT, peer, 32, 1, MPI_INT, MPI_SUM, win); /* (v read twice) */
         MPI_Win_complete(win);
         if (i == 0)
             MPI_Win_wait(win);
@@ -134,31 +164,36 @@ static void pscw_epochs(void)
 
 static void passive_epochs(void)
 {
-    int v[4] = {rank, rank, rank, rank}, old = 0, cmp = 0, one = 1;
+    int v[4] = {rank, rank, rank, rank}, old[2] = {0}, cmp = 0, one = 1;
     MPI_Request rq[2];
     make_window();
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Win_lock(MPI_LOCK_EXCLUSIVE, peer, 0, win);
     MPI_Put(v, 1, MPI_INT, peer, 40 + rank, 1, MPI_INT, win);
     MPI_Win_flush(peer, win);
+    MPI_Get(v, 1, MPI_INT, peer, 41, 1, MPI_INT, win); /* (the Put's buffer: free after the flush) */
+    MPI_Win_flush_local(peer, win);
     MPI_Rput(v, 1, MPI_INT, peer, 42 + rank, 1, MPI_INT, win, &rq[0]);
     MPI_Rget(v + 2, 1, MPI_INT, peer, 44, 1, MPI_INT, win, &rq[1]);
     MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
     MPI_Wait(&rq[1], MPI_STATUS_IGNORE);
-    MPI_Win_flush_local(peer, win);
+    MPI_Rget(v, 1, MPI_INT, peer, 45, 1, MPI_INT, win, &rq[0]); /* (the Rput's: free after its wait) */
+    MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
     MPI_Win_unlock(peer, win);
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
-    MPI_Fetch_and_op(&one, &old, MPI_INT, peer, 46, MPI_SUM, win);
-    MPI_Compare_and_swap(&one, &cmp, &old, MPI_INT, peer, 47, win);
+    MPI_Fetch_and_op(&one, &old[0], MPI_INT, peer, 46, MPI_SUM, win);
+    MPI_Compare_and_swap(&one, &cmp, &old[1], MPI_INT, peer, 47, win);
     MPI_Raccumulate(&one, 1, MPI_INT, peer, 48, 1, MPI_INT, MPI_SUM, win, &rq[0]);
     MPI_Rget_accumulate(&one, 1, MPI_INT, v, 1, MPI_INT, peer, 49, 1, MPI_INT, MPI_SUM, win, &rq[1]);
     MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
     MPI_Wait(&rq[1], MPI_STATUS_IGNORE);
     MPI_Win_flush_all(win);
+    MPI_Fetch_and_op(&one, &old[0], MPI_INT, peer, 46, MPI_SUM, win);
     MPI_Win_flush_local_all(win);
     MPI_Win_sync(win);
     MPI_Win_unlock_all(win);
+    MPI_Allreduce(MPI_IN_PLACE, old, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD); /* (after the epoch: free) */
     free_window();
 }
 
@@ -209,6 +244,8 @@ int main(int argc, char **argv)
     const char *s = argc > 1 ? argv[1] : "legal-rma";
     if (!strcmp(s, "finalize-locked")) {
         finalize_locked();
+    } else if (strstr(s, "-origin")) {
+        conflicts(s);
     } else if (!strcmp(s, "legal-rma")) {
         fence_epochs();
         pscw_epochs();
