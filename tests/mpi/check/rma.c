@@ -190,6 +190,9 @@ static void passive_epochs(void)
     MPI_Wait(&rq[1], MPI_STATUS_IGNORE);
     MPI_Win_flush_all(win);
     MPI_Fetch_and_op(&one, &old[0], MPI_INT, peer, 46, MPI_SUM, win);
+    MPI_Win_flush(peer, win);
+    MPI_Fetch_and_op(NULL, &old[0], MPI_INT, peer, 46, MPI_NO_OP, win); /* (an atomic read: no origin buffer) */
+    MPI_Get_accumulate(NULL, 0, MPI_INT, &old[1], 1, MPI_INT, peer, 47, 1, MPI_INT, MPI_NO_OP, win);
     MPI_Win_flush_local_all(win);
     MPI_Win_sync(win);
     MPI_Win_unlock_all(win);
