@@ -26,11 +26,11 @@ static const char *const epoch_calls[MPP_NEPOCHS] = {"MPI_Win_lock", "MPI_Win_lo
 
 void mpp_check_rma_start(int locking)
 {
+    lock.on = locking; /* before the lock is taken: given back as taken */
     mpp_mt_take(&lock);
     if (started)
         mpp_epochs_free(&epochs);
     mpp_epochs_init(&epochs);
-    lock.on = locking;
     full = (mpp_check_level & MPP_CHECK_LEVEL) >= MPP_CHECK_FULL;
     started = 1;
     mpp_mt_give(&lock);
