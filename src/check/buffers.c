@@ -255,11 +255,10 @@ uint32_t mpp_pending_add(mpp_pending_t *p, uint64_t handle, const mpp_span_t *s,
     if (p->extra_size)
         memset(mpp_pending_extra(p, id), 0, p->extra_size);
     size_t slot = map_find(p, handle);
-    if (p->map[slot]) { /* after the handle's other entries */
-        uint32_t last = p->map[slot];
-        while (p->e[last].next)
-            last = p->e[last].next;
-        p->e[last].next = id;
+    if (p->map[slot]) { /* right after the handle's first: O(1) however many it has (one-sided operations) */
+        uint32_t first = p->map[slot];
+        n->next = p->e[first].next;
+        p->e[first].next = id;
     } else {
         p->map[slot] = id;
         p->map_count++;

@@ -49,7 +49,8 @@ uint32_t mpp_pending_add(mpp_pending_t *p, uint64_t handle, const mpp_span_t *s,
                          uint64_t site);
 mpp_pending_entry_t *mpp_pending_entry(mpp_pending_t *p, uint32_t id);
 void *mpp_pending_extra(mpp_pending_t *p, uint32_t id);
-/* The first entry of a handle (0: none); the others follow by `next`. */
+/* The first entry of a handle (0: none); the others follow by `next`
+ * (the first added first, the others in no set order). */
 uint32_t mpp_pending_first(const mpp_pending_t *p, uint64_t handle);
 /* Into the tree (on) or out of it. */
 void mpp_pending_activate(mpp_pending_t *p, uint32_t id, int on);

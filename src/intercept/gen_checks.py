@@ -26,7 +26,9 @@ from a list of functions:
         bytes unknown.  Its datatype must be valid and committed, a NULL
         address touch no byte of the first page, and for point-to-point,
         collective and I/O functions the send and receive buffers must not
-        share a byte, nor share one with a pending operation's.
+        share a byte, nor share one with a pending operation's; the origin
+        buffers of one-sided operations (@check rma-op) too, and they stay
+        pending until their epoch closes (mpp_chk_rma_issued).
 Requests a call creates, completes, frees or starts (its actions) and the
 MPI_Datatype handles it leaves (MPI_Datatype * parameters) are followed
 after the call; a completion or datatype call that goes by unseen (not
@@ -126,7 +128,7 @@ def buffer_lines(fn, rule):
         replaced = fn.cls == "sendrecv" and direction == "sent" and (rule or {}).get("recv") and \
             next((n for n in BUFFERS_RECV if n in has), None) == param
         flags = ["MPP_CHK_WRITTEN"] if direction == "recv" or replaced else []
-        if fn.cls in TRACKED and "partitions" not in has:
+        if (fn.cls in TRACKED and "partitions" not in has) or "rma-op" in getattr(fn, "checks", ()):
             flags.append("MPP_CHK_TRACK")
         if any(f.startswith("sum(") for f in factors) and any("displs" in p.name for p in fn.params):
             flags.append("MPP_CHK_NOLAYOUT")
@@ -231,7 +233,10 @@ def after(fn, rule, arr, n):
     datatype handles left."""
     body = []
     tracked = any("MPP_CHK_TRACK" in b for b in buffer_lines(fn, rule))
-    if tracked and fn.actions & {"request", "persistent"}:
+    if tracked and "rma-op" in fn.checks:  # origin buffers pending until the epoch closes (or the request completes)
+        body.append("if (ret == MPI_SUCCESS) mpp_chk_rma_issued(&mpp_chk, win, target_rank, %s, "
+                    "__builtin_return_address(0));" % ("*request" if "request" in fn.actions else "MPI_REQUEST_NULL"))
+    elif tracked and fn.actions & {"request", "persistent"}:
         body.append("if (ret == MPI_SUCCESS) mpp_chk_created(&mpp_chk, *request, %d, __builtin_return_address(0));"
                     % ("persistent" in fn.actions))
     for action, what in (("complete", "MPP_CHK_COMPLETE"), ("free", "MPP_CHK_FREE"), ("start", "MPP_CHK_START")):

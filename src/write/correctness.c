@@ -17,11 +17,11 @@ static const char *checks_of(int level)
         return "none";
     case MPP_CHECK_BASIC:
         return "requests, handles, unpaired messages, collectives (operation, root, reduction, size), thread "
-               "level, calls outside MPI, MPI errors";
+               "level, calls outside MPI, MPI errors, RMA epochs";
     case MPP_CHECK_FULL:
         return "requests, handles, unpaired messages, collectives (operation, root, reduction, size, type "
-               "signature), thread level, calls outside MPI, MPI errors, arguments, overlapping buffers, message "
-               "sizes and type signatures";
+               "signature), thread level, calls outside MPI, MPI errors, RMA epochs, arguments, overlapping buffers "
+               "(RMA origin buffers too), message sizes and type signatures";
     default:
         return "unknown";
     }

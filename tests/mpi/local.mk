@@ -127,7 +127,8 @@ MPI_TESTS += \
 	tests/mpi/check/test_check_errors.sh \
 	tests/mpi/check/test_check_ends.sh \
 	tests/mpi/check/test_check_arguments.sh \
-	tests/mpi/check/test_check_buffers.sh
+	tests/mpi/check/test_check_buffers.sh \
+	tests/mpi/check/test_check_rma.sh
 EXTRA_DIST += \
 	tests/mpi/check/check_findings.py \
 	tests/mpi/check/scenario.sh \
@@ -138,7 +139,8 @@ EXTRA_DIST += \
 	tests/mpi/check/datatype_fortran.f90 \
 	tests/mpi/check/datatype_fortran_f08.f90 \
 	tests/mpi/check/args.c \
-	tests/mpi/check/buffers.c
+	tests/mpi/check/buffers.c \
+	tests/mpi/check/rma.c
 # between processes (between.c): collectives' members that disagree, and
 # messages whose receive disagrees with their send or that never pair
 MPI_TESTS += tests/mpi/check/test_check_collectives.sh tests/mpi/check/test_check_p2p.sh

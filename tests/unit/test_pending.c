@@ -74,6 +74,17 @@ START_TEST(test_pending_handles)
     int removed = 0;
     mpp_pending_remove(p, 9, count_each, &removed);
     ck_assert_int_eq(removed, 1);
+    /* one-sided operations: many under one handle, the first first, each once */
+    uint32_t first = mpp_pending_add(p, 10, &s, MPP_PENDING_ACTIVE, 5, 1), seen = 0;
+    for (int i = 1; i < 5; i++)
+        ck_assert_uint_ne(mpp_pending_add(p, 10, &r, MPP_PENDING_ACTIVE, 5, 1), 0);
+    ck_assert_uint_eq(mpp_pending_first(p, 10), first);
+    for (uint32_t id = first; id; id = mpp_pending_entry(p, id)->next)
+        seen++;
+    ck_assert_uint_eq(seen, 5);
+    removed = 0;
+    mpp_pending_remove(p, 10, count_each, &removed);
+    ck_assert_int_eq(removed, 5);
     ck_assert_uint_eq(mpp_pending_count(p), 0);
     ck_assert_uint_eq(mpp_pending_first(p, 9), 0);
     mpp_pending_clear(p);

@@ -127,4 +127,21 @@ void mpp_chk_unseen(int requests, int types);
 /* What is known of freed communicators is forgotten (arguments.c). */
 void mpp_chk_comms_forget(void);
 
+/* --- one-sided operations (buffers.c, for rma.c) --- */
+/* The pending key of the origin buffers of the operations of window
+ * `serial` (rma.c's numbering) to target `rank`: bit 63, which no
+ * request's handle has. */
+#define MPP_RMA_PENDING_KEY(serial, rank) ((1ull << 63) | ((uint64_t)(serial) << 31) | (uint64_t)(uint32_t)(rank))
+/* Their epoch closed, or a flush: those buffers are free again. */
+void mpp_chk_rma_release(uint64_t handle);
+/* A one-sided operation to target `rank` of win succeeded (`request`: an
+ * R-form's, else MPI_REQUEST_NULL): its origin buffers are pending until
+ * its epoch closes, a flush to it, or its request completes (rma-conflict
+ * when another call's buffer meets them).  Not on a window whose epochs
+ * are not known. */
+void mpp_chk_rma_issued(mpp_chk_t *k, MPI_Win win, int rank, MPI_Request request, void *site);
+/* rma.c: the pending key of such an operation's buffers (`request`: its
+ * handle, 0: none), 0 when they are not to be followed. */
+uint64_t mpp_check_rma_pending(MPI_Win win, int rank, uint64_t request);
+
 #endif

@@ -73,9 +73,12 @@ static int conflict(const mpp_span_t *s, int written, mpp_pending_entry_t *hit)
 
 static void report_conflict(const mpp_call_t *c, const char *name, int written, const mpp_pending_entry_t *hit)
 {
-    mpp_check_report(c, MPP_FIND_OVERLAPPING_BUFFERS, -1, hit->fid, (uintptr_t)hit->site,
-                     "%s (%s) shares bytes with the buffer a pending %s %s", name, written ? "written" : "read",
-                     function_name(hit->fid), (hit->flags & MPP_PENDING_WRITTEN) ? "writes" : "reads");
+    /* a one-sided operation's origin buffer handed to another call: rma-conflict */
+    int rma = hit->fid < MPP_NFUNCTIONS && (mpp_functions[hit->fid].check & MPP_FCHECK_RMA);
+    mpp_check_report(c, rma ? MPP_FIND_RMA_CONFLICT : MPP_FIND_OVERLAPPING_BUFFERS, -1, hit->fid,
+                     (uintptr_t)hit->site, "%s (%s) shares bytes with the buffer a pending %s %s", name,
+                     written ? "written" : "read", function_name(hit->fid),
+                     (hit->flags & MPP_PENDING_WRITTEN) ? "writes" : "reads");
 }
 
 void mpp_chk_end(mpp_chk_t *k, int persistent)
@@ -204,6 +207,35 @@ void mpp_chk_forget(const mpp_reqset_t *set)
     for (int i = 0; pending && i < set->n; i++)
         if (set->keys[i])
             mpp_pending_remove(pending, mpp_request_handle_of(set->keys[i]), NULL, NULL);
+    mpp_mt_give(&lock);
+}
+
+void mpp_chk_rma_issued(mpp_chk_t *k, MPI_Win win, int rank, MPI_Request request, void *site)
+{
+    mpp_call_t *c = k->call;
+    uint64_t key = mpp_request_key(request);
+    if (!full || k->nbuf == 0 || (request != MPI_REQUEST_NULL && (!key || key != c->new_request || !c->new_serial)))
+        return;
+    if (!(key = mpp_check_rma_pending(win, rank, key)))
+        return;
+    for (int i = 0; i < k->nbuf; i++) {
+        mpp_span_t s;
+        if (!span_of(&k->buf[i], &s))
+            continue;
+        unsigned flags = MPP_PENDING_ACTIVE | ((k->buf[i].flags & MPP_CHK_WRITTEN) ? MPP_PENDING_WRITTEN : 0);
+        mpp_mt_take(&lock);
+        if (pending)
+            (void)mpp_pending_add(pending, key, &s, flags, (uint16_t)c->fid, (uint64_t)site);
+        mpp_mt_give(&lock);
+        release(&s);
+    }
+}
+
+void mpp_chk_rma_release(uint64_t handle)
+{
+    mpp_mt_take(&lock);
+    if (pending)
+        mpp_pending_remove(pending, handle, NULL, NULL);
     mpp_mt_give(&lock);
 }
 

@@ -10,7 +10,9 @@
  *   threads.c   thread-level: calls from another thread than MPI_Init's
  *               under MPI_THREAD_SINGLE or FUNNELED, or from two at once
  *               under MPI_THREAD_SERIALIZED;
- *   outside.c   call-outside-mpi: calls before MPI_Init, after MPI_Finalize.
+ *   outside.c   call-outside-mpi: calls before MPI_Init, after MPI_Finalize;
+ *   rma.c       rma-epoch: one-sided operations outside an access epoch,
+ *               epochs closed never opened or left open (the rma-* roles).
  * Every hook is behind MPP_CHECKS_ON (or mpp_check_outside_on) in the
  * wrapper: with MPIPROF_CHECK=off each costs one predicted branch. */
 #ifndef MPP_CHECK_LOCAL_H
@@ -91,5 +93,38 @@ void mpp_check_outside(uint32_t fid, void *return_address, void *frame_address);
 void mpp_check_outside_start(void);
 /* MPI_Finalize: calls from here on, once MPI has finalized, are outside. */
 void mpp_check_outside_end(void);
+
+/* --- rma.c --- */
+/* What a call of an rma-* role does to its window's epochs. */
+enum {
+    MPP_RMA_OP,       /* a one-sided operation to `rank` (its target) */
+    MPP_RMA_FENCE,    /* arg: its assert */
+    MPP_RMA_START,    /* access epoch (PSCW) ... */
+    MPP_RMA_COMPLETE, /* ... closed */
+    MPP_RMA_POST,     /* exposure epoch ... */
+    MPP_RMA_WAIT,     /* ... closed */
+    MPP_RMA_TEST,     /* ... closed when arg (its flag) */
+    MPP_RMA_LOCK,     /* of `rank` */
+    MPP_RMA_UNLOCK,   /* of `rank` */
+    MPP_RMA_LOCK_ALL,
+    MPP_RMA_UNLOCK_ALL,
+    MPP_RMA_FLUSH, /* of `rank`, -1: all (flush_local too) */
+    MPP_RMA_FREE,  /* MPI_Win_free */
+};
+/* MPI_Init: no window (locked under MPI_THREAD_MULTIPLE). */
+void mpp_check_rma_start(int locking);
+/* A window created over comm: followed from now (a window whose creation
+ * was not seen never gives a finding). */
+void mpp_check_rma_new(MPI_Win win, MPI_Comm comm);
+/* Before the PMPI call: the epoch misuse the call would be (rma-epoch,
+ * reported now: MPI may abort on it). */
+void mpp_check_rma_before(mpp_call_t *c, int event, MPI_Win win, int rank);
+/* After it succeeded (mpp_call_end ran): the epoch it opened or closed. */
+void mpp_check_rma_after(const mpp_call_t *c, int event, MPI_Win win, int rank, int arg);
+/* An epoch call on win went by unseen (not profiled): its epochs are not
+ * known any more; `frees`: MPI_Win_free. */
+void mpp_check_rma_unseen(MPI_Win win, int frees);
+/* The end of the run: at MPI_Finalize (`finalize`), the epochs left open. */
+void mpp_check_rma_end(int finalize);
 
 #endif

@@ -36,6 +36,7 @@ void mpp_check_run_start(MPI_Comm comm, int rank)
     mpp_requests_count_shared(agreed != 0); /* unfinished-send counts each of MPICH's shared handles */
     mpp_check_handles_start(provided == MPI_THREAD_MULTIPLE);
     mpp_check_threads_start(provided);
+    mpp_check_rma_start(provided == MPI_THREAD_MULTIPLE);
     mpp_check_outside_start();
     if (agreed > MPP_CHECK_BASIC)
         mpp_chk_start(comm); /* arguments and buffers: full, or checksums */
@@ -150,6 +151,7 @@ void mpp_check_run_end(int finalize)
     ended = 1;
     mpp_check_requests_end(finalize);
     mpp_check_threads_end();
+    mpp_check_rma_end(finalize);
     if (finalize) {
         mpp_check_handles_end();
         mpp_check_outside_end();
