@@ -102,7 +102,7 @@ void mpp_ws_imrecv(mpp_call_t *c, MPI_Message message, MPI_Request request)
     if (!cm || !cm->id)
         return;
     mpp_ws_take();
-    track(c, request, REQ_RECV, cm, 0, 0, 0);
+    track(c, request, REQ_RECV, cm, MPI_ANY_SOURCE, MPI_ANY_TAG, 0); /* its probe matched it: the status says */
     mpp_ws_give();
 }
 
