@@ -312,6 +312,7 @@ class CView:
     """Parameters of a C wrapper: used as they are."""
     fortran = False
     ok = "ret == MPI_SUCCESS"
+    error = "ret"  # the call's error code
     status_ignore, statuses_ignore = "MPI_STATUS_IGNORE", "MPI_STATUSES_IGNORE"
 
     def __init__(self, fn):
@@ -334,6 +335,15 @@ class CView:
     def not_in_place(self, buf):
         return "%s != MPI_IN_PLACE" % buf
 
+    def buffer(self, name):
+        """A choice buffer's address, for checksums (MPP_NO_BUFFER: not known)."""
+        return name
+
+    def in_place(self, name):
+        """A choice buffer as C's MPI_IN_PLACE where it is, for the
+        collective checks (they compare it with nothing else)."""
+        return name
+
     def wait_failed(self):
         """MPI_Wait's request completed with an error (check/local.h)."""
         return "mpp_check_wait_failed(ret)"
@@ -346,6 +356,16 @@ class F08View(CView):
     when true."""
     fortran = True
     ok = "mpp_f08_ok(ierror)"
+    error = "mpp_f08_error(ierror)"
+
+    def buffer(self, name):
+        """mpi_f08's choice buffers are descriptors in the Fortran
+        compiler's own layout (MPICH's MPI_Send_f08ts is no BIND(C)
+        procedure): their elements are not read, no checksum."""
+        return "MPP_NO_BUFFER" if "f08ts" in self.fn.actions else name
+
+    def in_place(self, name):
+        return "(%s ? NULL : MPI_IN_PLACE)" % self.not_in_place(name)
 
     def wait_failed(self):
         return "(ierror && mpp_check_wait_failed(*(const int *)ierror))"
@@ -404,6 +424,10 @@ class OmpiFortranView(F08View):
 
     def statuses(self, name):
         return "mpp_ompi_f_statuses(%s)" % name
+
+    def buffer(self, name):
+        """An address, but MPI_BOTTOM is a common block here: no checksum."""
+        return "MPP_NO_BUFFER"
 
     def not_in_place(self, buf):
         return "!mpp_ompi_f_in_place(%s)" % buf
@@ -655,72 +679,89 @@ def sync_after(fn, sync_rules, view):
     return (["    if (MPP_UNLIKELY(mpp_ws_on) && %s) {" % view.ok] + ["        " + b for b in body] + ["    }"])
 
 
-def coll_args(fn, names):
-    """A collective's arguments for the checks (mpp_chk_coll_t)."""
+def coll_args(fn, names, v):
+    """A collective's arguments for the checks (mpp_chk_coll_t), read
+    through view v."""
     has = fn.by_name
     op = "MPI_" + fn.operation()
     fields = [".operation = MPP_FN_%s" % (op if op in names else fn.name)]
     if "request" in has and "persistent" not in fn.actions:
         fields.append(".nonblocking = 1")
     if "root" in has:
-        fields += [".has_root = 1", ".root = root"]
-    for name in ("op", "sendbuf", "recvbuf", "sendcount", "recvcount", "sendtype", "recvtype", "count"):
+        fields += [".has_root = 1", ".root = %s" % v("root")]
+    for name in ("sendbuf", "recvbuf"):
         if name in has:
-            fields.append(".%s = %s" % (name, name))
+            fields.append(".%s = %s" % (name, v.in_place(name)))
+    for name in ("op", "sendcount", "recvcount", "sendtype", "recvtype", "count"):
+        if name in has:
+            fields.append(".%s = %s" % (name, v(name)))
     if "datatype" in has:
-        fields.append(".type = datatype")
+        fields.append(".type = %s" % v("datatype"))
         if "recvcount" in has and "count" not in has:  # MPI_Reduce_scatter_block
-            fields.append(".count = recvcount")
+            fields.append(".count = %s" % v("recvcount"))
     if "recvcounts" in has:
-        fields.append(".recvcounts%s = recvcounts" % ("_c" if "MPI_Count" in has["recvcounts"].type else ""))
+        fields.append(".recvcounts%s = %s" % ("_c" if "MPI_Count" in has["recvcounts"].type else "", v("recvcounts")))
     return "&(mpp_chk_coll_t){%s}" % ", ".join(fields)
 
 
-def check_between(fn, sync_rules, names):
+def check_between(fn, sync_rules, names, v):
     """The checks between processes, after mpp_call_end and before the
     wait-state hooks (the instance a collective makes takes its values; a
-    matched receive's probe is still known).  A receive that returned a
-    truncation took its message all the same."""
+    matched receive's probe is still known), the arguments read through
+    view v.  A receive that returned a truncation took its message all the
+    same."""
     role = sync_role(fn, sync_rules)
     has = fn.by_name
-    ok, took = "ret == MPI_SUCCESS", "mpp_chk_took_message(ret)"
+    err = v.error
+    ok, took = v.ok, "mpp_chk_took_message(%s)" % err
     body = []
+
+    def args(*names_):
+        return ", ".join(v.buffer(x) if x.endswith("buf") else v(x) for x in names_)
+
     if role == "send":
-        body.append((ok, "mpp_chk_send(&call, comm, dest, tag, buf, count, datatype);"))
+        body.append((ok, "mpp_chk_send(&call, %s);" % args("comm", "dest", "tag", "buf", "count", "datatype")))
     elif role == "recv":
-        body.append((took, "mpp_chk_recv(&call, comm, status, buf, count, datatype, ret);"))
+        body.append((took, "mpp_chk_recv(&call, %s, %s, %s, %s);"
+                     % (v("comm"), v.status("status"), args("buf", "count", "datatype"), err)))
     elif role == "sendrecv":
         s = ("buf", "count", "datatype") if "sendbuf" not in has else ("sendbuf", "sendcount", "sendtype")
         r = ("buf", "count", "datatype") if "recvbuf" not in has else ("recvbuf", "recvcount", "recvtype")
         # a _replace form's buffer holds the received message by now: no checksum
-        send = ("mpp_chk_send(&call, comm, dest, sendtag, %s, %s, %s);" % s if "sendbuf" in has
-                else "mpp_chk_send_replaced(&call, comm, dest, sendtag, count, datatype);")
+        send = ("mpp_chk_send(&call, %s);" % args("comm", "dest", "sendtag", *s) if "sendbuf" in has
+                else "mpp_chk_send_replaced(&call, %s);" % args("comm", "dest", "sendtag", "count", "datatype"))
         if "request" in has:
             body.append((ok, send))
-            body.append((ok, "mpp_chk_irecv(&call, comm, source, recvtag, %s, %s, %s, *request, 0);" % r))
+            body.append((ok, "mpp_chk_irecv(&call, %s, %s, 0);" % (args("comm", "source", "recvtag", *r),
+                                                                   v.out("request"))))
         else:
             body.append((took, send))
-            body.append((took, "mpp_chk_recv(&call, comm, status, %s, %s, %s, ret);" % r))
+            body.append((took, "mpp_chk_recv(&call, %s, %s, %s, %s);"
+                         % (v("comm"), v.status("status"), args(*r), err)))
     elif role == "irecv":
-        body.append((ok, "mpp_chk_irecv(&call, comm, source, tag, buf, count, datatype, *request, %d);"
-                     % ("persistent" in fn.actions)))
+        body.append((ok, "mpp_chk_irecv(&call, %s, %s, %d);" % (args("comm", "source", "tag", "buf", "count", "datatype"),
+                                                                v.out("request"), "persistent" in fn.actions)))
     elif role == "psend":
-        body.append((ok, "mpp_chk_send_init(&call, comm, dest, tag, buf, count, datatype, *request);"))
+        body.append((ok, "mpp_chk_send_init(&call, %s, %s);" % (args("comm", "dest", "tag", "buf", "count", "datatype"),
+                                                                v.out("request"))))
     elif role == "mrecv" and "request" in has:
-        body.append((ok, "mpp_chk_imrecv(&call, mpp_ws_message, buf, count, datatype, *request);"))
+        body.append((ok, "mpp_chk_imrecv(&call, mpp_ws_message, %s, %s);" % (args("buf", "count", "datatype"),
+                                                                            v.out("request"))))
     elif role == "mrecv":
-        body.append((took, "mpp_chk_mrecv(&call, mpp_ws_message, status, buf, count, datatype, ret);"))
+        body.append((took, "mpp_chk_mrecv(&call, mpp_ws_message, %s, %s, %s);"
+                     % (v.status("status"), args("buf", "count", "datatype"), err)))
     elif fn.cls == "collective" and "comm" in has and "persistent" in fn.actions:
-        body.append((ok, "mpp_chk_collective_init(&call, comm, *request, %s);" % coll_args(fn, names)))
+        body.append((ok, "mpp_chk_collective_init(&call, %s, %s, %s);" % (v("comm"), v.out("request"),
+                                                                         coll_args(fn, names, v))))
     elif fn.cls == "collective" and "comm" in has:
-        body.append((ok, "mpp_chk_collective(&call, comm, %s);" % coll_args(fn, names)))
+        body.append((ok, "mpp_chk_collective(&call, %s, %s);" % (v("comm"), coll_args(fn, names, v))))
     if fn.base in COMPLETIONS:
-        done = [b.replace("mpp_chk_completed(&call, ", "mpp_chk_completed(&call, ret, ")
-                for b in completion_code(fn, CView(fn), "mpp_chk_completed")]
-        body.append(("ret == MPI_SUCCESS || ret == MPI_ERR_IN_STATUS || " + took, done))
+        done = [b.replace("mpp_chk_completed(&call, ", "mpp_chk_completed(&call, %s, " % err)
+                for b in completion_code(fn, v, "mpp_chk_completed")]
+        body.append(("%s == MPI_SUCCESS || %s == MPI_ERR_IN_STATUS || %s" % (err, err, took), done))
         coll = [re.sub(r'mpp_chk_coll_completed\(&call, (&handled, [^,]+, [^,]+), [^;]*\);',
                        r'mpp_chk_coll_completed(\1);', b)
-                for b in completion_code(fn, CView(fn), "mpp_chk_coll_completed")]
+                for b in completion_code(fn, v, "mpp_chk_coll_completed")]
         body.append((ok, coll))
     elif "start" in fn.actions:
         body.append((ok, "mpp_chk_started(&call, &handled);"))
@@ -930,7 +971,7 @@ def wrapper(fn, bytes_rules, model_rules, sync_rules, names=frozenset()):
     if fn.ret == "int":
         out.append("    if (MPP_CHECKS_ON(MPP_CHECK_BASIC) && ret != MPI_SUCCESS) mpp_check_mpi_error(&call, ret);")
     out += gen_checks.after(fn, rule, arr, n)
-    out += check_between(fn, sync_rules, names)
+    out += check_between(fn, sync_rules, names, CView(fn))
     out += sync_after(fn, sync_rules, CView(fn))
     out += trace_after(fn, sync_rules, CView(fn), "MPP_USES_BYTES" in uses)
     out += ["    return ret;", "}", ""]
@@ -947,21 +988,22 @@ def f08_symbol(fn, profiling=False):
     return "%s_%s_%s_%s" % (prefix, m.group(2).lower(), variant, "large_" if m.group(3) else "")
 
 
-def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, view=None, ret="intptr_t"):
+def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, view=None, ret="intptr_t",
+                names=frozenset()):
     """An mpi_f08 entry point: times the call and forwards every argument
     (references, then ierror, then the hidden lengths of CHARACTER
     arguments) to MPICH's pmpir_ entry point, referenced weakly because
     only Fortran programs load the library that defines it.  Bytes, model,
     requests and wait states as in the C wrapper, from the arguments read
-    through F08View.  MPICH's pmpir_*_f08ts_ entry points call the C MPI_
+    through F08View (the checks between processes too: a Fortran INTEGER
+    sent and REAL received is a wrong-datatype).  MPICH's pmpir_*_f08ts_ entry points call the C MPI_
     functions (their MPIR_*_cdesc glue), the others PMPI_: a C wrapper
     reached so finds its thread inside this call and passes the call
     through (mpp_call_enter), so each call counts once, here."""
-    binding = "mpi_f08" if mine is None else "Open MPI's"  # (what the message checks cannot follow)
     nchar = sum(1 for p in fn.params if "char" in p.type)
-    names = [p.name for p in fn.params] + ["ierror"] + ["len%d" % i for i in range(nchar)]
-    decl = ", ".join("void *%s" % n for n in names)
-    args = ", ".join(names)
+    params = [p.name for p in fn.params] + ["ierror"] + ["len%d" % i for i in range(nchar)]
+    decl = ", ".join("void *%s" % n for n in params)
+    args = ", ".join(params)
     mine, real = mine or f08_symbol(fn), real or f08_symbol(fn, profiling=True)
     category = CATEGORY[fn.cls]
     out = ["%s %s(%s) __attribute__((weak));" % (ret, real, decl),
@@ -1015,13 +1057,7 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, 
     out += check_after(fn, view)
     out.append("    if (MPP_CHECKS_ON(MPP_CHECK_BASIC) && !mpp_f08_ok(ierror)) mpp_check_mpi_error(&call, *(int *)ierror);")
     out += gen_checks.f08_after(fn)
-    if sync_role(fn, sync_rules) in ("send", "recv", "sendrecv", "irecv", "psend", "mrecv"):
-        # not checked through this binding: the message checks go quiet (messages.h)
-        out.append('    if (MPP_CHECKS_ON(MPP_CHECK_BASIC)) mpp_chk_msg_unseen("%s through a Fortran binding (%s)");'
-                   % (fn.name, binding))
-    elif fn.base in COMPLETIONS or fn.actions & {"start", "free"}:  # ... and the running collectives'
-        out.append('    if (MPP_CHECKS_ON(MPP_CHECK_BASIC)) mpp_chk_coll_unseen("%s through a Fortran binding (%s)");'
-                   % (fn.name, binding))
+    out += check_between(fn, sync_rules, names, view)
     out += sync_after(fn, sync_rules, view)
     out += trace_after(fn, sync_rules, view, "MPP_USES_BYTES" in uses)
     out += ["    return;" if call_real else "    return ret;", "}", ""]
@@ -1058,7 +1094,7 @@ def fortran_exports(paths):
     return names
 
 
-def ompi_fortran_wrappers(fn, bytes_rules, model_rules, sync_rules, exported):
+def ompi_fortran_wrappers(fn, bytes_rules, model_rules, sync_rules, exported, names):
     """Open MPI's Fortran entry points of fn that its Fortran libraries
     define: mpi_NAME_ (mpif.h, use mpi) and mpi_NAME_f08_ (use mpi_f08),
     each forwarding to its pmpi_ twin.  Both call PMPI_ directly (through
@@ -1068,7 +1104,7 @@ def ompi_fortran_wrappers(fn, bytes_rules, model_rules, sync_rules, exported):
     for mine in ("mpi_%s_" % base, "mpi_%s_f08_" % base):
         if mine in exported and "p" + mine in exported:
             out += f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=mine, real="p" + mine,
-                               view=OmpiFortranView(fn), ret="void")
+                               view=OmpiFortranView(fn), ret="void", names=names)
     return out
 
 
@@ -1165,11 +1201,11 @@ def main():
         w.write('#include "context/config.h"\n#include "intercept/check/argcheck.h"\n#include "intercept/check/collectives.h"\n#include "intercept/check/errors.h"\n#include "intercept/check/local.h"\n#include "intercept/check/messages.h"\n#include "intercept/check/run.h"\n#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
         for f in wrapped if a.family == "mpich" else []:
             if f.actions & {"f08", "f08ts"} and f.cls not in ("handwritten", "untimed"):
-                w.write("\n".join(f08_wrapper(f, bytes_rules, model_rules, sync_rules)) + "\n")
+                w.write("\n".join(f08_wrapper(f, bytes_rules, model_rules, sync_rules, names=names)) + "\n")
         exported = fortran_exports(a.fortran_lib) if a.family == "openmpi" else set()
         for f in wrapped if exported else []:
             if f.cls not in OMPI_FORTRAN_HANDWRITTEN and not f.name.startswith("MPIX_"):
-                w.write("\n".join(ompi_fortran_wrappers(f, bytes_rules, model_rules, sync_rules, exported)) + "\n")
+                w.write("\n".join(ompi_fortran_wrappers(f, bytes_rules, model_rules, sync_rules, exported, names)) + "\n")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 #include "trace/trace.h"
 
 int64_t mpp_world_size;
+const char mpp_no_buffer[1];
 int mpp_trace_on; /* trace.h: here, so that a build without libotf2 links too */
 
 int64_t mpp_comm_size_slow(MPI_Comm comm)

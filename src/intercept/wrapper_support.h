@@ -18,6 +18,10 @@
 #include "intercept/world.h"
 #include "util/common.h"
 
+/* A choice buffer whose bytes cannot be read here (no checksum of them). */
+extern const char mpp_no_buffer[1];
+#define MPP_NO_BUFFER ((void *)mpp_no_buffer)
+
 static inline int64_t mpp_type_bytes(MPI_Datatype type)
 {
 #if defined(MPICH_VERSION)
@@ -189,6 +193,8 @@ void mpp_f08_missing(const char *entry, const char *target) __attribute__((noret
 
 /* The optional ierror argument says whether the call succeeded. */
 static inline int mpp_f08_ok(const void *ierror) { return !ierror || *(const int *)ierror == MPI_SUCCESS; }
+/* ... and its error code (MPI_SUCCESS when the program passed none). */
+static inline int mpp_f08_error(const void *ierror) { return ierror ? *(const int *)ierror : MPI_SUCCESS; }
 
 /* The first n of the indexes a Fortran MPI_Waitany/Testany/Waitsome/
  * Testsome returned, counted from base, as C's, in a buffer of the

@@ -11,7 +11,6 @@
 #include "intercept/comms.h"
 #include "intercept/handle_keys.h"
 #include "util/handlemap.h"
-#include "util/warnings.h"
 
 enum { MAX_ROWS = 2 * MPP_CC_NVALUES };
 
@@ -31,8 +30,6 @@ static __thread stash_t stash __attribute__((tls_model("initial-exec")));
  * persistent ones not completed yet: request key -> their call's stack. */
 static mpp_handlemap_t persistent, running;
 static pthread_mutex_t persistent_lock = PTHREAD_MUTEX_INITIALIZER;
-static int unseen;             /* a completion went by unseen: nothing is said of what runs */
-static const char *unseen_why; /* the first, for Warnings */
 
 typedef struct {
     uint32_t fid;
@@ -59,7 +56,6 @@ int mpp_chk_coll_start(int level)
     nvalues = (level & MPP_CHECK_LEVEL) == MPP_CHECK_OFF ? 0 : full ? MPP_CC_NVALUES : MPP_CC_BASIC_VALUES;
     mpp_handlemap_init(&persistent, sizeof(int64_t) * MAX_ROWS);
     mpp_handlemap_init(&running, sizeof(site_t));
-    unseen = 0;
     if (nvalues)
         mpp_chk_signatures_start();
     return 2 * nvalues;
@@ -76,12 +72,8 @@ static void unfinished(uint64_t key, void *value, void *arg)
 
 void mpp_chk_coll_end(void)
 {
-    if (nvalues && !unseen)
+    if (nvalues)
         mpp_handlemap_each(&running, unfinished, NULL);
-    else if (nvalues && unseen_why)
-        mpp_warn("unfinished-collective was not checked: requests were completed through %s, which the checks "
-                 "do not follow",
-                 unseen_why);
     if (nvalues)
         mpp_chk_signatures_end();
     mpp_handlemap_free(&persistent);
@@ -257,13 +249,6 @@ void mpp_chk_coll_completed(const mpp_reqset_t *set, int n, const int *which)
 }
 
 void mpp_chk_coll_freed_set(const mpp_reqset_t *set) { mpp_chk_coll_completed(set, set->n, NULL); }
-
-void mpp_chk_coll_unseen(const char *why)
-{
-    if (!unseen_why)
-        unseen_why = why;
-    unseen = 1;
-}
 
 void mpp_chk_coll_freed(uint64_t key)
 {

@@ -51,9 +51,6 @@ void mpp_chk_collective_init(const mpp_call_t *c, MPI_Comm comm, MPI_Request req
  * nonblocking or started persistent collective's is no longer running. */
 void mpp_chk_coll_completed(const mpp_reqset_t *set, int n, const int *which);
 void mpp_chk_coll_freed_set(const mpp_reqset_t *set);
-/* A completion went by unseen (a binding not checked, `why`: a static
- * string for Warnings): no unfinished-collective then. */
-void mpp_chk_coll_unseen(const char *why);
 
 /* --- for the wait-state hooks (their lock held) --- */
 /* The rows of call c's instance (values that change no maximum when the

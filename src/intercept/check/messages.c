@@ -179,7 +179,7 @@ static void make_record(const mpp_call_t *c, uint32_t channel, int tag, int64_t 
 
 static void add_checksum(mpp_chk_record_t *r, const void *buf, int64_t count, MPI_Datatype type, int padded)
 {
-    if (checksums && !padded && checksum_of(buf, count, type, &r->checksum))
+    if (checksums && !padded && buf != MPP_NO_BUFFER && checksum_of(buf, count, type, &r->checksum))
         r->flags |= MPP_CHK_RECORD_CHECKSUM;
 }
 
@@ -252,7 +252,7 @@ static void fill_recv(recv_t *r, const site_t *site, const MPI_Status *st, const
 #endif
     int elements = 0;
     (void)count;
-    if (checksums && !padded && ret == MPI_SUCCESS && type != MPI_DATATYPE_NULL &&
+    if (checksums && !padded && ret == MPI_SUCCESS && type != MPI_DATATYPE_NULL && buf != MPP_NO_BUFFER &&
         PMPI_Get_count(st, type, &elements) == MPI_SUCCESS && elements != MPI_UNDEFINED &&
         checksum_of(buf, elements, type, &r->checksum))
         r->flags |= R_CHECKSUM;
@@ -432,12 +432,6 @@ void mpp_chk_imrecv(const mpp_call_t *c, MPI_Message message, void *buf, int64_t
         return;
     }
     track_receive(c, mpp_comm_get(comm), source, tag, buf, count, type, request, Q_RECV);
-}
-
-void mpp_chk_msg_unseen(const char *why)
-{
-    if (on)
-        go_quiet(why);
 }
 
 /* ------------------------------------------------------------------ */

@@ -15,9 +15,11 @@
  * that no message could have matched are nonpaired-recv.
  *
  * Needs the wait-state analysis (MPIPROF_WAITSTATES=on; else said in
- * Warnings, waitstates/run.c).  Calls through the mpi_f08 and Open MPI
- * Fortran bindings are not checked: one there leaves the pairing unsure,
- * and it goes quiet (no message finding after it). */
+ * Warnings, waitstates/run.c).  The Fortran bindings' wrappers call the
+ * same hooks; a buffer they cannot read (MPP_NO_BUFFER: an mpi_f08 array
+ * section, Open MPI's Fortran) has no checksum.  Where the pairing is no
+ * longer sure (a receive's status not seen, a send cancelled), the checks
+ * go quiet: no message finding after it, and Warnings say why. */
 #ifndef MPP_CHECK_MESSAGES_H
 #define MPP_CHECK_MESSAGES_H
 
@@ -76,9 +78,6 @@ void mpp_chk_freed(const mpp_reqset_t *set);
 /* MPI_Cancel: a receive's shows in its status; a send's message may then
  * never come (its record stays): the message checks go quiet. */
 void mpp_chk_cancelled(const mpp_reqset_t *set);
-/* A point-to-point call through a binding not checked (mpi_f08, Open
- * MPI's Fortran bindings): `why` names it, for Warnings (a static string). */
-void mpp_chk_msg_unseen(const char *why);
 /* Whether a receive's return code took its message: success or truncation. */
 int mpp_chk_took_message(int ret);
 

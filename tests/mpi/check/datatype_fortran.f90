@@ -1,8 +1,7 @@
 ! A Fortran INTEGER sent and a REAL received (test_check_p2p.sh): through
 ! the `use mpi` bindings (scenario fortran-datatype) the message checks see
 ! both calls, a wrong-datatype at the receive with the send as the other
-! side; through mpi_f08 (datatype_fortran_f08.f90) they cannot follow the
-! message and say so in Warnings.
+! side; through mpi_f08, datatype_fortran_f08.f90.
 program datatype_fortran
   use mpi
   implicit none
