@@ -22,7 +22,9 @@
 extern const char mpp_no_buffer[1];
 #define MPP_NO_BUFFER ((void *)mpp_no_buffer)
 
-static inline int64_t mpp_type_bytes(MPI_Datatype type)
+/* A datatype's size in bytes; -1 when MPI does not know it
+ * (MPI_DATATYPE_NULL, a freed handle). */
+static inline int64_t mpp_type_size_known(MPI_Datatype type)
 {
 #if defined(MPICH_VERSION)
     /* MPICH encodes a builtin datatype's size in its handle: kind builtin
@@ -32,12 +34,35 @@ static inline int64_t mpp_type_bytes(MPI_Datatype type)
 #endif
     MPI_Count size = 0;
 #if defined(MPP_HAVE_MPI_Type_size_c)
-    if (type == MPI_DATATYPE_NULL || PMPI_Type_size_c(type, &size) != MPI_SUCCESS)
+    if (type == MPI_DATATYPE_NULL || PMPI_Type_size_c(type, &size) != MPI_SUCCESS || size == MPI_UNDEFINED)
 #else /* MPI-3 (Open MPI 4.1) */
-    if (type == MPI_DATATYPE_NULL || PMPI_Type_size_x(type, &size) != MPI_SUCCESS)
+    if (type == MPI_DATATYPE_NULL || PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size == MPI_UNDEFINED)
 #endif
-        return 0;
+        return -1;
     return (int64_t)size;
+}
+
+/* ... for byte counts: 0 when not known. */
+static inline int64_t mpp_type_bytes(MPI_Datatype type)
+{
+    int64_t size = mpp_type_size_known(type);
+    return size < 0 ? 0 : size;
+}
+
+/* The bytes a status says were received; -1 when not known. */
+static inline int64_t mpp_status_bytes(const MPI_Status *st)
+{
+#if defined(MPICH_VERSION)
+    /* MPICH keeps them in the status (MPIR_STATUS_GET_COUNT) */
+    return (int64_t)(((uint64_t)(unsigned)(st->count_hi_and_cancelled >> 1) << (8 * sizeof(int))) +
+                     (uint64_t)(unsigned)st->count_lo);
+#elif defined(MPP_HAVE_MPI_Get_count_c)
+    MPI_Count got = 0;
+    return PMPI_Get_count_c(st, MPI_BYTE, &got) == MPI_SUCCESS && got != MPI_UNDEFINED ? (int64_t)got : -1;
+#else
+    int got = 0;
+    return PMPI_Get_count(st, MPI_BYTE, &got) == MPI_SUCCESS && got != MPI_UNDEFINED ? (int64_t)got : -1;
+#endif
 }
 
 /* Size of the world (world.h), set at the profile's start: most

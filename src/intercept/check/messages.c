@@ -119,10 +119,8 @@ static void release_scratch(void)
  * MPI about: its error would reach the program's error handler. */
 static int size_of(MPI_Datatype type)
 {
-    int size = 0;
-    if (type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS)
-        return MPI_UNDEFINED;
-    return size;
+    int64_t size = mpp_type_size_known(type);
+    return size < 0 || size > INT_MAX ? MPI_UNDEFINED : (int)size;
 }
 
 static int checksum_of(const void *buf, int64_t count, MPI_Datatype type, uint64_t *out)
@@ -240,16 +238,7 @@ static int is_poisoned(uint32_t channel) { return poisoned.count && mpp_handlema
 static void fill_recv(recv_t *r, const site_t *site, const MPI_Status *st, const void *buf, int64_t count,
                       MPI_Datatype type, int64_t capacity, mpp_signature_t sig, int padded, int ret)
 {
-    *r = (recv_t){capacity, -1, sig, 0, ret == MPI_SUCCESS ? 0 : R_TRUNCATED, *site};
-#if defined(MPP_HAVE_MPI_Get_count_c)
-    MPI_Count got = 0;
-    if (PMPI_Get_count_c(st, MPI_BYTE, &got) == MPI_SUCCESS && got != MPI_UNDEFINED)
-        r->received = got;
-#else
-    int got = 0;
-    if (PMPI_Get_count(st, MPI_BYTE, &got) == MPI_SUCCESS && got != MPI_UNDEFINED)
-        r->received = got;
-#endif
+    *r = (recv_t){capacity, mpp_status_bytes(st), sig, 0, ret == MPI_SUCCESS ? 0 : R_TRUNCATED, *site};
     int elements = 0;
     (void)count;
     if (checksums && !padded && ret == MPI_SUCCESS && type != MPI_DATATYPE_NULL && buf != MPP_NO_BUFFER &&
@@ -286,6 +275,12 @@ static void describe_type(mpp_signature_t sig, int64_t bytes, char *out, size_t 
         snprintf(out, size, "%llu x %s, %lld bytes", (unsigned long long)sig.length, what, (long long)bytes);
 }
 
+/* The send's call in this address space (asked only for a finding). */
+static uintptr_t send_site(const mpp_chk_record_t *s)
+{
+    return mpp_chk_site_address((mpp_chk_site_t){s->module, s->offset});
+}
+
 /* A message paired with its receive: what they disagree on. */
 static void paired(void *ctx, uint32_t channel, int32_t source, int32_t tag, const void *record, const void *receive)
 {
@@ -294,28 +289,28 @@ static void paired(void *ctx, uint32_t channel, int32_t source, int32_t tag, con
     const recv_t *r = receive;
     if ((r->flags & R_QUIET) || unseen || !r->site.frames || r->site.depth <= 0 || is_poisoned(channel))
         return;
-    uintptr_t other = mpp_chk_site_address((mpp_chk_site_t){s->module, s->offset});
     const site_t *at = &r->site;
     if (s->bytes > r->capacity && r->capacity >= 0)
-        mpp_check_report_at(MPP_FIND_WRONG_SEND_SIZE, -1, at->fid, at->frames, at->depth, source, s->fid, other,
+        mpp_check_report_at(MPP_FIND_WRONG_SEND_SIZE, -1, at->fid, at->frames, at->depth, source, s->fid,
+                            send_site(s),
                             "a message of %lld bytes (tag %d) into a receive buffer of %lld bytes: truncated",
                             (long long)s->bytes, tag, (long long)r->capacity);
     else if (full && s->bytes >= 0 && s->bytes < r->capacity)
-        mpp_check_report_at(MPP_FIND_INCORRECT_SEND_SIZE, -1, at->fid, at->frames, at->depth, source, s->fid, other,
-                            "a message of %lld bytes (tag %d) into a receive buffer of %lld bytes",
+        mpp_check_report_at(MPP_FIND_INCORRECT_SEND_SIZE, -1, at->fid, at->frames, at->depth, source, s->fid,
+                            send_site(s), "a message of %lld bytes (tag %d) into a receive buffer of %lld bytes",
                             (long long)s->bytes, tag, (long long)r->capacity);
     mpp_signature_t sent = {s->sig_hash, s->sig_length, s->sig_basic};
     if (full && s->sig_basic != -2 && r->sig.basic != -2 && mpp_sig_compare(sent, r->sig) == MPP_SIG_DIFFER) {
         char a[64], b[64];
         describe_type(sent, s->bytes, a, sizeof a);
         describe_type(r->sig, r->capacity, b, sizeof b);
-        mpp_check_report_at(MPP_FIND_WRONG_DATATYPE, -1, at->fid, at->frames, at->depth, source, s->fid, other,
+        mpp_check_report_at(MPP_FIND_WRONG_DATATYPE, -1, at->fid, at->frames, at->depth, source, s->fid, send_site(s),
                             "the type signatures of the send (%s) and of this receive (%s) differ (tag %d)", a, b,
                             tag);
     }
     if ((s->flags & MPP_CHK_RECORD_CHECKSUM) && (r->flags & R_CHECKSUM) && s->bytes == r->received &&
         s->checksum != r->checksum)
-        mpp_check_report_at(MPP_FIND_RECV_CHECKSUM, -1, at->fid, at->frames, at->depth, source, s->fid, other,
+        mpp_check_report_at(MPP_FIND_RECV_CHECKSUM, -1, at->fid, at->frames, at->depth, source, s->fid, send_site(s),
                             "the %lld bytes received (tag %d) differ from those the send had when it was called",
                             (long long)s->bytes, tag);
 }
