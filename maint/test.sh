@@ -149,7 +149,8 @@ fewer_runs="MPIPROF_TEST_NOFP_RUNS=10 MPIPROF_TEST_IDUP_RUNS=3 MPIPROF_TEST_FAUL
 #   (check-*), the wrappers and their counts and bytes, the preloaded and
 #   Fortran bindings, the request and communicator paths of the wait
 #   states, its own signal handlers and MPI_Abort under the fault paths,
-#   threads, the trace's MPI events and the comparison with MPICH.
+#   threads, the trace's MPI events, the comparison with MPICH and the
+#   message checks through its Fortran bindings.
 #   sanitizer: the profiler's own code on every path, once: the unit
 #   tests, the wrappers, each wait-state exchange, trace writing and
 #   analysis, the fault and hang paths, threads, sessions, counters,
@@ -164,7 +165,8 @@ openmpi_tests="tests/check-mpi-coverage.sh tests/check-exports.sh tests/check-he
     tests/mpi/waitstates/test_waitstates_comms.sh tests/mpi/waitstates/test_mixed_completion.sh
     tests/mpi/faults/test_fault_signal.sh tests/mpi/faults/test_fault_crash.sh tests/mpi/faults/test_fault_abort.sh
     tests/mpi/faults/test_fault_exit.sh tests/mpi/hangs/test_hang_short.sh tests/mpi/threads/test_threads.sh
-    tests/mpi/trace/test_trace.sh tests/mpi/sessions/test_sessions.sh tests/mpi/compare/test_cross_mpi.sh"
+    tests/mpi/trace/test_trace.sh tests/mpi/sessions/test_sessions.sh tests/mpi/compare/test_cross_mpi.sh
+    tests/mpi/check/test_check_p2p.sh"
 sanitizer_tests="tests/unit/check_units
     tests/mpi/callsites/test_known_counts.sh tests/mpi/callsites/test_persistent_bytes.sh
     tests/mpi/waitstates/test_waitstates_p2p_kinds.sh tests/mpi/waitstates/test_waitstates_collective.sh

@@ -55,9 +55,16 @@ program datatype_fortran_f08
     call MPI_Allreduce(MPI_IN_PLACE, isum, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
     call MPI_Ibcast(jbuf, 8, MPI_INTEGER, 1, MPI_COMM_WORLD, reqs(2))
     call MPI_Wait(reqs(2), MPI_STATUS_IGNORE)
-    call MPI_Bcast_init(ibuf, 8, MPI_INTEGER, 0, MPI_COMM_WORLD, MPI_INFO_NULL, reqs(2))
-    call MPI_Start(reqs(2))
-    call MPI_Wait(reqs(2), MPI_STATUS_IGNORE)
+    ! persistent (MPI-3: Open MPI 4.1 has no persistent collectives)
+    if (rank == 0) then
+      call MPI_Send_init(ibuf, 8, MPI_INTEGER, 1, 7, MPI_COMM_WORLD, reqs(2))
+    else
+      call MPI_Recv_init(jbuf, 8, MPI_INTEGER, 0, 7, MPI_COMM_WORLD, reqs(2))
+    end if
+    do i = 1, 2
+      call MPI_Start(reqs(2))
+      call MPI_Wait(reqs(2), MPI_STATUS_IGNORE)
+    end do
     call MPI_Request_free(reqs(2))
   end select
   print '(a,i0)', 'rank done: ', rank
