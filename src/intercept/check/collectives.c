@@ -86,8 +86,8 @@ static void give_part(mpp_cc_values_t *v, int64_t count, MPI_Datatype type)
 {
     if (!type || type == MPI_DATATYPE_NULL || count < 0)
         return;
-    int size = 0;
-    if (PMPI_Type_size(type, &size) != MPI_SUCCESS || size == MPI_UNDEFINED)
+    int64_t size = mpp_type_size_known(type);
+    if (size < 0)
         return;
     mpp_cc_give(v, MPP_CC_SIZE, count * size);
     if (!full)

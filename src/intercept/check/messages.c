@@ -114,13 +114,13 @@ static void release_scratch(void)
     scratch_size = 0;
 }
 
-/* A datatype's size, MPI_UNDEFINED when not known.  MPI_DATATYPE_NULL (legal
- * with no element: MPI_Send(NULL, 0, MPI_DATATYPE_NULL, ...)) is not asked
- * MPI about: its error would reach the program's error handler. */
-static int size_of(MPI_Datatype type)
+/* The bytes of count x type, -1 when the type's size is not known
+ * (MPI_DATATYPE_NULL, legal with no element, is not asked MPI about: its
+ * error would reach the program's error handler). */
+static int64_t bytes_of(int64_t count, MPI_Datatype type)
 {
     int64_t size = mpp_type_size_known(type);
-    return size < 0 || size > INT_MAX ? MPI_UNDEFINED : (int)size;
+    return size < 0 ? -1 : count * size;
 }
 
 static int checksum_of(const void *buf, int64_t count, MPI_Datatype type, uint64_t *out)
@@ -159,10 +159,7 @@ static void make_record(const mpp_call_t *c, uint32_t channel, int tag, int64_t 
                         mpp_chk_record_t *r, int *padded)
 {
     mpp_chk_site_t at = mpp_chk_site_of(c->cell ? c->cell->frames[0] : 0);
-    int size = size_of(type);
-    *r = (mpp_chk_record_t){channel, tag, c->fid, at.module, at.offset, -1, 0, 0, -2, 0, 0};
-    if (size != MPI_UNDEFINED)
-        r->bytes = count * size;
+    *r = (mpp_chk_record_t){channel, tag, c->fid, at.module, at.offset, bytes_of(count, type), 0, 0, -2, 0, 0};
     *padded = 1;
     if (full || checksums) {
         mpp_chk_sig_t s = mpp_chk_signature(type, count);
@@ -337,12 +334,10 @@ static void blocking_receive(const mpp_call_t *c, mpp_comm_t *cm, const MPI_Stat
 {
     if (!cm || !cm->id)
         return;
-    int size = size_of(type);
     mpp_chk_sig_t s = full || checksums ? mpp_chk_signature(type, count) : (mpp_chk_sig_t){{0, 0, -2}, 1};
     site_t site = site_of(c);
     recv_t r;
-    fill_recv(&r, &site, st, buf, count, type, size == MPI_UNDEFINED ? -1 : count * size, s.sig,
-              s.padded || s.sig.basic == -2, ret);
+    fill_recv(&r, &site, st, buf, count, type, bytes_of(count, type), s.sig, s.padded || s.sig.basic == -2, ret);
     take();
     received(cm, 0, st, &r);
     give();
@@ -375,7 +370,6 @@ static void track_receive(const mpp_call_t *c, mpp_comm_t *cm, int source, int t
 {
     if (!cm || !cm->id || request == MPI_REQUEST_NULL || !c->new_request || source == MPI_PROC_NULL)
         return;
-    int size = size_of(type);
     mpp_chk_sig_t s = full || checksums ? mpp_chk_signature(type, count) : (mpp_chk_sig_t){{0, 0, -2}, 1};
     req_t q = {.kind = kind,
                .comm = cm,
@@ -386,7 +380,7 @@ static void track_receive(const mpp_call_t *c, mpp_comm_t *cm, int source, int t
                .buf = buf,
                .count = count,
                .type = type,
-               .bytes = size == MPI_UNDEFINED ? -1 : count * size,
+               .bytes = bytes_of(count, type),
                .sig = s.sig,
                .padded = s.padded || s.sig.basic == -2,
                .site = site_of(c)};

@@ -3,6 +3,7 @@
 #include "gen/mpi_declared.h"
 #include "intercept/check/signatures.h"
 #include "intercept/handle_keys.h"
+#include "intercept/wrapper_support.h"
 #include "util/handlemap.h"
 
 /* The predefined datatypes: their class, sized by MPI_Type_size where the
@@ -101,18 +102,10 @@ static const named_t named[] = {
 static mpp_handlemap_t named_map; /* handle -> mpp_chk_sig_t, read only once made */
 static int keyval = MPI_KEYVAL_INVALID;
 
-static int64_t type_size(MPI_Datatype type)
-{
-    int size = 0;
-    if (PMPI_Type_size(type, &size) != MPI_SUCCESS || size == MPI_UNDEFINED)
-        return -1;
-    return size;
-}
-
 static mpp_chk_sig_t of_named(const named_t *n)
 {
     mpp_chk_sig_t s = {mpp_sig_empty(), 0};
-    int64_t size = type_size(n->type);
+    int64_t size = mpp_type_size_known(n->type);
     int cls = -1;
     switch (n->kind) {
     case K_ANY:
@@ -233,7 +226,8 @@ static mpp_chk_sig_t of_derived(MPI_Datatype type, int depth)
             s = of_struct(ints, types, nd, depth);
         } else if (nd == 1) {
             mpp_chk_sig_t old = part(types[0], depth);
-            int64_t size = type_size(type), old_size = old.sig.basic == -2 ? -1 : type_size(types[0]);
+            int64_t size = mpp_type_size_known(type),
+                    old_size = old.sig.basic == -2 ? -1 : mpp_type_size_known(types[0]);
             if (old.sig.length == 0)
                 s = old;
             else if (size >= 0 && old_size > 0 && size % old_size == 0)
@@ -252,7 +246,7 @@ static mpp_chk_sig_t of_derived(MPI_Datatype type, int depth)
 /* MPI_Type_create_f90_*: a basic type of its size. */
 static mpp_chk_sig_t of_f90(MPI_Datatype type, int combiner)
 {
-    int64_t size = type_size(type);
+    int64_t size = mpp_type_size_known(type);
     int kind = combiner == MPI_COMBINER_F90_REAL      ? K_FLOAT
                : combiner == MPI_COMBINER_F90_COMPLEX ? K_COMPLEX
                                                       : K_SIGNED;
