@@ -47,7 +47,13 @@ status=$?
 set -e
 if [ "${MPI_FAMILY:-mpich}" = mpich ]; then
     [ "$status" -eq 6 ] || fail "off: exit status $status, expected 6: $(cat off.err)"
-    grep -q "Fatal error in internal_Send" off.err || fail "off: not MPICH's own message: $(cat off.err)"
+    # MPICH's own words, not the profiler's ("Fatal error in MPI_Send: ...").
+    # MPICH's message itself is lost about 1 run in 30, without the profiler
+    # too (the process aborts before hydra forwards its stderr), so its
+    # absence is no failure; the status and the missing protocol still show
+    # whose handler ran.
+    ! grep -q "^Fatal error in MPI_Send" off.err || fail "off: the profiler's message, not MPICH's own: $(cat off.err)"
+    [ ! -s off.err ] || grep -q "Fatal error in internal_Send" off.err || fail "off: not MPICH's own message: $(cat off.err)"
 fi
 [ ! -e off.prof.partial.0 ] || fail "off: a partial protocol was written"
 mpirun_2 off-get.out off-get.err env MPIPROF_CHECK=off MPIPROF_OUTPUT="$tmp/off-get.prof" ./errors get-errhandler
