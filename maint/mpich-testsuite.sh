@@ -256,6 +256,13 @@ configure_suite() {
 }
 
 build_suite() {
+    if [ -n "$only" ]; then # the chosen tests' programs are built when chosen (--make below)
+        say "building the suite's libraries (util, dtpools) for the tests of --only"
+        for d in util dtpools; do
+            [ ! -d "$build/$d" ] || (cd "$build/$d" && make -k -j2) >> "$workdir/make.log" 2>&1 || true
+        done
+        return
+    fi
     say "building (make -k; a test that does not build is left out)"
     (cd "$build" && make -k -j2) > "$workdir/make.log" 2>&1 || true
     # f08 is in no SUBDIRS (runtests builds it on demand): build it too

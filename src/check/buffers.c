@@ -298,6 +298,8 @@ typedef struct {
     uint64_t lo, hi;
     int written;
     size_t left, budget; /* candidates still to look at */
+    mpp_pending_accept_fn accept;
+    void *arg;
     uint32_t hit;
 } query_t;
 
@@ -311,7 +313,8 @@ static void visit(mpp_pending_t *p, uint32_t t, query_t *q)
         return; /* the nodes to the right begin further still */
     if (n->hi > q->lo) {
         q->left--;
-        if ((q->written || (n->flags & MPP_PENDING_WRITTEN)) && mpp_span_overlap(q->s, &n->span, q->budget) == 1) {
+        if ((q->written || (n->flags & MPP_PENDING_WRITTEN)) && (!q->accept || q->accept(p, t, q->arg)) &&
+            mpp_span_overlap(q->s, &n->span, q->budget) == 1) {
             q->hit = t;
             return;
         }
@@ -322,7 +325,13 @@ static void visit(mpp_pending_t *p, uint32_t t, query_t *q)
 uint32_t mpp_pending_conflict(mpp_pending_t *p, const mpp_span_t *s, int written, size_t max_candidates,
                               size_t budget)
 {
-    query_t q = {.s = s, .written = written, .left = max_candidates, .budget = budget};
+    return mpp_pending_conflict_if(p, s, written, max_candidates, budget, NULL, NULL);
+}
+
+uint32_t mpp_pending_conflict_if(mpp_pending_t *p, const mpp_span_t *s, int written, size_t max_candidates,
+                                 size_t budget, mpp_pending_accept_fn accept, void *arg)
+{
+    query_t q = {.s = s, .written = written, .left = max_candidates, .budget = budget, .accept = accept, .arg = arg};
     if (!p->root || !mpp_span_hull(s, &q.lo, &q.hi))
         return 0;
     visit(p, p->root, &q);

@@ -64,6 +64,10 @@ void mpp_pending_remove(mpp_pending_t *p, uint64_t handle, void (*each)(mpp_pend
  * each, an undecided comparison counting as none). */
 uint32_t mpp_pending_conflict(mpp_pending_t *p, const mpp_span_t *s, int written, size_t max_candidates,
                               size_t budget);
+/* The same among the entries `accept` takes (NULL: all). */
+typedef int (*mpp_pending_accept_fn)(mpp_pending_t *p, uint32_t id, void *arg);
+uint32_t mpp_pending_conflict_if(mpp_pending_t *p, const mpp_span_t *s, int written, size_t max_candidates,
+                                 size_t budget, mpp_pending_accept_fn accept, void *arg);
 /* Entries, and the bytes the structure holds. */
 size_t mpp_pending_count(const mpp_pending_t *p);
 size_t mpp_pending_bytes(const mpp_pending_t *p);

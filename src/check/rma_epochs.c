@@ -9,6 +9,7 @@ static void release(mpp_epoch_win_t *w)
 {
     free(w->locked); /* (pending shares its allocation) */
     free(w->requests);
+    free(w->world);
 }
 
 void mpp_epochs_init(mpp_epochs_t *e)

@@ -5,7 +5,8 @@
  * and the call that opened each kind of epoch, to name at MPI_Win_free or
  * MPI_Finalize.  A window whose creation was not seen is not here, and one
  * whose epoch calls went by unseen is `blind`: neither is ever reported.
- * About 150 bytes a window and two bits a process of its group.  No MPI,
+ * About 170 bytes a window and two bits a process of its group (at full,
+ * four bytes more: its MPI_COMM_WORLD rank).  No MPI,
  * no lock: the caller's (intercept/check/rma.c). */
 #ifndef MPP_CHECK_RMA_EPOCHS_H
 #define MPP_CHECK_RMA_EPOCHS_H
@@ -36,6 +37,11 @@ typedef struct {
     uint64_t *requests;        /* [2 * nrequests]: the R-forms' request handles and targets (full) */
     uint32_t nrequests, request_capacity;
     mpp_epoch_site_t site[MPP_NEPOCHS];
+    /* rma-conflict between origins (full): the window's name every member
+     * gave it (0: none), the fences so far (the fence epoch's number),
+     * each member's MPI_COMM_WORLD rank (NULL: the identity) */
+    uint64_t id, fences;
+    int32_t *world;
 } mpp_epoch_win_t;
 
 typedef struct {

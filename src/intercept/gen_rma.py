@@ -59,9 +59,27 @@ def before(fn, view):
             "    }"]
 
 
+# what an operation does to its target's bytes (check/rma_conflicts.h)
+READS, WRITES = ("Get", "Rget"), ("Put", "Rput")
+
+
+def access(fn, view):
+    """After a one-sided operation went to MPI (full): the bytes of its
+    target it accesses, for rma-conflict between origins (rma_between.c)."""
+    base = fn.name[4:-2] if fn.name.endswith("_c") else fn.name[4:]
+    kind = "MPP_RMA_READ" if base in READS else "MPP_RMA_WRITE" if base in WRITES else "MPP_RMA_ACCUMULATE"
+    count = view("target_count") if "target_count" in fn.by_name else "1"
+    datatype = view("target_datatype" if "target_datatype" in fn.by_name else "datatype")
+    return ["    if (MPP_CHECKS_ON(MPP_CHECK_FULL) && %s)" % view.ok,
+            "        mpp_check_rma_access(&call, %s, %s, %s, %s, %s, %s);"
+            % (view("win"), target(fn, view), view("target_disp"), count, datatype, kind)]
+
+
 def after(fn, view):
     role = role_of(fn)
-    if not role or role == "rma-op":
+    if role == "rma-op":
+        return access(fn, view)
+    if not role:
         return []
     on = "MPP_CHECKS_ON(MPP_CHECK_BASIC) && %s" % view.ok
     if role == "rma-new":

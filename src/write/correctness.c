@@ -21,7 +21,8 @@ static const char *checks_of(int level)
     case MPP_CHECK_FULL:
         return "requests, handles, unpaired messages, collectives (operation, root, reduction, size, type "
                "signature), thread level, calls outside MPI, MPI errors, RMA epochs, arguments, overlapping buffers "
-               "(RMA origin buffers too), message sizes and type signatures";
+               "(RMA origin buffers too), RMA accesses of one fence epoch between origins, message sizes and type "
+               "signatures";
     default:
         return "unknown";
     }

@@ -29,6 +29,7 @@ enum {
     MPP_COMM_ID_WORLD = 1,
     MPP_COMM_ID_SELF = 2,
     MPP_COMM_ID_CONTROL = 3, /* the profiler's own rounds at MPI_Finalize */
+    MPP_COMM_ID_RMA = 4,     /* no communicator: the checks' records of one-sided accesses (check/rma_between.c) */
     MPP_COMM_ID_FIRST = 16   /* derived ids are never below */
 };
 

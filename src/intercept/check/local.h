@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "attribute/thread_state.h"
+#include "check/rma_conflicts.h" /* MPP_RMA_READ, ... for the wrappers */
 #include "intercept/handle_keys.h"
 #include "intercept/wrapper_support.h"
 
@@ -126,5 +127,25 @@ void mpp_check_rma_after(const mpp_call_t *c, int event, MPI_Win win, int rank, 
 void mpp_check_rma_unseen(MPI_Win win, int frees);
 /* The end of the run: at MPI_Finalize (`finalize`), the epochs left open. */
 void mpp_check_rma_end(int finalize);
+/* A one-sided operation went to MPI (full): the bytes of its target it
+ * accesses (kind: MPP_RMA_READ, _WRITE, _ACCUMULATE of
+ * check/rma_conflicts.h), for rma-conflict between origins. */
+void mpp_check_rma_access(const mpp_call_t *c, MPI_Win win, int rank, MPI_Aint disp, int64_t count, MPI_Datatype type,
+                          int kind);
+
+/* --- rma_between.c: rma-conflict between origins (rma.c's windows) --- */
+void mpp_rma_between_start(int locking);
+/* A window made over comm of `size` processes: its name on every member
+ * (0: none), each member's MPI_COMM_WORLD rank in *world (NULL: the
+ * identity; the caller's to free). */
+uint64_t mpp_rma_between_new(MPI_Win win, MPI_Comm comm, uint32_t size, int32_t **world);
+/* Records of an operation's accesses to its target (an MPI_COMM_WORLD
+ * rank) in fence epoch `epoch` of the window named `window`. */
+void mpp_rma_between_access(const mpp_call_t *c, uint64_t window, uint64_t epoch, int target, MPI_Aint disp,
+                            int64_t count, MPI_Datatype type, int kind);
+/* A record from MPI_COMM_WORLD rank source (messages.c, channel
+ * MPP_COMM_ID_RMA). */
+void mpp_rma_between_record(int source, const void *record);
+void mpp_rma_between_end(int finalize);
 
 #endif

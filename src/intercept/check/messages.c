@@ -3,9 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accumulate/waitstates/commids.h"
 #include "check/msgpair.h"
 #include "context/config.h"
 #include "gen/mpi_declared.h"
+#include "intercept/check/local.h"
 #include "intercept/check/messages.h"
 #include "intercept/check/run.h"
 #include "intercept/check/signatures.h"
@@ -551,7 +553,10 @@ static void replay(int source, const unsigned char *data, int n)
     for (int k = 0; k < n; k++) {
         mpp_chk_record_t r;
         memcpy(&r, data + (size_t)k * sizeof r, sizeof r);
-        mpp_msgpair_record(&pairs, r.comm, source, r.tag, &r);
+        if (r.comm == MPP_COMM_ID_RMA) /* a one-sided access, no message (rma_between.c) */
+            mpp_rma_between_record(source, data + (size_t)k * sizeof r);
+        else
+            mpp_msgpair_record(&pairs, r.comm, source, r.tag, &r);
     }
     give();
 }

@@ -5,8 +5,10 @@
  * error is then not an mpi-error of its own.  At full, the origin buffers
  * of the one-sided operations are pending in the buffer checks until
  * their epoch closes, a flush, or their request completes (rma-conflict:
- * buffers.c). */
+ * buffers.c), and the target bytes of those of a fence epoch go to their
+ * target to be compared with other origins' (rma-conflict: rma_between.c). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "check/rma_epochs.h"
 #include "gen/function_table.h"
@@ -34,6 +36,7 @@ void mpp_check_rma_start(int locking)
     full = (mpp_check_level & MPP_CHECK_LEVEL) >= MPP_CHECK_FULL;
     started = 1;
     mpp_mt_give(&lock);
+    mpp_rma_between_start(locking);
 }
 
 static mpp_epoch_win_t *window(MPI_Win win) { return started ? mpp_epochs_get(&epochs, MPP_HANDLE_KEY(win)) : NULL; }
@@ -101,10 +104,36 @@ void mpp_check_rma_new(MPI_Win win, MPI_Comm comm)
     int size = 0;
     if (win == MPI_WIN_NULL || comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &size) != MPI_SUCCESS || size <= 0)
         return;
+    int32_t *world = NULL;
+    uint64_t id = full ? mpp_rma_between_new(win, comm, (uint32_t)size, &world) : 0;
     mpp_mt_take(&lock);
-    if (started)
-        (void)mpp_epochs_add(&epochs, MPP_HANDLE_KEY(win), (uint32_t)size);
+    mpp_epoch_win_t *w = started ? mpp_epochs_add(&epochs, MPP_HANDLE_KEY(win), (uint32_t)size) : NULL;
+    if (w) {
+        w->id = id;
+        w->world = world;
+    } else {
+        free(world);
+    }
     mpp_mt_give(&lock);
+}
+
+void mpp_check_rma_access(const mpp_call_t *c, MPI_Win win, int rank, MPI_Aint disp, int64_t count, MPI_Datatype type,
+                          int kind)
+{
+    uint64_t id = 0, epoch = 0;
+    int target = -1;
+    mpp_mt_take(&lock);
+    const mpp_epoch_win_t *w = window(win);
+    /* a fence epoch alone (above): no lock, lock_all or start open */
+    if (w && w->id && !w->blind && w->fence && !w->open[MPP_EPOCH_LOCK] && !w->open[MPP_EPOCH_LOCK_ALL] &&
+        !w->open[MPP_EPOCH_START] && rank >= 0 && (uint32_t)rank < w->size) {
+        id = w->id;
+        epoch = w->fences;
+        target = w->world ? w->world[rank] : rank;
+    }
+    mpp_mt_give(&lock);
+    if (id && target >= 0) /* outside the lock: the record goes by the wait states' exchange, under its own */
+        mpp_rma_between_access(c, id, epoch, target, disp, count, type, kind);
 }
 
 /* What the call would do wrong to w's epochs (into `what`), and the call
@@ -173,6 +202,7 @@ void mpp_check_rma_after(const mpp_call_t *c, int event, MPI_Win win, int rank, 
     switch (w ? event : -1) {
     case MPP_RMA_FENCE: /* (MPI_MODE_NOPRECEDE and the others: assertions only) */
         w->fence = !(arg & MPI_MODE_NOSUCCEED);
+        w->fences++;
         release(w, -1);
         break;
     case MPP_RMA_START:
@@ -252,4 +282,5 @@ void mpp_check_rma_end(int finalize)
         mpp_epochs_free(&epochs);
     started = 0;
     mpp_mt_give(&lock);
+    mpp_rma_between_end(finalize);
 }

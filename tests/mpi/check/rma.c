@@ -106,6 +106,60 @@ static void conflicts(const char *s)
     free_window();
 }
 
+/* --- rma-conflict between origins: two processes access the same bytes
+ * of rank 0's window in one fence epoch; the finding is rank 0's (the
+ * target's), at the write, the other access its other side --- */
+
+static void between_origins(const char *s)
+{
+    int v[2] = {rank, rank}, got[2];
+    make_window();
+    MPI_Win_fence(0, win);
+    if (!strcmp(s, "put-put-origins")) {
+        if (rank == 0)
+            MPI_Put(v, 2, MPI_INT, 0, 4, 2, MPI_INT, win); /* label put-by-0 */
+        else
+            MPI_Put(v, 2, MPI_INT, 0, 5, 2, MPI_INT, win); /* expect put-put-origins: rma-conflict ranks=0 other=put-by-0 */
+    }
+    if (!strcmp(s, "get-put-origins")) {
+        if (rank == 0)
+            MPI_Put(v, 1, MPI_INT, 0, 8, 1, MPI_INT, win); /* expect get-put-origins: rma-conflict ranks=0 other=get-by-1 */
+        else
+            MPI_Get(got, 2, MPI_INT, 0, 7, 2, MPI_INT, win); /* label get-by-1 */
+    }
+    MPI_Win_fence(0, win);
+    free_window();
+}
+
+/* The same bytes of rank 0's window from both processes, legally: gets
+ * together, accumulates together, puts into the bytes between the other's
+ * (a strided datatype: its gaps are not its bytes), puts in different
+ * fence epochs, and in a passive-target epoch (not compared). */
+static void origins_legal(void)
+{
+    int v[8] = {rank, rank, rank, rank, rank, rank, rank, rank}, got[2];
+    MPI_Datatype every_other;
+    MPI_Type_vector(4, 1, 2, MPI_INT, &every_other);
+    MPI_Type_commit(&every_other);
+    make_window();
+    MPI_Win_fence(0, win);
+    MPI_Get(got, 2, MPI_INT, 0, 50, 2, MPI_INT, win);
+    MPI_Accumulate(v, 2, MPI_INT, 0, 52, 2, MPI_INT, MPI_SUM, win);
+    MPI_Put(v, 4, MPI_INT, 0, 54 + rank, 1, every_other, win);
+    MPI_Win_fence(0, win);
+    if (rank == 0)
+        MPI_Put(v, 2, MPI_INT, 0, 50, 2, MPI_INT, win);
+    MPI_Win_fence(0, win);
+    if (rank == 1)
+        MPI_Put(v, 2, MPI_INT, 0, 50, 2, MPI_INT, win);
+    MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+    MPI_Put(v, 2, MPI_INT, 0, 50, 2, MPI_INT, win);
+    MPI_Win_unlock(0, win);
+    MPI_Type_free(&every_other);
+    free_window();
+}
+
 /* MPI_Finalize with lock_all's epoch open, on a window MPI_Win_free would
  * refuse to free (a dynamic one, with no memory attached: MPICH's UCX
  * device ends in an assertion at MPI_Finalize over a window left with
@@ -247,6 +301,8 @@ int main(int argc, char **argv)
     const char *s = argc > 1 ? argv[1] : "legal-rma";
     if (!strcmp(s, "finalize-locked")) {
         finalize_locked();
+    } else if (strstr(s, "-origins")) {
+        between_origins(s);
     } else if (strstr(s, "-origin")) {
         conflicts(s);
     } else if (!strcmp(s, "legal-rma")) {
@@ -254,6 +310,7 @@ int main(int argc, char **argv)
         pscw_epochs();
         passive_epochs();
         dynamic_and_shared();
+        origins_legal();
     } else {
         epochs(s);
     }

@@ -29,6 +29,13 @@ done
 for s in recv-into-put-origin get-into-put-origin rput-origin-reused; do
     run_scenario rma "$srcdir/rma.c" "$s" full
 done
+# rma-conflict between origins at full: both processes put to the same
+# bytes of rank 0's window in one fence epoch, or one gets what the other
+# puts (legal-rma: gets together, accumulates together, strided puts
+# between each other's bytes, other epochs, a lock: none)
+for s in put-put-origins get-put-origins; do
+    run_scenario rma "$srcdir/rma.c" "$s" full
+done
 run_scenario rma "$srcdir/rma.c" legal-rma basic
 run_scenario rma "$srcdir/rma.c" legal-rma full
 echo "PASS: check_rma"

@@ -1,0 +1,229 @@
+/* rma-conflict between origins (MPIPROF_CHECK=full, correctness.md).
+ * Each one-sided operation of a fence epoch sends its target a record of
+ * the bytes it accesses there, by the exchange that carries the message
+ * checks' records (messages.h: 64 bytes, in their batches, under the
+ * channel MPP_COMM_ID_RMA that no communicator has); the target compares
+ * the records of one epoch of its window from different origins
+ * (check/rma_conflicts.h).  A conflict is a finding of the target process
+ * at the call of the record that came second, with the first one's call
+ * as the other side (both calls are on origins: their stacks are the one
+ * frame a record carries, as for nonpaired-send).
+ *
+ * The members name a window alike without a message: its communicator's
+ * id (commids.h, which every member derives by itself) with the number of
+ * windows the process made over it; a fence epoch is the number of
+ * fences before it, which every member counts alike (MPI_Win_fence is
+ * collective).  The target turns a displacement into bytes with its own
+ * displacement unit.  Only fence epochs are compared: a passive-target or
+ * PSCW epoch has no point that every origin and the target share, after
+ * which their records could be told apart from the next epoch's. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "accumulate/waitstates/commids.h"
+#include "check/rma_conflicts.h"
+#include "gen/function_table.h"
+#include "intercept/check/datatypes.h"
+#include "intercept/check/local.h"
+#include "intercept/check/messages.h"
+#include "intercept/check/run.h"
+#include "intercept/check/sites.h"
+#include "intercept/comms.h"
+#include "intercept/waitstates/hooks.h"
+#include "util/handlemap.h"
+#include "util/mt_lock.h"
+#include "util/warnings.h"
+
+/* What travels per contiguous range an operation accesses (the size of
+ * a message's record, mpp_chk_record_t, whose first field is the same). */
+typedef struct {
+    uint32_t channel; /* MPP_COMM_ID_RMA */
+    uint32_t kind;    /* MPP_RMA_READ, ... */
+    uint32_t fid, module;
+    uint64_t offset;  /* its call site (sites.h) */
+    uint64_t window;  /* the window's name (above) */
+    uint64_t epoch;   /* its fence epoch */
+    int64_t disp;     /* in the target's displacement units */
+    int64_t lo, len;  /* bytes [disp * unit + lo, + len) */
+} record_t;
+
+_Static_assert(sizeof(record_t) == sizeof(mpp_chk_record_t), "an access travels as a message's record");
+
+/* Past this many contiguous ranges (a strided target datatype) an
+ * operation is not compared: counted, said in Warnings. */
+#define MAX_RANGES 8
+
+static int on;
+static mpp_mt_lock_t lock = MPP_MT_LOCK_INITIALIZER;
+static mpp_handlemap_t made;  /* communicator id -> windows made over it (uint64_t) */
+static mpp_handlemap_t units; /* window name -> this process's displacement unit (int64_t), for the run */
+static mpp_rma_conflicts_t conflicts;
+static uint64_t skipped; /* operations not compared (datatype, no name) */
+
+void mpp_rma_between_start(int locking)
+{
+    on = (mpp_check_level & MPP_CHECK_LEVEL) >= MPP_CHECK_FULL;
+    lock.on = locking;
+    if (!on)
+        return;
+    mpp_handlemap_init(&made, sizeof(uint64_t));
+    mpp_handlemap_init(&units, sizeof(int64_t));
+    mpp_rma_conflicts_init(&conflicts);
+    skipped = 0;
+}
+
+static uint64_t mix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    return h ^ (h >> 33);
+}
+
+uint64_t mpp_rma_between_new(MPI_Win win, MPI_Comm comm, uint32_t size, int32_t **world)
+{
+    *world = NULL;
+    mpp_comm_t *cm = on ? mpp_comm_get(comm) : NULL;
+    int *unit = NULL, flag = 0;
+    if (!cm || cm->id == MPP_COMM_ID_NONE || cm->inter || (uint32_t)cm->size != size ||
+        PMPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &unit, &flag) != MPI_SUCCESS || !flag || !unit)
+        return 0;
+    if (cm->world) {
+        if (!(*world = malloc(size * sizeof **world)))
+            return 0;
+        for (uint32_t r = 0; r < size; r++)
+            (*world)[r] = cm->world[r];
+    }
+    uint64_t id = 0;
+    mpp_mt_take(&lock);
+    int inserted;
+    uint64_t *n = mpp_handlemap_put(&made, cm->id, &inserted);
+    int64_t *u = NULL;
+    if (n) {
+        id = mix(cm->id * 0x9E3779B97F4A7C15ull + ++*n) | 1;
+        u = mpp_handlemap_put(&units, id, &inserted);
+    }
+    if (u)
+        *u = *unit;
+    mpp_mt_give(&lock);
+    if (!u) {
+        free(*world);
+        *world = NULL;
+        return 0;
+    }
+    return id;
+}
+
+/* The contiguous ranges of `count` elements of layout l, merged where
+ * they touch: how many (MAX_RANGES + 1: too many). */
+static int ranges_of(const mpp_layout_t *l, int64_t count, int64_t *lo, int64_t *len)
+{
+    if (l->n == 1 && l->blocks[0].len == l->extent) { /* side by side: one range */
+        lo[0] = l->blocks[0].off;
+        return __builtin_mul_overflow(count, l->extent, &len[0]) ? MAX_RANGES + 1 : 1;
+    }
+    int n = 0;
+    for (int64_t i = 0; i < count; i++)
+        for (uint32_t b = 0; b < l->n; b++) {
+            int64_t at = i * l->extent + l->blocks[b].off;
+            if (n && lo[n - 1] + len[n - 1] == at) {
+                len[n - 1] += l->blocks[b].len;
+                continue;
+            }
+            if (n == MAX_RANGES)
+                return MAX_RANGES + 1;
+            lo[n] = at;
+            len[n++] = l->blocks[b].len;
+        }
+    return n;
+}
+
+void mpp_rma_between_access(const mpp_call_t *c, uint64_t window, uint64_t epoch, int target, MPI_Aint disp,
+                            int64_t count, MPI_Datatype type, int kind)
+{
+    if (count <= 0)
+        return;
+    mpp_layout_t *l = count <= INT32_MAX ? mpp_chk_layout(type) : NULL;
+    int64_t lo[MAX_RANGES], len[MAX_RANGES];
+    int n = l ? ranges_of(l, count, lo, len) : MAX_RANGES + 1;
+    if (l)
+        mpp_layout_unref(l);
+    if (n > MAX_RANGES) {
+        mpp_mt_take(&lock);
+        skipped++;
+        mpp_mt_give(&lock);
+        return;
+    }
+    mpp_chk_site_t at = mpp_chk_site_of(c->cell ? c->cell->frames[0] : 0);
+    for (int k = 0; k < n; k++) {
+        record_t r = {MPP_COMM_ID_RMA, (uint32_t)kind, c->fid, at.module, at.offset, window, epoch, disp, lo[k],
+                      len[k]};
+        mpp_ws_check_record(target, &r);
+    }
+}
+
+static const char *kind_word(uint32_t kind)
+{
+    return kind == MPP_RMA_READ ? "read" : kind == MPP_RMA_WRITE ? "write" : "accumulate";
+}
+
+/* The finding of two accesses that conflict, named alike whichever came
+ * first: at the write (a put, else an accumulate; of two alike, the
+ * higher origin's), the other access its other side. */
+static int weight(const mpp_rma_access_t *a)
+{
+    return a->kind == MPP_RMA_WRITE ? 2 : a->kind == MPP_RMA_ACCUMULATE;
+}
+
+static void report(uint64_t at, int64_t len, const mpp_rma_access_t *a, const mpp_rma_access_t *b)
+{
+    if (weight(b) > weight(a) || (weight(b) == weight(a) && b->origin > a->origin)) {
+        const mpp_rma_access_t *t = a;
+        a = b, b = t;
+    }
+    uintptr_t frame = mpp_chk_site_address((mpp_chk_site_t){a->module, a->offset});
+    if (!frame)
+        return;
+    mpp_check_report_at(MPP_FIND_RMA_CONFLICT, -1, a->fid, &frame, 1, b->origin, b->fid,
+                        mpp_chk_site_address((mpp_chk_site_t){b->module, b->offset}),
+                        "a %s by rank %d and a %s by rank %d of the same bytes of this process's window in one "
+                        "fence epoch (one of them: %lld bytes from byte %llu)",
+                        kind_word(a->kind), (int)a->origin, kind_word(b->kind), (int)b->origin, (long long)len,
+                        (unsigned long long)at);
+}
+
+void mpp_rma_between_record(int source, const void *data)
+{
+    record_t r;
+    memcpy(&r, data, sizeof r);
+    mpp_rma_access_t a = {source, r.kind, r.fid, r.module, r.offset}, other;
+    int hit = 0;
+    uint64_t at = 0;
+    mpp_mt_take(&lock);
+    const int64_t *unit = on ? mpp_handlemap_get(&units, r.window) : NULL;
+    int64_t base;
+    if (!unit || __builtin_mul_overflow(r.disp, *unit, &base) || __builtin_add_overflow(base, r.lo, &base) ||
+        base < 0 || r.len <= 0)
+        conflicts.dropped += on;
+    else
+        hit = mpp_rma_conflicts_add(&conflicts, r.window, r.epoch, (uint64_t)(at = (uint64_t)base), (uint64_t)r.len,
+                                    &a, &other);
+    mpp_mt_give(&lock);
+    if (hit)
+        report(at, r.len, &a, &other);
+}
+
+void mpp_rma_between_end(int finalize)
+{
+    if (!on)
+        return;
+    on = 0;
+    if (finalize && (skipped || conflicts.dropped))
+        mpp_warn("rma-conflict between origins: %llu one-sided operations were not compared (a target datatype of "
+                 "more than %d contiguous ranges, or one not known) and %llu accesses were not (a window not named "
+                 "alike on its members, or more than %d accesses of an epoch)",
+                 (unsigned long long)skipped, MAX_RANGES, (unsigned long long)conflicts.dropped,
+                 MPP_RMA_GROUP_ACCESSES);
+    mpp_rma_conflicts_free(&conflicts);
+    mpp_handlemap_free(&made);
+    mpp_handlemap_free(&units);
+}
