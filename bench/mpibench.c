@@ -46,6 +46,9 @@
  *   allreduce=N     N x MPI_Allreduce of 1 int (MPI_SUM)
  *   nonblocking=N   N x { MPI_Irecv, MPI_Isend, MPI_Waitall(2) } of 8 bytes
  *                   with the other rank (3 calls per process per iteration)
+ *   rma=N           N x { RMA_PUTS x MPI_Put of 8 bytes to the other rank's
+ *                   window, MPI_Win_fence } (RMA_PUTS + 1 calls per process
+ *                   per iteration; paired_rma=N the same way as above)
  *   memory=A,B      RSS (/proc/self/statm) after A and after B MPI_Comm_rank
  *                   calls from BENCH_MEMORY_SITES distinct call sites
  *                   (bench_sites.c), spread over BENCH_INTERVALS intervals
@@ -82,6 +85,7 @@
 #define BENCH_INTERVALS 10
 #define BENCH_MEMORY_SITES 100
 #define TAG 7
+#define RMA_PUTS 16 /* puts per fence epoch (rma=) */
 
 static int rank, nprocs, peer;
 static int use_intervals;
@@ -458,10 +462,38 @@ NONBLOCKING_LOOP(nonblocking_loop, MPI_)
 NONBLOCKING_LOOP(pmpi_nonblocking_loop, PMPI_)
 #pragma GCC diagnostic pop
 
+/* One-sided: a window over both processes, made at the first loop (both
+ * enter it together) and in a fence epoch from then on. */
+static MPI_Win rma_win = MPI_WIN_NULL;
+static double rma_base[RMA_PUTS];
+
+static void rma_window(void)
+{
+    if (rma_win != MPI_WIN_NULL)
+        return;
+    /* (seen by the profiler: a window it follows, as a program's) */
+    MPI_Win_create(rma_base, sizeof rma_base, sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &rma_win);
+    MPI_Win_fence(0, rma_win);
+}
+
+#define RMA_LOOP(name, P)                                                     \
+    static void __attribute__((noinline)) name(long n)                        \
+    {                                                                         \
+        double out = rank;                                                    \
+        rma_window();                                                         \
+        for (long i = 0; i < n; i++) {                                        \
+            for (int k = 0; k < RMA_PUTS; k++)                                \
+                P##Put(&out, 1, MPI_DOUBLE, peer, k, 1, MPI_DOUBLE, rma_win); \
+            P##Win_fence(0, rma_win);                                         \
+        }                                                                     \
+    }
+RMA_LOOP(rma_loop, MPI_)
+RMA_LOOP(pmpi_rma_loop, PMPI_)
+
 static void test_pair(const char *name, void (*loop)(long), long n, int calls_per_iteration)
 {
     if (nprocs != 2)
-        die("pingpong, allreduce and nonblocking need exactly 2 processes");
+        die("pingpong, allreduce, nonblocking and rma need exactly 2 processes");
     report(name, warm_and_time(loop, n, calls_per_iteration), NULL);
 }
 
@@ -474,7 +506,7 @@ static void test_paired_pair(const char *name, void (*pmpi_loop)(long), void (*m
                              int calls_per_iteration)
 {
     if (nprocs != 2)
-        die("paired_pingpong, paired_allreduce and paired_nonblocking need exactly 2 processes");
+        die("paired_pingpong, paired_allreduce, paired_nonblocking and paired_rma need exactly 2 processes");
     enum { S = PAIRED_SLICES / 2 };
     static double t[2][S], plain[S], added[S], ratio[S];
     long per = n / S > 0 ? n / S : 1;
@@ -626,6 +658,10 @@ int main(int argc, char **argv)
             test_paired_pair("allreduce", pmpi_allreduce_loop, allreduce_loop, a, 1);
         else if (!strncmp(arg, "paired_nonblocking=", 19))
             test_paired_pair("nonblocking", pmpi_nonblocking_loop, nonblocking_loop, a, 3);
+        else if (!strncmp(arg, "paired_rma=", 11))
+            test_paired_pair("rma", pmpi_rma_loop, rma_loop, a, RMA_PUTS + 1);
+        else if (!strncmp(arg, "rma=", 4))
+            test_pair("rma", rma_loop, a, RMA_PUTS + 1);
         else if (!strncmp(arg, "pingpong=", 9))
             test_pair("pingpong", pingpong_loop, a, 2);
         else if (!strncmp(arg, "allreduce=", 10))
@@ -640,6 +676,8 @@ int main(int argc, char **argv)
         else
             die("unknown argument (see the comment at the top of bench/mpibench.c)");
     }
+    if (rma_win != MPI_WIN_NULL)
+        MPI_Win_free(&rma_win);
     fflush(stdout);
     MPI_Finalize();
     return 0;

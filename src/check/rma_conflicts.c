@@ -79,10 +79,11 @@ int mpp_rma_conflicts_add(mpp_rma_conflicts_t *c, uint64_t window, uint64_t epoc
     uint32_t hit = mpp_pending_conflict_if(p, &s, a->kind != MPP_RMA_READ, 64, 64, conflicting, &q);
     if (hit)
         *other = *(const mpp_rma_access_t *)mpp_pending_extra(p, hit);
-    uint32_t id = mpp_pending_count(p) < MPP_RMA_GROUP_ACCESSES
-                      ? mpp_pending_add(p, 1, &s, MPP_PENDING_ACTIVE | (a->kind != MPP_RMA_READ ? MPP_PENDING_WRITTEN : 0),
-                                        (uint16_t)a->fid, 0)
-                      : 0;
+    uint32_t id =
+        mpp_pending_count(p) < MPP_RMA_GROUP_ACCESSES
+            ? mpp_pending_add(p, 1, &s, MPP_PENDING_ACTIVE | (a->kind != MPP_RMA_READ ? MPP_PENDING_WRITTEN : 0),
+                              (uint16_t)a->fid, 0)
+            : 0;
     if (id)
         *(mpp_rma_access_t *)mpp_pending_extra(p, id) = *a;
     else

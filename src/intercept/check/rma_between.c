@@ -40,11 +40,11 @@ typedef struct {
     uint32_t channel; /* MPP_COMM_ID_RMA */
     uint32_t kind;    /* MPP_RMA_READ, ... */
     uint32_t fid, module;
-    uint64_t offset;  /* its call site (sites.h) */
-    uint64_t window;  /* the window's name (above) */
-    uint64_t epoch;   /* its fence epoch */
-    int64_t disp;     /* in the target's displacement units */
-    int64_t lo, len;  /* bytes [disp * unit + lo, + len) */
+    uint64_t offset; /* its call site (sites.h) */
+    uint64_t window; /* the window's name (above) */
+    uint64_t epoch;  /* its fence epoch */
+    int64_t disp;    /* in the target's displacement units */
+    int64_t lo, len; /* bytes [disp * unit + lo, + len) */
 } record_t;
 
 _Static_assert(sizeof(record_t) == sizeof(mpp_chk_record_t), "an access travels as a message's record");
@@ -155,8 +155,8 @@ void mpp_rma_between_access(const mpp_call_t *c, uint64_t window, uint64_t epoch
     }
     mpp_chk_site_t at = mpp_chk_site_of(c->cell ? c->cell->frames[0] : 0);
     for (int k = 0; k < n; k++) {
-        record_t r = {MPP_COMM_ID_RMA, (uint32_t)kind, c->fid, at.module, at.offset, window, epoch, disp, lo[k],
-                      len[k]};
+        record_t r = {MPP_COMM_ID_RMA, (uint32_t)kind, c->fid, at.module, at.offset,
+                      window,          epoch,          disp,   lo[k],     len[k]};
         mpp_ws_check_record(target, &r);
     }
 }
@@ -169,10 +169,7 @@ static const char *kind_word(uint32_t kind)
 /* The finding of two accesses that conflict, named alike whichever came
  * first: at the write (a put, else an accumulate; of two alike, the
  * higher origin's), the other access its other side. */
-static int weight(const mpp_rma_access_t *a)
-{
-    return a->kind == MPP_RMA_WRITE ? 2 : a->kind == MPP_RMA_ACCUMULATE;
-}
+static int weight(const mpp_rma_access_t *a) { return a->kind == MPP_RMA_WRITE ? 2 : a->kind == MPP_RMA_ACCUMULATE; }
 
 static void report(uint64_t at, int64_t len, const mpp_rma_access_t *a, const mpp_rma_access_t *b)
 {
