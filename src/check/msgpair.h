@@ -57,21 +57,29 @@ void mpp_msgpair_each_record(mpp_msgpair_t *m,
                              void (*fn)(void *arg, uint32_t comm, int32_t source, int32_t tag, const void *record),
                              void *arg);
 
-/* Posted receives and completed ones held back (above). */
+/* Posted receives and completed ones held back (above; recvorder.c).
+ * The pending receives are indexed by what they take (communicator,
+ * source or any, tag or any), each such key's in posting order, so that
+ * "is a receive posted before it still pending that could have taken its
+ * message?" is four look-ups however many are pending. */
 typedef struct mpp_ro_post {
     uint64_t seq;
     uint32_t comm;
-    int32_t source, tag; /* MPP_MSG_ANY: any */
-    struct mpp_ro_post *prev, *next;
+    int32_t source, tag;             /* MPP_MSG_ANY: any */
+    struct mpp_ro_post *prev, *next; /* its key's, in posting order */
+    struct mpp_ro_key *key;
 } mpp_ro_post_t;
 
+typedef struct mpp_ro_key mpp_ro_key_t;
 typedef struct mpp_ro_held mpp_ro_held_t;
 
 typedef struct {
-    mpp_ro_post_t *head, *tail; /* pending receives, in posting order */
-    mpp_ro_post_t *spare;       /* nodes of receives no longer pending, for the next ones */
-    mpp_ro_held_t *held;        /* completed ones held back, in posting order */
-    size_t blob;                /* bytes of a held receive's blob */
+    mpp_ro_key_t **buckets; /* keys with pending receives (and emptied ones, for the next) */
+    size_t nbuckets, nkeys;
+    mpp_ro_key_t *spare_keys; /* keys no receive is pending of, for the next ones */
+    mpp_ro_post_t *spare;     /* nodes of receives no longer pending, for the next ones */
+    mpp_ro_held_t *held;      /* completed ones held back, in posting order */
+    size_t blob;              /* bytes of a held receive's blob */
     uint64_t next_seq;
     /* where a receive goes once its turn has come */
     void (*deliver)(void *ctx, uint32_t comm, int32_t source, int32_t tag, const void *blob);

@@ -3,6 +3,8 @@
  * carried in the instance batches (accumulate/waitstates/instances.c); the
  * pairing of messages with their records and the order receives take
  * their messages in (check/msgpair.c). */
+#include <stdlib.h>
+
 #include "accumulate/waitstates/waitstates.h"
 #include "check/collcheck.h"
 #include "check/msgpair.h"
@@ -254,6 +256,102 @@ START_TEST(test_recvorder)
 }
 END_TEST
 
+/* The indexed order against the rule it implements, looked through
+ * linearly: random receives (two communicators, sources and tags or any)
+ * completed in random order deliver in the same order; many pending of
+ * distinct tags leave no key behind. */
+typedef struct {
+    uint64_t seq;
+    int comm, source, tag, pending;
+} ref_post_t;
+
+static int delivered[4096], ndelivered;
+static void deliver_id(void *ctx, uint32_t comm, int32_t source, int32_t tag, const void *blob)
+{
+    (void)ctx, (void)comm, (void)source, (void)tag;
+    delivered[ndelivered++] = *(const int *)blob;
+}
+
+static int ref_blocked(const ref_post_t *p, int n, uint64_t seq, int comm, int source, int tag)
+{
+    for (int i = 0; i < n; i++)
+        if (p[i].pending && p[i].seq < seq && p[i].comm == comm &&
+            (p[i].source == MPP_MSG_ANY || p[i].source == source) && (p[i].tag == MPP_MSG_ANY || p[i].tag == tag))
+            return 1;
+    return 0;
+}
+
+START_TEST(test_recvorder_random)
+{
+    enum { N = 400 };
+    static ref_post_t ref[N];
+    static mpp_ro_post_t *node[N];
+    static int held[N], actual_source[N], actual_tag[N], expect[N];
+    srand(7);
+    for (int round = 0; round < 20; round++) {
+        mpp_recvorder_t o;
+        mpp_recvorder_init(&o, sizeof(int), deliver_id, NULL);
+        ndelivered = 0;
+        int nexpect = 0, posted = 0, done = 0;
+        while (done < N) {
+            if (posted < N && (rand() % 2 || done == posted)) {
+                int comm = rand() % 2, source = rand() % 3 - 1, tag = rand() % 3 - 1;
+                source = source < 0 ? MPP_MSG_ANY : source;
+                tag = tag < 0 ? MPP_MSG_ANY : tag;
+                node[posted] = mpp_recvorder_post(&o, (uint32_t)comm, source, tag);
+                ref[posted] = (ref_post_t){node[posted]->seq, comm, source, tag, 1};
+                held[posted] = 0;
+                posted++;
+                continue;
+            }
+            int i;
+            do
+                i = rand() % posted;
+            while (!ref[i].pending);
+            int src = ref[i].source == MPP_MSG_ANY ? rand() % 2 : ref[i].source;
+            int tag = ref[i].tag == MPP_MSG_ANY ? rand() % 2 : ref[i].tag;
+            actual_source[i] = src, actual_tag[i] = tag;
+            if (ref_blocked(ref, posted, ref[i].seq, ref[i].comm, src, tag))
+                held[i] = 1;
+            else
+                expect[nexpect++] = i;
+            mpp_recvorder_complete(&o, ref[i].seq, (uint32_t)ref[i].comm, src, tag, &i);
+            ref[i].pending = 0;
+            mpp_recvorder_unpost(&o, node[i]);
+            /* the rule: every held one no earlier pending receive could take, in posting order */
+            for (int j = 0; j < posted; j++)
+                if (held[j] && !ref_blocked(ref, posted, ref[j].seq, ref[j].comm, actual_source[j], actual_tag[j])) {
+                    held[j] = 0;
+                    expect[nexpect++] = j;
+                }
+            done++;
+        }
+        ck_assert_int_eq(ndelivered, nexpect);
+        for (int k = 0; k < nexpect; k++)
+            ck_assert_int_eq(delivered[k], expect[k]);
+        ck_assert_uint_eq(o.nkeys, 0);
+        mpp_recvorder_free(&o);
+    }
+    /* 10^5 pending of distinct tags, completed last first: none held, no key left */
+    mpp_recvorder_t o;
+    mpp_recvorder_init(&o, sizeof(int), deliver_id, NULL);
+    enum { M = 100000 };
+    mpp_ro_post_t **many = malloc(M * sizeof *many);
+    for (int i = 0; i < M; i++)
+        many[i] = mpp_recvorder_post(&o, 1, 0, i);
+    ck_assert_uint_eq(o.nkeys, M);
+    for (int i = M - 1; i >= 0; i--) {
+        ndelivered = 0;
+        mpp_recvorder_complete(&o, many[i]->seq, 1, 0, i, &i);
+        ck_assert_int_eq(ndelivered, 1);
+        mpp_recvorder_unpost(&o, many[i]);
+    }
+    ck_assert_uint_eq(o.nkeys, 0);
+    free(many);
+    mpp_recvorder_free(&o);
+}
+END_TEST
+
 START_TEST(test_msg_checksum)
 {
     unsigned char a[37], b[37];
@@ -278,6 +376,7 @@ Suite *between_suite(void)
     tcase_add_test(tc, test_instances_rows);
     tcase_add_test(tc, test_msgpair_channels);
     tcase_add_test(tc, test_recvorder);
+    tcase_add_test(tc, test_recvorder_random);
     tcase_add_test(tc, test_msg_checksum);
     suite_add_tcase(s, tc);
     return s;
