@@ -24,6 +24,11 @@
 
 enum { MPP_RMA_READ = 1, MPP_RMA_WRITE = 2, MPP_RMA_ACCUMULATE = 3 };
 
+/* An epoch number of general active target (PSCW): the origin's count
+ * of its access epochs to the target, the target's of its exposure
+ * epochs, as against a fence epoch's count of fences. */
+#define MPP_RMA_EPOCH_PSCW (1ull << 63)
+
 #define MPP_RMA_GROUPS 8
 #define MPP_RMA_GROUP_ACCESSES 16384
 #define MPP_RMA_LAYOUTS 16 /* range lengths whose layouts are kept for the next */

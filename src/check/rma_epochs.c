@@ -10,6 +10,7 @@ static void release(mpp_epoch_win_t *w)
     free(w->locked); /* (pending shares its allocation) */
     free(w->requests);
     free(w->world);
+    free(w->started); /* (accesses shares its allocation) */
 }
 
 void mpp_epochs_init(mpp_epochs_t *e)

@@ -41,7 +41,14 @@ typedef struct {
      * gave it (0: none), the fences so far (the fence epoch's number),
      * each member's MPI_COMM_WORLD rank (NULL: the identity) */
     uint64_t id, fences;
+    int32_t rank; /* this process's in the window's group */
     int32_t *world;
+    /* ... and of general active target (PSCW): the targets of the open
+     * start's group (bits), the access epochs begun to each target, the
+     * exposure epochs this process posted */
+    uint64_t *started;
+    uint32_t *accesses;
+    uint64_t exposures;
 } mpp_epoch_win_t;
 
 typedef struct {

@@ -86,5 +86,9 @@ def after(fn, view):
         return ["    if (%s)" % on, "        mpp_check_rma_new(%s, %s);" % (view.out("win"), view("comm"))]
     arg = view("assert") if role == "rma-fence" else view.out("flag") if role == "rma-test" else "0"
     win = "mpp_rma_win" if role in BEFORE else view("win")
-    return ["    if (%s)" % on,
-            "        mpp_check_rma_after(&call, %s, %s, %s, %s);" % (ROLES[role], win, target(fn, view), arg)]
+    out = ["    if (%s)" % on,
+           "        mpp_check_rma_after(&call, %s, %s, %s, %s);" % (ROLES[role], win, target(fn, view), arg)]
+    if role in ("rma-start", "rma-post"):  # its group: whose epochs meet (rma-conflict between origins)
+        out += ["    if (MPP_CHECKS_ON(MPP_CHECK_FULL) && %s)" % view.ok,
+                "        mpp_check_rma_group(%s, %s, %s);" % (win, ROLES[role], view("group"))]
+    return out

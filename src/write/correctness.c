@@ -21,8 +21,9 @@ static const char *checks_of(int level)
     case MPP_CHECK_FULL:
         return "requests, handles, unpaired messages, collectives (operation, root, reduction, size, type "
                "signature), thread level, calls outside MPI, MPI errors, RMA epochs, arguments, overlapping buffers "
-               "(RMA origin buffers too), RMA accesses of one fence epoch between origins, message sizes and type "
-               "signatures";
+               "(RMA origin buffers too), RMA accesses of one fence or exposure epoch between origins, message sizes "
+               "and "
+               "type signatures";
     default:
         return "unknown";
     }

@@ -132,6 +132,9 @@ void mpp_check_rma_end(int finalize);
  * check/rma_conflicts.h), for rma-conflict between origins. */
 void mpp_check_rma_access(const mpp_call_t *c, MPI_Win win, int rank, MPI_Aint disp, int64_t count, MPI_Datatype type,
                           int kind);
+/* MPI_Win_start or MPI_Win_post succeeded (full, event MPP_RMA_START or
+ * _POST): the group of its epoch. */
+void mpp_check_rma_group(MPI_Win win, int event, MPI_Group group);
 
 /* --- rma_between.c: rma-conflict between origins (rma.c's windows) --- */
 void mpp_rma_between_start(int locking);
@@ -140,9 +143,14 @@ void mpp_rma_between_start(int locking);
  * identity; the caller's to free). */
 uint64_t mpp_rma_between_new(MPI_Win win, MPI_Comm comm, uint32_t size, int32_t **world);
 /* Records of an operation's accesses to its target (an MPI_COMM_WORLD
- * rank) in fence epoch `epoch` of the window named `window`. */
-void mpp_rma_between_access(const mpp_call_t *c, uint64_t window, uint64_t epoch, int target, MPI_Aint disp,
-                            int64_t count, MPI_Datatype type, int kind);
+ * rank) in epoch `epoch` of the window named `window` (a fence epoch's
+ * number, or MPP_RMA_EPOCH_PSCW and the number of the access epoch to
+ * that target of `origin`, the caller's rank in the window's group). */
+void mpp_rma_between_access(const mpp_call_t *c, uint64_t window, uint64_t epoch, int origin, int target,
+                            MPI_Aint disp, int64_t count, MPI_Datatype type, int kind);
+/* The target posted its exposure epoch number `exposure` of the window
+ * named `window` to the processes of ranks[n] (in the window's group). */
+void mpp_rma_between_posted(uint64_t window, const int *ranks, int n, uint64_t exposure);
 /* A record from MPI_COMM_WORLD rank source (messages.c, channel
  * MPP_COMM_ID_RMA). */
 void mpp_rma_between_record(int source, const void *record);

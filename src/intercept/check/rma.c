@@ -105,35 +105,102 @@ void mpp_check_rma_new(MPI_Win win, MPI_Comm comm)
     if (win == MPI_WIN_NULL || comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &size) != MPI_SUCCESS || size <= 0)
         return;
     int32_t *world = NULL;
-    uint64_t id = full ? mpp_rma_between_new(win, comm, (uint32_t)size, &world) : 0;
+    int rank = -1;
+    uint64_t id = full && PMPI_Comm_rank(comm, &rank) == MPI_SUCCESS
+                      ? mpp_rma_between_new(win, comm, (uint32_t)size, &world)
+                      : 0;
     mpp_mt_take(&lock);
     mpp_epoch_win_t *w = started ? mpp_epochs_add(&epochs, MPP_HANDLE_KEY(win), (uint32_t)size) : NULL;
-    if (w) {
+    size_t words = ((size_t)size + 63) / 64;
+    uint64_t *pscw = id ? calloc(1, words * sizeof(uint64_t) + (size_t)size * sizeof(uint32_t)) : NULL;
+    if (w && (!id || pscw)) {
         w->id = id;
+        w->rank = rank;
         w->world = world;
+        w->started = pscw;
+        w->accesses = pscw ? (uint32_t *)(pscw + words) : NULL;
     } else {
         free(world);
+        free(pscw);
     }
     mpp_mt_give(&lock);
+}
+
+/* The ranks in win's group of group's members (n of them, into ranks[]
+ * the caller frees); -1 when MPI does not say. */
+static int group_ranks(MPI_Win win, MPI_Group group, int **ranks)
+{
+    MPI_Group all;
+    int n = 0, *in = NULL;
+    *ranks = NULL;
+    if (PMPI_Group_size(group, &n) != MPI_SUCCESS || n <= 0 || PMPI_Win_get_group(win, &all) != MPI_SUCCESS)
+        return -1;
+    if ((in = malloc((size_t)n * sizeof *in)) && (*ranks = malloc((size_t)n * sizeof **ranks))) {
+        for (int i = 0; i < n; i++)
+            in[i] = i;
+        if (PMPI_Group_translate_ranks(group, n, in, all, *ranks) != MPI_SUCCESS)
+            n = -1;
+    } else {
+        n = -1;
+    }
+    free(in);
+    PMPI_Group_free(&all);
+    if (n < 0) {
+        free(*ranks);
+        *ranks = NULL;
+    }
+    return n;
+}
+
+void mpp_check_rma_group(MPI_Win win, int event, MPI_Group group)
+{
+    int *ranks, n = group_ranks(win, group, &ranks);
+    uint64_t id = 0, exposure = 0;
+    mpp_mt_take(&lock);
+    mpp_epoch_win_t *w = window(win);
+    if (w && w->id && w->started) {
+        if (event == MPP_RMA_START) /* the targets of this access epoch, and its number at each */
+            for (uint32_t i = 0; i < (w->size + 63) / 64; i++)
+                w->started[i] = 0;
+        for (int i = 0; i < n; i++)
+            if (event == MPP_RMA_START && ranks[i] >= 0 && (uint32_t)ranks[i] < w->size) {
+                mpp_epoch_set_bit(w->started, w->size, ranks[i], 1);
+                w->accesses[ranks[i]]++;
+            }
+        if (event == MPP_RMA_POST) {
+            id = w->id;
+            exposure = ++w->exposures;
+        }
+    }
+    mpp_mt_give(&lock);
+    if (id && n > 0) /* the target: which of its exposure epochs each origin's next access epoch is */
+        mpp_rma_between_posted(id, ranks, n, exposure);
+    free(ranks);
 }
 
 void mpp_check_rma_access(const mpp_call_t *c, MPI_Win win, int rank, MPI_Aint disp, int64_t count, MPI_Datatype type,
                           int kind)
 {
     uint64_t id = 0, epoch = 0;
-    int target = -1;
+    int target = -1, me = -1;
     mpp_mt_take(&lock);
     const mpp_epoch_win_t *w = window(win);
-    /* a fence epoch alone (above): no lock, lock_all or start open */
-    if (w && w->id && !w->blind && w->fence && !w->open[MPP_EPOCH_LOCK] && !w->open[MPP_EPOCH_LOCK_ALL] &&
-        !w->open[MPP_EPOCH_START] && rank >= 0 && (uint32_t)rank < w->size) {
-        id = w->id;
-        epoch = w->fences;
+    /* a fence epoch, or a start's to that target, alone: no lock or lock_all open */
+    if (w && w->id && !w->blind && !w->open[MPP_EPOCH_LOCK] && !w->open[MPP_EPOCH_LOCK_ALL] && rank >= 0 &&
+        (uint32_t)rank < w->size) {
+        if (w->open[MPP_EPOCH_START] && mpp_epoch_bit(w->started, w->size, rank)) {
+            id = w->id;
+            epoch = MPP_RMA_EPOCH_PSCW | w->accesses[rank];
+            me = w->rank;
+        } else if (w->fence && !w->open[MPP_EPOCH_START]) {
+            id = w->id;
+            epoch = w->fences;
+        }
         target = w->world ? w->world[rank] : rank;
     }
     mpp_mt_give(&lock);
     if (id && target >= 0) /* outside the lock: the record goes by the wait states' exchange, under its own */
-        mpp_rma_between_access(c, id, epoch, target, disp, count, type, kind);
+        mpp_rma_between_access(c, id, epoch, me, target, disp, count, type, kind);
 }
 
 /* What the call would do wrong to w's epochs (into `what`), and the call

@@ -13,10 +13,13 @@
  * id (commids.h, which every member derives by itself) with the number of
  * windows the process made over it; a fence epoch is the number of
  * fences before it, which every member counts alike (MPI_Win_fence is
- * collective).  The target turns a displacement into bytes with its own
- * displacement unit.  Only fence epochs are compared: a passive-target or
- * PSCW epoch has no point that every origin and the target share, after
- * which their records could be told apart from the next epoch's. */
+ * collective).  In general active target (PSCW) an origin numbers its
+ * access epochs to each target, and the target knows which of its
+ * exposure epochs each origin's n-th one is (it posted to that origin n
+ * times).  The target turns a displacement into bytes with its own
+ * displacement unit.  Passive-target epochs are not compared: they have
+ * no point that every origin and the target share, after which their
+ * records could be told apart from the next epoch's. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,11 +41,11 @@
  * a message's record, mpp_chk_record_t, whose first field is the same). */
 typedef struct {
     uint32_t channel; /* MPP_COMM_ID_RMA */
-    uint32_t kind;    /* MPP_RMA_READ, ... */
+    uint32_t kind;    /* MPP_RMA_READ, ...; above its 8 bits, PSCW: 1 + the origin's rank in the window's group */
     uint32_t fid, module;
     uint64_t offset; /* its call site (sites.h) */
     uint64_t window; /* the window's name (above) */
-    uint64_t epoch;  /* its fence epoch */
+    uint64_t epoch;  /* its epoch (mpp_rma_between_access) */
     int64_t disp;    /* in the target's displacement units */
     int64_t lo, len; /* bytes [disp * unit + lo, + len) */
 } record_t;
@@ -55,8 +58,18 @@ _Static_assert(sizeof(record_t) == sizeof(mpp_chk_record_t), "an access travels 
 
 static int on;
 static mpp_mt_lock_t lock = MPP_MT_LOCK_INITIALIZER;
-static mpp_handlemap_t made;  /* communicator id -> windows made over it (uint64_t) */
-static mpp_handlemap_t units; /* window name -> this process's displacement unit (int64_t), for the run */
+static mpp_handlemap_t made; /* communicator id -> windows made over it (uint64_t) */
+/* A window this process is a target of (by name, for the run): its
+ * displacement unit and, once it posted an exposure epoch, for each
+ * origin (its rank in the window's group) the exposure epochs of its last
+ * RING access epochs: pairs (the origin's count, this process's). */
+#define RING 4
+typedef struct {
+    int64_t unit;
+    uint32_t size;
+    uint32_t *counts, *ring; /* [size], [size][RING][2] */
+} target_t;
+static mpp_handlemap_t units;
 static mpp_rma_conflicts_t conflicts;
 static uint64_t skipped; /* operations not compared (datatype, no name) */
 
@@ -67,7 +80,7 @@ void mpp_rma_between_start(int locking)
     if (!on)
         return;
     mpp_handlemap_init(&made, sizeof(uint64_t));
-    mpp_handlemap_init(&units, sizeof(int64_t));
+    mpp_handlemap_init(&units, sizeof(target_t));
     mpp_rma_conflicts_init(&conflicts);
     skipped = 0;
 }
@@ -97,13 +110,13 @@ uint64_t mpp_rma_between_new(MPI_Win win, MPI_Comm comm, uint32_t size, int32_t 
     mpp_mt_take(&lock);
     int inserted;
     uint64_t *n = mpp_handlemap_put(&made, cm->id, &inserted);
-    int64_t *u = NULL;
+    target_t *u = NULL;
     if (n) {
         id = mix(cm->id * 0x9E3779B97F4A7C15ull + ++*n) | 1;
         u = mpp_handlemap_put(&units, id, &inserted);
     }
     if (u)
-        *u = *unit;
+        *u = (target_t){*unit, size, NULL, NULL};
     mpp_mt_give(&lock);
     if (!u) {
         free(*world);
@@ -137,8 +150,8 @@ static int ranges_of(const mpp_layout_t *l, int64_t count, int64_t *lo, int64_t 
     return n;
 }
 
-void mpp_rma_between_access(const mpp_call_t *c, uint64_t window, uint64_t epoch, int target, MPI_Aint disp,
-                            int64_t count, MPI_Datatype type, int kind)
+void mpp_rma_between_access(const mpp_call_t *c, uint64_t window, uint64_t epoch, int origin, int target,
+                            MPI_Aint disp, int64_t count, MPI_Datatype type, int kind)
 {
     if (count <= 0)
         return;
@@ -147,6 +160,8 @@ void mpp_rma_between_access(const mpp_call_t *c, uint64_t window, uint64_t epoch
     int n = l ? ranges_of(l, count, lo, len) : MAX_RANGES + 1;
     if (l)
         mpp_layout_unref(l);
+    if ((epoch & MPP_RMA_EPOCH_PSCW) && (origin < 0 || origin >= (1 << 24) - 1))
+        n = MAX_RANGES + 1; /* (a rank the record cannot carry) */
     if (n > MAX_RANGES) {
         mpp_mt_take(&lock);
         skipped++;
@@ -155,8 +170,9 @@ void mpp_rma_between_access(const mpp_call_t *c, uint64_t window, uint64_t epoch
     }
     mpp_chk_site_t at = mpp_chk_site_of(c->cell ? c->cell->frames[0] : 0);
     for (int k = 0; k < n; k++) {
-        record_t r = {MPP_COMM_ID_RMA, (uint32_t)kind, c->fid, at.module, at.offset,
-                      window,          epoch,          disp,   lo[k],     len[k]};
+        uint32_t who = epoch & MPP_RMA_EPOCH_PSCW ? (uint32_t)(origin + 1) << 8 : 0;
+        record_t r = {MPP_COMM_ID_RMA, (uint32_t)kind | who, c->fid, at.module, at.offset, window, epoch, disp, lo[k],
+                      len[k]};
         mpp_ws_check_record(target, &r);
     }
 }
@@ -171,7 +187,7 @@ static const char *kind_word(uint32_t kind)
  * higher origin's), the other access its other side. */
 static int weight(const mpp_rma_access_t *a) { return a->kind == MPP_RMA_WRITE ? 2 : a->kind == MPP_RMA_ACCUMULATE; }
 
-static void report(uint64_t at, int64_t len, const mpp_rma_access_t *a, const mpp_rma_access_t *b)
+static void report(uint64_t at, int64_t len, const char *epoch, const mpp_rma_access_t *a, const mpp_rma_access_t *b)
 {
     if (weight(b) > weight(a) || (weight(b) == weight(a) && b->origin > a->origin)) {
         const mpp_rma_access_t *t = a;
@@ -182,31 +198,66 @@ static void report(uint64_t at, int64_t len, const mpp_rma_access_t *a, const mp
         return;
     mpp_check_report_at(MPP_FIND_RMA_CONFLICT, -1, a->fid, &frame, 1, b->origin, b->fid,
                         mpp_chk_site_address((mpp_chk_site_t){b->module, b->offset}),
-                        "a %s by rank %d and a %s by rank %d of the same bytes of this process's window in one "
-                        "fence epoch (one of them: %lld bytes from byte %llu)",
-                        kind_word(a->kind), (int)a->origin, kind_word(b->kind), (int)b->origin, (long long)len,
+                        "a %s by rank %d and a %s by rank %d of the same bytes of this process's window in one %s "
+                        "epoch (one of them: %lld bytes from byte %llu)",
+                        kind_word(a->kind), (int)a->origin, kind_word(b->kind), (int)b->origin, epoch, (long long)len,
                         (unsigned long long)at);
+}
+
+void mpp_rma_between_posted(uint64_t window, const int *ranks, int n, uint64_t exposure)
+{
+    mpp_mt_take(&lock);
+    target_t *t = on ? mpp_handlemap_get(&units, window) : NULL;
+    if (t && !t->counts && (t->counts = calloc((size_t)t->size * (1 + 2 * RING), sizeof *t->counts)))
+        t->ring = t->counts + t->size;
+    for (int i = 0; t && t->counts && i < n; i++)
+        if (ranks[i] >= 0 && (uint32_t)ranks[i] < t->size) {
+            uint32_t c = ++t->counts[ranks[i]], *slot = t->ring + 2 * ((size_t)ranks[i] * RING + c % RING);
+            slot[0] = c;
+            slot[1] = (uint32_t)exposure;
+        }
+    mpp_mt_give(&lock);
+}
+
+/* The epoch of the conflict store a record's accesses belong to: a fence
+ * epoch's number, or for PSCW this process's exposure epoch that the
+ * origin's access epoch was; 0 when not known (too old, or before its
+ * post was seen here). */
+static uint64_t epoch_of(const target_t *t, const record_t *r)
+{
+    if (!(r->epoch & MPP_RMA_EPOCH_PSCW))
+        return r->epoch | 1ull << 62; /* (never 0) */
+    uint32_t origin = (r->kind >> 8) - 1, n = (uint32_t)r->epoch;
+    if (!t->ring || origin >= t->size)
+        return 0;
+    const uint32_t *slot = t->ring + 2 * ((size_t)origin * RING + n % RING);
+    return slot[0] == n ? MPP_RMA_EPOCH_PSCW | slot[1] : 0;
 }
 
 void mpp_rma_between_record(int source, const void *data)
 {
     record_t r;
     memcpy(&r, data, sizeof r);
-    mpp_rma_access_t a = {source, r.kind, r.fid, r.module, r.offset}, other;
+    mpp_rma_access_t a = {source, r.kind & 0xff, r.fid, r.module, r.offset}, other;
     int hit = 0;
-    uint64_t at = 0;
+    uint64_t at = 0, epoch = 0;
     mpp_mt_take(&lock);
-    const int64_t *unit = on ? mpp_handlemap_get(&units, r.window) : NULL;
+    const target_t *t = on ? mpp_handlemap_get(&units, r.window) : NULL;
     int64_t base;
-    if (!unit || __builtin_mul_overflow(r.disp, *unit, &base) || __builtin_add_overflow(base, r.lo, &base) ||
-        base < 0 || r.len <= 0)
+    if (!t || !(epoch = epoch_of(t, &r)) || __builtin_mul_overflow(r.disp, t->unit, &base) ||
+        __builtin_add_overflow(base, r.lo, &base) || base < 0 || r.len <= 0)
         conflicts.dropped += on;
     else
-        hit = mpp_rma_conflicts_add(&conflicts, r.window, r.epoch, (uint64_t)(at = (uint64_t)base), (uint64_t)r.len,
-                                    &a, &other);
+        hit = mpp_rma_conflicts_add(&conflicts, r.window, epoch, at = (uint64_t)base, (uint64_t)r.len, &a, &other);
     mpp_mt_give(&lock);
     if (hit)
-        report(at, r.len, &a, &other);
+        report(at, r.len, epoch & MPP_RMA_EPOCH_PSCW ? "exposure (MPI_Win_post)" : "fence", &a, &other);
+}
+
+static void free_target(uint64_t key, void *value, void *arg)
+{
+    (void)key, (void)arg;
+    free(((target_t *)value)->counts); /* (ring shares its allocation) */
 }
 
 void mpp_rma_between_end(int finalize)
@@ -222,5 +273,6 @@ void mpp_rma_between_end(int finalize)
                  MPP_RMA_GROUP_ACCESSES);
     mpp_rma_conflicts_free(&conflicts);
     mpp_handlemap_free(&made);
+    mpp_handlemap_each(&units, free_target, NULL);
     mpp_handlemap_free(&units);
 }

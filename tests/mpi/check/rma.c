@@ -131,6 +131,33 @@ static void between_origins(const char *s)
     free_window();
 }
 
+/* The same in an exposure epoch of rank 0 (MPI_Win_post to both, each
+ * starting an access epoch to rank 0); `twice`: the two puts in two
+ * exposure epochs, legal. */
+static void pscw_origins(int twice)
+{
+    int v[2] = {rank, rank};
+    MPI_Group world, zero;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    int first = 0;
+    MPI_Group_incl(world, 1, &first, &zero);
+    make_window();
+    for (int epoch = 0; epoch < 1 + twice; epoch++) {
+        if (rank == 0)
+            MPI_Win_post(world, 0, win);
+        MPI_Barrier(MPI_COMM_WORLD); /* (the post seen at rank 0 before any access to it) */
+        MPI_Win_start(zero, 0, win);
+        if (!twice || epoch == rank)
+            MPI_Put(v, 2, MPI_INT, 0, 12 + rank, 2, MPI_INT, win); /* label pscw-put */ /* expect pscw-origins: rma-conflict ranks=0 other=pscw-put */
+        MPI_Win_complete(win);
+        if (rank == 0)
+            MPI_Win_wait(win);
+    }
+    MPI_Group_free(&zero);
+    MPI_Group_free(&world);
+    free_window();
+}
+
 /* The same bytes of rank 0's window from both processes, legally: gets
  * together, accumulates together, puts into the bytes between the other's
  * (a strided datatype: its gaps are not its bytes), puts in different
@@ -301,6 +328,8 @@ int main(int argc, char **argv)
     const char *s = argc > 1 ? argv[1] : "legal-rma";
     if (!strcmp(s, "finalize-locked")) {
         finalize_locked();
+    } else if (!strcmp(s, "pscw-origins")) {
+        pscw_origins(0);
     } else if (strstr(s, "-origins")) {
         between_origins(s);
     } else if (strstr(s, "-origin")) {
@@ -311,6 +340,7 @@ int main(int argc, char **argv)
         passive_epochs();
         dynamic_and_shared();
         origins_legal();
+        pscw_origins(1);
     } else {
         epochs(s);
     }
