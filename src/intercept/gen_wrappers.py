@@ -1164,7 +1164,10 @@ def main():
         for i, (_, bit) in enumerate(CHECK_BITS):
             h.write("    %s = %d,\n" % (bit, 1 << i))
         h.write("};\n\n")
-        h.write("extern const mpp_function_info_t mpp_functions[MPP_NFUNCTIONS];\n\n#endif\n")
+        h.write("extern const mpp_function_info_t mpp_functions[MPP_NFUNCTIONS];\n")
+        h.write("/* The ids in the order of their names (strcmp's; the ids are not: a\n"
+                " * function's large-count form follows it): a lookup by name. */\n")
+        h.write("extern const int mpp_functions_by_name[MPP_NFUNCTIONS];\n\n#endif\n")
 
     with open(outdir + "/mpi_declared.h", "w") as h:
         h.write(BANNER)
@@ -1183,6 +1186,9 @@ def main():
             bits = " | ".join(bit for role, bit in CHECK_BITS if role in f.checks) or "0"
             c.write('    {"%s", %s, %d, MPP_OP_%s, %s},\n' % (f.name, cat, f.cls == "bykind",
                                                          call_model_op(f, model_rules).upper(), bits))
+        c.write("};\n\nconst int mpp_functions_by_name[MPP_NFUNCTIONS] = {\n")
+        for f in sorted(functions, key=lambda f: f.name.encode()):
+            c.write("    %s,\n" % f.fid)
         c.write("};\n")
 
     names = {f.name for f in functions}

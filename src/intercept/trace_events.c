@@ -73,6 +73,10 @@ void mpp_trace_leave(mpp_call_t *c, int64_t sent, int64_t received)
         attributes = t->attributes;
         OTF2_AttributeList_AddUint8(attributes, TRACE_ATTR_PROBE_FOUND, 1);
     }
+    if (c->by_kind_used && c->by_kind[MPP_CAT_IO]) { /* its time's share of I/O (the dynamic mode's split) */
+        attributes = t->attributes;
+        OTF2_AttributeList_AddUint32(attributes, TRACE_ATTR_IO_DONE, c->by_kind[MPP_CAT_IO]);
+    }
     if (OTF2_EvtWriter_Leave(t->writer, attributes, at(t, c->t1), c->fid) != OTF2_SUCCESS)
         lost(t);
 }

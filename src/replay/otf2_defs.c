@@ -178,6 +178,8 @@ static OTF2_CallbackCode def_attribute(void *data, OTF2_AttributeRef self, OTF2_
         r->probe_attribute[0] = self;
     else if (type == OTF2_TYPE_UINT8 && !strcmp(s, PROBED_ATTRIBUTE))
         r->probe_attribute[1] = self;
+    else if (type == OTF2_TYPE_UINT32 && !strcmp(s, IO_DONE_ATTRIBUTE))
+        r->io_attribute = self;
     return OTF2_CALLBACK_SUCCESS;
 }
 

@@ -18,9 +18,9 @@ static int function_of(const char *name)
 {
     int lo = 0, hi = MPP_NFUNCTIONS - 1;
     while (lo <= hi) {
-        int mid = (lo + hi) / 2, c = strcmp(mpp_functions[mid].name, name);
+        int mid = (lo + hi) / 2, c = strcmp(mpp_functions[mpp_functions_by_name[mid]].name, name);
         if (!c)
-            return mid;
+            return mpp_functions_by_name[mid];
         if (c < 0)
             lo = mid + 1;
         else
@@ -256,6 +256,10 @@ static OTF2_CallbackCode ev_leave(OTF2_LocationRef location, OTF2_TimeStamp time
     if (c) {
         c->leave = corrected(r->t, loc, time);
         said_bytes(r, c, attributes);
+        uint32_t io = 0;
+        if (attributes && r->io_attribute != OTF2_UNDEFINED_ATTRIBUTE &&
+            OTF2_AttributeList_GetUint32(attributes, (OTF2_AttributeRef)r->io_attribute, &io) == OTF2_SUCCESS)
+            c->io_done = io;
         if (flagged(attributes, r->probe_attribute[0]))
             r->probe_call = r->open_call;
     }

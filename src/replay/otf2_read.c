@@ -132,6 +132,7 @@ int rp_trace_read_share(rp_trace_t *t, const char *path, int part, int nparts, c
                   .src_attribute = OTF2_UNDEFINED_ATTRIBUTE,
                   .bytes_attribute = {OTF2_UNDEFINED_ATTRIBUTE, OTF2_UNDEFINED_ATTRIBUTE},
                   .probe_attribute = {OTF2_UNDEFINED_ATTRIBUTE, OTF2_UNDEFINED_ATTRIBUTE},
+                  .io_attribute = OTF2_UNDEFINED_ATTRIBUTE,
                   .open_call = -1};
     mpp_handlemap_init(&r.requests, sizeof(irecv_t));
     mpp_strmap_init(&r.sites);

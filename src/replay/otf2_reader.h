@@ -20,6 +20,7 @@
 #define BYTES_RECV_ATTRIBUTE "mpiprof::bytes_recv"
 #define PROBE_FOUND_ATTRIBUTE "mpiprof::probe_found"
 #define PROBED_ATTRIBUTE "mpiprof::probed"
+#define IO_DONE_ATTRIBUTE "mpiprof::io_done"
 #define FINDINGS_PROPERTY "mpiprof::findings"
 
 typedef struct {
@@ -78,6 +79,7 @@ typedef struct {
     uint64_t bytes_attribute[2]; /* sent, received (mpiprof-trace(5)); the same */
     uint64_t probe_attribute[2]; /* probe_found, probed; the same (without them: an earlier
                                     mpiprof's archive, whose starts and matched receives have no events) */
+    uint64_t io_attribute;       /* io_done; the same */
     int failed;
     char why[256];
     /* events of the location being read */

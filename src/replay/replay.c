@@ -43,11 +43,12 @@ static const char *function_name(uint32_t fid) { return fid < MPP_NFUNCTIONS ? m
 void rp_split_time(const rp_call_t *c, uint64_t dt, uint64_t share[MPP_NCAT])
 {
     const mpp_function_info_t *f = &mpp_functions[c->fid];
-    int completed = c->p2p_done + c->coll_done > 0;
+    int completed = c->p2p_done + c->coll_done + c->io_done > 0;
     uint32_t count[MPP_NCAT] = {0};
     count[MPP_CAT_SENDRECV] = completed ? c->p2p_done : c->p2p_begun;
     count[MPP_CAT_COLLECTIVE] = completed ? c->coll_done : c->coll_begun;
-    if (!f->by_request || !(count[MPP_CAT_SENDRECV] + count[MPP_CAT_COLLECTIVE])) {
+    count[MPP_CAT_IO] = c->io_done;
+    if (!f->by_request || !(count[MPP_CAT_SENDRECV] + count[MPP_CAT_COLLECTIVE] + count[MPP_CAT_IO])) {
         for (int k = 0; k < MPP_NCAT; k++)
             share[k] = 0;
         share[f->category] = dt;

@@ -26,6 +26,7 @@ typedef struct {
     uint64_t bytes_sent, bytes_recv;
     int bytes_said;                 /* by its Leave's attributes: later events add none */
     uint32_t p2p_done, coll_done;   /* requests of each kind it completed (waits, tests) */
+    uint32_t io_done;               /* I/O requests it completed (mpiprof::io_done) */
     uint32_t p2p_begun, coll_begun; /* requests of each kind it began (its time's split when it completed none) */
     int64_t wait[MPP_NWAIT];        /* ticks of Real sync, Potential sync, Time variation (waits.c) */
 } rp_call_t;

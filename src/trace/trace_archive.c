@@ -488,6 +488,9 @@ static void write_attributes(OTF2_GlobalDefWriter *w, uint32_t *next)
                                                    "the receive took the message of the last probe that "
                                                    "found one, which waited for it"),
                                         OTF2_TYPE_UINT8);
+    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_IO_DONE, string_def(w, next, "mpiprof::io_done"),
+                                        string_def(w, next, "I/O requests the MPI wait or test completed"),
+                                        OTF2_TYPE_UINT32);
 }
 
 /* Each rank's findings: a property of its location group per line of

@@ -17,14 +17,23 @@
  * (no mapping); a user region's is MPP_NFUNCTIONS + its index in its
  * thread's table, mapped to a global id at MPI_Finalize (OTF2 mapping
  * tables), as are local strings (SRC keys) and communicators. */
-/* Attributes: "mpiprof::src" on every Enter; "mpiprof::bytes_sent" and
+/* Attributes: "mpiprof::src" on every Enter; "mpiprof::io_done" on the
+ * Leave of a wait or test that completed I/O requests (how many: OTF2's
+ * MPI request events do not cover MPI_File_i*); "mpiprof::bytes_sent" and
  * "mpiprof::bytes_recv" on the Leave of a call whose bytes, as the
  * protocol counts them, are not those of its message and collective events
  * (MPI_PROC_NULL, one-sided and I/O calls); "mpiprof::probe_found" on the
  * Leave of a probe that found a message, "mpiprof::probed" on the MpiRecv
  * of a blocking receive that took it (the probe waited for it: the dynamic
  * mode's rule, waitstates/hooks.c). */
-enum { TRACE_ATTR_SRC = 0, TRACE_ATTR_BYTES_SENT, TRACE_ATTR_BYTES_RECV, TRACE_ATTR_PROBE_FOUND, TRACE_ATTR_PROBED };
+enum {
+    TRACE_ATTR_SRC = 0,
+    TRACE_ATTR_BYTES_SENT,
+    TRACE_ATTR_BYTES_RECV,
+    TRACE_ATTR_PROBE_FOUND,
+    TRACE_ATTR_PROBED,
+    TRACE_ATTR_IO_DONE,
+};
 
 /* A local string: the SRC key of a call site (fid, frames), resolved at
  * MPI_Finalize. */

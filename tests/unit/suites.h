@@ -44,6 +44,7 @@ Suite *tally_suite(void);
 Suite *layout_suite(void);
 Suite *pending_suite(void);
 Suite *rma_conflicts_suite(void);
+Suite *functions_suite(void);
 Suite *between_suite(void);
 
 /* failing_alloc.c: the n-th allocation of the test program from now on
