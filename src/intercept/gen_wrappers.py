@@ -844,10 +844,10 @@ def wrapper(fn, bytes_rules, model_rules, sync_rules, names=frozenset()):
                    % (kind, "persistent" in fn.actions))
     out += [call_end(fn, CATEGORY[fn.cls], uses)]
     out += check_after(fn, CView(fn))
-    if fn.ret == "int":
-        out.append("    if (MPP_CHECKS_ON(MPP_CHECK_BASIC) && ret != MPI_SUCCESS) mpp_check_mpi_error(&call, ret);")
     out += gen_checks.after(fn, rule, arr, n)
     out += check_between(fn, sync_rules, names, CView(fn))
+    if fn.ret == "int":  # (after the message checks: a truncation they report is no mpi-error)
+        out.append("    if (MPP_CHECKS_ON(MPP_CHECK_BASIC) && ret != MPI_SUCCESS) mpp_check_mpi_error(&call, ret);")
     out += sync_after(fn, sync_rules, CView(fn))
     out += trace_after(fn, sync_rules, CView(fn), "MPP_USES_BYTES" in uses)
     out += ["    return ret;", "}", ""]
@@ -933,9 +933,9 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, 
                    % (category, "persistent" in fn.actions))
     out += [call_end(fn, category, uses)]
     out += check_after(fn, view)
-    out.append("    if (MPP_CHECKS_ON(MPP_CHECK_BASIC) && !mpp_f08_ok(ierror)) mpp_check_mpi_error(&call, *(int *)ierror);")
     out += gen_checks.f08_after(fn)
     out += check_between(fn, sync_rules, names, view)
+    out.append("    if (MPP_CHECKS_ON(MPP_CHECK_BASIC) && !mpp_f08_ok(ierror)) mpp_check_mpi_error(&call, *(int *)ierror);")
     out += sync_after(fn, sync_rules, view)
     out += trace_after(fn, sync_rules, view, "MPP_USES_BYTES" in uses)
     out += ["    return;" if call_real else "    return ret;", "}", ""]
