@@ -32,8 +32,14 @@ from a list of functions:
 Requests a call creates, completes, frees or starts (its actions) and the
 MPI_Datatype handles it leaves (MPI_Datatype * parameters) are followed
 after the call; a completion or datatype call that goes by unseen (not
-profiled) makes the checks forget what they knew."""
+profiled) makes the checks forget what they knew.
+The Fortran entry points the profiler wraps apart (mpi_f08, Open MPI's
+bindings) check the same single arguments and the buffers' counts and
+datatypes through their view (gen_views.py: f08_before), not the
+pointers nor the buffers' addresses."""
 import re
+
+from gen_views import CView
 
 BUFFERS_SENT = ("sendbuf", "buf", "buffer", "origin_addr", "inbuf")
 BUFFERS_RECV = ("recvbuf", "result_addr", "buf", "buffer", "origin_addr")
@@ -85,30 +91,36 @@ def type_arrays(fn):
     return [p.name for p in fn.params if p.array and p.base_type == "MPI_Datatype" and "const" not in p.type]
 
 
-def side_factor(fn, factor):
-    """A @bytes factor as a count expression (None: the datatype)."""
+def side_factor(fn, factor, v):
+    """A @bytes factor as a count expression (None: the datatype), the
+    arguments read through view v."""
     has = fn.by_name
     if factor in has and has[factor].base_type == "MPI_Datatype":
         return None
+    comm = v("comm") if "comm" in has else "MPI_COMM_NULL"
     if factor == "P":
-        return "mpp_comm_size(comm)"
+        return "mpp_comm_size(%s)" % comm
     if factor in ("NOUT", "NIN"):
-        return "mpp_comm_degree(comm, %d)" % (factor == "NOUT")
+        return "mpp_comm_degree(%s, %d)" % (comm, factor == "NOUT")
     m = re.match(r'^sum\((\w+)\)$', factor)
     if m:
         suffix = "_c" if "MPI_Count" in has[m.group(1)].type else ""
-        length = ("mpp_comm_degree(comm, %d)" % m.group(1).startswith("send")
-                  if fn.operation().startswith("Neighbor_") else "mpp_comm_size(comm)")
-        return "mpp_sum_counts%s(%s, %s)" % (suffix, m.group(1), length)
+        length = ("mpp_comm_degree(%s, %d)" % (comm, m.group(1).startswith("send"))
+                  if fn.operation().startswith("Neighbor_") else "mpp_comm_size(%s)" % comm)
+        return "mpp_sum_counts%s(%s, %s)" % (suffix, v(m.group(1)), length)
     m = re.match(r'^(\w+)\[rank\]$', factor)
     if m:
-        return "(%s ? (int64_t)%s[mpp_comm_rank(comm)] : 0)" % (m.group(1), m.group(1))
-    return "(int64_t)(%s)" % factor
+        return "(%s ? (int64_t)%s[mpp_comm_rank(%s)] : 0)" % (v(m.group(1)), v(m.group(1)), comm)
+    return "(int64_t)(%s)" % v(factor)
 
 
-def buffer_lines(fn, rule):
-    """mpp_chk_buffer calls for the @bytes sides of the call."""
+def buffer_lines(fn, rule, v=None):
+    """mpp_chk_buffer calls for the @bytes sides of the call.  Through a
+    Fortran view v (the arguments of a Fortran entry point) a buffer's
+    address is not known: its datatype and count are checked, not its
+    address nor its bytes (MPP_NO_BUFFER, never tracked)."""
     has, out = fn.by_name, []
+    v = v or CView(fn)
     for direction in ("sent", "recv"):
         expr = (rule or {}).get(direction)
         names = BUFFERS_SENT if direction == "sent" else BUFFERS_RECV
@@ -120,10 +132,10 @@ def buffer_lines(fn, rule):
             if expr.endswith(suffix):
                 expr, which = expr[:-len(suffix)], w
         factors = expr.split("*")
-        types = [f for f in factors if side_factor(fn, f) is None]
+        types = [f for f in factors if side_factor(fn, f, v) is None]
         if len(types) != 1:
             continue
-        counts = [side_factor(fn, f) for f in factors if f != types[0]] or ["1"]
+        counts = [side_factor(fn, f, v) for f in factors if f != types[0]] or ["1"]
         # a _replace form's one buffer is written too: its send side keeps no checksum
         replaced = fn.cls == "sendrecv" and direction == "sent" and (rule or {}).get("recv") and \
             next((n for n in BUFFERS_RECV if n in has), None) == param
@@ -138,14 +150,19 @@ def buffer_lines(fn, rule):
         flag = " | ".join(flags) or "0"
         if inert:
             flag = "%s | (%s ? MPP_CHK_INERT : 0)" % (flag, " || ".join(inert))
-        calls = ["mpp_chk_count_of(&mpp_chk, \"%s\", %s, %s);" % (c, c, param) for c in side_counts(fn, factors)]
+        addr = param
+        if v.fortran:  # MPI_IN_PLACE (of a collective) or an address not known
+            flag = "0"
+            addr = ("(%s ? MPP_NO_BUFFER : MPI_IN_PLACE)" % v.not_in_place(param)
+                    if param in ("sendbuf", "recvbuf") else "MPP_NO_BUFFER")
+        calls = ["mpp_chk_count_of(&mpp_chk, \"%s\", %s, %s);" % (c, v(c), addr) for c in side_counts(fn, factors)]
         calls.append("mpp_chk_buffer(&mpp_chk, \"%s\", %s, %s, \"%s\", %s, %s);" % (
-            param, param, " * ".join(counts), types[0], types[0], flag))
+            param, addr, " * ".join(counts), types[0], v(types[0]), flag))
         cond = []
         if "root" in has and "comm" in has:
-            cond.append("mpp_chk_used(comm, root, %s)" % which)
+            cond.append("mpp_chk_used(%s, %s, %s)" % (v("comm"), v("root"), which))
         if direction == "sent" and param == "origin_addr" and scalar(fn, "op", "MPI_Op"):
-            cond.append("op != MPI_NO_OP")  # MPI_NO_OP: the origin buffer is not used
+            cond.append("%s != MPI_NO_OP" % v("op"))  # MPI_NO_OP: the origin buffer is not used
         if cond:
             out += ["if (%s) {" % " && ".join(cond)] + ["    " + c for c in calls] + ["}"]
         else:
@@ -168,28 +185,32 @@ def buffer_counts(fn, rule):
     return out
 
 
-def argument_lines(fn, rule):
-    """The checks of single arguments."""
+def argument_lines(fn, rule, v=None):
+    """The checks of single arguments (read through view v; through a
+    Fortran one not the pointers: every argument is a reference there)."""
     has, out = fn.by_name, []
+    v = v or CView(fn)
     counted = (BUFFERS & set(has)) or "array_of_requests" in has or "newtype" in has
     for name in COUNTS:
         if counted and scalar(fn, name, "int", "MPI_Count") and name not in buffer_counts(fn, rule):
-            out.append("mpp_chk_count(&mpp_chk, \"%s\", %s);" % (name, name))
+            out.append("mpp_chk_count(&mpp_chk, \"%s\", %s);" % (name, v(name)))
     comm = scalar(fn, "comm", "MPI_Comm")
     for name, receive in (("dest", 0), ("source", 1)):
         if comm and scalar(fn, name, "int"):
-            out.append("mpp_chk_rank(&mpp_chk, \"%s\", %s, %d);" % (name, name, receive))
+            out.append("mpp_chk_rank(&mpp_chk, \"%s\", %s, %d);" % (name, v(name), receive))
     if comm and scalar(fn, "root", "int"):
-        out.append("mpp_chk_root(&mpp_chk, root);")
+        out.append("mpp_chk_root(&mpp_chk, %s);" % v("root"))
     if "dest" in has or "source" in has:
         for name in ("tag", "sendtag", "recvtag"):
             receive = name == "recvtag" or (name == "tag" and "dest" not in has)
             if scalar(fn, name, "int"):
-                out.append("mpp_chk_tag(&mpp_chk, \"%s\", %s, %d);" % (name, name, receive))
+                out.append("mpp_chk_tag(&mpp_chk, \"%s\", %s, %d);" % (name, v(name), receive))
     if scalar(fn, "op", "MPI_Op"):
-        out.append("mpp_chk_op(&mpp_chk, op);")
+        out.append("mpp_chk_op(&mpp_chk, %s);" % v("op"))
     if scalar(fn, "oldtype", "MPI_Datatype"):
-        out.append("mpp_chk_type(&mpp_chk, \"oldtype\", oldtype);")
+        out.append("mpp_chk_type(&mpp_chk, \"oldtype\", %s);" % v("oldtype"))
+    if v.fortran:
+        return out
     if pointer(fn, "request", "MPI_Request"):
         out.append("mpp_chk_null(&mpp_chk, \"request\", request == NULL);")
     if pointer(fn, "status", "MPI_Status"):
@@ -271,6 +292,24 @@ def passthrough(fn, call):
         return ["    if (!mpp_mode)", "        return %s;" % call]
     return ["    if (!mpp_mode) {", "        if (MPP_CHK_ON())", "            mpp_chk_unseen(%d, %d);" % forget,
             "        return %s;" % call, "    }"]
+
+
+def f08_before(fn, rule, v):
+    """An mpi_f08 (or Open MPI Fortran) entry point's lines before the
+    call: the checks of single arguments and of the buffers' counts and
+    datatypes, read through view v (no buffer's address, no pointer; no
+    handle followed)."""
+    args, bufs = argument_lines(fn, rule, v), buffer_lines(fn, rule, v)
+    if not (args or bufs):
+        return []
+    has_comm = scalar(fn, "comm", "MPI_Comm")
+    body = ["mpp_chk_begin(&mpp_chk, &call, %s, %d);" % (v("comm") if has_comm else "MPI_COMM_NULL", has_comm)]
+    body += args
+    if bufs and has_comm:
+        body += ["if (mpp_chk.comm != MPI_COMM_NULL) {"] + ["    " + b for b in bufs] + ["}"]
+    else:
+        body += bufs
+    return ["    mpp_chk_t mpp_chk;", "    if (MPP_CHK_ON()) {"] + ["        " + b for b in body] + ["    }"]
 
 
 def f08_after(fn):

@@ -6,7 +6,7 @@ that can misuse an epoch is checked before its PMPI call
 after it (mpp_check_rma_after), and on the unprofiled path a window's
 epochs are not known any more (mpp_check_rma_unseen).  The origin
 buffers of the operations (rma-op) are gen_checks.py's.  `view` is the
-wrapper's view of its arguments (gen_wrappers.py: CView, the f08 one)."""
+wrapper's view of its arguments (gen_views.py: CView, the f08 one)."""
 
 # rma-* roles: what a call does to its window's epochs (local.h, MPP_RMA_*);
 # those that can misuse an epoch are checked before the PMPI call too

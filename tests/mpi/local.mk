@@ -139,6 +139,7 @@ EXTRA_DIST += \
 	tests/mpi/check/datatype_fortran.f90 \
 	tests/mpi/check/datatype_fortran_f08.f90 \
 	tests/mpi/check/args.c \
+	tests/mpi/check/args_f08.f90 \
 	tests/mpi/check/buffers.c \
 	tests/mpi/check/rma.c
 # between processes (between.c): collectives' members that disagree, and

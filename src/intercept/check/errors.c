@@ -7,6 +7,7 @@
 #include "check/findings.h"
 #include "gen/function_table.h"
 #include "intercept/check/errors.h"
+#include "intercept/check/messages.h"
 #include "intercept/faults.h"
 #include "intercept/world.h"
 
@@ -156,6 +157,8 @@ void mpp_check_error_text(int code, char *out, size_t size)
 void mpp_check_mpi_error(const mpp_call_t *c, int code)
 {
     if (mpp_check_was_invalid(c)) /* reported as the invalid argument it is */
+        return;
+    if (mpp_chk_truncation_reported(c)) /* reported as wrong-send-size, which names the send too */
         return;
     char detail[MPP_FINDING_DETAIL];
     mpp_check_error_text(code, detail, sizeof detail);

@@ -320,15 +320,28 @@ static void deliver(void *ctx, uint32_t channel, int32_t source, int32_t tag, co
     mpp_msgpair_receive(&pairs, channel, source, tag, blob);
 }
 
-/* A receive posted as seq (0: now) took the message of st (lock held). */
-static void received(const mpp_comm_t *cm, uint64_t seq, const MPI_Status *st, const recv_t *r)
+/* The thread's last call whose truncated receives the pairing took, to
+ * report as wrong-send-size with their sends: MPI's error for them
+ * (MPI_ERR_TRUNCATE, MPI_ERR_IN_STATUS) is no mpi-error besides. */
+static __thread const mpp_call_t *truncated_call __attribute__((tls_model("initial-exec")));
+static __thread uint64_t truncated_t0 __attribute__((tls_model("initial-exec")));
+
+int mpp_chk_truncation_reported(const mpp_call_t *c)
+{
+    return c && c == truncated_call && c->t0 == truncated_t0; /* (a later call may reuse its stack slot) */
+}
+
+/* A receive posted as seq (0: now) took the message of st (lock held):
+ * whether the pairing will report what it finds (paired's conditions). */
+static int received(const mpp_comm_t *cm, uint64_t seq, const MPI_Status *st, const recv_t *r)
 {
     int32_t source = mpp_comm_world_rank(cm, st->MPI_SOURCE);
     if (source < 0)
-        return;
+        return 0;
     if (!seq)
         seq = mpp_recvorder_seq(&order);
     mpp_recvorder_complete(&order, seq, cm->channel, source, st->MPI_TAG, r);
+    return !unseen && r->site.frames && r->site.depth > 0 && !is_poisoned(cm->channel);
 }
 
 static void blocking_receive(const mpp_call_t *c, mpp_comm_t *cm, const MPI_Status *st, void *buf, int64_t count,
@@ -341,8 +354,12 @@ static void blocking_receive(const mpp_call_t *c, mpp_comm_t *cm, const MPI_Stat
     recv_t r;
     fill_recv(&r, &site, st, buf, count, type, bytes_of(count, type), s.sig, s.padded || s.sig.basic == -2, ret);
     take();
-    received(cm, 0, st, &r);
+    int reported = received(cm, 0, st, &r) && (r.flags & R_TRUNCATED);
     give();
+    if (reported) {
+        truncated_call = c;
+        truncated_t0 = c->t0;
+    }
 }
 
 void mpp_chk_recv(const mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, void *buf, int64_t count,
@@ -428,9 +445,11 @@ void mpp_chk_imrecv(const mpp_call_t *c, MPI_Message message, void *buf, int64_t
 /* ------------------------------------------------------------------ */
 /* Requests */
 
-/* A receive request completed with status st (NULL: not known). */
-static void receive_done(req_t *q, const MPI_Status *st, int err)
+/* A receive request completed with status st (NULL: not known): whether
+ * the pairing took it and will report what it finds. */
+static int receive_done(req_t *q, const MPI_Status *st, int err)
 {
+    int taken = 0;
     if (st && mpp_chk_took_message(err) && mpp_ws_is_message(st)) {
         recv_t r;
         fill_recv(&r, &q->site, st, q->buf, q->count, q->type, q->bytes, q->sig, q->padded, err);
@@ -442,13 +461,14 @@ static void receive_done(req_t *q, const MPI_Status *st, int err)
             posted.MPI_SOURCE = q->source;
         if (q->tag != MPP_MSG_ANY)
             posted.MPI_TAG = q->tag;
-        received(q->comm, q->seq, &posted, &r);
+        taken = received(q->comm, q->seq, &posted, &r);
     } else if (!st) {
         go_quiet("a receive completed whose status they did not see"); /* the pairing is no longer sure */
     }
     mpp_recvorder_unpost(&order, q->post);
     q->post = NULL;
     q->active = 0;
+    return taken;
 }
 
 /* The error of completion j of a call that returned ret. */
@@ -462,26 +482,35 @@ static int error_of(int ret, const MPI_Status *st)
 void mpp_chk_completed(const mpp_call_t *c, int ret, const mpp_reqset_t *set, int n, const int *which,
                        const MPI_Status *statuses)
 {
-    (void)c;
     if (!on || (ret != MPI_ERR_IN_STATUS && !mpp_chk_took_message(ret)))
         return;
+    int reported = ret != MPI_SUCCESS; /* every failed completion a truncation the pairing took */
     take();
-    for (int j = 0; j < n && requests.count; j++) {
+    for (int j = 0; j < n && (requests.count || reported); j++) {
         int i = which ? which[j] : j;
-        req_t *q = i >= 0 && i < set->n && set->keys[i] ? mpp_handlemap_get(&requests, set->keys[i]) : NULL;
-        if (!q || q->kind == Q_PSEND)
-            continue;
+        req_t *q = requests.count && i >= 0 && i < set->n && set->keys[i] ? mpp_handlemap_get(&requests, set->keys[i])
+                                                                          : NULL;
         const MPI_Status *st = statuses != MPI_STATUSES_IGNORE ? &statuses[j] : NULL;
         int err = error_of(ret, st);
         if (err == MPI_ERR_PENDING)
             continue; /* not completed */
-        receive_done(q, st, err);
+        int truncated = err != MPI_SUCCESS && mpp_chk_took_message(err);
+        if (!q || q->kind == Q_PSEND) {
+            reported = reported && err == MPI_SUCCESS;
+            continue;
+        }
+        int taken = receive_done(q, st, err);
+        reported = reported && (err == MPI_SUCCESS || (truncated && taken));
         if (q->kind == Q_RECV) {
             mpp_comm_release(q->comm);
             mpp_handlemap_remove_value(&requests, q);
         }
     }
     give();
+    if (reported) {
+        truncated_call = c;
+        truncated_t0 = c->t0;
+    }
 }
 
 void mpp_chk_started(const mpp_call_t *c, const mpp_reqset_t *set)

@@ -80,5 +80,10 @@ void mpp_chk_freed(const mpp_reqset_t *set);
 void mpp_chk_cancelled(const mpp_reqset_t *set);
 /* Whether a receive's return code took its message: success or truncation. */
 int mpp_chk_took_message(int ret);
+/* Whether call c's error is the truncation of receives the pairing took
+ * (each to be a wrong-send-size, with its send: MPI_ERR_TRUNCATE, or
+ * MPI_ERR_IN_STATUS whose every failed element is one): no mpi-error
+ * besides.  Asked after the call's mpp_chk_recv, _mrecv or _completed. */
+int mpp_chk_truncation_reported(const mpp_call_t *c);
 
 #endif

@@ -92,7 +92,8 @@ static void free_active_persistent(void)
 }
 
 /* A wait that fails (a truncated receive) completes its persistent
- * request all the same: freeing it then is no misuse. */
+ * request all the same: freeing it then is no misuse.  The truncation is
+ * one finding, wrong-send-size at the receive (with the send). */
 static void failed_wait(void)
 {
     int out[2] = {rank, rank}, in = -1;
@@ -101,7 +102,7 @@ static void failed_wait(void)
     MPI_Recv_init(&in, 1, MPI_INT, peer, 11, MPI_COMM_WORLD, &rq); /* expect failed-wait: wrong-send-size ranks=0-1 other=truncating-send */
     MPI_Start(&rq);
     MPI_Send(out, 2, MPI_INT, peer, 11, MPI_COMM_WORLD); /* label truncating-send */
-    MPI_Wait(&rq, MPI_STATUS_IGNORE); /* expect failed-wait: mpi-error ranks=0-1 */
+    MPI_Wait(&rq, MPI_STATUS_IGNORE); /* MPI_ERR_TRUNCATE: the wrong-send-size, no mpi-error besides */
     MPI_Request_free(&rq);
     MPI_Barrier(MPI_COMM_WORLD);
 }

@@ -13,7 +13,9 @@
 # basic; below full no argument is checked (basic, basic,checksum: MPI's own error, mpi-error, alone); where
 # MPI aborts
 # (fatal-count) the line on standard error comes first, and the exit status
-# is MPI's.
+# is MPI's.  The same through mpi_f08 (args_f08.f90), whose entry points
+# the profiler wraps apart from the C functions: the checks that need no
+# buffer's address, at the Fortran source line.
 set -eu
 # shellcheck source=../lib/common.sh
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
@@ -32,4 +34,15 @@ run_scenario args "$srcdir/args.c" legal-args full,checksum
 run_scenario args "$srcdir/args.c" negative-count-basic basic
 run_scenario args "$srcdir/args.c" negative-count-basic basic,checksum
 run_scenario_abort args "$srcdir/args.c" fatal-count
+# the same checks through mpi_f08's entry points (which do not reach the C
+# wrappers), at the Fortran lines, when there is a Fortran compiler
+if [ "${MPIFORT:-no}" != no ] && [ -n "${MPIFORT_PROF:-}" ] && command -v "$MPIFORT" >/dev/null 2>&1 &&
+    "$MPIFORT_PROF" -g -O0 -o args_f08 "$srcdir/args_f08.f90" >f08.log 2>&1; then
+    for s in f08-bad-rank f08-negative-count f08-bad-tag f08-null-handles f08-uncommitted f08-legal; do
+        run_scenario args_f08 "$srcdir/args_f08.f90" "$s"
+    done
+    run_scenario args_f08 "$srcdir/args_f08.f90" f08-legal basic
+else
+    echo "NOTE: no mpi_f08 program (MPIFORT=${MPIFORT:-}): $(cat f08.log 2>/dev/null)"
+fi
 echo "PASS: check_arguments"

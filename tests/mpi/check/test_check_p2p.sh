@@ -1,7 +1,8 @@
 #!/bin/sh
 # check_p2p: messages whose receive disagrees with their send (between.c),
 # each finding at the receive's call with the send's call as the other
-# side: a truncation MPI returned (MPI_ERRORS_RETURN), a shorter message
+# side: a truncation MPI returned (MPI_ERRORS_RETURN; one finding, not an
+# mpi-error besides; also through MPI_Waitall), a shorter message
 # (a warning, at MPIPROF_CHECK=full only), other types; a message no one
 # received (at its send, reported by the process it was sent to), a
 # receive pending at MPI_Finalize that no message could match, data that
@@ -24,10 +25,16 @@ export UCX_LOG_LEVEL=error
 
 cd "$tmp"
 "$MPICC_PROF" -g -o between "$srcdir/between.c" || fail "compiling between.c with mpicc-prof"
-for scenario in p2p-truncate p2p-shorter p2p-datatype p2p-derived-ok unmatched-send pending-irecv; do
+for scenario in p2p-truncate p2p-truncate-waitall p2p-shorter p2p-datatype p2p-derived-ok unmatched-send pending-irecv; do
     run_scenario between "$srcdir/between.c" "$scenario"
 done
 run_scenario between "$srcdir/between.c" p2p-truncate-basic basic
+# one finding for a truncation: MPI's MPI_ERR_TRUNCATE (MPI_ERR_IN_STATUS)
+# is the wrong-send-size, not an mpi-error besides (test_check_errors.sh:
+# an error the message checks do not report stays an mpi-error)
+for f in p2p-truncate p2p-truncate-waitall p2p-truncate-basic; do
+    ! grep -q '"mpi-error"' "$f.prof.json" || fail "$f: an mpi-error besides the wrong-send-size: $(grep -A3 mpi-error "$f.prof")"
+done
 run_scenario between "$srcdir/between.c" p2p-shorter-basic basic
 run_scenario between "$srcdir/between.c" checksum full,checksum
 
