@@ -37,14 +37,14 @@ static int group_of(mpp_rma_conflicts_t *c, uint64_t window, uint64_t epoch)
     return g;
 }
 
-/* A contiguous layout of len bytes, kept for the next ranges of that
- * length (most are of a few lengths): no allocation per access. */
-static const mpp_layout_t *layout_of(mpp_rma_conflicts_t *c, int64_t len)
+/* A layout of one block of len bytes every `stride`, kept for the next
+ * ranges alike (most are of a few lengths): no allocation per access. */
+static const mpp_layout_t *layout_of(mpp_rma_conflicts_t *c, int64_t len, int64_t stride)
 {
     for (int k = 0; k < MPP_RMA_LAYOUTS; k++)
-        if (c->layout[k] && c->layout[k]->size == len)
+        if (c->layout[k] && c->layout[k]->size == len && c->layout[k]->extent == stride)
             return c->layout[k];
-    mpp_layout_t *l = mpp_layout_contiguous(len, len);
+    mpp_layout_t *l = mpp_layout_contiguous(len, stride);
     if (!l)
         return NULL;
     unsigned k = c->next_layout++ % MPP_RMA_LAYOUTS;
@@ -65,18 +65,23 @@ static int conflicting(mpp_pending_t *p, uint32_t id, void *arg)
 }
 
 int mpp_rma_conflicts_add(mpp_rma_conflicts_t *c, uint64_t window, uint64_t epoch, uint64_t lo, uint64_t len,
-                          const mpp_rma_access_t *a, mpp_rma_access_t *other)
+                          int64_t stride, uint64_t reps, const mpp_rma_access_t *a, mpp_rma_access_t *other)
 {
-    const mpp_layout_t *l = len && len <= INT64_MAX ? layout_of(c, (int64_t)len) : NULL;
+    if (reps <= 1)
+        stride = (int64_t)len;
+    const mpp_layout_t *l = len && len <= INT32_MAX && reps && reps <= INT32_MAX && stride >= (int64_t)len
+                                ? layout_of(c, (int64_t)len, stride)
+                                : NULL;
     int g = l ? group_of(c, window, epoch) : -1;
     if (g < 0) {
         c->dropped += len != 0;
         return 0;
     }
     mpp_pending_t *p = c->group[g].accesses;
-    mpp_span_t s = {(uintptr_t)lo, 1, l};
+    mpp_span_t s = {(uintptr_t)lo, (int64_t)reps, l};
     query_t q = {a};
-    uint32_t hit = mpp_pending_conflict_if(p, &s, a->kind != MPP_RMA_READ, 64, 64, conflicting, &q);
+    /* (ranges that interleave are compared block by block, up to 4096 steps each) */
+    uint32_t hit = mpp_pending_conflict_if(p, &s, a->kind != MPP_RMA_READ, 64, 4096, conflicting, &q);
     if (hit)
         *other = *(const mpp_rma_access_t *)mpp_pending_extra(p, hit);
     uint32_t id =

@@ -31,7 +31,7 @@ enum { MPP_RMA_READ = 1, MPP_RMA_WRITE = 2, MPP_RMA_ACCUMULATE = 3 };
 
 #define MPP_RMA_GROUPS 8
 #define MPP_RMA_GROUP_ACCESSES 16384
-#define MPP_RMA_LAYOUTS 16 /* range lengths whose layouts are kept for the next */
+#define MPP_RMA_LAYOUTS 16 /* range lengths and strides whose layouts are kept for the next */
 
 /* Who made an access: its origin (MPI_COMM_WORLD rank), kind, function
  * and call site (a token, check/sites.h). */
@@ -54,11 +54,13 @@ typedef struct {
 
 void mpp_rma_conflicts_init(mpp_rma_conflicts_t *c);
 void mpp_rma_conflicts_free(mpp_rma_conflicts_t *c);
-/* An access to bytes [lo, lo + len) of `window` (the target's own byte
- * offsets) in fence epoch `epoch`: 1 with the access of another origin it
- * conflicts with in *other (the first found), else 0. */
+/* An access to `reps` ranges of `len` bytes of `window` (the target's own
+ * byte offsets), the first at lo, each `stride` bytes after the one
+ * before (stride > len; reps 1: any), in epoch `epoch` (the caller's
+ * number, never 0): 1 with the access of another origin it conflicts with
+ * in *other (the first found), else 0. */
 int mpp_rma_conflicts_add(mpp_rma_conflicts_t *c, uint64_t window, uint64_t epoch, uint64_t lo, uint64_t len,
-                          const mpp_rma_access_t *a, mpp_rma_access_t *other);
+                          int64_t stride, uint64_t reps, const mpp_rma_access_t *a, mpp_rma_access_t *other);
 /* Whether two kinds conflict on a shared byte. */
 static inline int mpp_rma_kinds_conflict(uint32_t a, uint32_t b)
 {

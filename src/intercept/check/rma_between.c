@@ -37,24 +37,33 @@
 #include "util/mt_lock.h"
 #include "util/warnings.h"
 
-/* What travels per contiguous range an operation accesses (the size of
- * a message's record, mpp_chk_record_t, whose first field is the same). */
+/* What travels per run of ranges an operation accesses: `reps` ranges of
+ * `len` bytes, each `stride` after the one before (a strided datatype's
+ * blocks in one record); the size of a message's record, mpp_chk_record_t,
+ * whose first field is the same. */
 typedef struct {
     uint32_t channel; /* MPP_COMM_ID_RMA */
     uint32_t kind;    /* MPP_RMA_READ, ...; above its 8 bits, PSCW: 1 + the origin's rank in the window's group */
-    uint32_t fid, module;
-    uint64_t offset; /* its call site (sites.h) */
+    uint32_t module;  /* its call site (sites.h) ... */
+    uint32_t len;
+    uint64_t offset; /* ... */
     uint64_t window; /* the window's name (above) */
-    uint64_t epoch;  /* its epoch (mpp_rma_between_access) */
-    int64_t disp;    /* in the target's displacement units */
-    int64_t lo, len; /* bytes [disp * unit + lo, + len) */
+    uint32_t epoch;  /* its epoch's number; PSCW: | EPOCH_PSCW (mpp_rma_between_access) */
+    uint32_t fid;
+    int64_t disp; /* in the target's displacement units */
+    int64_t lo;   /* bytes [disp * unit + lo + i * stride, + len), i < reps */
+    int32_t stride;
+    uint32_t reps;
 } record_t;
+
+#define EPOCH_PSCW (1u << 31)
 
 _Static_assert(sizeof(record_t) == sizeof(mpp_chk_record_t), "an access travels as a message's record");
 
-/* Past this many contiguous ranges (a strided target datatype) an
+/* Past this many runs of ranges (records), or blocks looked at, an
  * operation is not compared: counted, said in Warnings. */
-#define MAX_RANGES 8
+#define MAX_RUNS 8
+#define MAX_BLOCKS 65536
 
 static int on;
 static mpp_mt_lock_t lock = MPP_MT_LOCK_INITIALIZER;
@@ -126,28 +135,59 @@ uint64_t mpp_rma_between_new(MPI_Win win, MPI_Comm comm, uint32_t size, int32_t 
     return id;
 }
 
-/* The contiguous ranges of `count` elements of layout l, merged where
- * they touch: how many (MAX_RANGES + 1: too many). */
-static int ranges_of(const mpp_layout_t *l, int64_t count, int64_t *lo, int64_t *len)
+typedef struct {
+    int64_t lo, len, stride, reps;
+} run_t;
+
+/* One more range [at, at + len), after the others: into the last run,
+ * else a new one; -1 past MAX_RUNS. */
+static int add_range(run_t *runs, int *n, int64_t at, int64_t len)
 {
-    if (l->n == 1 && l->blocks[0].len == l->extent) { /* side by side: one range */
-        lo[0] = l->blocks[0].off;
-        return __builtin_mul_overflow(count, l->extent, &len[0]) ? MAX_RANGES + 1 : 1;
+    run_t *r = *n ? &runs[*n - 1] : NULL;
+    if (r && r->len == len) {
+        if (r->reps == 1 && at - r->lo > len && at - r->lo <= INT32_MAX) {
+            r->stride = at - r->lo;
+            r->reps = 2;
+            return 0;
+        }
+        if (r->reps > 1 && at == r->lo + r->reps * r->stride && r->reps < UINT32_MAX) {
+            r->reps++;
+            return 0;
+        }
     }
+    if (*n == MAX_RUNS || len > UINT32_MAX)
+        return -1;
+    runs[(*n)++] = (run_t){at, len, 0, 1};
+    return 0;
+}
+
+/* The bytes `count` elements of layout l touch, as runs of ranges (a
+ * vector's blocks: one run); how many, MAX_RUNS + 1: too many. */
+static int runs_of(const mpp_layout_t *l, int64_t count, run_t *runs)
+{
+    int64_t total;
+    if (l->n == 1 && l->blocks[0].len == l->extent) { /* side by side: one range */
+        if (__builtin_mul_overflow(count, l->extent, &total) || total > UINT32_MAX)
+            return MAX_RUNS + 1;
+        runs[0] = (run_t){l->blocks[0].off, total, 0, 1};
+        return 1;
+    }
+    if (l->extent < l->ub - l->lb || __builtin_mul_overflow(count, (int64_t)l->n, &total) || total > MAX_BLOCKS)
+        return MAX_RUNS + 1; /* (elements that interleave: not in address order) */
     int n = 0;
+    int64_t lo = 0, len = 0; /* the range being merged */
     for (int64_t i = 0; i < count; i++)
         for (uint32_t b = 0; b < l->n; b++) {
             int64_t at = i * l->extent + l->blocks[b].off;
-            if (n && lo[n - 1] + len[n - 1] == at) {
-                len[n - 1] += l->blocks[b].len;
+            if (len && lo + len == at) {
+                len += l->blocks[b].len;
                 continue;
             }
-            if (n == MAX_RANGES)
-                return MAX_RANGES + 1;
-            lo[n] = at;
-            len[n++] = l->blocks[b].len;
+            if (len && add_range(runs, &n, lo, len) != 0)
+                return MAX_RUNS + 1;
+            lo = at, len = l->blocks[b].len;
         }
-    return n;
+    return len && add_range(runs, &n, lo, len) != 0 ? MAX_RUNS + 1 : n;
 }
 
 void mpp_rma_between_access(const mpp_call_t *c, uint64_t window, uint64_t epoch, int origin, int target,
@@ -156,23 +196,35 @@ void mpp_rma_between_access(const mpp_call_t *c, uint64_t window, uint64_t epoch
     if (count <= 0)
         return;
     mpp_layout_t *l = count <= INT32_MAX ? mpp_chk_layout(type) : NULL;
-    int64_t lo[MAX_RANGES], len[MAX_RANGES];
-    int n = l ? ranges_of(l, count, lo, len) : MAX_RANGES + 1;
+    run_t runs[MAX_RUNS];
+    int n = l ? runs_of(l, count, runs) : MAX_RUNS + 1;
     if (l)
         mpp_layout_unref(l);
-    if ((epoch & MPP_RMA_EPOCH_PSCW) && (origin < 0 || origin >= (1 << 24) - 1))
-        n = MAX_RANGES + 1; /* (a rank the record cannot carry) */
-    if (n > MAX_RANGES) {
+    int pscw = (epoch & MPP_RMA_EPOCH_PSCW) != 0;
+    if (pscw && (origin < 0 || origin >= (1 << 24) - 1))
+        n = MAX_RUNS + 1; /* (a rank the record cannot carry) */
+    if (n > MAX_RUNS) {
         mpp_mt_take(&lock);
         skipped++;
         mpp_mt_give(&lock);
         return;
     }
     mpp_chk_site_t at = mpp_chk_site_of(c->cell ? c->cell->frames[0] : 0);
+    uint32_t who = pscw ? (uint32_t)(origin + 1) << 8 : 0;
+    uint32_t number = ((uint32_t)epoch & ~EPOCH_PSCW) | (pscw ? EPOCH_PSCW : 0);
     for (int k = 0; k < n; k++) {
-        uint32_t who = epoch & MPP_RMA_EPOCH_PSCW ? (uint32_t)(origin + 1) << 8 : 0;
-        record_t r = {MPP_COMM_ID_RMA, (uint32_t)kind | who, c->fid, at.module, at.offset, window, epoch, disp, lo[k],
-                      len[k]};
+        record_t r = {MPP_COMM_ID_RMA,
+                      (uint32_t)kind | who,
+                      at.module,
+                      (uint32_t)runs[k].len,
+                      at.offset,
+                      window,
+                      number,
+                      c->fid,
+                      disp,
+                      runs[k].lo,
+                      (int32_t)runs[k].stride,
+                      (uint32_t)runs[k].reps};
         mpp_ws_check_record(target, &r);
     }
 }
@@ -187,7 +239,7 @@ static const char *kind_word(uint32_t kind)
  * higher origin's), the other access its other side. */
 static int weight(const mpp_rma_access_t *a) { return a->kind == MPP_RMA_WRITE ? 2 : a->kind == MPP_RMA_ACCUMULATE; }
 
-static void report(uint64_t at, int64_t len, const char *epoch, const mpp_rma_access_t *a, const mpp_rma_access_t *b)
+static void report(uint64_t at, const char *epoch, const mpp_rma_access_t *a, const mpp_rma_access_t *b)
 {
     if (weight(b) > weight(a) || (weight(b) == weight(a) && b->origin > a->origin)) {
         const mpp_rma_access_t *t = a;
@@ -199,8 +251,8 @@ static void report(uint64_t at, int64_t len, const char *epoch, const mpp_rma_ac
     mpp_check_report_at(MPP_FIND_RMA_CONFLICT, -1, a->fid, &frame, 1, b->origin, b->fid,
                         mpp_chk_site_address((mpp_chk_site_t){b->module, b->offset}),
                         "a %s by rank %d and a %s by rank %d of the same bytes of this process's window in one %s "
-                        "epoch (one of them: %lld bytes from byte %llu)",
-                        kind_word(a->kind), (int)a->origin, kind_word(b->kind), (int)b->origin, epoch, (long long)len,
+                        "epoch (the bytes of one of them begin at byte %llu)",
+                        kind_word(a->kind), (int)a->origin, kind_word(b->kind), (int)b->origin, epoch,
                         (unsigned long long)at);
 }
 
@@ -225,9 +277,9 @@ void mpp_rma_between_posted(uint64_t window, const int *ranks, int n, uint64_t e
  * post was seen here). */
 static uint64_t epoch_of(const target_t *t, const record_t *r)
 {
-    if (!(r->epoch & MPP_RMA_EPOCH_PSCW))
-        return r->epoch | 1ull << 62; /* (never 0) */
-    uint32_t origin = (r->kind >> 8) - 1, n = (uint32_t)r->epoch;
+    if (!(r->epoch & EPOCH_PSCW))
+        return (uint64_t)r->epoch | 1ull << 62; /* (never 0) */
+    uint32_t origin = (r->kind >> 8) - 1, n = r->epoch & ~EPOCH_PSCW;
     if (!t->ring || origin >= t->size)
         return 0;
     const uint32_t *slot = t->ring + 2 * ((size_t)origin * RING + n % RING);
@@ -245,13 +297,14 @@ void mpp_rma_between_record(int source, const void *data)
     const target_t *t = on ? mpp_handlemap_get(&units, r.window) : NULL;
     int64_t base;
     if (!t || !(epoch = epoch_of(t, &r)) || __builtin_mul_overflow(r.disp, t->unit, &base) ||
-        __builtin_add_overflow(base, r.lo, &base) || base < 0 || r.len <= 0)
+        __builtin_add_overflow(base, r.lo, &base) || base < 0 || !r.len)
         conflicts.dropped += on;
     else
-        hit = mpp_rma_conflicts_add(&conflicts, r.window, epoch, at = (uint64_t)base, (uint64_t)r.len, &a, &other);
+        hit = mpp_rma_conflicts_add(&conflicts, r.window, epoch, at = (uint64_t)base, r.len, r.stride, r.reps, &a,
+                                    &other);
     mpp_mt_give(&lock);
     if (hit)
-        report(at, r.len, epoch & MPP_RMA_EPOCH_PSCW ? "exposure (MPI_Win_post)" : "fence", &a, &other);
+        report(at, epoch & MPP_RMA_EPOCH_PSCW ? "exposure (MPI_Win_post)" : "fence", &a, &other);
 }
 
 static void free_target(uint64_t key, void *value, void *arg)
@@ -266,10 +319,11 @@ void mpp_rma_between_end(int finalize)
         return;
     on = 0;
     if (finalize && (skipped || conflicts.dropped))
-        mpp_warn("rma-conflict between origins: %llu one-sided operations were not compared (a target datatype of "
-                 "more than %d contiguous ranges, or one not known) and %llu accesses were not (a window not named "
-                 "alike on its members, or more than %d accesses of an epoch)",
-                 (unsigned long long)skipped, MAX_RANGES, (unsigned long long)conflicts.dropped,
+        mpp_warn("rma-conflict between origins: %llu one-sided operations were not compared (a target datatype "
+                 "whose bytes are more than %d runs of equal ranges, more than %d blocks, or not known) and %llu "
+                 "accesses were not (a window not named alike on its members, an exposure epoch not known, or more "
+                 "than %d accesses of an epoch)",
+                 (unsigned long long)skipped, MAX_RUNS, MAX_BLOCKS, (unsigned long long)conflicts.dropped,
                  MPP_RMA_GROUP_ACCESSES);
     mpp_rma_conflicts_free(&conflicts);
     mpp_handlemap_free(&made);

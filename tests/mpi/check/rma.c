@@ -127,6 +127,20 @@ static void between_origins(const char *s)
         else
             MPI_Get(got, 2, MPI_INT, 0, 7, 2, MPI_INT, win); /* label get-by-1 */
     }
+    if (!strcmp(s, "strided-origins")) { /* ints 40, 42, 44, 46 and 41, 44, 47, 50: 44 */
+        MPI_Datatype every_other, every_third;
+        MPI_Type_vector(4, 1, 2, MPI_INT, &every_other);
+        MPI_Type_vector(4, 1, 3, MPI_INT, &every_third);
+        MPI_Type_commit(&every_other);
+        MPI_Type_commit(&every_third);
+        int w[4] = {rank, rank, rank, rank};
+        if (rank == 0)
+            MPI_Put(w, 4, MPI_INT, 0, 40, 1, every_other, win); /* label strided-by-0 */
+        else
+            MPI_Put(w, 4, MPI_INT, 0, 41, 1, every_third, win); /* expect strided-origins: rma-conflict ranks=0 other=strided-by-0 */
+        MPI_Type_free(&every_other);
+        MPI_Type_free(&every_third);
+    }
     MPI_Win_fence(0, win);
     free_window();
 }

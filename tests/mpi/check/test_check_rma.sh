@@ -31,10 +31,11 @@ for s in recv-into-put-origin get-into-put-origin rput-origin-reused; do
 done
 # rma-conflict between origins at full: both processes put to the same
 # bytes of rank 0's window in one fence epoch, or one gets what the other
-# puts, or both put in one exposure epoch of rank 0 (MPI_Win_post)
+# puts, or both put strided datatypes that share one int, or both put in
+# one exposure epoch of rank 0 (MPI_Win_post)
 # (legal-rma: gets together, accumulates together, strided puts between
 # each other's bytes, other fence or exposure epochs, a lock: none)
-for s in put-put-origins get-put-origins pscw-origins; do
+for s in put-put-origins get-put-origins strided-origins pscw-origins; do
     run_scenario rma "$srcdir/rma.c" "$s" full
 done
 run_scenario rma "$srcdir/rma.c" legal-rma basic
