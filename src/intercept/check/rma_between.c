@@ -1,13 +1,13 @@
 /* rma-conflict between origins (MPIPROF_CHECK=full, correctness.md).
- * Each one-sided operation of a fence epoch sends its target a record of
- * the bytes it accesses there, by the exchange that carries the message
- * checks' records (messages.h: 64 bytes, in their batches, under the
- * channel MPP_COMM_ID_RMA that no communicator has); the target compares
- * the records of one epoch of its window from different origins
- * (check/rma_conflicts.h).  A conflict is a finding of the target process
- * at the call of the record that came second, with the first one's call
- * as the other side (both calls are on origins: their stacks are the one
- * frame a record carries, as for nonpaired-send).
+ * Each one-sided operation of a fence or exposure epoch sends its target
+ * records of the bytes it accesses there, by the exchange that carries the
+ * message checks' records (messages.h: 64 bytes, in their batches, under
+ * the channel MPP_COMM_ID_RMA that no communicator has); the target
+ * compares the records of one epoch of its window from different origins
+ * (check/rma_conflicts.h) as they come.  A conflict is a finding of the
+ * target process at one of the two calls, the other its other side
+ * (report(): the same whichever came first; both calls are on origins:
+ * their stacks are the one frame a record carries, as for nonpaired-send).
  *
  * The members name a window alike without a message: its communicator's
  * id (commids.h, which every member derives by itself) with the number of
