@@ -52,6 +52,10 @@ void mpp_msgpair_receive(mpp_msgpair_t *m, uint32_t comm, int32_t source, int32_
 /* Take the first record left that a receive of (comm, source, tag) could
  * have taken (source, tag: MPP_MSG_ANY for any) into out: 1, else 0. */
 int mpp_msgpair_take(mpp_msgpair_t *m, uint32_t comm, int32_t source, int32_t tag, void *out);
+/* Every receive left (no record came for it), in each channel's order. */
+void mpp_msgpair_each_receive(mpp_msgpair_t *m,
+                              void (*fn)(void *arg, uint32_t comm, int32_t source, int32_t tag, const void *receive),
+                              void *arg);
 /* Every record left, in each channel's order. */
 void mpp_msgpair_each_record(mpp_msgpair_t *m,
                              void (*fn)(void *arg, uint32_t comm, int32_t source, int32_t tag, const void *record),

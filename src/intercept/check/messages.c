@@ -4,9 +4,11 @@
 #include <string.h>
 
 #include "accumulate/waitstates/commids.h"
+#include "check/findings.h"
 #include "check/msgpair.h"
 #include "context/config.h"
 #include "gen/mpi_declared.h"
+#include "intercept/check/errors.h"
 #include "intercept/check/local.h"
 #include "intercept/check/messages.h"
 #include "intercept/check/run.h"
@@ -48,7 +50,12 @@ typedef struct {
     site_t site;
 } recv_t;
 
-enum { R_CHECKSUM = 1, R_QUIET = 2, R_TRUNCATED = 4 };
+/* R_DEFERRED: a truncation whose mpi-error the call did not report, for
+ * the pairing to report as wrong-send-size; if the pairing cannot (its
+ * send's record never comes, the pairing went quiet), the mpi-error is
+ * reported then (deferred_error), so that no error MPI returned goes
+ * without a finding. */
+enum { R_CHECKSUM = 1, R_QUIET = 2, R_TRUNCATED = 4, R_DEFERRED = 8 };
 
 /* The requests the checks follow: receives (persistent or not),
  * persistent sends. */
@@ -281,19 +288,33 @@ static uintptr_t send_site(const mpp_chk_record_t *s)
 }
 
 /* A message paired with its receive: what they disagree on. */
+/* The mpi-error of a truncation the pairing could not report after all. */
+static void deferred_error(const recv_t *r)
+{
+    char text[MPP_FINDING_DETAIL];
+    mpp_check_error_text(MPI_ERR_TRUNCATE, text, sizeof text);
+    mpp_check_report_at(MPP_FIND_MPI_ERROR, -1, r->site.fid, r->site.frames, r->site.depth, -1, 0, 0,
+                        "%s (its send was not seen)", text);
+}
+
 static void paired(void *ctx, uint32_t channel, int32_t source, int32_t tag, const void *record, const void *receive)
 {
     (void)ctx;
     const mpp_chk_record_t *s = record;
     const recv_t *r = receive;
-    if ((r->flags & R_QUIET) || unseen || !r->site.frames || r->site.depth <= 0 || is_poisoned(channel))
+    if ((r->flags & R_QUIET) || unseen || !r->site.frames || r->site.depth <= 0 || is_poisoned(channel)) {
+        if (r->flags & R_DEFERRED)
+            deferred_error(r);
         return;
+    }
     const site_t *at = &r->site;
     if (s->bytes > r->capacity && r->capacity >= 0)
         mpp_check_report_at(MPP_FIND_WRONG_SEND_SIZE, -1, at->fid, at->frames, at->depth, source, s->fid,
                             send_site(s),
                             "a message of %lld bytes (tag %d) into a receive buffer of %lld bytes: truncated",
                             (long long)s->bytes, tag, (long long)r->capacity);
+    else if (r->flags & R_DEFERRED) /* (the record does not say it: MPI did) */
+        deferred_error(r);
     else if (full && s->bytes >= 0 && s->bytes < r->capacity)
         mpp_check_report_at(MPP_FIND_INCORRECT_SEND_SIZE, -1, at->fid, at->frames, at->depth, source, s->fid,
                             send_site(s), "a message of %lld bytes (tag %d) into a receive buffer of %lld bytes",
@@ -333,15 +354,18 @@ int mpp_chk_truncation_reported(const mpp_call_t *c)
 
 /* A receive posted as seq (0: now) took the message of st (lock held):
  * whether the pairing will report what it finds (paired's conditions). */
-static int received(const mpp_comm_t *cm, uint64_t seq, const MPI_Status *st, const recv_t *r)
+static int received(const mpp_comm_t *cm, uint64_t seq, const MPI_Status *st, recv_t *r)
 {
     int32_t source = mpp_comm_world_rank(cm, st->MPI_SOURCE);
     if (source < 0)
         return 0;
     if (!seq)
         seq = mpp_recvorder_seq(&order);
+    int reports = !unseen && r->site.frames && r->site.depth > 0 && !is_poisoned(cm->channel);
+    if (reports && (r->flags & R_TRUNCATED))
+        r->flags |= R_DEFERRED;
     mpp_recvorder_complete(&order, seq, cm->channel, source, st->MPI_TAG, r);
-    return !unseen && r->site.frames && r->site.depth > 0 && !is_poisoned(cm->channel);
+    return reports;
 }
 
 static void blocking_receive(const mpp_call_t *c, mpp_comm_t *cm, const MPI_Status *st, void *buf, int64_t count,
@@ -641,6 +665,14 @@ static void pending_receive(const req_t *q)
                         from, tag);
 }
 
+/* A receive no record came for (its sender not profiled, or gone). */
+static void unpaired_receive(void *arg, uint32_t channel, int32_t source, int32_t tag, const void *receive)
+{
+    (void)arg, (void)channel, (void)source, (void)tag;
+    if (((const recv_t *)receive)->flags & R_DEFERRED)
+        deferred_error(receive);
+}
+
 static void nonpaired_send(void *arg, uint32_t channel, int32_t source, int32_t tag, const void *record)
 {
     (void)arg;
@@ -670,6 +702,7 @@ void mpp_chk_msg_end(void)
     }
     free(pending);
     mpp_msgpair_each_record(&pairs, nonpaired_send, NULL);
+    mpp_msgpair_each_receive(&pairs, unpaired_receive, NULL);
     mpp_recvorder_free(&order);
     mpp_msgpair_free(&pairs);
     mpp_handlemap_free(&requests); /* (the communicators went with the wait states' end) */

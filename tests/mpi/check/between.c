@@ -168,6 +168,22 @@ static void p2p_truncate_waitall(void)
     }
 }
 
+/* A truncation whose send the profiler does not see (PMPI_Send): no
+ * record comes to pair it with, and MPI's error stays an mpi-error. */
+static void p2p_truncate_unseen(void)
+{
+    int out[4] = {1, 2, 3, 4}, in[2];
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (rank == 0) {
+        PMPI_Send(out, 4, MPI_INT, 1, 4, MPI_COMM_WORLD);
+    } else {
+        int err = MPI_Recv(in, 2, MPI_INT, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* expect p2p-truncate-unseen: mpi-error ranks=1 */
+        int cls;
+        MPI_Error_class(err, &cls);
+        printf("truncated: %d\n", cls == MPI_ERR_TRUNCATE);
+    }
+}
+
 /* A message shorter than the receive buffer: legal, a warning at full only. */
 static void p2p_shorter(void)
 {
@@ -271,6 +287,7 @@ static const struct {
     {"unfinished", unfinished},
     {"p2p-truncate", p2p_truncate},
     {"p2p-truncate-waitall", p2p_truncate_waitall},
+    {"p2p-truncate-unseen", p2p_truncate_unseen},
     {"p2p-shorter", p2p_shorter},
     {"p2p-datatype", p2p_datatype},
     {"p2p-derived-ok", p2p_derived_ok},
