@@ -166,7 +166,7 @@ openmpi_tests="tests/check-mpi-coverage.sh tests/check-exports.sh tests/check-he
     tests/mpi/faults/test_fault_signal.sh tests/mpi/faults/test_fault_crash.sh tests/mpi/faults/test_fault_abort.sh
     tests/mpi/faults/test_fault_exit.sh tests/mpi/hangs/test_hang_short.sh tests/mpi/threads/test_threads.sh
     tests/mpi/trace/test_trace.sh tests/mpi/sessions/test_sessions.sh tests/mpi/compare/test_cross_mpi.sh
-    tests/mpi/check/test_check_p2p.sh"
+    tests/mpi/check/test_check_p2p.sh tests/mpi/check/test_check_arguments.sh"
 sanitizer_tests="tests/unit/check_units
     tests/mpi/callsites/test_known_counts.sh tests/mpi/callsites/test_persistent_bytes.sh
     tests/mpi/waitstates/test_waitstates_p2p_kinds.sh tests/mpi/waitstates/test_waitstates_collective.sh
