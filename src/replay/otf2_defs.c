@@ -178,6 +178,12 @@ static OTF2_CallbackCode def_attribute(void *data, OTF2_AttributeRef self, OTF2_
         r->probe_attribute[0] = self;
     else if (type == OTF2_TYPE_UINT8 && !strcmp(s, PROBED_ATTRIBUTE))
         r->probe_attribute[1] = self;
+    static const char *const checks[NCHECK_ATTRIBUTES] = CHECK_ATTRIBUTES;
+    static const OTF2_Type types[NCHECK_ATTRIBUTES] = {OTF2_TYPE_INT64, OTF2_TYPE_UINT64, OTF2_TYPE_UINT64,
+                                                       OTF2_TYPE_INT32, OTF2_TYPE_UINT8};
+    for (int k = 0; k < NCHECK_ATTRIBUTES; k++)
+        if (type == types[k] && !strcmp(s, checks[k]))
+            r->check_attribute[k] = self;
     return OTF2_CALLBACK_SUCCESS;
 }
 

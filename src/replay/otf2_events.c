@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context/config.h"
 #include "gen/function_table.h"
 #include "replay/otf2_reader.h"
 #include "util/srckey.h"
@@ -109,13 +110,16 @@ static int region_left(reader_t *r, OTF2_RegionRef region)
 }
 
 /* The call site of an Enter: mpiprof's attribute (an SRC key: the frames
- * after the function's name), or the region alone (0). */
+ * after the function's name), or the region alone (0); its string in
+ * open_src (the checks' findings name it). */
 static uint32_t site_of(reader_t *r, OTF2_AttributeList *attributes)
 {
     OTF2_StringRef ref;
+    r->open_src = RP_NO_STRING;
     if (r->src_attribute == OTF2_UNDEFINED_ATTRIBUTE || !attributes ||
         OTF2_AttributeList_GetStringRef(attributes, r->src_attribute, &ref) != OTF2_SUCCESS)
         return 0;
+    r->open_src = ref;
     const char *key = rp_string(r, ref), *frames = strchr(key, MPP_RS);
     if (!frames || !frames[1])
         return 0;
@@ -179,6 +183,7 @@ static OTF2_CallbackCode ev_enter(OTF2_LocationRef location, OTF2_TimeStamp time
     const char *name = rp_string(r, d->name);
     int64_t at = corrected(r->t, loc, time);
     r->open_call = -1;
+    r->open_src = RP_NO_STRING;
     if (!strcmp(name, "MPI_Finalize") || !strcmp(name, "MPI_Session_finalize")) {
         if (loc->finalize_enter < 0)
             loc->finalize_enter = at;
@@ -263,8 +268,40 @@ static OTF2_CallbackCode ev_leave(OTF2_LocationRef location, OTF2_TimeStamp time
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* What mpiprof's checks said of a message event (mpiprof-trace(5)) into m:
+ * nothing (level 0), its bytes, at full its signature. */
+static void checked(reader_t *r, OTF2_AttributeList *attributes, rp_message_t *m)
+{
+    const uint64_t *a = r->check_attribute;
+    int64_t bytes;
+    uint64_t hash, length;
+    int32_t basic;
+    if (!attributes || a[CHECK_BYTES] == OTF2_UNDEFINED_ATTRIBUTE ||
+        OTF2_AttributeList_GetInt64(attributes, (OTF2_AttributeRef)a[CHECK_BYTES], &bytes) != OTF2_SUCCESS)
+        return;
+    m->check_level = MPP_CHECK_BASIC;
+    m->check_bytes = bytes;
+    m->sig = (mpp_signature_t){0, 0, -2};
+    if (a[CHECK_SIG_BASIC] != OTF2_UNDEFINED_ATTRIBUTE &&
+        OTF2_AttributeList_GetUint64(attributes, (OTF2_AttributeRef)a[CHECK_SIG_HASH], &hash) == OTF2_SUCCESS &&
+        OTF2_AttributeList_GetUint64(attributes, (OTF2_AttributeRef)a[CHECK_SIG_LENGTH], &length) == OTF2_SUCCESS &&
+        OTF2_AttributeList_GetInt32(attributes, (OTF2_AttributeRef)a[CHECK_SIG_BASIC], &basic) == OTF2_SUCCESS) {
+        m->check_level = MPP_CHECK_FULL;
+        m->sig = (mpp_signature_t){hash, length, basic};
+    }
+    uint8_t truncated = 0;
+    m->truncated =
+        a[CHECK_TRUNCATED] != OTF2_UNDEFINED_ATTRIBUTE &&
+        OTF2_AttributeList_GetUint8(attributes, (OTF2_AttributeRef)a[CHECK_TRUNCATED], &truncated) == OTF2_SUCCESS &&
+        truncated;
+    if (m->check_level > r->t->derived_level)
+        r->t->derived_level = m->check_level;
+}
+
+/* A message of the open call (`call`: the one it counts on), with the
+ * checks' attributes of its event and the SRC key `src` they name. */
 static int add_message(reader_t *r, int send, uint32_t comm, uint32_t peer, uint32_t tag, int64_t posted,
-                       int64_t call)
+                       int64_t call, OTF2_AttributeList *attributes, uint32_t src)
 {
     rp_trace_t *t = r->t;
     const rp_comm_t *c = comm < t->ncomms ? &t->comms[comm] : NULL;
@@ -280,7 +317,9 @@ static int add_message(reader_t *r, int send, uint32_t comm, uint32_t peer, uint
         rp_fail(r, "out of memory for the messages");
         return -1;
     }
-    (*list)[(*n)++] = (rp_message_t){comm, world, (int32_t)tag, posted, (uint32_t)r->current, (uint32_t)call};
+    rp_message_t *m = &(*list)[(*n)++];
+    *m = (rp_message_t){comm, world, (int32_t)tag, posted, (uint32_t)r->current, (uint32_t)call, .src = src};
+    checked(r, attributes, m);
     return 0;
 }
 
@@ -302,8 +341,10 @@ static OTF2_CallbackCode message(reader_t *r, OTF2_TimeStamp time, int send, OTF
         waiting = r->probe_call;
         r->probe_call = -1;
     }
-    return add_message(r, send, comm, peer, tag, current(r)->calls[waiting].enter, waiting) ? OTF2_CALLBACK_INTERRUPT
-                                                                                            : OTF2_CALLBACK_SUCCESS;
+    /* the checks name the receive's own call, not the probe that waited */
+    return add_message(r, send, comm, peer, tag, current(r)->calls[waiting].enter, waiting, attributes, r->open_src)
+               ? OTF2_CALLBACK_INTERRUPT
+               : OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode ev_send(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
@@ -347,7 +388,7 @@ static OTF2_CallbackCode posted(reader_t *r, uint64_t request, int64_t at, const
         rp_fail(r, "out of memory for the %s requests", kind);
         return OTF2_CALLBACK_INTERRUPT;
     }
-    *q = (irecv_t){at, r->open_call};
+    *q = (irecv_t){at, r->open_call, r->open_src};
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -378,12 +419,12 @@ static OTF2_CallbackCode ev_irecv(OTF2_LocationRef location, OTF2_TimeStamp time
                                   uint64_t length, uint64_t request)
 {
     reader_t *r = data;
-    (void)location, (void)position, (void)attributes;
+    (void)location, (void)position;
     SEEN(r, time, 1);
     rp_call_t *c = open_call(r);
     if (!c)
         return OTF2_CALLBACK_SUCCESS;
-    irecv_t q = {c->enter, r->open_call};
+    irecv_t q = {c->enter, r->open_call, RP_NO_STRING};
     mpp_handlemap_remove(&r->requests, request, &q);
     rp_location_t *loc = current(r);
     rp_call_t *poster = q.call >= 0 ? &loc->calls[q.call] : c;
@@ -391,8 +432,8 @@ static OTF2_CallbackCode ev_irecv(OTF2_LocationRef location, OTF2_TimeStamp time
         poster->bytes_recv += length;
     c = open_call(r);
     c->p2p_done++;
-    return add_message(r, 0, comm, sender, tag, q.posted, r->open_call) ? OTF2_CALLBACK_INTERRUPT
-                                                                        : OTF2_CALLBACK_SUCCESS;
+    return add_message(r, 0, comm, sender, tag, q.posted, r->open_call, attributes, q.src) ? OTF2_CALLBACK_INTERRUPT
+                                                                                           : OTF2_CALLBACK_SUCCESS;
 }
 
 /* A receive request cancelled: no message; the bytes it posted (mpiprof's
@@ -404,7 +445,7 @@ static OTF2_CallbackCode ev_request_cancelled(OTF2_LocationRef location, OTF2_Ti
     (void)location, (void)position;
     SEEN(r, time, 1);
     rp_call_t *c = open_call(r);
-    irecv_t q = {0, -1};
+    irecv_t q = {0, -1, RP_NO_STRING};
     if (!c || !mpp_handlemap_remove(&r->requests, request, &q))
         return OTF2_CALLBACK_SUCCESS; /* not a receive request of this location's */
     uint64_t posted = 0;
@@ -498,7 +539,7 @@ static OTF2_CallbackCode ev_nbc_complete(OTF2_LocationRef location, OTF2_TimeSta
     reader_t *r = data;
     (void)location, (void)position, (void)attributes, (void)op, (void)root;
     SEEN(r, time, 1);
-    irecv_t q = {0, -1};
+    irecv_t q = {0, -1, RP_NO_STRING};
     if (r->open_call < 0 || !mpp_handlemap_remove(&r->requests, request, &q) || q.call < 0)
         return OTF2_CALLBACK_SUCCESS; /* begun or completed where nothing is profiled */
     return collective_done(r, q.call, comm, sent, received);

@@ -21,6 +21,13 @@
 #define PROBE_FOUND_ATTRIBUTE "mpiprof::probe_found"
 #define PROBED_ATTRIBUTE "mpiprof::probed"
 #define FINDINGS_PROPERTY "mpiprof::findings"
+/* the checks' attributes of message events, in the order of reader_t's check_attribute */
+#define CHECK_ATTRIBUTES                                                                          \
+    {                                                                                             \
+        "mpiprof::check_bytes", "mpiprof::sig_hash", "mpiprof::sig_length", "mpiprof::sig_basic", \
+            "mpiprof::truncated"                                                                  \
+    }
+enum { CHECK_BYTES, CHECK_SIG_HASH, CHECK_SIG_LENGTH, CHECK_SIG_BASIC, CHECK_TRUNCATED, NCHECK_ATTRIBUTES };
 
 typedef struct {
     uint32_t name, file, description;
@@ -74,10 +81,11 @@ typedef struct {
     uint32_t ngroups;
     uint64_t *comm_group; /* by comm ref */
     uint32_t ncomm_groups;
-    uint64_t src_attribute;      /* OTF2_UNDEFINED_ATTRIBUTE: none */
-    uint64_t bytes_attribute[2]; /* sent, received (mpiprof-trace(5)); the same */
-    uint64_t probe_attribute[2]; /* probe_found, probed; the same (without them: an earlier
-                                    mpiprof's archive, whose starts and matched receives have no events) */
+    uint64_t src_attribute;                      /* OTF2_UNDEFINED_ATTRIBUTE: none */
+    uint64_t bytes_attribute[2];                 /* sent, received (mpiprof-trace(5)); the same */
+    uint64_t probe_attribute[2];                 /* probe_found, probed; the same (without them: an earlier
+                                                    mpiprof's archive, whose starts and matched receives have no events) */
+    uint64_t check_attribute[NCHECK_ATTRIBUTES]; /* the same */
     int failed;
     char why[256];
     /* events of the location being read */
@@ -86,6 +94,7 @@ typedef struct {
     uint32_t *open; /* every region open, innermost last */
     size_t nopen, open_cap;
     int64_t open_call;        /* its call, -1: none or not profiled */
+    uint32_t open_src;        /* its SRC key's string (mpiprof::src), RP_NO_STRING: none */
     int64_t probe_call;       /* its last probe that found a message, -1: none */
     mpp_handlemap_t requests; /* request id of a receive or nonblocking collective -> irecv_t */
     int64_t *coll_open;       /* calls with a MpiCollectiveBegin not yet ended */
@@ -96,6 +105,7 @@ typedef struct {
 typedef struct {
     int64_t posted;
     int64_t call;
+    uint32_t src; /* the SRC key's string of the call that posted it */
 } irecv_t;
 
 /* The first failure, said in one line (why[]); later ones are dropped. */

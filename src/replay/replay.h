@@ -16,6 +16,8 @@
 #include "accumulate/profile.h"
 #include "accumulate/table.h"
 #include "accumulate/waitstates/waitstates.h"
+#include "check/signature.h"
+#include "records/finding.h"
 
 /* One traced MPI call (an Enter/Leave pair of a region of the MPI
  * paradigm) with what its events said. */
@@ -39,7 +41,19 @@ typedef struct {
     int32_t peer, tag;
     int64_t posted;
     uint32_t location, call; /* index into rp_trace_t.locations, into its calls */
+    /* what mpiprof's checks said of it (mpiprof-trace(5)), for those
+     * between processes (checks.c): their level (0: nothing said), a
+     * send's bytes or a receive buffer's, and at full its type signature;
+     * the SRC key of the call a finding names (a send's, the call that
+     * posted a receive) as the trace's string (RP_NO_STRING: none), which
+     * means the same to every reader under mpiexec */
+    int check_level;
+    int truncated; /* a receive that returned MPI_ERR_TRUNCATE: for the checks alone */
+    int64_t check_bytes;
+    mpp_signature_t sig;
+    uint32_t src;
 } rp_message_t;
+#define RP_NO_STRING UINT32_MAX
 
 /* One process's part of a collective instance: the call that began it and
  * the one that ended it (the same for a blocking collective). */
@@ -122,6 +136,15 @@ typedef struct {
     int check_level;
     size_t findings_max;
     int findings_from, findings_bad;
+    /* the checks between processes the events allow (checks.c): the
+     * highest level their attributes were written at (0: none, the
+     * carried findings alone), the string definitions their SRC keys are,
+     * the findings made (of this reader's receivers) */
+    int derived_level;
+    char **strings;
+    uint32_t nstrings;
+    struct rp_derived *derived;
+    size_t nderived, derived_cap;
     int incomplete; /* a location's events stop before its end (a run that died) */
     char incomplete_why[2048];
 } rp_trace_t;
@@ -198,6 +221,18 @@ int rp_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx, int max_intervals,
  * bound its collective windows, intervals.h), as rp_profile makes it: 0,
  * or -1 when memory ran out. */
 int rp_intervals(const rp_trace_t *t, int p, int max_intervals, int max_nesting);
+
+/* The checks between processes from the message events (checks.c), as
+ * the dynamic mode makes them (check/msgcheck.h): a send paired with the
+ * receive that took it (rp_waits' pairing).  Kinds made so are those of
+ * rp_derives. */
+void rp_check_pair(rp_trace_t *t, const rp_message_t *send, const rp_message_t *recv);
+/* Whether findings of `kind` come from the events (their carried ones
+ * dropped) in this trace. */
+int rp_derives(const rp_trace_t *t, int kind);
+/* Process p's findings: its carried ones but the kinds derived, and those
+ * derived, in the order the dynamic mode made them.  0, or -1 (memory). */
+int rp_check_findings(const rp_trace_t *t, int p, size_t max, mpp_finding_list_t *f);
 
 /* The local profile of process p: its locations' calls and marks replayed
  * in time order into one table each (table.h) and the interval stage

@@ -90,7 +90,12 @@ static void real_sync(rp_trace_t *t)
             t->unmatched_receives++, r++;
         } else {
             const rp_message_t *recv = &t->recvs[r];
+            rp_check_pair(t, &t->sends[s], recv);
             rp_call_t *call = &t->locations[recv->location].calls[recv->call];
+            if (recv->truncated) { /* the dynamic mode's wait states do not count it */
+                s++, r++;
+                continue;
+            }
             int64_t late = t->sends[s].posted - call->enter;
             if (late > call->wait[MPP_WAIT_REALSYNC])
                 call->wait[MPP_WAIT_REALSYNC] = late;

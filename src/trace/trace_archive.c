@@ -488,6 +488,20 @@ static void write_attributes(OTF2_GlobalDefWriter *w, uint32_t *next)
                                                    "the receive took the message of the last probe that "
                                                    "found one, which waited for it"),
                                         OTF2_TYPE_UINT8);
+    /* the checks' attributes of message events (trace_local.h) */
+    static const struct {
+        uint32_t id;
+        const char *name, *what;
+        OTF2_Type type;
+    } checks[] = {
+        {TRACE_ATTR_CHECK_BYTES, "mpiprof::check_bytes", "bytes of the message or receive buffer", OTF2_TYPE_INT64},
+        {TRACE_ATTR_SIG_HASH, "mpiprof::sig_hash", "hash of the message's type signature", OTF2_TYPE_UINT64},
+        {TRACE_ATTR_SIG_LENGTH, "mpiprof::sig_length", "basic elements of the type signature", OTF2_TYPE_UINT64},
+        {TRACE_ATTR_SIG_BASIC, "mpiprof::sig_basic", "class of its elements (-1: several)", OTF2_TYPE_INT32},
+        {TRACE_ATTR_TRUNCATED, "mpiprof::truncated", "the receive returned MPI_ERR_TRUNCATE", OTF2_TYPE_UINT8}};
+    for (size_t i = 0; i < sizeof checks / sizeof *checks; i++)
+        OTF2_GlobalDefWriter_WriteAttribute(w, checks[i].id, string_def(w, next, checks[i].name),
+                                            string_def(w, next, checks[i].what), checks[i].type);
 }
 
 /* Each rank's findings: a property of its location group per line of

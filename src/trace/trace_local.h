@@ -7,6 +7,7 @@
 #include <otf2/otf2.h>
 #include <pthread.h>
 
+#include "check/signature.h"
 #include "records/interval.h"
 #include "trace/trace.h"
 #include "util/common.h"
@@ -24,7 +25,34 @@
  * Leave of a probe that found a message, "mpiprof::probed" on the MpiRecv
  * of a blocking receive that took it (the probe waited for it: the dynamic
  * mode's rule, waitstates/hooks.c). */
-enum { TRACE_ATTR_SRC = 0, TRACE_ATTR_BYTES_SENT, TRACE_ATTR_BYTES_RECV, TRACE_ATTR_PROBE_FOUND, TRACE_ATTR_PROBED };
+/* With the checks on (MPIPROF_CHECK), what the checks between processes
+ * need of a message that OTF2's events lack, on a message event (MpiSend,
+ * MpiIsend; MpiRecv, MpiIrecv): "mpiprof::check_bytes", a send's bytes or
+ * a receive buffer's (-1: not known), and at full its type signature,
+ * "mpiprof::sig_hash", "mpiprof::sig_length", "mpiprof::sig_basic"
+ * (check/signature.h): mpiprof-analyze pairs them as the dynamic mode
+ * pairs its send records with receives; "mpiprof::truncated" on the MpiRecv
+ * of a blocking receive that returned MPI_ERR_TRUNCATE, written for the
+ * checks alone (its message came, but no wait state counts it). */
+enum {
+    TRACE_ATTR_SRC = 0,
+    TRACE_ATTR_BYTES_SENT,
+    TRACE_ATTR_BYTES_RECV,
+    TRACE_ATTR_PROBE_FOUND,
+    TRACE_ATTR_PROBED,
+    TRACE_ATTR_CHECK_BYTES,
+    TRACE_ATTR_SIG_HASH,
+    TRACE_ATTR_SIG_LENGTH,
+    TRACE_ATTR_SIG_BASIC,
+    TRACE_ATTR_TRUNCATED
+};
+
+/* A message's part of those attributes (level: MPIPROF_CHECK's, 0 none). */
+typedef struct {
+    int level;
+    int64_t bytes;
+    mpp_signature_t sig;
+} trace_check_t;
 
 /* A local string: the SRC key of a call site (fid, frames), resolved at
  * MPI_Finalize. */
@@ -61,7 +89,8 @@ typedef struct {
     uint64_t received; /* a collective's */
     uint32_t root;     /* a collective's, or OTF2_UNDEFINED_UINT32 */
     OTF2_CollectiveOp op;
-    int source, tag; /* a receive's, as posted (MPI_ANY_*: the status's) */
+    int source, tag;     /* a receive's, as posted (MPI_ANY_*: the status's) */
+    trace_check_t check; /* a send's or receive's */
 } trace_request_t;
 
 /* A persistent request as its creation gave it: what each MPI_Start of it

@@ -5,6 +5,7 @@
  * their messages in (check/msgpair.c). */
 #include "accumulate/waitstates/waitstates.h"
 #include "check/collcheck.h"
+#include "check/msgcheck.h"
 #include "check/msgpair.h"
 #include "records/finding.h"
 #include "suites.h"
@@ -195,6 +196,45 @@ START_TEST(test_msgpair_channels)
 }
 END_TEST
 
+/* The verdict on a message and its receive, shared by the dynamic mode
+ * and mpiprof-analyze (check/msgcheck.h): its kinds and its words. */
+START_TEST(test_msg_verdicts)
+{
+    mpp_msg_verdict_t v[MPP_MSG_VERDICTS];
+    mpp_signature_t ints = mpp_sig_repeat(mpp_sig_basic(MPP_SIG_SIGNED + 4), 4);
+    mpp_signature_t floats = mpp_sig_repeat(mpp_sig_basic(MPP_SIG_FLOAT + 4), 4), none = {0, 0, -2};
+    mpp_msg_side_t sent = {16, ints}, into = {16, floats};
+    /* the same size, other types: only full sees it */
+    ck_assert_int_eq(mpp_msg_verdicts(&sent, &into, 3, 0, v), 0);
+    ck_assert_int_eq(mpp_msg_verdicts(&sent, &into, 3, 1, v), 1);
+    ck_assert_int_eq(v[0].kind, MPP_FIND_WRONG_DATATYPE);
+    ck_assert_str_eq(v[0].detail, "the type signatures of the send (4 x a 4-byte integer, 16 bytes) and of this "
+                                  "receive (4 x a 4-byte floating point number, 16 bytes) differ (tag 3)");
+    /* larger than the buffer: truncated, at any level */
+    sent = (mpp_msg_side_t){32, none}, into = (mpp_msg_side_t){8, none};
+    ck_assert_int_eq(mpp_msg_verdicts(&sent, &into, 1, 0, v), 1);
+    ck_assert_int_eq(v[0].kind, MPP_FIND_WRONG_SEND_SIZE);
+    ck_assert_str_eq(v[0].detail, "a message of 32 bytes (tag 1) into a receive buffer of 8 bytes: truncated");
+    /* smaller: full only; a capacity not known says nothing */
+    sent.bytes = 4;
+    ck_assert_int_eq(mpp_msg_verdicts(&sent, &into, 2, 0, v), 0);
+    ck_assert_int_eq(mpp_msg_verdicts(&sent, &into, 2, 1, v), 1);
+    ck_assert_int_eq(v[0].kind, MPP_FIND_INCORRECT_SEND_SIZE);
+    ck_assert_str_eq(v[0].detail, "a message of 4 bytes (tag 2) into a receive buffer of 8 bytes");
+    into.bytes = -1;
+    ck_assert_int_eq(mpp_msg_verdicts(&sent, &into, 2, 1, v), 0);
+    /* both at once: the size first */
+    sent = (mpp_msg_side_t){16, ints},
+    into = (mpp_msg_side_t){32, mpp_sig_repeat(mpp_sig_basic(MPP_SIG_FLOAT + 4), 8)};
+    ck_assert_int_eq(mpp_msg_verdicts(&sent, &into, 0, 1, v), 2);
+    ck_assert(v[0].kind == MPP_FIND_INCORRECT_SEND_SIZE && v[1].kind == MPP_FIND_WRONG_DATATYPE);
+    char text[MPP_FINDING_DETAIL];
+    mpp_msg_nonpaired_send(4, 77, 0, text, sizeof text);
+    ck_assert_str_eq(text, "a message of 4 bytes with tag 77 from rank 0 was never received (reported by the process "
+                           "it was sent to)");
+}
+END_TEST
+
 static mpp_msgpair_t *order_pairs;
 
 static void deliver_to_pairs(void *ctx, uint32_t comm, int32_t source, int32_t tag, const void *blob)
@@ -277,6 +317,7 @@ Suite *between_suite(void)
     tcase_add_test(tc, test_collcheck_not_given);
     tcase_add_test(tc, test_instances_rows);
     tcase_add_test(tc, test_msgpair_channels);
+    tcase_add_test(tc, test_msg_verdicts);
     tcase_add_test(tc, test_recvorder);
     tcase_add_test(tc, test_msg_checksum);
     suite_add_tcase(s, tc);

@@ -91,18 +91,56 @@ mpirun_2 p2p-datatype.mpi.out p2p-datatype.mpi.err env MPIPROF_QUIET=1 "$analyze
 same_correctness p2p-datatype.prof.json p2p-datatype.mpi.prof.json ||
     fail "p2p-datatype: the Correctness sections of the dynamic protocol and of the trace analysed by 2 differ (above)"
 findings unmatched-send between "$checks/between.c" unmatched-send
+# wrong-send-size (a truncation, beside the local mpi-error) and
+# incorrect-send-size: kinds the analyzer makes from the events
+findings p2p-truncate between "$checks/between.c" p2p-truncate
+findings p2p-shorter between "$checks/between.c" p2p-shorter
 # (at full the argument checks see the invalid rank before MPI does)
 findings error-return errors "$checks/errors.c" error-return basic
 findings clean trace "$srcdir/trace.c" none
 grep -q '^Findings *: 0 errors, 0 warnings$' clean.trace.prof ||
     fail "clean: the analyzed protocol does not say 0 errors, 0 warnings: $(grep -A3 '^Correctness' clean.trace.prof)"
 
-# An earlier mpiprof's trace: no mpiprof::findings properties (renamed here)
-"$PYTHON3" -c 'import sys
+# rename FILE OLD NEW...: the definitions' names OLD renamed NEW (as
+# long; \0 a NUL)
+rename() {
+    "$PYTHON3" -c 'import sys
 p = sys.argv[1]; data = open(p, "rb").read()
-if b"mpiprof::findings\0" not in data or b"mpiprof::findings:1\0" not in data:
-    sys.exit("no mpiprof::findings, mpiprof::findings:1 in " + p)
-open(p, "wb").write(data.replace(b"mpiprof::findings", b"mpiprof::earliers"))' p2p-datatype.prof.otf2/traces.def ||
+for old, new in zip(sys.argv[2::2], sys.argv[3::2]):
+    old, new = (x.encode().replace(b"\\0", b"\0") for x in (old, new))
+    if old not in data:
+        sys.exit("no %r in %s" % (old, p))
+    data = data.replace(old, new)
+open(p, "wb").write(data)' "$@"
+}
+
+# The kinds between processes that the events give come from them
+# (mpiprof-analyze(1), CORRECTNESS): without the findings the traces carry
+# (renamed here), the analyzer still finds the wrong datatype (naming the
+# receive and the send) and the truncation, and no more of the local kinds
+# (the truncated receive's mpi-error)
+for name in p2p-datatype p2p-truncate; do
+    cp -R "$name.prof.otf2" "$name.derived.otf2"
+    rename "$name.derived.otf2/traces.def" "mpiprof::findings\0" "mpiprof::earliers\0" \
+        "mpiprof::findings:" "mpiprof::earliers:"
+    "$analyze" -q -f both -o "$name.derived.prof" "$name.derived.otf2/traces.otf2" 2>"$name.derived.err" ||
+        fail "$name (derived): mpiprof-analyze failed: $(cat "$name.derived.err")"
+    cp "$name.derived.prof" prot.txt # shown on failure
+    grep -q "^Checks .*(MPIPROF_CHECK=full)\$" "$name.derived.prof" ||
+        fail "$name (derived): the protocol does not say the checks were full: $(grep -A3 '^Correctness' "$name.derived.prof")"
+done
+"$PYTHON3" "$checks/check_findings.py" p2p-datatype.derived.prof.json "$checks/between.c" p2p-datatype \
+    p2p-datatype.derived.prof || fail "p2p-datatype (derived): the findings are not those marked in between.c"
+mkdir between-only
+sed 's|/\* expect p2p-truncate,p2p-truncate-basic: mpi-error ranks=1 \*/||' "$checks/between.c" >between-only/between.c
+"$PYTHON3" "$checks/check_findings.py" p2p-truncate.derived.prof.json between-only/between.c p2p-truncate \
+    p2p-truncate.derived.prof ||
+    fail "p2p-truncate (derived): the findings are not wrong-send-size alone (between.c's, its mpi-error gone)"
+
+# An earlier mpiprof's trace: no mpiprof::findings properties, no
+# attributes of the checks on its message events (renamed here)
+rename p2p-datatype.prof.otf2/traces.def "mpiprof::findings" "mpiprof::earliers" \
+    "mpiprof::check_bytes" "mpiprof::earlr_bytes" "mpiprof::sig_" "mpiprof::old_" ||
     fail "p2p-datatype: the archive's definitions (above)"
 "$analyze" -q -o earlier.prof p2p-datatype.prof.otf2/traces.otf2 2>earlier.err ||
     fail "earlier: mpiprof-analyze failed: $(cat earlier.err)"

@@ -1,0 +1,120 @@
+/* The checks between processes from a trace's message events (replay.h):
+ * where mpiprof's checks wrote what they need on each message event
+ * (mpiprof::check_bytes, mpiprof::sig_*: mpiprof-trace(5)), a send and
+ * the receive that took it, paired by rp_waits as the dynamic mode pairs
+ * its send records with receives, get the same verdict in the same words
+ * (check/msgcheck.h), reported by the receiving process at its receive's
+ * SRC point with the send's call as the other side.  Occurrences fold into
+ * one entry per process, kind and SRC point, as the dynamic mode's store
+ * folds them (check/findings.h), its details the first occurrence's. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/finding_list.h"
+#include "check/msgcheck.h"
+#include "context/config.h"
+#include "replay/replay.h"
+#include "util/srckey.h"
+
+struct rp_derived {
+    int process, kind;
+    uint32_t src, other; /* the trace's strings (RP_NO_STRING: none) */
+    int64_t at;          /* the first occurrence: when its receive completed */
+    int32_t peer;
+    uint64_t count;
+    char detail[MPP_FINDING_DETAIL];
+};
+
+int rp_derives(const rp_trace_t *t, int kind)
+{
+    return t->derived_level > 0 && (kind == MPP_FIND_WRONG_SEND_SIZE || kind == MPP_FIND_INCORRECT_SEND_SIZE ||
+                                    kind == MPP_FIND_WRONG_DATATYPE);
+}
+
+static void add(rp_trace_t *t, const struct rp_derived *d)
+{
+    for (size_t i = 0; i < t->nderived; i++) { /* few: one per SRC point and kind */
+        struct rp_derived *e = &t->derived[i];
+        if (e->process != d->process || e->kind != d->kind || e->src != d->src)
+            continue;
+        uint64_t count = e->count + 1;
+        if (d->at < e->at) /* pairs come by channel, not in time: the first keeps its details */
+            *e = *d;
+        e->count = count;
+        return;
+    }
+    if (mpp_grow((void **)&t->derived, &t->derived_cap, t->nderived + 1, sizeof *t->derived, 16) == 0)
+        t->derived[t->nderived++] = *d;
+}
+
+void rp_check_pair(rp_trace_t *t, const rp_message_t *send, const rp_message_t *recv)
+{
+    /* a receive without an SRC point: a paused call, which the dynamic mode does not check either */
+    if (!send->check_level || !recv->check_level || recv->src == RP_NO_STRING)
+        return;
+    mpp_msg_side_t sent = {send->check_bytes, send->sig}, into = {recv->check_bytes, recv->sig};
+    mpp_msg_verdict_t v[MPP_MSG_VERDICTS];
+    int n = mpp_msg_verdicts(&sent, &into, recv->tag, recv->check_level >= MPP_CHECK_FULL, v);
+    const rp_location_t *loc = &t->locations[recv->location];
+    for (int i = 0; i < n; i++) {
+        struct rp_derived d = {loc->process, v[i].kind, recv->src, send->src, loc->calls[recv->call].leave,
+                               recv->peer, 1, ""};
+        memcpy(d.detail, v[i].detail, sizeof d.detail);
+        add(t, &d);
+    }
+}
+
+/* The other side as the dynamic mode names it: the send's function and
+ * its innermost frame (malloc'd), NULL when not known. */
+static char *other_of(const rp_trace_t *t, uint32_t ref)
+{
+    const char *key = ref < t->nstrings ? t->strings[ref] : NULL;
+    const char *frame = key ? strchr(key, MPP_RS) : NULL;
+    if (!frame)
+        return NULL;
+    const char *end = strchr(frame + 1, MPP_RS);
+    return strndup(key, end ? (size_t)(end - key) : strlen(key));
+}
+
+int rp_check_findings(const rp_trace_t *t, int p, size_t max, mpp_finding_list_t *f)
+{
+    if (!t->derived_level)
+        return 0;
+    if (f->level <= 0) /* none carried (an older mpiprof's trace, its findings renamed) */
+        f->level = t->derived_level;
+    int kept = 0;
+    for (int i = 0; i < f->n; i++) { /* the carried ones of the kinds made here go */
+        mpp_finding_record_t *r = &f->items[i];
+        if (rp_derives(t, r->kind)) {
+            free(r->src), free(r->other), free(r->detail);
+            continue;
+        }
+        f->items[kept++] = *r;
+    }
+    f->n = kept;
+    for (size_t i = 0; i < t->nderived; i++) {
+        const struct rp_derived *d = &t->derived[i];
+        const char *src = d->src < t->nstrings ? t->strings[d->src] : NULL;
+        if (d->process != p || !src)
+            continue;
+        if (max && (size_t)f->n >= max) {
+            f->dropped += d->count;
+            continue;
+        }
+        mpp_finding_record_t r = {.kind = d->kind,
+                                  .severity = mpp_finding_kinds[d->kind].severity,
+                                  .src = (char *)src,
+                                  .other = other_of(t, d->other),
+                                  .count = d->count,
+                                  .first_rank = t->processes[p].rank,
+                                  .last_rank = t->processes[p].rank,
+                                  .nprocs = 1,
+                                  .peer = d->peer,
+                                  .detail = (char *)d->detail};
+        int rc = mpp_finding_list_add(f, &r);
+        free(r.other);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
