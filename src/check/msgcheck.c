@@ -41,8 +41,9 @@ int mpp_msg_verdicts(const mpp_msg_side_t *sent, const mpp_msg_side_t *recv, int
                  (long long)sent->bytes, tag, (long long)recv->bytes);
     } else if (full && sent->bytes >= 0 && sent->bytes < recv->bytes) {
         out[n].kind = MPP_FIND_INCORRECT_SEND_SIZE;
-        snprintf(out[n++].detail, sizeof out->detail, "a message of %lld bytes (tag %d) into a receive buffer of %lld bytes",
-                 (long long)sent->bytes, tag, (long long)recv->bytes);
+        snprintf(out[n++].detail, sizeof out->detail,
+                 "a message of %lld bytes (tag %d) into a receive buffer of %lld bytes", (long long)sent->bytes, tag,
+                 (long long)recv->bytes);
     }
     if (full && sent->sig.basic != -2 && recv->sig.basic != -2 &&
         mpp_sig_compare(sent->sig, recv->sig) == MPP_SIG_DIFFER) {

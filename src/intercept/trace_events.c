@@ -432,7 +432,20 @@ void mpp_trace_persistent(mpp_call_t *c, int kind, MPI_Comm comm, int peer, int 
         r.root = peer >= 0 ? (uint32_t)peer : OTF2_UNDEFINED_UINT32;
         r.op = mpp_trace_collective_op(mpp_functions[c->fid].name);
     }
-    *p = (trace_persistent_t){.request = r, .peer = peer, .tag = tag};
+    uint32_t site = UINT32_MAX;
+    if (r.check.level)
+        site = site_of(t, c, c->thread ? c->thread->table.depth : 0);
+    *p = (trace_persistent_t){.request = r, .peer = peer, .tag = tag, .site = site};
+}
+
+/* The list with a persistent request's creating call as its SRC point
+ * (mpiprof::src), where the checks' findings need it. */
+static OTF2_AttributeList *created_at(trace_thread_t *t, OTF2_AttributeList *list, uint32_t site)
+{
+    if (site == UINT32_MAX)
+        return list;
+    OTF2_AttributeList_AddStringRef(t->attributes, TRACE_ATTR_SRC, site);
+    return t->attributes;
 }
 
 /* Each start records what the nonblocking form of the request records at
@@ -452,11 +465,11 @@ void mpp_trace_start_requests(mpp_call_t *c, const mpp_reqset_t *set)
         OTF2_ErrorCode rc;
         /* the start's bytes, as the protocol counts them (mpiprof(7), BYTES) */
         if (r->kind == TRACE_REQ_SEND) {
-            rc = OTF2_EvtWriter_MpiIsend(t->writer, checked(t, NULL, &r->check), at(t, c->t0), (uint32_t)p->peer,
-                                         r->comm, (uint32_t)p->tag, r->bytes, id);
+            rc = OTF2_EvtWriter_MpiIsend(t->writer, created_at(t, checked(t, NULL, &r->check), p->site), at(t, c->t0),
+                                         (uint32_t)p->peer, r->comm, (uint32_t)p->tag, r->bytes, id);
             t->call_sent += r->bytes;
         } else if (r->kind == TRACE_REQ_RECV) {
-            rc = OTF2_EvtWriter_MpiIrecvRequest(t->writer, NULL, at(t, c->t0), id);
+            rc = OTF2_EvtWriter_MpiIrecvRequest(t->writer, created_at(t, NULL, p->site), at(t, c->t0), id);
             t->call_recv += r->bytes;
         } else {
             rc = OTF2_EvtWriter_NonBlockingCollectiveRequest(t->writer, NULL, at(t, c->t0), id);

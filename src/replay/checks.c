@@ -57,8 +57,13 @@ void rp_check_pair(rp_trace_t *t, const rp_message_t *send, const rp_message_t *
     int n = mpp_msg_verdicts(&sent, &into, recv->tag, recv->check_level >= MPP_CHECK_FULL, v);
     const rp_location_t *loc = &t->locations[recv->location];
     for (int i = 0; i < n; i++) {
-        struct rp_derived d = {loc->process, v[i].kind, recv->src, send->src, loc->calls[recv->call].leave,
-                               recv->peer, 1, ""};
+        struct rp_derived d = {.process = loc->process,
+                               .kind = v[i].kind,
+                               .src = recv->src,
+                               .other = send->src,
+                               .at = loc->calls[recv->call].leave,
+                               .peer = recv->peer,
+                               .count = 1};
         memcpy(d.detail, v[i].detail, sizeof d.detail);
         add(t, &d);
     }

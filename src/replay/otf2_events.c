@@ -143,6 +143,17 @@ static uint32_t site_of(reader_t *r, OTF2_AttributeList *attributes)
     return (uint32_t)*v;
 }
 
+/* The SRC key's string a message event names (a persistent request's
+ * start: its creating call's, mpiprof-trace(5)), else the open call's. */
+static uint32_t src_of(reader_t *r, OTF2_AttributeList *attributes)
+{
+    OTF2_StringRef ref;
+    if (r->src_attribute != OTF2_UNDEFINED_ATTRIBUTE && attributes &&
+        OTF2_AttributeList_GetStringRef(attributes, r->src_attribute, &ref) == OTF2_SUCCESS)
+        return ref;
+    return r->open_src;
+}
+
 /* The Enter or Leave of an interval's or replicated code's region. */
 static int add_mark(reader_t *r, OTF2_TimeStamp time, OTF2_RegionRef region, int begin)
 {
@@ -342,7 +353,8 @@ static OTF2_CallbackCode message(reader_t *r, OTF2_TimeStamp time, int send, OTF
         r->probe_call = -1;
     }
     /* the checks name the receive's own call, not the probe that waited */
-    return add_message(r, send, comm, peer, tag, current(r)->calls[waiting].enter, waiting, attributes, r->open_src)
+    return add_message(r, send, comm, peer, tag, current(r)->calls[waiting].enter, waiting, attributes,
+                       src_of(r, attributes))
                ? OTF2_CALLBACK_INTERRUPT
                : OTF2_CALLBACK_SUCCESS;
 }
@@ -380,7 +392,7 @@ static OTF2_CallbackCode ev_isend_complete(OTF2_LocationRef location, OTF2_TimeS
 
 /* A request begun in the open call at `at` (a receive or a nonblocking
  * collective), found again by its id where it completes. */
-static OTF2_CallbackCode posted(reader_t *r, uint64_t request, int64_t at, const char *kind)
+static OTF2_CallbackCode posted(reader_t *r, uint64_t request, int64_t at, const char *kind, uint32_t src)
 {
     int inserted;
     irecv_t *q = mpp_handlemap_put(&r->requests, request, &inserted);
@@ -388,7 +400,7 @@ static OTF2_CallbackCode posted(reader_t *r, uint64_t request, int64_t at, const
         rp_fail(r, "out of memory for the %s requests", kind);
         return OTF2_CALLBACK_INTERRUPT;
     }
-    *q = (irecv_t){at, r->open_call, r->open_src};
+    *q = (irecv_t){at, r->open_call, src};
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -396,12 +408,12 @@ static OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef location, OTF2_TimeSt
                                           void *data, OTF2_AttributeList *attributes, uint64_t request)
 {
     reader_t *r = data;
-    (void)location, (void)position, (void)attributes;
+    (void)location, (void)position;
     SEEN(r, time, 1);
     rp_call_t *c = open_call(r);
     if (c)
         c->p2p_begun++;
-    return posted(r, request, c ? c->enter : corrected(r->t, current(r), time), "receive");
+    return posted(r, request, c ? c->enter : corrected(r->t, current(r), time), "receive", src_of(r, attributes));
 }
 
 static OTF2_CallbackCode ev_recv(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
@@ -526,7 +538,7 @@ static OTF2_CallbackCode ev_nbc_request(OTF2_LocationRef location, OTF2_TimeStam
     if (!c)
         return OTF2_CALLBACK_SUCCESS;
     c->coll_begun++;
-    return posted(r, request, c->enter, "collective");
+    return posted(r, request, c->enter, "collective", RP_NO_STRING);
 }
 
 /* ... and completed in the open call (a wait or test): entry of the call

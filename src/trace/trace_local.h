@@ -98,6 +98,8 @@ typedef struct {
 typedef struct {
     trace_request_t request; /* bytes: one start's */
     int peer, tag;           /* a send's destination and tag */
+    uint32_t site;           /* with the checks on: its creating call's SRC point, which their findings name
+                                (mpiprof::src on a start's events; UINT32_MAX: none) */
 } trace_persistent_t;
 
 /* The message the thread's last probe found, until a receive takes it. */

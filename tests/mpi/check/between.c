@@ -161,6 +161,24 @@ static void p2p_datatype(void)
         MPI_Recv(in, 4, MPI_FLOAT, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* expect p2p-datatype: wrong-datatype ranks=1 other=int-send */
 }
 
+/* Persistent requests: the findings name the calls that created them,
+ * once for both starts. */
+static void p2p_persistent(void)
+{
+    int out[4] = {1, 2, 3, 4};
+    float in[4];
+    MPI_Request r;
+    if (rank == 0)
+        MPI_Send_init(out, 4, MPI_INT, 1, 4, MPI_COMM_WORLD, &r); /* label psend-init */
+    else
+        MPI_Recv_init(in, 4, MPI_FLOAT, 0, 4, MPI_COMM_WORLD, &r); /* expect p2p-persistent: wrong-datatype ranks=1 count=2 other=psend-init */
+    for (int i = 0; i < 2; i++) {
+        MPI_Start(&r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+    MPI_Request_free(&r);
+}
+
 /* Every other int of 8 sent by a vector type, received as 4 ints; and two
  * receives on one channel completed in the other order than posted (each
  * took the message of its posting): no finding. */
@@ -246,6 +264,7 @@ static const struct {
     {"p2p-shorter", p2p_shorter},
     {"p2p-datatype", p2p_datatype},
     {"p2p-derived-ok", p2p_derived_ok},
+    {"p2p-persistent", p2p_persistent},
     {"unmatched-send", unmatched_send},
     {"pending-irecv", pending_irecv},
     {"checksum", checksum},

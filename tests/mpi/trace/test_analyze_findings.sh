@@ -8,12 +8,17 @@
 # receive of the wrong datatype and a send nobody receives (between.c
 # p2p-datatype, unmatched-send: between processes, with the other side's
 # call), an MPI error returned to the program (errors.c error-return), a
-# clean run (trace.c: no finding); one of them analysed under mpiexec.  For each, the analyzed protocol's
-# findings are those the source marks (check_findings.py, JSON and text),
-# its Correctness section (JSON) equals the dynamic protocol's, and
-# mpiprof-compare, correctness not ignored, finds the two protocols the
-# same.  A trace that carries no findings (an earlier mpiprof's: the
-# property renamed here) gives "no check ran" and Warnings say why; a run
+# clean run (trace.c: no finding); one of them analysed under mpiexec;
+# and the kinds the analyzer makes from the message events (between.c
+# p2p-truncate, p2p-shorter, p2p-persistent, p2p-derived-ok).  For each,
+# the analyzed protocol's findings are those the source marks
+# (check_findings.py, JSON and text), its Correctness section (JSON)
+# equals the dynamic protocol's, and mpiprof-compare, correctness not
+# ignored, finds the two protocols the same.  Traces whose carried
+# findings are renamed still give those kinds (from the events) and none
+# of the local ones.  A trace that carries no findings and no attributes
+# of the checks (an earlier mpiprof's: renamed here) gives "no check ran"
+# and Warnings say why; a run
 # that ends early (errors.c error-fatal: MPI's fatal error on rank 0)
 # carries the findings of rank 0's partial protocol.
 set -eu
@@ -95,6 +100,8 @@ findings unmatched-send between "$checks/between.c" unmatched-send
 # incorrect-send-size: kinds the analyzer makes from the events
 findings p2p-truncate between "$checks/between.c" p2p-truncate
 findings p2p-shorter between "$checks/between.c" p2p-shorter
+findings p2p-persistent between "$checks/between.c" p2p-persistent
+findings p2p-derived-ok between "$checks/between.c" p2p-derived-ok
 # (at full the argument checks see the invalid rank before MPI does)
 findings error-return errors "$checks/errors.c" error-return basic
 findings clean trace "$srcdir/trace.c" none
