@@ -138,6 +138,12 @@ for name in p2p-datatype p2p-truncate; do
 done
 "$PYTHON3" "$checks/check_findings.py" p2p-datatype.derived.prof.json "$checks/between.c" p2p-datatype \
     p2p-datatype.derived.prof || fail "p2p-datatype (derived): the findings are not those marked in between.c"
+# ... and the same by two processes, the receive's share naming the send
+# of the other's (the trace's strings)
+mpirun_2 derived.mpi.out derived.mpi.err env MPIPROF_QUIET=1 "$analyze" -q -f json -o p2p-datatype.derived.mpi.prof \
+    p2p-datatype.derived.otf2/traces.otf2
+same_correctness p2p-datatype.derived.prof.json p2p-datatype.derived.mpi.prof.json ||
+    fail "p2p-datatype (derived): the Correctness sections analysed by 1 and by 2 differ (above)"
 mkdir between-only
 sed 's|/\* expect p2p-truncate,p2p-truncate-basic: mpi-error ranks=1 \*/||' "$checks/between.c" >between-only/between.c
 "$PYTHON3" "$checks/check_findings.py" p2p-truncate.derived.prof.json between-only/between.c p2p-truncate \
