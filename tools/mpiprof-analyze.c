@@ -257,8 +257,8 @@ static void warn_findings(const rp_trace_t *t)
 {
     if (!t->findings_from && t->derived_level)
         mpp_warn("Correctness: the trace carries no findings of mpiprof's checks (mpiprof::findings, "
-                 "mpiprof-trace(5)); the section has only those the analyzer makes from its message events "
-                 "(wrong-send-size, incorrect-send-size, wrong-datatype)");
+                 "mpiprof-trace(5)); the section has only those the analyzer makes from its message and "
+                 "collective events (mpiprof-analyze(1), CORRECTNESS)");
     else if (!t->findings_from)
         mpp_warn("Correctness: the trace carries no findings of mpiprof's checks (mpiprof::findings: it was "
                  "written by an earlier mpiprof or another tool, mpiprof-trace(5)); the section says no check ran, "

@@ -12,6 +12,7 @@
 #include "attribute/requests.h"
 #include "context/config.h"
 #include "gen/function_table.h"
+#include "intercept/check/collectives.h"
 #include "intercept/check/run.h"
 #include "intercept/check/signatures.h"
 #include "intercept/comms.h"
@@ -156,6 +157,17 @@ static OTF2_AttributeList *checked(trace_thread_t *t, OTF2_AttributeList *list, 
         OTF2_AttributeList_AddUint64(t->attributes, TRACE_ATTR_SIG_LENGTH, k->sig.length);
         OTF2_AttributeList_AddInt32(t->attributes, TRACE_ATTR_SIG_BASIC, k->sig.basic);
     }
+    return t->attributes;
+}
+
+/* The list with a collective member's values (trace_local.h), NULL when
+ * it gave none. */
+static OTF2_AttributeList *with_cc(trace_thread_t *t, int has, const int64_t *rows)
+{
+    if (MPP_LIKELY(!has))
+        return NULL;
+    for (int k = 0; k < TRACE_CC_ROWS; k++)
+        OTF2_AttributeList_AddInt64(t->attributes, TRACE_ATTR_CC_ROWS + (uint32_t)k, rows[k]);
     return t->attributes;
 }
 
@@ -344,22 +356,27 @@ void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, 
     t->call_sent += positive(sent); /* its end or completion gives them to this call */
     t->call_recv += positive(received);
     OTF2_CollectiveOp op = mpp_trace_collective_op(mpp_functions[c->fid].name);
+    int64_t cc[TRACE_CC_ROWS];
+    int has_cc = MPP_CHECKS_ON(MPP_CHECK_BASIC) && mpp_chk_coll_rows_traced(c, cc);
     /* the call's request fields are set only by calls that make one */
     uint64_t id = nonblocking ? request_id(c) : 0;
     if (id) { /* nonblocking: it ends in the wait or test that completes its request */
         if (OTF2_EvtWriter_NonBlockingCollectiveRequest(t->writer, NULL, at(t, c->t0), id) != OTF2_SUCCESS)
             lost(t);
-        remember(t, id,
-                 (trace_request_t){.kind = TRACE_REQ_COLLECTIVE,
-                                   .comm = ref,
-                                   .bytes = positive(sent),
-                                   .received = positive(received),
-                                   .root = r,
-                                   .op = op});
+        trace_request_t q = {.kind = TRACE_REQ_COLLECTIVE,
+                             .comm = ref,
+                             .bytes = positive(sent),
+                             .received = positive(received),
+                             .root = r,
+                             .op = op,
+                             .has_cc = has_cc};
+        if (has_cc)
+            memcpy(q.cc, cc, sizeof cc);
+        remember(t, id, q);
         return;
     }
     if (OTF2_EvtWriter_MpiCollectiveBegin(t->writer, NULL, at(t, c->t0)) != OTF2_SUCCESS ||
-        OTF2_EvtWriter_MpiCollectiveEnd(t->writer, NULL, at(t, c->t1), op, ref, r, positive(sent),
+        OTF2_EvtWriter_MpiCollectiveEnd(t->writer, with_cc(t, has_cc, cc), at(t, c->t1), op, ref, r, positive(sent),
                                         positive(received)) != OTF2_SUCCESS)
         lost(t);
 }
@@ -380,8 +397,9 @@ void mpp_trace_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const in
         if (r.kind == TRACE_REQ_SEND) {
             rc = OTF2_EvtWriter_MpiIsendComplete(t->writer, NULL, at(t, c->t1), set->keys[i]);
         } else if (r.kind == TRACE_REQ_COLLECTIVE) {
-            rc = OTF2_EvtWriter_NonBlockingCollectiveComplete(t->writer, NULL, at(t, c->t1), r.op, r.comm, r.root,
-                                                              r.bytes, r.received, set->keys[i]);
+            rc =
+                OTF2_EvtWriter_NonBlockingCollectiveComplete(t->writer, with_cc(t, r.has_cc, r.cc), at(t, c->t1),
+                                                             r.op, r.comm, r.root, r.bytes, r.received, set->keys[i]);
         } else {
             const MPI_Status *s = statuses != MPI_STATUSES_IGNORE ? &statuses[j] : NULL;
             int cancelled = 0;
@@ -430,6 +448,7 @@ void mpp_trace_persistent(mpp_call_t *c, int kind, MPI_Comm comm, int peer, int 
     } else {
         r.kind = TRACE_REQ_COLLECTIVE, r.bytes = positive(c->new_sent), r.received = positive(c->new_recv);
         r.root = peer >= 0 ? (uint32_t)peer : OTF2_UNDEFINED_UINT32;
+        r.has_cc = MPP_CHECKS_ON(MPP_CHECK_BASIC) && mpp_chk_coll_rows_of_request(id, r.cc);
         r.op = mpp_trace_collective_op(mpp_functions[c->fid].name);
     }
     uint32_t site = UINT32_MAX;

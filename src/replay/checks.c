@@ -13,6 +13,7 @@
 #include "check/finding_list.h"
 #include "check/msgcheck.h"
 #include "context/config.h"
+#include "gen/function_table.h"
 #include "replay/replay.h"
 #include "util/srckey.h"
 
@@ -27,6 +28,10 @@ struct rp_derived {
 
 int rp_derives(const rp_trace_t *t, int kind)
 {
+    if (kind == MPP_FIND_COLLECTIVE_MISMATCH || kind == MPP_FIND_DIFFERENT_ROOTS ||
+        kind == MPP_FIND_DIFFERENT_REDUCTIONS || kind == MPP_FIND_COLLECTIVE_SIZE ||
+        kind == MPP_FIND_COLLECTIVE_DATATYPE)
+        return t->derived_coll;
     return t->derived_level > 0 && (kind == MPP_FIND_WRONG_SEND_SIZE || kind == MPP_FIND_INCORRECT_SEND_SIZE ||
                                     kind == MPP_FIND_WRONG_DATATYPE);
 }
@@ -69,6 +74,48 @@ void rp_check_pair(rp_trace_t *t, const rp_message_t *send, const rp_message_t *
     }
 }
 
+/* Whether a collective kind at the SRC key `src` stays the carried
+ * finding: a persistent collective's start, whose instances the dynamic
+ * mode matches by request (MPICH's order of persistent collectives), not
+ * by their order on the communicator, as the replay does. */
+static int carried_collective(int kind, const char *src)
+{
+    if (kind < MPP_FIND_COLLECTIVE_MISMATCH || kind > MPP_FIND_COLLECTIVE_DATATYPE)
+        return 0;
+    size_t n = strcspn(src, (const char[]){MPP_RS, 0});
+    return (n == 9 && !strncmp(src, "MPI_Start", 9)) || (n == 12 && !strncmp(src, "MPI_Startall", 12));
+}
+
+static const char *function_name(int64_t fid)
+{
+    return fid >= 0 && fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "an unknown operation";
+}
+
+void rp_check_collective(rp_trace_t *t, const rp_collective_t *c, const int64_t *max)
+{
+    if (!c->has_cc || c->src >= t->nstrings || !t->strings[c->src]) /* no values, or a paused call's */
+        return;
+    if (carried_collective(MPP_FIND_COLLECTIVE_MISMATCH, t->strings[c->src]))
+        return;
+    mpp_cc_values_t own, all;
+    int kinds[MPP_CC_NVALUES], which[MPP_CC_NVALUES];
+    mpp_cc_from_rows(c->cc, 1, MPP_CC_NVALUES, &own);
+    mpp_cc_from_rows(max, 1, MPP_CC_NVALUES, &all);
+    int n = mpp_cc_verdicts(&own, &all, MPP_CC_NVALUES, kinds, which);
+    const rp_location_t *loc = &t->locations[c->location];
+    for (int i = 0; i < n; i++) {
+        struct rp_derived d = {.process = loc->process,
+                               .kind = kinds[i],
+                               .src = c->src,
+                               .other = RP_NO_STRING,
+                               .at = loc->calls[c->end_call].leave,
+                               .peer = -1,
+                               .count = 1};
+        mpp_cc_describe(which[i], &own, &all, function_name, d.detail, 200); /* as long as the dynamic mode's */
+        add(t, &d);
+    }
+}
+
 /* The other side as the dynamic mode names it: the send's function and
  * its innermost frame (malloc'd), NULL when not known. */
 static char *other_of(const rp_trace_t *t, uint32_t ref)
@@ -83,14 +130,14 @@ static char *other_of(const rp_trace_t *t, uint32_t ref)
 
 int rp_check_findings(const rp_trace_t *t, int p, size_t max, mpp_finding_list_t *f)
 {
-    if (!t->derived_level)
+    if (!t->derived_level && !t->derived_coll)
         return 0;
     if (f->level <= 0) /* none carried (an older mpiprof's trace, its findings renamed) */
-        f->level = t->derived_level;
+        f->level = t->derived_level ? t->derived_level : MPP_CHECK_BASIC;
     int kept = 0;
     for (int i = 0; i < f->n; i++) { /* the carried ones of the kinds made here go */
         mpp_finding_record_t *r = &f->items[i];
-        if (rp_derives(t, r->kind)) {
+        if (rp_derives(t, r->kind) && !carried_collective(r->kind, r->src)) {
             free(r->src), free(r->other), free(r->detail);
             continue;
         }

@@ -184,6 +184,11 @@ static OTF2_CallbackCode def_attribute(void *data, OTF2_AttributeRef self, OTF2_
     for (int k = 0; k < NCHECK_ATTRIBUTES; k++)
         if (type == types[k] && !strcmp(s, checks[k]))
             r->check_attribute[k] = self;
+    size_t cc = strlen(CC_ATTRIBUTE);
+    int row = -1, end = 0;
+    if (type == OTF2_TYPE_INT64 && !strncmp(s, CC_ATTRIBUTE, cc) && sscanf(s + cc, "%d%n", &row, &end) == 1 &&
+        !s[cc + (size_t)end] && row >= 0 && row < 2 * MPP_CC_NVALUES)
+        r->cc_attribute[row] = self;
     return OTF2_CALLBACK_SUCCESS;
 }
 

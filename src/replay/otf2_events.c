@@ -487,7 +487,7 @@ static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef location, OTF2_TimeStamp
 /* A collective operation of the location completed in its open call,
  * begun in call `begin` (the same, or the one that started it). */
 static OTF2_CallbackCode collective_done(reader_t *r, int64_t begin, OTF2_CommRef comm, uint64_t sent,
-                                         uint64_t received)
+                                         uint64_t received, OTF2_AttributeList *attributes, uint32_t src)
 {
     rp_trace_t *t = r->t;
     rp_location_t *loc = current(r);
@@ -507,8 +507,19 @@ static OTF2_CallbackCode collective_done(reader_t *r, int64_t begin, OTF2_CommRe
         rp_fail(r, "out of memory for the collective operations");
         return OTF2_CALLBACK_INTERRUPT;
     }
-    t->collectives[t->ncollectives++] =
-        (rp_collective_t){comm, (uint32_t)r->current, (uint32_t)begin, (uint32_t)r->open_call};
+    rp_collective_t *c = &t->collectives[t->ncollectives++];
+    *c = (rp_collective_t){comm, (uint32_t)r->current, (uint32_t)begin, (uint32_t)r->open_call, .src = src};
+    /* the values mpiprof's checks gave (mpiprof-trace(5)): all rows, or none */
+    c->has_cc = attributes != NULL;
+    for (int k = 0; c->has_cc && k < 2 * MPP_CC_NVALUES; k++)
+        c->has_cc =
+            r->cc_attribute[k] != OTF2_UNDEFINED_ATTRIBUTE &&
+            OTF2_AttributeList_GetInt64(attributes, (OTF2_AttributeRef)r->cc_attribute[k], &c->cc[k]) == OTF2_SUCCESS;
+    if (c->has_cc) { /* a signature given: the checks were full */
+        int level = c->cc[2 * MPP_CC_SIGNATURE] != INT64_MIN ? MPP_CHECK_FULL : MPP_CHECK_BASIC;
+        t->derived_coll = 1;
+        t->derived_level = level > t->derived_level ? level : t->derived_level;
+    }
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -517,12 +528,12 @@ static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef location, OTF2_TimeStamp t
                                      uint32_t root, uint64_t sent, uint64_t received)
 {
     reader_t *r = data;
-    (void)location, (void)position, (void)attributes, (void)op, (void)root;
+    (void)location, (void)position, (void)op, (void)root;
     SEEN(r, time, 1);
     if (r->open_call < 0)
         return OTF2_CALLBACK_SUCCESS;
     int64_t begin = r->ncoll_open ? r->coll_open[--r->ncoll_open] : r->open_call;
-    return collective_done(r, begin, comm, sent, received);
+    return collective_done(r, begin, comm, sent, received, attributes, r->open_src);
 }
 
 /* A nonblocking collective operation begun (OTF2 3's request events, as
@@ -538,7 +549,7 @@ static OTF2_CallbackCode ev_nbc_request(OTF2_LocationRef location, OTF2_TimeStam
     if (!c)
         return OTF2_CALLBACK_SUCCESS;
     c->coll_begun++;
-    return posted(r, request, c->enter, "collective", RP_NO_STRING);
+    return posted(r, request, c->enter, "collective", r->open_src);
 }
 
 /* ... and completed in the open call (a wait or test): entry of the call
@@ -549,12 +560,12 @@ static OTF2_CallbackCode ev_nbc_complete(OTF2_LocationRef location, OTF2_TimeSta
                                          uint64_t request)
 {
     reader_t *r = data;
-    (void)location, (void)position, (void)attributes, (void)op, (void)root;
+    (void)location, (void)position, (void)op, (void)root;
     SEEN(r, time, 1);
     irecv_t q = {0, -1, RP_NO_STRING};
     if (r->open_call < 0 || !mpp_handlemap_remove(&r->requests, request, &q) || q.call < 0)
         return OTF2_CALLBACK_SUCCESS; /* begun or completed where nothing is profiled */
-    return collective_done(r, q.call, comm, sent, received);
+    return collective_done(r, q.call, comm, sent, received, attributes, q.src);
 }
 
 static OTF2_CallbackCode def_clock_offset(void *data, OTF2_TimeStamp time, int64_t offset, double deviation)

@@ -136,6 +136,8 @@ int rp_trace_read_share(rp_trace_t *t, const char *path, int part, int nparts, c
                                       OTF2_UNDEFINED_ATTRIBUTE, OTF2_UNDEFINED_ATTRIBUTE},
                   .open_call = -1,
                   .open_src = RP_NO_STRING};
+    for (int k = 0; k < 2 * MPP_CC_NVALUES; k++)
+        r.cc_attribute[k] = OTF2_UNDEFINED_ATTRIBUTE;
     mpp_handlemap_init(&r.requests, sizeof(irecv_t));
     mpp_strmap_init(&r.sites);
     t->sites = malloc(sizeof *t->sites);
@@ -160,7 +162,7 @@ int rp_trace_read_share(rp_trace_t *t, const char *path, int part, int nparts, c
     if (rc == 0 && !t->mpi_events && first <= 0 && end >= t->nprocesses)
         rp_fail(&r, RP_NO_MPI_EVENTS), rc = -1;
     OTF2_Reader_Close(reader);
-    if (rc == 0 && t->derived_level) { /* the findings' SRC keys (checks.c) */
+    if (rc == 0 && (t->derived_level || t->derived_coll)) { /* the findings' SRC keys (checks.c) */
         t->strings = r.strings, t->nstrings = r.nstrings;
         r.strings = NULL, r.nstrings = 0;
     }

@@ -22,6 +22,7 @@
 #define PROBED_ATTRIBUTE "mpiprof::probed"
 #define FINDINGS_PROPERTY "mpiprof::findings"
 /* the checks' attributes of message events, in the order of reader_t's check_attribute */
+#define CC_ATTRIBUTE "mpiprof::coll_row:"
 #define CHECK_ATTRIBUTES                                                                          \
     {                                                                                             \
         "mpiprof::check_bytes", "mpiprof::sig_hash", "mpiprof::sig_length", "mpiprof::sig_basic", \
@@ -86,6 +87,7 @@ typedef struct {
     uint64_t probe_attribute[2];                 /* probe_found, probed; the same (without them: an earlier
                                                     mpiprof's archive, whose starts and matched receives have no events) */
     uint64_t check_attribute[NCHECK_ATTRIBUTES]; /* the same */
+    uint64_t cc_attribute[2 * MPP_CC_NVALUES];   /* mpiprof::coll_row:K; the same */
     int failed;
     char why[256];
     /* events of the location being read */

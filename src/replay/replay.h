@@ -16,6 +16,7 @@
 #include "accumulate/profile.h"
 #include "accumulate/table.h"
 #include "accumulate/waitstates/waitstates.h"
+#include "check/collcheck.h"
 #include "check/signature.h"
 #include "records/finding.h"
 
@@ -60,6 +61,12 @@ typedef struct {
 typedef struct {
     uint32_t comm;
     uint32_t location, begin_call, end_call;
+    /* the values its members must agree on, as mpiprof's checks gave them
+     * (mpiprof::coll_row:K, check/collcheck.h rows; has_cc 0: none), and
+     * the SRC key's string of the call that began it (RP_NO_STRING: none) */
+    int has_cc;
+    int64_t cc[2 * MPP_CC_NVALUES];
+    uint32_t src;
 } rp_collective_t;
 
 /* An interval or replicated-code mark of mpiprof's archives: the Enter
@@ -140,7 +147,7 @@ typedef struct {
      * highest level their attributes were written at (0: none, the
      * carried findings alone), the string definitions their SRC keys are,
      * the findings made (of this reader's receivers) */
-    int derived_level;
+    int derived_level, derived_coll; /* derived_coll: collectives carry their values */
     char **strings;
     uint32_t nstrings;
     struct rp_derived *derived;
@@ -169,6 +176,7 @@ int rp_share_owner(int nprocesses, int nparts, int p);
 #define RP_NO_MPI_EVENTS "it has no MPI events (no region of the MPI paradigm was entered)"
 void rp_trace_free(rp_trace_t *t);
 
+#define RP_INSTANCE_MAX (3 + 2 * MPP_CC_NVALUES)
 /* A collective instance (the k-th on its communicator) as the members
  * read so far saw it: the latest entry, exit and negated exit, how many
  * members reached it, how many members of its communicator reached any
@@ -176,7 +184,7 @@ void rp_trace_free(rp_trace_t *t);
 typedef struct {
     uint32_t comm;
     uint64_t k;
-    int64_t max[3];
+    int64_t max[RP_INSTANCE_MAX]; /* then the maxima of the members' check rows (rp_collective_t.cc) */
     int64_t seen, members;
 } rp_instance_t;
 
@@ -230,6 +238,10 @@ void rp_check_pair(rp_trace_t *t, const rp_message_t *send, const rp_message_t *
 /* Whether findings of `kind` come from the events (their carried ones
  * dropped) in this trace. */
 int rp_derives(const rp_trace_t *t, int kind);
+/* The same for a member of a whole collective instance: its values
+ * against the range over the members (max: the instance's maxima of their
+ * rows). */
+void rp_check_collective(rp_trace_t *t, const rp_collective_t *c, const int64_t *max);
 /* Process p's findings: its carried ones but the kinds derived, and those
  * derived, in the order the dynamic mode made them.  0, or -1 (memory). */
 int rp_check_findings(const rp_trace_t *t, int p, size_t max, mpp_finding_list_t *f);

@@ -172,14 +172,21 @@ static int local_instances(const rp_trace_t *t, const member_t *m, size_t n, uin
         return -1;
     }
     for (uint32_t c = 0; c < t->ncomms; c++)
-        for (uint64_t k = 0; k < count[c]; k++)
-            in[base[c] + k] = (rp_instance_t){c, k, {INT64_MIN, INT64_MIN, INT64_MIN}, 0, members[c]};
+        for (uint64_t k = 0; k < count[c]; k++) {
+            rp_instance_t *x = &in[base[c] + k];
+            *x = (rp_instance_t){c, k, {0}, 0, members[c]};
+            for (int j = 0; j < RP_INSTANCE_MAX; j++)
+                x->max[j] = INT64_MIN;
+        }
     for (size_t i = 0; i < n; i++) {
         rp_instance_t *x = &in[base[m[i].c->comm] + m[i].k];
         int64_t terms[3] = {m[i].entry, m[i].exit, -m[i].exit};
         for (int j = 0; j < 3; j++)
             if (terms[j] > x->max[j])
                 x->max[j] = terms[j];
+        for (int j = 0; m[i].c->has_cc && j < 2 * MPP_CC_NVALUES; j++) /* the checks' values (checks.c) */
+            if (m[i].c->cc[j] > x->max[3 + j])
+                x->max[3 + j] = m[i].c->cc[j];
         x->seen++;
     }
     free(count), free(members);
@@ -249,6 +256,7 @@ static int collective_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx, int
             t->unmatched_collectives++;
             continue;
         }
+        rp_check_collective(t, m[i].c, x->max + 3);
         int64_t sent[3] = {m[i].entry, m[i].exit, -m[i].exit};
         int64_t pot = 0, var = 0, bound = bounded ? window_bound(&m[i]) : INT64_MAX;
         mpp_instances_terms(1, sent, x->max, &bound, 0, 0, &covers[0], &covers[1], &pot, &var, NULL, NULL);

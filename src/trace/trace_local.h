@@ -7,6 +7,7 @@
 #include <otf2/otf2.h>
 #include <pthread.h>
 
+#include "check/collcheck.h"
 #include "check/signature.h"
 #include "records/interval.h"
 #include "trace/trace.h"
@@ -44,8 +45,10 @@ enum {
     TRACE_ATTR_SIG_HASH,
     TRACE_ATTR_SIG_LENGTH,
     TRACE_ATTR_SIG_BASIC,
-    TRACE_ATTR_TRUNCATED
+    TRACE_ATTR_TRUNCATED,
+    TRACE_ATTR_CC_ROWS /* ... + TRACE_CC_ROWS - 1: "mpiprof::coll_row:K", a collective member's values */
 };
+#define TRACE_CC_ROWS (2 * MPP_CC_NVALUES)
 
 /* A message's part of those attributes (level: MPIPROF_CHECK's, 0 none). */
 typedef struct {
@@ -91,6 +94,8 @@ typedef struct {
     OTF2_CollectiveOp op;
     int source, tag;     /* a receive's, as posted (MPI_ANY_*: the status's) */
     trace_check_t check; /* a send's or receive's */
+    int has_cc;          /* a collective's values (check/collcheck.h rows), with the checks on */
+    int64_t cc[TRACE_CC_ROWS];
 } trace_request_t;
 
 /* A persistent request as its creation gave it: what each MPI_Start of it
@@ -136,6 +141,11 @@ typedef struct trace_thread {
     size_t flushed_sites, flushed_regions, flushed_comms; /* written there already */
     struct trace_thread *next;
 } trace_thread_t;
+
+/* A string definition of rank 0's, numbered after the unified ones; the
+ * checks' attribute definitions (trace_checks.c). */
+uint32_t mpp_trace_string_def(OTF2_GlobalDefWriter *w, uint32_t *next, const char *text);
+void mpp_trace_check_attributes(OTF2_GlobalDefWriter *w, uint32_t *next);
 
 extern OTF2_Archive *mpp_trace_archive;
 extern pthread_mutex_t mpp_trace_threads_lock;

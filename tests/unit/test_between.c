@@ -235,6 +235,33 @@ START_TEST(test_msg_verdicts)
 }
 END_TEST
 
+/* The words of the collectives' findings, shared with mpiprof-analyze
+ * (check/collcheck.h). */
+static const char *fid_name(int64_t fid) { return fid == 1 ? "MPI_Bcast" : "MPI_Allreduce"; }
+
+START_TEST(test_collcheck_describe)
+{
+    mpp_cc_values_t own, all;
+    char text[200];
+    mpp_cc_clear(&own), mpp_cc_clear(&all);
+    mpp_cc_give(&own, MPP_CC_OPERATION, 1);
+    mpp_cc_give(&all, MPP_CC_OPERATION, 1), mpp_cc_give(&all, MPP_CC_OPERATION, 2);
+    mpp_cc_describe(MPP_CC_OPERATION, &own, &all, fid_name, text, sizeof text);
+    ck_assert_str_eq(text,
+                     "MPI_Bcast here, MPI_Allreduce on another member, at the same position on this communicator");
+    mpp_cc_give(&own, MPP_CC_REDUCTION, 3);
+    mpp_cc_give(&all, MPP_CC_REDUCTION, 3), mpp_cc_give(&all, MPP_CC_REDUCTION, 1);
+    mpp_cc_describe(MPP_CC_REDUCTION, &own, &all, fid_name, text, sizeof text);
+    ck_assert_str_eq(text, "MPI_SUM here, another member gave MPI_MAX");
+    mpp_cc_give(&own, MPP_CC_ROOT, 0);
+    mpp_cc_give(&all, MPP_CC_ROOT, 0), mpp_cc_give(&all, MPP_CC_ROOT, 1);
+    mpp_cc_describe(MPP_CC_ROOT, &own, &all, fid_name, text, sizeof text);
+    ck_assert_str_eq(text, "root 0 here, the members gave roots 0 to 1");
+    ck_assert_str_eq(mpp_cc_op_name(0), "a user-defined operation");
+    ck_assert_str_eq(mpp_cc_op_name(14), "MPI_NO_OP");
+}
+END_TEST
+
 static mpp_msgpair_t *order_pairs;
 
 static void deliver_to_pairs(void *ctx, uint32_t comm, int32_t source, int32_t tag, const void *blob)
@@ -318,6 +345,7 @@ Suite *between_suite(void)
     tcase_add_test(tc, test_instances_rows);
     tcase_add_test(tc, test_msgpair_channels);
     tcase_add_test(tc, test_msg_verdicts);
+    tcase_add_test(tc, test_collcheck_describe);
     tcase_add_test(tc, test_recvorder);
     tcase_add_test(tc, test_msg_checksum);
     suite_add_tcase(s, tc);

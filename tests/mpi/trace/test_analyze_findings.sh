@@ -102,6 +102,10 @@ findings p2p-truncate between "$checks/between.c" p2p-truncate
 findings p2p-shorter between "$checks/between.c" p2p-shorter
 findings p2p-persistent between "$checks/between.c" p2p-persistent
 findings p2p-derived-ok between "$checks/between.c" p2p-derived-ok
+# the collectives' agreement kinds, also made from the events
+for scenario in bcast-roots reduce-ops coll-mismatch coll-size coll-datatype coll-forms-ok pcoll-roots; do
+    findings "$scenario" between "$checks/between.c" "$scenario"
+done
 # (at full the argument checks see the invalid rank before MPI does)
 findings error-return errors "$checks/errors.c" error-return basic
 findings clean trace "$srcdir/trace.c" none
@@ -124,9 +128,10 @@ open(p, "wb").write(data)' "$@"
 # The kinds between processes that the events give come from them
 # (mpiprof-analyze(1), CORRECTNESS): without the findings the traces carry
 # (renamed here), the analyzer still finds the wrong datatype (naming the
-# receive and the send) and the truncation, and no more of the local kinds
-# (the truncated receive's mpi-error)
-for name in p2p-datatype p2p-truncate; do
+# receive and the send), the truncation, the different reductions and
+# the collective's other types, and no more of the local kinds (the
+# truncated receive's mpi-error)
+for name in p2p-datatype p2p-truncate reduce-ops coll-datatype; do
     cp -R "$name.prof.otf2" "$name.derived.otf2"
     rename "$name.derived.otf2/traces.def" "mpiprof::findings\0" "mpiprof::earliers\0" \
         "mpiprof::findings:" "mpiprof::earliers:"
@@ -136,8 +141,10 @@ for name in p2p-datatype p2p-truncate; do
     grep -q "^Checks .*(MPIPROF_CHECK=full)\$" "$name.derived.prof" ||
         fail "$name (derived): the protocol does not say the checks were full: $(grep -A3 '^Correctness' "$name.derived.prof")"
 done
-"$PYTHON3" "$checks/check_findings.py" p2p-datatype.derived.prof.json "$checks/between.c" p2p-datatype \
-    p2p-datatype.derived.prof || fail "p2p-datatype (derived): the findings are not those marked in between.c"
+for name in p2p-datatype reduce-ops coll-datatype; do
+    "$PYTHON3" "$checks/check_findings.py" "$name.derived.prof.json" "$checks/between.c" "$name" \
+        "$name.derived.prof" || fail "$name (derived): the findings are not those marked in between.c"
+done
 # ... and the same by two processes, the receive's share naming the send
 # of the other's (the trace's strings)
 mpirun_2 derived.mpi.out derived.mpi.err env MPIPROF_QUIET=1 "$analyze" -q -f json -o p2p-datatype.derived.mpi.prof \
@@ -153,7 +160,8 @@ sed 's|/\* expect p2p-truncate,p2p-truncate-basic: mpi-error ranks=1 \*/||' "$ch
 # An earlier mpiprof's trace: no mpiprof::findings properties, no
 # attributes of the checks on its message events (renamed here)
 rename p2p-datatype.prof.otf2/traces.def "mpiprof::findings" "mpiprof::earliers" \
-    "mpiprof::check_bytes" "mpiprof::earlr_bytes" "mpiprof::sig_" "mpiprof::old_" ||
+    "mpiprof::check_bytes" "mpiprof::earlr_bytes" "mpiprof::sig_" "mpiprof::old_" "mpiprof::coll_row" \
+    "mpiprof::oldc_row" ||
     fail "p2p-datatype: the archive's definitions (above)"
 "$analyze" -q -o earlier.prof p2p-datatype.prof.otf2/traces.otf2 2>earlier.err ||
     fail "earlier: mpiprof-analyze failed: $(cat earlier.err)"
