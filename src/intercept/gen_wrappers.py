@@ -848,10 +848,27 @@ def trace_after(fn, sync_rules, view, uses_bytes):
     out = ["    if (MPP_UNLIKELY(mpp_trace_on) && (call.cell || mpp_paused)) {", "        mpp_trace_enter(&call);"]
     if body:
         out += ["        if (%s) {" % view.ok] + ["            " + b for b in body] + ["        }"]
-    if role == "recv":  # a truncated message came all the same: the checks' part of it
-        out += ["        else if (MPP_CHECKS_ON(MPP_CHECK_BASIC) && mpp_chk_took_message(%s))" % view.error,
+    # a call that returned an error but whose messages came all the same
+    # (a truncation; MPI_ERR_IN_STATUS): the checks' part of them
+    err = view.error
+    took = "MPP_CHECKS_ON(MPP_CHECK_BASIC) && mpp_chk_took_message(%s)" % err
+    if role == "recv":
+        out += ["        else if (%s)" % took,
                 "            mpp_trace_recv_truncated(&call, %s, %s, %s);" % (v("comm"), v.status("status"),
                                                                           ct("count", "datatype"))]
+    elif role == "sendrecv" and "request" not in has:
+        s = ("count", "datatype") if "sendcount" not in has else ("sendcount", "sendtype")
+        r = ("count", "datatype") if "recvcount" not in has else ("recvcount", "recvtype")
+        out += ["        else if (%s) {" % took,
+                "            mpp_trace_send_truncated(&call, %s, %s, %s, %s);" % (v("comm"), v("dest"), v("sendtag"),
+                                                                              ct(*s)),
+                "            mpp_trace_recv_truncated(&call, %s, %s, %s);" % (v("comm"), v.status("status"), ct(*r)),
+                "        }"]
+    elif fn.base in COMPLETIONS:
+        done = [b.replace("mpp_trace_completed_truncated(&call, ", "mpp_trace_completed_truncated(&call, %s, " % err)
+                for b in completion_code(fn, view, "mpp_trace_completed_truncated")]
+        out += ["        else if (MPP_CHECKS_ON(MPP_CHECK_BASIC) && (%s == MPI_ERR_IN_STATUS || "
+                "mpp_chk_took_message(%s))) {" % (err, err)] + ["            " + b for b in done] + ["        }"]
     return out + ["        mpp_trace_leave(&call, %s, %s);" % (sent, recv), "    }"]
 
 

@@ -13,6 +13,7 @@
 #include "context/config.h"
 #include "gen/function_table.h"
 #include "intercept/check/collectives.h"
+#include "intercept/check/messages.h"
 #include "intercept/check/run.h"
 #include "intercept/check/signatures.h"
 #include "intercept/comms.h"
@@ -272,6 +273,49 @@ void mpp_trace_recv_truncated(mpp_call_t *c, MPI_Comm comm, const MPI_Status *st
     if (OTF2_EvtWriter_MpiRecv(t->writer, checked(t, t->attributes, &k), at(t, c->t1), (uint32_t)status->MPI_SOURCE,
                                ref, (uint32_t)status->MPI_TAG, 0) != OTF2_SUCCESS)
         lost(t);
+}
+
+void mpp_trace_send_truncated(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t count, MPI_Datatype type)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t || dest == MPI_PROC_NULL)
+        return;
+    uint32_t ref = comm_ref(t, comm);
+    if (ref == UINT32_MAX) {
+        lost(t);
+        return;
+    }
+    trace_check_t k = check_of(count, type);
+    OTF2_AttributeList_AddUint8(t->attributes, TRACE_ATTR_TRUNCATED, 1);
+    if (OTF2_EvtWriter_MpiSend(t->writer, checked(t, t->attributes, &k), at(t, c->t0), (uint32_t)dest, ref,
+                               (uint32_t)tag, 0) != OTF2_SUCCESS)
+        lost(t);
+}
+
+void mpp_trace_completed_truncated(mpp_call_t *c, int ret, const mpp_reqset_t *set, int n, const int *which,
+                                   const MPI_Status *statuses)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t || statuses == MPI_STATUSES_IGNORE)
+        return; /* (the dynamic checks stop there too) */
+    for (int j = 0; j < n; j++) {
+        int i = which ? which[j] : j;
+        const MPI_Status *s = &statuses[j];
+        int err = ret == MPI_ERR_IN_STATUS ? s->MPI_ERROR : ret;
+        trace_request_t *q =
+            i >= 0 && i < set->n && set->keys[i] ? mpp_handlemap_get(&t->requests, set->keys[i]) : NULL;
+        if (!q || q->kind != TRACE_REQ_RECV || q->comm == UINT32_MAX || err == MPI_ERR_PENDING ||
+            !mpp_chk_took_message(err) || s->MPI_SOURCE < 0)
+            continue;
+        trace_request_t r;
+        mpp_handlemap_remove(&t->requests, set->keys[i], &r);
+        int source = r.source != MPI_ANY_SOURCE ? r.source : s->MPI_SOURCE;
+        int tag = r.tag != MPI_ANY_TAG ? r.tag : s->MPI_TAG;
+        OTF2_AttributeList_AddUint8(t->attributes, TRACE_ATTR_TRUNCATED, 1);
+        if (OTF2_EvtWriter_MpiIrecv(t->writer, checked(t, t->attributes, &r.check), at(t, c->t1), (uint32_t)source,
+                                    r.comm, (uint32_t)tag, r.bytes, set->keys[i]) != OTF2_SUCCESS)
+            lost(t);
+    }
 }
 
 void mpp_trace_probe(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, MPI_Message message)

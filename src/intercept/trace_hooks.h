@@ -74,6 +74,13 @@ void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int6
  * its message, for their attributes alone (mpiprof::truncated). */
 void mpp_trace_recv_truncated(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t count,
                               MPI_Datatype type);
+/* The send of an MPI_Sendrecv that returned MPI_ERR_TRUNCATE, likewise. */
+void mpp_trace_send_truncated(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t count, MPI_Datatype type);
+/* A wait or test that returned `ret`, an error (a truncation, or
+ * MPI_ERR_IN_STATUS), with the checks on: the receive requests that took
+ * their message all the same, for the checks alone (mpiprof::truncated). */
+void mpp_trace_completed_truncated(mpp_call_t *c, int ret, const mpp_reqset_t *set, int n, const int *which,
+                                   const MPI_Status *statuses);
 /* A receive request the call created (MPI_Irecv, MPI_Isendrecv). */
 /* A receive request from `source` (MPI_PROC_NULL: none is recorded). */
 void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int tag, int64_t bytes, int64_t count,
@@ -130,6 +137,16 @@ static inline void mpp_trace_recv_truncated(mpp_call_t *c, MPI_Comm comm, const 
                                             MPI_Datatype type)
 {
     (void)c, (void)comm, (void)status, (void)count, (void)type;
+}
+static inline void mpp_trace_send_truncated(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t count,
+                                            MPI_Datatype type)
+{
+    (void)c, (void)comm, (void)dest, (void)tag, (void)count, (void)type;
+}
+static inline void mpp_trace_completed_truncated(mpp_call_t *c, int ret, const mpp_reqset_t *set, int n,
+                                                 const int *which, const MPI_Status *statuses)
+{
+    (void)c, (void)ret, (void)set, (void)n, (void)which, (void)statuses;
 }
 static inline void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int tag, int64_t bytes, int64_t count,
                                    MPI_Datatype type)

@@ -92,7 +92,7 @@ static void real_sync(rp_trace_t *t)
             const rp_message_t *recv = &t->recvs[r];
             rp_check_pair(t, &t->sends[s], recv);
             rp_call_t *call = &t->locations[recv->location].calls[recv->call];
-            if (recv->truncated) { /* the dynamic mode's wait states do not count it */
+            if (recv->truncated || t->sends[s].truncated) { /* the dynamic mode's wait states do not count it */
                 s++, r++;
                 continue;
             }

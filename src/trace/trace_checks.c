@@ -24,10 +24,11 @@ void mpp_trace_check_attributes(OTF2_GlobalDefWriter *w, uint32_t *next)
     for (int k = 0; k < TRACE_CC_ROWS; k++) {
         char name[64];
         snprintf(name, sizeof name, "mpiprof::coll_row:%d", k);
-        OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_CC_ROWS + (uint32_t)k, mpp_trace_string_def(w, next, name),
-                                            mpp_trace_string_def(w, next,
-                                                                 "row of the values a collective's members must agree "
-                                                                 "on (INT64_MIN: none)"),
-                                            OTF2_TYPE_INT64);
+        OTF2_GlobalDefWriter_WriteAttribute(
+            w, TRACE_ATTR_CC_ROWS + (uint32_t)k, mpp_trace_string_def(w, next, name),
+            mpp_trace_string_def(w, next,
+                                 "row of the values a collective's members must agree "
+                                 "on (INT64_MIN: none)"),
+            OTF2_TYPE_INT64);
     }
 }

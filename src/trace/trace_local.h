@@ -32,9 +32,10 @@
  * a receive buffer's (-1: not known), and at full its type signature,
  * "mpiprof::sig_hash", "mpiprof::sig_length", "mpiprof::sig_basic"
  * (check/signature.h): mpiprof-analyze pairs them as the dynamic mode
- * pairs its send records with receives; "mpiprof::truncated" on the MpiRecv
- * of a blocking receive that returned MPI_ERR_TRUNCATE, written for the
- * checks alone (its message came, but no wait state counts it). */
+ * pairs its send records with receives; "mpiprof::truncated" on the
+ * message events of a call that returned an error whose messages came all
+ * the same (MPI_ERR_TRUNCATE, MPI_ERR_IN_STATUS), written for the checks
+ * alone (no wait state counts them). */
 enum {
     TRACE_ATTR_SRC = 0,
     TRACE_ATTR_BYTES_SENT,

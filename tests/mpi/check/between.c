@@ -141,6 +141,23 @@ static void p2p_truncate(void)
     }
 }
 
+/* The same into a receive request: the truncation is the wait's error. */
+static void p2p_itruncate(void)
+{
+    int out[4] = {1, 2, 3, 4}, in[2];
+    MPI_Request r;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (rank == 0) {
+        MPI_Send(out, 4, MPI_INT, 1, 5, MPI_COMM_WORLD); /* label itrunc-send */
+    } else {
+        MPI_Irecv(in, 2, MPI_INT, 0, 5, MPI_COMM_WORLD, &r); /* expect p2p-itruncate: wrong-send-size ranks=1 other=itrunc-send */
+        int err = MPI_Wait(&r, MPI_STATUS_IGNORE); /* expect p2p-itruncate: mpi-error ranks=1 */
+        int cls;
+        MPI_Error_class(err, &cls);
+        printf("truncated: %d\n", cls == MPI_ERR_TRUNCATE);
+    }
+}
+
 /* A message shorter than the receive buffer: legal, a warning at full only. */
 static void p2p_shorter(void)
 {
@@ -261,6 +278,7 @@ static const struct {
     {"incomplete", incomplete},
     {"unfinished", unfinished},
     {"p2p-truncate", p2p_truncate},
+    {"p2p-itruncate", p2p_itruncate},
     {"p2p-shorter", p2p_shorter},
     {"p2p-datatype", p2p_datatype},
     {"p2p-derived-ok", p2p_derived_ok},

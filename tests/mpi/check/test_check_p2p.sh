@@ -24,7 +24,7 @@ export UCX_LOG_LEVEL=error
 
 cd "$tmp"
 "$MPICC_PROF" -g -o between "$srcdir/between.c" || fail "compiling between.c with mpicc-prof"
-for scenario in p2p-truncate p2p-shorter p2p-datatype p2p-derived-ok p2p-persistent unmatched-send pending-irecv; do
+for scenario in p2p-truncate p2p-itruncate p2p-shorter p2p-datatype p2p-derived-ok p2p-persistent unmatched-send pending-irecv; do
     run_scenario between "$srcdir/between.c" "$scenario"
 done
 run_scenario between "$srcdir/between.c" p2p-truncate-basic basic

@@ -99,6 +99,7 @@ findings unmatched-send between "$checks/between.c" unmatched-send
 # wrong-send-size (a truncation, beside the local mpi-error) and
 # incorrect-send-size: kinds the analyzer makes from the events
 findings p2p-truncate between "$checks/between.c" p2p-truncate
+findings p2p-itruncate between "$checks/between.c" p2p-itruncate
 findings p2p-shorter between "$checks/between.c" p2p-shorter
 findings p2p-persistent between "$checks/between.c" p2p-persistent
 findings p2p-derived-ok between "$checks/between.c" p2p-derived-ok
