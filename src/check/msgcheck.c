@@ -1,6 +1,7 @@
 #include <stdio.h>
 
 #include "check/msgcheck.h"
+#include "check/msgpair.h"
 #include "records/finding.h"
 
 void mpp_msg_describe_type(mpp_signature_t sig, int64_t bytes, char *out, size_t size)
@@ -63,4 +64,15 @@ void mpp_msg_nonpaired_send(int64_t bytes, int tag, int source, char *out, size_
              "a message of %lld bytes with tag %d from rank %d was never received (reported by the process it was "
              "sent to)",
              (long long)bytes, tag, source);
+}
+
+void mpp_msg_nonpaired_recv(int32_t source, int32_t tag, char *out, size_t size)
+{
+    char from[32] = "any source", with[32] = "any tag";
+    if (source != MPP_MSG_ANY)
+        snprintf(from, sizeof from, "rank %d", (int)source);
+    if (tag != MPP_MSG_ANY)
+        snprintf(with, sizeof with, "tag %d", (int)tag);
+    snprintf(out, size, "a receive from %s with %s still pending at MPI_Finalize: no message sent could match it",
+             from, with);
 }

@@ -39,5 +39,8 @@ void mpp_msg_describe_type(mpp_signature_t sig, int64_t bytes, char *out, size_t
 /* nonpaired-send's words: a message of `bytes` with `tag` from world rank
  * `source` that no receive took. */
 void mpp_msg_nonpaired_send(int64_t bytes, int tag, int source, char *out, size_t size);
+/* nonpaired-recv's words: a receive from world rank `source` with `tag`
+ * (MPP_MSG_ANY: any) still pending at the end. */
+void mpp_msg_nonpaired_recv(int32_t source, int32_t tag, char *out, size_t size);
 
 #endif

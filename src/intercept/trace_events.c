@@ -161,6 +161,19 @@ static OTF2_AttributeList *checked(trace_thread_t *t, OTF2_AttributeList *list, 
     return t->attributes;
 }
 
+/* The list with a receive request's channel as posted (trace_local.h),
+ * where the checks are on: a receive still pending at the end is paired
+ * with what was sent to it (nonpaired-send, nonpaired-recv). */
+static OTF2_AttributeList *posted_on(trace_thread_t *t, const trace_request_t *r)
+{
+    if (MPP_LIKELY(!r->check.level) || r->comm == UINT32_MAX)
+        return NULL;
+    OTF2_AttributeList_AddCommRef(t->attributes, TRACE_ATTR_RECV_COMM, r->comm);
+    OTF2_AttributeList_AddInt32(t->attributes, TRACE_ATTR_RECV_SOURCE, r->source >= 0 ? r->source : -1);
+    OTF2_AttributeList_AddInt32(t->attributes, TRACE_ATTR_RECV_TAG, r->tag >= 0 ? r->tag : -1);
+    return t->attributes;
+}
+
 /* The list with a collective member's values (trace_local.h), NULL when
  * it gave none. */
 static OTF2_AttributeList *with_cc(trace_thread_t *t, int has, const int64_t *rows)
@@ -358,15 +371,15 @@ static void receive_request(trace_thread_t *t, mpp_call_t *c, MPI_Comm comm, int
     if (!id)
         return;
     uint32_t ref = comm_ref(t, comm);
-    if (OTF2_EvtWriter_MpiIrecvRequest(t->writer, NULL, at(t, c->t0), id) != OTF2_SUCCESS)
+    trace_request_t q = {.kind = TRACE_REQ_RECV,
+                         .comm = ref,
+                         .bytes = positive(bytes),
+                         .source = source,
+                         .tag = tag,
+                         .check = check_of(count, type)};
+    if (OTF2_EvtWriter_MpiIrecvRequest(t->writer, posted_on(t, &q), at(t, c->t0), id) != OTF2_SUCCESS)
         lost(t);
-    remember(t, id,
-             (trace_request_t){.kind = TRACE_REQ_RECV,
-                               .comm = ref,
-                               .bytes = positive(bytes),
-                               .source = source,
-                               .tag = tag,
-                               .check = check_of(count, type)});
+    remember(t, id, q);
     t->call_recv += positive(bytes); /* its MpiIrecv gives them to this call */
 }
 
@@ -532,7 +545,7 @@ void mpp_trace_start_requests(mpp_call_t *c, const mpp_reqset_t *set)
                                          (uint32_t)p->peer, r->comm, (uint32_t)p->tag, r->bytes, id);
             t->call_sent += r->bytes;
         } else if (r->kind == TRACE_REQ_RECV) {
-            rc = OTF2_EvtWriter_MpiIrecvRequest(t->writer, created_at(t, NULL, p->site), at(t, c->t0), id);
+            rc = OTF2_EvtWriter_MpiIrecvRequest(t->writer, created_at(t, posted_on(t, r), p->site), at(t, c->t0), id);
             t->call_recv += r->bytes;
         } else {
             rc = OTF2_EvtWriter_NonBlockingCollectiveRequest(t->writer, NULL, at(t, c->t0), id);

@@ -12,6 +12,7 @@
 
 #include "check/finding_list.h"
 #include "check/msgcheck.h"
+#include "check/msgpair.h"
 #include "context/config.h"
 #include "gen/function_table.h"
 #include "replay/replay.h"
@@ -19,6 +20,7 @@
 
 struct rp_derived {
     int process, kind;
+    int one_frame;       /* src names its function and innermost frame alone (a send's, nonpaired-send) */
     uint32_t src, other; /* the trace's strings (RP_NO_STRING: none) */
     int64_t at;          /* the first occurrence: when its receive completed */
     int32_t peer;
@@ -32,15 +34,16 @@ int rp_derives(const rp_trace_t *t, int kind)
         kind == MPP_FIND_DIFFERENT_REDUCTIONS || kind == MPP_FIND_COLLECTIVE_SIZE ||
         kind == MPP_FIND_COLLECTIVE_DATATYPE)
         return t->derived_coll;
-    return t->derived_level > 0 && (kind == MPP_FIND_WRONG_SEND_SIZE || kind == MPP_FIND_INCORRECT_SEND_SIZE ||
-                                    kind == MPP_FIND_WRONG_DATATYPE);
+    return t->derived_level > 0 &&
+           (kind == MPP_FIND_WRONG_SEND_SIZE || kind == MPP_FIND_INCORRECT_SEND_SIZE ||
+            kind == MPP_FIND_WRONG_DATATYPE || kind == MPP_FIND_NONPAIRED_SEND || kind == MPP_FIND_NONPAIRED_RECV);
 }
 
 static void add(rp_trace_t *t, const struct rp_derived *d)
 {
     for (size_t i = 0; i < t->nderived; i++) { /* few: one per SRC point and kind */
         struct rp_derived *e = &t->derived[i];
-        if (e->process != d->process || e->kind != d->kind || e->src != d->src)
+        if (e->process != d->process || e->kind != d->kind || e->src != d->src || e->one_frame != d->one_frame)
             continue;
         uint64_t count = e->count + 1;
         if (d->at < e->at) /* pairs come by channel, not in time: the first keeps its details */
@@ -128,6 +131,76 @@ static char *other_of(const rp_trace_t *t, uint32_t ref)
     return strndup(key, end ? (size_t)(end - key) : strlen(key));
 }
 
+/* Whether process p reached MPI_Finalize (the dynamic mode reports what
+ * is left there). */
+static int finalized(const rp_trace_t *t, int p)
+{
+    return p >= 0 && p < t->nprocesses && t->processes[p].nlocations > 0 &&
+           t->locations[t->processes[p].locations[0]].finalize_enter >= 0;
+}
+
+static int by_posting(const void *a, const void *b)
+{
+    const rp_pending_t *x = a, *y = b;
+    if (x->process != y->process)
+        return x->process < y->process ? -1 : 1;
+    if (x->posted != y->posted)
+        return x->posted < y->posted ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void rp_check_leftovers(rp_trace_t *t, const rp_message_t *const *unmatched, size_t n)
+{
+    char *taken = calloc(n ? n : 1, 1);
+    if (!taken)
+        return;
+    if (t->npending > 1)
+        qsort(t->pending, t->npending, sizeof *t->pending, by_posting);
+    for (size_t i = 0; i < t->npending; i++) {
+        const rp_pending_t *q = &t->pending[i];
+        if (!finalized(t, q->process) || q->src == RP_NO_STRING)
+            continue;
+        size_t k = 0;
+        for (; k < n; k++) { /* the first message left that it could have taken */
+            const rp_message_t *s = unmatched[k];
+            int32_t sender = t->locations[s->location].process;
+            if (!taken[k] && s->peer == q->process && s->comm == q->comm &&
+                (q->source == MPP_MSG_ANY || q->source == sender) && (q->tag == MPP_MSG_ANY || q->tag == s->tag))
+                break;
+        }
+        if (k < n) {
+            taken[k] = 1; /* an unfinished-recv, which the trace carries */
+            continue;
+        }
+        struct rp_derived d = {.process = q->process,
+                               .kind = MPP_FIND_NONPAIRED_RECV,
+                               .src = q->src,
+                               .other = RP_NO_STRING,
+                               .at = q->posted,
+                               .peer = q->source == MPP_MSG_ANY ? -1 : q->source,
+                               .count = 1};
+        mpp_msg_nonpaired_recv(q->source, q->tag, d.detail, sizeof d.detail);
+        add(t, &d);
+    }
+    for (size_t k = 0; k < n; k++) {
+        const rp_message_t *s = unmatched[k];
+        int32_t sender = t->locations[s->location].process;
+        if (taken[k] || !s->check_level || s->src == RP_NO_STRING || !finalized(t, s->peer))
+            continue;
+        struct rp_derived d = {.process = s->peer,
+                               .kind = MPP_FIND_NONPAIRED_SEND,
+                               .one_frame = 1,
+                               .src = s->src,
+                               .other = RP_NO_STRING,
+                               .at = s->posted,
+                               .peer = sender,
+                               .count = 1};
+        mpp_msg_nonpaired_send(s->check_bytes, s->tag, sender, d.detail, sizeof d.detail);
+        add(t, &d);
+    }
+    free(taken);
+}
+
 int rp_check_findings(const rp_trace_t *t, int p, size_t max, mpp_finding_list_t *f)
 {
     if (!t->derived_level && !t->derived_coll)
@@ -146,11 +219,16 @@ int rp_check_findings(const rp_trace_t *t, int p, size_t max, mpp_finding_list_t
     f->n = kept;
     for (size_t i = 0; i < t->nderived; i++) {
         const struct rp_derived *d = &t->derived[i];
-        const char *src = d->src < t->nstrings ? t->strings[d->src] : NULL;
-        if (d->process != p || !src)
+        const char *key = d->src < t->nstrings ? t->strings[d->src] : NULL;
+        if (d->process != p || !key)
             continue;
+        char *src = d->one_frame ? other_of(t, d->src) : (char *)key;
+        if (!src)
+            return -1;
         if (max && (size_t)f->n >= max) {
             f->dropped += d->count;
+            if (src != key)
+                free(src);
             continue;
         }
         mpp_finding_record_t r = {.kind = d->kind,
@@ -165,6 +243,8 @@ int rp_check_findings(const rp_trace_t *t, int p, size_t max, mpp_finding_list_t
                                   .detail = (char *)d->detail};
         int rc = mpp_finding_list_add(f, &r);
         free(r.other);
+        if (src != key)
+            free(src);
         if (rc != 0)
             return -1;
     }

@@ -184,6 +184,10 @@ static OTF2_CallbackCode def_attribute(void *data, OTF2_AttributeRef self, OTF2_
     for (int k = 0; k < NCHECK_ATTRIBUTES; k++)
         if (type == types[k] && !strcmp(s, checks[k]))
             r->check_attribute[k] = self;
+    static const char *const channel[3] = {"mpiprof::recv_comm", "mpiprof::recv_source", "mpiprof::recv_tag"};
+    for (int k = 0; k < 3; k++)
+        if (type == (k ? OTF2_TYPE_INT32 : OTF2_TYPE_COMM) && !strcmp(s, channel[k]))
+            r->recv_attribute[k] = self;
     size_t cc = strlen(CC_ATTRIBUTE);
     int row = -1, end = 0;
     if (type == OTF2_TYPE_INT64 && !strncmp(s, CC_ATTRIBUTE, cc) && sscanf(s + cc, "%d%n", &row, &end) == 1 &&

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/msgpair.h"
 #include "context/config.h"
 #include "gen/function_table.h"
 #include "replay/otf2_reader.h"
@@ -400,7 +401,7 @@ static OTF2_CallbackCode posted(reader_t *r, uint64_t request, int64_t at, const
         rp_fail(r, "out of memory for the %s requests", kind);
         return OTF2_CALLBACK_INTERRUPT;
     }
-    *q = (irecv_t){at, r->open_call, src};
+    *q = (irecv_t){at, r->open_call, src, 0, 0, 0, 0};
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -413,7 +414,26 @@ static OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef location, OTF2_TimeSt
     rp_call_t *c = open_call(r);
     if (c)
         c->p2p_begun++;
-    return posted(r, request, c ? c->enter : corrected(r->t, current(r), time), "receive", src_of(r, attributes));
+    OTF2_CallbackCode rc =
+        posted(r, request, c ? c->enter : corrected(r->t, current(r), time), "receive", src_of(r, attributes));
+    /* the channel it was posted for (mpiprof-trace(5)), for what is left pending at the end */
+    OTF2_CommRef comm;
+    int32_t source, tag;
+    const uint64_t *a = r->recv_attribute;
+    irecv_t *q = rc == OTF2_CALLBACK_SUCCESS ? mpp_handlemap_get(&r->requests, request) : NULL;
+    if (q && attributes && a[0] != OTF2_UNDEFINED_ATTRIBUTE && a[1] != OTF2_UNDEFINED_ATTRIBUTE &&
+        a[2] != OTF2_UNDEFINED_ATTRIBUTE &&
+        OTF2_AttributeList_GetCommRef(attributes, (OTF2_AttributeRef)a[0], &comm) == OTF2_SUCCESS &&
+        OTF2_AttributeList_GetInt32(attributes, (OTF2_AttributeRef)a[1], &source) == OTF2_SUCCESS &&
+        OTF2_AttributeList_GetInt32(attributes, (OTF2_AttributeRef)a[2], &tag) == OTF2_SUCCESS &&
+        comm < r->t->ncomms && r->t->comms[comm].size && source < (int32_t)r->t->comms[comm].size) {
+        const rp_comm_t *cm = &r->t->comms[comm];
+        q->channel = 1;
+        q->comm = comm;
+        q->source = source < 0 ? MPP_MSG_ANY : cm->world[source] == -1 ? current(r)->process : cm->world[source];
+        q->tag = tag < 0 ? MPP_MSG_ANY : tag;
+    }
+    return rc;
 }
 
 static OTF2_CallbackCode ev_recv(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
@@ -436,7 +456,7 @@ static OTF2_CallbackCode ev_irecv(OTF2_LocationRef location, OTF2_TimeStamp time
     rp_call_t *c = open_call(r);
     if (!c)
         return OTF2_CALLBACK_SUCCESS;
-    irecv_t q = {c->enter, r->open_call, RP_NO_STRING};
+    irecv_t q = {.posted = c->enter, .call = r->open_call, .src = RP_NO_STRING};
     mpp_handlemap_remove(&r->requests, request, &q);
     rp_location_t *loc = current(r);
     rp_call_t *poster = q.call >= 0 ? &loc->calls[q.call] : c;
@@ -457,7 +477,7 @@ static OTF2_CallbackCode ev_request_cancelled(OTF2_LocationRef location, OTF2_Ti
     (void)location, (void)position;
     SEEN(r, time, 1);
     rp_call_t *c = open_call(r);
-    irecv_t q = {0, -1, RP_NO_STRING};
+    irecv_t q = {.call = -1, .src = RP_NO_STRING};
     if (!c || !mpp_handlemap_remove(&r->requests, request, &q))
         return OTF2_CALLBACK_SUCCESS; /* not a receive request of this location's */
     uint64_t posted = 0;
@@ -562,7 +582,7 @@ static OTF2_CallbackCode ev_nbc_complete(OTF2_LocationRef location, OTF2_TimeSta
     reader_t *r = data;
     (void)location, (void)position, (void)op, (void)root;
     SEEN(r, time, 1);
-    irecv_t q = {0, -1, RP_NO_STRING};
+    irecv_t q = {.call = -1, .src = RP_NO_STRING};
     if (r->open_call < 0 || !mpp_handlemap_remove(&r->requests, request, &q) || q.call < 0)
         return OTF2_CALLBACK_SUCCESS; /* begun or completed where nothing is profiled */
     return collective_done(r, q.call, comm, sent, received, attributes, q.src);
@@ -612,6 +632,25 @@ static OTF2_EvtReaderCallbacks *event_callbacks(void)
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, ev_nbc_request);
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, ev_nbc_complete);
     return cb;
+}
+
+/* A receive request the location left pending at its end, with its
+ * channel: kept for the checks (rp_check_leftovers). */
+static void left_pending(uint64_t key, void *value, void *arg)
+{
+    reader_t *r = arg;
+    const irecv_t *q = value;
+    rp_trace_t *t = r->t;
+    (void)key;
+    if (!q->channel)
+        return;
+    if (mpp_grow((void **)&t->pending, &t->pending_cap, t->npending + 1, sizeof *t->pending, 16) != 0) {
+        rp_fail(r, "out of memory for the pending receives");
+        return;
+    }
+    t->pending[t->npending] =
+        (rp_pending_t){current(r)->process, q->comm, q->source, q->tag, q->posted, t->npending, q->src};
+    t->npending++;
 }
 
 /* The events of one location, its clock offsets first. */
@@ -674,7 +713,8 @@ int rp_read_location(reader_t *r, OTF2_Reader *reader, int l, int have_defs)
         snprintf(r->t->incomplete_why, sizeof r->t->incomplete_why, "the events of location %llu end inside %s",
                  (unsigned long long)loc->ref, r->depth > 0 ? "an MPI call" : "a region it did not leave");
     }
+    mpp_handlemap_each(&r->requests, left_pending, r);
     mpp_handlemap_free(&r->requests);
     mpp_handlemap_init(&r->requests, sizeof(irecv_t));
-    return 0;
+    return r->failed ? -1 : 0;
 }

@@ -138,6 +138,8 @@ int rp_trace_read_share(rp_trace_t *t, const char *path, int part, int nparts, c
                   .open_src = RP_NO_STRING};
     for (int k = 0; k < 2 * MPP_CC_NVALUES; k++)
         r.cc_attribute[k] = OTF2_UNDEFINED_ATTRIBUTE;
+    for (int k = 0; k < 3; k++)
+        r.recv_attribute[k] = OTF2_UNDEFINED_ATTRIBUTE;
     mpp_handlemap_init(&r.requests, sizeof(irecv_t));
     mpp_strmap_init(&r.sites);
     t->sites = malloc(sizeof *t->sites);
@@ -198,6 +200,6 @@ void rp_trace_free(rp_trace_t *t)
     free(t->sends), free(t->recvs), free(t->collectives);
     for (uint32_t s = 0; t->strings && s < t->nstrings; s++)
         free(t->strings[s]);
-    free(t->strings), free(t->derived);
+    free(t->strings), free(t->derived), free(t->pending);
     memset(t, 0, sizeof *t);
 }

@@ -88,6 +88,7 @@ typedef struct {
                                                     mpiprof's archive, whose starts and matched receives have no events) */
     uint64_t check_attribute[NCHECK_ATTRIBUTES]; /* the same */
     uint64_t cc_attribute[2 * MPP_CC_NVALUES];   /* mpiprof::coll_row:K; the same */
+    uint64_t recv_attribute[3];                  /* mpiprof::recv_comm, recv_source, recv_tag; the same */
     int failed;
     char why[256];
     /* events of the location being read */
@@ -108,6 +109,9 @@ typedef struct {
     int64_t posted;
     int64_t call;
     uint32_t src; /* the SRC key's string of the call that posted it */
+    int channel;  /* a receive's channel as posted is known (mpiprof::recv_*): */
+    uint32_t comm;
+    int32_t source, tag; /* world rank, tag; MPP_MSG_ANY: any */
 } irecv_t;
 
 /* The first failure, said in one line (why[]); later ones are dropped. */

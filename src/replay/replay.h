@@ -114,6 +114,18 @@ typedef struct {
     int32_t *world; /* world rank of each member */
 } rp_comm_t;
 
+/* A receive request never completed in the trace, with the channel it was
+ * posted for (mpiprof::recv_*; source, tag: MPP_MSG_ANY for any), when it
+ * was posted and the SRC key's string of the call that posted it. */
+typedef struct {
+    int process;
+    uint32_t comm;
+    int32_t source, tag;
+    int64_t posted;
+    uint64_t seq;
+    uint32_t src;
+} rp_pending_t;
+
 typedef struct {
     const char *path;
     uint64_t resolution; /* ticks per second */
@@ -152,6 +164,8 @@ typedef struct {
     uint32_t nstrings;
     struct rp_derived *derived;
     size_t nderived, derived_cap;
+    rp_pending_t *pending; /* receive requests left pending at the end, with their channel */
+    size_t npending, pending_cap;
     int incomplete; /* a location's events stop before its end (a run that died) */
     char incomplete_why[2048];
 } rp_trace_t;
@@ -242,6 +256,11 @@ int rp_derives(const rp_trace_t *t, int kind);
  * against the range over the members (max: the instance's maxima of their
  * rows). */
 void rp_check_collective(rp_trace_t *t, const rp_collective_t *c, const int64_t *max);
+/* What is left once every pair is made (`unmatched`: the sends no receive
+ * took), as the dynamic mode's MPI_Finalize sees it: each receive still
+ * pending takes the first message left it could have taken, the others
+ * are nonpaired-recv, the messages left nonpaired-send. */
+void rp_check_leftovers(rp_trace_t *t, const rp_message_t *const *unmatched, size_t n);
 /* Process p's findings: its carried ones but the kinds derived, and those
  * derived, in the order the dynamic mode made them.  0, or -1 (memory). */
 int rp_check_findings(const rp_trace_t *t, int p, size_t max, mpp_finding_list_t *f);

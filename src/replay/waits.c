@@ -81,10 +81,14 @@ static void real_sync(rp_trace_t *t)
     for (int l = 0; l < t->nlocations; l++)
         for (size_t c = 0; c < t->locations[l].ncalls; c++)
             t->locations[l].calls[c].wait[MPP_WAIT_REALSYNC] = INT64_MIN;
-    size_t s = 0, r = 0;
+    size_t s = 0, r = 0, nleft = 0;
+    /* the sends no receive took, for the checks (no memory: none checked) */
+    const rp_message_t **left = malloc((t->nsends ? t->nsends : 1) * sizeof *left);
     while (s < t->nsends || r < t->nrecvs) {
         int order = s == t->nsends ? 1 : r == t->nrecvs ? -1 : channel_order(&t->sends[s], &t->recvs[r]);
         if (order < 0) {
+            if (left)
+                left[nleft++] = &t->sends[s];
             t->unmatched_sends++, s++;
         } else if (order > 0) {
             t->unmatched_receives++, r++;
@@ -102,6 +106,9 @@ static void real_sync(rp_trace_t *t)
             s++, r++;
         }
     }
+    if (left)
+        rp_check_leftovers(t, left, nleft);
+    free(left);
     for (int l = 0; l < t->nlocations; l++)
         for (size_t c = 0; c < t->locations[l].ncalls; c++) {
             rp_call_t *call = &t->locations[l].calls[c];

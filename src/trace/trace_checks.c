@@ -31,4 +31,14 @@ void mpp_trace_check_attributes(OTF2_GlobalDefWriter *w, uint32_t *next)
                                  "on (INT64_MIN: none)"),
             OTF2_TYPE_INT64);
     }
+    /* (ids in order: OTF2 wants them so) */
+    static const char *const channel[3][2] = {
+        {"mpiprof::recv_comm", "communicator of the receive request"},
+        {"mpiprof::recv_source", "source rank the receive request was posted for (-1: any)"},
+        {"mpiprof::recv_tag", "tag the receive request was posted for (-1: any)"}};
+    static const OTF2_Type types[3] = {OTF2_TYPE_COMM, OTF2_TYPE_INT32, OTF2_TYPE_INT32};
+    for (int k = 0; k < 3; k++)
+        OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_RECV_COMM + (uint32_t)k,
+                                            mpp_trace_string_def(w, next, channel[k][0]),
+                                            mpp_trace_string_def(w, next, channel[k][1]), types[k]);
 }

@@ -47,7 +47,11 @@ enum {
     TRACE_ATTR_SIG_LENGTH,
     TRACE_ATTR_SIG_BASIC,
     TRACE_ATTR_TRUNCATED,
-    TRACE_ATTR_CC_ROWS /* ... + TRACE_CC_ROWS - 1: "mpiprof::coll_row:K", a collective member's values */
+    TRACE_ATTR_CC_ROWS, /* ... + TRACE_CC_ROWS - 1: "mpiprof::coll_row:K", a collective member's values */
+    /* a receive request's channel as posted, on its MpiIrecvRequest (nonpaired-send, nonpaired-recv) */
+    TRACE_ATTR_RECV_COMM = TRACE_ATTR_CC_ROWS + 2 * MPP_CC_NVALUES,
+    TRACE_ATTR_RECV_SOURCE,
+    TRACE_ATTR_RECV_TAG
 };
 #define TRACE_CC_ROWS (2 * MPP_CC_NVALUES)
 

@@ -232,6 +232,10 @@ START_TEST(test_msg_verdicts)
     mpp_msg_nonpaired_send(4, 77, 0, text, sizeof text);
     ck_assert_str_eq(text, "a message of 4 bytes with tag 77 from rank 0 was never received (reported by the process "
                            "it was sent to)");
+    mpp_msg_nonpaired_recv(MPP_MSG_ANY, 99, text, sizeof text);
+    ck_assert_str_eq(text,
+                     "a receive from any source with tag 99 still pending at MPI_Finalize: no message sent could "
+                     "match it");
 }
 END_TEST
 

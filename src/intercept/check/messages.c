@@ -557,15 +557,10 @@ static void pending_receive(const req_t *q)
     if (mpp_msgpair_take(&pairs, q->channel, q->peer, q->tag, &r) || unseen || is_poisoned(q->channel) ||
         !q->site.frames)
         return;
-    char from[32] = "any source", tag[32] = "any tag";
-    if (q->peer != MPP_MSG_ANY)
-        snprintf(from, sizeof from, "rank %d", (int)q->peer);
-    if (q->tag != MPP_MSG_ANY)
-        snprintf(tag, sizeof tag, "tag %d", (int)q->tag);
+    char detail[MPP_FINDING_DETAIL];
+    mpp_msg_nonpaired_recv(q->peer, q->tag, detail, sizeof detail);
     mpp_check_report_at(MPP_FIND_NONPAIRED_RECV, -1, q->site.fid, q->site.frames, q->site.depth,
-                        q->peer == MPP_MSG_ANY ? -1 : q->peer, 0, 0,
-                        "a receive from %s with %s still pending at MPI_Finalize: no message sent could match it",
-                        from, tag);
+                        q->peer == MPP_MSG_ANY ? -1 : q->peer, 0, 0, "%s", detail);
 }
 
 static void nonpaired_send(void *arg, uint32_t channel, int32_t source, int32_t tag, const void *record)
