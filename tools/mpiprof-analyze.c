@@ -251,10 +251,15 @@ static void warn_totals(const rp_totals_t *all)
 }
 
 /* The Correctness section's source (mpiprof-analyze(1), CORRECTNESS): the
- * findings the traced processes carried to the trace, when they did. */
+ * findings the traced processes carried to the trace, when they did, and
+ * those the events give (replay/checks.c). */
 static void warn_findings(const rp_trace_t *t)
 {
-    if (!t->findings_from)
+    if (!t->findings_from && t->derived_level)
+        mpp_warn("Correctness: the trace carries no findings of mpiprof's checks (mpiprof::findings, "
+                 "mpiprof-trace(5)); the section has only those the analyzer makes from its message and "
+                 "collective events (mpiprof-analyze(1), CORRECTNESS)");
+    else if (!t->findings_from)
         mpp_warn("Correctness: the trace carries no findings of mpiprof's checks (mpiprof::findings: it was "
                  "written by an earlier mpiprof or another tool, mpiprof-trace(5)); the section says no check ran, "
                  "whatever MPIPROF_CHECK the traced run had");

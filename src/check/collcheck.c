@@ -1,3 +1,5 @@
+#include <stdio.h>
+
 #include "check/collcheck.h"
 #include "records/finding.h"
 
@@ -66,4 +68,50 @@ int mpp_cc_verdicts(const mpp_cc_values_t *own, const mpp_cc_values_t *all, int 
         which[n++] = i;
     }
     return n;
+}
+
+static const char *const op_names[] = {"MPI_MAX",    "MPI_MIN",    "MPI_SUM",     "MPI_PROD", "MPI_LAND",
+                                       "MPI_BAND",   "MPI_LOR",    "MPI_BOR",     "MPI_LXOR", "MPI_BXOR",
+                                       "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP"};
+
+const char *mpp_cc_op_name(int id)
+{
+    return id >= 1 && (size_t)id <= sizeof op_names / sizeof *op_names ? op_names[id - 1]
+                                                                       : "a user-defined operation";
+}
+
+void mpp_cc_describe(int which, const mpp_cc_values_t *own, const mpp_cc_values_t *all,
+                     const char *(*fname)(int64_t fid), char *out, size_t size)
+{
+    long long mine = (long long)own->lo[which], lo = (long long)all->lo[which], hi = (long long)all->hi[which];
+    long long other = mine == lo ? hi : lo;
+    int two = mine == lo || mine == hi; /* the members gave two values at least, this one among the extremes */
+    switch (which) {
+    case MPP_CC_OPERATION:
+        if (two)
+            snprintf(out, size, "%s here, %s on another member, at the same position on this communicator",
+                     fname(mine), fname(other));
+        else
+            snprintf(out, size, "%s here, other members called %s and %s at the same position", fname(mine),
+                     fname(lo), fname(hi));
+        break;
+    case MPP_CC_ROOT:
+        snprintf(out, size, "root %lld here, the members gave roots %lld to %lld", mine, lo, hi);
+        break;
+    case MPP_CC_REDUCTION:
+        snprintf(out, size, "%s here, %s %s", mpp_cc_op_name((int)mine), two ? "another member gave" : "members gave",
+                 two ? mpp_cc_op_name((int)other) : mpp_cc_op_name((int)lo));
+        break;
+    case MPP_CC_SIZE:
+        if (own->lo[which] == own->hi[which])
+            snprintf(out, size, "%lld bytes here, the members gave %lld to %lld bytes", mine, lo, hi);
+        else
+            snprintf(out, size, "%lld to %lld bytes here (sent and received), the members gave %lld to %lld bytes",
+                     mine, (long long)own->hi[which], lo, hi);
+        break;
+    default:
+        snprintf(out, size,
+                 "the type signature here differs from another member's (the same size in bytes, other "
+                 "basic types or their order)");
+    }
 }

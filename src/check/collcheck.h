@@ -51,6 +51,14 @@ void mpp_cc_from_rows(const int64_t *rows, size_t stride, int nvalues, mpp_cc_va
  * it already). */
 int mpp_cc_verdicts(const mpp_cc_values_t *own, const mpp_cc_values_t *all, int nvalues, int *kinds, int *which);
 
+/* The words of a finding about value `which` of mpp_cc_verdicts (the
+ * dynamic mode's and mpiprof-analyze's); fname names a function id. */
+void mpp_cc_describe(int which, const mpp_cc_values_t *own, const mpp_cc_values_t *all,
+                     const char *(*fname)(int64_t fid), char *out, size_t size);
+/* A predefined reduction's name by its id (1..., intercept/check/
+ * signatures.h's order), "a user-defined operation" for 0. */
+const char *mpp_cc_op_name(int id);
+
 /* The hash of a type signature as a value (non-negative, > INT64_MIN). */
 static inline int64_t mpp_cc_hash_value(uint64_t hash) { return (int64_t)(hash >> 1); }
 

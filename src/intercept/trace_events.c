@@ -10,7 +10,12 @@
 
 #include "accumulate/table.h"
 #include "attribute/requests.h"
+#include "context/config.h"
 #include "gen/function_table.h"
+#include "intercept/check/collectives.h"
+#include "intercept/check/messages.h"
+#include "intercept/check/run.h"
+#include "intercept/check/signatures.h"
 #include "intercept/comms.h"
 #include "intercept/trace_hooks.h"
 #include "intercept/waitstates/hooks.h"
@@ -130,6 +135,60 @@ static uint32_t comm_ref(trace_thread_t *t, MPI_Comm comm)
     return t->last_comm = (uint32_t)t->ncomms++;
 }
 
+/* What the checks between processes need of a message (trace_local.h),
+ * with the checks on: count x type's bytes and, at full, its signature
+ * (kept with the type: no MPI call for one seen before). */
+static trace_check_t check_of(int64_t count, MPI_Datatype type)
+{
+    trace_check_t k = {mpp_check_level & MPP_CHECK_LEVEL, -1, {0, 0, -2}};
+    if (MPP_LIKELY(!k.level))
+        return k;
+    int64_t size = mpp_type_size_known(type);
+    k.bytes = size < 0 ? -1 : count * size;
+    if (k.level >= MPP_CHECK_FULL)
+        k.sig = mpp_chk_signature(type, count).sig;
+    return k;
+}
+
+/* The list with a message's check attributes (list: NULL, or the thread's
+ * with others already), NULL when there are none. */
+static OTF2_AttributeList *checked(trace_thread_t *t, OTF2_AttributeList *list, const trace_check_t *k)
+{
+    if (MPP_LIKELY(!k->level))
+        return list;
+    OTF2_AttributeList_AddInt64(t->attributes, TRACE_ATTR_CHECK_BYTES, k->bytes);
+    if (k->level >= MPP_CHECK_FULL) {
+        OTF2_AttributeList_AddUint64(t->attributes, TRACE_ATTR_SIG_HASH, k->sig.hash);
+        OTF2_AttributeList_AddUint64(t->attributes, TRACE_ATTR_SIG_LENGTH, k->sig.length);
+        OTF2_AttributeList_AddInt32(t->attributes, TRACE_ATTR_SIG_BASIC, k->sig.basic);
+    }
+    return t->attributes;
+}
+
+/* The list with a receive request's channel as posted (trace_local.h),
+ * where the checks are on: a receive still pending at the end is paired
+ * with what was sent to it (nonpaired-send, nonpaired-recv). */
+static OTF2_AttributeList *posted_on(trace_thread_t *t, const trace_request_t *r)
+{
+    if (MPP_LIKELY(!r->check.level) || r->comm == UINT32_MAX)
+        return NULL;
+    OTF2_AttributeList_AddCommRef(t->attributes, TRACE_ATTR_RECV_COMM, r->comm);
+    OTF2_AttributeList_AddInt32(t->attributes, TRACE_ATTR_RECV_SOURCE, r->source >= 0 ? r->source : -1);
+    OTF2_AttributeList_AddInt32(t->attributes, TRACE_ATTR_RECV_TAG, r->tag >= 0 ? r->tag : -1);
+    return t->attributes;
+}
+
+/* The list with a collective member's values (trace_local.h), NULL when
+ * it gave none. */
+static OTF2_AttributeList *with_cc(trace_thread_t *t, int has, const int64_t *rows)
+{
+    if (MPP_LIKELY(!has))
+        return NULL;
+    for (int k = 0; k < TRACE_CC_ROWS; k++)
+        OTF2_AttributeList_AddInt64(t->attributes, TRACE_ATTR_CC_ROWS + (uint32_t)k, rows[k]);
+    return t->attributes;
+}
+
 /* The request table's key (requests.h), as completions find it in their
  * mpp_reqset_t: the handle's key and the serial above its bits; 0 when the
  * call created no request (new_serial is then not set at all). */
@@ -151,7 +210,8 @@ static void remember(trace_thread_t *t, uint64_t id, trace_request_t request)
     *r = request;
 }
 
-void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t bytes, int nonblocking)
+void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t bytes, int nonblocking, int64_t count,
+                    MPI_Datatype type)
 {
     trace_thread_t *t = mpp_trace_self();
     if (!t || dest == MPI_PROC_NULL)
@@ -164,11 +224,13 @@ void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t byt
     uint64_t n = (uint64_t)(bytes > 0 ? bytes : 0);
     OTF2_ErrorCode rc;
     uint64_t id = nonblocking ? request_id(c) : 0;
+    trace_check_t k = check_of(count, type);
+    OTF2_AttributeList *attributes = checked(t, NULL, &k);
     if (nonblocking) { /* an untracked request (id 0) never completes in the trace */
-        rc = OTF2_EvtWriter_MpiIsend(t->writer, NULL, at(t, c->t0), (uint32_t)dest, ref, (uint32_t)tag, n, id);
+        rc = OTF2_EvtWriter_MpiIsend(t->writer, attributes, at(t, c->t0), (uint32_t)dest, ref, (uint32_t)tag, n, id);
         remember(t, id, (trace_request_t){.kind = TRACE_REQ_SEND, .comm = ref, .bytes = n});
     } else {
-        rc = OTF2_EvtWriter_MpiSend(t->writer, NULL, at(t, c->t0), (uint32_t)dest, ref, (uint32_t)tag, n);
+        rc = OTF2_EvtWriter_MpiSend(t->writer, attributes, at(t, c->t0), (uint32_t)dest, ref, (uint32_t)tag, n);
     }
     if (rc != OTF2_SUCCESS)
         lost(t);
@@ -178,7 +240,7 @@ void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t byt
 /* A blocking receive's MpiRecv; `probed`: it took the message the
  * thread's last probe found (mpiprof::probed). */
 static void received(trace_thread_t *t, mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t bytes,
-                     int probed)
+                     int probed, const trace_check_t *k)
 {
     uint32_t ref = comm_ref(t, comm);
     if (ref == UINT32_MAX) {
@@ -190,13 +252,15 @@ static void received(trace_thread_t *t, mpp_call_t *c, MPI_Comm comm, const MPI_
         attributes = t->attributes;
         OTF2_AttributeList_AddUint8(attributes, TRACE_ATTR_PROBED, 1);
     }
+    attributes = checked(t, attributes, k);
     if (OTF2_EvtWriter_MpiRecv(t->writer, attributes, at(t, c->t1), (uint32_t)status->MPI_SOURCE, ref,
                                (uint32_t)status->MPI_TAG, positive(bytes)) != OTF2_SUCCESS)
         lost(t);
     t->call_recv += positive(bytes);
 }
 
-void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t bytes)
+void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t bytes, int64_t count,
+                    MPI_Datatype type)
 {
     trace_thread_t *t = mpp_trace_self();
     if (!t || !status || status == MPI_STATUS_IGNORE || status->MPI_SOURCE < 0) /* MPI_PROC_NULL */
@@ -206,7 +270,69 @@ void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int6
     int probed = p->valid && p->comm == comm && p->source == status->MPI_SOURCE && p->tag == status->MPI_TAG;
     if (probed)
         t->probe.valid = 0;
-    received(t, c, comm, status, bytes, probed);
+    trace_check_t k = check_of(count, type);
+    received(t, c, comm, status, bytes, probed, &k);
+}
+
+void mpp_trace_recv_truncated(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t count,
+                              MPI_Datatype type)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t || !status || status == MPI_STATUS_IGNORE || status->MPI_SOURCE < 0)
+        return;
+    uint32_t ref = comm_ref(t, comm);
+    if (ref == UINT32_MAX) {
+        lost(t);
+        return;
+    }
+    trace_check_t k = check_of(count, type);
+    OTF2_AttributeList_AddUint8(t->attributes, TRACE_ATTR_TRUNCATED, 1);
+    if (OTF2_EvtWriter_MpiRecv(t->writer, checked(t, t->attributes, &k), at(t, c->t1), (uint32_t)status->MPI_SOURCE,
+                               ref, (uint32_t)status->MPI_TAG, 0) != OTF2_SUCCESS)
+        lost(t);
+}
+
+void mpp_trace_send_truncated(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t count, MPI_Datatype type)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t || dest == MPI_PROC_NULL)
+        return;
+    uint32_t ref = comm_ref(t, comm);
+    if (ref == UINT32_MAX) {
+        lost(t);
+        return;
+    }
+    trace_check_t k = check_of(count, type);
+    OTF2_AttributeList_AddUint8(t->attributes, TRACE_ATTR_TRUNCATED, 1);
+    if (OTF2_EvtWriter_MpiSend(t->writer, checked(t, t->attributes, &k), at(t, c->t0), (uint32_t)dest, ref,
+                               (uint32_t)tag, 0) != OTF2_SUCCESS)
+        lost(t);
+}
+
+void mpp_trace_completed_truncated(mpp_call_t *c, int ret, const mpp_reqset_t *set, int n, const int *which,
+                                   const MPI_Status *statuses)
+{
+    trace_thread_t *t = mpp_trace_self();
+    if (!t || statuses == MPI_STATUSES_IGNORE)
+        return; /* (the dynamic checks stop there too) */
+    for (int j = 0; j < n; j++) {
+        int i = which ? which[j] : j;
+        const MPI_Status *s = &statuses[j];
+        int err = ret == MPI_ERR_IN_STATUS ? s->MPI_ERROR : ret;
+        trace_request_t *q =
+            i >= 0 && i < set->n && set->keys[i] ? mpp_handlemap_get(&t->requests, set->keys[i]) : NULL;
+        if (!q || q->kind != TRACE_REQ_RECV || q->comm == UINT32_MAX || err == MPI_ERR_PENDING ||
+            !mpp_chk_took_message(err) || s->MPI_SOURCE < 0)
+            continue;
+        trace_request_t r;
+        mpp_handlemap_remove(&t->requests, set->keys[i], &r);
+        int source = r.source != MPI_ANY_SOURCE ? r.source : s->MPI_SOURCE;
+        int tag = r.tag != MPI_ANY_TAG ? r.tag : s->MPI_TAG;
+        OTF2_AttributeList_AddUint8(t->attributes, TRACE_ATTR_TRUNCATED, 1);
+        if (OTF2_EvtWriter_MpiIrecv(t->writer, checked(t, t->attributes, &r.check), at(t, c->t1), (uint32_t)source,
+                                    r.comm, (uint32_t)tag, r.bytes, set->keys[i]) != OTF2_SUCCESS)
+            lost(t);
+    }
 }
 
 void mpp_trace_probe(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, MPI_Message message)
@@ -230,43 +356,51 @@ static int probed_comm(trace_thread_t *t, MPI_Message message, MPI_Comm *comm)
     return 1;
 }
 
-void mpp_trace_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *status, int64_t bytes)
+void mpp_trace_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *status, int64_t bytes, int64_t count,
+                     MPI_Datatype type)
 {
     trace_thread_t *t = mpp_trace_self();
     MPI_Comm comm;
     if (!t || !probed_comm(t, message, &comm) || !status || status == MPI_STATUS_IGNORE || status->MPI_SOURCE < 0)
         return;
-    received(t, c, comm, status, bytes, 1); /* MPI_Mrecv always takes its probe's message */
+    trace_check_t k = check_of(count, type);
+    received(t, c, comm, status, bytes, 1, &k); /* MPI_Mrecv always takes its probe's message */
 }
 
 /* The receive request the call created, on comm. */
-static void receive_request(trace_thread_t *t, mpp_call_t *c, MPI_Comm comm, int source, int tag, int64_t bytes)
+static void receive_request(trace_thread_t *t, mpp_call_t *c, MPI_Comm comm, int source, int tag, int64_t bytes,
+                            int64_t count, MPI_Datatype type)
 {
     uint64_t id = request_id(c);
     if (!id)
         return;
     uint32_t ref = comm_ref(t, comm);
-    if (OTF2_EvtWriter_MpiIrecvRequest(t->writer, NULL, at(t, c->t0), id) != OTF2_SUCCESS)
+    trace_request_t q = {.kind = TRACE_REQ_RECV,
+                         .comm = ref,
+                         .bytes = positive(bytes),
+                         .source = source,
+                         .tag = tag,
+                         .check = check_of(count, type)};
+    if (OTF2_EvtWriter_MpiIrecvRequest(t->writer, posted_on(t, &q), at(t, c->t0), id) != OTF2_SUCCESS)
         lost(t);
-    remember(t, id,
-             (trace_request_t){
-                 .kind = TRACE_REQ_RECV, .comm = ref, .bytes = positive(bytes), .source = source, .tag = tag});
+    remember(t, id, q);
     t->call_recv += positive(bytes); /* its MpiIrecv gives them to this call */
 }
 
-void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int tag, int64_t bytes)
+void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int tag, int64_t bytes, int64_t count,
+                     MPI_Datatype type)
 {
     trace_thread_t *t = mpp_trace_self();
     if (t && source != MPI_PROC_NULL) /* from MPI_PROC_NULL: no message will complete it */
-        receive_request(t, c, comm, source, tag, bytes);
+        receive_request(t, c, comm, source, tag, bytes, count, type);
 }
 
-void mpp_trace_imrecv(mpp_call_t *c, MPI_Message message, int64_t bytes)
+void mpp_trace_imrecv(mpp_call_t *c, MPI_Message message, int64_t bytes, int64_t count, MPI_Datatype type)
 {
     trace_thread_t *t = mpp_trace_self();
     MPI_Comm comm;
     if (t && probed_comm(t, message, &comm))
-        receive_request(t, c, comm, MPI_ANY_SOURCE, MPI_ANY_TAG, bytes);
+        receive_request(t, c, comm, MPI_ANY_SOURCE, MPI_ANY_TAG, bytes, count, type);
 }
 
 void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received, int nonblocking)
@@ -283,22 +417,27 @@ void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, 
     t->call_sent += positive(sent); /* its end or completion gives them to this call */
     t->call_recv += positive(received);
     OTF2_CollectiveOp op = mpp_trace_collective_op(mpp_functions[c->fid].name);
+    int64_t cc[TRACE_CC_ROWS];
+    int has_cc = MPP_CHECKS_ON(MPP_CHECK_BASIC) && mpp_chk_coll_rows_traced(c, cc);
     /* the call's request fields are set only by calls that make one */
     uint64_t id = nonblocking ? request_id(c) : 0;
     if (id) { /* nonblocking: it ends in the wait or test that completes its request */
         if (OTF2_EvtWriter_NonBlockingCollectiveRequest(t->writer, NULL, at(t, c->t0), id) != OTF2_SUCCESS)
             lost(t);
-        remember(t, id,
-                 (trace_request_t){.kind = TRACE_REQ_COLLECTIVE,
-                                   .comm = ref,
-                                   .bytes = positive(sent),
-                                   .received = positive(received),
-                                   .root = r,
-                                   .op = op});
+        trace_request_t q = {.kind = TRACE_REQ_COLLECTIVE,
+                             .comm = ref,
+                             .bytes = positive(sent),
+                             .received = positive(received),
+                             .root = r,
+                             .op = op,
+                             .has_cc = has_cc};
+        if (has_cc)
+            memcpy(q.cc, cc, sizeof cc);
+        remember(t, id, q);
         return;
     }
     if (OTF2_EvtWriter_MpiCollectiveBegin(t->writer, NULL, at(t, c->t0)) != OTF2_SUCCESS ||
-        OTF2_EvtWriter_MpiCollectiveEnd(t->writer, NULL, at(t, c->t1), op, ref, r, positive(sent),
+        OTF2_EvtWriter_MpiCollectiveEnd(t->writer, with_cc(t, has_cc, cc), at(t, c->t1), op, ref, r, positive(sent),
                                         positive(received)) != OTF2_SUCCESS)
         lost(t);
 }
@@ -319,8 +458,9 @@ void mpp_trace_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const in
         if (r.kind == TRACE_REQ_SEND) {
             rc = OTF2_EvtWriter_MpiIsendComplete(t->writer, NULL, at(t, c->t1), set->keys[i]);
         } else if (r.kind == TRACE_REQ_COLLECTIVE) {
-            rc = OTF2_EvtWriter_NonBlockingCollectiveComplete(t->writer, NULL, at(t, c->t1), r.op, r.comm, r.root,
-                                                              r.bytes, r.received, set->keys[i]);
+            rc =
+                OTF2_EvtWriter_NonBlockingCollectiveComplete(t->writer, with_cc(t, r.has_cc, r.cc), at(t, c->t1),
+                                                             r.op, r.comm, r.root, r.bytes, r.received, set->keys[i]);
         } else {
             const MPI_Status *s = statuses != MPI_STATUSES_IGNORE ? &statuses[j] : NULL;
             int cancelled = 0;
@@ -335,8 +475,8 @@ void mpp_trace_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const in
             } else { /* as posted where not a wildcard: MPICH's status of an MPI_Isendrecv names an internal tag */
                 int source = r.source != MPI_ANY_SOURCE ? r.source : s->MPI_SOURCE;
                 int tag = r.tag != MPI_ANY_TAG ? r.tag : s->MPI_TAG;
-                rc = OTF2_EvtWriter_MpiIrecv(t->writer, NULL, at(t, c->t1), (uint32_t)source, r.comm, (uint32_t)tag,
-                                             r.bytes, set->keys[i]);
+                rc = OTF2_EvtWriter_MpiIrecv(t->writer, checked(t, NULL, &r.check), at(t, c->t1), (uint32_t)source,
+                                             r.comm, (uint32_t)tag, r.bytes, set->keys[i]);
             }
         }
         if (rc != OTF2_SUCCESS)
@@ -344,7 +484,7 @@ void mpp_trace_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const in
     }
 }
 
-void mpp_trace_persistent(mpp_call_t *c, int kind, MPI_Comm comm, int peer, int tag)
+void mpp_trace_persistent(mpp_call_t *c, int kind, MPI_Comm comm, int peer, int tag, int64_t count, MPI_Datatype type)
 {
     trace_thread_t *t = mpp_trace_self();
     uint64_t id = request_id(c);
@@ -360,6 +500,8 @@ void mpp_trace_persistent(mpp_call_t *c, int kind, MPI_Comm comm, int peer, int 
     /* bytes of one start: the call's new_sent, new_recv (a collective's
      * received bytes beside its sent ones, as mpp_trace_collective keeps them) */
     trace_request_t r = {.comm = ref, .root = OTF2_UNDEFINED_UINT32, .source = peer, .tag = tag};
+    if (kind != MPP_TRACE_PCOLLECTIVE)
+        r.check = check_of(count, type);
     if (kind == MPP_TRACE_PSEND) {
         r.kind = TRACE_REQ_SEND, r.bytes = positive(c->new_sent);
     } else if (kind == MPP_TRACE_PRECV) {
@@ -367,9 +509,23 @@ void mpp_trace_persistent(mpp_call_t *c, int kind, MPI_Comm comm, int peer, int 
     } else {
         r.kind = TRACE_REQ_COLLECTIVE, r.bytes = positive(c->new_sent), r.received = positive(c->new_recv);
         r.root = peer >= 0 ? (uint32_t)peer : OTF2_UNDEFINED_UINT32;
+        r.has_cc = MPP_CHECKS_ON(MPP_CHECK_BASIC) && mpp_chk_coll_rows_of_request(id, r.cc);
         r.op = mpp_trace_collective_op(mpp_functions[c->fid].name);
     }
-    *p = (trace_persistent_t){.request = r, .peer = peer, .tag = tag};
+    uint32_t site = UINT32_MAX;
+    if (r.check.level)
+        site = site_of(t, c, c->thread ? c->thread->table.depth : 0);
+    *p = (trace_persistent_t){.request = r, .peer = peer, .tag = tag, .site = site};
+}
+
+/* The list with a persistent request's creating call as its SRC point
+ * (mpiprof::src), where the checks' findings need it. */
+static OTF2_AttributeList *created_at(trace_thread_t *t, OTF2_AttributeList *list, uint32_t site)
+{
+    if (site == UINT32_MAX)
+        return list;
+    OTF2_AttributeList_AddStringRef(t->attributes, TRACE_ATTR_SRC, site);
+    return t->attributes;
 }
 
 /* Each start records what the nonblocking form of the request records at
@@ -389,11 +545,11 @@ void mpp_trace_start_requests(mpp_call_t *c, const mpp_reqset_t *set)
         OTF2_ErrorCode rc;
         /* the start's bytes, as the protocol counts them (mpiprof(7), BYTES) */
         if (r->kind == TRACE_REQ_SEND) {
-            rc = OTF2_EvtWriter_MpiIsend(t->writer, NULL, at(t, c->t0), (uint32_t)p->peer, r->comm, (uint32_t)p->tag,
-                                         r->bytes, id);
+            rc = OTF2_EvtWriter_MpiIsend(t->writer, created_at(t, checked(t, NULL, &r->check), p->site), at(t, c->t0),
+                                         (uint32_t)p->peer, r->comm, (uint32_t)p->tag, r->bytes, id);
             t->call_sent += r->bytes;
         } else if (r->kind == TRACE_REQ_RECV) {
-            rc = OTF2_EvtWriter_MpiIrecvRequest(t->writer, NULL, at(t, c->t0), id);
+            rc = OTF2_EvtWriter_MpiIrecvRequest(t->writer, created_at(t, posted_on(t, r), p->site), at(t, c->t0), id);
             t->call_recv += r->bytes;
         } else {
             rc = OTF2_EvtWriter_NonBlockingCollectiveRequest(t->writer, NULL, at(t, c->t0), id);

@@ -63,12 +63,28 @@ void mpp_trace_enter(mpp_call_t *c);
 void mpp_trace_leave(mpp_call_t *c, int64_t sent, int64_t received);
 /* A send of `bytes`: blocking, or (nonblocking) MPI_Isend & co., whose
  * request the call created. */
-void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t bytes, int nonblocking);
+/* count and type: the message's, for the checks' attributes (mpiprof-trace(5)). */
+void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t bytes, int nonblocking, int64_t count,
+                    MPI_Datatype type);
 /* A blocking receive (of `bytes` posted) that received the message of status. */
-void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t bytes);
+/* count and type: the receive buffer's (likewise below). */
+void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t bytes, int64_t count,
+                    MPI_Datatype type);
+/* A blocking receive that returned MPI_ERR_TRUNCATE, with the checks on:
+ * its message, for their attributes alone (mpiprof::truncated). */
+void mpp_trace_recv_truncated(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t count,
+                              MPI_Datatype type);
+/* The send of an MPI_Sendrecv that returned MPI_ERR_TRUNCATE, likewise. */
+void mpp_trace_send_truncated(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t count, MPI_Datatype type);
+/* A wait or test that returned `ret`, an error (a truncation, or
+ * MPI_ERR_IN_STATUS), with the checks on: the receive requests that took
+ * their message all the same, for the checks alone (mpiprof::truncated). */
+void mpp_trace_completed_truncated(mpp_call_t *c, int ret, const mpp_reqset_t *set, int n, const int *which,
+                                   const MPI_Status *statuses);
 /* A receive request the call created (MPI_Irecv, MPI_Isendrecv). */
 /* A receive request from `source` (MPI_PROC_NULL: none is recorded). */
-void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int tag, int64_t bytes);
+void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int tag, int64_t bytes, int64_t count,
+                     MPI_Datatype type);
 /* A collective operation on comm (root: MPI_PROC_NULL when it has none). */
 void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received, int nonblocking);
 /* `n` requests of the set completed (indexes `which`, NULL: 0..n-1), with
@@ -78,7 +94,8 @@ void mpp_trace_completed(mpp_call_t *c, const mpp_reqset_t *set, int n, const in
  * `peer` with `tag`; MPI_Recv_init: a receive from `peer`; MPI_*_init of
  * a collective: `peer` is its root, MPI_PROC_NULL when it has none). */
 enum { MPP_TRACE_PSEND, MPP_TRACE_PRECV, MPP_TRACE_PCOLLECTIVE };
-void mpp_trace_persistent(mpp_call_t *c, int kind, MPI_Comm comm, int peer, int tag);
+void mpp_trace_persistent(mpp_call_t *c, int kind, MPI_Comm comm, int peer, int tag, int64_t count,
+                          MPI_Datatype type);
 /* MPI_Start, MPI_Startall: each request of the set started, recorded as
  * its nonblocking form would be (MpiIsend, MpiIrecvRequest,
  * NonBlockingCollectiveRequest). */
@@ -91,8 +108,9 @@ void mpp_trace_probe(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, MPI
 /* A matched receive of the message the thread's last probe found:
  * blocking (MPI_Mrecv: status, `bytes` posted) or (MPI_Imrecv) a receive
  * request the call created. */
-void mpp_trace_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *status, int64_t bytes);
-void mpp_trace_imrecv(mpp_call_t *c, MPI_Message message, int64_t bytes);
+void mpp_trace_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *status, int64_t bytes, int64_t count,
+                     MPI_Datatype type);
+void mpp_trace_imrecv(mpp_call_t *c, MPI_Message message, int64_t bytes, int64_t count, MPI_Datatype type);
 
 /* An interval or replicated-code mark at `now` (name: an interval's, NULL
  * for an end); made under api.c's lock. */
@@ -105,17 +123,35 @@ static inline void mpp_trace_leave(mpp_call_t *c, int64_t sent, int64_t received
 {
     (void)c, (void)sent, (void)received;
 }
-static inline void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t bytes, int nonblocking)
+static inline void mpp_trace_send(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t bytes, int nonblocking,
+                                  int64_t count, MPI_Datatype type)
 {
-    (void)c, (void)comm, (void)dest, (void)tag, (void)bytes, (void)nonblocking;
+    (void)c, (void)comm, (void)dest, (void)tag, (void)bytes, (void)nonblocking, (void)count, (void)type;
 }
-static inline void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t bytes)
+static inline void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t bytes,
+                                  int64_t count, MPI_Datatype type)
 {
-    (void)c, (void)comm, (void)status, (void)bytes;
+    (void)c, (void)comm, (void)status, (void)bytes, (void)count, (void)type;
 }
-static inline void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int tag, int64_t bytes)
+static inline void mpp_trace_recv_truncated(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t count,
+                                            MPI_Datatype type)
 {
-    (void)c, (void)comm, (void)source, (void)tag, (void)bytes;
+    (void)c, (void)comm, (void)status, (void)count, (void)type;
+}
+static inline void mpp_trace_send_truncated(mpp_call_t *c, MPI_Comm comm, int dest, int tag, int64_t count,
+                                            MPI_Datatype type)
+{
+    (void)c, (void)comm, (void)dest, (void)tag, (void)count, (void)type;
+}
+static inline void mpp_trace_completed_truncated(mpp_call_t *c, int ret, const mpp_reqset_t *set, int n,
+                                                 const int *which, const MPI_Status *statuses)
+{
+    (void)c, (void)ret, (void)set, (void)n, (void)which, (void)statuses;
+}
+static inline void mpp_trace_irecv(mpp_call_t *c, MPI_Comm comm, int source, int tag, int64_t bytes, int64_t count,
+                                   MPI_Datatype type)
+{
+    (void)c, (void)comm, (void)source, (void)tag, (void)bytes, (void)count, (void)type;
 }
 static inline void mpp_trace_collective(mpp_call_t *c, MPI_Comm comm, int root, int64_t sent, int64_t received,
                                         int nonblocking)
@@ -128,9 +164,10 @@ static inline void mpp_trace_completed(mpp_call_t *c, const mpp_reqset_t *set, i
     (void)c, (void)set, (void)n, (void)which, (void)statuses;
 }
 enum { MPP_TRACE_PSEND, MPP_TRACE_PRECV, MPP_TRACE_PCOLLECTIVE };
-static inline void mpp_trace_persistent(mpp_call_t *c, int kind, MPI_Comm comm, int peer, int tag)
+static inline void mpp_trace_persistent(mpp_call_t *c, int kind, MPI_Comm comm, int peer, int tag, int64_t count,
+                                        MPI_Datatype type)
 {
-    (void)c, (void)kind, (void)comm, (void)peer, (void)tag;
+    (void)c, (void)kind, (void)comm, (void)peer, (void)tag, (void)count, (void)type;
 }
 static inline void mpp_trace_start_requests(mpp_call_t *c, const mpp_reqset_t *set) { (void)c, (void)set; }
 static inline void mpp_trace_freed(const mpp_reqset_t *set) { (void)set; }
@@ -138,13 +175,15 @@ static inline void mpp_trace_probe(mpp_call_t *c, MPI_Comm comm, const MPI_Statu
 {
     (void)c, (void)comm, (void)status, (void)message;
 }
-static inline void mpp_trace_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *status, int64_t bytes)
+static inline void mpp_trace_mrecv(mpp_call_t *c, MPI_Message message, const MPI_Status *status, int64_t bytes,
+                                   int64_t count, MPI_Datatype type)
 {
-    (void)c, (void)message, (void)status, (void)bytes;
+    (void)c, (void)message, (void)status, (void)bytes, (void)count, (void)type;
 }
-static inline void mpp_trace_imrecv(mpp_call_t *c, MPI_Message message, int64_t bytes)
+static inline void mpp_trace_imrecv(mpp_call_t *c, MPI_Message message, int64_t bytes, int64_t count,
+                                    MPI_Datatype type)
 {
-    (void)c, (void)message, (void)bytes;
+    (void)c, (void)message, (void)bytes, (void)count, (void)type;
 }
 static inline void mpp_trace_mark(int kind, const char *name, const mpp_mark_t *mark, uint64_t now)
 {

@@ -180,6 +180,21 @@ static OTF2_CallbackCode def_attribute(void *data, OTF2_AttributeRef self, OTF2_
         r->probe_attribute[1] = self;
     else if (type == OTF2_TYPE_UINT32 && !strcmp(s, IO_DONE_ATTRIBUTE))
         r->io_attribute = self;
+    static const char *const checks[NCHECK_ATTRIBUTES] = CHECK_ATTRIBUTES;
+    static const OTF2_Type types[NCHECK_ATTRIBUTES] = {OTF2_TYPE_INT64, OTF2_TYPE_UINT64, OTF2_TYPE_UINT64,
+                                                       OTF2_TYPE_INT32, OTF2_TYPE_UINT8};
+    for (int k = 0; k < NCHECK_ATTRIBUTES; k++)
+        if (type == types[k] && !strcmp(s, checks[k]))
+            r->check_attribute[k] = self;
+    static const char *const channel[3] = {"mpiprof::recv_comm", "mpiprof::recv_source", "mpiprof::recv_tag"};
+    for (int k = 0; k < 3; k++)
+        if (type == (k ? OTF2_TYPE_INT32 : OTF2_TYPE_COMM) && !strcmp(s, channel[k]))
+            r->recv_attribute[k] = self;
+    size_t cc = strlen(CC_ATTRIBUTE);
+    int row = -1, end = 0;
+    if (type == OTF2_TYPE_INT64 && !strncmp(s, CC_ATTRIBUTE, cc) && sscanf(s + cc, "%d%n", &row, &end) == 1 &&
+        !s[cc + (size_t)end] && row >= 0 && row < 2 * MPP_CC_NVALUES)
+        r->cc_attribute[row] = self;
     return OTF2_CALLBACK_SUCCESS;
 }
 

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/msgpair.h"
+#include "context/config.h"
 #include "gen/function_table.h"
 #include "replay/otf2_reader.h"
 #include "util/srckey.h"
@@ -109,13 +111,16 @@ static int region_left(reader_t *r, OTF2_RegionRef region)
 }
 
 /* The call site of an Enter: mpiprof's attribute (an SRC key: the frames
- * after the function's name), or the region alone (0). */
+ * after the function's name), or the region alone (0); its string in
+ * open_src (the checks' findings name it). */
 static uint32_t site_of(reader_t *r, OTF2_AttributeList *attributes)
 {
     OTF2_StringRef ref;
+    r->open_src = RP_NO_STRING;
     if (r->src_attribute == OTF2_UNDEFINED_ATTRIBUTE || !attributes ||
         OTF2_AttributeList_GetStringRef(attributes, r->src_attribute, &ref) != OTF2_SUCCESS)
         return 0;
+    r->open_src = ref;
     const char *key = rp_string(r, ref), *frames = strchr(key, MPP_RS);
     if (!frames || !frames[1])
         return 0;
@@ -137,6 +142,17 @@ static uint32_t site_of(reader_t *r, OTF2_AttributeList *attributes)
         r->t->from_mpiprof = 1;
     }
     return (uint32_t)*v;
+}
+
+/* The SRC key's string a message event names (a persistent request's
+ * start: its creating call's, mpiprof-trace(5)), else the open call's. */
+static uint32_t src_of(reader_t *r, OTF2_AttributeList *attributes)
+{
+    OTF2_StringRef ref;
+    if (r->src_attribute != OTF2_UNDEFINED_ATTRIBUTE && attributes &&
+        OTF2_AttributeList_GetStringRef(attributes, r->src_attribute, &ref) == OTF2_SUCCESS)
+        return ref;
+    return r->open_src;
 }
 
 /* The Enter or Leave of an interval's or replicated code's region. */
@@ -179,6 +195,7 @@ static OTF2_CallbackCode ev_enter(OTF2_LocationRef location, OTF2_TimeStamp time
     const char *name = rp_string(r, d->name);
     int64_t at = corrected(r->t, loc, time);
     r->open_call = -1;
+    r->open_src = RP_NO_STRING;
     if (!strcmp(name, "MPI_Finalize") || !strcmp(name, "MPI_Session_finalize")) {
         if (loc->finalize_enter < 0)
             loc->finalize_enter = at;
@@ -267,8 +284,40 @@ static OTF2_CallbackCode ev_leave(OTF2_LocationRef location, OTF2_TimeStamp time
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* What mpiprof's checks said of a message event (mpiprof-trace(5)) into m:
+ * nothing (level 0), its bytes, at full its signature. */
+static void checked(reader_t *r, OTF2_AttributeList *attributes, rp_message_t *m)
+{
+    const uint64_t *a = r->check_attribute;
+    int64_t bytes;
+    uint64_t hash, length;
+    int32_t basic;
+    if (!attributes || a[CHECK_BYTES] == OTF2_UNDEFINED_ATTRIBUTE ||
+        OTF2_AttributeList_GetInt64(attributes, (OTF2_AttributeRef)a[CHECK_BYTES], &bytes) != OTF2_SUCCESS)
+        return;
+    m->check_level = MPP_CHECK_BASIC;
+    m->check_bytes = bytes;
+    m->sig = (mpp_signature_t){0, 0, -2};
+    if (a[CHECK_SIG_BASIC] != OTF2_UNDEFINED_ATTRIBUTE &&
+        OTF2_AttributeList_GetUint64(attributes, (OTF2_AttributeRef)a[CHECK_SIG_HASH], &hash) == OTF2_SUCCESS &&
+        OTF2_AttributeList_GetUint64(attributes, (OTF2_AttributeRef)a[CHECK_SIG_LENGTH], &length) == OTF2_SUCCESS &&
+        OTF2_AttributeList_GetInt32(attributes, (OTF2_AttributeRef)a[CHECK_SIG_BASIC], &basic) == OTF2_SUCCESS) {
+        m->check_level = MPP_CHECK_FULL;
+        m->sig = (mpp_signature_t){hash, length, basic};
+    }
+    uint8_t truncated = 0;
+    m->truncated =
+        a[CHECK_TRUNCATED] != OTF2_UNDEFINED_ATTRIBUTE &&
+        OTF2_AttributeList_GetUint8(attributes, (OTF2_AttributeRef)a[CHECK_TRUNCATED], &truncated) == OTF2_SUCCESS &&
+        truncated;
+    if (m->check_level > r->t->derived_level)
+        r->t->derived_level = m->check_level;
+}
+
+/* A message of the open call (`call`: the one it counts on), with the
+ * checks' attributes of its event and the SRC key `src` they name. */
 static int add_message(reader_t *r, int send, uint32_t comm, uint32_t peer, uint32_t tag, int64_t posted,
-                       int64_t call)
+                       int64_t call, OTF2_AttributeList *attributes, uint32_t src)
 {
     rp_trace_t *t = r->t;
     const rp_comm_t *c = comm < t->ncomms ? &t->comms[comm] : NULL;
@@ -284,7 +333,9 @@ static int add_message(reader_t *r, int send, uint32_t comm, uint32_t peer, uint
         rp_fail(r, "out of memory for the messages");
         return -1;
     }
-    (*list)[(*n)++] = (rp_message_t){comm, world, (int32_t)tag, posted, (uint32_t)r->current, (uint32_t)call};
+    rp_message_t *m = &(*list)[(*n)++];
+    *m = (rp_message_t){comm, world, (int32_t)tag, posted, (uint32_t)r->current, (uint32_t)call, .src = src};
+    checked(r, attributes, m);
     return 0;
 }
 
@@ -306,8 +357,11 @@ static OTF2_CallbackCode message(reader_t *r, OTF2_TimeStamp time, int send, OTF
         waiting = r->probe_call;
         r->probe_call = -1;
     }
-    return add_message(r, send, comm, peer, tag, current(r)->calls[waiting].enter, waiting) ? OTF2_CALLBACK_INTERRUPT
-                                                                                            : OTF2_CALLBACK_SUCCESS;
+    /* the checks name the receive's own call, not the probe that waited */
+    return add_message(r, send, comm, peer, tag, current(r)->calls[waiting].enter, waiting, attributes,
+                       src_of(r, attributes))
+               ? OTF2_CALLBACK_INTERRUPT
+               : OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode ev_send(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
@@ -343,7 +397,7 @@ static OTF2_CallbackCode ev_isend_complete(OTF2_LocationRef location, OTF2_TimeS
 
 /* A request begun in the open call at `at` (a receive or a nonblocking
  * collective), found again by its id where it completes. */
-static OTF2_CallbackCode posted(reader_t *r, uint64_t request, int64_t at, const char *kind)
+static OTF2_CallbackCode posted(reader_t *r, uint64_t request, int64_t at, const char *kind, uint32_t src)
 {
     int inserted;
     irecv_t *q = mpp_handlemap_put(&r->requests, request, &inserted);
@@ -351,7 +405,7 @@ static OTF2_CallbackCode posted(reader_t *r, uint64_t request, int64_t at, const
         rp_fail(r, "out of memory for the %s requests", kind);
         return OTF2_CALLBACK_INTERRUPT;
     }
-    *q = (irecv_t){at, r->open_call};
+    *q = (irecv_t){at, r->open_call, src, 0, 0, 0, 0};
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -359,12 +413,31 @@ static OTF2_CallbackCode ev_irecv_request(OTF2_LocationRef location, OTF2_TimeSt
                                           void *data, OTF2_AttributeList *attributes, uint64_t request)
 {
     reader_t *r = data;
-    (void)location, (void)position, (void)attributes;
+    (void)location, (void)position;
     SEEN(r, time, 1);
     rp_call_t *c = open_call(r);
     if (c)
         c->p2p_begun++;
-    return posted(r, request, c ? c->enter : corrected(r->t, current(r), time), "receive");
+    OTF2_CallbackCode rc =
+        posted(r, request, c ? c->enter : corrected(r->t, current(r), time), "receive", src_of(r, attributes));
+    /* the channel it was posted for (mpiprof-trace(5)), for what is left pending at the end */
+    OTF2_CommRef comm;
+    int32_t source, tag;
+    const uint64_t *a = r->recv_attribute;
+    irecv_t *q = rc == OTF2_CALLBACK_SUCCESS ? mpp_handlemap_get(&r->requests, request) : NULL;
+    if (q && attributes && a[0] != OTF2_UNDEFINED_ATTRIBUTE && a[1] != OTF2_UNDEFINED_ATTRIBUTE &&
+        a[2] != OTF2_UNDEFINED_ATTRIBUTE &&
+        OTF2_AttributeList_GetCommRef(attributes, (OTF2_AttributeRef)a[0], &comm) == OTF2_SUCCESS &&
+        OTF2_AttributeList_GetInt32(attributes, (OTF2_AttributeRef)a[1], &source) == OTF2_SUCCESS &&
+        OTF2_AttributeList_GetInt32(attributes, (OTF2_AttributeRef)a[2], &tag) == OTF2_SUCCESS &&
+        comm < r->t->ncomms && r->t->comms[comm].size && source < (int32_t)r->t->comms[comm].size) {
+        const rp_comm_t *cm = &r->t->comms[comm];
+        q->channel = 1;
+        q->comm = comm;
+        q->source = source < 0 ? MPP_MSG_ANY : cm->world[source] == -1 ? current(r)->process : cm->world[source];
+        q->tag = tag < 0 ? MPP_MSG_ANY : tag;
+    }
+    return rc;
 }
 
 static OTF2_CallbackCode ev_recv(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,
@@ -382,12 +455,12 @@ static OTF2_CallbackCode ev_irecv(OTF2_LocationRef location, OTF2_TimeStamp time
                                   uint64_t length, uint64_t request)
 {
     reader_t *r = data;
-    (void)location, (void)position, (void)attributes;
+    (void)location, (void)position;
     SEEN(r, time, 1);
     rp_call_t *c = open_call(r);
     if (!c)
         return OTF2_CALLBACK_SUCCESS;
-    irecv_t q = {c->enter, r->open_call};
+    irecv_t q = {.posted = c->enter, .call = r->open_call, .src = RP_NO_STRING};
     mpp_handlemap_remove(&r->requests, request, &q);
     rp_location_t *loc = current(r);
     rp_call_t *poster = q.call >= 0 ? &loc->calls[q.call] : c;
@@ -395,8 +468,8 @@ static OTF2_CallbackCode ev_irecv(OTF2_LocationRef location, OTF2_TimeStamp time
         poster->bytes_recv += length;
     c = open_call(r);
     c->p2p_done++;
-    return add_message(r, 0, comm, sender, tag, q.posted, r->open_call) ? OTF2_CALLBACK_INTERRUPT
-                                                                        : OTF2_CALLBACK_SUCCESS;
+    return add_message(r, 0, comm, sender, tag, q.posted, r->open_call, attributes, q.src) ? OTF2_CALLBACK_INTERRUPT
+                                                                                           : OTF2_CALLBACK_SUCCESS;
 }
 
 /* A receive request cancelled: no message; the bytes it posted (mpiprof's
@@ -408,7 +481,7 @@ static OTF2_CallbackCode ev_request_cancelled(OTF2_LocationRef location, OTF2_Ti
     (void)location, (void)position;
     SEEN(r, time, 1);
     rp_call_t *c = open_call(r);
-    irecv_t q = {0, -1};
+    irecv_t q = {.call = -1, .src = RP_NO_STRING};
     if (!c || !mpp_handlemap_remove(&r->requests, request, &q))
         return OTF2_CALLBACK_SUCCESS; /* not a receive request of this location's */
     uint64_t posted = 0;
@@ -438,7 +511,7 @@ static OTF2_CallbackCode ev_coll_begin(OTF2_LocationRef location, OTF2_TimeStamp
 /* A collective operation of the location completed in its open call,
  * begun in call `begin` (the same, or the one that started it). */
 static OTF2_CallbackCode collective_done(reader_t *r, int64_t begin, OTF2_CommRef comm, uint64_t sent,
-                                         uint64_t received)
+                                         uint64_t received, OTF2_AttributeList *attributes, uint32_t src)
 {
     rp_trace_t *t = r->t;
     rp_location_t *loc = current(r);
@@ -458,8 +531,19 @@ static OTF2_CallbackCode collective_done(reader_t *r, int64_t begin, OTF2_CommRe
         rp_fail(r, "out of memory for the collective operations");
         return OTF2_CALLBACK_INTERRUPT;
     }
-    t->collectives[t->ncollectives++] =
-        (rp_collective_t){comm, (uint32_t)r->current, (uint32_t)begin, (uint32_t)r->open_call};
+    rp_collective_t *c = &t->collectives[t->ncollectives++];
+    *c = (rp_collective_t){comm, (uint32_t)r->current, (uint32_t)begin, (uint32_t)r->open_call, .src = src};
+    /* the values mpiprof's checks gave (mpiprof-trace(5)): all rows, or none */
+    c->has_cc = attributes != NULL;
+    for (int k = 0; c->has_cc && k < 2 * MPP_CC_NVALUES; k++)
+        c->has_cc =
+            r->cc_attribute[k] != OTF2_UNDEFINED_ATTRIBUTE &&
+            OTF2_AttributeList_GetInt64(attributes, (OTF2_AttributeRef)r->cc_attribute[k], &c->cc[k]) == OTF2_SUCCESS;
+    if (c->has_cc) { /* a signature given: the checks were full */
+        int level = c->cc[2 * MPP_CC_SIGNATURE] != INT64_MIN ? MPP_CHECK_FULL : MPP_CHECK_BASIC;
+        t->derived_coll = 1;
+        t->derived_level = level > t->derived_level ? level : t->derived_level;
+    }
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -468,12 +552,12 @@ static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef location, OTF2_TimeStamp t
                                      uint32_t root, uint64_t sent, uint64_t received)
 {
     reader_t *r = data;
-    (void)location, (void)position, (void)attributes, (void)op, (void)root;
+    (void)location, (void)position, (void)op, (void)root;
     SEEN(r, time, 1);
     if (r->open_call < 0)
         return OTF2_CALLBACK_SUCCESS;
     int64_t begin = r->ncoll_open ? r->coll_open[--r->ncoll_open] : r->open_call;
-    return collective_done(r, begin, comm, sent, received);
+    return collective_done(r, begin, comm, sent, received, attributes, r->open_src);
 }
 
 /* A nonblocking collective operation begun (OTF2 3's request events, as
@@ -489,7 +573,7 @@ static OTF2_CallbackCode ev_nbc_request(OTF2_LocationRef location, OTF2_TimeStam
     if (!c)
         return OTF2_CALLBACK_SUCCESS;
     c->coll_begun++;
-    return posted(r, request, c->enter, "collective");
+    return posted(r, request, c->enter, "collective", r->open_src);
 }
 
 /* ... and completed in the open call (a wait or test): entry of the call
@@ -500,12 +584,12 @@ static OTF2_CallbackCode ev_nbc_complete(OTF2_LocationRef location, OTF2_TimeSta
                                          uint64_t request)
 {
     reader_t *r = data;
-    (void)location, (void)position, (void)attributes, (void)op, (void)root;
+    (void)location, (void)position, (void)op, (void)root;
     SEEN(r, time, 1);
-    irecv_t q = {0, -1};
+    irecv_t q = {.call = -1, .src = RP_NO_STRING};
     if (r->open_call < 0 || !mpp_handlemap_remove(&r->requests, request, &q) || q.call < 0)
         return OTF2_CALLBACK_SUCCESS; /* begun or completed where nothing is profiled */
-    return collective_done(r, q.call, comm, sent, received);
+    return collective_done(r, q.call, comm, sent, received, attributes, q.src);
 }
 
 static OTF2_CallbackCode def_clock_offset(void *data, OTF2_TimeStamp time, int64_t offset, double deviation)
@@ -552,6 +636,25 @@ static OTF2_EvtReaderCallbacks *event_callbacks(void)
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, ev_nbc_request);
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, ev_nbc_complete);
     return cb;
+}
+
+/* A receive request the location left pending at its end, with its
+ * channel: kept for the checks (rp_check_leftovers). */
+static void left_pending(uint64_t key, void *value, void *arg)
+{
+    reader_t *r = arg;
+    const irecv_t *q = value;
+    rp_trace_t *t = r->t;
+    (void)key;
+    if (!q->channel)
+        return;
+    if (mpp_grow((void **)&t->pending, &t->pending_cap, t->npending + 1, sizeof *t->pending, 16) != 0) {
+        rp_fail(r, "out of memory for the pending receives");
+        return;
+    }
+    t->pending[t->npending] =
+        (rp_pending_t){current(r)->process, q->comm, q->source, q->tag, q->posted, t->npending, q->src};
+    t->npending++;
 }
 
 /* The events of one location, its clock offsets first. */
@@ -614,7 +717,8 @@ int rp_read_location(reader_t *r, OTF2_Reader *reader, int l, int have_defs)
         snprintf(r->t->incomplete_why, sizeof r->t->incomplete_why, "the events of location %llu end inside %s",
                  (unsigned long long)loc->ref, r->depth > 0 ? "an MPI call" : "a region it did not leave");
     }
+    mpp_handlemap_each(&r->requests, left_pending, r);
     mpp_handlemap_free(&r->requests);
     mpp_handlemap_init(&r->requests, sizeof(irecv_t));
-    return 0;
+    return r->failed ? -1 : 0;
 }

@@ -133,7 +133,14 @@ int rp_trace_read_share(rp_trace_t *t, const char *path, int part, int nparts, c
                   .bytes_attribute = {OTF2_UNDEFINED_ATTRIBUTE, OTF2_UNDEFINED_ATTRIBUTE},
                   .probe_attribute = {OTF2_UNDEFINED_ATTRIBUTE, OTF2_UNDEFINED_ATTRIBUTE},
                   .io_attribute = OTF2_UNDEFINED_ATTRIBUTE,
-                  .open_call = -1};
+                  .check_attribute = {OTF2_UNDEFINED_ATTRIBUTE, OTF2_UNDEFINED_ATTRIBUTE, OTF2_UNDEFINED_ATTRIBUTE,
+                                      OTF2_UNDEFINED_ATTRIBUTE, OTF2_UNDEFINED_ATTRIBUTE},
+                  .open_call = -1,
+                  .open_src = RP_NO_STRING};
+    for (int k = 0; k < 2 * MPP_CC_NVALUES; k++)
+        r.cc_attribute[k] = OTF2_UNDEFINED_ATTRIBUTE;
+    for (int k = 0; k < 3; k++)
+        r.recv_attribute[k] = OTF2_UNDEFINED_ATTRIBUTE;
     mpp_handlemap_init(&r.requests, sizeof(irecv_t));
     mpp_strmap_init(&r.sites);
     t->sites = malloc(sizeof *t->sites);
@@ -158,6 +165,10 @@ int rp_trace_read_share(rp_trace_t *t, const char *path, int part, int nparts, c
     if (rc == 0 && !t->mpi_events && first <= 0 && end >= t->nprocesses)
         rp_fail(&r, RP_NO_MPI_EVENTS), rc = -1;
     OTF2_Reader_Close(reader);
+    if (rc == 0 && (t->derived_level || t->derived_coll)) { /* the findings' SRC keys (checks.c) */
+        t->strings = r.strings, t->nstrings = r.nstrings;
+        r.strings = NULL, r.nstrings = 0;
+    }
     if (rc != 0)
         snprintf(why, size, "%s: %s%s%s%s", path, r.why[0] ? r.why : "unreadable",
                  otf2_first_error[0] ? " (libotf2: " : "", otf2_first_error, otf2_first_error[0] ? ")" : "");
@@ -188,5 +199,8 @@ void rp_trace_free(rp_trace_t *t)
         free(t->regions[g].name), free(t->regions[g].file);
     free(t->locations), free(t->processes), free(t->comms), free(t->sites), free(t->regions);
     free(t->sends), free(t->recvs), free(t->collectives);
+    for (uint32_t s = 0; t->strings && s < t->nstrings; s++)
+        free(t->strings[s]);
+    free(t->strings), free(t->derived), free(t->pending);
     memset(t, 0, sizeof *t);
 }

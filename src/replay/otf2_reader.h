@@ -22,6 +22,14 @@
 #define PROBED_ATTRIBUTE "mpiprof::probed"
 #define IO_DONE_ATTRIBUTE "mpiprof::io_done"
 #define FINDINGS_PROPERTY "mpiprof::findings"
+/* the checks' attributes of message events, in the order of reader_t's check_attribute */
+#define CC_ATTRIBUTE "mpiprof::coll_row:"
+#define CHECK_ATTRIBUTES                                                                          \
+    {                                                                                             \
+        "mpiprof::check_bytes", "mpiprof::sig_hash", "mpiprof::sig_length", "mpiprof::sig_basic", \
+            "mpiprof::truncated"                                                                  \
+    }
+enum { CHECK_BYTES, CHECK_SIG_HASH, CHECK_SIG_LENGTH, CHECK_SIG_BASIC, CHECK_TRUNCATED, NCHECK_ATTRIBUTES };
 
 typedef struct {
     uint32_t name, file, description;
@@ -75,11 +83,14 @@ typedef struct {
     uint32_t ngroups;
     uint64_t *comm_group; /* by comm ref */
     uint32_t ncomm_groups;
-    uint64_t src_attribute;      /* OTF2_UNDEFINED_ATTRIBUTE: none */
-    uint64_t bytes_attribute[2]; /* sent, received (mpiprof-trace(5)); the same */
-    uint64_t probe_attribute[2]; /* probe_found, probed; the same (without them: an earlier
-                                    mpiprof's archive, whose starts and matched receives have no events) */
-    uint64_t io_attribute;       /* io_done; the same */
+    uint64_t src_attribute;                      /* OTF2_UNDEFINED_ATTRIBUTE: none */
+    uint64_t bytes_attribute[2];                 /* sent, received (mpiprof-trace(5)); the same */
+    uint64_t probe_attribute[2];                 /* probe_found, probed; the same (without them: an earlier
+                                                    mpiprof's archive, whose starts and matched receives have no events) */
+    uint64_t io_attribute;                       /* io_done; the same */
+    uint64_t check_attribute[NCHECK_ATTRIBUTES]; /* the same */
+    uint64_t cc_attribute[2 * MPP_CC_NVALUES];   /* mpiprof::coll_row:K; the same */
+    uint64_t recv_attribute[3];                  /* mpiprof::recv_comm, recv_source, recv_tag; the same */
     int failed;
     char why[256];
     /* events of the location being read */
@@ -88,6 +99,7 @@ typedef struct {
     uint32_t *open; /* every region open, innermost last */
     size_t nopen, open_cap;
     int64_t open_call;        /* its call, -1: none or not profiled */
+    uint32_t open_src;        /* its SRC key's string (mpiprof::src), RP_NO_STRING: none */
     int64_t probe_call;       /* its last probe that found a message, -1: none */
     mpp_handlemap_t requests; /* request id of a receive or nonblocking collective -> irecv_t */
     int64_t *coll_open;       /* calls with a MpiCollectiveBegin not yet ended */
@@ -98,6 +110,10 @@ typedef struct {
 typedef struct {
     int64_t posted;
     int64_t call;
+    uint32_t src; /* the SRC key's string of the call that posted it */
+    int channel;  /* a receive's channel as posted is known (mpiprof::recv_*): */
+    uint32_t comm;
+    int32_t source, tag; /* world rank, tag; MPP_MSG_ANY: any */
 } irecv_t;
 
 /* The first failure, said in one line (why[]); later ones are dropped. */

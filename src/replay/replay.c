@@ -212,6 +212,8 @@ int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int m
         if (proc->findings && mpp_finding_list_from_text(f, &max, proc->findings) != 0)
             f->level = t->check_level;
         out->profile->findings_max = max ? max : t->findings_max;
+        /* the kinds the events give, from them (checks.c) */
+        rc = rp_check_findings(t, p, out->profile->findings_max, f);
     }
     for (int l = 0; tables && l < proc->nlocations; l++)
         mpp_table_free(&tables[l]);

@@ -16,6 +16,9 @@
 #include "accumulate/profile.h"
 #include "accumulate/table.h"
 #include "accumulate/waitstates/waitstates.h"
+#include "check/collcheck.h"
+#include "check/signature.h"
+#include "records/finding.h"
 
 /* One traced MPI call (an Enter/Leave pair of a region of the MPI
  * paradigm) with what its events said. */
@@ -40,13 +43,31 @@ typedef struct {
     int32_t peer, tag;
     int64_t posted;
     uint32_t location, call; /* index into rp_trace_t.locations, into its calls */
+    /* what mpiprof's checks said of it (mpiprof-trace(5)), for those
+     * between processes (checks.c): their level (0: nothing said), a
+     * send's bytes or a receive buffer's, and at full its type signature;
+     * the SRC key of the call a finding names (a send's, the call that
+     * posted a receive) as the trace's string (RP_NO_STRING: none), which
+     * means the same to every reader under mpiexec */
+    int check_level;
+    int truncated; /* a receive that returned MPI_ERR_TRUNCATE: for the checks alone */
+    int64_t check_bytes;
+    mpp_signature_t sig;
+    uint32_t src;
 } rp_message_t;
+#define RP_NO_STRING UINT32_MAX
 
 /* One process's part of a collective instance: the call that began it and
  * the one that ended it (the same for a blocking collective). */
 typedef struct {
     uint32_t comm;
     uint32_t location, begin_call, end_call;
+    /* the values its members must agree on, as mpiprof's checks gave them
+     * (mpiprof::coll_row:K, check/collcheck.h rows; has_cc 0: none), and
+     * the SRC key's string of the call that began it (RP_NO_STRING: none) */
+    int has_cc;
+    int64_t cc[2 * MPP_CC_NVALUES];
+    uint32_t src;
 } rp_collective_t;
 
 /* An interval or replicated-code mark of mpiprof's archives: the Enter
@@ -94,6 +115,18 @@ typedef struct {
     int32_t *world; /* world rank of each member */
 } rp_comm_t;
 
+/* A receive request never completed in the trace, with the channel it was
+ * posted for (mpiprof::recv_*; source, tag: MPP_MSG_ANY for any), when it
+ * was posted and the SRC key's string of the call that posted it. */
+typedef struct {
+    int process;
+    uint32_t comm;
+    int32_t source, tag;
+    int64_t posted;
+    uint64_t seq;
+    uint32_t src;
+} rp_pending_t;
+
 typedef struct {
     const char *path;
     uint64_t resolution; /* ticks per second */
@@ -123,6 +156,17 @@ typedef struct {
     int check_level;
     size_t findings_max;
     int findings_from, findings_bad;
+    /* the checks between processes the events allow (checks.c): the
+     * highest level their attributes were written at (0: none, the
+     * carried findings alone), the string definitions their SRC keys are,
+     * the findings made (of this reader's receivers) */
+    int derived_level, derived_coll; /* derived_coll: collectives carry their values */
+    char **strings;
+    uint32_t nstrings;
+    struct rp_derived *derived;
+    size_t nderived, derived_cap;
+    rp_pending_t *pending; /* receive requests left pending at the end, with their channel */
+    size_t npending, pending_cap;
     int incomplete; /* a location's events stop before its end (a run that died) */
     char incomplete_why[2048];
 } rp_trace_t;
@@ -147,6 +191,7 @@ int rp_share_owner(int nprocesses, int nparts, int p);
 #define RP_NO_MPI_EVENTS "it has no MPI events (no region of the MPI paradigm was entered)"
 void rp_trace_free(rp_trace_t *t);
 
+#define RP_INSTANCE_MAX (3 + 2 * MPP_CC_NVALUES)
 /* A collective instance (the k-th on its communicator) as the members
  * read so far saw it: the latest entry, exit and negated exit, how many
  * members reached it, how many members of its communicator reached any
@@ -154,7 +199,7 @@ void rp_trace_free(rp_trace_t *t);
 typedef struct {
     uint32_t comm;
     uint64_t k;
-    int64_t max[3];
+    int64_t max[RP_INSTANCE_MAX]; /* then the maxima of the members' check rows (rp_collective_t.cc) */
     int64_t seen, members;
 } rp_instance_t;
 
@@ -199,6 +244,27 @@ int rp_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx, int max_intervals,
  * bound its collective windows, intervals.h), as rp_profile makes it: 0,
  * or -1 when memory ran out. */
 int rp_intervals(const rp_trace_t *t, int p, int max_intervals, int max_nesting);
+
+/* The checks between processes from the message events (checks.c), as
+ * the dynamic mode makes them (check/msgcheck.h): a send paired with the
+ * receive that took it (rp_waits' pairing).  Kinds made so are those of
+ * rp_derives. */
+void rp_check_pair(rp_trace_t *t, const rp_message_t *send, const rp_message_t *recv);
+/* Whether findings of `kind` come from the events (their carried ones
+ * dropped) in this trace. */
+int rp_derives(const rp_trace_t *t, int kind);
+/* The same for a member of a whole collective instance: its values
+ * against the range over the members (max: the instance's maxima of their
+ * rows). */
+void rp_check_collective(rp_trace_t *t, const rp_collective_t *c, const int64_t *max);
+/* What is left once every pair is made (`unmatched`: the sends no receive
+ * took), as the dynamic mode's MPI_Finalize sees it: each receive still
+ * pending takes the first message left it could have taken, the others
+ * are nonpaired-recv, the messages left nonpaired-send. */
+void rp_check_leftovers(rp_trace_t *t, const rp_message_t *const *unmatched, size_t n);
+/* Process p's findings: its carried ones but the kinds derived, and those
+ * derived, in the order the dynamic mode made them.  0, or -1 (memory). */
+int rp_check_findings(const rp_trace_t *t, int p, size_t max, mpp_finding_list_t *f);
 
 /* The local profile of process p: its locations' calls and marks replayed
  * in time order into one table each (table.h) and the interval stage

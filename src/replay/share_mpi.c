@@ -170,7 +170,7 @@ static int combine_at_home(rp_instance_t *got, size_t n)
     for (size_t i = 0, j; i < n; i = j) {
         rp_instance_t all = *sorted[i];
         for (j = i + 1; j < n && !by_instance(&sorted[i], &sorted[j]); j++) {
-            for (int v = 0; v < 3; v++)
+            for (int v = 0; v < RP_INSTANCE_MAX; v++) /* the waits' and the checks' rows */
                 if (sorted[j]->max[v] > all.max[v])
                     all.max[v] = sorted[j]->max[v];
             all.seen += sorted[j]->seen;

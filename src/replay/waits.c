@@ -81,22 +81,34 @@ static void real_sync(rp_trace_t *t)
     for (int l = 0; l < t->nlocations; l++)
         for (size_t c = 0; c < t->locations[l].ncalls; c++)
             t->locations[l].calls[c].wait[MPP_WAIT_REALSYNC] = INT64_MIN;
-    size_t s = 0, r = 0;
+    size_t s = 0, r = 0, nleft = 0;
+    /* the sends no receive took, for the checks (no memory: none checked) */
+    const rp_message_t **left = malloc((t->nsends ? t->nsends : 1) * sizeof *left);
     while (s < t->nsends || r < t->nrecvs) {
         int order = s == t->nsends ? 1 : r == t->nrecvs ? -1 : channel_order(&t->sends[s], &t->recvs[r]);
         if (order < 0) {
+            if (left)
+                left[nleft++] = &t->sends[s];
             t->unmatched_sends++, s++;
         } else if (order > 0) {
             t->unmatched_receives++, r++;
         } else {
             const rp_message_t *recv = &t->recvs[r];
+            rp_check_pair(t, &t->sends[s], recv);
             rp_call_t *call = &t->locations[recv->location].calls[recv->call];
+            if (recv->truncated || t->sends[s].truncated) { /* the dynamic mode's wait states do not count it */
+                s++, r++;
+                continue;
+            }
             int64_t late = t->sends[s].posted - call->enter;
             if (late > call->wait[MPP_WAIT_REALSYNC])
                 call->wait[MPP_WAIT_REALSYNC] = late;
             s++, r++;
         }
     }
+    if (left)
+        rp_check_leftovers(t, left, nleft);
+    free(left);
     for (int l = 0; l < t->nlocations; l++)
         for (size_t c = 0; c < t->locations[l].ncalls; c++) {
             rp_call_t *call = &t->locations[l].calls[c];
@@ -167,14 +179,21 @@ static int local_instances(const rp_trace_t *t, const member_t *m, size_t n, uin
         return -1;
     }
     for (uint32_t c = 0; c < t->ncomms; c++)
-        for (uint64_t k = 0; k < count[c]; k++)
-            in[base[c] + k] = (rp_instance_t){c, k, {INT64_MIN, INT64_MIN, INT64_MIN}, 0, members[c]};
+        for (uint64_t k = 0; k < count[c]; k++) {
+            rp_instance_t *x = &in[base[c] + k];
+            *x = (rp_instance_t){c, k, {0}, 0, members[c]};
+            for (int j = 0; j < RP_INSTANCE_MAX; j++)
+                x->max[j] = INT64_MIN;
+        }
     for (size_t i = 0; i < n; i++) {
         rp_instance_t *x = &in[base[m[i].c->comm] + m[i].k];
         int64_t terms[3] = {m[i].entry, m[i].exit, -m[i].exit};
         for (int j = 0; j < 3; j++)
             if (terms[j] > x->max[j])
                 x->max[j] = terms[j];
+        for (int j = 0; m[i].c->has_cc && j < 2 * MPP_CC_NVALUES; j++) /* the checks' values (checks.c) */
+            if (m[i].c->cc[j] > x->max[3 + j])
+                x->max[3 + j] = m[i].c->cc[j];
         x->seen++;
     }
     free(count), free(members);
@@ -244,6 +263,7 @@ static int collective_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx, int
             t->unmatched_collectives++;
             continue;
         }
+        rp_check_collective(t, m[i].c, x->max + 3);
         int64_t sent[3] = {m[i].entry, m[i].exit, -m[i].exit};
         int64_t pot = 0, var = 0, bound = bounded ? window_bound(&m[i]) : INT64_MAX;
         mpp_instances_terms(1, sent, x->max, &bound, 0, 0, &covers[0], &covers[1], &pot, &var, NULL, NULL);

@@ -462,7 +462,7 @@ static const char **by_id(const mpp_strmap_t *m, uint32_t n)
 }
 
 /* A string definition of rank 0's, numbered after the unified ones. */
-static uint32_t string_def(OTF2_GlobalDefWriter *w, uint32_t *next, const char *text)
+uint32_t mpp_trace_string_def(OTF2_GlobalDefWriter *w, uint32_t *next, const char *text)
 {
     OTF2_GlobalDefWriter_WriteString(w, *next, text);
     return (*next)++;
@@ -472,24 +472,27 @@ static uint32_t string_def(OTF2_GlobalDefWriter *w, uint32_t *next, const char *
  * of rank 0's. */
 static void write_attributes(OTF2_GlobalDefWriter *w, uint32_t *next)
 {
-    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_SRC, string_def(w, next, "mpiprof::src"),
-                                        string_def(w, next, "SRC key of the MPI call (mpiprof-trace(5))"),
+    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_SRC, mpp_trace_string_def(w, next, "mpiprof::src"),
+                                        mpp_trace_string_def(w, next, "SRC key of the MPI call (mpiprof-trace(5))"),
                                         OTF2_TYPE_STRING);
-    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_BYTES_SENT, string_def(w, next, "mpiprof::bytes_sent"),
-                                        string_def(w, next, "bytes the MPI call sent, where its events do not say"),
-                                        OTF2_TYPE_UINT64);
     OTF2_GlobalDefWriter_WriteAttribute(
-        w, TRACE_ATTR_BYTES_RECV, string_def(w, next, "mpiprof::bytes_recv"),
-        string_def(w, next, "bytes the MPI call received, where its events do not say"), OTF2_TYPE_UINT64);
-    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_PROBE_FOUND, string_def(w, next, "mpiprof::probe_found"),
-                                        string_def(w, next, "the MPI probe found a message"), OTF2_TYPE_UINT8);
-    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_PROBED, string_def(w, next, "mpiprof::probed"),
-                                        string_def(w, next,
-                                                   "the receive took the message of the last probe that "
-                                                   "found one, which waited for it"),
+        w, TRACE_ATTR_BYTES_SENT, mpp_trace_string_def(w, next, "mpiprof::bytes_sent"),
+        mpp_trace_string_def(w, next, "bytes the MPI call sent, where its events do not say"), OTF2_TYPE_UINT64);
+    OTF2_GlobalDefWriter_WriteAttribute(
+        w, TRACE_ATTR_BYTES_RECV, mpp_trace_string_def(w, next, "mpiprof::bytes_recv"),
+        mpp_trace_string_def(w, next, "bytes the MPI call received, where its events do not say"), OTF2_TYPE_UINT64);
+    OTF2_GlobalDefWriter_WriteAttribute(
+        w, TRACE_ATTR_PROBE_FOUND, mpp_trace_string_def(w, next, "mpiprof::probe_found"),
+        mpp_trace_string_def(w, next, "the MPI probe found a message"), OTF2_TYPE_UINT8);
+    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_PROBED, mpp_trace_string_def(w, next, "mpiprof::probed"),
+                                        mpp_trace_string_def(w, next,
+                                                             "the receive took the message of the last probe that "
+                                                             "found one, which waited for it"),
                                         OTF2_TYPE_UINT8);
-    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_IO_DONE, string_def(w, next, "mpiprof::io_done"),
-                                        string_def(w, next, "I/O requests the MPI wait or test completed"),
+    mpp_trace_check_attributes(w, next);
+    /* (after those: OTF2 wants the definitions in the order of their ids) */
+    OTF2_GlobalDefWriter_WriteAttribute(w, TRACE_ATTR_IO_DONE, mpp_trace_string_def(w, next, "mpiprof::io_done"),
+                                        mpp_trace_string_def(w, next, "I/O requests the MPI wait or test completed"),
                                         OTF2_TYPE_UINT32);
 }
 
@@ -516,11 +519,11 @@ static void write_findings(OTF2_GlobalDefWriter *w, const trace_unify_t *u, uint
             if (names[n] == UINT32_MAX) {
                 char name[64];
                 snprintf(name, sizeof name, n ? "mpiprof::findings:%zu" : "mpiprof::findings", n);
-                names[n] = string_def(w, next, name);
+                names[n] = mpp_trace_string_def(w, next, name);
             }
             char keep = *end;
             *end = '\0';
-            OTF2_AttributeValue value = {.stringRef = string_def(w, next, line)};
+            OTF2_AttributeValue value = {.stringRef = mpp_trace_string_def(w, next, line)};
             OTF2_GlobalDefWriter_WriteLocationGroupProperty(w, (uint32_t)r, names[n], OTF2_TYPE_STRING, value);
             *end = keep;
         }
@@ -541,16 +544,17 @@ void mpp_trace_unify_free(trace_unify_t *u)
  * location per thread. */
 static void write_machine(OTF2_GlobalDefWriter *w, const trace_unify_t *u, uint32_t *next)
 {
-    uint32_t machine = string_def(w, next, "machine"), node = string_def(w, next, "node");
+    uint32_t machine = mpp_trace_string_def(w, next, "machine"), node = mpp_trace_string_def(w, next, "node");
     OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, machine, machine, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
     const char **hosts = by_id(&u->hosts, u->nhosts);
     for (uint32_t h = 0; hosts && h < u->nhosts; h++)
-        OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 1 + h, string_def(w, next, hosts[h] ? hosts[h] : "?"), node, 0);
+        OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 1 + h, mpp_trace_string_def(w, next, hosts[h] ? hosts[h] : "?"),
+                                                 node, 0);
     free(hosts);
     for (int r = 0; r < mpp_trace_nprocs; r++) {
         char name[64];
         snprintf(name, sizeof name, "MPI Rank %d", r);
-        OTF2_GlobalDefWriter_WriteLocationGroup(w, (uint32_t)r, string_def(w, next, name),
+        OTF2_GlobalDefWriter_WriteLocationGroup(w, (uint32_t)r, mpp_trace_string_def(w, next, name),
                                                 OTF2_LOCATION_GROUP_TYPE_PROCESS, 1 + u->host_of[r],
                                                 OTF2_UNDEFINED_LOCATION_GROUP);
     }
@@ -561,7 +565,7 @@ static void write_machine(OTF2_GlobalDefWriter *w, const trace_unify_t *u, uint3
             snprintf(name, sizeof name, "Thread %u of rank %u", thread, rank);
         else
             snprintf(name, sizeof name, "Master thread of rank %u", rank);
-        OTF2_GlobalDefWriter_WriteLocation(w, u->locations[l], string_def(w, next, name),
+        OTF2_GlobalDefWriter_WriteLocation(w, u->locations[l], mpp_trace_string_def(w, next, name),
                                            OTF2_LOCATION_TYPE_CPU_THREAD, u->events[l], rank);
     }
 }
@@ -571,7 +575,7 @@ static void write_machine(OTF2_GlobalDefWriter *w, const trace_unify_t *u, uint3
 static void write_regions(OTF2_GlobalDefWriter *w, const trace_unify_t *u, uint32_t *next, uint32_t empty)
 {
     for (uint32_t f = 0; f < MPP_NFUNCTIONS; f++) {
-        uint32_t name = string_def(w, next, mpp_functions[f].name);
+        uint32_t name = mpp_trace_string_def(w, next, mpp_functions[f].name);
         OTF2_GlobalDefWriter_WriteRegion(w, f, name, name, empty, mpp_trace_region_role(mpp_functions[f].name),
                                          OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, empty, 0, 0);
     }
@@ -586,12 +590,12 @@ static void write_regions(OTF2_GlobalDefWriter *w, const trace_unify_t *u, uint3
             snprintf(file, sizeof file, "%.*s", (int)(us2 - us1 - 1), us1 + 1);
             sscanf(us2 + 1, "%d%*c%d", &line, &seq);
         }
-        uint32_t n = string_def(w, next, name);
+        uint32_t n = mpp_trace_string_def(w, next, name);
         OTF2_GlobalDefWriter_WriteRegion(
             w, MPP_NFUNCTIONS + r, n, n,
-            string_def(w, next, seq ? "mpiprof replicated code (mpiprof_seq_begin)" : "mpiprof interval"),
+            mpp_trace_string_def(w, next, seq ? "mpiprof replicated code (mpiprof_seq_begin)" : "mpiprof interval"),
             seq ? OTF2_REGION_ROLE_ARTIFICIAL : OTF2_REGION_ROLE_CODE, OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE,
-            string_def(w, next, file), (uint32_t)line, 0);
+            mpp_trace_string_def(w, next, file), (uint32_t)line, 0);
     }
     free(regions);
 }
@@ -620,7 +624,8 @@ static void write_comm(OTF2_GlobalDefWriter *w, uint32_t c, const char *k, uint3
         snprintf(name, sizeof name, "communicator %llx", id);
     OTF2_GlobalDefWriter_WriteGroup(w, 1 + c, empty, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
                                     OTF2_GROUP_FLAG_NONE, m ? (uint32_t)n : 0, m);
-    OTF2_GlobalDefWriter_WriteComm(w, c, string_def(w, next, name), 1 + c, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+    OTF2_GlobalDefWriter_WriteComm(w, c, mpp_trace_string_def(w, next, name), 1 + c, OTF2_UNDEFINED_COMM,
+                                   OTF2_COMM_FLAG_NONE);
     free(m);
 }
 
@@ -632,7 +637,7 @@ static void write_groups(OTF2_GlobalDefWriter *w, const trace_unify_t *u, uint32
     uint64_t *members = malloc((size_t)mpp_trace_nprocs * sizeof *members);
     for (int r = 0; members && r < mpp_trace_nprocs; r++)
         members[r] = (uint32_t)r;
-    OTF2_GlobalDefWriter_WriteGroup(w, 0, string_def(w, next, "MPI_COMM_WORLD locations"),
+    OTF2_GlobalDefWriter_WriteGroup(w, 0, mpp_trace_string_def(w, next, "MPI_COMM_WORLD locations"),
                                     OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
                                     members ? (uint32_t)mpp_trace_nprocs : 0, members);
     free(members);
@@ -657,7 +662,7 @@ int mpp_trace_write_global(OTF2_Archive *archive, trace_unify_t *u, uint64_t glo
         OTF2_GlobalDefWriter_WriteString(w, s, keys[s]);
     free(keys);
     uint32_t next = u->nstrings;
-    uint32_t empty = string_def(w, &next, "");
+    uint32_t empty = mpp_trace_string_def(w, &next, "");
     write_attributes(w, &next);
     write_machine(w, u, &next);
     write_findings(w, u, &next);

@@ -7,6 +7,8 @@
 #include <otf2/otf2.h>
 #include <pthread.h>
 
+#include "check/collcheck.h"
+#include "check/signature.h"
 #include "records/interval.h"
 #include "trace/trace.h"
 #include "util/common.h"
@@ -26,14 +28,42 @@
  * Leave of a probe that found a message, "mpiprof::probed" on the MpiRecv
  * of a blocking receive that took it (the probe waited for it: the dynamic
  * mode's rule, waitstates/hooks.c). */
+/* With the checks on (MPIPROF_CHECK), what the checks between processes
+ * need of a message that OTF2's events lack, on a message event (MpiSend,
+ * MpiIsend; MpiRecv, MpiIrecv): "mpiprof::check_bytes", a send's bytes or
+ * a receive buffer's (-1: not known), and at full its type signature,
+ * "mpiprof::sig_hash", "mpiprof::sig_length", "mpiprof::sig_basic"
+ * (check/signature.h): mpiprof-analyze pairs them as the dynamic mode
+ * pairs its send records with receives; "mpiprof::truncated" on the
+ * message events of a call that returned an error whose messages came all
+ * the same (MPI_ERR_TRUNCATE, MPI_ERR_IN_STATUS), written for the checks
+ * alone (no wait state counts them). */
 enum {
     TRACE_ATTR_SRC = 0,
     TRACE_ATTR_BYTES_SENT,
     TRACE_ATTR_BYTES_RECV,
     TRACE_ATTR_PROBE_FOUND,
     TRACE_ATTR_PROBED,
-    TRACE_ATTR_IO_DONE,
+    TRACE_ATTR_CHECK_BYTES,
+    TRACE_ATTR_SIG_HASH,
+    TRACE_ATTR_SIG_LENGTH,
+    TRACE_ATTR_SIG_BASIC,
+    TRACE_ATTR_TRUNCATED,
+    TRACE_ATTR_CC_ROWS, /* ... + TRACE_CC_ROWS - 1: "mpiprof::coll_row:K", a collective member's values */
+    /* a receive request's channel as posted, on its MpiIrecvRequest (nonpaired-send, nonpaired-recv) */
+    TRACE_ATTR_RECV_COMM = TRACE_ATTR_CC_ROWS + 2 * MPP_CC_NVALUES,
+    TRACE_ATTR_RECV_SOURCE,
+    TRACE_ATTR_RECV_TAG,
+    TRACE_ATTR_IO_DONE /* (above) */
 };
+#define TRACE_CC_ROWS (2 * MPP_CC_NVALUES)
+
+/* A message's part of those attributes (level: MPIPROF_CHECK's, 0 none). */
+typedef struct {
+    int level;
+    int64_t bytes;
+    mpp_signature_t sig;
+} trace_check_t;
 
 /* A local string: the SRC key of a call site (fid, frames), resolved at
  * MPI_Finalize. */
@@ -70,7 +100,10 @@ typedef struct {
     uint64_t received; /* a collective's */
     uint32_t root;     /* a collective's, or OTF2_UNDEFINED_UINT32 */
     OTF2_CollectiveOp op;
-    int source, tag; /* a receive's, as posted (MPI_ANY_*: the status's) */
+    int source, tag;     /* a receive's, as posted (MPI_ANY_*: the status's) */
+    trace_check_t check; /* a send's or receive's */
+    int has_cc;          /* a collective's values (check/collcheck.h rows), with the checks on */
+    int64_t cc[TRACE_CC_ROWS];
 } trace_request_t;
 
 /* A persistent request as its creation gave it: what each MPI_Start of it
@@ -78,6 +111,8 @@ typedef struct {
 typedef struct {
     trace_request_t request; /* bytes: one start's */
     int peer, tag;           /* a send's destination and tag */
+    uint32_t site;           /* with the checks on: its creating call's SRC point, which their findings name
+                                (mpiprof::src on a start's events; UINT32_MAX: none) */
 } trace_persistent_t;
 
 /* The message the thread's last probe found, until a receive takes it. */
@@ -114,6 +149,11 @@ typedef struct trace_thread {
     size_t flushed_sites, flushed_regions, flushed_comms; /* written there already */
     struct trace_thread *next;
 } trace_thread_t;
+
+/* A string definition of rank 0's, numbered after the unified ones; the
+ * checks' attribute definitions (trace_checks.c). */
+uint32_t mpp_trace_string_def(OTF2_GlobalDefWriter *w, uint32_t *next, const char *text);
+void mpp_trace_check_attributes(OTF2_GlobalDefWriter *w, uint32_t *next);
 
 extern OTF2_Archive *mpp_trace_archive;
 extern pthread_mutex_t mpp_trace_threads_lock;

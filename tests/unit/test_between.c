@@ -7,6 +7,7 @@
 
 #include "accumulate/waitstates/waitstates.h"
 #include "check/collcheck.h"
+#include "check/msgcheck.h"
 #include "check/msgpair.h"
 #include "records/finding.h"
 #include "suites.h"
@@ -197,6 +198,76 @@ START_TEST(test_msgpair_channels)
 }
 END_TEST
 
+/* The verdict on a message and its receive, shared by the dynamic mode
+ * and mpiprof-analyze (check/msgcheck.h): its kinds and its words. */
+START_TEST(test_msg_verdicts)
+{
+    mpp_msg_verdict_t v[MPP_MSG_VERDICTS];
+    mpp_signature_t ints = mpp_sig_repeat(mpp_sig_basic(MPP_SIG_SIGNED + 4), 4);
+    mpp_signature_t floats = mpp_sig_repeat(mpp_sig_basic(MPP_SIG_FLOAT + 4), 4), none = {0, 0, -2};
+    mpp_msg_side_t sent = {16, ints}, into = {16, floats};
+    /* the same size, other types: only full sees it */
+    ck_assert_int_eq(mpp_msg_verdicts(&sent, &into, 3, 0, v), 0);
+    ck_assert_int_eq(mpp_msg_verdicts(&sent, &into, 3, 1, v), 1);
+    ck_assert_int_eq(v[0].kind, MPP_FIND_WRONG_DATATYPE);
+    ck_assert_str_eq(v[0].detail, "the type signatures of the send (4 x a 4-byte integer, 16 bytes) and of this "
+                                  "receive (4 x a 4-byte floating point number, 16 bytes) differ (tag 3)");
+    /* larger than the buffer: truncated, at any level */
+    sent = (mpp_msg_side_t){32, none}, into = (mpp_msg_side_t){8, none};
+    ck_assert_int_eq(mpp_msg_verdicts(&sent, &into, 1, 0, v), 1);
+    ck_assert_int_eq(v[0].kind, MPP_FIND_WRONG_SEND_SIZE);
+    ck_assert_str_eq(v[0].detail, "a message of 32 bytes (tag 1) into a receive buffer of 8 bytes: truncated");
+    /* smaller: full only; a capacity not known says nothing */
+    sent.bytes = 4;
+    ck_assert_int_eq(mpp_msg_verdicts(&sent, &into, 2, 0, v), 0);
+    ck_assert_int_eq(mpp_msg_verdicts(&sent, &into, 2, 1, v), 1);
+    ck_assert_int_eq(v[0].kind, MPP_FIND_INCORRECT_SEND_SIZE);
+    ck_assert_str_eq(v[0].detail, "a message of 4 bytes (tag 2) into a receive buffer of 8 bytes");
+    into.bytes = -1;
+    ck_assert_int_eq(mpp_msg_verdicts(&sent, &into, 2, 1, v), 0);
+    /* both at once: the size first */
+    sent = (mpp_msg_side_t){16, ints},
+    into = (mpp_msg_side_t){32, mpp_sig_repeat(mpp_sig_basic(MPP_SIG_FLOAT + 4), 8)};
+    ck_assert_int_eq(mpp_msg_verdicts(&sent, &into, 0, 1, v), 2);
+    ck_assert(v[0].kind == MPP_FIND_INCORRECT_SEND_SIZE && v[1].kind == MPP_FIND_WRONG_DATATYPE);
+    char text[MPP_FINDING_DETAIL];
+    mpp_msg_nonpaired_send(4, 77, 0, text, sizeof text);
+    ck_assert_str_eq(text, "a message of 4 bytes with tag 77 from rank 0 was never received (reported by the process "
+                           "it was sent to)");
+    mpp_msg_nonpaired_recv(MPP_MSG_ANY, 99, text, sizeof text);
+    ck_assert_str_eq(text,
+                     "a receive from any source with tag 99 still pending at MPI_Finalize: no message sent could "
+                     "match it");
+}
+END_TEST
+
+/* The words of the collectives' findings, shared with mpiprof-analyze
+ * (check/collcheck.h). */
+static const char *fid_name(int64_t fid) { return fid == 1 ? "MPI_Bcast" : "MPI_Allreduce"; }
+
+START_TEST(test_collcheck_describe)
+{
+    mpp_cc_values_t own, all;
+    char text[200];
+    mpp_cc_clear(&own), mpp_cc_clear(&all);
+    mpp_cc_give(&own, MPP_CC_OPERATION, 1);
+    mpp_cc_give(&all, MPP_CC_OPERATION, 1), mpp_cc_give(&all, MPP_CC_OPERATION, 2);
+    mpp_cc_describe(MPP_CC_OPERATION, &own, &all, fid_name, text, sizeof text);
+    ck_assert_str_eq(text,
+                     "MPI_Bcast here, MPI_Allreduce on another member, at the same position on this communicator");
+    mpp_cc_give(&own, MPP_CC_REDUCTION, 3);
+    mpp_cc_give(&all, MPP_CC_REDUCTION, 3), mpp_cc_give(&all, MPP_CC_REDUCTION, 1);
+    mpp_cc_describe(MPP_CC_REDUCTION, &own, &all, fid_name, text, sizeof text);
+    ck_assert_str_eq(text, "MPI_SUM here, another member gave MPI_MAX");
+    mpp_cc_give(&own, MPP_CC_ROOT, 0);
+    mpp_cc_give(&all, MPP_CC_ROOT, 0), mpp_cc_give(&all, MPP_CC_ROOT, 1);
+    mpp_cc_describe(MPP_CC_ROOT, &own, &all, fid_name, text, sizeof text);
+    ck_assert_str_eq(text, "root 0 here, the members gave roots 0 to 1");
+    ck_assert_str_eq(mpp_cc_op_name(0), "a user-defined operation");
+    ck_assert_str_eq(mpp_cc_op_name(14), "MPI_NO_OP");
+}
+END_TEST
+
 static mpp_msgpair_t *order_pairs;
 
 static void deliver_to_pairs(void *ctx, uint32_t comm, int32_t source, int32_t tag, const void *blob)
@@ -375,6 +446,8 @@ Suite *between_suite(void)
     tcase_add_test(tc, test_collcheck_not_given);
     tcase_add_test(tc, test_instances_rows);
     tcase_add_test(tc, test_msgpair_channels);
+    tcase_add_test(tc, test_msg_verdicts);
+    tcase_add_test(tc, test_collcheck_describe);
     tcase_add_test(tc, test_recvorder);
     tcase_add_test(tc, test_recvorder_random);
     tcase_add_test(tc, test_msg_checksum);

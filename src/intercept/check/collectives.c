@@ -22,6 +22,7 @@ static int full;
 typedef struct {
     const mpp_call_t *call;
     uint64_t t0;
+    int taken; /* by its instance (trace mode may read them after) */
     int64_t rows[MAX_ROWS];
 } stash_t;
 static __thread stash_t stash __attribute__((tls_model("initial-exec")));
@@ -189,6 +190,7 @@ void mpp_chk_collective(const mpp_call_t *c, MPI_Comm comm, const mpp_chk_coll_t
     mpp_cc_to_rows(&v, nvalues, stash.rows);
     stash.call = c;
     stash.t0 = c->t0;
+    stash.taken = 0;
     if (a->nonblocking && c->new_request && !completed_at_once(c->new_request)) {
         pthread_mutex_lock(&persistent_lock);
         run_request(c, mpp_request_pack(c->new_request, c->new_serial));
@@ -213,13 +215,35 @@ void mpp_chk_collective_init(const mpp_call_t *c, MPI_Comm comm, MPI_Request req
 
 void mpp_chk_coll_rows_of(const mpp_call_t *c, int64_t *rows)
 {
-    if (stash.call == c && stash.t0 == c->t0) {
+    if (stash.call == c && stash.t0 == c->t0 && !stash.taken) {
         memcpy(rows, stash.rows, (size_t)(2 * nvalues) * sizeof *rows);
-        stash.call = NULL;
+        stash.taken = 1;
         return;
     }
     for (int k = 0; k < 2 * nvalues; k++)
         rows[k] = INT64_MIN;
+}
+
+int mpp_chk_coll_rows_traced(const mpp_call_t *c, int64_t *rows)
+{
+    for (int k = 0; k < MAX_ROWS; k++)
+        rows[k] = INT64_MIN;
+    if (!nvalues || stash.call != c || stash.t0 != c->t0)
+        return 0;
+    memcpy(rows, stash.rows, (size_t)(2 * nvalues) * sizeof *rows);
+    return 1;
+}
+
+int mpp_chk_coll_rows_of_request(uint64_t key, int64_t *rows)
+{
+    for (int k = 0; k < MAX_ROWS; k++)
+        rows[k] = INT64_MIN;
+    pthread_mutex_lock(&persistent_lock);
+    const int64_t *kept = nvalues ? mpp_handlemap_get(&persistent, key) : NULL;
+    if (kept)
+        memcpy(rows, kept, (size_t)(2 * nvalues) * sizeof *rows);
+    pthread_mutex_unlock(&persistent_lock);
+    return kept != NULL;
 }
 
 void mpp_chk_coll_started(const mpp_call_t *c, uint64_t key)
@@ -230,6 +254,7 @@ void mpp_chk_coll_started(const mpp_call_t *c, uint64_t key)
         memcpy(stash.rows, rows, (size_t)(2 * nvalues) * sizeof *rows);
         stash.call = c;
         stash.t0 = c->t0;
+        stash.taken = 0;
         run_request(c, key);
     }
     pthread_mutex_unlock(&persistent_lock);
@@ -259,46 +284,10 @@ void mpp_chk_coll_freed(uint64_t key)
     pthread_mutex_unlock(&persistent_lock);
 }
 
+/* (the words are mpiprof-analyze's too: check/collcheck.h) */
 static const char *fname(int64_t fid)
 {
     return fid >= 0 && fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "an unknown operation";
-}
-
-/* Words of the finding about value `which`. */
-static void describe(int which, const mpp_cc_values_t *own, const mpp_cc_values_t *all, char *out, size_t size)
-{
-    long long mine = (long long)own->lo[which], lo = (long long)all->lo[which], hi = (long long)all->hi[which];
-    long long other = mine == lo ? hi : lo;
-    int two = mine == lo || mine == hi; /* the members gave two values at least, this one among the extremes */
-    switch (which) {
-    case MPP_CC_OPERATION:
-        if (two)
-            snprintf(out, size, "%s here, %s on another member, at the same position on this communicator",
-                     fname(mine), fname(other));
-        else
-            snprintf(out, size, "%s here, other members called %s and %s at the same position", fname(mine),
-                     fname(lo), fname(hi));
-        break;
-    case MPP_CC_ROOT:
-        snprintf(out, size, "root %lld here, the members gave roots %lld to %lld", mine, lo, hi);
-        break;
-    case MPP_CC_REDUCTION:
-        snprintf(out, size, "%s here, %s %s", mpp_chk_op_name((int)mine),
-                 two ? "another member gave" : "members gave",
-                 two ? mpp_chk_op_name((int)other) : mpp_chk_op_name((int)lo));
-        break;
-    case MPP_CC_SIZE:
-        if (own->lo[which] == own->hi[which])
-            snprintf(out, size, "%lld bytes here, the members gave %lld to %lld bytes", mine, lo, hi);
-        else
-            snprintf(out, size, "%lld to %lld bytes here (sent and received), the members gave %lld to %lld bytes",
-                     mine, (long long)own->hi[which], lo, hi);
-        break;
-    default:
-        snprintf(out, size,
-                 "the type signature here differs from another member's (the same size in bytes, other "
-                 "basic types or their order)");
-    }
 }
 
 void mpp_chk_coll_results(int n, int rows, const int64_t *own, const int64_t *max,
@@ -316,7 +305,7 @@ void mpp_chk_coll_results(int n, int rows, const int64_t *own, const int64_t *ma
         int found = mpp_cc_verdicts(&mine, &all, values, kinds, which);
         for (int k = 0; k < found; k++) {
             char detail[200];
-            describe(which[k], &mine, &all, detail, sizeof detail);
+            mpp_cc_describe(which[k], &mine, &all, fname, detail, sizeof detail);
             mpp_check_report_at(kinds[k], -1, o->fid, o->frames, o->depth, -1, 0, 0, "%s", detail);
         }
     }

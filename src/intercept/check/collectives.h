@@ -60,6 +60,12 @@ void mpp_chk_coll_rows_of(const mpp_call_t *c, int64_t *rows);
  * instance begun next; freed: forgotten. */
 void mpp_chk_coll_started(const mpp_call_t *c, uint64_t key);
 void mpp_chk_coll_freed(uint64_t key);
+/* --- for trace mode (mpiprof-trace(5)): the 2 * MPP_CC_NVALUES rows
+ * (check/collcheck.h) of call c's instance, whether the wait-state hooks
+ * took them already or not; of a persistent request by its key.  0 when
+ * there are none (INT64_MIN in all rows then). --- */
+int mpp_chk_coll_rows_traced(const mpp_call_t *c, int64_t *rows);
+int mpp_chk_coll_rows_of_request(uint64_t key, int64_t *rows);
 /* A batch of n instances reduced: own[rows * n] this member's rows, max
  * the maxima (row k of instance j at [k * n + j]), origins their calls. */
 void mpp_chk_coll_results(int n, int rows, const int64_t *own, const int64_t *max,

@@ -4,11 +4,10 @@
 #include <string.h>
 
 #include "accumulate/waitstates/commids.h"
-#include "check/findings.h"
+#include "check/msgcheck.h"
 #include "check/msgpair.h"
 #include "context/config.h"
 #include "gen/mpi_declared.h"
-#include "intercept/check/errors.h"
 #include "intercept/check/local.h"
 #include "intercept/check/messages.h"
 #include "intercept/check/run.h"
@@ -253,34 +252,6 @@ static void fill_recv(recv_t *r, const site_t *site, const MPI_Status *st, const
         r->flags |= R_CHECKSUM;
 }
 
-/* "4 x a 4-byte integer (16 bytes)" */
-static void describe_type(mpp_signature_t sig, int64_t bytes, char *out, size_t size)
-{
-    static const struct {
-        int from, to;
-        const char *what;
-    } classes[] = {{MPP_SIG_ANY, MPP_SIG_ANY, "untyped byte"},
-                   {MPP_SIG_CHAR, MPP_SIG_CHAR, "character"},
-                   {MPP_SIG_SIGNED, MPP_SIG_UNSIGNED - 1, "-byte integer"},
-                   {MPP_SIG_UNSIGNED, MPP_SIG_FLOAT - 1, "-byte unsigned integer"},
-                   {MPP_SIG_FLOAT, MPP_SIG_COMPLEX - 1, "-byte floating point number"},
-                   {MPP_SIG_COMPLEX, MPP_SIG_LOGICAL - 1, "-byte complex number"},
-                   {MPP_SIG_LOGICAL, MPP_SIG_BOOL - 1, "-byte logical"},
-                   {MPP_SIG_BOOL, MPP_SIG_BOOL, "bool"},
-                   {MPP_SIG_PAIR, MPP_SIG_OTHER - 1, "value-index pair"}};
-    const char *what = "elements of several types";
-    int n = -1;
-    for (size_t i = 0; sig.basic >= 0 && i < sizeof classes / sizeof *classes; i++)
-        if (sig.basic >= classes[i].from && sig.basic <= classes[i].to) {
-            what = classes[i].what;
-            n = what[0] == '-' ? sig.basic - classes[i].from : -1;
-        }
-    if (n >= 0)
-        snprintf(out, size, "%llu x a %d%s, %lld bytes", (unsigned long long)sig.length, n, what, (long long)bytes);
-    else
-        snprintf(out, size, "%llu x %s, %lld bytes", (unsigned long long)sig.length, what, (long long)bytes);
-}
-
 /* The send's call in this address space (asked only for a finding). */
 static uintptr_t send_site(const mpp_chk_record_t *s)
 {
@@ -291,10 +262,11 @@ static uintptr_t send_site(const mpp_chk_record_t *s)
 /* The mpi-error of a truncation the pairing could not report after all. */
 static void deferred_error(const recv_t *r)
 {
-    char text[MPP_FINDING_DETAIL];
-    mpp_check_error_text(MPI_ERR_TRUNCATE, text, sizeof text);
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int n = 0;
+    PMPI_Error_string(MPI_ERR_TRUNCATE, text, &n);
     mpp_check_report_at(MPP_FIND_MPI_ERROR, -1, r->site.fid, r->site.frames, r->site.depth, -1, 0, 0,
-                        "%s (its send was not seen)", text);
+                        "MPI_ERR_TRUNCATE: %s (its send was not seen)", text);
 }
 
 static void paired(void *ctx, uint32_t channel, int32_t source, int32_t tag, const void *record, const void *receive)
@@ -308,26 +280,17 @@ static void paired(void *ctx, uint32_t channel, int32_t source, int32_t tag, con
         return;
     }
     const site_t *at = &r->site;
-    if (s->bytes > r->capacity && r->capacity >= 0)
-        mpp_check_report_at(MPP_FIND_WRONG_SEND_SIZE, -1, at->fid, at->frames, at->depth, source, s->fid,
-                            send_site(s),
-                            "a message of %lld bytes (tag %d) into a receive buffer of %lld bytes: truncated",
-                            (long long)s->bytes, tag, (long long)r->capacity);
-    else if (r->flags & R_DEFERRED) /* (the record does not say it: MPI did) */
-        deferred_error(r);
-    else if (full && s->bytes >= 0 && s->bytes < r->capacity)
-        mpp_check_report_at(MPP_FIND_INCORRECT_SEND_SIZE, -1, at->fid, at->frames, at->depth, source, s->fid,
-                            send_site(s), "a message of %lld bytes (tag %d) into a receive buffer of %lld bytes",
-                            (long long)s->bytes, tag, (long long)r->capacity);
-    mpp_signature_t sent = {s->sig_hash, s->sig_length, s->sig_basic};
-    if (full && s->sig_basic != -2 && r->sig.basic != -2 && mpp_sig_compare(sent, r->sig) == MPP_SIG_DIFFER) {
-        char a[64], b[64];
-        describe_type(sent, s->bytes, a, sizeof a);
-        describe_type(r->sig, r->capacity, b, sizeof b);
-        mpp_check_report_at(MPP_FIND_WRONG_DATATYPE, -1, at->fid, at->frames, at->depth, source, s->fid, send_site(s),
-                            "the type signatures of the send (%s) and of this receive (%s) differ (tag %d)", a, b,
-                            tag);
+    /* the verdict and its words are mpiprof-analyze's too (check/msgcheck.h) */
+    mpp_msg_verdict_t v[MPP_MSG_VERDICTS];
+    mpp_msg_side_t sent = {s->bytes, {s->sig_hash, s->sig_length, s->sig_basic}}, into = {r->capacity, r->sig};
+    int truncation = 0;
+    for (int i = 0, n = mpp_msg_verdicts(&sent, &into, tag, full, v); i < n; i++) {
+        truncation |= v[i].kind == MPP_FIND_WRONG_SEND_SIZE;
+        mpp_check_report_at(v[i].kind, -1, at->fid, at->frames, at->depth, source, s->fid, send_site(s), "%s",
+                            v[i].detail);
     }
+    if ((r->flags & R_DEFERRED) && !truncation) /* (the record does not say it: MPI did) */
+        deferred_error(r);
     if ((s->flags & MPP_CHK_RECORD_CHECKSUM) && (r->flags & R_CHECKSUM) && s->bytes == r->received &&
         s->checksum != r->checksum)
         mpp_check_report_at(MPP_FIND_RECV_CHECKSUM, -1, at->fid, at->frames, at->depth, source, s->fid, send_site(s),
@@ -654,15 +617,10 @@ static void pending_receive(const req_t *q)
     if (mpp_msgpair_take(&pairs, q->channel, q->peer, q->tag, &r) || unseen || is_poisoned(q->channel) ||
         !q->site.frames)
         return;
-    char from[32] = "any source", tag[32] = "any tag";
-    if (q->peer != MPP_MSG_ANY)
-        snprintf(from, sizeof from, "rank %d", (int)q->peer);
-    if (q->tag != MPP_MSG_ANY)
-        snprintf(tag, sizeof tag, "tag %d", (int)q->tag);
+    char detail[MPP_FINDING_DETAIL];
+    mpp_msg_nonpaired_recv(q->peer, q->tag, detail, sizeof detail);
     mpp_check_report_at(MPP_FIND_NONPAIRED_RECV, -1, q->site.fid, q->site.frames, q->site.depth,
-                        q->peer == MPP_MSG_ANY ? -1 : q->peer, 0, 0,
-                        "a receive from %s with %s still pending at MPI_Finalize: no message sent could match it",
-                        from, tag);
+                        q->peer == MPP_MSG_ANY ? -1 : q->peer, 0, 0, "%s", detail);
 }
 
 /* A receive no record came for (its sender not profiled, or gone). */
@@ -680,10 +638,9 @@ static void nonpaired_send(void *arg, uint32_t channel, int32_t source, int32_t 
     uintptr_t at = mpp_chk_site_address((mpp_chk_site_t){s->module, s->offset});
     if (!at || unseen || is_poisoned(channel))
         return; /* the send's call is not known here */
-    mpp_check_report_at(MPP_FIND_NONPAIRED_SEND, -1, s->fid, &at, 1, source, 0, 0,
-                        "a message of %lld bytes with tag %d from rank %d was never received (reported by the "
-                        "process it was sent to)",
-                        (long long)s->bytes, tag, (int)source);
+    char detail[MPP_FINDING_DETAIL];
+    mpp_msg_nonpaired_send(s->bytes, tag, (int)source, detail, sizeof detail);
+    mpp_check_report_at(MPP_FIND_NONPAIRED_SEND, -1, s->fid, &at, 1, source, 0, 0, "%s", detail);
 }
 
 void mpp_chk_msg_end(void)

@@ -184,6 +184,24 @@ static void p2p_truncate_unseen(void)
     }
 }
 
+/* The same into a receive request: the truncation is the wait's error,
+ * and again the wrong-send-size alone. */
+static void p2p_itruncate(void)
+{
+    int out[4] = {1, 2, 3, 4}, in[2];
+    MPI_Request r;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (rank == 0) {
+        MPI_Send(out, 4, MPI_INT, 1, 5, MPI_COMM_WORLD); /* label itrunc-send */
+    } else {
+        MPI_Irecv(in, 2, MPI_INT, 0, 5, MPI_COMM_WORLD, &r); /* expect p2p-itruncate: wrong-send-size ranks=1 other=itrunc-send */
+        int err = MPI_Wait(&r, MPI_STATUS_IGNORE);
+        int cls;
+        MPI_Error_class(err, &cls);
+        printf("truncated: %d\n", cls == MPI_ERR_TRUNCATE);
+    }
+}
+
 /* A message shorter than the receive buffer: legal, a warning at full only. */
 static void p2p_shorter(void)
 {
@@ -202,6 +220,24 @@ static void p2p_datatype(void)
         MPI_Send(out, 4, MPI_INT, 1, 3, MPI_COMM_WORLD); /* label int-send */
     else
         MPI_Recv(in, 4, MPI_FLOAT, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* expect p2p-datatype: wrong-datatype ranks=1 other=int-send */
+}
+
+/* Persistent requests: the findings name the calls that created them,
+ * once for both starts. */
+static void p2p_persistent(void)
+{
+    int out[4] = {1, 2, 3, 4};
+    float in[4];
+    MPI_Request r;
+    if (rank == 0)
+        MPI_Send_init(out, 4, MPI_INT, 1, 4, MPI_COMM_WORLD, &r); /* label psend-init */
+    else
+        MPI_Recv_init(in, 4, MPI_FLOAT, 0, 4, MPI_COMM_WORLD, &r); /* expect p2p-persistent: wrong-datatype ranks=1 count=2 other=psend-init */
+    for (int i = 0; i < 2; i++) {
+        MPI_Start(&r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+    MPI_Request_free(&r);
 }
 
 /* Every other int of 8 sent by a vector type, received as 4 ints; and two
@@ -288,9 +324,11 @@ static const struct {
     {"p2p-truncate", p2p_truncate},
     {"p2p-truncate-waitall", p2p_truncate_waitall},
     {"p2p-truncate-unseen", p2p_truncate_unseen},
+    {"p2p-itruncate", p2p_itruncate},
     {"p2p-shorter", p2p_shorter},
     {"p2p-datatype", p2p_datatype},
     {"p2p-derived-ok", p2p_derived_ok},
+    {"p2p-persistent", p2p_persistent},
     {"unmatched-send", unmatched_send},
     {"pending-irecv", pending_irecv},
     {"checksum", checksum},

@@ -25,14 +25,15 @@ export UCX_LOG_LEVEL=error
 
 cd "$tmp"
 "$MPICC_PROF" -g -o between "$srcdir/between.c" || fail "compiling between.c with mpicc-prof"
-for scenario in p2p-truncate p2p-truncate-waitall p2p-shorter p2p-datatype p2p-derived-ok unmatched-send pending-irecv; do
+for scenario in p2p-truncate p2p-truncate-waitall p2p-itruncate p2p-shorter p2p-datatype p2p-derived-ok p2p-persistent \
+    unmatched-send pending-irecv; do
     run_scenario between "$srcdir/between.c" "$scenario"
 done
 run_scenario between "$srcdir/between.c" p2p-truncate-basic basic
 # one finding for a truncation: MPI's MPI_ERR_TRUNCATE (MPI_ERR_IN_STATUS)
 # is the wrong-send-size, not an mpi-error besides (test_check_errors.sh:
 # an error the message checks do not report stays an mpi-error)
-for f in p2p-truncate p2p-truncate-waitall p2p-truncate-basic; do
+for f in p2p-truncate p2p-truncate-waitall p2p-itruncate p2p-truncate-basic; do
     ! grep -q '"mpi-error"' "$f.prof.json" || fail "$f: an mpi-error besides the wrong-send-size: $(grep -A3 mpi-error "$f.prof")"
 done
 # ... unless the send was not seen: then no record comes, and it is (at the end)

@@ -45,8 +45,10 @@ died() {
     anchor="$1/prot.otf2/traces.otf2"
     [ -f "$anchor" ] || fail "$1: no anchor file $anchor, the archive cannot be read: $(ls -R "$1")"
     # otf2-print reads an event file cut without OTF2's end record forever:
-    # its output is bounded (200 MB: SIGXFSZ) as well as its time
-    (ulimit -f 400000 && timeout 120 otf2-print -Werror -A "$anchor") >"$1/print" 2>"$1/print.err" ||
+    # its output is bounded (500 MB: SIGXFSZ; with the checks' attributes
+    # of MPIPROF_CHECK=full on every message event, about 300 MB) as well
+    # as its time
+    (ulimit -f 1000000 && timeout 120 otf2-print -Werror -A "$anchor") >"$1/print" 2>"$1/print.err" ||
         fail "$1: otf2-print failed: $(head -c 2000 "$1/print.err")"
     [ ! -s "$1/print.err" ] || fail "$1: otf2-print warned: $(head -c 2000 "$1/print.err")"
     grep -q '^Property name  *MPIPROF::INCOMPLETE$' "$1/print" ||
