@@ -50,6 +50,9 @@ def before(fn, view):
     """Before the PMPI call: the epoch misuse the call would be (MPI may
     abort on it); MPI_Win_free's window, which the call sets to null."""
     role = role_of(fn)
+    if role == "rma-post":  # the exposure epoch known before an origin's record of it can come
+        return ["    if (MPP_CHECKS_ON(MPP_CHECK_FULL))",
+                "        mpp_check_rma_group(%s, MPP_RMA_POST, %s);" % (view("win"), view("group"))]
     if role not in BEFORE:
         return []
     return ["    MPI_Win mpp_rma_win = MPI_WIN_NULL;",
@@ -88,7 +91,7 @@ def after(fn, view):
     win = "mpp_rma_win" if role in BEFORE else view("win")
     out = ["    if (%s)" % on,
            "        mpp_check_rma_after(&call, %s, %s, %s, %s);" % (ROLES[role], win, target(fn, view), arg)]
-    if role in ("rma-start", "rma-post"):  # its group: whose epochs meet (rma-conflict between origins)
+    if role == "rma-start":  # its group: whose epochs meet (rma-conflict between origins)
         out += ["    if (MPP_CHECKS_ON(MPP_CHECK_FULL) && %s)" % view.ok,
                 "        mpp_check_rma_group(%s, %s, %s);" % (win, ROLES[role], view("group"))]
     return out

@@ -69,14 +69,18 @@ static int on;
 static mpp_mt_lock_t lock = MPP_MT_LOCK_INITIALIZER;
 static mpp_handlemap_t made; /* communicator id -> windows made over it (uint64_t) */
 /* A window this process is a target of (by name, for the run): its
- * displacement unit and, once it posted an exposure epoch, for each
- * origin (its rank in the window's group) the exposure epochs of its last
- * RING access epochs: pairs (the origin's count, this process's). */
-#define RING 4
+ * displacement unit and, once it posted an exposure epoch, how many it
+ * posted to each origin (its rank in the window's group) and which of its
+ * exposure epochs each (origin, its count) was, for the last EXPOSED of
+ * them: records come late (in batches), so a few per origin would not do. */
+#define EXPOSED 4096
 typedef struct {
     int64_t unit;
     uint32_t size;
-    uint32_t *counts, *ring; /* [size], [size][RING][2] */
+    uint32_t *counts;      /* [size] */
+    mpp_handlemap_t *seen; /* origin << 32 | its count -> the exposure epoch (uint64_t) */
+    uint64_t *order;       /* [EXPOSED] their keys, oldest first from `first` (a ring) */
+    uint32_t first, kept;
 } target_t;
 static mpp_handlemap_t units;
 static mpp_rma_conflicts_t conflicts;
@@ -125,7 +129,7 @@ uint64_t mpp_rma_between_new(MPI_Win win, MPI_Comm comm, uint32_t size, int32_t 
         u = mpp_handlemap_put(&units, id, &inserted);
     }
     if (u)
-        *u = (target_t){*unit, size, NULL, NULL};
+        *u = (target_t){.unit = *unit, .size = size};
     mpp_mt_give(&lock);
     if (!u) {
         free(*world);
@@ -256,18 +260,43 @@ static void report(uint64_t at, const char *epoch, const mpp_rma_access_t *a, co
                         (unsigned long long)at);
 }
 
+/* The target's state for PSCW, made at its first post; -1 out of memory. */
+static int exposing(target_t *t)
+{
+    if (t->counts)
+        return 0;
+    t->counts = calloc(t->size, sizeof *t->counts);
+    t->seen = malloc(sizeof *t->seen);
+    t->order = malloc(EXPOSED * sizeof *t->order);
+    if (!t->counts || !t->seen || !t->order) {
+        free(t->counts), free(t->seen), free(t->order);
+        t->counts = NULL, t->seen = NULL, t->order = NULL;
+        return -1;
+    }
+    mpp_handlemap_init(t->seen, sizeof(uint64_t));
+    return 0;
+}
+
 void mpp_rma_between_posted(uint64_t window, const int *ranks, int n, uint64_t exposure)
 {
     mpp_mt_take(&lock);
     target_t *t = on ? mpp_handlemap_get(&units, window) : NULL;
-    if (t && !t->counts && (t->counts = calloc((size_t)t->size * (1 + 2 * RING), sizeof *t->counts)))
-        t->ring = t->counts + t->size;
-    for (int i = 0; t && t->counts && i < n; i++)
-        if (ranks[i] >= 0 && (uint32_t)ranks[i] < t->size) {
-            uint32_t c = ++t->counts[ranks[i]], *slot = t->ring + 2 * ((size_t)ranks[i] * RING + c % RING);
-            slot[0] = c;
-            slot[1] = (uint32_t)exposure;
+    for (int i = 0; t && exposing(t) == 0 && i < n; i++) {
+        if (ranks[i] < 0 || (uint32_t)ranks[i] >= t->size)
+            continue;
+        uint64_t key = (uint64_t)ranks[i] << 32 | ++t->counts[ranks[i]];
+        if (t->kept == EXPOSED) { /* the oldest goes */
+            mpp_handlemap_remove(t->seen, t->order[t->first], NULL);
+            t->first = (t->first + 1) % EXPOSED;
+            t->kept--;
         }
+        int inserted;
+        uint64_t *k = mpp_handlemap_put(t->seen, key, &inserted);
+        if (k) {
+            *k = exposure;
+            t->order[(t->first + t->kept++) % EXPOSED] = key;
+        }
+    }
     mpp_mt_give(&lock);
 }
 
@@ -280,10 +309,8 @@ static uint64_t epoch_of(const target_t *t, const record_t *r)
     if (!(r->epoch & EPOCH_PSCW))
         return (uint64_t)r->epoch | 1ull << 62; /* (never 0) */
     uint32_t origin = (r->kind >> 8) - 1, n = r->epoch & ~EPOCH_PSCW;
-    if (!t->ring || origin >= t->size)
-        return 0;
-    const uint32_t *slot = t->ring + 2 * ((size_t)origin * RING + n % RING);
-    return slot[0] == n ? MPP_RMA_EPOCH_PSCW | slot[1] : 0;
+    const uint64_t *k = t->seen && origin < t->size ? mpp_handlemap_get(t->seen, (uint64_t)origin << 32 | n) : NULL;
+    return k ? MPP_RMA_EPOCH_PSCW | *k : 0;
 }
 
 void mpp_rma_between_record(int source, const void *data)
@@ -310,7 +337,10 @@ void mpp_rma_between_record(int source, const void *data)
 static void free_target(uint64_t key, void *value, void *arg)
 {
     (void)key, (void)arg;
-    free(((target_t *)value)->counts); /* (ring shares its allocation) */
+    target_t *t = value;
+    if (t->seen)
+        mpp_handlemap_free(t->seen);
+    free(t->seen), free(t->order), free(t->counts);
 }
 
 void mpp_rma_between_end(int finalize)
