@@ -35,7 +35,7 @@ fi
 
 # The report: every section, every workload, every variant, no failed run.
 for label in 'mpiprof overhead benchmark' 'MPI_Iprobe with nothing pending' '8-byte ping-pong' \
-    'MPI_Allreduce of 1 int' 'MPI_Irecv + MPI_Isend + MPI_Waitall(2)' 'FLOOR = the difference' \
+    'MPI_Allreduce of 1 int' 'MPI_Irecv + MPI_Isend + MPI_Waitall(2)' 'MPI_Put of 8 bytes' 'FLOOR = the difference' \
     'Memory: resident set size' 'Finalize: time from MPI_Finalize' '1000 distinct' 'runs succeeded.' \
     'Wait-state analysis: ns per call it adds' 'messages paired of' \
     'Same process, slice by slice' 'Same processes, slice by slice: the two-process workloads' \
@@ -67,8 +67,8 @@ if grep -q '^#define MPIPROF_HAVE_OTF2 1' "${top_builddir:-.}/src/autoconf.h" 2>
     grep -qE '^  the -n 1 workloads +archive +[0-9]+ bytes, event files +[0-9]+: [0-9.]+ bytes/event' "$out" ||
         { echo "FAIL: the report lacks trace mode's bytes per event" >&2; exit 1; }
 fi
-# 4 workloads x the variants, each with a number in the ns/call column.
-expect_rows $((4 * variants)) "per-call numbers" \
+# 5 workloads x the variants, each with a number in the ns/call column.
+expect_rows $((5 * variants)) "per-call numbers" \
     '(unprofiled|MPIPROF_DISABLE=1|linked \(mpicc-prof\)|LD_PRELOAD|no frame ptrs|WAITSTATES=off|CHECK=full|TRACE=on) +(-|1|default) +\| +[0-9]+\.[0-9]+ '
 # The same-process comparison: one row per variant, each with its ratio ...
 expect_rows $variants "the same-process comparison" \
@@ -83,7 +83,7 @@ expect_rows $variants "the short-lived threads" \
 # ... the capture without frame pointers against with them, at two depths ...
 expect_rows 2 "the capture cost without frame pointers" \
     '^    (depth 1|default depth) +[-+][0-9.]+ ns / +[-+][0-9.]+ ns = [-0-9.na]+x$'
-# ... and of the two-process workloads: 3 rows per variant.
-expect_rows $((3 * variants)) "the two-process same-process comparison" \
+# ... and of the two-process workloads: 4 rows per variant.
+expect_rows $((4 * variants)) "the two-process same-process comparison" \
     '^    (unprofiled|linked|LD_PRELOAD).* ns +[-+][0-9.]+ ns +\[[-+][0-9.]+\.\.[-+][0-9.]+\] +[0-9.]+x$'
 echo "PASS: bench/run --smoke"
