@@ -177,3 +177,15 @@ idup_threads_hang_plain() {
     printf '%s\n%s\n' "$_version" "$idup_threads_hang" >"$_seen" 2>/dev/null || :
     return 0
 }
+
+# What a dynamic protocol and the analyzed trace of its run give differently
+# by design, by mpiprof-compare's names (mpiprof-analyze(1); each one's
+# reason in tests/mpi/trace/test_analyze_trace.sh, which shows each needed),
+# and those names as --ignore options.
+analyze_by_design="productive_cpu productive_sys overlap predicted predicted_time machine placement
+    hardware_counters program threads_level mpi_library mpi_standard collection_mode wait_states trace"
+ignore_options() {
+    for _name in $1; do
+        printf ' --ignore %s' "$_name"
+    done
+}

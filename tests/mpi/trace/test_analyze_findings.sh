@@ -35,11 +35,7 @@ export UCX_LOG_LEVEL=error
 
 # What the two modes give differently by design (test_analyze_trace.sh);
 # correctness is not among them.
-ignore=""
-for name in productive_cpu productive_sys overlap predicted predicted_time machine placement hardware_counters \
-    program threads_level mpi_library mpi_standard collection_mode wait_states trace; do
-    ignore="$ignore --ignore $name"
-done
+ignore=$(ignore_options "$analyze_by_design")
 
 # The correctness sections of two JSON protocols, the same.
 same_correctness() {

@@ -18,11 +18,7 @@ analyze="${top_builddir:?}/tools/mpiprof-analyze"
 compare="$top_builddir/tools/mpiprof-compare"
 [ -x "$analyze" ] || skip "mpiprof-analyze is not built (configure found no libotf2: install libotf2-trace-dev)"
 
-ignore=""
-for name in productive_cpu productive_sys overlap predicted predicted_time machine placement hardware_counters \
-    program threads_level mpi_library mpi_standard collection_mode wait_states trace; do
-    ignore="$ignore --ignore $name"
-done
+ignore=$(ignore_options "$analyze_by_design")
 
 cd "$tmp"
 "$MPICC_PROF" -g -o io_calls "$srcdir/io_calls.c" || fail "compiling io_calls.c with mpicc-prof"

@@ -48,12 +48,8 @@ compare="$top_builddir/tools/mpiprof-compare"
 #                                   say how each protocol was made
 # (The analyzer's Configuration is its own MPIPROF_* values: it runs with
 # the run's.)
-by_design=${MPIPROF_TEST_BY_DESIGN-"productive_cpu productive_sys overlap predicted predicted_time machine placement
-    hardware_counters program threads_level mpi_library mpi_standard collection_mode wait_states trace"}
-ignore=""
-for name in $by_design; do
-    ignore="$ignore --ignore $name"
-done
+by_design=${MPIPROF_TEST_BY_DESIGN-$analyze_by_design}
+ignore=$(ignore_options "$by_design")
 
 # check PROGRAM SOURCE [ENV=VALUE ...] [-- ARGS ...]
 check() {
