@@ -204,25 +204,19 @@ int mpp_msgpair_take(mpp_msgpair_t *m, uint32_t comm, int32_t source, int32_t ta
     return 0;
 }
 
-void mpp_msgpair_each_receive(mpp_msgpair_t *m,
-                              void (*fn)(void *arg, uint32_t comm, int32_t source, int32_t tag, const void *receive),
-                              void *arg)
+typedef void (*each_fn)(void *arg, uint32_t comm, int32_t source, int32_t tag, const void *blob);
+
+static void each_of(mpp_msgpair_t *m, int kind, each_fn fn, void *arg)
 {
     for (size_t i = 0; i < m->nbuckets; i++)
         for (mpp_msg_channel_t *c = m->buckets[i]; c; c = c->next)
-            for (size_t k = 0; c->kind == RECEIVES && k < c->len; k++)
+            for (size_t k = 0; c->kind == kind && k < c->len; k++)
                 fn(arg, c->comm, c->source, c->tag, at(m, c, k));
 }
 
-void mpp_msgpair_each_record(mpp_msgpair_t *m,
-                             void (*fn)(void *arg, uint32_t comm, int32_t source, int32_t tag, const void *record),
-                             void *arg)
-{
-    for (size_t i = 0; i < m->nbuckets; i++)
-        for (mpp_msg_channel_t *c = m->buckets[i]; c; c = c->next)
-            for (size_t k = 0; c->kind == RECORDS && k < c->len; k++)
-                fn(arg, c->comm, c->source, c->tag, at(m, c, k));
-}
+void mpp_msgpair_each_receive(mpp_msgpair_t *m, each_fn fn, void *arg) { each_of(m, RECEIVES, fn, arg); }
+
+void mpp_msgpair_each_record(mpp_msgpair_t *m, each_fn fn, void *arg) { each_of(m, RECORDS, fn, arg); }
 
 uint64_t mpp_msg_checksum(uint64_t seed, const void *bytes, size_t n)
 {
