@@ -274,21 +274,32 @@ void mpp_trace_recv(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int6
     received(t, c, comm, status, bytes, probed, &k);
 }
 
+/* The attributes of a message event of a call that returned an error but
+ * whose message came (mpiprof::truncated and the checks'), its
+ * communicator's reference in *ref; NULL when the communicator is not
+ * known (the event is lost). */
+static OTF2_AttributeList *truncated(trace_thread_t *t, MPI_Comm comm, int64_t count, MPI_Datatype type,
+                                     uint32_t *ref)
+{
+    if ((*ref = comm_ref(t, comm)) == UINT32_MAX) {
+        lost(t);
+        return NULL;
+    }
+    trace_check_t k = check_of(count, type);
+    OTF2_AttributeList_AddUint8(t->attributes, TRACE_ATTR_TRUNCATED, 1);
+    return checked(t, t->attributes, &k);
+}
+
 void mpp_trace_recv_truncated(mpp_call_t *c, MPI_Comm comm, const MPI_Status *status, int64_t count,
                               MPI_Datatype type)
 {
     trace_thread_t *t = mpp_trace_self();
     if (!t || !status || status == MPI_STATUS_IGNORE || status->MPI_SOURCE < 0)
         return;
-    uint32_t ref = comm_ref(t, comm);
-    if (ref == UINT32_MAX) {
-        lost(t);
-        return;
-    }
-    trace_check_t k = check_of(count, type);
-    OTF2_AttributeList_AddUint8(t->attributes, TRACE_ATTR_TRUNCATED, 1);
-    if (OTF2_EvtWriter_MpiRecv(t->writer, checked(t, t->attributes, &k), at(t, c->t1), (uint32_t)status->MPI_SOURCE,
-                               ref, (uint32_t)status->MPI_TAG, 0) != OTF2_SUCCESS)
+    uint32_t ref;
+    OTF2_AttributeList *a = truncated(t, comm, count, type, &ref);
+    if (a && OTF2_EvtWriter_MpiRecv(t->writer, a, at(t, c->t1), (uint32_t)status->MPI_SOURCE, ref,
+                                    (uint32_t)status->MPI_TAG, 0) != OTF2_SUCCESS)
         lost(t);
 }
 
@@ -297,15 +308,10 @@ void mpp_trace_send_truncated(mpp_call_t *c, MPI_Comm comm, int dest, int tag, i
     trace_thread_t *t = mpp_trace_self();
     if (!t || dest == MPI_PROC_NULL)
         return;
-    uint32_t ref = comm_ref(t, comm);
-    if (ref == UINT32_MAX) {
-        lost(t);
-        return;
-    }
-    trace_check_t k = check_of(count, type);
-    OTF2_AttributeList_AddUint8(t->attributes, TRACE_ATTR_TRUNCATED, 1);
-    if (OTF2_EvtWriter_MpiSend(t->writer, checked(t, t->attributes, &k), at(t, c->t0), (uint32_t)dest, ref,
-                               (uint32_t)tag, 0) != OTF2_SUCCESS)
+    uint32_t ref;
+    OTF2_AttributeList *a = truncated(t, comm, count, type, &ref);
+    if (a &&
+        OTF2_EvtWriter_MpiSend(t->writer, a, at(t, c->t0), (uint32_t)dest, ref, (uint32_t)tag, 0) != OTF2_SUCCESS)
         lost(t);
 }
 

@@ -189,3 +189,12 @@ ignore_options() {
         printf ' --ignore %s' "$_name"
     done
 }
+
+# need_analyzer: $analyze and $compare, the trace analyzer and the
+# comparison of this build; skips when there is no analyzer (no libotf2).
+need_analyzer() {
+    analyze="${top_builddir:?}/tools/mpiprof-analyze"
+    compare="$top_builddir/tools/mpiprof-compare"
+    [ -x "$analyze" ] || skip "mpiprof-analyze is not built (configure found no libotf2: install libotf2-trace-dev)"
+    [ -x "$compare" ] || fail "tools/mpiprof-compare is not built"
+}

@@ -25,10 +25,7 @@ set -eu
 # shellcheck source=../lib/common.sh
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
 need_var MPICC_PROF
-analyze="${top_builddir:?}/tools/mpiprof-analyze"
-compare="$top_builddir/tools/mpiprof-compare"
-[ -x "$analyze" ] || skip "mpiprof-analyze is not built (configure found no libotf2: install libotf2-trace-dev)"
-[ -x "$compare" ] || fail "tools/mpiprof-compare is not built"
+need_analyzer
 checks="$mpitests/check"
 # messages left unmatched on purpose: UCX would warn of them on stdout
 export UCX_LOG_LEVEL=error

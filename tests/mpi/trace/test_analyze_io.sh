@@ -8,15 +8,13 @@
 # names that differ by design ignored), each data-access function among
 # them, and the waits' time is I/O time in both.  (The analyzer once found
 # functions by a binary search over a table not in strcmp's order, and
-# dropped MPI_File_write_at_all and six more; it counted a wait of I/O
+# dropped 38 functions, 28 of MPI-IO among them; it counted a wait of I/O
 # requests as point-to-point time.)
 set -eu
 # shellcheck source=../lib/common.sh
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
 need_var MPICC_PROF
-analyze="${top_builddir:?}/tools/mpiprof-analyze"
-compare="$top_builddir/tools/mpiprof-compare"
-[ -x "$analyze" ] || skip "mpiprof-analyze is not built (configure found no libotf2: install libotf2-trace-dev)"
+need_analyzer
 
 ignore=$(ignore_options "$analyze_by_design")
 

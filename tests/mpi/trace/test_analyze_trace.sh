@@ -31,10 +31,7 @@ set -eu
 # shellcheck source=../lib/common.sh
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
 need_var MPICC_PROF
-analyze="${top_builddir:?}/tools/mpiprof-analyze"
-compare="$top_builddir/tools/mpiprof-compare"
-[ -x "$analyze" ] || skip "mpiprof-analyze is not built (configure found no libotf2: install libotf2-trace-dev)"
-[ -x "$compare" ] || fail "tools/mpiprof-compare is not built"
+need_analyzer
 
 # The differences by design, each by its name (mpiprof-analyze(1)):
 #   productive_cpu productive_sys   no getrusage in a trace
