@@ -214,6 +214,23 @@ static int64_t window_bound(const member_t *m)
     return mpp_interval_end_of(place, &end) > 0 ? (int64_t)end : INT64_MAX;
 }
 
+/* The cover's owners are the calls' wait slots: a window that began
+ * earlier takes over a part credited to a later one (cover.h).  Windows
+ * come here in the order of their instances' entries, which is the order
+ * their Potential sync windows begin in, not always that of their Time
+ * variation windows (nonblocking collectives completed out of order). */
+static void debit_slot(void *ctx, uint64_t owner, int64_t ticks)
+{
+    (void)ctx;
+    *(int64_t *)(uintptr_t)owner -= ticks;
+}
+
+static uint64_t slot_of(void *ctx, int j, int variation)
+{
+    (void)j;
+    return (uint64_t)(uintptr_t) & ((int64_t *)ctx)[variation ? MPP_WAIT_VARIATION : MPP_WAIT_POTSYNC];
+}
+
 static int collective_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx, int max_intervals, int max_nesting)
 {
     size_t n = t->ncollectives, ninstances = 0;
@@ -251,6 +268,8 @@ static int collective_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx, int
     for (size_t i = 0; i < n; i++) {
         if (!i || m[i].process != m[i - 1].process) {
             mpp_cover_reset(&covers[0]), mpp_cover_reset(&covers[1]);
+            mpp_cover_set_debit(&covers[0], debit_slot, NULL, NULL);
+            mpp_cover_set_debit(&covers[1], debit_slot, NULL, NULL);
             bounded = rp_intervals(t, m[i].process, max_intervals, max_nesting) == 0;
         }
         uint32_t comm = m[i].c->comm;
@@ -266,8 +285,9 @@ static int collective_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx, int
         rp_check_collective(t, m[i].c, x->max + 3);
         int64_t sent[3] = {m[i].entry, m[i].exit, -m[i].exit};
         int64_t pot = 0, var = 0, bound = bounded ? window_bound(&m[i]) : INT64_MAX;
-        mpp_instances_terms(1, sent, x->max, &bound, 0, 0, &covers[0], &covers[1], &pot, &var, NULL, NULL);
         rp_location_t *loc = &t->locations[m[i].c->location];
+        mpp_window_owners_t owners = {slot_of, loc->calls[m[i].c->begin_call].wait};
+        mpp_instances_terms(1, sent, x->max, &bound, 0, 0, &covers[0], &covers[1], &pot, &var, NULL, NULL, &owners);
         loc->calls[m[i].c->begin_call].wait[MPP_WAIT_POTSYNC] += pot;
         loc->calls[m[i].c->begin_call].wait[MPP_WAIT_VARIATION] += var > 0 ? var : 0;
     }

@@ -206,9 +206,11 @@ MPI_TESTS += \
 	tests/mpi/waitstates/test_waitstates_threads.sh \
 	tests/mpi/waitstates/test_mixed_completion.sh \
 	tests/mpi/waitstates/test_overlapping_windows.sh \
-	tests/mpi/waitstates/test_windows_bound.sh
+	tests/mpi/waitstates/test_windows_bound.sh \
+	tests/mpi/waitstates/test_windows_split.sh
 EXTRA_DIST += \
 	tests/mpi/waitstates/check_mixed_completion.py \
+	tests/mpi/waitstates/check_windows_split.py \
 	tests/mpi/waitstates/check_overlapping_windows.py \
 	tests/mpi/waitstates/check_waitstates_algorithms.py \
 	tests/mpi/waitstates/check_waitstates_collective.py \
@@ -230,7 +232,8 @@ EXTRA_DIST += \
 	tests/mpi/waitstates/waitstates_off.c \
 	tests/mpi/waitstates/waitstates_p2p_kinds.c \
 	tests/mpi/waitstates/waitstates_threads.c \
-	tests/mpi/waitstates/windows_bound.c
+	tests/mpi/waitstates/windows_bound.c \
+	tests/mpi/waitstates/windows_split.c
 
 # --- model/: the communication model: predicted characteristics, Overlap,
 # calibration, on a loaded node, on two nodes

@@ -1,6 +1,7 @@
 /* The covered part of a process's time line (cover.h): each instant
- * credited once, first come first served, never more than the union of the
- * windows, in bounded memory. */
+ * credited once, first come first served without owners, to the window
+ * that began first with them, never more than the union of the windows,
+ * in bounded memory. */
 #include <stdlib.h>
 
 #include "accumulate/waitstates/cover.h"
@@ -185,7 +186,7 @@ START_TEST(test_cover_joins_smallest_gaps)
     }
     ck_assert_int_eq(cover.n, MPP_COVER_PIECES);
     ck_assert_int_eq(mpp_cover_add(&cover, t + 100, t + 110), 10);
-    ck_assert_int_le(cover.n, MPP_COVER_PIECES / 4 + 1);
+    ck_assert_int_le(cover.n, MPP_COVER_PIECES / 2 + 1);
     /* the wide gap (before piece 10) is still open: a window there counts */
     int64_t wide_from = 0;
     for (int i = 0; i + 1 < cover.n; i++)
@@ -227,6 +228,131 @@ START_TEST(test_cover_reset)
 }
 END_TEST
 
+/* Owned windows: what each owner is credited, debits taken back. */
+enum { OWNERS = 64 };
+static int64_t credit[OWNERS + 1];
+static int forgotten; /* owners at or above it are not known any more */
+
+static void debit(void *ctx, uint64_t owner, int64_t ticks)
+{
+    ck_assert_ptr_eq(ctx, credit);
+    ck_assert_uint_ge(owner, 1);
+    credit[owner] -= ticks;
+    ck_assert_int_ge(credit[owner], 0); /* never more than was credited */
+}
+
+static int known(void *ctx, uint64_t owner)
+{
+    (void)ctx;
+    return forgotten == 0 || (int)owner < forgotten;
+}
+
+static void owned_setup(void)
+{
+    mpp_cover_reset(&cover);
+    mpp_cover_set_debit(&cover, debit, known, credit);
+    memset(credit, 0, sizeof credit);
+    forgotten = 0;
+}
+
+static void claim(int64_t from, int64_t to, uint64_t owner)
+{
+    credit[owner] += mpp_cover_claim_fast(&cover, from, to, owner, from);
+}
+
+/* A window that began earlier, claimed later, takes over the part of the
+ * later one it covers: the same credits as in time order. */
+START_TEST(test_cover_earlier_takes_over)
+{
+    claim(10, 30, 2);
+    claim(0, 20, 1);
+    ck_assert_int_eq(credit[1], 20);
+    ck_assert_int_eq(credit[2], 10);
+    owned_setup();
+    claim(0, 20, 1);
+    claim(10, 30, 2);
+    ck_assert_int_eq(credit[1], 20);
+    ck_assert_int_eq(credit[2], 10);
+    /* one that began between them: the part of the later one it covers */
+    claim(5, 25, 3);
+    ck_assert_int_eq(credit[3], 5);
+    ck_assert_int_eq(credit[2], 5);
+    ck_assert_int_eq(credit[1], 20);
+    ck_assert_int_eq(mpp_cover_length(&cover), 30);
+}
+END_TEST
+
+/* The inside of a later window: split in three, the middle taken over. */
+START_TEST(test_cover_takes_middle)
+{
+    claim(0, 100, 2);
+    claim(-10, 0, 4);                                            /* touching before: its own piece */
+    claim(100, 110, 5);                                          /* touching after */
+    ck_assert_int_eq(mpp_cover_claim(&cover, 40, 60, 1, 40), 0); /* began later than 2's window: nothing */
+    ck_assert_int_eq(credit[2], 100);
+    claim(-20, 105, 3); /* began before all: takes over everything it covers */
+    ck_assert_int_eq(credit[3], 10 + 10 + 100 + 5);
+    ck_assert_int_eq(credit[2] + credit[4] + credit[5], 5);
+    ck_assert_int_eq(mpp_cover_length(&cover), 130);
+    for (int i = 0; i < cover.n; i++) {
+        ck_assert_int_lt(cover.piece[i].from, cover.piece[i].to);
+        if (i)
+            ck_assert_int_ge(cover.piece[i].from, cover.piece[i - 1].to);
+    }
+}
+END_TEST
+
+/* Windows that began together: the one whose operation began first
+ * (two nonblocking collectives completed by one wait: their Time
+ * variation windows begin at the wait's exit), whichever came first. */
+START_TEST(test_cover_tie_by_operation)
+{
+    credit[2] += mpp_cover_claim_fast(&cover, 10, 30, 2, 5);
+    credit[1] += mpp_cover_claim_fast(&cover, 10, 20, 1, 3);
+    credit[3] += mpp_cover_claim_fast(&cover, 10, 40, 3, 7);
+    ck_assert_int_eq(credit[1], 10);
+    ck_assert_int_eq(credit[2], 10);
+    ck_assert_int_eq(credit[3], 10);
+}
+END_TEST
+
+/* An owner no longer known keeps its part. */
+START_TEST(test_cover_unknown_owner_keeps)
+{
+    claim(10, 30, 9);
+    forgotten = 5;
+    claim(0, 20, 1);
+    ck_assert_int_eq(credit[1], 10);
+    ck_assert_int_eq(credit[9], 20);
+}
+END_TEST
+
+/* Random windows in random order: each instant is credited to the window
+ * that began first (ties: the first claimed), as a unit-by-unit count
+ * says, and in time order or not the credits are the same. */
+START_TEST(test_cover_rule_any_order)
+{
+    enum { N = OWNERS, SPAN = 2000 };
+    int64_t from[N + 1], to[N + 1], expect[N + 1] = {0};
+    srand(23);
+    for (int i = 1; i <= N; i++) {
+        from[i] = (rand() % SPAN) * 2 + (i & 1); /* distinct starts */
+        to[i] = from[i] + 1 + rand() % 300;
+    }
+    for (int64_t t = 0; t < 2 * SPAN + 400; t++) {
+        int best = 0;
+        for (int i = 1; i <= N; i++)
+            if (from[i] <= t && t < to[i] && (!best || from[i] < from[best]))
+                best = i;
+        expect[best] += best != 0;
+    }
+    for (int i = 1; i <= N; i++) /* claimed in number order: random in time */
+        claim(from[i], to[i], (uint64_t)i);
+    for (int i = 1; i <= N; i++)
+        ck_assert_int_eq(credit[i], expect[i]);
+}
+END_TEST
+
 Suite *cover_suite(void)
 {
     Suite *s = suite_create("cover");
@@ -247,5 +373,13 @@ Suite *cover_suite(void)
     tcase_add_test(bound, test_cover_bound_joined);
     tcase_add_test(bound, test_cover_joins_smallest_gaps);
     suite_add_tcase(s, bound);
+    TCase *owned = tcase_create("owned");
+    tcase_add_checked_fixture(owned, owned_setup, NULL);
+    tcase_add_test(owned, test_cover_earlier_takes_over);
+    tcase_add_test(owned, test_cover_takes_middle);
+    tcase_add_test(owned, test_cover_unknown_owner_keeps);
+    tcase_add_test(owned, test_cover_tie_by_operation);
+    tcase_add_test(owned, test_cover_rule_any_order);
+    suite_add_tcase(s, owned);
     return s;
 }

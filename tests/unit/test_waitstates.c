@@ -433,12 +433,12 @@ START_TEST(test_instances_terms)
     int64_t sent[6] = {100, 300, 150, 320, -150, -320};
     int64_t max[6] = {160, 300, 170, 325, -150, INT64_MAX};
     int64_t pot[2], var[2];
-    mpp_instances_terms(2, sent, max, NULL, 10, 10, NULL, NULL, pot, var, NULL, NULL);
+    mpp_instances_terms(2, sent, max, NULL, 10, 10, NULL, NULL, pot, var, NULL, NULL, NULL);
     ck_assert_int_eq(pot[0], 60); /* entered 60 ticks before the last */
     ck_assert_int_eq(pot[1], 0);  /* the last to enter */
     ck_assert_int_eq(var[0], 20);
     ck_assert_int_eq(var[1], -1); /* not known: not counted */
-    mpp_instances_terms(2, sent, max, NULL, 25, 25, NULL, NULL, pot, var, NULL, NULL);
+    mpp_instances_terms(2, sent, max, NULL, 25, 25, NULL, NULL, pot, var, NULL, NULL, NULL);
     ck_assert_int_eq(var[0], 0); /* below the clock uncertainty */
 }
 END_TEST
@@ -462,7 +462,7 @@ START_TEST(test_instances_terms_shared)
         max[N + j] = 100010 + 20 * j;
         max[2 * N + j] = -sent[N + j];
     }
-    mpp_instances_terms(N, sent, max, NULL, 10, 10, &entries, &exits, pot, var, NULL, NULL);
+    mpp_instances_terms(N, sent, max, NULL, 10, 10, &entries, &exits, pot, var, NULL, NULL, NULL);
     int64_t pot_sum = 0, var_sum = 0;
     for (int j = 0; j < N; j++) {
         ck_assert_int_ge(pot[j], 0);
@@ -474,10 +474,10 @@ START_TEST(test_instances_terms_shared)
     ck_assert_int_eq(pot_sum, 100000 + 20 * (N - 1) - 1000); /* the union */
     ck_assert_int_eq(var_sum, 100010 + 20 * (N - 1) - 1005);
     /* without covers, every window counts in full: far more than the time */
-    mpp_instances_terms(N, sent, max, NULL, 10, 10, NULL, NULL, pot, var, NULL, NULL);
+    mpp_instances_terms(N, sent, max, NULL, 10, 10, NULL, NULL, pot, var, NULL, NULL, NULL);
     ck_assert_int_eq(pot[1], 100020 - 1010);
     /* a second batch over the same stretch (another communicator) adds nothing */
-    mpp_instances_terms(N, sent, max, NULL, 10, 10, &entries, &exits, pot, var, NULL, NULL);
+    mpp_instances_terms(N, sent, max, NULL, 10, 10, &entries, &exits, pot, var, NULL, NULL, NULL);
     for (int j = 0; j < N; j++)
         ck_assert_int_eq(pot[j], 0);
 }
@@ -499,7 +499,7 @@ START_TEST(test_instances_terms_bounded)
     int64_t bound[3] = {150, INT64_MAX, 250}; /* the first and third ended early; 250 < 300: before it */
     int64_t pot[3], var[3];
     mpp_window_cuts_t cuts = {0, 0, 0};
-    mpp_instances_terms(3, sent, max, bound, 10, 10, &entries, &exits, pot, var, NULL, &cuts);
+    mpp_instances_terms(3, sent, max, bound, 10, 10, &entries, &exits, pot, var, NULL, &cuts, NULL);
     ck_assert_int_eq(pot[0], 50);         /* [100, 150) */
     ck_assert_int_eq(var[0], 45);         /* [105, 150) */
     ck_assert_int_eq(pot[1], 1100 - 200); /* no bound: [200, 1100) */
@@ -514,13 +514,13 @@ START_TEST(test_instances_terms_bounded)
     /* a window within its bound is not cut */
     cuts = (mpp_window_cuts_t){0, 0, 0};
     int64_t late[3] = {INT64_MAX, INT64_MAX, 2000};
-    mpp_instances_terms(3, sent, max, late, 10, 10, NULL, NULL, pot, var, NULL, &cuts);
+    mpp_instances_terms(3, sent, max, late, 10, 10, NULL, NULL, pot, var, NULL, &cuts, NULL);
     ck_assert_int_eq(pot[2], 900);
     ck_assert_uint_eq(cuts.windows, 0);
     /* cut by less than the threshold: as far as the clocks know, the window
      * may not have reached past the end at all */
     int64_t one[3] = {100, 105, -105}, one_max[3] = {115, 105, -105}, one_bound = 110;
-    mpp_instances_terms(1, one, one_max, &one_bound, 10, 10, NULL, NULL, pot, var, NULL, &cuts);
+    mpp_instances_terms(1, one, one_max, &one_bound, 10, 10, NULL, NULL, pot, var, NULL, &cuts, NULL);
     ck_assert_int_eq(pot[0], 10);
     ck_assert_uint_eq(cuts.windows, 1);
     ck_assert_uint_eq(cuts.within, 1);

@@ -159,7 +159,8 @@ static int64_t cut_window(int64_t from, int64_t length, int64_t bound, int64_t t
 
 void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, const int64_t *bound, int64_t threshold,
                          int64_t fine_from, mpp_cover_t *entries, mpp_cover_t *exits, int64_t *potsync,
-                         int64_t *variation, unsigned char *fine, mpp_window_cuts_t *cuts)
+                         int64_t *variation, unsigned char *fine, mpp_window_cuts_t *cuts,
+                         const mpp_window_owners_t *owners)
 {
     int64_t least = fine && fine_from < threshold ? fine_from : threshold;
     for (int j = 0; j < n; j++) {
@@ -168,7 +169,9 @@ void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, const i
         if (fine) /* the difference itself, not what the cover leaves of it, decides */
             fine[j] = p > 0 && p < threshold ? MPP_FINE_POTSYNC : 0;
         p = cut_window(entry, p, end, threshold, cuts);
-        potsync[j] = entries ? mpp_cover_add_fast(entries, entry, entry + p) : p;
+        if (entries && p > 0)
+            p = mpp_cover_claim_fast(entries, entry, entry + p, owners ? owners->tag(owners->ctx, j, 0) : 0, entry);
+        potsync[j] = p;
         if (max[2 * n + j] == INT64_MAX) {
             variation[j] = -1;
             continue;
@@ -177,7 +180,9 @@ void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, const i
         if (fine && v > 0 && v < threshold)
             fine[j] |= MPP_FINE_VARIATION;
         v = cut_window(exit, v, end, threshold, cuts);
-        variation[j] = exits ? mpp_cover_add_fast(exits, exit, exit + v) : v;
+        if (exits && v > 0)
+            v = mpp_cover_claim_fast(exits, exit, exit + v, owners ? owners->tag(owners->ctx, j, 1) : 0, entry);
+        variation[j] = v;
     }
 }
 

@@ -276,16 +276,27 @@ typedef struct {
  * entry) and [own exit, latest exit), which overlap when the process runs
  * ahead through several instances (a root of non-synchronizing
  * collectives, nonblocking collectives in flight at once): with the
- * process's covers `entries` and `exits` (NULL: none), each term is only
- * the part of its window no earlier instance covered (cover.h), so each
- * instant of the process's time counts once.  A window is part of the
+ * process's covers `entries` and `exits` (NULL: none), each instant of
+ * the process's time counts once, for the window that began first
+ * (cover.h): `owners` (NULL: none, first come first served) tags each
+ * window so that a window that began earlier can take over the parts
+ * credited to one that began later, whatever the order batches are
+ * reduced in (the covers' debit functions take them back).  A window is part of the
  * process's time in its interval: it ends at bound[j] at the latest (the
  * end of the interval's execution the instance was in, on this process;
  * NULL: no bound), whatever the other members' clocks say; what that cuts
  * off is counted in `cuts` (may be NULL). */
+typedef struct {
+    /* the owner tag of instance j's window (variation: its Time
+     * variation's, else its Potential sync's); called only for windows
+     * with a length, after fine[j] is set */
+    uint64_t (*tag)(void *ctx, int j, int variation);
+    void *ctx;
+} mpp_window_owners_t;
 void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, const int64_t *bound, int64_t threshold,
                          int64_t fine_from, mpp_cover_t *entries, mpp_cover_t *exits, int64_t *potsync,
-                         int64_t *variation, unsigned char *fine, mpp_window_cuts_t *cuts);
+                         int64_t *variation, unsigned char *fine, mpp_window_cuts_t *cuts,
+                         const mpp_window_owners_t *owners);
 /* With `fine` (may be NULL), differences from fine_from to threshold count
  * too, and fine[j] says which of instance j's terms they are (the fine
  * part, kept apart: see MPP_WAIT_FINE below). */

@@ -21,10 +21,12 @@ static void add_to_cell(mpp_thread_t *owner, const mpp_request_origin_t *o, int 
         cell->stats.wait[which] += (uint64_t)ticks;
 }
 
-void mpp_ws_add_wait(const mpp_request_origin_t *o, int which, int64_t ticks)
+/* ticks < 0: taken back (cells' sums are unsigned: what was credited
+ * before comes off modulo 2^64, exactly) */
+static void add_wait(const mpp_request_origin_t *o, int which, int64_t ticks)
 {
     mpp_thread_t *self = mpp_tls_thread;
-    if (ticks <= 0 || !o->thread)
+    if (ticks == 0 || !o->thread)
         return;
     if (o->thread == self) {
         add_to_cell(self, o, which, ticks);
@@ -39,6 +41,18 @@ void mpp_ws_add_wait(const mpp_request_origin_t *o, int which, int64_t ticks)
         deferred_capacity = cap;
     }
     deferred[mpp_ws_ndeferred++] = (deferred_wait_t){*o, which, ticks};
+}
+
+void mpp_ws_add_wait(const mpp_request_origin_t *o, int which, int64_t ticks)
+{
+    if (ticks > 0)
+        add_wait(o, which, ticks);
+}
+
+void mpp_ws_take_wait(const mpp_request_origin_t *o, int which, int64_t ticks)
+{
+    if (ticks > 0)
+        add_wait(o, which, -ticks);
 }
 
 void mpp_ws_apply_deferred(mpp_thread_t *self)

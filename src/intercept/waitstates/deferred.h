@@ -20,6 +20,8 @@ extern size_t mpp_ws_ndeferred;
 /* `ticks` of wait state `which` (MPP_WAIT_*, + MPP_WAIT_FINE_PART for the
  * fine part) for the call at o: added now if it is this thread's call. */
 void mpp_ws_add_wait(const mpp_request_origin_t *o, int which, int64_t ticks);
+/* ... taken back: a window that began earlier took them over (owners.h). */
+void mpp_ws_take_wait(const mpp_request_origin_t *o, int which, int64_t ticks);
 /* The deferred ticks of thread `self` (NULL: of every thread, at the end). */
 void mpp_ws_apply_deferred(mpp_thread_t *self);
 void mpp_ws_deferred_free(void);

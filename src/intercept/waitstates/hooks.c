@@ -4,6 +4,7 @@
 #include "check/collcheck.h"
 #include "intercept/check/collectives.h"
 #include "intercept/waitstates/hooks.h"
+#include "intercept/waitstates/owners.h"
 #include "util/warnings.h"
 
 int mpp_ws_on;
@@ -64,13 +65,32 @@ static void bound_windows(const mpp_instance_batch_t *b, int64_t *bound)
     }
 }
 
+/* The batch being credited, for its windows' owners. */
+struct applying {
+    mpp_instance_batch_t *b;
+    int64_t *potsync, *variation;
+    unsigned char *fine;
+};
+
+static uint64_t window_owner(void *ctx, int j, int variation)
+{
+    struct applying *a = ctx;
+    int which = variation ? MPP_WAIT_VARIATION : MPP_WAIT_POTSYNC;
+    if (a->fine[j] & (variation ? MPP_FINE_VARIATION : MPP_FINE_POTSYNC))
+        which += MPP_WAIT_FINE_PART;
+    return mpp_ws_owner_tag(&a->b->origins[j], which, variation ? &a->variation[j] : &a->potsync[j]);
+}
+
 static void apply_batch(mpp_instance_batch_t *b)
 {
     int64_t *potsync = terms, *variation = terms + b->n, *bound = terms + 2 * (size_t)mpp_ws_batch;
     unsigned char *fine_terms = (unsigned char *)(terms + 3 * (size_t)mpp_ws_batch);
+    struct applying applying = {b, potsync, variation, fine_terms};
+    mpp_window_owners_t owners = {window_owner, &applying};
     bound_windows(b, bound);
+    mpp_ws_owners_next_batch();
     mpp_instances_terms(b->n, b->values, b->max, bound, threshold, fine_threshold, &entries_covered, &exits_covered,
-                        potsync, variation, fine_terms, &mpp_ws_stats.cuts);
+                        potsync, variation, fine_terms, &mpp_ws_stats.cuts, &owners);
     for (int j = 0; j < b->n; j++) {
         /* a difference below `threshold`: the fine part */
         if (potsync[j] > 0)
@@ -427,6 +447,7 @@ void mpp_ws_fine_threshold(int64_t fine)
 
 static void free_memory(void)
 {
+    mpp_ws_owners_free();
     mpp_batch_pool_free(&pool);
     free(terms);
     free(fallback_buffer);
@@ -444,9 +465,11 @@ void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size,
     memset(&mpp_ws_stats, 0, sizeof mpp_ws_stats);
     mpp_cover_reset(&entries_covered);
     mpp_cover_reset(&exits_covered);
+    mpp_cover_set_debit(&entries_covered, mpp_ws_owner_debit, mpp_ws_owner_known, NULL);
+    mpp_cover_set_debit(&exits_covered, mpp_ws_owner_debit, mpp_ws_owner_known, NULL);
     terms = malloc(4 * (size_t)mpp_ws_batch * sizeof *terms);
     fallback_buffer = malloc((3 + (size_t)check_rows) * (size_t)mpp_ws_batch * sizeof *fallback_buffer);
-    if (!terms || !fallback_buffer ||
+    if (!terms || !fallback_buffer || mpp_ws_owners_start() != 0 ||
         mpp_wsx_start(comm, mpp_ws_batch, 3 + check_rows, check_records, &mpp_ws_lock,
                       (mpp_wsx_callbacks_t){replay, reduction_ended}) != 0) {
         free_memory();
