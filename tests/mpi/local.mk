@@ -207,7 +207,8 @@ MPI_TESTS += \
 	tests/mpi/waitstates/test_mixed_completion.sh \
 	tests/mpi/waitstates/test_overlapping_windows.sh \
 	tests/mpi/waitstates/test_windows_bound.sh \
-	tests/mpi/waitstates/test_windows_split.sh
+	tests/mpi/waitstates/test_windows_split.sh \
+	tests/mpi/waitstates/test_many_collectives.sh
 EXTRA_DIST += \
 	tests/mpi/waitstates/check_mixed_completion.py \
 	tests/mpi/waitstates/check_windows_split.py \
@@ -233,7 +234,8 @@ EXTRA_DIST += \
 	tests/mpi/waitstates/waitstates_p2p_kinds.c \
 	tests/mpi/waitstates/waitstates_threads.c \
 	tests/mpi/waitstates/windows_bound.c \
-	tests/mpi/waitstates/windows_split.c
+	tests/mpi/waitstates/windows_split.c \
+	tests/mpi/waitstates/many_collectives.c
 
 # --- model/: the communication model: predicted characteristics, Overlap,
 # calibration, on a loaded node, on two nodes
