@@ -25,8 +25,7 @@ static void on_error(MPI_File *fh, int *err, ...)
     (void)err;
 }
 
-static int conversion(void *userbuf, MPI_Datatype type, int count, void *filebuf, MPI_Offset position,
-                      void *state)
+static int conversion(void *userbuf, MPI_Datatype type, int count, void *filebuf, MPI_Offset position, void *state)
 {
     (void)userbuf, (void)type, (void)count, (void)filebuf, (void)position, (void)state;
     return MPI_SUCCESS;

@@ -175,9 +175,9 @@ static void topologies(int rank)
     MPI_Graph_map(w, 2, index, edges, &r);
     check(MPI_Dist_graph_create(w, 1, &rank, (int[]){1}, &peer, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &dist),
           "MPI_Dist_graph_create");
-    check(MPI_Dist_graph_create_adjacent(w, 1, &peer, MPI_UNWEIGHTED, 1, &peer, MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
-                                         &adj),
-          "MPI_Dist_graph_create_adjacent");
+    check(
+        MPI_Dist_graph_create_adjacent(w, 1, &peer, MPI_UNWEIGHTED, 1, &peer, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &adj),
+        "MPI_Dist_graph_create_adjacent");
     MPI_Dist_graph_neighbors_count(adj, &in, &out, &weighted);
     MPI_Dist_graph_neighbors(adj, 2, srcs, MPI_UNWEIGHTED, 2, dsts, MPI_UNWEIGHTED);
     MPI_Comm_free(&adj);

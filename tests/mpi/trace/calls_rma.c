@@ -43,8 +43,7 @@ static void operations(MPI_Win win, int peer, int *o, int *res)
     check(MPI_Get_accumulate_c(o, N, MPI_INT, res + 3 * N, N, MPI_INT, peer, 3 * N, N, MPI_INT, MPI_SUM, win),
           "MPI_Get_accumulate_c");
     check(MPI_Fetch_and_op(&one, res + 4 * N, MPI_INT, peer, 4 * N, MPI_SUM, win), "MPI_Fetch_and_op");
-    check(MPI_Compare_and_swap(&one, &cmp, res + 4 * N + 1, MPI_INT, peer, 4 * N + 1, win),
-          "MPI_Compare_and_swap");
+    check(MPI_Compare_and_swap(&one, &cmp, res + 4 * N + 1, MPI_INT, peer, 4 * N + 1, win), "MPI_Compare_and_swap");
 }
 
 /* the request-based operations: only in a passive-target epoch */
