@@ -310,13 +310,19 @@ MPI_TESTS += \
 	tests/mpi/trace/test_trace_died.sh \
 	tests/mpi/trace/test_analyze_trace.sh \
 	tests/mpi/trace/test_analyze_findings.sh \
-	tests/mpi/trace/test_analyze_io.sh
+	tests/mpi/trace/test_analyze_io.sh \
+	tests/mpi/trace/test_analyze_functions.sh
 EXTRA_DIST += \
 	tests/mpi/trace/check_trace.py \
 	tests/mpi/trace/check_trace_died.py \
 	tests/mpi/trace/check_trace_persistent.py \
 	tests/mpi/trace/trace.c \
 	tests/mpi/trace/io_calls.c \
+	tests/mpi/trace/calls_coll.c \
+	tests/mpi/trace/calls_file.c \
+	tests/mpi/trace/calls_handles.c \
+	tests/mpi/trace/calls_p2p.c \
+	tests/mpi/trace/calls_rma.c \
 	tests/mpi/trace/trace_died.c \
 	tests/mpi/trace/trace_persistent.c
 
