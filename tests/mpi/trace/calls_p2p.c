@@ -124,7 +124,7 @@ static void partitioned(int rank, int peer, int *buf, int *in)
     else
         MPI_Precv_init(in, 2, N / 2, MPI_INT, peer, 8, MPI_COMM_WORLD, MPI_INFO_NULL, &rq);
     for (int i = 0; i < 3; i++) {
-        MPI_Start(&rq);
+        MPI_Start(&rq); /* MARK:pstart (2 partitions of N / 2 ints: 32 bytes a start) */
         if (rank == 0) {
             int list[2] = {0, 1};
             if (i == 0) {

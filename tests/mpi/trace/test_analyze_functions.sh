@@ -74,6 +74,27 @@ for prog in $programs; do
     echo "$prog: $(echo "$called" | wc -l) functions, $(tail -n 1 "$prog.compare")"
 done
 
+# The bytes of partitioned communication: all partitions (partitions x count
+# x type size) at each start, in both modes (once only one partition's)
+for p in calls_p2p.prof calls_p2p.trace.prof; do
+    "$PYTHON3" - "$p.json" "$srcdir/calls_p2p.c" <<'PY' || fail "$p: the bytes of partitioned communication (above)"
+import json, os, sys
+doc, source = json.load(open(sys.argv[1])), sys.argv[2]
+line = next(n for n, text in enumerate(open(source), 1) if "MARK:pstart" in text)
+src = [s for s in doc["intervals"][0]["src"] if s["function"] == "MPI_Start" and s["stack"]
+       and s["stack"][0].get("line") == line]
+if len(src) != 1:
+    sys.exit("%s: %d SRC points of MPI_Start at %s:%d" % (sys.argv[1], len(src), os.path.basename(source), line))
+bp = src[0]["by_process"]
+calls = dict(zip(bp["ranks"], bp["calls"]))
+sent, recv = dict(zip(bp["ranks"], bp["bytes_sent"])), dict(zip(bp["ranks"], bp["bytes_recv"]))
+if sent.get(0) != 32 * calls.get(0, 0) or recv.get(1) != 32 * calls.get(1, 0) or not calls.get(0):
+    sys.exit("%s: MPI_Start of 2 partitions of 4 ints: calls %r, bytes sent %r, received %r; expected 32 bytes "
+             "a start" % (sys.argv[1], calls, sent, recv))
+print("%s: partitioned starts %r, 32 bytes each" % (sys.argv[1], calls))
+PY
+done
+
 # 3. the coverage guard
 cat "$srcdir"/calls_*.c "$srcdir/io_calls.c" | grep -o 'MPIX*_[A-Za-z0-9_]*(' | tr -d '(' | sort -u >covered
 echo "$excused" | sed 's/^.*://' | tr -s ' ' '\n' | sed '/^$/d' | sort >excused
