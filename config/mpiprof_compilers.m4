@@ -16,5 +16,12 @@ AC_DEFUN([MPIPROF_SETUP_COMPILERS], [
     AS_IF([test "x$enable_sanitizers" = "xyes"],
           [MPIPROF_CFLAGS="$MPIPROF_CFLAGS -fsanitize=address,undefined"])
     AM_CONDITIONAL([MPIPROF_SANITIZERS], [test "x$enable_sanitizers" = "xyes"])
+    dnl Test hooks: knobs the tests turn that a release build must not pay
+    dnl for (MPIPROF_TEST_CLOCK_SKEW adds to every clock reading).
+    AC_ARG_ENABLE([test-hooks],
+        [AS_HELP_STRING([--enable-test-hooks], [honour the MPIPROF_TEST_* variables (tests only: they falsify measurements)])],
+        [], [enable_test_hooks=no])
+    AS_IF([test "x$enable_test_hooks" = "xyes"],
+          [AC_DEFINE([MPP_TEST_HOOKS], [1], [Define to honour the MPIPROF_TEST_* variables (tests only).])])
     AM_CONDITIONAL([HAVE_FC], [test -n "$FC"])
 ])

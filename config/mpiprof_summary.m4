@@ -13,6 +13,7 @@ mpiprof $PACKAGE_VERSION configuration summary
   Unit tests (Check) ...... $mpiprof_summary_check
   Partial protocols fork .. $mpiprof_summary_fork
   Sanitizers .............. $enable_sanitizers
+  Test hooks .............. $enable_test_hooks
   Install prefix .......... $prefix
 
 SUMMARY

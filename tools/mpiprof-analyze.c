@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "accumulate/waitstates/waitstates.h"
 #include "autoconf.h"
 #include "context/config.h"
 #include "gen/function_table.h"
@@ -113,11 +114,26 @@ static void describe_run(const rp_trace_t *t, const rp_totals_t *all, int analyz
     snprintf(run->mpi_library, sizeof run->mpi_library, "n/a (not in the trace)");
     snprintf(run->mpi_standard, sizeof run->mpi_standard, "n/a (not in the trace)");
     snprintf(run->hostname, sizeof run->hostname, "%s", t->processes[0].host);
+    char offsets[400];
+    double tick = 1.0 / (double)t->resolution;
+    if (!all->offsets)
+        snprintf(offsets, sizeof offsets,
+                 "no clock offsets in the trace: its timestamps taken as synchronized by its writer");
+    else if (!all->inexact)
+        snprintf(offsets, sizeof offsets,
+                 "every location's clock offsets 0 and exact (one clock shared by every process)");
+    else
+        snprintf(
+            offsets, sizeof offsets,
+            "each location's clock offsets applied: one constant, their mean weighted by 1/u^2, where they agree "
+            "within their uncertainties u, linear between two measurements where they differ by more (%lld of "
+            "%lld locations: a drift); largest offset uncertainty %.3g s at the first measurement (rank %lld's), "
+            "%.3g s at the last (rank %lld's)",
+            (long long)all->drifting, (long long)all->offsets, (double)all->uncertain[0] * tick,
+            (long long)all->uncertain_rank[0], (double)all->uncertain[1] * tick, (long long)all->uncertain_rank[1]);
     snprintf(run->clock, sizeof run->clock,
              "the trace's timestamps, resolution %.3g s; %s; every wait state exact from the events (no threshold)",
-             1.0 / (double)t->resolution,
-             all->offsets ? "each location's clock offsets applied (linear between two measurements)"
-                          : "no clock offsets in the trace: its timestamps taken as synchronized by its writer");
+             tick, offsets);
     snprintf(run->waitstates, sizeof run->waitstates,
              "real sync (late senders) and potential sync / time variation (collectives), exact from the trace's "
              "events; %llu messages paired of %llu sent, %llu collective calls",
@@ -225,8 +241,14 @@ static mpp_reduced_t *reduce_share(const rp_trace_t *t, int first, int end, cons
 }
 
 /* The Warnings of the analysis, on rank 0. */
-static void warn_totals(const rp_totals_t *all)
+static void warn_totals(const rp_trace_t *t, const rp_totals_t *all)
 {
+    const char *consequence = "a drift smaller than a location's offsets' uncertainty is not applied: its offset is "
+                              "one constant, the measurements weighted by 1/u^2";
+    mpp_clock_uncertain_warning("MPI_Init", (double)all->uncertain[0] / (double)t->resolution,
+                                (int)all->uncertain_rank[0], consequence);
+    mpp_clock_uncertain_warning("MPI_Finalize", (double)all->uncertain[1] / (double)t->resolution,
+                                (int)all->uncertain_rank[1], consequence);
     if (!all->from_mpiprof)
         mpp_warn("SRC points: the trace records no call sites (a trace not written by mpiprof): each SRC point "
                  "is an MPI function alone, its stack n/a");
@@ -282,7 +304,7 @@ static int write_protocol(mpp_reduced_t *rd, const char *archive, const char *ou
     mark_waits(rd);
     mpp_run_info_t run;
     describe_run(trace, all, size ? size : 1, &run);
-    warn_totals(all);
+    warn_totals(trace, all);
     warn_findings(trace);
     char path[4096];
     if (output)

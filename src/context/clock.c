@@ -1,5 +1,7 @@
 #include <cpuid.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "context/clock.h"
 #include "context/config.h"
@@ -10,6 +12,10 @@ static uint64_t tsc_start, tsc_stop;
 static uint64_t mono_start, mono_stop;
 static double seconds_per_tick = 1e-9;
 static char name[96] = "CLOCK_MONOTONIC";
+static int shared;
+#ifdef MPP_TEST_HOOKS
+int64_t mpp_clock_skew;
+#endif
 
 static uint64_t monotonic_ns(void)
 {
@@ -47,7 +53,34 @@ void mpp_clock_pair(mpp_clock_reader_t mono, mpp_clock_reader_t tsc, uint64_t *m
     }
 }
 
-void mpp_clock_start(int choice)
+/* The kernel's clocksource is the TSC: it found the CPUs' TSCs synchronized
+ * (and would have dropped it otherwise). */
+static int kernel_trusts_tsc(void)
+{
+    char buf[32] = "";
+    FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+    if (!f)
+        return 0;
+    int ok = fgets(buf, sizeof buf, f) && strcmp(buf, "tsc\n") == 0;
+    fclose(f);
+    return ok;
+}
+
+/* MPIPROF_TEST_CLOCK_SKEW: seconds added to this process's clock. */
+static void set_skew(const char *text)
+{
+    double s = text && *text ? strtod(text, NULL) : 0;
+    if (s == 0)
+        return;
+#ifdef MPP_TEST_HOOKS
+    mpp_clock_skew = (int64_t)(s * mpp_clock_rate_estimate());
+    shared = 0; /* no other process reads this clock */
+#else
+    mpp_warn("MPIPROF_TEST_CLOCK_SKEW has no effect: the library was not configured with --enable-test-hooks");
+#endif
+}
+
+void mpp_clock_start(int choice, const char *skew)
 {
     int invariant = tsc_is_invariant();
     if (choice == MPP_CLOCK_TSC && !invariant)
@@ -56,6 +89,17 @@ void mpp_clock_start(int choice)
     mpp_clock_uses_tsc = invariant && choice != MPP_CLOCK_MONOTONIC;
     mpp_clock_pair(monotonic_ns, read_tsc, &mono_start, &tsc_start);
     seconds_per_tick = 1e-9;
+    shared = !mpp_clock_uses_tsc ? MPP_CLOCK_SHARED_MONOTONIC : kernel_trusts_tsc() ? MPP_CLOCK_SHARED_TSC : 0;
+    set_skew(skew);
+}
+
+int mpp_clock_shared(void) { return shared; }
+
+const char *mpp_clock_shared_why(void)
+{
+    return shared == MPP_CLOCK_SHARED_TSC ? "the invariant TSC, the kernel's clocksource (synchronized across CPUs)"
+           : shared == MPP_CLOCK_SHARED_MONOTONIC ? "CLOCK_MONOTONIC, one clock per host"
+                                                  : "not shared";
 }
 
 /* Measure the TSC rate against CLOCK_MONOTONIC over the whole run; a run

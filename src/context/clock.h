@@ -9,17 +9,27 @@
 #include <time.h>
 #include <x86intrin.h>
 
+#include "autoconf.h"
 #include "util/common.h"
 
 extern int mpp_clock_uses_tsc;
+#ifdef MPP_TEST_HOOKS
+/* Ticks added to every reading: MPIPROF_TEST_CLOCK_SKEW, in a library
+ * configured with --enable-test-hooks only (never in the hot path of a
+ * release build). */
+extern int64_t mpp_clock_skew;
+#define MPP_CLOCK_SKEW ((uint64_t)mpp_clock_skew)
+#else
+#define MPP_CLOCK_SKEW 0u
+#endif
 
 static inline uint64_t mpp_now(void)
 {
     if (MPP_LIKELY(mpp_clock_uses_tsc))
-        return __rdtsc();
+        return __rdtsc() + MPP_CLOCK_SKEW;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec + MPP_CLOCK_SKEW;
 }
 
 /* Both clocks at one instant: the TSC read between two CLOCK_MONOTONIC
@@ -37,8 +47,9 @@ typedef uint64_t (*mpp_clock_reader_t)(void);
 void mpp_clock_pair(mpp_clock_reader_t mono, mpp_clock_reader_t tsc, uint64_t *mono_ns, uint64_t *tsc_ticks);
 
 /* Choose the clock (MPP_CLOCK_AUTO/TSC/MONOTONIC) and take the first
- * reference point.  A TSC asked for but not invariant gets a warning. */
-void mpp_clock_start(int choice);
+ * reference point.  A TSC asked for but not invariant gets a warning.
+ * `skew`: MPIPROF_TEST_CLOCK_SKEW's text ("" or "0": none). */
+void mpp_clock_start(int choice, const char *skew);
 /* Take the last reference point; from then on ticks convert to seconds. */
 void mpp_clock_stop(void);
 double mpp_ticks_to_seconds(uint64_t ticks);
@@ -48,6 +59,15 @@ double mpp_ticks_to_seconds(uint64_t ticks);
 double mpp_clock_rate_estimate(void);
 /* "TSC (invariant, 2.994 GHz)" or "CLOCK_MONOTONIC"; resolution in seconds. */
 const char *mpp_clock_name(void);
+/* Whether every process of this host that reads this clock reads the same
+ * one, so that their offset is 0 exactly (clocksync.c): CLOCK_MONOTONIC is
+ * one clock per host; the TSC is when the kernel keeps it as its
+ * clocksource (it checks the CPUs' TSCs are synchronized, and drops it
+ * otherwise).  Known at mpp_clock_start.  0: not shared (a skewed clock),
+ * MPP_CLOCK_SHARED_TSC or MPP_CLOCK_SHARED_MONOTONIC; why, in words. */
+enum { MPP_CLOCK_SHARED_TSC = 1, MPP_CLOCK_SHARED_MONOTONIC = 2 };
+int mpp_clock_shared(void);
+const char *mpp_clock_shared_why(void);
 double mpp_clock_resolution(void);
 
 #endif

@@ -236,7 +236,7 @@ void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void 
     mpp_output_set_unique(unique);
     describe_run(provided);
 
-    mpp_clock_start((int)mpp_config.number[MPP_CFG_CLOCK]);
+    mpp_clock_start((int)mpp_config.number[MPP_CFG_CLOCK], mpp_config.text[MPP_CFG_TEST_CLOCK_SKEW]);
     uint64_t entered = mpp_now(); /* trace mode's Enter of MPI_Init */
     mpp_callsite_init((int)mpp_config.number[MPP_CFG_DEPTH], (int)mpp_config.number[MPP_CFG_UNWIND],
                       function_of_name);

@@ -6,9 +6,11 @@
 enum { TAG_PING = 7101, TAG_RESULT = 7102 };
 
 /* A ping: the child's clock, whether it wants more (bit 0) and what it asks
- * of the parent's CPU (MPP_APART_* << 1), the child's CPU.  A pong: the
- * parent's clock, its CPU and answer when asked, its host. */
-enum { PING_LEN = 3, PONG_LEN = 4, RESULT_LEN = 3 };
+ * of the parent's CPU (MPP_APART_* << 1), the child's CPU, its host and
+ * which clock of the host it reads (mpp_clock_shared).  A pong: the
+ * parent's clock, its CPU and answer when asked, its host, and whether the
+ * two read one clock (then the first ping is the only one). */
+enum { PING_LEN = 5, PONG_LEN = 5, RESULT_LEN = 3 };
 
 static int64_t host_hash(const char *host)
 {
@@ -30,6 +32,7 @@ static void serve_child(MPI_Comm comm, int child, int64_t host, int rank, const 
         pong[1] = -1;
         pong[2] = MPP_APART_STAYED;
         pong[3] = host;
+        pong[4] = ping[3] == host && ping[4] && ping[4] == mpp_clock_shared();
         int ask = (int)(ping[1] >> 1);
         if (ask) {
             if (ask & MPP_APART_LEAVE)
@@ -37,7 +40,7 @@ static void serve_child(MPI_Comm comm, int child, int64_t host, int rank, const 
             pong[1] = mpp_apart_cpu();
         }
         PMPI_Send(pong, PONG_LEN, MPI_INT64_T, child, TAG_PING, comm);
-        if (!(ping[1] & 1))
+        if (!(ping[1] & 1) || pong[4])
             break;
     }
     mpp_apart_restore(&pin);
@@ -58,20 +61,25 @@ static void measure_parent(MPI_Comm comm, int parent, int64_t host, int rank, in
         t_recv[MPP_CLOCKSYNC_MAX_ROUNDS];
     mpp_apart_decider_t decider = {0};
     int64_t best = INT64_MAX, start = (int64_t)mpp_now();
-    int n = 0, counted = 0, same_host = 0;
+    int n = 0, counted = 0, same_host = 0, shared = 0;
     for (int more = 1; more; n++) {
         int64_t now = (int64_t)mpp_now();
         int rounds_left = counted + 1 < MPP_CLOCKSYNC_ROUNDS;
         int want = n + 1 < MPP_CLOCKSYNC_MAX_ROUNDS && now - start < budget &&
                    (rounds_left || (best > good && !decider.stuck));
         int ask = want && same_host ? mpp_apart_request(&decider) : 0;
-        int64_t ping[PING_LEN] = {0, want | ask << 1, ask ? mpp_apart_cpu() : -1}, pong[PONG_LEN];
+        int64_t ping[PING_LEN] = {0, want | ask << 1, ask ? mpp_apart_cpu() : -1, host, mpp_clock_shared()},
+                pong[PONG_LEN];
         t_send[n] = ping[0] = (int64_t)mpp_now();
         PMPI_Send(ping, PING_LEN, MPI_INT64_T, parent, TAG_PING, comm);
         PMPI_Recv(pong, PONG_LEN, MPI_INT64_T, parent, TAG_PING, comm, MPI_STATUS_IGNORE);
         t_recv[n] = (int64_t)mpp_now();
         t_peer[n] = pong[0];
         same_host = pong[3] == host;
+        if (pong[4]) { /* one clock: offset 0, exact */
+            n = 0, shared = 1;
+            break;
+        }
         int64_t rtt = t_recv[n] - t_send[n];
         if (same_host && mpp_apart_after(&decider, rtt > slow, (int)pong[1], (int)pong[2], rank)) {
             t_recv[n] = t_send[n] - 1; /* left out of the estimate */
@@ -85,7 +93,9 @@ static void measure_parent(MPI_Comm comm, int parent, int64_t host, int rank, in
     mpp_apart_restore(&decider.pin);
     int64_t parent_alignment[RESULT_LEN], offset = 0, uncertainty = 0;
     PMPI_Recv(parent_alignment, RESULT_LEN, MPI_INT64_T, parent, TAG_RESULT, comm, MPI_STATUS_IGNORE);
-    mpp_clock_offset_estimate(t_send, t_peer, t_recv, n, &offset, &uncertainty);
+    if (!shared)
+        mpp_clock_offset_estimate(t_send, t_peer, t_recv, n, &offset, &uncertainty);
+    out->shared_clock = shared;
     out->edge_offset = offset;
     out->edge_uncertainty = uncertainty;
     out->same_host = same_host;

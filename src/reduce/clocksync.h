@@ -5,7 +5,10 @@
  * against the process 2^j below them, whose own offset to rank 0 is known
  * by then).  Collective; part of the reduce stage, which issues the
  * profiler's own MPI calls.  Measured at MPI_Init and again at
- * MPI_Finalize. */
+ * MPI_Finalize.  A process and its parent on one host that read one clock
+ * (mpp_clock_shared: the TSC the kernel trusts, or CLOCK_MONOTONIC) have
+ * offset 0 and uncertainty 0: the first ping tells, and is the only one;
+ * so a job on one host is aligned exactly whatever the load. */
 #ifndef MPP_CLOCKSYNC_H
 #define MPP_CLOCKSYNC_H
 
@@ -18,8 +21,9 @@ typedef struct {
     uint64_t at;         /* this process's clock when it was measured */
     /* The measurement against the tree parent (rank 0: none). */
     int64_t edge_offset, edge_uncertainty;
-    int same_host;  /* the parent runs on this process's host: one clock, no drift */
-    int shared_cpu; /* this process and its parent shared a CPU neither could leave */
+    int same_host;    /* the parent runs on this process's host: one clock, no drift */
+    int shared_clock; /* ... and both read its clock (mpp_clock_shared): edge offset 0, exact */
+    int shared_cpu;   /* this process and its parent shared a CPU neither could leave */
     /* Set by the measurement at MPI_Finalize: how far the offset measured
      * at MPI_Init can be from the truth, as both measurements bound it
      * (mpp_clock_init_error), summed along the tree path. */

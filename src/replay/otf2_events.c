@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accumulate/waitstates/waitstates.h"
 #include "check/msgpair.h"
 #include "context/config.h"
 #include "gen/function_table.h"
@@ -32,13 +33,16 @@ static int function_of(const char *name)
 }
 
 /* A location's timestamp on the common time line: its clock offsets
- * applied (linear between two measurements, constant outside), the
- * trace's global offset removed. */
+ * applied (one constant when they agree within their uncertainty, else
+ * linear between two measurements, constant outside), the trace's global
+ * offset removed. */
 static int64_t corrected(const rp_trace_t *t, const rp_location_t *loc, OTF2_TimeStamp time)
 {
     int64_t at = (int64_t)(time - t->global_offset), off = 0;
     int n = loc->noffsets;
-    if (n == 1 || (n > 1 && (int64_t)time <= loc->offset_time[0])) {
+    if (loc->offset_constant) {
+        off = loc->offset_fixed;
+    } else if (n == 1 || (n > 1 && (int64_t)time <= loc->offset_time[0])) {
         off = loc->offset[0];
     } else if (n > 1 && (int64_t)time >= loc->offset_time[n - 1]) {
         off = loc->offset[n - 1];
@@ -595,25 +599,32 @@ static OTF2_CallbackCode ev_nbc_complete(OTF2_LocationRef location, OTF2_TimeSta
 static OTF2_CallbackCode def_clock_offset(void *data, OTF2_TimeStamp time, int64_t offset, double deviation)
 {
     reader_t *r = data;
-    (void)deviation;
     rp_location_t *loc = current(r);
-    int64_t *at = realloc(loc->offset_time, (size_t)(loc->noffsets + 1) * sizeof *at);
+    size_t n = (size_t)loc->noffsets + 1;
+    int64_t *at = realloc(loc->offset_time, n * sizeof *at);
     if (at)
         loc->offset_time = at;
-    int64_t *off = at ? realloc(loc->offset, (size_t)(loc->noffsets + 1) * sizeof *off) : NULL;
-    if (!off) {
+    int64_t *off = at ? realloc(loc->offset, n * sizeof *off) : NULL;
+    if (off)
+        loc->offset = off;
+    double *dev = off ? realloc(loc->offset_dev, n * sizeof *dev) : NULL;
+    if (!dev) {
         rp_fail(r, "out of memory for the clock offsets");
         return OTF2_CALLBACK_INTERRUPT;
     }
-    loc->offset = off;
+    loc->offset_dev = dev;
     int k = loc->noffsets++;
     while (k > 0 && loc->offset_time[k - 1] > (int64_t)time) { /* sorted by time */
         loc->offset_time[k] = loc->offset_time[k - 1];
         loc->offset[k] = loc->offset[k - 1];
+        loc->offset_dev[k] = loc->offset_dev[k - 1];
         k--;
     }
     loc->offset_time[k] = (int64_t)time;
     loc->offset[k] = offset;
+    loc->offset_dev[k] = deviation > 0 ? deviation : 0; /* a writer's unknown (NaN, negative): taken as exact */
+    /* a drift within the measurements' own error is not applied */
+    loc->offset_constant = mpp_clock_offset_constant(loc->offset, loc->offset_dev, loc->noffsets, &loc->offset_fixed);
     return OTF2_CALLBACK_SUCCESS;
 }
 

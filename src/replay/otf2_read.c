@@ -185,6 +185,7 @@ void rp_trace_free(rp_trace_t *t)
         free(t->locations[l].marks);
         free(t->locations[l].offset_time);
         free(t->locations[l].offset);
+        free(t->locations[l].offset_dev);
     }
     for (int p = 0; t->processes && p < t->nprocesses; p++) {
         free(t->processes[p].host);

@@ -278,6 +278,15 @@ void rp_totals(const rp_trace_t *t, uint64_t sends, rp_totals_t *out)
         out->first = loc->first < out->first ? loc->first : out->first;
         out->last = loc->last > out->last ? loc->last : out->last;
         out->offsets += loc->noffsets > 0;
+        out->drifting += loc->noffsets > 1 && !loc->offset_constant;
+        int rank = t->processes[loc->process].rank;
+        for (int i = 0; i < loc->noffsets; i++) {
+            out->inexact += loc->offset[i] || loc->offset_dev[i];
+            int64_t u = (int64_t)loc->offset_dev[i];
+            int which = i == loc->noffsets - 1 && i > 0;
+            if (u > out->uncertain[which] || (u == out->uncertain[which] && rank < out->uncertain_rank[which]))
+                out->uncertain[which] = u, out->uncertain_rank[which] = rank;
+        }
     }
     out->from_mpiprof = t->from_mpiprof;
     out->incomplete = t->incomplete;

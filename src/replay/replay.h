@@ -97,9 +97,14 @@ typedef struct {
     int64_t init_leave, finalize_enter; /* -1: not traced */
     uint32_t init_site;                 /* MPI_Init's call site (0: none) */
     uint64_t events;                    /* events read */
-    /* clock offsets of the location (OTF2 ClockOffset: time, offset), sorted by time */
+    /* clock offsets of the location (OTF2 ClockOffset: time, offset,
+     * deviation: its uncertainty in ticks), sorted by time; offset_fixed
+     * the one constant applied when they agree within their uncertainty
+     * (offset_constant, mpp_clock_offset_constant) */
     int64_t *offset_time, *offset;
-    int noffsets;
+    double *offset_dev;
+    int noffsets, offset_constant;
+    int64_t offset_fixed;
 } rp_location_t;
 
 typedef struct {
@@ -217,6 +222,11 @@ typedef struct {
     uint64_t unmatched_receives, unmatched_sends, unmatched_collectives, untraced;
     int64_t first, last; /* the first and last event of any location (INT64_MAX, INT64_MIN: none) */
     int64_t offsets;     /* locations with clock offsets */
+    int64_t drifting;    /* ... whose offsets differ by more than their uncertainty: interpolated */
+    int64_t inexact;     /* ... with an offset other than 0 or an uncertainty (not one shared clock) */
+    /* the largest uncertainty (ticks) of the first and the last offset of a
+     * location (mpiprof: at MPI_Init and MPI_Finalize), the lowest rank with it */
+    int64_t uncertain[2], uncertain_rank[2];
     int64_t from_mpiprof;
     int64_t incomplete;
     char incomplete_why[2048]; /* the first incomplete share's */

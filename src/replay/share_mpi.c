@@ -227,14 +227,21 @@ void rp_mpi_totals(const rp_mpi_t *m, rp_totals_t *t)
     uint64_t sums[9] = {t->events,      t->mpi_events,         t->sends,           t->recvs,
                         t->collectives, t->unmatched_receives, t->unmatched_sends, t->unmatched_collectives,
                         t->untraced};
-    int64_t most[3] = {-t->first, t->last, t->from_mpiprof}, offsets = t->offsets;
+    int64_t most[5] = {-t->first, t->last, t->from_mpiprof, t->uncertain[0], t->uncertain[1]};
+    int64_t offsets[3] = {t->offsets, t->drifting, t->inexact};
     PMPI_Allreduce(MPI_IN_PLACE, sums, 9, MPI_UINT64_T, MPI_SUM, m->comm);
-    PMPI_Allreduce(MPI_IN_PLACE, most, 3, MPI_INT64_T, MPI_MAX, m->comm);
-    PMPI_Allreduce(MPI_IN_PLACE, &offsets, 1, MPI_INT64_T, MPI_SUM, m->comm);
+    PMPI_Allreduce(MPI_IN_PLACE, most, 5, MPI_INT64_T, MPI_MAX, m->comm);
+    PMPI_Allreduce(MPI_IN_PLACE, offsets, 3, MPI_INT64_T, MPI_SUM, m->comm);
+    /* the lowest rank with the largest uncertainty (a share's own, when it has that one) */
+    int64_t which[2] = {t->uncertain[0] == most[3] ? t->uncertain_rank[0] : INT64_MAX,
+                        t->uncertain[1] == most[4] ? t->uncertain_rank[1] : INT64_MAX};
+    PMPI_Allreduce(MPI_IN_PLACE, which, 2, MPI_INT64_T, MPI_MIN, m->comm);
+    t->uncertain[0] = most[3], t->uncertain[1] = most[4], t->uncertain_rank[0] = which[0];
+    t->uncertain_rank[1] = which[1], t->drifting = offsets[1], t->inexact = offsets[2];
     t->events = sums[0], t->mpi_events = sums[1], t->sends = sums[2], t->recvs = sums[3], t->collectives = sums[4];
     t->unmatched_receives = sums[5], t->unmatched_sends = sums[6], t->unmatched_collectives = sums[7];
     t->untraced = sums[8];
-    t->first = -most[0], t->last = most[1], t->from_mpiprof = most[2], t->offsets = offsets;
+    t->first = -most[0], t->last = most[1], t->from_mpiprof = most[2], t->offsets = offsets[0];
     int first = rp_mpi_lowest(m, (int)t->incomplete);
     t->incomplete = first >= 0;
     if (first >= 0)

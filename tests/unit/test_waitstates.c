@@ -353,6 +353,29 @@ START_TEST(test_clock_init_error)
 }
 END_TEST
 
+/* mpiprof-analyze's rule: a drift within the measurements' uncertainty is
+ * not applied (issue 27: one measurement of a busy node 6-39 ms uncertain
+ * rescaled every duration); the constant leans to the certain one. */
+START_TEST(test_clock_offset_constant)
+{
+    int64_t off[2] = {1000, 1000 + 30000}, c = -1;
+    double u[2] = {350, 39000};
+    ck_assert_int_eq(mpp_clock_offset_constant(off, u, 2, &c), 1);
+    ck_assert_int_ge(c, 1000);
+    ck_assert_int_le(c, 1003); /* weights 1/350^2 against 1/39000^2 */
+    double equal[2] = {100, 100};
+    int64_t near[2] = {0, 200};
+    ck_assert_int_eq(mpp_clock_offset_constant(near, equal, 2, &c), 1);
+    ck_assert_int_eq(c, 100);
+    int64_t apart[2] = {0, 201}; /* a drift larger than both errors: interpolated */
+    ck_assert_int_eq(mpp_clock_offset_constant(apart, equal, 2, &c), 0);
+    double exact[2] = {0, 0};
+    int64_t zero[2] = {0, 0};
+    ck_assert_int_eq(mpp_clock_offset_constant(zero, exact, 2, &c), 1);
+    ck_assert_int_eq(c, 0);
+}
+END_TEST
+
 /* Collective instances: batches cut at the same instance counts on every
  * member, one batch of lag, exits filled in until their batch is taken. */
 START_TEST(test_instances_batches)
@@ -611,6 +634,7 @@ Suite *waitstates_suite(void)
     tcase_add_test(tc, test_instances_terms_bounded);
     tcase_add_test(tc, test_clock_offset_estimate);
     tcase_add_test(tc, test_clock_init_error);
+    tcase_add_test(tc, test_clock_offset_constant);
     tcase_add_test(tc, test_handlemap);
     tcase_add_test(tc, test_handlemap_remove_value);
     suite_add_tcase(s, tc);

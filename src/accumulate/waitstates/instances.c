@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "accumulate/waitstates/waitstates.h"
+#include "util/warnings.h"
 
 void mpp_batch_pool_init(mpp_batch_pool_t *p, int size) { mpp_batch_pool_init_rows(p, size, 0); }
 
@@ -214,4 +215,34 @@ int64_t mpp_clock_init_error(int64_t init, int64_t u_init, int64_t fin, int64_t 
     if (same_host)
         return at_end < u_init ? at_end : u_init;
     return at_end > u_init ? at_end : u_init;
+}
+
+int mpp_clock_offset_constant(const int64_t *offset, const double *u, int n, int64_t *constant)
+{
+    double sum = 0, weights = 0;
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < i; j++) {
+            double d = (double)offset[i] - (double)offset[j];
+            if ((d < 0 ? -d : d) > u[i] + u[j])
+                return 0;
+        }
+        double w = 1 / (u[i] > 1 ? u[i] * u[i] : 1);
+        sum += w * (double)(offset[i] - offset[0]); /* relative: no rounding of large offsets */
+        weights += w;
+    }
+    if (n < 1)
+        return 0;
+    double mean = sum / weights;
+    *constant = offset[0] + (int64_t)(mean < 0 ? mean - 0.5 : mean + 0.5);
+    return 1;
+}
+
+void mpp_clock_uncertain_warning(const char *when, double seconds, int rank, const char *consequence)
+{
+    if (seconds <= MPP_WAIT_FINE)
+        return;
+    mpp_warn("Clock alignment: the offsets measured at %s are uncertain by up to %.3g s (rank %d's, to rank 0's "
+             "clock), more than the %g us a quiet alignment gives (no round trip of its ping-pong was quicker: a "
+             "loaded node, or a slow network); %s",
+             when, seconds, rank, MPP_WAIT_FINE * 1e6, consequence);
 }

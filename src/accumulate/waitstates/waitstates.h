@@ -346,4 +346,18 @@ int mpp_clock_offset_estimate(const int64_t *t_send, const int64_t *t_peer, cons
  * at most the larger of the two. */
 int64_t mpp_clock_init_error(int64_t init, int64_t u_init, int64_t fin, int64_t u_fin, int same_host);
 
+/* One clock offset from n measurements (offset[i] +- u[i] ticks, at
+ * at[i]), as mpiprof-analyze(1) applies them: when every two agree within
+ * their uncertainties (|offset[i] - offset[j]| <= u[i] + u[j]) a drift
+ * cannot be told from their error, so the offset is one constant, their
+ * mean weighted by 1/u^2 (u at least 1 tick): returns 1 and *constant.
+ * Otherwise 0: the clocks drift, and the offsets are interpolated. */
+int mpp_clock_offset_constant(const int64_t *offset, const double *u, int n, int64_t *constant);
+
+/* The warning, in both modes, of an alignment uncertain by more than
+ * MPP_WAIT_FINE: `when` (MPI_Init, MPI_Finalize), how much (seconds), on
+ * which rank, and what it means for the results (`consequence`).
+ * Nothing when it is quieter. */
+void mpp_clock_uncertain_warning(const char *when, double seconds, int rank, const char *consequence);
+
 #endif

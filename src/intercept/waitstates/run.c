@@ -35,6 +35,11 @@ static char waitstates_off_reason[160];
  * summed counts */
 enum { WS_U_INIT, WS_U_FINALIZE, WS_CHANGE, WS_INIT_ERROR, WS_SHARED_CPU, WS_NLARGEST };
 static int64_t ws_largest[WS_NLARGEST];
+/* the lowest ranks with the largest uncertainty at MPI_Init and MPI_Finalize */
+static int64_t ws_uncertain_rank[2];
+/* processes aligned to their tree parent by measurement, not by sharing
+ * its clock (rank 0: none); at MPI_Init, summed */
+static int64_t ws_measured;
 enum { WS_NSUMS = 11 };
 static uint64_t ws_sums[WS_NSUMS];
 static uint64_t ws_span; /* ticks between the two alignments */
@@ -60,9 +65,13 @@ int mpp_ws_run_start(MPI_Comm profiler_comm, mpp_run_info_t *run, int thread_mul
         return 0;
     }
     mpp_clock_align(profiler_comm, run->hostname, NULL, &alignment);
-    int64_t uncertainty = alignment.uncertainty, largest = 0;
+    int rank;
+    PMPI_Comm_rank(profiler_comm, &rank);
+    int64_t uncertainty = alignment.uncertainty, largest = 0, measured = rank && !alignment.shared_clock;
     mpp_ptp_allreduce(&uncertainty, &largest, 1, MPI_INT64_T, MPI_MAX, profiler_comm);
-    sync_threshold = used_threshold = 2 * largest; /* two processes' clocks, each that far from rank 0's */
+    mpp_ptp_reduce(&measured, &ws_measured, 1, MPI_INT64_T, MPI_SUM, 0, profiler_comm);
+    /* two processes' clocks, each that far from rank 0's; 0 on one shared clock */
+    sync_threshold = used_threshold = 2 * largest;
     fine_threshold = (int64_t)(MPP_WAIT_FINE * mpp_clock_rate_estimate());
     int rows = mpp_chk_coll_start(settings[2]);
     mpp_ws_start(profiler_comm, alignment.offset, sync_threshold, settings[1], thread_multiple, rows,
@@ -102,6 +111,12 @@ void mpp_ws_run_finish(MPI_Comm profiler_comm, const char *hostname)
                                  st.batch_bytes, st.instances,   st.exits_unknown, st.dropped,
                                  st.unfollowed,  st.cuts.within, st.unbounded};
     mpp_ptp_allreduce(local, ws_largest, WS_NLARGEST, MPI_INT64_T, MPI_MAX, profiler_comm);
+    int rank, size;
+    PMPI_Comm_rank(profiler_comm, &rank);
+    PMPI_Comm_size(profiler_comm, &size);
+    int64_t which[2] = {local[WS_U_INIT] == ws_largest[WS_U_INIT] ? rank : size,
+                        local[WS_U_FINALIZE] == ws_largest[WS_U_FINALIZE] ? rank : size};
+    mpp_ptp_reduce(which, ws_uncertain_rank, 2, MPI_INT64_T, MPI_MIN, 0, profiler_comm);
     /* Instants were aligned with MPI_Init's offsets, and differences below
      * its threshold counted as 0, but for the fine part (waitstates.h):
      * counted now if MPI_Finalize's alignment shows MPI_Init's offsets
@@ -113,6 +128,8 @@ void mpp_ws_run_finish(MPI_Comm profiler_comm, const char *hostname)
     mpp_ptp_reduce(counts, ws_sums, WS_NSUMS, MPI_UINT64_T, MPI_SUM, 0, profiler_comm);
     ws_span = final_alignment.at > alignment.at ? final_alignment.at - alignment.at : 1;
 }
+
+static void describe_counts(mpp_run_info_t *run, const uint64_t *sums, double used);
 
 static double seconds_of(int64_t ticks) { return mpp_ticks_to_seconds(ticks > 0 ? (uint64_t)ticks : 0); }
 
@@ -132,19 +149,40 @@ void mpp_ws_run_describe(int rank, mpp_run_info_t *run, const char *started_in, 
     double span = mpp_ticks_to_seconds(ws_span > 0 ? ws_span : 1);
     double used = mpp_ticks_to_seconds((uint64_t)used_threshold), error = seconds_of(largest[WS_INIT_ERROR]);
     char why[160];
-    if (used_threshold < sync_threshold)
+    if (!used_threshold)
+        snprintf(why, sizeof why, "every difference counts");
+    else if (used_threshold < sync_threshold)
         snprintf(why, sizeof why, "lowered from MPI_Init's %.3g s, as MPI_Finalize's alignment allows",
                  seconds_of(sync_threshold));
     else
         snprintf(why, sizeof why, "twice the largest uncertainty at MPI_Init");
+    if (!ws_measured) {
+        snprintf(run->clock, sizeof run->clock,
+                 "%s, resolution %.3g s, one clock shared by every process (%s; all on one host): aligned to "
+                 "rank 0 at %s (largest offset uncertainty 0 s) and %s (0 s) without measuring, every offset 0 "
+                 "and exact; differences below 0 s count as 0 (%s)",
+                 mpp_clock_name(), mpp_clock_resolution(), mpp_clock_shared_why(), started_in, ended_in, why);
+        describe_counts(run, sums, used);
+        return;
+    }
+    char shared[224] = "";
+    if (ws_measured + 1 < run->nprocs)
+        snprintf(shared, sizeof shared,
+                 "; %llu processes share their tree parent's clock (%s, one host): offset 0 and exact to it",
+                 (unsigned long long)(run->nprocs - 1 - ws_measured), mpp_clock_shared_why());
     snprintf(run->clock, sizeof run->clock,
              "%s, resolution %.3g s, aligned to rank 0 at %s (largest offset uncertainty %.3g s) and "
              "%s (%.3g s); largest change of an offset over the run %.3g s (drift %.3g), not "
              "corrected in instants reduced during the run, which %s's offsets aligned (error at most "
-             "%.3g s, as %s's alignment bounds it); differences below %.3g s count as 0 (%s)",
+             "%.3g s, as %s's alignment bounds it); differences below %.3g s count as 0 (%s)%s",
              mpp_clock_name(), mpp_clock_resolution(), started_in, seconds_of(largest[WS_U_INIT]), ended_in,
              seconds_of(largest[WS_U_FINALIZE]), seconds_of(largest[WS_CHANGE]),
-             seconds_of(largest[WS_CHANGE]) / span, started_in, error, ended_in, used, why);
+             seconds_of(largest[WS_CHANGE]) / span, started_in, error, ended_in, used, why, shared);
+    mpp_clock_uncertain_warning(started_in, seconds_of(largest[WS_U_INIT]), (int)ws_uncertain_rank[0],
+                                "MPI_Init's offsets align every instant: differences below twice that count as 0");
+    mpp_clock_uncertain_warning(ended_in, seconds_of(largest[WS_U_FINALIZE]), (int)ws_uncertain_rank[1],
+                                "MPI_Finalize's offsets only bound the error of MPI_Init's, which aligned the "
+                                "instants");
     if (used > MPP_WAIT_FINE)
         mpp_warn("Wait states: differences below %.3g s count as 0, more than the %g us a quiet clock alignment "
                  "gives: %s; shorter waits are not in Real sync, Potential sync and Time variation",
@@ -159,6 +197,12 @@ void mpp_ws_run_describe(int rank, mpp_run_info_t *run, const char *started_in, 
                  "MPI_Finalize's alignment bounds the error of MPI_Init's offsets, which aligned the instants, to "
                  "%.3g s, and only differences below %.3g s count as 0",
                  2 * error, error, used);
+    describe_counts(run, sums, used);
+}
+
+/* The Wait states line and the warnings of what could not be counted. */
+static void describe_counts(mpp_run_info_t *run, const uint64_t *sums, double used)
+{
     snprintf(run->waitstates, sizeof run->waitstates,
              "real sync (late senders) and potential sync / time variation (collectives), batches of %ld; "
              "%llu messages paired of %llu sent, %llu collective calls (counts summed over processes); %llu batches "
