@@ -18,7 +18,8 @@
 #              each path of the profiler's code (sanitizer_tests below;
 #              MPIPROF_CI_FULL=1: all) on MPICH with
 #              AddressSanitizer and UndefinedBehaviorSanitizer (configure
-#              --enable-sanitizers), out of tree in build-sanitizers/ from a
+#              --enable-sanitizers; --enable-test-hooks too, for the clock
+#              tests' skewed clock), out of tree in build-sanitizers/ from a
 #              make distdir copy.  MPICH only: what the sanitizers see is the
 #              profiler's code, the same on both families.
 #
@@ -175,7 +176,8 @@ sanitizer_tests="tests/unit/check_units
     tests/mpi/faults/test_fault_signal.sh tests/mpi/hangs/test_hang_short.sh tests/mpi/threads/test_threads.sh
     tests/mpi/sessions/test_sessions.sh tests/mpi/context/test_counters_sde.sh
     tests/mpi/context/test_fuzz_config.sh tests/mpi/fortran/test_fortran_f08.sh
-    tests/mpi/compare/test_compare.sh tests/view/test_view_refuse.sh"
+    tests/mpi/compare/test_compare.sh tests/view/test_view_refuse.sh
+    tests/mpi/clock/test_clock_two_hosts.sh"
 full=${MPIPROF_CI_FULL:-0}
 summary=""
 status=0
@@ -212,7 +214,7 @@ fi
 if [ "$sanitizers" != 0 ] && [ -d build-sanitizers/src ]; then
     echo "==== sanitizer build and suite (MPIPROF_CI_SANITIZERS=0 skips them): build-sanitizers/"
     start=$(date +%s)
-    build_tree build-sanitizers --enable-sanitizers CFLAGS="-g1 -O1"
+    build_tree build-sanitizers --enable-sanitizers --enable-test-hooks CFLAGS="-g1 -O1"
     # shellcheck disable=SC2086  # $fewer_runs: three assignments
     run_stage build-sanitizers "$sanitizer_tests" $fewer_runs || status=1
     summary="$summary
