@@ -214,6 +214,14 @@ static void quote_value(const char *v, char *out, size_t n)
     out[j] = '\0';
 }
 
+/* A number of seconds within an hour either way (MPIPROF_TEST_CLOCK_SKEW). */
+static int valid_seconds(const char *value)
+{
+    char *end;
+    double s = strtod(value, &end);
+    return end != value && *end == '\0' && s >= -3600 && s <= 3600;
+}
+
 static int parse_one(const mpp_var_info_t *var, const char *value, long *number)
 {
     /* Whatever the kind, the value must fit where it is kept (text[]). */
@@ -243,6 +251,8 @@ static int parse_one(const mpp_var_info_t *var, const char *value, long *number)
             return valid_output(value) ? 0 : -1;
         if (var == &mpp_vars[MPP_CFG_PAPI_EVENTS])
             return valid_event_list(value) ? 0 : -1;
+        if (var == &mpp_vars[MPP_CFG_TEST_CLOCK_SKEW])
+            return valid_seconds(value) ? 0 : -1;
         return 0;
     }
     return -1;
