@@ -316,6 +316,28 @@ START_TEST(test_cover_tie_by_operation)
 }
 END_TEST
 
+/* A window no window to come began before (FINAL) takes over later
+ * ones' parts, and none takes its own over; pieces that end before the
+ * horizon go, their length still counted. */
+START_TEST(test_cover_final_and_retire)
+{
+    claim(10, 30, 2);
+    ck_assert_int_eq(mpp_cover_claim_fast(&cover, 5, 20, MPP_COVER_FINAL, 5), 15);
+    ck_assert_int_eq(credit[2], 10);
+    claim(0, 8, 1); /* began earlier, but FINAL's part is not taken */
+    ck_assert_int_eq(credit[1], 5);
+    ck_assert_int_eq(mpp_cover_length(&cover), 30);
+    int before = cover.n;
+    mpp_cover_retire(&cover, 20);
+    ck_assert_int_lt(cover.n, before);
+    ck_assert_int_eq(cover.piece[0].from, 20);
+    ck_assert_int_eq(mpp_cover_length(&cover), 30);
+    claim(25, 40, 3); /* after the horizon, as the caller promised */
+    ck_assert_int_eq(credit[3], 10);
+    ck_assert_int_eq(mpp_cover_length(&cover), 40);
+}
+END_TEST
+
 /* An owner no longer known keeps its part. */
 START_TEST(test_cover_unknown_owner_keeps)
 {
@@ -379,6 +401,7 @@ Suite *cover_suite(void)
     tcase_add_test(owned, test_cover_takes_middle);
     tcase_add_test(owned, test_cover_unknown_owner_keeps);
     tcase_add_test(owned, test_cover_tie_by_operation);
+    tcase_add_test(owned, test_cover_final_and_retire);
     tcase_add_test(owned, test_cover_rule_any_order);
     suite_add_tcase(s, owned);
     return s;

@@ -6,6 +6,7 @@ void mpp_cover_reset(mpp_cover_t *c)
 {
     c->n = 0;
     c->joined = 0;
+    c->retired = 0;
     c->debit = NULL;
     c->known = NULL;
     c->debit_ctx = NULL;
@@ -20,10 +21,21 @@ void mpp_cover_set_debit(mpp_cover_t *c, mpp_cover_debit_fn debit, mpp_cover_kno
 
 int64_t mpp_cover_length(const mpp_cover_t *c)
 {
-    int64_t sum = 0;
+    int64_t sum = (int64_t)c->retired;
     for (int i = 0; i < c->n; i++)
         sum += c->piece[i].to - c->piece[i].from;
     return sum;
+}
+
+void mpp_cover_retire(mpp_cover_t *c, int64_t horizon)
+{
+    int k = 0;
+    for (; k < c->n && c->piece[k].to <= horizon; k++)
+        c->retired += (uint64_t)(c->piece[k].to - c->piece[k].from);
+    if (k) {
+        memmove(c->piece, c->piece + k, (size_t)(c->n - k) * sizeof *c->piece);
+        c->n -= k;
+    }
 }
 
 static int64_t median3(int64_t a, int64_t b, int64_t c)
@@ -103,7 +115,8 @@ static void emit(mpp_cover_piece_t *made, int *m, mpp_cover_piece_t q)
         return;
     if (*m > 0) {
         mpp_cover_piece_t *last = &made[*m - 1];
-        if (last->to == q.from && last->owner == q.owner && (q.owner == MPP_COVER_NOBODY || last->start == q.start)) {
+        if (last->to == q.from && last->owner == q.owner &&
+            (q.owner == MPP_COVER_NOBODY || q.owner == MPP_COVER_FINAL || last->start == q.start)) {
             last->to = q.to;
             return;
         }
@@ -117,7 +130,7 @@ static void emit(mpp_cover_piece_t *made, int *m, mpp_cover_piece_t q)
  * owner can take back what it was credited. */
 static int taken_over(const mpp_cover_t *c, const mpp_cover_piece_t *q, int64_t from, int64_t begun, uint64_t owner)
 {
-    return c->debit && owner != MPP_COVER_NOBODY && q->owner != MPP_COVER_NOBODY &&
+    return c->debit && owner != MPP_COVER_NOBODY && q->owner != MPP_COVER_NOBODY && q->owner != MPP_COVER_FINAL &&
            (q->start > from || (q->start == from && q->begun > begun)) &&
            (!c->known || c->known(c->debit_ctx, q->owner));
 }

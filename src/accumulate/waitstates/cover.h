@@ -37,8 +37,12 @@
 
 #define MPP_COVER_PIECES 1024
 
-/* The owner of a window: a tag of the caller's (0: nobody). */
+/* The owner of a window: a tag of the caller's (0: nobody).  FINAL: a
+ * window that takes over parts of later ones as an owned one does, but
+ * that the caller knows no window to come began before (then nothing can
+ * take it over, and the caller keeps nothing to take its credit back). */
 #define MPP_COVER_NOBODY 0
+#define MPP_COVER_FINAL UINT64_MAX
 
 typedef struct {
     int64_t from, to; /* [from, to), ticks */
@@ -56,6 +60,7 @@ typedef int (*mpp_cover_known_fn)(void *ctx, uint64_t owner);
 typedef struct {
     int n;                    /* pieces in use */
     uint64_t joined;          /* ticks of gaps joined to make room */
+    uint64_t retired;         /* ticks of pieces no window to come can reach, let go (mpp_cover_retire) */
     mpp_cover_debit_fn debit; /* NULL: no part is ever taken over */
     mpp_cover_known_fn known; /* NULL: every owner is known */
     void *debit_ctx;
@@ -98,8 +103,9 @@ static inline int64_t mpp_cover_claim_fast(mpp_cover_t *c, int64_t from, int64_t
             int64_t begin = from > last->to ? from : last->to;
             if (to <= begin)
                 return 0;
-            if (begin == last->to && owner == last->owner && (owner == MPP_COVER_NOBODY || from == last->start))
-                last->to = to; /* touching its own, or nobody's after nobody's */
+            if (begin == last->to && owner == last->owner &&
+                (owner == MPP_COVER_NOBODY || owner == MPP_COVER_FINAL || from == last->start))
+                last->to = to; /* touching its own, or one nobody can take over after another */
             else
                 c->piece[c->n++] = (mpp_cover_piece_t){begin, to, from, begun, owner};
             return to - begin;
@@ -113,5 +119,10 @@ static inline int64_t mpp_cover_add_fast(mpp_cover_t *c, int64_t from, int64_t t
 }
 /* Ticks covered now: what every window credited, plus the gaps joined. */
 int64_t mpp_cover_length(const mpp_cover_t *c);
+/* No window to come begins before `horizon` (the caller knows): the
+ * pieces that end by then can never be covered again and go, so that a
+ * process whose windows come in time order keeps a few pieces, not
+ * MPP_COVER_PIECES with joins. */
+void mpp_cover_retire(mpp_cover_t *c, int64_t horizon);
 
 #endif

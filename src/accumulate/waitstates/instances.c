@@ -158,6 +158,13 @@ static int64_t cut_window(int64_t from, int64_t length, int64_t bound, int64_t t
     return kept;
 }
 
+static inline uint64_t owner_of(const mpp_window_owners_t *owners, int j, int variation, int64_t start)
+{
+    if (!owners)
+        return MPP_COVER_NOBODY;
+    return start < owners->final_before ? MPP_COVER_FINAL : owners->tag(owners->ctx, j, variation);
+}
+
 void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, const int64_t *bound, int64_t threshold,
                          int64_t fine_from, mpp_cover_t *entries, mpp_cover_t *exits, int64_t *potsync,
                          int64_t *variation, unsigned char *fine, mpp_window_cuts_t *cuts,

@@ -289,9 +289,13 @@ typedef struct {
 typedef struct {
     /* the owner tag of instance j's window (variation: its Time
      * variation's, else its Potential sync's); called only for windows
-     * with a length, after fine[j] is set */
+     * with a length that begin at `final_before` or later, after fine[j]
+     * is set */
     uint64_t (*tag)(void *ctx, int j, int variation);
     void *ctx;
+    /* windows that begin before it are MPP_COVER_FINAL: the caller knows
+     * no window to come began before them (INT64_MIN: none) */
+    int64_t final_before;
 } mpp_window_owners_t;
 void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, const int64_t *bound, int64_t threshold,
                          int64_t fine_from, mpp_cover_t *entries, mpp_cover_t *exits, int64_t *potsync,

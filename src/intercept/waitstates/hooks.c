@@ -65,6 +65,75 @@ static void bound_windows(const mpp_instance_batch_t *b, int64_t *bound)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* The horizon: no window to come begins before it.  Windows to come are
+ * those of instances not applied yet: in the batches issued to their
+ * reductions, the batches still filling or ready on each communicator,
+ * and the instances not begun (from now on).  In a process whose calls
+ * are not concurrent (no lock) the instances of one communicator begin in
+ * order, so a batch's first entry is its earliest.  A window that began
+ * before the horizon can take over later ones' parts but can never be
+ * taken over (no owner to keep: MPP_COVER_FINAL), and pieces that end
+ * before it are let go (mpp_cover_retire): with windows in time order the
+ * covers stay a few pieces long.  With threads in MPI at once, whose
+ * blocking collectives enter their batches only when they return, the
+ * horizon is not known: every window has an owner (owners.h). */
+typedef struct {
+    const mpp_instance_batch_t *b;
+    int64_t first;
+} inflight_t;
+static inflight_t *inflight; /* issued, not applied */
+static int ninflight, inflight_capacity, horizon_unknown;
+
+static void inflight_add(const mpp_instance_batch_t *b, int n)
+{
+    if (!b || n <= 0 || horizon_unknown)
+        return;
+    if (ninflight == inflight_capacity) {
+        int cap = inflight_capacity ? 2 * inflight_capacity : 64;
+        inflight_t *grown = realloc(inflight, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            horizon_unknown = 1; /* no memory: every window keeps an owner, as with threads */
+            return;
+        }
+        inflight = grown, inflight_capacity = cap;
+    }
+    inflight[ninflight++] = (inflight_t){b, b->values[0]};
+}
+
+static void inflight_remove(const mpp_instance_batch_t *b)
+{
+    for (int i = 0; i < ninflight; i++)
+        if (inflight[i].b == b) {
+            inflight[i] = inflight[--ninflight];
+            return;
+        }
+}
+
+static void earliest_pending(mpp_comm_t *c, void *arg)
+{
+    int64_t *h = arg;
+    if (!c->coll)
+        return;
+    const mpp_batch_slot_t *slots[2] = {&c->coll->instances.ready, &c->coll->instances.fill};
+    for (int k = 0; k < 2; k++)
+        if (slots[k]->n > 0 && slots[k]->buf && slots[k]->buf->values[0] < *h)
+            *h = slots[k]->buf->values[0];
+}
+
+static int64_t horizon(void)
+{
+    if (mpp_ws_lock.on || horizon_unknown)
+        return INT64_MIN;
+    int64_t h = mpp_ws_aligned(mpp_now());
+    for (int i = 0; i < ninflight; i++)
+        if (inflight[i].first < h)
+            h = inflight[i].first;
+    mpp_comms_each(earliest_pending, &h);
+    mpp_ws_requests_each_comm(earliest_pending, &h);
+    return h;
+}
+
 /* The batch being credited, for its windows' owners. */
 struct applying {
     mpp_instance_batch_t *b;
@@ -86,11 +155,13 @@ static void apply_batch(mpp_instance_batch_t *b)
     int64_t *potsync = terms, *variation = terms + b->n, *bound = terms + 2 * (size_t)mpp_ws_batch;
     unsigned char *fine_terms = (unsigned char *)(terms + 3 * (size_t)mpp_ws_batch);
     struct applying applying = {b, potsync, variation, fine_terms};
-    mpp_window_owners_t owners = {window_owner, &applying};
+    mpp_window_owners_t owners = {window_owner, &applying, horizon()};
     bound_windows(b, bound);
     mpp_ws_owners_next_batch();
     mpp_instances_terms(b->n, b->values, b->max, bound, threshold, fine_threshold, &entries_covered, &exits_covered,
                         potsync, variation, fine_terms, &mpp_ws_stats.cuts, &owners);
+    mpp_cover_retire(&entries_covered, owners.final_before);
+    mpp_cover_retire(&exits_covered, owners.final_before);
     for (int j = 0; j < b->n; j++) {
         /* a difference below `threshold`: the fine part */
         if (potsync[j] > 0)
@@ -116,6 +187,7 @@ static void reduction_ended(void *user, uint64_t seq, const int64_t *values, int
     mpp_instance_batch_t *b = user;
     if (!b)
         return;
+    inflight_remove(b); /* not among the windows to come (the horizon) */
     if (values && n == (3 + pool.rows) * b->n) {
         b->max = values;
         apply_batch(b);
@@ -136,6 +208,7 @@ static void issue(mpp_comm_t *c, struct mpp_coll_ring *ring, mpp_batch_slot_t *s
     mpp_instance_batch_t *b;
     int n;
     mpp_ws_stats.exits_unknown += (uint64_t)mpp_instances_take(&ring->instances, slot, fallback_buffer, &b, &n);
+    inflight_add(b, n);
     mpp_wsx_reduce_locked(c->id, ring->batches++, (3 + pool.rows) * n, b ? b->values : fallback_buffer, &c->tree, b);
     mpp_ws_stats.reductions++;
 }
@@ -448,6 +521,9 @@ void mpp_ws_fine_threshold(int64_t fine)
 static void free_memory(void)
 {
     mpp_ws_owners_free();
+    free(inflight);
+    inflight = NULL;
+    ninflight = inflight_capacity = horizon_unknown = 0;
     mpp_batch_pool_free(&pool);
     free(terms);
     free(fallback_buffer);

@@ -19,6 +19,7 @@
 #include "../lib/waitstates_events.c"
 
 #include <mpi.h>
+#include <string.h>
 
 #define ITERS 40
 #define T_LATE 0.004
@@ -75,8 +76,13 @@ int main(int argc, char **argv)
             MPI_Send(&i, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
         }
     }
-    /* B first: its instances are reduced, and learnt, before A's */
+    /* B first: its instances are reduced, and learnt, before A's: with a
+     * third argument "settle", A's are still in their batch when B's
+     * reduction ends (the barriers let it end), else they are in their
+     * reduction too */
     MPI_Comm_free(&b);
+    for (int i = 0; argc > 2 && !strcmp(argv[2], "settle") && i < 4; i++)
+        MPI_Barrier(MPI_COMM_WORLD);
     MPI_Comm_free(&a);
     errors += ws_write_events(argc > 1 ? argv[1] : "events", rank);
     printf("rank=%d done=%d\n", rank, errors == 0);
