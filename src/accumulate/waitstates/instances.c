@@ -178,7 +178,7 @@ void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, const i
             fine[j] = p > 0 && p < threshold ? MPP_FINE_POTSYNC : 0;
         p = cut_window(entry, p, end, threshold, cuts);
         if (entries && p > 0)
-            p = mpp_cover_claim_fast(entries, entry, entry + p, owners ? owners->tag(owners->ctx, j, 0) : 0, entry);
+            p = mpp_cover_claim_fast(entries, entry, entry + p, owner_of(owners, j, 0, entry), entry);
         potsync[j] = p;
         if (max[2 * n + j] == INT64_MAX) {
             variation[j] = -1;
@@ -189,7 +189,7 @@ void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, const i
             fine[j] |= MPP_FINE_VARIATION;
         v = cut_window(exit, v, end, threshold, cuts);
         if (exits && v > 0)
-            v = mpp_cover_claim_fast(exits, exit, exit + v, owners ? owners->tag(owners->ctx, j, 1) : 0, entry);
+            v = mpp_cover_claim_fast(exits, exit, exit + v, owner_of(owners, j, 1, exit), entry);
         variation[j] = v;
     }
 }

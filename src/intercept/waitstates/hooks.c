@@ -150,6 +150,33 @@ static uint64_t window_owner(void *ctx, int j, int variation)
     return mpp_ws_owner_tag(&a->b->origins[j], which, variation ? &a->variation[j] : &a->potsync[j]);
 }
 
+/* Ticks for one cell, summed while the windows are of its call. */
+typedef struct {
+    const mpp_request_origin_t *at;
+    int which;
+    int64_t ticks;
+} credit_t;
+
+static int same_cell(const mpp_request_origin_t *a, const mpp_request_origin_t *b)
+{
+    return a->thread == b->thread && a->generation == b->generation && a->slot == b->slot && a->hash == b->hash &&
+           a->fid == b->fid && a->interval == b->interval;
+}
+
+/* Add `ticks` for origin o (NULL: none, what is summed goes to its cell). */
+static void credit_add(credit_t *c, const mpp_request_origin_t *o, int which, int64_t ticks)
+{
+    if (c->at && (!o || which != c->which || !same_cell(c->at, o))) {
+        mpp_ws_add_wait(c->at, c->which, c->ticks);
+        c->at = NULL;
+    }
+    if (!o)
+        return;
+    if (!c->at)
+        *c = (credit_t){o, which, 0};
+    c->ticks += ticks;
+}
+
 static void apply_batch(mpp_instance_batch_t *b)
 {
     int64_t *potsync = terms, *variation = terms + b->n, *bound = terms + 2 * (size_t)mpp_ws_batch;
@@ -162,17 +189,20 @@ static void apply_batch(mpp_instance_batch_t *b)
                         potsync, variation, fine_terms, &mpp_ws_stats.cuts, &owners);
     mpp_cover_retire(&entries_covered, owners.final_before);
     mpp_cover_retire(&exits_covered, owners.final_before);
+    /* consecutive instances mostly share a call site: one addition each */
+    credit_t credit[2] = {{NULL, 0, 0}, {NULL, 0, 0}};
     for (int j = 0; j < b->n; j++) {
         /* a difference below `threshold`: the fine part */
         if (potsync[j] > 0)
-            mpp_ws_add_wait(&b->origins[j],
-                            MPP_WAIT_POTSYNC + (fine_terms[j] & MPP_FINE_POTSYNC ? MPP_WAIT_FINE_PART : 0),
-                            potsync[j]);
+            credit_add(&credit[0], &b->origins[j],
+                       MPP_WAIT_POTSYNC + (fine_terms[j] & MPP_FINE_POTSYNC ? MPP_WAIT_FINE_PART : 0), potsync[j]);
         if (variation[j] > 0) /* -1: some member did not know its exit */
-            mpp_ws_add_wait(&b->origins[j],
-                            MPP_WAIT_VARIATION + (fine_terms[j] & MPP_FINE_VARIATION ? MPP_WAIT_FINE_PART : 0),
-                            variation[j]);
+            credit_add(&credit[1], &b->origins[j],
+                       MPP_WAIT_VARIATION + (fine_terms[j] & MPP_FINE_VARIATION ? MPP_WAIT_FINE_PART : 0),
+                       variation[j]);
     }
+    credit_add(&credit[0], NULL, 0, 0);
+    credit_add(&credit[1], NULL, 0, 0);
 }
 
 static void count_ended(void *user, const int64_t *values, int n);
