@@ -286,7 +286,7 @@ static int collective_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx, int
         int64_t sent[3] = {m[i].entry, m[i].exit, -m[i].exit};
         int64_t pot = 0, var = 0, bound = bounded ? window_bound(&m[i]) : INT64_MAX;
         rp_location_t *loc = &t->locations[m[i].c->location];
-        mpp_window_owners_t owners = {slot_of, loc->calls[m[i].c->begin_call].wait, INT64_MIN};
+        mpp_window_owners_t owners = {slot_of, loc->calls[m[i].c->begin_call].wait, INT64_MIN, NULL};
         mpp_instances_terms(1, sent, x->max, &bound, 0, 0, &covers[0], &covers[1], &pot, &var, NULL, NULL, &owners);
         loc->calls[m[i].c->begin_call].wait[MPP_WAIT_POTSYNC] += pot;
         loc->calls[m[i].c->begin_call].wait[MPP_WAIT_VARIATION] += var > 0 ? var : 0;

@@ -338,6 +338,19 @@ START_TEST(test_cover_final_and_retire)
 }
 END_TEST
 
+/* A window that ends before any window to come begins and after every
+ * piece is credited whole without being kept; any other is claimed. */
+START_TEST(test_cover_claim_before)
+{
+    ck_assert_int_eq(mpp_cover_claim_before(&cover, 0, 10, MPP_COVER_FINAL, 0, 10), 10);
+    ck_assert_int_eq(cover.n, 0);
+    ck_assert_int_eq(mpp_cover_claim_before(&cover, 12, 30, MPP_COVER_FINAL, 12, 20), 18); /* reaches past 20: kept */
+    ck_assert_int_eq(cover.n, 1);
+    ck_assert_int_eq(mpp_cover_claim_before(&cover, 25, 28, MPP_COVER_FINAL, 25, 100), 0); /* inside a piece */
+    ck_assert_int_eq(mpp_cover_length(&cover), 28);
+}
+END_TEST
+
 /* An owner no longer known keeps its part. */
 START_TEST(test_cover_unknown_owner_keeps)
 {
@@ -402,6 +415,7 @@ Suite *cover_suite(void)
     tcase_add_test(owned, test_cover_unknown_owner_keeps);
     tcase_add_test(owned, test_cover_tie_by_operation);
     tcase_add_test(owned, test_cover_final_and_retire);
+    tcase_add_test(owned, test_cover_claim_before);
     tcase_add_test(owned, test_cover_rule_any_order);
     suite_add_tcase(s, owned);
     return s;

@@ -113,6 +113,19 @@ static inline int64_t mpp_cover_claim_fast(mpp_cover_t *c, int64_t from, int64_t
     }
     return mpp_cover_claim(c, from, to, owner, begun);
 }
+/* mpp_cover_claim_fast for a window the caller knows no window to come
+ * begins before `reach`: one that ends by then and begins after every
+ * piece can never be covered again, and is credited whole without
+ * keeping it (the usual case of blocking collectives in time order). */
+static inline int64_t mpp_cover_claim_before(mpp_cover_t *c, int64_t from, int64_t to, uint64_t owner, int64_t begun,
+                                             int64_t reach)
+{
+    if (to > from && to <= reach && (c->n == 0 || from >= c->piece[c->n - 1].to)) {
+        c->retired += (uint64_t)(to - from);
+        return to - from;
+    }
+    return mpp_cover_claim_fast(c, from, to, owner, begun);
+}
 static inline int64_t mpp_cover_add_fast(mpp_cover_t *c, int64_t from, int64_t to)
 {
     return mpp_cover_claim_fast(c, from, to, MPP_COVER_NOBODY, 0);

@@ -171,6 +171,19 @@ void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, const i
                          const mpp_window_owners_t *owners)
 {
     int64_t least = fine && fine_from < threshold ? fine_from : threshold;
+    /* the earliest start of the windows after each instance's: later
+     * entries, later known exits, the windows to come */
+    int64_t *reach = owners && owners->reach && owners->final_before != INT64_MIN ? owners->reach : NULL;
+    if (reach) {
+        int64_t e = owners->final_before, x = owners->final_before;
+        for (int j = n - 1; j >= 0; j--) {
+            reach[j] = e, reach[n + j] = x;
+            if (sent[j] < e)
+                e = sent[j];
+            if (max[2 * n + j] != INT64_MAX && sent[n + j] < x)
+                x = sent[n + j];
+        }
+    }
     for (int j = 0; j < n; j++) {
         int64_t entry = sent[j], exit = sent[n + j], end = bound ? bound[j] : INT64_MAX;
         int64_t p = mpp_sync_term(max[j], entry, least);
@@ -178,7 +191,8 @@ void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, const i
             fine[j] = p > 0 && p < threshold ? MPP_FINE_POTSYNC : 0;
         p = cut_window(entry, p, end, threshold, cuts);
         if (entries && p > 0)
-            p = mpp_cover_claim_fast(entries, entry, entry + p, owner_of(owners, j, 0, entry), entry);
+            p = mpp_cover_claim_before(entries, entry, entry + p, owner_of(owners, j, 0, entry), entry,
+                                       reach ? reach[j] : INT64_MIN);
         potsync[j] = p;
         if (max[2 * n + j] == INT64_MAX) {
             variation[j] = -1;
@@ -189,7 +203,8 @@ void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, const i
             fine[j] |= MPP_FINE_VARIATION;
         v = cut_window(exit, v, end, threshold, cuts);
         if (exits && v > 0)
-            v = mpp_cover_claim_fast(exits, exit, exit + v, owner_of(owners, j, 1, exit), entry);
+            v = mpp_cover_claim_before(exits, exit, exit + v, owner_of(owners, j, 1, exit), entry,
+                                       reach ? reach[n + j] : INT64_MIN);
         variation[j] = v;
     }
 }

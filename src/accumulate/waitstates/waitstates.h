@@ -296,6 +296,10 @@ typedef struct {
     /* windows that begin before it are MPP_COVER_FINAL: the caller knows
      * no window to come began before them (INT64_MIN: none) */
     int64_t final_before;
+    /* [2n] scratch (with final_before): what no later window of the batch
+     * nor any window to come begins before, per instance, so that windows
+     * that end by then are credited without being kept */
+    int64_t *reach;
 } mpp_window_owners_t;
 void mpp_instances_terms(int n, const int64_t *sent, const int64_t *max, const int64_t *bound, int64_t threshold,
                          int64_t fine_from, mpp_cover_t *entries, mpp_cover_t *exits, int64_t *potsync,

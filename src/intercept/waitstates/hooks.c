@@ -42,7 +42,7 @@ void mpp_ws_maybe_progress(int due)
 /* Collective instances of a communicator (waitstates/shared.h) and their
  * reductions (waitstates/exchange.h). */
 
-static int64_t *terms; /* [4 * batch]: scratch of apply_batch: terms, bounds, the last part its fine_terms */
+static int64_t *terms; /* [6 * batch]: scratch of apply_batch: terms, bounds, its fine_terms, its windows' reach */
 /* Buffers of batches, shared by all communicators: a batch's goes back
  * once its reduction ended (maybe after its communicator was freed). */
 static mpp_batch_pool_t pool;
@@ -182,7 +182,7 @@ static void apply_batch(mpp_instance_batch_t *b)
     int64_t *potsync = terms, *variation = terms + b->n, *bound = terms + 2 * (size_t)mpp_ws_batch;
     unsigned char *fine_terms = (unsigned char *)(terms + 3 * (size_t)mpp_ws_batch);
     struct applying applying = {b, potsync, variation, fine_terms};
-    mpp_window_owners_t owners = {window_owner, &applying, horizon()};
+    mpp_window_owners_t owners = {window_owner, &applying, horizon(), terms + 4 * (size_t)mpp_ws_batch};
     bound_windows(b, bound);
     mpp_ws_owners_next_batch();
     mpp_instances_terms(b->n, b->values, b->max, bound, threshold, fine_threshold, &entries_covered, &exits_covered,
@@ -573,7 +573,7 @@ void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size,
     mpp_cover_reset(&exits_covered);
     mpp_cover_set_debit(&entries_covered, mpp_ws_owner_debit, mpp_ws_owner_known, NULL);
     mpp_cover_set_debit(&exits_covered, mpp_ws_owner_debit, mpp_ws_owner_known, NULL);
-    terms = malloc(4 * (size_t)mpp_ws_batch * sizeof *terms);
+    terms = malloc(6 * (size_t)mpp_ws_batch * sizeof *terms);
     fallback_buffer = malloc((3 + (size_t)check_rows) * (size_t)mpp_ws_batch * sizeof *fallback_buffer);
     if (!terms || !fallback_buffer || mpp_ws_owners_start() != 0 ||
         mpp_wsx_start(comm, mpp_ws_batch, 3 + check_rows, check_records, &mpp_ws_lock,
