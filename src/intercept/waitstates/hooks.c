@@ -110,15 +110,27 @@ static void inflight_remove(const mpp_instance_batch_t *b)
         }
 }
 
-static void earliest_pending(mpp_comm_t *c, void *arg)
+/* Every communicator's ring (and every persistent collective's): walked
+ * for the horizon, however large the tables of communicators and
+ * requests have grown. */
+static struct mpp_coll_ring *rings;
+
+static void ring_link(struct mpp_coll_ring *r)
 {
-    int64_t *h = arg;
-    if (!c->coll)
-        return;
-    const mpp_batch_slot_t *slots[2] = {&c->coll->instances.ready, &c->coll->instances.fill};
-    for (int k = 0; k < 2; k++)
-        if (slots[k]->n > 0 && slots[k]->buf && slots[k]->buf->values[0] < *h)
-            *h = slots[k]->buf->values[0];
+    r->prev = NULL, r->next = rings;
+    if (rings)
+        rings->prev = r;
+    rings = r;
+}
+
+static void ring_unlink(struct mpp_coll_ring *r)
+{
+    if (r->prev)
+        r->prev->next = r->next;
+    else
+        rings = r->next;
+    if (r->next)
+        r->next->prev = r->prev;
 }
 
 static int64_t horizon(void)
@@ -129,8 +141,12 @@ static int64_t horizon(void)
     for (int i = 0; i < ninflight; i++)
         if (inflight[i].first < h)
             h = inflight[i].first;
-    mpp_comms_each(earliest_pending, &h);
-    mpp_ws_requests_each_comm(earliest_pending, &h);
+    for (const struct mpp_coll_ring *r = rings; r; r = r->next) {
+        const mpp_batch_slot_t *slots[2] = {&r->instances.ready, &r->instances.fill};
+        for (int k = 0; k < 2; k++)
+            if (slots[k]->n > 0 && slots[k]->buf && slots[k]->buf->values[0] < h)
+                h = slots[k]->buf->values[0];
+    }
     return h;
 }
 
@@ -248,8 +264,10 @@ static struct mpp_coll_ring *ring_of(mpp_comm_t *c)
 {
     if (c->coll || c->members < 2 || c->id == MPP_COMM_ID_NONE || c->freed)
         return c->coll;
-    if ((c->coll = calloc(1, sizeof *c->coll)) != NULL)
+    if ((c->coll = calloc(1, sizeof *c->coll)) != NULL) {
         mpp_instances_init(&c->coll->instances, &pool);
+        ring_link(c->coll);
+    }
     return c->coll;
 }
 
@@ -342,6 +360,7 @@ static void detach_ring(mpp_comm_t *c)
         return;
     issue_all(c);
     mpp_instances_free(&c->coll->instances);
+    ring_unlink(c->coll);
     free(c->coll);
     c->coll = NULL;
 }
@@ -554,6 +573,7 @@ static void free_memory(void)
     free(inflight);
     inflight = NULL;
     ninflight = inflight_capacity = horizon_unknown = 0;
+    rings = NULL; /* the rings are their communicators' (freed with them, or by then) */
     mpp_batch_pool_free(&pool);
     free(terms);
     free(fallback_buffer);

@@ -79,6 +79,7 @@ static inline int mpp_ws_due_locked(void)
 struct mpp_coll_ring {
     mpp_instances_t instances;
     uint64_t batches;
+    struct mpp_coll_ring *prev, *next; /* every ring, for the horizon (hooks.c) */
 };
 
 /* The correctness checks' rows of the instance of call c just begun, and
