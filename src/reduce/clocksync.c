@@ -53,10 +53,6 @@ static void serve_child(MPI_Comm comm, int child, int64_t host, int rank, const 
     for (;;) {
         int64_t ping[PING_LEN], pong[PONG_LEN];
         PMPI_Recv(ping, PING_LEN, MPI_INT64_T, child, TAG_PING, comm, MPI_STATUS_IGNORE);
-        if (delay > 0) { /* the clock read late: the child's midpoint is off by half the wait */
-            struct timespec ts = {(time_t)delay, (long)((delay - (double)(time_t)delay) * 1e9)};
-            nanosleep(&ts, NULL);
-        }
         pong[0] = (int64_t)mpp_now();
         pong[1] = -1;
         pong[2] = MPP_APART_STAYED;
@@ -67,6 +63,15 @@ static void serve_child(MPI_Comm comm, int child, int64_t host, int rank, const 
             if (ask & MPP_APART_LEAVE)
                 pong[2] = mpp_apart_answer(&pin, (int)ping[2], rank);
             pong[1] = mpp_apart_cpu();
+        }
+        if (delay > 0 && !pong[4]) {
+            /* the clock read before the wait: the child takes it for the
+             * midpoint of a round trip the wait lengthened, so its offset
+             * comes out half the wait too small and its events that much
+             * early (a late sender's Real sync too small: the direction
+             * the cap at the receive's duration does not hide) */
+            struct timespec ts = {(time_t)delay, (long)((delay - (double)(time_t)delay) * 1e9)};
+            nanosleep(&ts, NULL);
         }
         PMPI_Send(pong, PONG_LEN, MPI_INT64_T, child, TAG_PING, comm);
         if (!(ping[1] & 1) || pong[4])

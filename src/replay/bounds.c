@@ -46,7 +46,8 @@ static void shift(rp_trace_t *t, const int64_t *d)
             continue;
         int64_t by = d[loc->process];
         for (size_t c = 0; c < loc->ncalls; c++)
-            loc->calls[c].enter = moved(loc->calls[c].enter, by), loc->calls[c].leave = moved(loc->calls[c].leave, by);
+            loc->calls[c].enter = moved(loc->calls[c].enter, by),
+            loc->calls[c].leave = moved(loc->calls[c].leave, by);
         for (size_t m = 0; m < loc->nmarks; m++)
             loc->marks[m].time = moved(loc->marks[m].time, by);
         if (loc->events)
