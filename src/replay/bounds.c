@@ -35,8 +35,6 @@ static void uncertainties(const rp_trace_t *t, int64_t *u)
     }
 }
 
-static int64_t moved(int64_t time, int64_t d) { return time + d; }
-
 /* Every time of process p's locations and messages this reader holds. */
 static void shift(rp_trace_t *t, const int64_t *d)
 {
@@ -45,34 +43,37 @@ static void shift(rp_trace_t *t, const int64_t *d)
         if (loc->process < 0 || loc->process >= t->nprocesses || !d[loc->process])
             continue;
         int64_t by = d[loc->process];
-        for (size_t c = 0; c < loc->ncalls; c++)
-            loc->calls[c].enter = moved(loc->calls[c].enter, by),
-            loc->calls[c].leave = moved(loc->calls[c].leave, by);
+        for (size_t c = 0; c < loc->ncalls; c++) {
+            loc->calls[c].enter += by;
+            loc->calls[c].leave += by;
+        }
         for (size_t m = 0; m < loc->nmarks; m++)
-            loc->marks[m].time = moved(loc->marks[m].time, by);
-        if (loc->events)
-            loc->first = moved(loc->first, by), loc->last = moved(loc->last, by);
+            loc->marks[m].time += by;
+        if (loc->events) {
+            loc->first += by;
+            loc->last += by;
+        }
         if (loc->init_leave >= 0) /* (-1: not traced) */
-            loc->init_leave = moved(loc->init_leave, by);
+            loc->init_leave += by;
         if (loc->finalize_enter >= 0)
-            loc->finalize_enter = moved(loc->finalize_enter, by);
+            loc->finalize_enter += by;
     }
     /* the sends: those of other shares too (their senders' shifts are
      * every share's, the bounds being gathered) */
     for (size_t s = 0; s < t->nsends; s++) {
         int p = t->locations[t->sends[s].location].process;
         if (p >= 0 && p < t->nprocesses)
-            t->sends[s].posted = moved(t->sends[s].posted, d[p]);
+            t->sends[s].posted += d[p];
     }
     for (size_t r = 0; r < t->nrecvs; r++) {
         int p = t->locations[t->recvs[r].location].process;
         if (p >= 0 && p < t->nprocesses)
-            t->recvs[r].posted = moved(t->recvs[r].posted, d[p]);
+            t->recvs[r].posted += d[p];
     }
     for (size_t r = 0; r < t->npending; r++) {
         int p = t->pending[r].process;
         if (p >= 0 && p < t->nprocesses)
-            t->pending[r].posted = moved(t->pending[r].posted, d[p]);
+            t->pending[r].posted += d[p];
     }
 }
 
