@@ -88,7 +88,8 @@ static void iso8601(uint64_t ns, char *out, size_t size)
         snprintf(out, size, "1970-01-01T00:00:00Z");
 }
 
-static void describe_run(const rp_trace_t *t, const rp_totals_t *all, int analyzers, mpp_run_info_t *run)
+static void describe_run(const rp_trace_t *t, const rp_totals_t *all, const rp_bounds_t *bounds, int analyzers,
+                         mpp_run_info_t *run)
 {
     memset(run, 0, sizeof *run);
     snprintf(run->program, sizeof run->program, "n/a (not in the trace)");
@@ -131,9 +132,15 @@ static void describe_run(const rp_trace_t *t, const rp_totals_t *all, int analyz
             "%.3g s at the last (rank %lld's)",
             (long long)all->drifting, (long long)all->offsets, (double)all->uncertain[0] * tick,
             (long long)all->uncertain_rank[0], (double)all->uncertain[1] * tick, (long long)all->uncertain_rank[1]);
+    char bounded[160] = "";
+    if (bounds->moved)
+        snprintf(bounded, sizeof bounded,
+                 "; the trace's messages bounded %d processes' offsets (largest shift %.3g s, rank %d's)",
+                 bounds->moved, (double)bounds->largest * tick, bounds->largest_rank);
     snprintf(run->clock, sizeof run->clock,
-             "the trace's timestamps, resolution %.3g s; %s; every wait state exact from the events (no threshold)",
-             tick, offsets);
+             "the trace's timestamps, resolution %.3g s; %s%s; every wait state exact from the events (no "
+             "threshold)",
+             tick, offsets, bounded);
     snprintf(run->waitstates, sizeof run->waitstates,
              "real sync (late senders) and potential sync / time variation (collectives), exact from the trace's "
              "events; %llu messages paired of %llu sent, %llu collective calls",
@@ -241,8 +248,23 @@ static mpp_reduced_t *reduce_share(const rp_trace_t *t, int first, int end, cons
 }
 
 /* The Warnings of the analysis, on rank 0. */
-static void warn_totals(const rp_trace_t *t, const rp_totals_t *all)
+static void warn_totals(const rp_trace_t *t, const rp_totals_t *all, const rp_bounds_t *bounds)
 {
+    double tick = 1.0 / (double)t->resolution;
+    if (bounds->beyond)
+        mpp_warn("Clock alignment: the trace's messages moved %d processes' clocks by more than their offsets' "
+                 "stated uncertainty (rank %d's by %.3g s, its offsets uncertain by %.3g s): a receive ended before "
+                 "its send began by the measured offsets, which were wrong by that much; the wait states use the "
+                 "shifted timestamps",
+                 bounds->beyond, bounds->beyond_rank, (double)bounds->beyond_shift * tick,
+                 (double)bounds->beyond_u * tick);
+    if (bounds->contradictory)
+        mpp_warn("Clock alignment: the trace's messages contradict each other as bounds on the clocks (receives "
+                 "ending before their sends began both ways, or between processes of one exact clock): no clock "
+                 "was shifted by them, and the wait states use the measured offsets alone");
+    if (bounds->failed)
+        mpp_warn("Clock alignment: out of memory for the bounds the trace's messages put on the clocks: none was "
+                 "applied, the wait states use the measured offsets alone");
     const char *consequence = "a drift smaller than a location's offsets' uncertainty is not applied: its offset is "
                               "one constant, the measurements weighted by 1/u^2";
     mpp_clock_uncertain_warning("MPI_Init", (double)all->uncertain[0] / (double)t->resolution,
@@ -299,12 +321,13 @@ static void warn_findings(const rp_trace_t *t)
  * is said of it; 0 when written.  size: the analyzing processes (0: one,
  * without MPI). */
 static int write_protocol(mpp_reduced_t *rd, const char *archive, const char *output, long format, int quiet,
-                          const mpp_config_t *config, const rp_trace_t *trace, const rp_totals_t *all, int size)
+                          const mpp_config_t *config, const rp_trace_t *trace, const rp_totals_t *all,
+                          const rp_bounds_t *bounds, int size)
 {
     mark_waits(rd);
     mpp_run_info_t run;
-    describe_run(trace, all, size ? size : 1, &run);
-    warn_totals(trace, all);
+    describe_run(trace, all, bounds, size ? size : 1, &run);
+    warn_totals(trace, all, bounds);
     warn_findings(trace);
     char path[4096];
     if (output)
@@ -368,6 +391,10 @@ static int analyze(const char *archive, const char *output, long format, int qui
             return 1;
         }
     }
+    /* the clocks corrected by the messages before any wait is computed
+     * (no memory, or contradictory bounds: the measured offsets alone) */
+    rp_bounds_t bounds;
+    rp_clock_bounds(&trace, mpi ? rp_mpi_gather_bounds : NULL, mpi, &bounds);
     /* (no memory: the waits said unmatched) */
     (void)rp_waits(&trace, mpi ? rp_mpi_combine : NULL, mpi, (int)config.number[MPP_CFG_MAX_INTERVALS],
                    (int)config.number[MPP_CFG_MAX_NESTING]);
@@ -380,7 +407,7 @@ static int analyze(const char *archive, const char *output, long format, int qui
     mpp_reduced_t *rd = failed ? NULL : reduce_share(&trace, first, end, &config, mpi, &failed);
     int rc = failed;
     if (rd) { /* rank 0 */
-        rc = write_protocol(rd, archive, output, format, quiet, &config, &trace, &all, mpi ? size : 0);
+        rc = write_protocol(rd, archive, output, format, quiet, &config, &trace, &all, &bounds, mpi ? size : 0);
         mpp_reduced_free(rd);
     }
     if (mpi && rp_mpi_any(mpi, rc))

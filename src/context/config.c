@@ -214,7 +214,8 @@ static void quote_value(const char *v, char *out, size_t n)
     out[j] = '\0';
 }
 
-/* A number of seconds within an hour either way (MPIPROF_TEST_CLOCK_SKEW). */
+/* A number of seconds within an hour either way (MPIPROF_TEST_CLOCK_SKEW,
+ * MPIPROF_TEST_CLOCK_PONG_DELAY). */
 static int valid_seconds(const char *value)
 {
     char *end;
@@ -253,6 +254,8 @@ static int parse_one(const mpp_var_info_t *var, const char *value, long *number)
             return valid_event_list(value) ? 0 : -1;
         if (var == &mpp_vars[MPP_CFG_TEST_CLOCK_SKEW])
             return valid_seconds(value) ? 0 : -1;
+        if (var == &mpp_vars[MPP_CFG_TEST_CLOCK_PONG_DELAY]) /* a wait: never negative */
+            return valid_seconds(value) && strtod(value, NULL) >= 0 ? 0 : -1;
         return 0;
     }
     return -1;

@@ -1,7 +1,13 @@
 #include "reduce/clocksync.h"
+
+#include <stdlib.h>
+#include <time.h>
+
 #include "accumulate/waitstates/waitstates.h"
 #include "context/clock.h"
+#include "context/config.h"
 #include "reduce/apart.h"
+#include "util/warnings.h"
 
 enum { TAG_PING = 7101, TAG_RESULT = 7102 };
 
@@ -20,11 +26,30 @@ static int64_t host_hash(const char *host)
     return (int64_t)(h >> 1);
 }
 
+/* MPIPROF_TEST_CLOCK_PONG_DELAY in seconds (0: none): a slow reply to
+ * every ping, which biases the child's offset by about half of it (a test
+ * of the analyzer's bounds from messages, mpiprof-analyze(1)).  Read only
+ * by a library with the test hooks: elsewhere a warning, once. */
+static double pong_delay(void)
+{
+    const char *text = mpp_config.text[MPP_CFG_TEST_CLOCK_PONG_DELAY];
+    double s = text && *text ? strtod(text, NULL) : 0;
+#ifndef MPP_TEST_HOOKS
+    static int warned;
+    if (s != 0 && !warned++)
+        mpp_warn("MPIPROF_TEST_CLOCK_PONG_DELAY has no effect: the library was not configured with "
+                 "--enable-test-hooks");
+    s = 0;
+#endif
+    return s > 0 ? s : 0;
+}
+
 /* The parent answers each ping with its clock until the child says it has
  * enough, then sends its own alignment to the child. */
 static void serve_child(MPI_Comm comm, int child, int64_t host, int rank, const mpp_clock_alignment_t *mine)
 {
     mpp_apart_t pin = {0};
+    double delay = pong_delay();
     for (;;) {
         int64_t ping[PING_LEN], pong[PONG_LEN];
         PMPI_Recv(ping, PING_LEN, MPI_INT64_T, child, TAG_PING, comm, MPI_STATUS_IGNORE);
@@ -38,6 +63,15 @@ static void serve_child(MPI_Comm comm, int child, int64_t host, int rank, const 
             if (ask & MPP_APART_LEAVE)
                 pong[2] = mpp_apart_answer(&pin, (int)ping[2], rank);
             pong[1] = mpp_apart_cpu();
+        }
+        if (delay > 0 && !pong[4]) {
+            /* the clock read before the wait: the child takes it for the
+             * midpoint of a round trip the wait lengthened, so its offset
+             * comes out half the wait too small and its events that much
+             * early (a late sender's Real sync too small: the direction
+             * the cap at the receive's duration does not hide) */
+            struct timespec ts = {(time_t)delay, (long)((delay - (double)(time_t)delay) * 1e9)};
+            nanosleep(&ts, NULL);
         }
         PMPI_Send(pong, PONG_LEN, MPI_INT64_T, child, TAG_PING, comm);
         if (!(ping[1] & 1) || pong[4])

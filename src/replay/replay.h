@@ -250,6 +250,37 @@ void rp_totals(const rp_trace_t *t, uint64_t sends, rp_totals_t *out);
  * other shares' members.  0, or -1 (memory ran out, here or elsewhere:
  * no collective wait was counted). */
 int rp_waits(rp_trace_t *t, rp_combine_fn combine, void *ctx, int max_intervals, int max_nesting);
+/* The bounds this reader's messages put on the clocks (mpp_clock_bound_t,
+ * mpiprof-analyze(1)): the pairs of rp_waits' pairing (the sends in
+ * t->sends: every one alone, those to this share's receivers under
+ * mpiexec), one per ordered pair of processes (from: the sender's rank
+ * index, to: the receiver's).  *out to be freed; 0, or -1 (memory). */
+int rp_message_bounds(rp_trace_t *t, mpp_clock_bound_t **out, size_t *n);
+
+/* What the messages' bounds did to the clocks (rp_clock_bounds). */
+typedef struct {
+    int moved;            /* processes whose timestamps were shifted */
+    int64_t largest;      /* the largest shift, in ticks (its magnitude) */
+    int largest_rank;     /* whose */
+    int beyond;           /* processes shifted by more than their offsets' stated uncertainty */
+    int64_t beyond_shift; /* the largest such shift and that process's uncertainty (ticks) */
+    int64_t beyond_u;
+    int beyond_rank;
+    int contradictory; /* the bounds contradict each other: nothing applied */
+    int failed;        /* memory ran out (anywhere): nothing applied */
+} rp_bounds_t;
+/* Under mpiexec: the bounds of every share to every share (*b replaced,
+ * freed by the caller) and, per process, the largest uncertainty of its
+ * offsets (ticks; -1: exact or none), each share's own filled in, the
+ * others -1.  0, or -1 when memory ran out anywhere. */
+typedef int (*rp_gather_bounds_fn)(mpp_clock_bound_t **b, size_t *n, int64_t *uncertainty, int failed, void *ctx);
+/* The clocks corrected by the messages' bounds: each process whose
+ * offsets are uncertain (deviation > 0) shifted as mpp_clock_bounds says,
+ * every time the reader holds of its locations (calls, marks, messages,
+ * pending receives) moved by its shift, before rp_waits.  `gather` NULL:
+ * one reader. */
+void rp_clock_bounds(rp_trace_t *t, rp_gather_bounds_fn gather, void *ctx, rp_bounds_t *out);
+
 /* The interval stage of process p from its marks alone (the ends that
  * bound its collective windows, intervals.h), as rp_profile makes it: 0,
  * or -1 when memory ran out. */

@@ -41,6 +41,11 @@ void rp_mpi_share_text(const rp_mpi_t *m, char *text, size_t size, int root);
  * from every share afterwards.  Collective; 0, or -1 when memory ran out
  * anywhere. */
 int rp_mpi_gather_sends(const rp_mpi_t *m, rp_trace_t *t);
+/* rp_gather_bounds_fn: ctx is the rp_mpi_t.  Each share's bounds (its
+ * receivers') to every share, one MPI_Allgatherv, and each process's
+ * uncertainty from its share, one MPI_Allreduce: every share then finds
+ * the same shifts. */
+int rp_mpi_gather_bounds(mpp_clock_bound_t **b, size_t *n, int64_t *uncertainty, int failed, void *ctx);
 /* rp_combine_fn: ctx is the rp_mpi_t.  Each instance goes to a home
  * process (a hash of communicator and number), which combines what every
  * share says of it and answers. */

@@ -247,3 +247,32 @@ void rp_mpi_totals(const rp_mpi_t *m, rp_totals_t *t)
     if (first >= 0)
         rp_mpi_share_text(m, t->incomplete_why, sizeof t->incomplete_why, first);
 }
+
+int rp_mpi_gather_bounds(mpp_clock_bound_t **b, size_t *n, int64_t *uncertainty, int failed, void *ctx)
+{
+    const rp_mpi_t *m = ctx;
+    if (rp_mpi_any(m, failed || *n * sizeof **b > INT_MAX))
+        return -1;
+    int mine = (int)(*n * sizeof **b), *counts = malloc((size_t)m->size * 2 * sizeof *counts);
+    if (rp_mpi_any(m, !counts)) {
+        free(counts);
+        return -1;
+    }
+    int *displs = counts + m->size;
+    PMPI_Allgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, m->comm);
+    long long total = 0;
+    for (int p = 0; p < m->size; p++)
+        displs[p] = (int)(total < INT_MAX ? total : 0), total += counts[p];
+    mpp_clock_bound_t *all = total > INT_MAX ? NULL : malloc(total ? (size_t)total : 1);
+    if (rp_mpi_any(m, !all)) {
+        free(counts), free(all);
+        return -1;
+    }
+    PMPI_Allgatherv(*b, mine, MPI_BYTE, all, counts, displs, MPI_BYTE, m->comm);
+    /* each process's offsets are read by its share alone (-1 elsewhere) */
+    PMPI_Allreduce(MPI_IN_PLACE, uncertainty, m->nprocesses, MPI_INT64_T, MPI_MAX, m->comm);
+    free(counts), free(*b);
+    *b = all;
+    *n = (size_t)total / sizeof *all;
+    return 0;
+}

@@ -122,6 +122,56 @@ static void real_sync(rp_trace_t *t)
         }
 }
 
+/* The bounds the messages put on their processes' clocks (replay.h):
+ * paired as real_sync pairs them, one per ordered pair of processes, the
+ * largest (send entry - completing call's exit) of their messages. */
+static int by_pair(const void *x, const void *y)
+{
+    const mpp_clock_bound_t *a = x, *b = y;
+    CMP(a->from, b->from);
+    CMP(a->to, b->to);
+    return 0;
+}
+
+int rp_message_bounds(rp_trace_t *t, mpp_clock_bound_t **out, size_t *nout)
+{
+    sorting = t;
+    if (t->nsends > 1)
+        qsort(t->sends, t->nsends, sizeof *t->sends, sends_by_channel);
+    if (t->nrecvs > 1)
+        qsort(t->recvs, t->nrecvs, sizeof *t->recvs, recvs_by_channel);
+    size_t room = t->nsends < t->nrecvs ? t->nsends : t->nrecvs, n = 0;
+    mpp_clock_bound_t *b = malloc((room ? room : 1) * sizeof *b);
+    if (!b)
+        return -1;
+    for (size_t s = 0, r = 0; s < t->nsends && r < t->nrecvs;) {
+        int order = channel_order(&t->sends[s], &t->recvs[r]);
+        if (order) {
+            s += order<0, r += order> 0;
+            continue;
+        }
+        const rp_message_t *send = &t->sends[s++], *recv = &t->recvs[r++];
+        int from = sender_of(send, 1), to = receiver_of(recv, 0);
+        if (from == to || from < 0 || to < 0)
+            continue; /* one clock */
+        b[n++] = (mpp_clock_bound_t){from, to, send->posted - t->locations[recv->location].calls[recv->call].leave};
+    }
+    if (n > 1)
+        qsort(b, n, sizeof *b, by_pair);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k && !by_pair(&b[k - 1], &b[i])) {
+            if (b[i].v > b[k - 1].v)
+                b[k - 1].v = b[i].v;
+        } else {
+            b[k++] = b[i];
+        }
+    }
+    *out = b;
+    *nout = k;
+    return 0;
+}
+
 /* A collective instance of one member: its place on its communicator. */
 typedef struct {
     const rp_collective_t *c;

@@ -257,12 +257,15 @@ EXTRA_DIST += \
 	tests/mpi/model/model_pingpong.c
 
 # clock alignment: one host's shared clock, two hosts (a skewed clock, a
-# disturbed alignment at MPI_Finalize)
+# disturbed alignment at MPI_Finalize), offsets the trace's messages bound
 MPI_TESTS += \
 	tests/mpi/clock/test_clock_shared.sh \
-	tests/mpi/clock/test_clock_two_hosts.sh
+	tests/mpi/clock/test_clock_two_hosts.sh \
+	tests/mpi/clock/test_clock_bounds.sh
 EXTRA_DIST += \
+	tests/mpi/clock/check_bounds.py \
 	tests/mpi/clock/check_clock.py \
+	tests/mpi/clock/clock_bounds.c \
 	tests/mpi/clock/clock_late_sender.c
 
 # --- faults/: processes that end early: crashes, signals, MPI_Abort, exit; their

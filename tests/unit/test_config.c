@@ -112,13 +112,14 @@ START_TEST(test_config_defaults)
     mpp_config_t cfg;
     memset(&cfg, 0x5a, sizeof cfg);
     mpp_config_parse(&cfg, null_getenv);
-    ck_assert_int_eq(MPP_NVARS, 24); /* a new variable needs its default tested here */
+    ck_assert_int_eq(MPP_NVARS, 25); /* a new variable needs its default tested here */
     for (int i = 0; i < MPP_NVARS; i++) {
         ck_assert_int_eq(cfg.is_default[i], 1);
         ck_assert_str_eq(cfg.text[i], mpp_vars[i].default_value);
     }
     ck_assert_str_eq(cfg.text[MPP_CFG_OUTPUT], "%p.%np.%u.prof");
-    ck_assert_str_eq(cfg.text[MPP_CFG_TEST_CLOCK_SKEW], "0"); /* no skew */
+    ck_assert_str_eq(cfg.text[MPP_CFG_TEST_CLOCK_SKEW], "0");       /* no skew */
+    ck_assert_str_eq(cfg.text[MPP_CFG_TEST_CLOCK_PONG_DELAY], "0"); /* no slow reply */
     ck_assert_int_eq(cfg.number[MPP_CFG_OUTPUT], 0);
     ck_assert_str_eq(cfg.text[MPP_CFG_FORMAT], "text");
     ck_assert_int_eq(cfg.number[MPP_CFG_FORMAT], MPP_FORMAT_TEXT);
@@ -449,6 +450,11 @@ START_TEST(test_config_bad_string)
     expect_rejected(MPP_CFG_PAPI_EVENTS, "PAPI_TOT_INS PAPI_TOT_CYC", "PAPI_TOT_INS PAPI_TOT_CYC");
     expect_rejected(MPP_CFG_PAPI_EVENTS, "PAPI_TOT_INS;rm", "PAPI_TOT_INS;rm");
     expect_rejected(MPP_CFG_PAPI_EVENTS, "PAPI_TOT_INS\n", "PAPI_TOT_INS?");
+    /* seconds: a wait is never negative, nor beyond an hour */
+    expect_rejected(MPP_CFG_TEST_CLOCK_PONG_DELAY, "-0.01", "-0.01");
+    expect_rejected(MPP_CFG_TEST_CLOCK_PONG_DELAY, "3601", "3601");
+    expect_rejected(MPP_CFG_TEST_CLOCK_PONG_DELAY, "10ms", "10ms");
+    expect_rejected(MPP_CFG_TEST_CLOCK_SKEW, "-3601", "-3601");
 }
 END_TEST
 

@@ -376,6 +376,49 @@ START_TEST(test_clock_offset_constant)
 }
 END_TEST
 
+/* The shifts the messages' bounds give (mpp_clock_bounds): rank 0 exact. */
+START_TEST(test_clock_bounds)
+{
+    int64_t d[4];
+    int movable[4] = {0, 1, 1, 0};
+    /* nothing violated: nothing moves */
+    mpp_clock_bound_t calm[] = {{0, 1, -50}, {1, 0, -40}};
+    ck_assert_int_eq(mpp_clock_bounds(2, movable, calm, 2, d), 0);
+    ck_assert(d[0] == 0 && d[1] == 0);
+    /* 1's clock reads early: its receives end before 0's sends began
+     * (by 300 at most); moved later by that, its sends keep slack */
+    mpp_clock_bound_t early[] = {{0, 1, 300}, {0, 1, 120}, {1, 0, -900}};
+    ck_assert_int_eq(mpp_clock_bounds(2, movable, early, 3, d), 0);
+    ck_assert(d[0] == 0 && d[1] == 300);
+    /* 1's clock reads late: its sends began after 0's receives ended,
+     * moved earlier just that far */
+    mpp_clock_bound_t late[] = {{1, 0, 250}, {0, 1, -1000}};
+    ck_assert_int_eq(mpp_clock_bounds(2, movable, late, 2, d), 0);
+    ck_assert(d[0] == 0 && d[1] == -250);
+    /* a chain through two movable clocks: 2 bounded by 1 after 1 moved */
+    mpp_clock_bound_t chain[] = {{1, 2, 10}, {0, 1, 100}, {2, 1, -500}, {1, 0, -500}, {2, 0, -500}};
+    ck_assert_int_eq(mpp_clock_bounds(3, movable, chain, 5, d), 0);
+    ck_assert(d[0] == 0 && d[1] == 100 && d[2] == 110);
+    /* the slack of one direction limits nothing it does not need: the
+     * least shift is taken, not one that uses the slack up */
+    mpp_clock_bound_t slack[] = {{0, 1, 100}, {1, 0, -100}};
+    ck_assert_int_eq(mpp_clock_bounds(2, movable, slack, 2, d), 0);
+    ck_assert(d[1] == 100);
+    /* contradictions: both directions violated (a positive cycle), two
+     * exact clocks that disagree; nothing is applied */
+    mpp_clock_bound_t cycle[] = {{0, 1, 100}, {1, 0, 50}};
+    ck_assert_int_eq(mpp_clock_bounds(2, movable, cycle, 2, d), -1);
+    ck_assert(d[0] == 0 && d[1] == 0);
+    mpp_clock_bound_t exact[] = {{0, 3, 10}};
+    ck_assert_int_eq(mpp_clock_bounds(4, movable, exact, 1, d), -1);
+    ck_assert(d[3] == 0);
+    /* a movable pair with no exact clock bound to it: the later one moves */
+    mpp_clock_bound_t apart[] = {{1, 2, 70}};
+    ck_assert_int_eq(mpp_clock_bounds(3, movable, apart, 1, d), 0);
+    ck_assert(d[1] == 0 && d[2] == 70);
+}
+END_TEST
+
 /* Collective instances: batches cut at the same instance counts on every
  * member, one batch of lag, exits filled in until their batch is taken. */
 START_TEST(test_instances_batches)
@@ -635,6 +678,7 @@ Suite *waitstates_suite(void)
     tcase_add_test(tc, test_clock_offset_estimate);
     tcase_add_test(tc, test_clock_init_error);
     tcase_add_test(tc, test_clock_offset_constant);
+    tcase_add_test(tc, test_clock_bounds);
     tcase_add_test(tc, test_handlemap);
     tcase_add_test(tc, test_handlemap_remove_value);
     suite_add_tcase(s, tc);

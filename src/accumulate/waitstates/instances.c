@@ -259,6 +259,51 @@ int mpp_clock_offset_constant(const int64_t *offset, const double *u, int n, int
     return 1;
 }
 
+/* "No path" in the relaxations: far below any sum of real bounds, so that
+ * adding a bound to it cannot wrap. */
+#define NO_PATH (INT64_MIN / 4)
+
+int mpp_clock_bounds(int n, const int *movable, const mpp_clock_bound_t *b, size_t nb, int64_t *d)
+{
+    /* g[p]: the longest path from p to an exact clock, so d[p] <= -g[p]
+     * (NO_PATH: nothing bounds p from above) */
+    int64_t *g = malloc((size_t)(n > 0 ? n : 1) * sizeof *g);
+    for (int p = 0; p < n; p++)
+        d[p] = 0;
+    if (!g)
+        return -2;
+    int ok = 1, changed = 1;
+    for (int p = 0; p < n; p++)
+        g[p] = movable[p] ? NO_PATH : 0;
+    for (int round = 0; ok && changed && round <= n; round++) {
+        changed = 0;
+        for (size_t i = 0; i < nb; i++)
+            if (g[b[i].to] != NO_PATH && g[b[i].to] + b[i].v > g[b[i].from])
+                g[b[i].from] = g[b[i].to] + b[i].v, changed = 1;
+    }
+    ok = ok && !changed;
+    for (int p = 0; ok && p < n; p++)
+        ok = movable[p] || g[p] <= 0; /* an exact clock bounded later than another exact one */
+    /* the least solution above the floors min(0, -g): a process with no
+     * bound pulling it earlier stays at 0 unless pushed later */
+    for (int p = 0; ok && p < n; p++)
+        d[p] = movable[p] && g[p] > 0 ? -g[p] : 0;
+    changed = 1;
+    for (int round = 0; ok && changed && round <= n; round++) {
+        changed = 0;
+        for (size_t i = 0; ok && i < nb; i++)
+            if (d[b[i].from] + b[i].v > d[b[i].to]) {
+                ok = movable[b[i].to] != 0;
+                d[b[i].to] = d[b[i].from] + b[i].v, changed = 1;
+            }
+    }
+    ok = ok && !changed;
+    free(g);
+    for (int p = 0; !ok && p < n; p++)
+        d[p] = 0;
+    return ok ? 0 : -1;
+}
+
 void mpp_clock_uncertain_warning(const char *when, double seconds, int rank, const char *consequence)
 {
     if (seconds <= MPP_WAIT_FINE)

@@ -362,6 +362,29 @@ int64_t mpp_clock_init_error(int64_t init, int64_t u_init, int64_t fin, int64_t 
  * Otherwise 0: the clocks drift, and the offsets are interpolated. */
 int mpp_clock_offset_constant(const int64_t *offset, const double *u, int n, int64_t *constant);
 
+/* A bound the messages of a trace put on two processes' clocks
+ * (mpiprof-analyze(1)): a receive cannot complete before its send began,
+ * so with shifts d (ticks added to every timestamp of a process),
+ * d[to] - d[from] >= v, where v is the largest (send's entry on `from` -
+ * completing call's exit on `to`) over their messages: positive, the
+ * aligned clocks contradict the messages; negative, the slack the
+ * shifts must not use up. */
+typedef struct {
+    int32_t from, to;
+    int64_t v;
+} mpp_clock_bound_t;
+
+/* The shifts of n processes (movable[p] 0: its clock is exact, d[p] = 0)
+ * that satisfy every bound, each as near 0 as the others allow: the least
+ * solution of the difference constraints above the floors min(0, the
+ * largest shift each may take), so that a process is moved later just as
+ * far as its incoming messages demand, or earlier just as far as its
+ * outgoing ones demand (longest paths by Bellman-Ford relaxation, at most
+ * n + 1 rounds each).  0 and *d (all 0 when no bound is violated); -1
+ * when the bounds contradict each other (a positive cycle, or an exact
+ * clock that would have to move), -2 when memory ran out: d all 0. */
+int mpp_clock_bounds(int n, const int *movable, const mpp_clock_bound_t *b, size_t nb, int64_t *d);
+
 /* The warning, in both modes, of an alignment uncertain by more than
  * MPP_WAIT_FINE: `when` (MPI_Init, MPI_Finalize), how much (seconds), on
  * which rank, and what it means for the results (`consequence`).
