@@ -19,7 +19,7 @@
 #              MPIPROF_CI_FULL=1: all) on MPICH with
 #              AddressSanitizer and UndefinedBehaviorSanitizer (configure
 #              --enable-sanitizers; --enable-test-hooks too, for the clock
-#              tests' skewed clock), out of tree in build-sanitizers/ from a
+#              tests' skewed clock and delayed replies), out of tree in build-sanitizers/ from a
 #              make distdir copy.  MPICH only: what the sanitizers see is the
 #              profiler's code, the same on both families.
 #
@@ -177,7 +177,7 @@ sanitizer_tests="tests/unit/check_units
     tests/mpi/sessions/test_sessions.sh tests/mpi/context/test_counters_sde.sh
     tests/mpi/context/test_fuzz_config.sh tests/mpi/fortran/test_fortran_f08.sh
     tests/mpi/compare/test_compare.sh tests/view/test_view_refuse.sh
-    tests/mpi/clock/test_clock_two_hosts.sh"
+    tests/mpi/clock/test_clock_two_hosts.sh tests/mpi/clock/test_clock_bounds.sh"
 full=${MPIPROF_CI_FULL:-0}
 summary=""
 status=0
