@@ -146,8 +146,12 @@ int rp_message_bounds(rp_trace_t *t, mpp_clock_bound_t **out, size_t *nout)
         return -1;
     for (size_t s = 0, r = 0; s < t->nsends && r < t->nrecvs;) {
         int order = channel_order(&t->sends[s], &t->recvs[r]);
-        if (order) {
-            s += order<0, r += order> 0;
+        if (order < 0) { /* a send nobody received, a receive of no send here */
+            s++;
+            continue;
+        }
+        if (order > 0) {
+            r++;
             continue;
         }
         const rp_message_t *send = &t->sends[s++], *recv = &t->recvs[r++];

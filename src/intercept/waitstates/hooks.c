@@ -157,13 +157,20 @@ struct applying {
     unsigned char *fine;
 };
 
+/* The wait an instance's window counts in: Potential sync or (variation)
+ * Time variation, its fine part when the difference was below the
+ * threshold (fine: the instance's MPP_FINE_* flags). */
+static int wait_of(unsigned char fine, int variation)
+{
+    int which = variation ? MPP_WAIT_VARIATION : MPP_WAIT_POTSYNC;
+    return which + (fine & (variation ? MPP_FINE_VARIATION : MPP_FINE_POTSYNC) ? MPP_WAIT_FINE_PART : 0);
+}
+
 static uint64_t window_owner(void *ctx, int j, int variation)
 {
     struct applying *a = ctx;
-    int which = variation ? MPP_WAIT_VARIATION : MPP_WAIT_POTSYNC;
-    if (a->fine[j] & (variation ? MPP_FINE_VARIATION : MPP_FINE_POTSYNC))
-        which += MPP_WAIT_FINE_PART;
-    return mpp_ws_owner_tag(&a->b->origins[j], which, variation ? &a->variation[j] : &a->potsync[j]);
+    return mpp_ws_owner_tag(&a->b->origins[j], wait_of(a->fine[j], variation),
+                            variation ? &a->variation[j] : &a->potsync[j]);
 }
 
 /* Ticks for one cell, summed while the windows are of its call. */
@@ -208,14 +215,10 @@ static void apply_batch(mpp_instance_batch_t *b)
     /* consecutive instances mostly share a call site: one addition each */
     credit_t credit[2] = {{NULL, 0, 0}, {NULL, 0, 0}};
     for (int j = 0; j < b->n; j++) {
-        /* a difference below `threshold`: the fine part */
         if (potsync[j] > 0)
-            credit_add(&credit[0], &b->origins[j],
-                       MPP_WAIT_POTSYNC + (fine_terms[j] & MPP_FINE_POTSYNC ? MPP_WAIT_FINE_PART : 0), potsync[j]);
+            credit_add(&credit[0], &b->origins[j], wait_of(fine_terms[j], 0), potsync[j]);
         if (variation[j] > 0) /* -1: some member did not know its exit */
-            credit_add(&credit[1], &b->origins[j],
-                       MPP_WAIT_VARIATION + (fine_terms[j] & MPP_FINE_VARIATION ? MPP_WAIT_FINE_PART : 0),
-                       variation[j]);
+            credit_add(&credit[1], &b->origins[j], wait_of(fine_terms[j], 1), variation[j]);
     }
     credit_add(&credit[0], NULL, 0, 0);
     credit_add(&credit[1], NULL, 0, 0);
