@@ -69,46 +69,66 @@ static int channel_order(const rp_message_t *send, const rp_message_t *recv)
     return 0;
 }
 
-static void real_sync(rp_trace_t *t)
+/* The sends and receives sorted by channel and paired in order (the n-th
+ * send of a channel with its n-th receive): fn for each pair, for each
+ * send no receive took (recv NULL) and each receive of no send (send
+ * NULL).  Real sync and the clocks' bounds pair alike. */
+typedef void (*pair_fn)(void *ctx, rp_trace_t *t, const rp_message_t *send, const rp_message_t *recv);
+
+static void each_pair(rp_trace_t *t, pair_fn fn, void *ctx)
 {
     sorting = t;
     if (t->nsends > 1) /* (no sends: NULL, which qsort may not take) */
         qsort(t->sends, t->nsends, sizeof *t->sends, sends_by_channel);
     if (t->nrecvs > 1)
         qsort(t->recvs, t->nrecvs, sizeof *t->recvs, recvs_by_channel);
-    /* the latest (send entry - receive entry) of each receiving call, kept
-     * in its wait[] until all its messages are paired */
+    for (size_t s = 0, r = 0; s < t->nsends || r < t->nrecvs;) {
+        int order = s == t->nsends ? 1 : r == t->nrecvs ? -1 : channel_order(&t->sends[s], &t->recvs[r]);
+        fn(ctx, t, order <= 0 ? &t->sends[s] : NULL, order >= 0 ? &t->recvs[r] : NULL);
+        s += order <= 0;
+        r += order >= 0;
+    }
+}
+
+struct leftovers {
+    const rp_message_t **left; /* the sends no receive took, for the checks (no memory: none checked) */
+    size_t n;
+};
+
+/* Real sync's pairing: the latest (send entry - receive entry) of each
+ * receiving call, kept in its wait[] until all its messages are paired. */
+static void latest_send(void *ctx, rp_trace_t *t, const rp_message_t *send, const rp_message_t *recv)
+{
+    struct leftovers *l = ctx;
+    if (!recv) {
+        if (l->left)
+            l->left[l->n++] = send;
+        t->unmatched_sends++;
+        return;
+    }
+    if (!send) {
+        t->unmatched_receives++;
+        return;
+    }
+    rp_check_pair(t, send, recv);
+    rp_call_t *call = &t->locations[recv->location].calls[recv->call];
+    if (recv->truncated || send->truncated) /* the dynamic mode's wait states do not count it */
+        return;
+    int64_t late = send->posted - call->enter;
+    if (late > call->wait[MPP_WAIT_REALSYNC])
+        call->wait[MPP_WAIT_REALSYNC] = late;
+}
+
+static void real_sync(rp_trace_t *t)
+{
     for (int l = 0; l < t->nlocations; l++)
         for (size_t c = 0; c < t->locations[l].ncalls; c++)
             t->locations[l].calls[c].wait[MPP_WAIT_REALSYNC] = INT64_MIN;
-    size_t s = 0, r = 0, nleft = 0;
-    /* the sends no receive took, for the checks (no memory: none checked) */
-    const rp_message_t **left = malloc((t->nsends ? t->nsends : 1) * sizeof *left);
-    while (s < t->nsends || r < t->nrecvs) {
-        int order = s == t->nsends ? 1 : r == t->nrecvs ? -1 : channel_order(&t->sends[s], &t->recvs[r]);
-        if (order < 0) {
-            if (left)
-                left[nleft++] = &t->sends[s];
-            t->unmatched_sends++, s++;
-        } else if (order > 0) {
-            t->unmatched_receives++, r++;
-        } else {
-            const rp_message_t *recv = &t->recvs[r];
-            rp_check_pair(t, &t->sends[s], recv);
-            rp_call_t *call = &t->locations[recv->location].calls[recv->call];
-            if (recv->truncated || t->sends[s].truncated) { /* the dynamic mode's wait states do not count it */
-                s++, r++;
-                continue;
-            }
-            int64_t late = t->sends[s].posted - call->enter;
-            if (late > call->wait[MPP_WAIT_REALSYNC])
-                call->wait[MPP_WAIT_REALSYNC] = late;
-            s++, r++;
-        }
-    }
-    if (left)
-        rp_check_leftovers(t, left, nleft);
-    free(left);
+    struct leftovers lo = {malloc((t->nsends ? t->nsends : 1) * sizeof *lo.left), 0};
+    each_pair(t, latest_send, &lo);
+    if (lo.left)
+        rp_check_leftovers(t, lo.left, lo.n);
+    free(lo.left);
     for (int l = 0; l < t->nlocations; l++)
         for (size_t c = 0; c < t->locations[l].ncalls; c++) {
             rp_call_t *call = &t->locations[l].calls[c];
@@ -133,33 +153,32 @@ static int by_pair(const void *x, const void *y)
     return 0;
 }
 
+struct bounds {
+    mpp_clock_bound_t *b;
+    size_t n;
+};
+
+static void bound_of(void *ctx, rp_trace_t *t, const rp_message_t *send, const rp_message_t *recv)
+{
+    struct bounds *bs = ctx;
+    if (!send || !recv)
+        return;
+    int from = sender_of(send, 1), to = receiver_of(recv, 0);
+    if (from == to || from < 0 || to < 0)
+        return; /* one clock */
+    bs->b[bs->n++] =
+        (mpp_clock_bound_t){from, to, send->posted - t->locations[recv->location].calls[recv->call].leave};
+}
+
 int rp_message_bounds(rp_trace_t *t, mpp_clock_bound_t **out, size_t *nout)
 {
-    sorting = t;
-    if (t->nsends > 1)
-        qsort(t->sends, t->nsends, sizeof *t->sends, sends_by_channel);
-    if (t->nrecvs > 1)
-        qsort(t->recvs, t->nrecvs, sizeof *t->recvs, recvs_by_channel);
-    size_t room = t->nsends < t->nrecvs ? t->nsends : t->nrecvs, n = 0;
-    mpp_clock_bound_t *b = malloc((room ? room : 1) * sizeof *b);
-    if (!b)
+    size_t room = t->nsends < t->nrecvs ? t->nsends : t->nrecvs;
+    struct bounds bs = {malloc((room ? room : 1) * sizeof *bs.b), 0};
+    if (!bs.b)
         return -1;
-    for (size_t s = 0, r = 0; s < t->nsends && r < t->nrecvs;) {
-        int order = channel_order(&t->sends[s], &t->recvs[r]);
-        if (order < 0) { /* a send nobody received, a receive of no send here */
-            s++;
-            continue;
-        }
-        if (order > 0) {
-            r++;
-            continue;
-        }
-        const rp_message_t *send = &t->sends[s++], *recv = &t->recvs[r++];
-        int from = sender_of(send, 1), to = receiver_of(recv, 0);
-        if (from == to || from < 0 || to < 0)
-            continue; /* one clock */
-        b[n++] = (mpp_clock_bound_t){from, to, send->posted - t->locations[recv->location].calls[recv->call].leave};
-    }
+    each_pair(t, bound_of, &bs);
+    mpp_clock_bound_t *b = bs.b;
+    size_t n = bs.n;
     if (n > 1)
         qsort(b, n, sizeof *b, by_pair);
     size_t k = 0;
