@@ -555,6 +555,27 @@ def sync_after(fn, sync_rules, view):
     return (["    if (MPP_UNLIKELY(mpp_ws_on) && %s) {" % view.ok] + ["        " + b for b in body] + ["    }"])
 
 
+def matrix_after(fn, sync_rules, view):
+    """The communication matrix's hook (matrix_hook.h) after a counted
+    point-to-point call that succeeded: sends (a persistent one's message
+    is not counted), blocking receives, nonblocking receives' postings."""
+    role = sync_role(fn, sync_rules)
+    v = view
+    if role == "send":
+        call = "mpp_matrix_send(&call, %s, %s);" % (v("comm"), v("dest"))
+    elif role == "recv":
+        call = "mpp_matrix_recv(&call, %s, %s);" % (v("comm"), v.status("status"))
+    elif role == "sendrecv" and "request" in fn.by_name:
+        call = "mpp_matrix_send(&call, %s, %s);" % (v("comm"), v("dest"))
+    elif role == "sendrecv":
+        call = "mpp_matrix_sendrecv(&call, %s, %s, %s);" % (v("comm"), v("dest"), v.status("status"))
+    elif role == "irecv" and "persistent" not in fn.actions:
+        call = "mpp_matrix_irecv(&call, %s, %s);" % (v("comm"), v("source"))
+    else:
+        return []
+    return ["    if (mpp_matrix_on && call.cell && %s)" % view.ok, "        " + call]
+
+
 def coll_args(fn, names, v):
     """A collective's arguments for the checks (mpp_chk_coll_t), read
     through view v."""
@@ -883,6 +904,7 @@ def wrapper(fn, bytes_rules, model_rules, sync_rules, names=frozenset()):
     if fn.ret == "int":  # (after the message checks: a truncation they report is no mpi-error)
         out.append("    if (MPP_CHECKS_ON(MPP_CHECK_BASIC) && ret != MPI_SUCCESS) mpp_check_mpi_error(&call, ret);")
     out += sync_after(fn, sync_rules, CView(fn))
+    out += matrix_after(fn, sync_rules, CView(fn))
     out += trace_after(fn, sync_rules, CView(fn), "MPP_USES_BYTES" in uses)
     out += ["    return ret;", "}", ""]
     return out
@@ -971,6 +993,7 @@ def f08_wrapper(fn, bytes_rules, model_rules, sync_rules, mine=None, real=None, 
     out += check_between(fn, sync_rules, names, view)
     out.append("    if (MPP_CHECKS_ON(MPP_CHECK_BASIC) && !mpp_f08_ok(ierror)) mpp_check_mpi_error(&call, *(int *)ierror);")
     out += sync_after(fn, sync_rules, view)
+    out += matrix_after(fn, sync_rules, view)
     out += trace_after(fn, sync_rules, view, "MPP_USES_BYTES" in uses)
     out += ["    return;" if call_real else "    return ret;", "}", ""]
     return out
@@ -1106,7 +1129,7 @@ def main():
     names = {f.name for f in functions}
     with open(outdir + "/mpi_wrappers.c", "w") as w:
         w.write(BANNER)
-        w.write('#include <string.h>\n\n#include "context/config.h"\n#include "intercept/check/argcheck.h"\n#include "intercept/check/collectives.h"\n#include "intercept/check/errors.h"\n#include "intercept/check/local.h"\n#include "intercept/check/messages.h"\n#include "intercept/check/run.h"\n#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
+        w.write('#include <string.h>\n\n#include "context/config.h"\n#include "intercept/check/argcheck.h"\n#include "intercept/check/collectives.h"\n#include "intercept/check/errors.h"\n#include "intercept/check/local.h"\n#include "intercept/check/messages.h"\n#include "intercept/check/run.h"\n#include "intercept/comms.h"\n#include "intercept/matrix_hook.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
         # Wrappers of deprecated functions call their PMPI_ (Open MPI marks them deprecated).
         w.write('#pragma GCC diagnostic ignored "-Wdeprecated-declarations"\n\n')
         for f in wrapped:
@@ -1116,7 +1139,7 @@ def main():
 
     with open(outdir + "/f08_wrappers.c", "w") as w:
         w.write(BANNER)
-        w.write('#include "context/config.h"\n#include "intercept/check/argcheck.h"\n#include "intercept/check/collectives.h"\n#include "intercept/check/errors.h"\n#include "intercept/check/local.h"\n#include "intercept/check/messages.h"\n#include "intercept/check/run.h"\n#include "intercept/comms.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
+        w.write('#include "context/config.h"\n#include "intercept/check/argcheck.h"\n#include "intercept/check/collectives.h"\n#include "intercept/check/errors.h"\n#include "intercept/check/local.h"\n#include "intercept/check/messages.h"\n#include "intercept/check/run.h"\n#include "intercept/comms.h"\n#include "intercept/matrix_hook.h"\n#include "intercept/trace_hooks.h"\n#include "intercept/waitstates/hooks.h"\n#include "intercept/wrapper_support.h"\n\n')
         for f in wrapped if a.family == "mpich" else []:
             if f.actions & {"f08", "f08ts"} and f.cls not in ("handwritten", "untimed"):
                 w.write("\n".join(f08_wrapper(f, bytes_rules, model_rules, sync_rules, names=names)) + "\n")

@@ -32,12 +32,14 @@
 #include "intercept/check/run.h"
 #include "intercept/faults.h"
 #include "intercept/lifecycle.h"
+#include "intercept/matrix_hook.h"
 #include "intercept/trace_hooks.h"
 #include "intercept/waitstates/run.h"
 #include "intercept/world.h"
 #include "intercept/wrapper_support.h"
 #include "reduce/calibrate.h"
 #include "reduce/exchange.h"
+#include "reduce/matrix_mpi.h"
 #include "reduce/ptp_collectives.h"
 #include "reduce/reduce.h"
 #include "reduce/share.h"
@@ -249,6 +251,7 @@ void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void 
     start_model();
     mpp_describe_site = describe_site;
     mpp_ws_run_start(profiler_comm, &run, provided == MPI_THREAD_MULTIPLE);
+    mpp_matrix_start(provided == MPI_THREAD_MULTIPLE);
     mpp_check_run_start(profiler_comm, rank);
     mpp_check_errors_start(); /* with the checks on: mpiprof's handlers for MPI's fatal ones */
     mpp_trace_mode_start(profiler_comm, rank, nprocs, fixed_path, (int)mpp_config.number[MPP_CFG_OVERWRITE], &run);
@@ -517,6 +520,14 @@ void mpp_lifecycle_finish(uint32_t fid, void *return_address, void *frame_addres
     size_t warnings_before = mpp_warnings_count();
     mpp_reduced_t *rd =
         profile ? mpp_reduce(profile, profiler_comm, mpp_config.text[MPP_CFG_RANKS], run.hostname) : NULL;
+    mpp_matrix_t *matrix =
+        mpp_matrix_reduce(profiler_comm, run.hostname, &mpp_matrix_table, mpp_matrix_unattributed,
+                          mpp_ticks_to_seconds, (int)mpp_config.number[MPP_CFG_MATRIX_RANKS], &mpp_config);
+    mpp_matrix_stop();
+    if (rd)
+        rd->matrix = matrix;
+    else
+        mpp_matrix_free(matrix);
     mpp_ws_run_describe(
         rank, &run, started_in,
         ended_in); /* its warnings are rank 0's about the run: added as they are, after the reduction's */

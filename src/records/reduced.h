@@ -73,6 +73,9 @@ typedef struct {
     int nframes;
     mpp_frame_t *frames;
     int waits; /* MPP_SRC_* bits */
+    /* Its function is MPI-IO (set by the writers, write/io_figures.h): the
+     * cells' bytes_recv are bytes read, bytes_sent bytes written. */
+    int io;
 } mpp_reduced_src_t;
 
 /* Per-process values of a cell, for the selected processes (the wait
@@ -161,6 +164,10 @@ typedef struct {
     /* The correctness findings of every process, merged and in the
      * protocol's order (check/finding_list.h). */
     mpp_finding_list_t findings;
+    /* The communication matrix (records/matrix.h), set after the
+     * reduction by MPI_Finalize; NULL: not collected (mpiprof-analyze,
+     * mpiprof-merge, partial protocols) or left out. */
+    struct mpp_matrix *matrix;
 } mpp_reduced_t;
 
 void mpp_reduced_free(mpp_reduced_t *r);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "records/machine.h"
+#include "records/matrix.h"
 #include "reduce/dictionary.h"
 #include "reduce/reduce_steps.h"
 #include "util/srckey.h"
@@ -398,6 +399,7 @@ void mpp_reduced_free(mpp_reduced_t *r)
 {
     if (!r)
         return;
+    mpp_matrix_free(r->matrix);
     for (int i = 0; i < r->nintervals; i++) {
         free(r->intervals[i].name);
         free(r->intervals[i].file);

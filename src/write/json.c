@@ -7,6 +7,8 @@
 
 #include "analyze/counter_stats.h"
 #include "autoconf.h"
+#include "write/io_figures.h"
+#include "write/matrix_out.h"
 #include "write/process_data.h"
 #include "write/writer.h"
 
@@ -335,6 +337,7 @@ static json_t *src_points(const mpp_report_t *r, int interval)
         json_object_set_new(by, "ranks", ranks);
         for (int k = 0; k < MPP_NCELLV; k++)
             json_object_set_new(by, keys[k], cols[k]);
+        mpp_io_split_by_process(by, s->io);
         static const char *model_keys[MPP_NCELLP] = {"predicted_time", "overlap"};
         for (int k = 0; c->model_by_process && k < MPP_NCELLP; k++) {
             json_t *col = json_array();
@@ -342,15 +345,16 @@ static json_t *src_points(const mpp_report_t *r, int interval)
                 json_array_append_new(col, number(c->model_by_process[(size_t)sel * MPP_NCELLP + k]));
             json_object_set_new(by, model_keys[k], col);
         }
-        json_array_append_new(list,
-                              json_pack("{s:i, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id",
-                                        s->id, "function", s->function, "calls", (json_int_t)c->calls, "bytes_sent",
-                                        (json_int_t)c->bytes_sent, "bytes_recv", (json_int_t)c->bytes_recv, "time",
-                                        stat_object(&c->time), "predicted_time",
-                                        rd->predicted ? stat_object(&c->predicted) : json_null(), "overlap",
-                                        rd->predicted ? json_real(c->overlap) : json_null(), "real_sync",
-                                        wait_stat(rd, s, c, 0), "potential_sync", wait_stat(rd, s, c, 1),
-                                        "time_variation", wait_stat(rd, s, c, 2), "by_process", by, "stack", stack));
+        json_t *point =
+            json_pack("{s:i, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id", s->id, "function",
+                      s->function, "calls", (json_int_t)c->calls, "bytes_sent", (json_int_t)c->bytes_sent,
+                      "bytes_recv", (json_int_t)c->bytes_recv, "time", stat_object(&c->time), "predicted_time",
+                      rd->predicted ? stat_object(&c->predicted) : json_null(), "overlap",
+                      rd->predicted ? json_real(c->overlap) : json_null(), "real_sync", wait_stat(rd, s, c, 0),
+                      "potential_sync", wait_stat(rd, s, c, 1), "time_variation", wait_stat(rd, s, c, 2),
+                      "by_process", by, "stack", stack);
+        mpp_io_split_cell(point, s->io, c);
+        json_array_append_new(list, point);
     }
     free(ids);
     return list;
@@ -381,10 +385,12 @@ json_t *mpp_protocol_json(const mpp_report_t *r)
         json_object_set_new(o, "predicted",
                             r->predicted && rd->predicted ? real_section(r, in, &r->predicted[i]) : json_null());
         json_object_set_new(o, "hardware_counters", interval_counters(r, in));
+        json_object_set_new(o, "io", mpp_interval_io_json(r, i));
         json_object_set_new(o, "src", src_points(r, i));
         json_array_append_new(intervals, o);
     }
     json_object_set_new(doc, "intervals", intervals);
+    json_object_set_new(doc, "matrix", mpp_matrix_json(r));
     if (r->partial && r->partial->process)
         json_object_set_new(doc, "process", mpp_process_data_json(r->partial->process, r->model));
     return doc;

@@ -9,6 +9,7 @@
 
 #include "analyze/characteristics.h"
 #include "util/warnings.h"
+#include "write/io_figures.h"
 #include "write/report.h"
 
 /* What the protocol is written from besides the reduced data, and what
@@ -135,6 +136,7 @@ int mpp_report_write(mpp_reduced_t *rd, const mpp_report_input_t *in, const char
 {
     mpp_run_info_t *run = in->run;
     place_interval_zero(rd, run);
+    mpp_mark_io_srcs(rd);
     parts_t w;
     memset(&w, 0, sizeof w);
     if (characterize(rd, &w) != 0)

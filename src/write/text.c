@@ -5,6 +5,8 @@
 
 #include "analyze/counter_stats.h"
 #include "autoconf.h"
+#include "write/io_figures.h"
+#include "write/matrix_out.h"
 #include "write/numfmt.h"
 #include "write/process_data.h"
 #include "write/writer.h"
@@ -358,14 +360,34 @@ static void put_stat(srcbuf_t *b, const char *label, const mpp_stat_t *s)
     PUT_LIT(b, ")  mean="), put_fixed6(b, s->count ? s->sum / s->count : 0.0);
 }
 
+/* "\n   bandwidth       N B/s" of an MPI-IO SRC point (n/a without time). */
+static void put_io_bandwidth(srcbuf_t *b, const mpp_reduced_cell_t *c)
+{
+    double bw = mpp_io_bandwidth((double)c->bytes_sent + (double)c->bytes_recv, c->time.sum);
+    PUT_LIT(b, "\n   bandwidth       ");
+    if (isnan(bw)) {
+        PUT_LIT(b, "n/a (no time)");
+        return;
+    }
+    put_u64(b, (unsigned long long)llround(bw));
+    PUT_LIT(b, " B/s");
+}
+
 static void write_src_point(srcbuf_t *b, const mpp_reduced_t *rd, const mpp_reduced_cell_t *c)
 {
     const mpp_reduced_src_t *s = &rd->srcs[c->src];
     PUT_LIT(b, "SRC "), put_int(b, s->id), PUT_LIT(b, "  "), put_str(b, s->function);
     PUT_LIT(b, "  calls="), put_u64(b, (unsigned long long)c->calls);
-    PUT_LIT(b, "  bytes_sent="), put_u64(b, (unsigned long long)c->bytes_sent);
-    PUT_LIT(b, "  bytes_recv="), put_u64(b, (unsigned long long)c->bytes_recv);
+    if (s->io) { /* MPI-IO: read and written (io_figures.h) */
+        PUT_LIT(b, "  bytes_read="), put_u64(b, (unsigned long long)c->bytes_recv);
+        PUT_LIT(b, "  bytes_written="), put_u64(b, (unsigned long long)c->bytes_sent);
+    } else {
+        PUT_LIT(b, "  bytes_sent="), put_u64(b, (unsigned long long)c->bytes_sent);
+        PUT_LIT(b, "  bytes_recv="), put_u64(b, (unsigned long long)c->bytes_recv);
+    }
     put_stat(b, "time            ", &c->time);
+    if (s->io)
+        put_io_bandwidth(b, c);
     if (rd->predicted) {
         put_stat(b, "predicted time  ", &c->predicted);
         PUT_LIT(b, "\n   overlap         sum="), put_fixed6(b, c->overlap);
@@ -534,8 +556,10 @@ void mpp_write_text(FILE *out, const mpp_report_t *r)
             fprintf(out, "--- Characteristics by process (predicted) ---\nn/a (see Warnings)\n");
         }
         write_counters(out, r, in);
+        mpp_write_io_text(out, r, i);
         write_src_points(out, r, i);
     }
+    mpp_write_matrix_text(out, r);
     if (r->partial && r->partial->process)
         mpp_write_process_data_text(out, r->partial->process, r->model);
 }

@@ -315,6 +315,14 @@ EXTRA_DIST += \
 	tests/mpi/threads/threads.c \
 	tests/mpi/threads/threads_many.c
 
+# --- matrix/: the communication matrix (per process pair and node pair, two
+# host names by UTS namespaces)
+MPI_TESTS += \
+	tests/mpi/matrix/test_matrix_ring.sh
+EXTRA_DIST += \
+	tests/mpi/matrix/check_matrix.py \
+	tests/mpi/matrix/ring.c
+
 # --- trace/: trace mode: the OTF2 archive, a run that died, mpiprof-analyze
 # against the dynamic protocol
 MPI_TESTS += \

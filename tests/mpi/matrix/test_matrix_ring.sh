@@ -1,0 +1,41 @@
+#!/bin/sh
+# matrix_ring: the communication matrix of a known ring (ring.c) on 4
+# processes on two host names (two per host, each host a UTS namespace of
+# its own: unshare --uts under mpiexec's MPMD syntax): per process pair and
+# per node pair (within against between nodes) with the known messages and
+# bytes, text = JSON (check_matrix.py); then with MPIPROF_RANKS=0 and
+# MPIPROF_MATRIX_RANKS=1, rank 0's pairs and the heaviest one, said so.
+# Skipped only when UTS namespaces cannot be created here.
+set -eu
+# shellcheck source=../lib/common.sh
+. "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
+need_var MPICC_PROF
+
+command -v unshare >/dev/null 2>&1 || skip "unshare (util-linux) is not installed: no UTS namespaces to give ranks their own host names"
+if ! why=$(unshare --uts sh -c 'hostname mpiprof-probe && hostname' 2>&1) || [ "$why" != mpiprof-probe ]; then
+    skip "this machine does not let the tests create UTS namespaces (unshare --uts: $why); two host names on one machine are impossible here"
+fi
+
+cd "$tmp"
+"$MPICC_PROF" -o ring "$srcdir/ring.c" || fail "compiling ring.c with mpicc-prof"
+
+# run NAME [VAR=VALUE...]: ranks 0-1 on mpiprof-node1, 2-3 on mpiprof-node2
+run() {
+    name=$1
+    shift
+    # shellcheck disable=SC2016  # $1 is expanded by the ranks' shell
+    if ! "$MPIEXEC" -n 2 env MPIPROF_OUTPUT="$tmp/$name.prof" MPIPROF_FORMAT=both MPIPROF_QUIET=1 "$@" \
+            unshare --uts sh -c 'hostname "$1" && exec ./ring' sh mpiprof-node1 : \
+        -n 2 env MPIPROF_OUTPUT="$tmp/$name.prof" MPIPROF_FORMAT=both MPIPROF_QUIET=1 "$@" \
+            unshare --uts sh -c 'hostname "$1" && exec ./ring' sh mpiprof-node2 >"$name.out" 2>"$name.err"; then
+        cat "$name.out" "$name.err" >&2
+        fail "$name: the MPMD run with two UTS namespaces did not exit 0"
+    fi
+    [ "$(grep -c '^ring: rank [0-3] done$' "$name.out")" = 4 ] || fail "$name: the program's output is wrong: $(cat "$name.out" "$name.err")"
+    cp "$name.prof" prot.txt # shown on failure
+}
+
+run all
+"$PYTHON3" "$srcdir/check_matrix.py" all.prof all.prof.json all || fail "the matrix of every pair (above)"
+run limited MPIPROF_RANKS=0 MPIPROF_MATRIX_RANKS=1
+"$PYTHON3" "$srcdir/check_matrix.py" limited.prof limited.prof.json limited || fail "the matrix past the limit (above)"
