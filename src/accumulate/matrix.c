@@ -60,7 +60,8 @@ void mpp_peer_add_new(mpp_peer_table_t *t, int32_t peer, uint64_t messages, uint
         t->dropped++;
         return;
     }
-    put(t->cells, t->capacity, &(mpp_peer_cell_t){.peer = peer, .messages = messages, .bytes = bytes, .ticks = ticks});
+    put(t->cells, t->capacity,
+        &(mpp_peer_cell_t){.peer = peer, .messages = messages, .bytes = bytes, .ticks = ticks});
     t->count++;
 }
 

@@ -16,7 +16,8 @@
 #include "compare/compare.h"
 
 /* Members that are counts: equal or a difference of structure. */
-static const char *const count_names[] = {"processors", "executions", "calls", "bytes_sent", "bytes_recv", NULL};
+static const char *const count_names[] = {"processors", "executions", "calls",         "bytes_sent",
+                                          "bytes_recv", "bytes_read", "bytes_written", NULL};
 
 typedef struct {
     const mpp_compare_options_t *o;

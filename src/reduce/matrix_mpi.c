@@ -243,8 +243,14 @@ static mpp_matrix_t *leader_part(MPI_Comm comm, const where_t *w, const char *ho
     static mpp_matrix_t sink; /* stands in for m when memory ran out: the leaders still send */
     if (!m)
         m = &sink, bad = 1;
-    *m = (mpp_matrix_t){.nprocs = w->size, .nnodes = w->nodes, .node_of = node_of, .node_pairs = node_rows,
-                        .nnode_pairs = bad ? 0 : nn, .pairs = rows, .npairs = bad ? 0 : keep, .limit = limit,
+    *m = (mpp_matrix_t){.nprocs = w->size,
+                        .nnodes = w->nodes,
+                        .node_of = node_of,
+                        .node_pairs = node_rows,
+                        .nnode_pairs = bad ? 0 : nn,
+                        .pairs = rows,
+                        .npairs = bad ? 0 : keep,
+                        .limit = limit,
                         .complete = complete};
     m->node_names = calloc((size_t)w->nodes, sizeof *m->node_names);
     if (m->node_names && !(m->node_names[0] = strdup(hostname)))

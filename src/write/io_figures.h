@@ -23,9 +23,9 @@ void mpp_mark_io_srcs(mpp_reduced_t *rd);
 
 typedef struct {
     uint64_t calls, bytes_read, bytes_written; /* of the MPI-IO SRC points */
-    double time;      /* I/O time summed over processes (seconds) */
-    double exec;      /* execution time summed over processes (seconds) */
-    double share;     /* time / exec; NaN when exec is 0 */
+    double time;                               /* I/O time summed over processes (seconds) */
+    double exec;                               /* execution time summed over processes (seconds) */
+    double share;                              /* time / exec; NaN when exec is 0 */
     double bandwidth; /* (bytes_read + bytes_written) / time: bytes per second of a process in
                          its MPI-IO calls; NaN when time is 0 */
 } mpp_io_figures_t;

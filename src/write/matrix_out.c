@@ -5,8 +5,8 @@
 #include "records/matrix.h"
 #include "write/matrix_out.h"
 
-#define NA_REASON                                                                                                  \
-    "n/a (collected by MPI_Finalize only: a partial protocol, mpiprof-merge and mpiprof-analyze have none; "     \
+#define NA_REASON                                                                                            \
+    "n/a (collected by MPI_Finalize only: a partial protocol, mpiprof-merge and mpiprof-analyze have none; " \
     "mpiprof(7), COMMUNICATION MATRIX)"
 
 /* The ranks of node `node`, as ranges ("0-3,8"), wrapped before 150
@@ -106,8 +106,8 @@ json_t *mpp_matrix_json(const mpp_report_t *r)
         for (int p = 0; p < m->nprocs; p++)
             if (m->node_of[p] == k)
                 json_array_append_new(ranks, json_integer(p));
-        json_array_append_new(nodes, json_pack("{s:s, s:o}", "name", m->node_names[k] ? m->node_names[k] : "?",
-                                               "ranks", ranks));
+        json_array_append_new(
+            nodes, json_pack("{s:s, s:o}", "name", m->node_names[k] ? m->node_names[k] : "?", "ranks", ranks));
     }
     return json_pack("{s:i, s:i, s:b, s:i, s:o, s:o, s:o, s:o, s:o, s:I}", "processes", m->nprocs, "limit", m->limit,
                      "complete", m->complete, "heaviest", m->complete ? 0 : m->heaviest, "nodes", nodes,

@@ -432,6 +432,8 @@ def _check_src(where, src, nproc):
     for key, total in (("time", s), ("calls", src["calls"]),
                        ("bytes_sent", src["bytes_sent"]),
                        ("bytes_recv", src["bytes_recv"]),
+                       ("bytes_read", src.get("bytes_read")),
+                       ("bytes_written", src.get("bytes_written")),
                        ("predicted_time", (pt or {}).get("sum")),
                        ("overlap", ov)):
         col = bp.get(key)
@@ -639,15 +641,21 @@ def check_text(doc, text_path):
                  "(time sum= values %r)" % (where, sums))
         src_lines = [ln for ln in block[start + 1:] if ln.startswith("SRC ")]
         for s in iv["src"]:
-            pat = (r"^SRC\s+%s\s+%s\s+calls=%d\s+bytes_sent=%d\s+"
-                   r"bytes_recv=%d\b" % (s["id"], re.escape(s["function"]),
-                                          s["calls"], s["bytes_sent"],
-                                          s["bytes_recv"]))
+            # MPI-IO (every MPI_File_ function) reads and writes its bytes
+            io = s["function"].startswith("MPI_File_")
+            names = ("bytes_read", "bytes_written") if io else ("bytes_sent", "bytes_recv")
+            values = (s.get("bytes_read"), s.get("bytes_written")) if io else (s["bytes_sent"], s["bytes_recv"])
+            if io and (s["bytes_sent"] or s["bytes_recv"]):
+                fail("%s: MPI-IO SRC %s counts bytes sent or received: %r"
+                     % (where, s["id"], (s["bytes_sent"], s["bytes_recv"])))
+            pat = (r"^SRC\s+%s\s+%s\s+calls=%d\s+%s=%s\s+"
+                   r"%s=%s\b" % (s["id"], re.escape(s["function"]), s["calls"],
+                                  names[0], values[0], names[1], values[1]))
             if not any(re.match(pat, ln) for ln in src_lines):
-                fail("%s: no line 'SRC %s  %s  calls=%d  bytes_sent=%d  "
-                     "bytes_recv=%d' in the SRC points (text has: %r)"
-                     % (where, s["id"], s["function"], s["calls"],
-                        s["bytes_sent"], s["bytes_recv"], src_lines))
+                fail("%s: no line 'SRC %s  %s  calls=%d  %s=%s  %s=%s' in the "
+                     "SRC points (text has: %r)"
+                     % (where, s["id"], s["function"], s["calls"], names[0],
+                        values[0], names[1], values[1], src_lines))
             fr = (s.get("stack") or [{}])[0].get("text")
             if fr and fr not in text:
                 fail("%s: the first frame %r of SRC %s is not in the text"
