@@ -393,7 +393,7 @@ START_TEST(test_counter_stats_text)
                    "Instructions per second = PAPI_TOT_INS / execution time\n"
                    "   value           1500  min=250 (rank 2)  max=3000 (rank 1)  mean=1416.67\n"
                    "   by process      0: 1000  1: 3000  2: 250\n"
-                   "--- SRC points ---\n");
+                   "--- I/O ---\n");
     expect_text(t, "\nMachine               : 1 node type\n"
                    "   Small CPU, 1 package, 2 cores, 2 hardware threads, 1 NUMA node, 1 GiB memory; host node7\n"
                    "Placement             : 1 host\n"
@@ -466,7 +466,7 @@ START_TEST(test_counter_stats_none_counted)
                 "\nHardware counters     : none counted (PAPI 7.0.0.0: no event of MPIPROF_PAPI_EVENTS=PAPI_TOT_INS "
                 "can be counted here, see Warnings)\nClock ");
     expect_text(t, "\n--- Hardware counters ---\nnone counted (see Hardware counters in the Parameters)\n"
-                   "--- SRC points ---\n");
+                   "--- I/O ---\n");
     json_t *doc = write_json();
     ck_assert(json_is_null(at(doc, "intervals.0.hardware_counters")));
     ck_assert_uint_eq(json_array_size(at(doc, "parameters.hardware_counters.events")), 0);
