@@ -1,0 +1,38 @@
+#!/bin/sh
+# view_matrix: the Communication matrix panel of a page in headless
+# Chromium.  The ring of tests/mpi/matrix/ring.c on 4 processes on two host
+# names (UTS namespaces, as test_matrix_ring.sh), its page written at
+# MPI_Finalize: the node-pair and process-pair heat maps have the JSON's
+# known cells, the totals, heaviest pairs and per-node Lost time bars the
+# JSON's figures (check_matrix_view.py).  Screenshots in the build tree,
+# tests/view/screenshots/view_matrix/.
+set -eu
+# shellcheck source=../mpi/lib/common.sh
+. "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
+# shellcheck source=common_view.sh
+. "$top_srcdir/tests/view/common_view.sh"
+need_var MPICC_PROF
+need_browser
+command -v unshare >/dev/null 2>&1 || skip "unshare (util-linux) is not installed: no UTS namespaces to give ranks their own host names"
+if ! why=$(unshare --uts sh -c 'hostname mpiprof-probe && hostname' 2>&1) || [ "$why" != mpiprof-probe ]; then
+    skip "this machine does not let the tests create UTS namespaces (unshare --uts: $why)"
+fi
+shots="${top_builddir:?}/tests/view/screenshots/view_matrix"
+rm -rf "$shots"
+mkdir -p "$shots"
+
+cd "$tmp"
+"$MPICC_PROF" -o ring "$top_srcdir/tests/mpi/matrix/ring.c" || fail "compiling ring.c with mpicc-prof"
+# shellcheck disable=SC2016  # $1 is expanded by the ranks' shell
+if ! "$MPIEXEC" -n 2 env MPIPROF_OUTPUT="$tmp/ring.prof" MPIPROF_FORMAT=all MPIPROF_QUIET=1 \
+        unshare --uts sh -c 'hostname "$1" && exec ./ring' sh mpiprof-node1 : \
+    -n 2 env MPIPROF_OUTPUT="$tmp/ring.prof" MPIPROF_FORMAT=all MPIPROF_QUIET=1 \
+        unshare --uts sh -c 'hostname "$1" && exec ./ring' sh mpiprof-node2 >out 2>err; then
+    cat out err >&2
+    fail "the MPMD run with two UTS namespaces did not exit 0"
+fi
+[ -s ring.prof.html ] || fail "no page written: $(ls)"
+"$view_python" "$view_src/check_matrix_view.py" "$shots" ring.prof.html ring.prof.json ||
+    fail "the matrix panel in Chromium (see above; screenshots in $shots)"
+cp ring.prof.html "$shots/"
+echo "PASS: view_matrix"
