@@ -379,6 +379,7 @@
   var COLUMNS = [
     ["id", "SRC", "num"], ["function", "MPI function", ""], ["site", "Call site", ""],
     ["calls", "Calls", "num"], ["bytes_sent", "Bytes sent", "num"], ["bytes_recv", "Bytes received", "num"],
+    ["bytes_read", "Bytes read", "num"], ["bytes_written", "Bytes written", "num"],
     ["time", "Time (s)", "num"], ["predicted_time", "Predicted (s)", "num"], ["real_sync", "Real sync (s)", "num"],
     ["potential_sync", "Potential sync (s)", "num"], ["time_variation", "Time variation (s)", "num"]
   ];
@@ -396,6 +397,7 @@
       var stack = A.stack(s), b = other ? bySrc[A.srcKey(s)] || null : null;
       var row = { s: s, b: b, id: s.id, "function": s.function, site: stack.length ? stack[0].text : "?",
         calls: s.calls, bytes_sent: s.bytes_sent, bytes_recv: s.bytes_recv, time: s.time.sum,
+        bytes_read: s.bytes_read, bytes_written: s.bytes_written, // MPI-IO (absent before they existed: n/a)
         predicted_time: stat(s, "predicted_time"), real_sync: stat(s, "real_sync"),
         potential_sync: stat(s, "potential_sync"), time_variation: stat(s, "time_variation") };
       if (B) {
@@ -533,7 +535,9 @@
       per = histogramHtml(by.time, "Time per process (" + by.ranks.length + " processes)");
     }
     return "<h4>" + esc(label) + ": SRC " + esc(s.id) + "</h4><p>" + count(s.calls, "calls") + ", " +
-      bytes(s.bytes_sent) + " sent, " + bytes(s.bytes_recv) + " received, overlap " + sec(s.overlap) +
+      bytes(s.bytes_sent) + " sent, " + bytes(s.bytes_recv) + " received, " +
+      (s.bytes_read || s.bytes_written ? bytes(s.bytes_read) + " read, " + bytes(s.bytes_written) + " written at " +
+        count(isNum(s.bandwidth) ? Math.round(s.bandwidth) : null, "B/s") + ", " : "") + "overlap " + sec(s.overlap) +
       '</p><table class="src-stats"><thead><tr><th></th><th class=num>sum over processes</th><th class=num>min</th>' +
       "<th class=num>max</th><th class=num>mean</th></tr></thead><tbody>" + rows.join("") + "</tbody></table>" + per;
   }
