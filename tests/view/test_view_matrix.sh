@@ -4,8 +4,10 @@
 # names (UTS namespaces, as test_matrix_ring.sh), its page written at
 # MPI_Finalize: the node-pair and process-pair heat maps have the JSON's
 # known cells, the totals, heaviest pairs and per-node Lost time bars the
-# JSON's figures (check_matrix_view.py).  Screenshots in the build tree,
-# tests/view/screenshots/view_matrix/.
+# JSON's figures (check_matrix_view.py).  And the page of io_bytes.c's
+# protocol (known MPI-IO bytes): its SRC table's bytes read and written and
+# an MPI-IO point's bandwidth are the JSON's (check_io_view.py).
+# Screenshots in the build tree, tests/view/screenshots/view_matrix/.
 set -eu
 # shellcheck source=../mpi/lib/common.sh
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
@@ -35,4 +37,10 @@ fi
 "$view_python" "$view_src/check_matrix_view.py" "$shots" ring.prof.html ring.prof.json ||
     fail "the matrix panel in Chromium (see above; screenshots in $shots)"
 cp ring.prof.html "$shots/"
+
+"$MPICC_PROF" -o io_bytes "$top_srcdir/tests/mpi/characteristics/io_bytes.c" || fail "compiling io_bytes.c with mpicc-prof"
+mpirun_2 io.out io.err env MPIPROF_OUTPUT="$tmp/io.prof" MPIPROF_FORMAT=all MPIPROF_QUIET=1 ./io_bytes "$tmp/io.dat"
+[ -s io.prof.html ] || fail "no page of io_bytes written: $(cat io.out io.err)"
+"$view_python" "$view_src/check_io_view.py" "$shots" io.prof.html io.prof.json ||
+    fail "the I/O figures of the page in Chromium (see above; screenshots in $shots)"
 echo "PASS: view_matrix"

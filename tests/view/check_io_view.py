@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""check_io_view.py SHOTS PAGE.html PROT.json: the page of io_bytes.c's
+protocol (tests/mpi/characteristics) in headless Chromium: the SRC table of
+interval 0 gives each SRC point's bytes read and written as the JSON has
+them (the MPI-IO points' bytes sent and received 0), and an MPI-IO point's
+details its bytes and bandwidth."""
+import json
+import sys
+
+import view_browser
+from selenium.webdriver.common.by import By
+
+
+def fail(msg):
+    print("FAIL: check_io_view: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def main():
+    shots, page, prot = sys.argv[1:4]
+    doc = json.load(open(prot))
+    points = {s["id"]: s for s in doc["intervals"][0]["src"]}
+    driver = view_browser.start()
+    try:
+        view_browser.load(driver, page)
+        rows = driver.find_elements(By.CSS_SELECTOR, "#src-table tbody tr[data-src]")
+        if len(rows) != len(points):
+            fail("%d rows in the SRC table of interval 0, the JSON has %d SRC points" % (len(rows), len(points)))
+        io_row = None
+        for tr in rows:
+            s = points[int(tr.get_attribute("data-src"))]
+            for key in ("bytes_read", "bytes_written", "bytes_sent", "bytes_recv"):
+                td = tr.find_element(By.CSS_SELECTOR, 'td[data-key="%s"]' % key)
+                shown = int(td.text.replace("\u2009", "").replace("\u00a0", " ").replace(" B", "").replace(" ", ""))
+                if float(td.get_attribute("data-value")) != s[key] or shown != s[key]:
+                    fail("SRC %d %s: %s on the page, %s in the JSON" % (s["id"], key, td.text, s[key]))
+            if s["function"] == "MPI_File_read_at_all":
+                io_row = tr
+        if io_row is None:
+            fail("no MPI_File_read_at_all in interval 0's SRC table")
+        s = points[int(io_row.get_attribute("data-src"))]
+        io_row.click()
+        detail = driver.find_element(By.ID, "src-detail").text.replace("\u2009", "").replace("\u00a0", " ")
+        want = "%d B read, %d B written at %d B/s" % (s["bytes_read"], s["bytes_written"], round(s["bandwidth"]))
+        if want not in detail:
+            fail("the details of SRC %d lack %r: %s" % (s["id"], want, detail[:400]))
+        view_browser.element_shot(driver, "#interval-panel", shots + "/io_src_table.png")
+        view_browser.no_console_errors(driver, page)
+    finally:
+        driver.quit()
+    print("check_io_view: ok")
+
+
+main()
