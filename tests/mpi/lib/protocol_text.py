@@ -21,13 +21,14 @@ def read_lines(path):
 
 def interval_blocks(lines):
     """{interval id: its lines, from its header '==== Interval N' to the
-    next header}."""
+    next section header ('==== ...': an interval's, or the Communication
+    matrix's after the last)}."""
     heads = [(i, re.match(r"^==== Interval (\d+)\b", ln))
              for i, ln in enumerate(lines)]
     heads = [(i, int(m.group(1))) for i, m in heads if m]
     blocks = {}
-    for n, (i, iid) in enumerate(heads):
-        end = heads[n + 1][0] if n + 1 < len(heads) else len(lines)
+    for i, iid in heads:
+        end = next((k for k in range(i + 1, len(lines)) if lines[k].startswith("==== ")), len(lines))
         blocks[iid] = lines[i:end]
     return blocks
 
@@ -42,7 +43,7 @@ def text_part(block, head, where="an interval"):
         fail("%s has no '%s'" % (where, head))
     out = []
     for ln in block[start + 1:]:
-        if ln.startswith("---"):
+        if ln.startswith("---") or ln.startswith("===="):
             break
         out.append(ln)
     return out
