@@ -28,7 +28,43 @@ def pixel(driver, x, y):
         "return Array.from(c.getContext('2d').getImageData(arguments[0], arguments[1], 1, 1).data);", x, y)
 
 
+def big(shots, page):
+    """The synthetic ring of 1,024 processes on 32 nodes (make_big_matrix.py):
+    a canvas of one pixel per cell, the ring's cells coloured, the others
+    white, the 32 nodes as blocks."""
+    driver = view_browser.start()
+    try:
+        view_browser.load(driver, page)
+        size = driver.execute_script("var c = document.getElementById('matrix-canvas'); return [c.width, c.height]")
+        if size != [1024, 1024]:
+            fail("the canvas of 1,024 processes is %s, not one pixel per cell" % size)
+        for f in (0, 5, 31, 1023):
+            t = (f + 1) % 1024
+            c = driver.execute_script("return window.mpiprofMatrix.cell(arguments[0], arguments[1])", f, t)
+            if not c or c["size"] != 1 or pixel(driver, c["x"], c["y"])[:3] == [255, 255, 255]:
+                fail("ring cell %d -> %d is not drawn: %s" % (f, t, c))
+
+        for f in (5, 40, 100, 700):  # inside a block, off its outline
+            if pixel(driver, f + 5, f)[:3] != [255, 255, 255]:
+                fail("cell %d -> %d is coloured without a pair" % (f, f + 5))
+        # a node's block: outlined (red) at its corner
+        corner = pixel(driver, 32 * 5, 32 * 5)
+        if not (corner[0] > 150 and corner[1] < 100 and corner[2] < 100):
+            fail("node 5's block is not outlined at its corner: %s" % corner)
+        cells = driver.find_elements(By.CSS_SELECTOR, "#matrix-nodes rect.node-cell")
+        if len(cells) != 64:
+            fail("%d node-pair cells for the 32 nodes of the ring, expected 64" % len(cells))
+        view_browser.element_shot(driver, "#matrix", shots + "/matrix_1024.png")
+        view_browser.no_console_errors(driver, page)
+    finally:
+        driver.quit()
+    print("check_matrix_view: 1024 processes: ok")
+
+
 def main():
+    if sys.argv[2] == "big":
+        big(sys.argv[1], sys.argv[3])
+        return
     shots, page, prot = sys.argv[1:4]
     doc = json.load(open(prot))
     m = doc["matrix"]

@@ -9,7 +9,7 @@
 # tests/view/screenshots/ of the build tree.
 VIEW_TESTS = tests/view/test_view_refuse.sh tests/view/test_view_page.sh tests/view/test_view_findings.sh
 VIEW_TESTS += tests/view/test_view_matrix.sh
-EXTRA_DIST += tests/view/check_matrix_view.py tests/view/check_io_view.py
+EXTRA_DIST += tests/view/check_matrix_view.py tests/view/check_io_view.py tests/view/make_big_matrix.py
 TESTS += $(VIEW_TESTS)
 EXTRA_DIST += $(VIEW_TESTS) tests/view/local.mk tests/view/.shellcheckrc tests/view/common_view.sh tests/view/view_known.c \
 	tests/view/check_view.py tests/view/check_refuse.py tests/view/view_browser.py tests/view/inject_findings.py \

@@ -4,7 +4,8 @@
 # names (UTS namespaces, as test_matrix_ring.sh), its page written at
 # MPI_Finalize: the node-pair and process-pair heat maps have the JSON's
 # known cells, the totals, heaviest pairs and per-node Lost time bars the
-# JSON's figures (check_matrix_view.py).  And the page of io_bytes.c's
+# JSON's figures (check_matrix_view.py); a synthetic ring of 1,024
+# processes on 32 nodes is drawn a pixel a cell, nodes as blocks.  And the page of io_bytes.c's
 # protocol (known MPI-IO bytes): its SRC table's bytes read and written and
 # an MPI-IO point's bandwidth are the JSON's (check_io_view.py).
 # Screenshots in the build tree, tests/view/screenshots/view_matrix/.
@@ -37,6 +38,11 @@ fi
 "$view_python" "$view_src/check_matrix_view.py" "$shots" ring.prof.html ring.prof.json ||
     fail "the matrix panel in Chromium (see above; screenshots in $shots)"
 cp ring.prof.html "$shots/"
+# the same page at 1,024 processes on 32 nodes (a synthetic matrix)
+"$PYTHON3" "$view_src/make_big_matrix.py" ring.prof.json big.json || fail "making the synthetic matrix"
+"${top_builddir:?}/tools/mpiprof-view" big.json -o big.html >/dev/null 2>view.err || fail "mpiprof-view big.json: $(cat view.err)"
+"$view_python" "$view_src/check_matrix_view.py" "$shots" big big.html ||
+    fail "the matrix of 1,024 processes in Chromium (see above; screenshots in $shots)"
 
 "$MPICC_PROF" -o io_bytes "$top_srcdir/tests/mpi/characteristics/io_bytes.c" || fail "compiling io_bytes.c with mpicc-prof"
 mpirun_2 io.out io.err env MPIPROF_OUTPUT="$tmp/io.prof" MPIPROF_FORMAT=all MPIPROF_QUIET=1 ./io_bytes "$tmp/io.dat"
