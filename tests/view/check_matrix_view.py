@@ -85,11 +85,11 @@ def main():
         pairs = list(zip(m["pairs"]["from"], m["pairs"]["to"], m["pairs"]["messages"], m["pairs"]["bytes"]))
         for f, t, msgs, by in pairs:
             c = driver.execute_script("return window.mpiprofMatrix.cell(arguments[0], arguments[1])", f, t)
-            if not c or c["bytes"] != by or c["messages"] != msgs or not c["colour"]:
+            if not c or c["bytes"] != by or c["messages"] != msgs or bool(c["colour"]) != (by > 0):
                 fail("process cell %d -> %d is %s; the JSON has %d messages, %d bytes" % (f, t, c, msgs, by))
             px = pixel(driver, c["x"] + c["size"] // 2, c["y"] + c["size"] // 2)
-            if px[:3] == [255, 255, 255]:
-                fail("process cell %d -> %d is white on the canvas" % (f, t))
+            if (px[:3] == [255, 255, 255]) != (by == 0):  # coloured by bytes: white without
+                fail("process cell %d -> %d is %s on the canvas with %d bytes" % (f, t, px, by))
         known = {(f, t) for f, t, _, _ in pairs}
         size = driver.execute_script("return window.mpiprofMatrix.cell(0, 1).size")
         for f in range(m["processes"]):

@@ -2,11 +2,14 @@
 """check_matrix.py PROT.txt PROT.json MODE: the ring's communication matrix
 (ring.c) on 4 processes, ranks 0-1 on one host and 2-3 on another.
 
-MODE all: every process pair, known messages and bytes, time > 0 on each
-pair and on no other; the node pairs and the totals within and between
-nodes.  MODE limited (MPIPROF_RANKS=0, MPIPROF_MATRIX_RANKS=1): rank 0's
-pairs and one heaviest pair, said so.  In both, the text protocol's figures
-equal the JSON's."""
+MODE all: every process pair, known messages and bytes (those sent on a
+communicator of the even and of the odd ranks under their world ranks),
+time > 0 on each pair and on no other; the node pairs and the totals
+within and between nodes.  MODE limited (MPIPROF_RANKS=0,
+MPIPROF_MATRIX_RANKS=1): rank 0's pairs and one heaviest pair, said so.
+MODE nows (MPIPROF_WAITSTATES=off): the calls on the split communicator
+are not attributed (no rank translation), the ring's pairs as in all.  In
+every mode the text protocol's figures equal the JSON's."""
 import json
 import re
 import sys
@@ -19,11 +22,17 @@ def fail(msg):
     sys.exit("check_matrix: " + msg)
 
 
-def expected_pairs():
+SPLIT, SPLIT_BYTES = 3, 100
+
+
+def expected_pairs(split=True):
     pairs = {}
     for r in range(P):
         pairs[(r, (r + 1) % P)] = (ROUNDS, ROUNDS * BIG)
         pairs[(r, (r - 1) % P)] = (BACK, BACK * SMALL)
+    if split:  # world 0 -> 2 and 1 -> 3 on the split communicators; the receivers' time
+        pairs[(0, 2)] = pairs[(1, 3)] = (SPLIT, SPLIT * SPLIT_BYTES)
+        pairs[(2, 0)] = pairs[(3, 1)] = (0, 0)
     return pairs
 
 
@@ -67,7 +76,7 @@ def main():
     if names != ["mpiprof-node1", "mpiprof-node2"] or ranks != [[0, 1], [2, 3]]:
         fail("nodes %s with ranks %s, expected mpiprof-node1 [0, 1] and mpiprof-node2 [2, 3]" % (names, ranks))
     node = {0: 0, 1: 0, 2: 1, 3: 1}
-    want = expected_pairs()
+    want = expected_pairs(mode != "nows")
     got = columns(m["pairs"])
     # node pairs: the sums of the process pairs by node
     want_nodes = {}
@@ -81,11 +90,17 @@ def main():
     if any(v[2] <= 0 for v in got_nodes.values()):
         fail("a node pair has no time: %s" % got_nodes)
     within, between = m["within_nodes"], m["between_nodes"]
-    if (within["messages"], within["bytes"]) != (30, 24000) or (between["messages"], between["bytes"]) != (30, 24000):
-        fail("within nodes %s, between nodes %s; expected 30 messages, 24000 bytes each" % (within, between))
+    inter = (30, 24000) if mode == "nows" else (36, 24600)
+    if (within["messages"], within["bytes"]) != (30, 24000) or (between["messages"], between["bytes"]) != inter:
+        fail("within nodes %s, between nodes %s; expected 30 messages, 24000 bytes and %s" % (within, between, inter))
+    lost = 12 if mode == "nows" else 0  # 3 sends and 3 receives on each of the two communicators
+    if m["not_attributed"] != lost:
+        fail("%s calls not attributed, expected %d" % (m["not_attributed"], lost))
+    if mode == "nows" and "not attributed: 12 calls" not in text:
+        fail("the text does not say that 12 calls are not attributed")
     if abs(within["time"] + between["time"] - sum(v[2] for v in got.values())) > 1e-6 and mode == "all":
         fail("the node totals' time is not the process pairs' sum")
-    if mode == "all":
+    if mode in ("all", "nows"):
         if not m["complete"] or m["heaviest"] != 0:
             fail("4 processes within MPIPROF_MATRIX_RANKS: every pair is expected, complete=%s" % m["complete"])
         if {k: v[:2] for k, v in got.items()} != want:
@@ -99,7 +114,7 @@ def main():
             fail("MPIPROF_MATRIX_RANKS=1: expected complete false, 1 heaviest pair, limit 1: %s" %
                  {k: m[k] for k in ("complete", "heaviest", "limit")})
         mine = {k for k in got if k[0] == 0}
-        if mine != {(0, 1), (0, 3)} or len(got) != 3:
+        if mine != {(0, 1), (0, 2), (0, 3)} or len(got) != 4:
             fail("expected rank 0's two pairs and one more, got %s" % sorted(got))
         other = [k for k in got if k[0] != 0][0]
         if got[other][1] != ROUNDS * BIG:

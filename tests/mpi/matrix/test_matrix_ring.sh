@@ -3,8 +3,11 @@
 # processes on two host names (two per host, each host a UTS namespace of
 # its own: unshare --uts under mpiexec's MPMD syntax): per process pair and
 # per node pair (within against between nodes) with the known messages and
-# bytes, text = JSON (check_matrix.py); then with MPIPROF_RANKS=0 and
-# MPIPROF_MATRIX_RANKS=1, rank 0's pairs and the heaviest one, said so.
+# bytes (those on a split communicator under their world ranks), text =
+# JSON (check_matrix.py); then with MPIPROF_RANKS=0 and
+# MPIPROF_MATRIX_RANKS=1, rank 0's pairs and the heaviest one, said so;
+# with MPIPROF_WAITSTATES=off, the split communicator's calls not
+# attributed.
 # Skipped only when UTS namespaces cannot be created here.
 set -eu
 # shellcheck source=../lib/common.sh
@@ -39,3 +42,5 @@ run all
 "$PYTHON3" "$srcdir/check_matrix.py" all.prof all.prof.json all || fail "the matrix of every pair (above)"
 run limited MPIPROF_RANKS=0 MPIPROF_MATRIX_RANKS=1
 "$PYTHON3" "$srcdir/check_matrix.py" limited.prof limited.prof.json limited || fail "the matrix past the limit (above)"
+run nows MPIPROF_WAITSTATES=off
+"$PYTHON3" "$srcdir/check_matrix.py" nows.prof nows.prof.json nows || fail "the matrix without the wait-state analysis (above)"
