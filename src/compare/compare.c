@@ -730,6 +730,7 @@ int mpp_compare(json_t *a, json_t *b, const mpp_compare_options_t *options, mpp_
         out->out_of_memory = 1;
     if (compare_intervals(&w, json_object_get(a, "intervals"), json_object_get(b, "intervals")) != 0)
         out->out_of_memory = 1;
+    mpp_compare_matrix(a, b, options, out);
     return out->out_of_memory ? -1 : 0;
 }
 

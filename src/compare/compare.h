@@ -123,6 +123,13 @@ void mpp_compare_add_diff(mpp_compare_t *c, mpp_diff_kind_t kind, const char *wh
  * Nothing when a protocol has no section (not recorded) or --ignore
  * correctness.  0, or -1 when memory ran out. */
 int mpp_compare_findings(json_t *a, json_t *b, const mpp_compare_options_t *options, mpp_compare_t *out);
+/* The communication matrices (compare_matrix.c): nothing when a protocol
+ * has none (not collected) or --ignore matrix; else the messages and bytes
+ * within and between nodes and of each node pair and process pair (a pair
+ * in one only, when both give every pair), each difference one of
+ * structure with `where` "communication matrix".  Times are not compared
+ * here: they are the SRC points'. */
+void mpp_compare_matrix(json_t *a, json_t *b, const mpp_compare_options_t *options, mpp_compare_t *out);
 /* Both sections in brief: {"a": {"level", "errors", "warnings", "dropped",
  * "findings": N} or null when not recorded, "b": ..., "compared": bool,
  * "not_compared": why, when not}. */

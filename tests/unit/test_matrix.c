@@ -51,8 +51,8 @@ END_TEST
 START_TEST(test_matrix_by_node)
 {
     /* ranks 0,1 on node 0, ranks 2,3 on node 1: a ring */
-    mpp_pair_t p[] = {{0, 1, 10, 1000, 1}, {1, 2, 10, 1000, 2}, {2, 3, 10, 1000, 3}, {3, 0, 10, 1000, 4},
-                      {1, 0, 5, 200, 0.5}};
+    mpp_pair_t p[] = {
+        {0, 1, 10, 1000, 1}, {1, 2, 10, 1000, 2}, {2, 3, 10, 1000, 3}, {3, 0, 10, 1000, 4}, {1, 0, 5, 200, 0.5}};
     int node_of[] = {0, 0, 1, 1}, n;
     mpp_pair_t *q = mpp_pairs_by_node(p, 5, node_of, &n);
     ck_assert_int_eq(n, 4);
