@@ -32,7 +32,8 @@ static void count_diff(mpp_compare_t *c, const char *what, const char *name, jso
 /* Entry i of a pairs object (columns): "3 -> 5". */
 static void pair_label(json_t *pairs, size_t i, char *out, size_t size)
 {
-    snprintf(out, size, "%lld -> %lld", (long long)json_integer_value(json_array_get(json_object_get(pairs, "from"), i)),
+    snprintf(out, size, "%lld -> %lld",
+             (long long)json_integer_value(json_array_get(json_object_get(pairs, "from"), i)),
              (long long)json_integer_value(json_array_get(json_object_get(pairs, "to"), i)));
 }
 
