@@ -157,7 +157,7 @@ fewer_runs="MPIPROF_TEST_NOFP_RUNS=10 MPIPROF_TEST_IDUP_RUNS=3 MPIPROF_TEST_FAUL
 #   analysis, the fault and hang paths, threads, sessions, counters,
 #   Fortran, and hostile input (variables, traces, protocols).
 openmpi_tests="tests/check-mpi-coverage.sh tests/check-exports.sh tests/check-headers.sh
-    tests/mpi/matrix/test_matrix_ring.sh tests/mpi/characteristics/test_io_bytes.sh
+    tests/mpi/characteristics/test_io_bytes.sh
     tests/mpi/callsites/test_known_counts.sh tests/mpi/callsites/test_persistent_bytes.sh
     tests/mpi/callsites/test_callsites_cxx.sh tests/mpi/preload/test_preload.sh
     tests/mpi/preload/test_init_comms.sh tests/mpi/preload/test_wrong_family.sh tests/mpi/preload/test_netpipe.sh
