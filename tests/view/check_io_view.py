@@ -2,8 +2,9 @@
 """check_io_view.py SHOTS PAGE.html PROT.json: the page of io_bytes.c's
 protocol (tests/mpi/characteristics) in headless Chromium: the SRC table of
 interval 0 gives each SRC point's bytes read and written as the JSON has
-them (the MPI-IO points' bytes sent and received 0), and an MPI-IO point's
-details its bytes and bandwidth."""
+them (the MPI-IO points' bytes sent and received 0), an MPI-IO point's
+details its bytes and bandwidth, and an interval's I/O figures (interval 0
+and the nested "write phase") are its JSON "io"."""
 import json
 import sys
 
@@ -45,6 +46,20 @@ def main():
         if want not in detail:
             fail("the details of SRC %d lack %r: %s" % (s["id"], want, detail[:400]))
         view_browser.element_shot(driver, "#interval-panel", shots + "/io_src_table.png")
+        # the I/O figures of interval 0, then of "write phase" (selected in the tree)
+        for iv in (doc["intervals"][0], [x for x in doc["intervals"] if x["name"] == "write phase"][0]):
+            if iv["id"]:
+                driver.find_element(By.CSS_SELECTOR, '#tree [data-interval="%d"]' % iv["id"]).click()
+            spans = {e.get_attribute("data-key"): e for e in driver.find_elements(By.CSS_SELECTOR, "#io-figures span[data-key]")}
+            for key in ("calls", "bytes_read", "bytes_written", "time", "share", "bandwidth"):
+                e = spans.get(key)
+                if e is None or float(e.get_attribute("data-value")) != iv["io"][key]:
+                    fail("interval %d's I/O %s on the page %s, in the JSON %s"
+                         % (iv["id"], key, e and e.get_attribute("data-value"), iv["io"][key]))
+            t = spans["bytes_written"].text.replace("\u2009", "").replace("\u00a0", " ").replace(" ", "")
+            if t != "%dB" % iv["io"]["bytes_written"]:
+                fail("interval %d's bytes written read %r on the page, %d in the JSON" % (iv["id"], t, iv["io"]["bytes_written"]))
+        view_browser.element_shot(driver, "#interval-panel", shots + "/io_interval.png")
         view_browser.no_console_errors(driver, page)
     finally:
         driver.quit()

@@ -677,6 +677,7 @@
     $("interval-where").textContent = iv.file + ":" + iv.line + ", level " + iv.level + ", " + iv.executions +
       " execution" + (iv.executions === 1 ? "" : "s") + (iv.parent === null ? "" : ", inside interval " + iv.parent);
     $("characteristics").innerHTML = characteristicsHtml(iv);
+    $("io-figures").innerHTML = mpiprofIoHtml(iv); // view_io.js
     $("bars").innerHTML = barsHtml(iv);
     $("processes").innerHTML = processesHtml(A, iv);
     drawStrip(iv);
