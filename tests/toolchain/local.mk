@@ -1,1 +1,10 @@
-
+# tests/toolchain/local.mk: building against mpiprof as installed: the
+# CMake package and its example, the pkg-config file and the Makefile
+# example, mpiprof-run and the README's preload line, the link-order check.
+# Included from the top-level Makefile.am (paths relative to the top
+# directory).  The .sh tests run through tests/mpi/lib/run-mpi-test like
+# the MPI tests; each installs the build tree with make install DESTDIR=.
+TOOLCHAIN_TESTS = tests/toolchain/test_link_order.sh tests/toolchain/test_cmake_package.sh
+TESTS += $(TOOLCHAIN_TESTS)
+EXTRA_DIST += $(TOOLCHAIN_TESTS) tests/toolchain/local.mk tests/toolchain/common_toolchain.sh tests/toolchain/barrier.c tests/toolchain/version_check.cmake \
+	examples/cmake/CMakeLists.txt examples/make/Makefile
