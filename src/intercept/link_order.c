@@ -19,14 +19,11 @@
  * MPI's mpif.h, use mpi and use mpi_f08: init_finalize.c, fortran_ompi.c,
  * world.c); the ones this build does not define are skipped. */
 static const char *const init_entries[] = {
-    "MPI_Init",         "MPI_Init_thread",         "MPI_Session_init", "mpi_init_",
-    "mpi_init_thread_", "mpi_init_f08_", "mpi_init_thread_f08_",
+    "MPI_Init",         "MPI_Init_thread", "MPI_Session_init",     "mpi_init_",
+    "mpi_init_thread_", "mpi_init_f08_",   "mpi_init_thread_f08_",
 };
 
-static const char *quiet_only(const char *name)
-{
-    return strcmp(name, "MPIPROF_QUIET") == 0 ? getenv(name) : NULL;
-}
+static const char *quiet_only(const char *name) { return strcmp(name, "MPIPROF_QUIET") == 0 ? getenv(name) : NULL; }
 
 /* MPIPROF_QUIET as the library parses it at MPI_Init (the rest of the
  * configuration stays unread: only this rare path asks). */
