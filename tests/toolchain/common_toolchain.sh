@@ -1,4 +1,5 @@
 # shellcheck shell=sh
+# shellcheck disable=SC2034,SC2154  # sets variables for the tests; uses common.sh's
 # Shared by the toolchain tests (tests/toolchain/test_*.sh), sourced after
 # tests/mpi/lib/common.sh.  They build and run programs against mpiprof as
 # installed: stage_install installs the build tree with make install
@@ -17,8 +18,9 @@ stage_install() {
     env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top_builddir" install DESTDIR="$root" \
         >"$tmp/install.log" 2>&1 || fail "make install DESTDIR=$root failed: $(tail -n 20 "$tmp/install.log")"
     _pc="$top_builddir/mpiprof.pc"
-    prefix=$(pkg-config --variable=prefix "$_pc") && libdir=$(pkg-config --variable=libdir "$_pc") &&
-        includedir=$(pkg-config --variable=includedir "$_pc") || fail "pkg-config cannot read $_pc"
+    prefix=$(pkg-config --variable=prefix "$_pc") || fail "pkg-config cannot read $_pc"
+    libdir=$(pkg-config --variable=libdir "$_pc")
+    includedir=$(pkg-config --variable=includedir "$_pc")
     staged_lib="$root$libdir"
     [ -f "$staged_lib/libmpiprof.so" ] || fail "make install put no libmpiprof.so into $staged_lib"
     _run=$(find "$root" -type f -name mpiprof-run | head -n 1)

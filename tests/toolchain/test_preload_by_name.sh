@@ -38,8 +38,11 @@ grep -q "^   stack  *barrier\.c:$(barrier_line) (main)" prot.txt ||
     fail "the README's line wrote no SRC point at barrier.c:$(barrier_line)"
 
 rm -f prot.txt
-mpirun_2 out err env MPIPROF_OUTPUT="$tmp/prot.txt" sh -c 'exec mpiprof-run "$MPIEXEC" -n 2 ./unmodified_app'
+env MPIPROF_OUTPUT="$tmp/prot.txt" mpiprof-run "$MPIEXEC" -n 2 ./unmodified_app >out 2>err ||
+    fail "mpiprof-run $MPIEXEC -n 2 ./unmodified_app did not exit 0: $(cat out err)"
+grep -q '^barrier: ok$' out || fail "mpiprof-run $MPIEXEC did not run the program: $(cat out err)"
 check_text_protocol prot.txt
+grep -q "^Processes  *: 2$" prot.txt || fail "mpiprof-run $MPIEXEC: not one run of 2 processes: $(grep '^Processes' prot.txt)"
 
 # The command line conventions.
 mpiprof-run --help >out 2>err || fail "mpiprof-run --help did not exit 0"
@@ -50,8 +53,8 @@ grep -qx "mpiprof-run (mpiprof) $(pkg-config --modversion "$top_builddir/mpiprof
 [ "$(mpiprof-run --library)" = "$staged_lib/libmpiprof.so" ] || fail "mpiprof-run --library: $(mpiprof-run --library)"
 status=0
 mpiprof-run --bogus ./unmodified_app >out 2>err || status=$?
-[ "$status" = 2 ] && grep -q "unknown option '--bogus'" err || fail "mpiprof-run --bogus: exit $status, $(cat err)"
+{ [ "$status" = 2 ] && grep -q "unknown option '--bogus'" err; } || fail "mpiprof-run --bogus: exit $status, $(cat err)"
 status=0
 mpiprof-run >out 2>err || status=$?
-[ "$status" = 2 ] && grep -q "no command" err || fail "mpiprof-run without a command: exit $status, $(cat err)"
+{ [ "$status" = 2 ] && grep -q "no command" err; } || fail "mpiprof-run without a command: exit $status, $(cat err)"
 echo "PASS: preload by name"
