@@ -4,8 +4,10 @@
 # DESTDIR=, find_package(mpiprof 0.2) through CMAKE_PREFIX_PATH) at CMake's
 # default build type (no -g of its own): the program loads libmpiprof
 # before the MPI library, writes a protocol whose halo exchanges are named
-# jacobi.c:LINE, and says nothing about its link order.  The version file
-# accepts 0.2 and refuses other minor and major versions.
+# jacobi.c:LINE, and says nothing about its link order.  Through
+# pkg-config's target after MPI::MPI_C instead, the program is linked MPI
+# first and says so.  The version file accepts 0.2 and refuses other minor
+# and major versions.
 set -eu
 # shellcheck source=../mpi/lib/common.sh
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
@@ -40,6 +42,22 @@ lines=$(grep -n '^ *MPI_Sendrecv(' "$top_srcdir/examples/jacobi.c" | cut -d: -f1
 for line in $lines; do
     grep -q "^   stack  *jacobi\.c:$line " prot.txt || fail "no SRC point of the CMake build is named jacobi.c:$line"
 done
+
+# The order through pkg-config: CMake cannot put PkgConfig::MPIPROF
+# ahead of MPI::MPI_C, so the program is not profiled, and says so.
+mkdir pc
+sed -e "s|^libdir=.*|libdir=$root$libdir|" -e "s|^includedir=.*|includedir=$root$includedir|" \
+    "$root$libdir/pkgconfig/mpiprof.pc" >pc/mpiprof.pc
+PKG_CONFIG_PATH="$tmp/pc" cmake -S "$srcdir/pkgconfig_target" -B pcbuild -DBARRIER_C="$srcdir/barrier.c" \
+    -DMPI_C_COMPILER="$MPICC" >cmake.log 2>&1 || fail "cmake could not configure pkgconfig_target: $(tail -n 30 cmake.log)"
+cmake --build pcbuild >build.log 2>&1 || fail "pkgconfig_target does not build: $(tail -n 30 build.log)"
+case "$(needed_order pcbuild/barrier)" in
+    *libmpi[!p]*libmpiprof*) ;;
+    *) fail "PkgConfig::MPIPROF after MPI::MPI_C no longer links MPI first: $(needed_order pcbuild/barrier)" ;;
+esac
+mpirun_2 out err env MPIPROF_OUTPUT="$tmp/pc.prof" ./pcbuild/barrier
+grep -q '^mpiprof: MPI_Init resolves to libmpi.*this run is not profiled' err ||
+    fail "PkgConfig::MPIPROF after MPI::MPI_C: no link-order line: $(cat err)"
 
 # The version file, as find_package(mpiprof VERSION) reads it.
 version=$(pkg-config --modversion "$top_builddir/mpiprof.pc")
