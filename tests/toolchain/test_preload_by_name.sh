@@ -2,8 +2,9 @@
 # Preloading by name: the README's preload line, taken from README.md as it
 # is written (only the 64 processes made 2, and mpiexec the configured
 # launcher), profiles a program built with plain mpicc, with mpiprof as
-# installed (make install DESTDIR=; mpiprof-run on PATH); so does the other
-# form mpiprof-run(1) gives, mpiprof-run wrapping mpiexec.  mpiprof-run
+# installed (make install DESTDIR=; mpiprof-run on PATH); so does every
+# line of the man pages that runs mpiprof-run (mpiprof-run wrapping
+# mpiexec, LD_PRELOAD=$(mpiprof-run --library) ...).  mpiprof-run
 # answers --help, --version and --library, and refuses an unknown option
 # and an empty command with exit 2.
 set -eu
@@ -37,12 +38,26 @@ check_text_protocol prot.txt
 grep -q "^   stack  *barrier\.c:$(barrier_line) (main)" prot.txt ||
     fail "the README's line wrote no SRC point at barrier.c:$(barrier_line)"
 
-rm -f prot.txt
-env MPIPROF_OUTPUT="$tmp/prot.txt" mpiprof-run "$MPIEXEC" -n 2 ./unmodified_app >out 2>err ||
-    fail "mpiprof-run $MPIEXEC -n 2 ./unmodified_app did not exit 0: $(cat out err)"
-grep -q '^barrier: ok$' out || fail "mpiprof-run $MPIEXEC did not run the program: $(cat out err)"
-check_text_protocol prot.txt
-grep -q "^Processes  *: 2$" prot.txt || fail "mpiprof-run $MPIEXEC: not one run of 2 processes: $(grep '^Processes' prot.txt)"
+# The man pages' lines with mpiprof-run (their examples: each form), the
+# same way: 2 processes, the configured launcher, ./prog the program.
+sed -n '/^\.EX/,/^\.EE/p' "$top_srcdir"/man/*.in | grep 'mpiprof\\-run' | sed 's/\\-/-/g' |
+    grep -E '^(mpiexec|mpiprof-run|LD_PRELOAD=)' | sort -u >man_lines
+[ "$(grep -c . man_lines)" -ge 3 ] || fail "the man pages give fewer than the 3 forms of mpiprof-run: $(cat man_lines)"
+while read -r line; do
+    echo "man: $line"
+    # shellcheck disable=SC2016  # $MPIEXEC: expanded by the eval
+    cmd=$(echo "$line" | sed -e 's/-n [0-9][0-9]* /-n 2 /' -e 's|\./prog$|./unmodified_app|' \
+        -e 's/^mpiexec /"$MPIEXEC" /' -e 's/ mpiexec / "$MPIEXEC" /')
+    rm -f prot.txt
+    MPIPROF_OUTPUT="$tmp/prot.txt"
+    export MPIPROF_OUTPUT
+    eval "$cmd" >out 2>err </dev/null || fail "'$cmd' (man: $line) did not exit 0: $(cat out err)"
+    unset MPIPROF_OUTPUT
+    grep -q '^barrier: ok$' out || fail "'$line' did not run the program: $(cat out err)"
+    check_text_protocol prot.txt
+    grep -q "^Processes  *: 2$" prot.txt || fail "'$line': not one run of 2 processes: $(grep '^Processes' prot.txt)"
+    grep -q "^   stack  *barrier\.c:$(barrier_line) (main)" prot.txt || fail "'$line' wrote no SRC point at barrier.c"
+done <man_lines
 
 # The command line conventions.
 mpiprof-run --help >out 2>err || fail "mpiprof-run --help did not exit 0"
