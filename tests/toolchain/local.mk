@@ -8,4 +8,5 @@ TOOLCHAIN_TESTS = tests/toolchain/test_link_order.sh tests/toolchain/test_cmake_
 	tests/toolchain/test_make_example.sh tests/toolchain/test_preload_by_name.sh
 TESTS += $(TOOLCHAIN_TESTS)
 EXTRA_DIST += $(TOOLCHAIN_TESTS) tests/toolchain/local.mk tests/toolchain/.shellcheckrc tests/toolchain/common_toolchain.sh tests/toolchain/barrier.c tests/toolchain/version_check.cmake tests/toolchain/pkgconfig_target/CMakeLists.txt \
+	tests/toolchain/fortran_target/CMakeLists.txt tests/toolchain/fortran_target/barrier_f08.f90 \
 	examples/cmake/CMakeLists.txt examples/make/Makefile

@@ -4,7 +4,8 @@
 # DESTDIR=, find_package(mpiprof 0.2) through CMAKE_PREFIX_PATH) at CMake's
 # default build type (no -g of its own): the program loads libmpiprof
 # before the MPI library, writes a protocol whose halo exchanges are named
-# jacobi.c:LINE, and says nothing about its link order.  Through
+# jacobi.c:LINE, and says nothing about its link order; so does a use
+# mpi_f08 program linked with MPI::MPI_Fortran.  Through
 # pkg-config's target after MPI::MPI_C instead, the program is linked MPI
 # first and says so.  The version file accepts 0.2 and refuses other minor
 # and major versions.
@@ -42,6 +43,19 @@ lines=$(grep -n '^ *MPI_Sendrecv(' "$top_srcdir/examples/jacobi.c" | cut -d: -f1
 for line in $lines; do
     grep -q "^   stack  *jacobi\.c:$line " prot.txt || fail "no SRC point of the CMake build is named jacobi.c:$line"
 done
+
+# A use mpi_f08 program: MPI's Fortran library kept (its calls bind to
+# libmpiprof first, whose wrappers call on into it).
+if [ "${MPIFORT:-no}" != no ] && command -v "$MPIFORT" >/dev/null 2>&1; then
+    cmake -S "$srcdir/fortran_target" -B fbuild -DCMAKE_PREFIX_PATH="$root$prefix" -DMPI_Fortran_COMPILER="$MPIFORT" \
+        >cmake.log 2>&1 || fail "cmake could not configure fortran_target: $(tail -n 30 cmake.log)"
+    cmake --build fbuild >build.log 2>&1 || fail "fortran_target does not build: $(tail -n 30 build.log)"
+    echo "barrier_f08: NEEDED $(needed_order fbuild/barrier_f08)"
+    mpirun_2 out err env MPIPROF_OUTPUT="$tmp/f08.prof" ./fbuild/barrier_f08
+    grep -q '^barrier_f08: ok$' out || fail "the mpi_f08 program did not run to its end: $(cat out err)"
+    f08_line=$(grep -n 'MARK barrier_f08' "$srcdir/fortran_target/barrier_f08.f90" | cut -d: -f1)
+    grep -q "^   stack  *barrier_f08\.f90:$f08_line " f08.prof || fail "the mpi_f08 program's protocol has no SRC point at barrier_f08.f90:$f08_line"
+fi
 
 # The order through pkg-config: CMake cannot put PkgConfig::MPIPROF
 # ahead of MPI::MPI_C, so the program is not profiled, and says so.
