@@ -23,15 +23,19 @@ static const char *const init_entries[] = {
     "mpi_init_thread_", "mpi_init_f08_",   "mpi_init_thread_f08_",
 };
 
-static const char *quiet_only(const char *name) { return strcmp(name, "MPIPROF_QUIET") == 0 ? getenv(name) : NULL; }
+static const char *quiet_or_off(const char *name)
+{
+    return strcmp(name, "MPIPROF_QUIET") == 0 || strcmp(name, "MPIPROF_DISABLE") == 0 ? getenv(name) : NULL;
+}
 
-/* MPIPROF_QUIET as the library parses it at MPI_Init (the rest of the
+/* MPIPROF_QUIET, or MPIPROF_DISABLE (no profile asked for: nothing is
+ * lost), as the library parses them at MPI_Init (the rest of the
  * configuration stays unread: only this rare path asks). */
-static int quiet(void)
+static int silent(void)
 {
     static mpp_config_t cfg;
-    mpp_config_parse(&cfg, quiet_only);
-    return (int)cfg.number[MPP_CFG_QUIET];
+    mpp_config_parse(&cfg, quiet_or_off);
+    return cfg.number[MPP_CFG_QUIET] || cfg.number[MPP_CFG_DISABLE];
 }
 
 /* The first entry point that the process binds elsewhere than to this
@@ -64,7 +68,7 @@ __attribute__((constructor)) static void link_order_check(void)
     const char *entry = misbound(self, info.dli_fbase, &where);
     dlclose(self);
     /* Once per run: the first process as the launcher numbers them. */
-    if (!entry || mpp_launcher_rank() > 0 || quiet())
+    if (!entry || mpp_launcher_rank() > 0 || silent())
         return;
     const char *base = strrchr(where, '/');
     fprintf(stderr,

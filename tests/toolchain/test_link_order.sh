@@ -2,7 +2,7 @@
 # link order: a program linked with the MPI library before libmpiprof loads
 # the profiler but calls MPI's own MPI_Init: rank 0 says so in one line
 # (what happened, what to do) and the run goes on, unprofiled, exit 0;
-# nothing is said with MPIPROF_QUIET=1, for the same program preloaded
+# nothing is said with MPIPROF_QUIET=1 or MPIPROF_DISABLE=yes, for the same program preloaded
 # (through mpiexec: mpiexec, Hydra's proxies and a shell load it too,
 # without being MPI programs), nor for a program linked in the right order.
 set -eu
@@ -44,6 +44,8 @@ grep -q '^barrier: ok$' out || fail "the wrong-order program did not run to its 
 
 mpirun_2 out err env MPIPROF_QUIET=1 MPIPROF_OUTPUT="$tmp/wrong.prof" ./wrong
 [ ! -s err ] || fail "MPIPROF_QUIET=1, yet the wrong-order run wrote on stderr: $(cat err)"
+mpirun_2 out err env MPIPROF_DISABLE=yes ./wrong
+[ ! -s err ] || fail "MPIPROF_DISABLE=yes, yet the wrong-order run wrote on stderr: $(cat err)"
 
 mpirun_2 out err env MPIPROF_OUTPUT="$tmp/prot.txt" ./right
 ! grep -q 'resolves to' err || fail "the right-order program got the link-order line: $(cat err)"
