@@ -1,11 +1,14 @@
 /* The trace links (links.h): the analyzer's reading of a trace (the
  * reader, the clocks bounded by the messages, the exact wait states), its
- * calls grouped by the SRC points of a protocol of the same run.
+ * calls grouped by the SRC points of a protocol of the same run, in each
+ * interval.
  *
- * A call belongs to the SRC point whose key (function and the texts of
+ * A call belongs to the SRC number whose key (function and the texts of
  * its frames, as the page and mpiprof-compare match SRC points) is the
- * call's mpiprof::src key; calls without one (paused, or a trace without
- * call sites) belong to none.  Times are seconds from the trace's first
+ * call's mpiprof::src key, in the interval the analyzer's replay puts it
+ * (rp_each_call: the interval stage of rp_profile), matched to the
+ * protocol's by name, file and line of it and its parents; calls without
+ * a key (paused, or a trace without call sites) belong to none.  Times are seconds from the trace's first
  * call; the wait part of a call is what the wait states attribute inside
  * it: Real sync (a receive's late sender) and Potential sync (a
  * collective entered before its last member), both from its entry; Time
@@ -17,6 +20,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "accumulate/intervals.h"
 #include "context/config.h"
 #include "gen/function_table.h"
 #include "replay/links.h"
@@ -45,11 +49,23 @@ typedef struct {
     const rp_trace_t *t;
     json_t *keys; /* SRC key -> index into ids */
     json_int_t *ids;
-    uint64_t *protocol_calls; /* per index: its calls in the protocol, over every interval */
     size_t nids;
-    slot_t *slots; /* [index * nprocesses + process] */
+    /* the protocol's SRC points (cells: an SRC number in an interval) */
+    json_t *cells;         /* "SRC index:interval id" -> cell */
+    json_t *intervals;     /* interval key (interval_key) -> interval id */
+    json_t *interval_keys; /* interval id -> key */
+    json_int_t *cell_id;   /* per cell: its interval id and SRC number, its calls in the protocol */
+    json_int_t *cell_src;
+    uint64_t *cell_calls;
+    size_t ncells;
+    slot_t *slots; /* [cell * nprocesses + process] */
     size_t max;
-    int64_t origin; /* ticks of the trace's first call */
+    int max_intervals, max_nesting; /* the run's (its configuration) */
+    int p;                          /* the process replayed */
+    int64_t *local;                 /* its interval stage's intervals -> protocol id (-1: none, -2: not looked up) */
+    size_t nlocal;                  /* room in local */
+    uint64_t unplaced;              /* calls of the protocol's SRC numbers in no SRC point of their interval */
+    int64_t origin;                 /* ticks of the trace's first call */
     double end, tick;
     char **site_text; /* per site: RS frame-text RS frame-text ... (NULL: not parsed yet) */
     int32_t *cache_fid, *cache_index;
@@ -137,13 +153,83 @@ static int protocol_key(links_t *k, const char *function, json_t *stack)
         k->key = grown, k->key_cap = need;
     }
     char *p = k->key + sprintf(k->key, "%s", function);
-    json_array_foreach(stack, i, f) p += sprintf(p, "%c%s", MPP_RS, json_string_value(json_object_get(f, "text")) ?: "");
+    json_array_foreach(stack, i, f) p +=
+        sprintf(p, "%c%s", MPP_RS, json_string_value(json_object_get(f, "text")) ?: "");
     return 0;
 }
 
+/* An interval's key: its parents' and its name, file name and line
+ * (interval 0: ""), as the protocol and the replay's interval stage both
+ * give them; into k->key. */
+static int interval_key(links_t *k, const char *parent, const char *name, const char *file, long line)
+{
+    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    size_t need = strlen(parent) + strlen(name) + strlen(base) + 32;
+    if (need > k->key_cap) {
+        char *grown = realloc(k->key, need);
+        if (!grown)
+            return -1;
+        k->key = grown, k->key_cap = need;
+    }
+    char *copy = strdup(parent);
+    if (!copy)
+        return -1;
+    sprintf(k->key, "%s%c%s%c%s%c%ld", copy, MPP_RS, name, MPP_US, base, MPP_US, line);
+    free(copy);
+    return 0;
+}
+
+/* The protocol's intervals by key; 0, or -1 (memory, or a parent not
+ * before its child). */
+static int index_intervals(links_t *k, json_t *doc)
+{
+    json_t *by_id = k->interval_keys = json_object(), *iv;
+    size_t i;
+    int rc = by_id && (k->intervals = json_object()) ? 0 : -1;
+    json_array_foreach(json_object_get(doc, "intervals"), i, iv)
+    {
+        if (rc != 0)
+            break;
+        char id[32], parent[32];
+        snprintf(id, sizeof id, "%lld", (long long)json_integer_value(json_object_get(iv, "id")));
+        json_t *up = json_object_get(iv, "parent");
+        const char *key = "";
+        if (json_is_integer(up)) {
+            snprintf(parent, sizeof parent, "%lld", (long long)json_integer_value(up));
+            const char *pk = json_string_value(json_object_get(by_id, parent));
+            rc = pk && interval_key(k, pk, json_string_value(json_object_get(iv, "name")) ?: "",
+                                    json_string_value(json_object_get(iv, "file")) ?: "",
+                                    (long)json_integer_value(json_object_get(iv, "line"))) == 0
+                     ? 0
+                     : -1;
+            key = k->key;
+        }
+        if (rc == 0) {
+            json_object_set_new_nocheck(by_id, id, json_stringn_nocheck(key, strlen(key)));
+            json_object_set_new_nocheck(k->intervals, key,
+                                        json_integer(json_integer_value(json_object_get(iv, "id"))));
+        }
+    }
+    return rc;
+}
+
+/* The cell of SRC index `src` in interval `id`, made when new. */
+static void add_cell(links_t *k, json_int_t src, json_int_t id, uint64_t calls)
+{
+    char key[64];
+    snprintf(key, sizeof key, "%lld:%lld", (long long)src, (long long)id);
+    json_t *known = json_object_get(k->cells, key);
+    size_t c = known ? (size_t)json_integer_value(known) : k->ncells++;
+    if (!known) {
+        json_object_set_new(k->cells, key, json_integer((json_int_t)c));
+        k->cell_id[c] = id, k->cell_src[c] = k->ids[src];
+    }
+    k->cell_calls[c] += calls;
+}
+
 /* Every SRC number of the protocol by its key (an SRC number is one call
- * site in every interval: the first stack of a number is its key), with
- * its calls summed over the intervals. */
+ * site in every interval: the first stack of a number is its key), and
+ * every SRC point as a cell (the number in an interval), with its calls. */
 static int index_protocol(links_t *k, json_t *doc)
 {
     size_t i, j, n = 0;
@@ -151,16 +237,20 @@ static int index_protocol(links_t *k, json_t *doc)
     json_array_foreach(json_object_get(doc, "intervals"), i, iv) n += json_array_size(json_object_get(iv, "src"));
     json_t *seen = json_object(); /* SRC number -> index */
     k->keys = json_object();
+    k->cells = json_object();
     k->ids = malloc((n ? n : 1) * sizeof *k->ids);
-    k->protocol_calls = calloc(n ? n : 1, sizeof *k->protocol_calls);
-    int rc = seen && k->keys && k->ids && k->protocol_calls ? 0 : -1;
+    k->cell_id = malloc((n ? n : 1) * sizeof *k->cell_id);
+    k->cell_src = malloc((n ? n : 1) * sizeof *k->cell_src);
+    k->cell_calls = calloc(n ? n : 1, sizeof *k->cell_calls);
+    int rc = seen && k->keys && k->cells && k->ids && k->cell_id && k->cell_src && k->cell_calls ? 0 : -1;
     json_array_foreach(json_object_get(doc, "intervals"), i, iv) json_array_foreach(json_object_get(iv, "src"), j, s)
     {
         char id[32];
         snprintf(id, sizeof id, "%lld", (long long)json_integer_value(json_object_get(s, "id")));
         json_t *known = rc == 0 ? json_object_get(seen, id) : NULL;
         if (rc == 0 && !known) {
-            rc = protocol_key(k, json_string_value(json_object_get(s, "function")) ?: "", json_object_get(s, "stack"));
+            rc =
+                protocol_key(k, json_string_value(json_object_get(s, "function")) ?: "", json_object_get(s, "stack"));
             if (rc != 0)
                 break;
             k->ids[k->nids] = json_integer_value(json_object_get(s, "id"));
@@ -168,24 +258,33 @@ static int index_protocol(links_t *k, json_t *doc)
             json_object_set_new(seen, id, known = json_integer((json_int_t)k->nids++));
         }
         if (known)
-            k->protocol_calls[json_integer_value(known)] += (uint64_t)json_integer_value(json_object_get(s, "calls"));
+            add_cell(k, json_integer_value(known), json_integer_value(json_object_get(iv, "id")),
+                     (uint64_t)json_integer_value(json_object_get(s, "calls")));
     }
     json_decref(seen);
-    return rc;
+    return rc == 0 ? index_intervals(k, doc) : rc;
 }
 
-/* Whether the trace's calls are the protocol's: for every SRC point with
- * calls in the trace, as many as the protocol counts; 0, or -1 with the
- * first that differs said. */
+/* Whether the trace's calls are the protocol's: none in an SRC point the
+ * protocol does not have, and in every SRC point with calls in the trace,
+ * as many as the protocol counts; 0, or -1 with the first that differs said. */
 static int same_calls(const links_t *k, char *why, size_t size)
 {
-    for (size_t i = 0; i < k->nids; i++) {
+    if (k->unplaced) {
+        snprintf(why, size,
+                 "%s: %llu calls at the protocol's call sites are in intervals where the protocol has "
+                 "no SRC point of theirs",
+                 k->t->path, (unsigned long long)k->unplaced);
+        return -1;
+    }
+    for (size_t c = 0; c < k->ncells; c++) {
         uint64_t traced = 0;
         for (int p = 0; p < k->t->nprocesses; p++)
-            traced += k->slots[i * (size_t)k->t->nprocesses + (size_t)p].calls;
-        if (traced && traced != k->protocol_calls[i]) {
-            snprintf(why, size, "%s: SRC %lld has %llu calls in the trace, %llu in the protocol", k->t->path,
-                     (long long)k->ids[i], (unsigned long long)traced, (unsigned long long)k->protocol_calls[i]);
+            traced += k->slots[c * (size_t)k->t->nprocesses + (size_t)p].calls;
+        if (traced && traced != k->cell_calls[c]) {
+            snprintf(why, size, "%s: SRC %lld of interval %lld has %llu calls in the trace, %llu in the protocol",
+                     k->t->path, (long long)k->cell_src[c], (long long)k->cell_id[c], (unsigned long long)traced,
+                     (unsigned long long)k->cell_calls[c]);
             return -1;
         }
     }
@@ -273,7 +372,57 @@ static int by_enter(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Every call of the trace into the slots of its SRC point; 0, or -1 (memory). */
+/* The protocol's id of interval `local` of the process replayed (an
+ * index into the interval stage's mpp_intervals); -1: none. */
+static int64_t protocol_interval(links_t *k, uint32_t local)
+{
+    if (local >= mpp_nintervals)
+        return -1;
+    if (local >= k->nlocal) {
+        size_t room = (size_t)mpp_nintervals + 16;
+        int64_t *grown = realloc(k->local, room * sizeof *grown);
+        if (!grown)
+            return -1;
+        for (size_t i = k->nlocal; i < room; i++)
+            grown[i] = -2;
+        k->local = grown, k->nlocal = room;
+    }
+    if (k->local[local] != -2)
+        return k->local[local];
+    const mpp_interval_t *iv = &mpp_intervals[local];
+    const char *key = "";
+    if (iv->parent >= 0) {
+        int64_t up = protocol_interval(k, (uint32_t)iv->parent);
+        char id[32];
+        snprintf(id, sizeof id, "%lld", (long long)up);
+        const char *pk = up >= 0 ? json_string_value(json_object_get(k->interval_keys, id)) : NULL;
+        key = pk && interval_key(k, pk, iv->name, iv->file, iv->line) == 0 ? k->key : NULL;
+    }
+    json_t *found = key ? json_object_get(k->intervals, key) : NULL;
+    return k->local[local] = found ? json_integer_value(found) : -1;
+}
+
+/* A call of the process replayed into the slot of its SRC point (its SRC
+ * number in its interval). */
+static int on_call(void *ctx, const rp_call_t *c, uint32_t interval)
+{
+    links_t *k = ctx;
+    int32_t src = src_of(k, c);
+    if (src < 0)
+        return 0;
+    int64_t id = protocol_interval(k, interval);
+    char key[64];
+    snprintf(key, sizeof key, "%d:%lld", src, (long long)id);
+    json_t *cell = id >= 0 ? json_object_get(k->cells, key) : NULL;
+    if (!cell) {
+        k->unplaced++;
+        return 0;
+    }
+    return add_call(k, &k->slots[(size_t)json_integer_value(cell) * (size_t)k->t->nprocesses + (size_t)k->p], c);
+}
+
+/* Every call of the trace into the slots of its SRC point, each process's
+ * as the analyzer replays them; 0, or -1 (memory). */
 static int collect(links_t *k)
 {
     const rp_trace_t *t = k->t;
@@ -285,16 +434,12 @@ static int collect(links_t *k)
         }
     k->origin = origin == INT64_MAX ? 0 : origin;
     k->end = end > origin ? (double)(end - origin) * k->tick : 0.0;
-    for (int p = 0; p < t->nprocesses; p++)
-        for (int i = 0; i < t->processes[p].nlocations; i++) {
-            const rp_location_t *loc = &t->locations[t->processes[p].locations[i]];
-            for (size_t c = 0; c < loc->ncalls; c++) {
-                int32_t index = src_of(k, &loc->calls[c]);
-                if (index >= 0 && add_call(k, &k->slots[(size_t)index * (size_t)t->nprocesses + (size_t)p],
-                                           &loc->calls[c]) != 0)
-                    return -1;
-            }
-        }
+    for (k->p = 0; k->p < t->nprocesses; k->p++) {
+        for (size_t i = 0; i < k->nlocal; i++)
+            k->local[i] = -2; /* each process its interval stage */
+        if (rp_each_call(t, k->p, k->max_intervals, k->max_nesting, on_call, k) != 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -308,10 +453,10 @@ static json_t *links_json(links_t *k, const char *archive)
     for (int p = 0; p < t->nprocesses; p++)
         json_array_append_new(ranks, json_integer(t->processes[p].rank));
     uint64_t matched = 0;
-    for (size_t i = 0; i < k->nids; i++) {
+    for (size_t c = 0; c < k->ncells; c++) {
         json_t *by = json_array();
         for (int p = 0; p < t->nprocesses; p++) {
-            slot_t *s = &k->slots[i * (size_t)t->nprocesses + (size_t)p];
+            slot_t *s = &k->slots[c * (size_t)t->nprocesses + (size_t)p];
             if (!s->calls)
                 continue;
             matched += s->calls;
@@ -325,8 +470,8 @@ static json_t *links_json(links_t *k, const char *archive)
                                                 "calls", (json_int_t)s->calls, "time", s->time, "wait", s->wait,
                                                 "first", s->first, "last", s->last, "events", ev));
         }
-        char id[32];
-        snprintf(id, sizeof id, "%lld", (long long)k->ids[i]);
+        char id[64];
+        snprintf(id, sizeof id, "%lld:%lld", (long long)k->cell_id[c], (long long)k->cell_src[c]);
         if (json_array_size(by))
             json_object_set_new(src, id, by);
         else
@@ -339,18 +484,19 @@ static json_t *links_json(links_t *k, const char *archive)
 
 static void links_free(links_t *k)
 {
-    for (size_t i = 0; k->slots && i < k->nids * (size_t)k->t->nprocesses; i++)
+    for (size_t i = 0; k->slots && i < k->ncells * (size_t)k->t->nprocesses; i++)
         free(k->slots[i].ev);
     for (uint32_t s = 0; k->site_text && s < k->t->nsites; s++)
         free(k->site_text[s]);
     free(k->slots), free(k->site_text), free(k->cache_fid), free(k->cache_index), free(k->ids), free(k->key);
-    free(k->protocol_calls);
-    json_decref(k->keys);
+    free(k->cell_id), free(k->cell_src), free(k->cell_calls), free(k->local);
+    json_decref(k->keys), json_decref(k->cells), json_decref(k->intervals), json_decref(k->interval_keys);
 }
 
 /* The trace read as the analyzer reads it: clocks bounded by the
  * messages, then the wait states, with the run's interval limits. */
-static int read_trace(rp_trace_t *t, json_t *doc, const char *anchor, char *why, size_t size)
+static int read_trace(rp_trace_t *t, json_t *doc, const char *anchor, int *max_intervals, int *max_nesting, char *why,
+                      size_t size)
 {
     if (rp_trace_read(t, anchor, why, size) != 0)
         return RP_LINKS_UNREADABLE;
@@ -362,10 +508,11 @@ static int read_trace(rp_trace_t *t, json_t *doc, const char *anchor, char *why,
     config_doc = doc;
     mpp_config_parse(&config, protocol_getenv);
     config_doc = NULL;
+    *max_intervals = (int)config.number[MPP_CFG_MAX_INTERVALS];
+    *max_nesting = (int)config.number[MPP_CFG_MAX_NESTING];
     rp_bounds_t bounds;
     rp_clock_bounds(t, NULL, NULL, &bounds);
-    if (rp_waits(t, NULL, NULL, (int)config.number[MPP_CFG_MAX_INTERVALS], (int)config.number[MPP_CFG_MAX_NESTING]) !=
-        0) {
+    if (rp_waits(t, NULL, NULL, *max_intervals, *max_nesting) != 0) {
         snprintf(why, size, "%s: out of memory for its wait states", anchor);
         rp_trace_free(t);
         return RP_LINKS_UNREADABLE;
@@ -380,15 +527,20 @@ int rp_links(json_t *doc, const char *archive, size_t max_events, json_t **out, 
     snprintf(anchor, sizeof anchor, "%s%s", archive,
              stat(archive, &st) == 0 && S_ISDIR(st.st_mode) ? "/traces.otf2" : "");
     rp_trace_t t;
-    int rc = read_trace(&t, doc, anchor, why, size);
+    int max_intervals, max_nesting;
+    int rc = read_trace(&t, doc, anchor, &max_intervals, &max_nesting, why, size);
     if (rc != RP_LINKS_OK)
         return rc;
-    links_t k = {.t = &t, .max = max_events ? max_events : 1, .tick = 1.0 / (double)(t.resolution ? t.resolution : 1)};
+    links_t k = {.t = &t,
+                 .max = max_events ? max_events : 1,
+                 .max_intervals = max_intervals,
+                 .max_nesting = max_nesting,
+                 .tick = 1.0 / (double)(t.resolution ? t.resolution : 1)};
     k.site_text = calloc(t.nsites ? t.nsites : 1, sizeof *k.site_text);
     k.cache_fid = malloc((t.nsites ? t.nsites : 1) * sizeof *k.cache_fid);
     k.cache_index = malloc((t.nsites ? t.nsites : 1) * sizeof *k.cache_index);
     if (k.site_text && k.cache_fid && k.cache_index && index_protocol(&k, doc) == 0)
-        k.slots = calloc(k.nids * (size_t)t.nprocesses + 1, sizeof *k.slots);
+        k.slots = calloc(k.ncells * (size_t)t.nprocesses + 1, sizeof *k.slots);
     for (uint32_t s = 0; k.cache_fid && s < t.nsites; s++)
         k.cache_fid[s] = -1;
     int collected = k.slots && collect(&k) == 0;
@@ -401,7 +553,7 @@ int rp_links(json_t *doc, const char *archive, size_t max_events, json_t **out, 
     if (!*out) {
         snprintf(why, size, "%s: out of memory for its calls", anchor);
         rc = RP_LINKS_UNREADABLE;
-    } else if (k.nids && !json_object_size(json_object_get(*out, "src"))) {
+    } else if (k.ncells && !json_object_size(json_object_get(*out, "src"))) {
         snprintf(why, size, "%s: none of the protocol's SRC points has a call in the trace", anchor);
         json_decref(*out), *out = NULL;
         rc = RP_LINKS_OTHER_RUN;

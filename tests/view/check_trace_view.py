@@ -9,8 +9,9 @@ mpiprof-view --events N, PLAIN.html a page without a trace.  Checks:
 selecting the SRC point of MPI_Recv shows a timeline with rank 0's
 N_SENDS calls (rank 1 none), each with a wait part of at least T_LATE / 4
 (Real sync: rank 1 sends late), MPI_Send rank 1's N_SENDS calls without
-wait, MPI_Barrier N_BARRIERS calls on each process, the wait part on rank
-0 only (Potential sync, N_BARRIERS x T_LATE / 4 at least in all); the calls per process are the protocol's; on
+wait, MPI_Barrier (one SRC number in two intervals) 1 call on each process in
+interval "first barrier" and N_BARRIERS - 1 in "later barriers", the wait
+part on rank 0 only (Potential sync, T_LATE / 4 a call at least in all); the calls per process are the protocol's; on
 FIRST.html the table holds N calls of rank 0 and says how many more, and
 the page control shows fewer; PLAIN.html has no trace panel.  Screenshots
 go to SHOTS.  Exit 0, or 1 with the reason."""
@@ -29,10 +30,18 @@ def fail(msg):
     sys.exit(1)
 
 
+def select_interval(driver, name):
+    for node in driver.find_elements(By.CSS_SELECTOR, "#tree [role=treeitem] > .node .name"):
+        if node.text.split(" ", 1)[1] == name:
+            node.click()
+            return
+    fail("no interval %r in the tree" % name)
+
+
 def select(driver, function):
     rows = [r for r in driver.find_elements(By.CSS_SELECTOR, "#src-table tbody tr") if function in r.text]
     if len(rows) != 1:
-        fail("interval 0 shows %d SRC points of %s, not 1" % (len(rows), function))
+        fail("the interval shows %d SRC points of %s, not 1" % (len(rows), function))
     rows[0].click()
     WebDriverWait(driver, 5).until(lambda d: d.find_element(By.ID, "src-detail").is_displayed())
 
@@ -53,10 +62,11 @@ def shot(driver, path):
     driver.save_screenshot(path)
 
 
-def protocol_calls(doc, function):
-    src = [s for s in doc["intervals"][0]["src"] if s["function"] == function]
+def protocol_calls(doc, function, interval="whole program"):
+    iv = [i for i in doc["intervals"] if i["name"] == interval][0]
+    src = [s for s in iv["src"] if s["function"] == function]
     if len(src) != 1:
-        fail("the protocol's interval 0 has %d SRC points of %s" % (len(src), function))
+        fail("the protocol's interval %r has %d SRC points of %s" % (interval, len(src), function))
     by = src[0]["by_process"]
     return {r: c for r, c in zip(by["ranks"], by["calls"]) if c}
 
@@ -89,16 +99,24 @@ def check_linked(driver, shots, n_sends, n_barriers, late, page, doc):
     if set(got) != {1} or got[1][:2] != (n_sends, n_sends) or got[1][2]:
         fail("MPI_Send's timeline: %s, not rank 1's %d calls without wait (the sender is late)" % (got, n_sends))
 
-    select(driver, "MPI_Barrier")
-    got = lanes(driver)
-    if set(got) != {0, 1} or any(got[r][:2] != (n_barriers, n_barriers) for r in got):
-        fail("MPI_Barrier's timeline: %s, not %d calls on each of ranks 0 and 1" % (got, n_barriers))
-    if len(got[0][2]) != n_barriers or sum(got[0][2]) < n_barriers * late / 4 or got[1][2]:
-        fail("MPI_Barrier's wait parts: rank 0 %s, rank 1 %s; rank 0 enters each first (at least %g s of "
-             "Potential sync in all), rank 1 last (none)" % (got[0][2], got[1][2], n_barriers * late / 4))
-    if {r: c for r, (c, _, _) in got.items()} != protocol_calls(doc, "MPI_Barrier"):
-        fail("MPI_Barrier: the trace's calls per process are not the protocol's %s" % protocol_calls(doc, "MPI_Barrier"))
-    shot(driver, os.path.join(shots, "3-barrier-timeline.png"))
+    # one call site in two intervals: the calls of each interval
+    src_ids = set()
+    for interval, n in (("first barrier", 1), ("later barriers", n_barriers - 1)):
+        select_interval(driver, interval)
+        select(driver, "MPI_Barrier")
+        src_ids.add(driver.find_element(By.CSS_SELECTOR, "#src-table tr[aria-selected=true]").get_attribute("data-src"))
+        got = lanes(driver)
+        if set(got) != {0, 1} or any(got[r][:2] != (n, n) for r in got):
+            fail("MPI_Barrier's timeline in %r: %s, not %d calls on each of ranks 0 and 1" % (interval, got, n))
+        if len(got[0][2]) != n or sum(got[0][2]) < n * late / 4 or got[1][2]:
+            fail("MPI_Barrier's wait parts in %r: rank 0 %s, rank 1 %s; rank 0 enters each first (at least %g s "
+                 "of Potential sync in all), rank 1 last (none)" % (interval, got[0][2], got[1][2], n * late / 4))
+        if {r: c for r, (c, _, _) in got.items()} != protocol_calls(doc, "MPI_Barrier", interval):
+            fail("MPI_Barrier in %r: the trace's calls per process are not the protocol's %s" %
+                 (interval, protocol_calls(doc, "MPI_Barrier", interval)))
+        shot(driver, os.path.join(shots, "3-barrier-%s.png" % interval.replace(" ", "-")))
+    if len(src_ids) != 1:
+        fail("MPI_Barrier's SRC numbers in the two intervals are %s, not one call site" % src_ids)
 
 
 def check_first(driver, shots, n_sends, page, first):

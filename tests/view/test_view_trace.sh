@@ -2,11 +2,12 @@
 # view_trace: the trace links of mpiprof-view's page in a real headless
 # Chromium.  view_trace_known runs on 2 processes with MPIPROF_TRACE=on
 # (rank 1 sends N_SENDS messages late to rank 0 at one call site, then
-# both call MPI_Barrier N_BARRIERS times, rank 1 late), and once without.
+# both call MPI_Barrier N_BARRIERS times at one call site, rank 1 late,
+# the first in one interval and the others in another), and once without.
 # mpiprof-view finds the trace beside the traced run's JSON, and takes it
 # with --trace and --events N; check_trace_view.py selects the SRC points
-# and finds the known calls per process, the wait part on rank 0, and N
-# calls in the table; the untraced run's page has no trace panel.  A
+# and finds the known calls per process (in each interval), the wait part
+# on rank 0, and N calls in the table; the untraced run's page has no trace panel.  A
 # trace of another run (the untraced run's protocol, a second traced
 # run's archive) is refused with one message, as a bad --events is.  In a
 # build without libotf2, --trace says it cannot read traces.  Screenshots

@@ -7,7 +7,10 @@
  *              rank 0, about T_LATE per receive, whatever the scheduling
  *              of rank 0 between two receives);
  *   N_BARRIERS x: rank 1 computes T_LATE, then both call MPI_Barrier
- *              (rank 0 enters first and waits: Potential sync on rank 0).
+ *              (rank 0 enters first and waits: Potential sync on rank 0),
+ *              the first time in interval "first barrier", the others in
+ *              "later barriers": one SRC number (one call site) in two
+ *              intervals, 1 and N_BARRIERS - 1 calls per process.
  *
  * The tests find the calls by their MARK: comments.  Computation is a
  * busy loop on the clock, not sleep. */
@@ -16,6 +19,7 @@
 #include <stdio.h>
 
 #include "../mpi/lib/busy.h"
+#include "mpiprof.h"
 
 #define N_SENDS 12
 #define N_BARRIERS 3
@@ -49,9 +53,11 @@ int main(int argc, char **argv)
         }
     }
     for (int i = 0; i < N_BARRIERS; i++) {
+        MPIPROF_INTERVAL_BEGIN(i == 0 ? "first barrier" : "later barriers");
         if (rank == 1)
             busy(T_LATE);
         MPI_Barrier(MPI_COMM_WORLD); /* MARK:barrier */
+        MPIPROF_INTERVAL_END();
     }
     if (rank == 0)
         printf("view_trace_known: sum=%d\n", sum);

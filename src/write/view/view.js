@@ -570,7 +570,7 @@
     html += "<h3>Call stack (innermost first) and source</h3>" + stackHtml(A, stack, 4);
     var panel = $("src-detail");
     panel.innerHTML = html;
-    traceLinks.show(panel, s);
+    traceLinks.show(panel, s, iv);
     panel.hidden = false;
     if (focus) panel.focus();
     else panel.scrollIntoView({ block: "nearest" });

@@ -6,7 +6,8 @@
  * analyzer's replay) and the first calls in a table; the page carries at
  * most the first N calls of each process (mpiprof-view --events N) and a
  * summary of all of them.  Without a trace nothing is drawn.  view.js
- * calls mpiprofTrace(view) once, then show(panel, s) on each selection. */
+ * calls mpiprofTrace(view) once, then show(panel, s, iv) on each selection
+ * (the SRC point s of interval iv: its calls in that interval). */
 "use strict";
 var mpiprofTrace = function (view) {
   var trace = view.A.trace || null, esc = view.esc, sec = view.sec;
@@ -85,13 +86,16 @@ var mpiprofTrace = function (view) {
       }).join("") + "</tbody></table>";
   }
 
-  function bodyHtml(s) {
-    var by = trace.src[String(s.id)] || [];
+  function callsOf(s, iv) { return trace.src[iv.id + ":" + s.id] || []; }
+
+  function bodyHtml(s, iv) {
+    var by = callsOf(s, iv);
     var head = "<p>From the trace <code>" + esc(trace.archive) + "</code>" + (trace.complete ? "" :
-      " (incomplete: the run ended early)") + ": the calls at this call site in the whole run (SRC " + esc(s.id) +
-      " in every interval), times in seconds from the trace's first call. The wait part (in the colour of Real sync) is the Real sync " +
+      " (incomplete: the run ended early)") + ": the calls of SRC " + esc(s.id) + " in interval " + esc(iv.id) +
+      " as the trace recorded them, times in seconds from the trace's first call. The wait part (in the colour of Real sync) is the Real sync " +
       "and Potential sync the trace's events give each call, as mpiprof-analyze computes them.</p>";
-    if (!by.length) return head + '<p class="trace-none">The trace has no call of SRC ' + esc(s.id) + ".</p>";
+    if (!by.length) return head + '<p class="trace-none">The trace has no call of SRC ' + esc(s.id) +
+      " in this interval.</p>";
     var total = by.reduce(function (n, p) { return n + p.calls; }, 0);
     var without = trace.ranks.length - by.length;
     return head + "<p>" + plural(total, "call") + " on " + plural(by.length, "process") + (without ?
@@ -102,11 +106,11 @@ var mpiprofTrace = function (view) {
       '<div class="trace-view">' + timelineHtml(by) + tableHtml(by) + "</div>";
   }
 
-  function show(panel, s) {
+  function show(panel, s, iv) {
     if (!trace) return;
     var section = document.createElement("section");
     section.id = "trace-links";
-    section.innerHTML = "<h3>Calls in the trace</h3>" + bodyHtml(s);
+    section.innerHTML = "<h3>Calls in the trace</h3>" + bodyHtml(s, iv);
     panel.appendChild(section);
     var input = section.querySelector("#trace-shown");
     if (input) input.addEventListener("change", function () {
@@ -114,7 +118,7 @@ var mpiprofTrace = function (view) {
       if (!(n >= 1)) n = 1;
       shown = Math.min(n, trace.events_max);
       input.value = shown;
-      var by = trace.src[String(s.id)] || [];
+      var by = callsOf(s, iv);
       section.querySelector(".trace-view").innerHTML = timelineHtml(by) + tableHtml(by);
     });
   }
