@@ -103,7 +103,7 @@ static int trace_option(int c, const char *arg, trace_options_t *trace)
 #else
         fprintf(stderr,
                 "mpiprof-view: --trace %s: this mpiprof-view was built without libotf2 (configure "
-                "--with-otf2) and cannot read traces; the page is made without --trace\n",
+                "--with-otf2) and cannot read traces; no page written (without --trace it has no trace links)\n",
                 arg);
         return 2;
 #endif
