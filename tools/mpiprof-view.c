@@ -205,8 +205,8 @@ static int load_trace(json_t *doc, const char *path, const trace_options_t *trac
         return 0;
     }
     if (trace->trace) {
-        fprintf(stderr, "mpiprof-view: --trace %s: %s (%s); no page written\n", trace->trace,
-                rc == RP_LINKS_OTHER_RUN ? "not the trace of this protocol's run" : "cannot be read", why);
+        fprintf(stderr, "mpiprof-view: --trace %s: %s%s; no page written\n", trace->trace,
+                rc == RP_LINKS_OTHER_RUN ? "not the trace of this protocol's run: " : "", why);
         return -1;
     }
     fprintf(stderr, "mpiprof-view: the trace beside %s is not used (%s): the page has no trace links\n", path, why);

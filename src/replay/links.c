@@ -8,11 +8,12 @@
  * call's mpiprof::src key, in the interval the analyzer's replay puts it
  * (rp_each_call: the interval stage of rp_profile), matched to the
  * protocol's by name, file and line of it and its parents; calls without
- * a key (paused, or a trace without call sites) belong to none.  Times are seconds from the trace's first
- * call; the wait part of a call is what the wait states attribute inside
- * it: Real sync (a receive's late sender) and Potential sync (a
- * collective entered before its last member), both from its entry; Time
- * variation lies after its exit and is given apart. */
+ * a key (paused, or a trace without call sites) belong to none.  Times
+ * are seconds from the trace's first call; the wait part of a call is
+ * what the wait states attribute inside it: Real sync (a receive's late
+ * sender) and Potential sync (a collective entered before its last
+ * member), both from its entry; Time variation lies after its exit and is
+ * given apart. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>

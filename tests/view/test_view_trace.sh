@@ -64,12 +64,12 @@ refused() { # $1: what, $2: expected message, then the command's arguments
     [ "$(wc -l <err)" -eq 1 ] && grep -q -e "$_msg" err || fail "$_what: not one line saying '$_msg': $(cat err)"
     [ ! -e refused.html ] || fail "$_what: a page was written"
 }
-refused "the trace of a run for an untraced run's protocol" "not the trace of this protocol's run (.*the protocol's run wrote no trace" \
+refused "the trace of a run for an untraced run's protocol" "not the trace of this protocol's run: .*the protocol's run wrote no trace" \
     --trace r.prof.otf2 u.prof.json
-refused "another run's trace" "not the trace of this protocol's run (.*the protocol's run wrote its trace to $tmp/r.prof.otf2" \
+refused "another run's trace" "not the trace of this protocol's run: .*the protocol's run wrote its trace to $tmp/r.prof.otf2" \
     --trace r2.prof.otf2 r.prof.json
 refused "--events 0" "--events 0: not a number of calls from 1 to" --events 0 r.prof.json
-refused "a trace that is not one" "--trace u.prof.json: cannot be read" --trace u.prof.json r.prof.json
+refused "a trace that is not one" "--trace u.prof.json: u.prof.json: not an OTF2 archive" --trace u.prof.json r.prof.json
 
 "$view_python" "$view_src/check_trace_view.py" "$shots" "$n_sends" "$n_barriers" "$t_late" linked.html first.html 5 \
     plain.html r.prof.json || fail "the trace links in Chromium (see above; screenshots in $shots)"
