@@ -12,7 +12,10 @@
 var mpiprofTrace = function (view) {
   var trace = view.A.trace || null, esc = view.esc, sec = view.sec;
   var shown = trace ? trace.events_max : 0; // the page control's value
-  var SVG_W = 1000, LANE = 22, TOP = 6, LEFT = 70, RIGHT = 10, AXIS = 22;
+  var SVG_W = 1000, TOP = 6, LEFT = 70, RIGHT = 10, AXIS = 22;
+  // Lanes of 22 units up to 32 processes, then thinner: at most some 700
+  // units of lanes (3 at least), a rank's label where there is room.
+  function laneOf(n) { return n <= 32 ? 22 : Math.max(3, Math.floor(704 / n)); }
 
   function plural(n, what) {
     return view.count(n, "") + " " + what + (n === 1 ? "" : /s$/.test(what) ? "es" : "s");
@@ -29,6 +32,7 @@ var mpiprofTrace = function (view) {
       p.events.slice(0, shown).forEach(function (e) { lo = Math.min(lo, e[0]); hi = Math.max(hi, e[1]); });
     });
     if (!(hi > lo)) hi = lo + 1e-6;
+    var LANE = laneOf(by.length), pad = LANE >= 12 ? 3 : 0, every = Math.ceil(14 / LANE);
     var width = SVG_W - LEFT - RIGHT, h = TOP + by.length * LANE + AXIS;
     function x(t) { return LEFT + (t - lo) / (hi - lo) * width; }
     var lanes = by.map(function (p, i) {
@@ -37,13 +41,14 @@ var mpiprofTrace = function (view) {
         var x0 = x(e[0]), w = Math.max(x(e[1]) - x0, 1), wait = waitOf(e);
         var title = "<title>rank " + p.rank + ", call " + (k + 1) + ": " + fixed(e[0]) + " to " + fixed(e[1]) +
           " s, wait " + fixed(wait) + " s</title>";
-        return '<rect class="call" data-index="' + k + '" x="' + x0.toFixed(2) + '" y="' + (y + 3) + '" width="' +
-          w.toFixed(2) + '" height="' + (LANE - 6) + '">' + title + "</rect>" + (wait > 0 ? '<rect class="wait" ' +
-          'data-index="' + k + '" data-wait="' + wait + '" x="' + x0.toFixed(2) + '" y="' + (y + 3) + '" width="' +
-          Math.max(x(e[0] + wait) - x0, 1).toFixed(2) + '" height="' + (LANE - 6) + '">' + title + "</rect>" : "");
+        return '<rect class="call" data-index="' + k + '" x="' + x0.toFixed(2) + '" y="' + (y + pad) + '" width="' +
+          w.toFixed(2) + '" height="' + (LANE - 2 * pad) + '">' + title + "</rect>" + (wait > 0 ? '<rect class="wait" ' +
+          'data-index="' + k + '" data-wait="' + wait + '" x="' + x0.toFixed(2) + '" y="' + (y + pad) + '" width="' +
+          Math.max(x(e[0] + wait) - x0, 1).toFixed(2) + '" height="' + (LANE - 2 * pad) + '">' + title + "</rect>" : "");
       }).join("");
       return '<g class="lane" data-rank="' + p.rank + '" data-calls="' + p.calls + '" data-shown="' + evs.length +
-        '"><text x="4" y="' + (y + LANE / 2 + 4) + '">rank ' + esc(p.rank) + '</text><line x1="' + LEFT + '" x2="' +
+        '">' + (i % every ? "" : '<text x="4" y="' + (y + LANE / 2 + 4) + '">rank ' + esc(p.rank) + "</text>") +
+        '<line x1="' + LEFT + '" x2="' +
         (SVG_W - RIGHT) + '" y1="' + (y + LANE / 2) + '" y2="' + (y + LANE / 2) + '"/>' + rects + "</g>";
     }).join("");
     var ay = TOP + by.length * LANE + 14;
