@@ -333,12 +333,13 @@ static int print_json(const protocol_t p[2], const request_t *rq, const mpp_comp
     for (size_t i = 0; diffs && i < result->ndiffs; i++)
         json_array_append_new(diffs, mpp_compare_diff_json(&result->diffs[i]));
     json_t *out = json_pack(
-        "{s:{s:s, s:s}, s:{s:s, s:s}, s:{s:f, s:f}, s:o, s:o, s:b, s:b, s:{s:I, s:I, s:I}, s:O, s:o, s:O}", "a",
+        "{s:{s:s, s:s}, s:{s:s, s:s}, s:{s:f, s:f}, s:o, s:o, s:b, s:b, s:{s:I, s:I, s:I, s:I}, s:O, s:o, s:O}", "a",
         "given", p[0].given, "read", p[0].read, "b", "given", p[1].given, "read", p[1].read, "tolerance", "rtol",
         rq->o.rtol, "atol", rq->o.atol, "ignored", names_json(rq->ignore, rq->nignore), "included",
         names_json(rq->include, rq->ninclude), "by_process_compared", !result->by_process_skipped, "equal",
-        result->ndiffs == 0, "counts", "parameter", (json_int_t)result->counts[MPP_DIFF_PARAMETER], "structure",
-        (json_int_t)result->counts[MPP_DIFF_STRUCTURE], "number", (json_int_t)result->counts[MPP_DIFF_NUMBER],
+        result->ndiffs == result->counts[MPP_DIFF_MOVED], "counts", "parameter",
+        (json_int_t)result->counts[MPP_DIFF_PARAMETER], "structure", (json_int_t)result->counts[MPP_DIFF_STRUCTURE],
+        "number", (json_int_t)result->counts[MPP_DIFF_NUMBER], "moved", (json_int_t)result->counts[MPP_DIFF_MOVED],
         "correctness", findings, "differences", diffs ? diffs : json_array(), "summary", summary);
     int rc = 0;
     if (!out || json_dumpf(out, stdout, JSON_INDENT(1)) != 0)
@@ -380,6 +381,21 @@ static void print_correctness(json_t *findings)
     putchar('\n');
 }
 
+/* What moved in the source: matched, at other lines. */
+static void print_moved(const mpp_compare_t *result)
+{
+    if (!result->counts[MPP_DIFF_MOVED])
+        return;
+    printf("\nMoved in the source (matched by name and place, at other lines): %zu\n",
+           result->counts[MPP_DIFF_MOVED]);
+    for (size_t i = 0; i < result->ndiffs; i++) {
+        const mpp_diff_t *d = &result->diffs[i];
+        if (d->kind == MPP_DIFF_MOVED)
+            printf("%s: %s%s%s%s\n", d->where, d->src ? "SRC " : "", d->src ? d->src : "", d->src ? ": " : "",
+                   d->message);
+    }
+}
+
 /* The comparison as text: the protocols, the tolerance, what was left out,
  * both Correctness sections, the change from A to B (unless --brief), the
  * differences and the verdict. */
@@ -402,10 +418,14 @@ static void print_text(const protocol_t p[2], const request_t *rq, const mpp_com
     print_correctness(findings);
     if (!rq->brief)
         print_summary(summary);
-    if (result->ndiffs)
+    print_moved(result);
+    size_t different = result->ndiffs - result->counts[MPP_DIFF_MOVED];
+    if (different)
         printf("\nDifferences\n");
     for (size_t i = 0; i < result->ndiffs; i++) {
         const mpp_diff_t *d = &result->diffs[i];
+        if (d->kind == MPP_DIFF_MOVED)
+            continue;
         if (!strcmp(d->where, "parameters")) {
             printf("%s: %s\n", d->name ? d->name : d->where, d->message);
             continue;
@@ -415,8 +435,9 @@ static void print_text(const protocol_t p[2], const request_t *rq, const mpp_com
         printf("%s: %s%s%s%s%s%s\n", d->where, d->src ? what : "", d->src ? d->src : "", d->src ? ": " : "",
                d->name ? d->name : "", d->name ? ": " : "", d->message);
     }
-    if (result->ndiffs == 0)
-        printf("\nmpiprof-compare: equal within the tolerance\n");
+    if (different == 0)
+        printf("\nmpiprof-compare: equal within the tolerance%s\n",
+               result->counts[MPP_DIFF_MOVED] ? " (some moved in the source)" : "");
     else
         printf(
             "\nmpiprof-compare: different: %zu in Parameters, %zu of structure, %zu numbers beyond the tolerance\n",
@@ -441,7 +462,7 @@ int main(int argc, char **argv)
         rc = bad_input("out of memory comparing %s and %s", p[0].read, p[1].read);
         goto done;
     }
-    rc = result.ndiffs == 0 ? 0 : 1;
+    rc = result.ndiffs == result.counts[MPP_DIFF_MOVED] ? 0 : 1;
     if (rq.as_json) {
         if (print_json(p, &rq, &result, summary, findings) != 0)
             rc = 2;
