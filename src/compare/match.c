@@ -250,8 +250,7 @@ json_t *mpp_match_json(const mpp_match_t *m)
             json_array_append_new(one, index_json(m->src[i][k]));
         json_array_append_new(src, one ? one : json_null());
     }
-    return json_pack("{s:o, s:o}", "intervals", intervals ? intervals : json_null(), "src",
-                     src ? src : json_null());
+    return json_pack("{s:o, s:o}", "intervals", intervals ? intervals : json_null(), "src", src ? src : json_null());
 }
 
 /* ---- what moved ---- */
