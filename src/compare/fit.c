@@ -8,8 +8,7 @@
 
 #include "compare/fit.h"
 
-static const int exponents[][2] = {{0, 1}, {1, 4}, {1, 3}, {1, 2}, {2, 3}, {3, 4},
-                                   {1, 1}, {5, 4}, {3, 2}, {2, 1}};
+static const int exponents[][2] = {{0, 1}, {1, 4}, {1, 3}, {1, 2}, {2, 3}, {3, 4}, {1, 1}, {5, 4}, {3, 2}, {2, 1}};
 #define NEXP (sizeof exponents / sizeof *exponents)
 
 static double term(const mpp_fit_t *f, double p)
@@ -152,7 +151,6 @@ json_t *mpp_fit_json(const mpp_fit_t *f, double largest_p)
         json_array_append_new(predictions, json_pack("{s:f, s:f}", "processes", times * largest_p, "value",
                                                      mpp_fit_eval(f, times * largest_p)));
     return json_pack("{s:s, s:f, s:f, s:f, s:i, s:f, s:f, s:o}", "model", model, "a", f->a, "b", f->b, "p_exponent",
-                     f->constant ? 0.0 : (double)f->i_num / f->i_den, "log_exponent", f->constant ? 0 : f->j,
-                     "error", f->error, "cv_error", f->cv_error, "predictions",
-                     predictions ? predictions : json_array());
+                     f->constant ? 0.0 : (double)f->i_num / f->i_den, "log_exponent", f->constant ? 0 : f->j, "error",
+                     f->error, "cv_error", f->cv_error, "predictions", predictions ? predictions : json_array());
 }

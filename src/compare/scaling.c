@@ -84,8 +84,9 @@ static json_t *fits_json(const runs_t *r)
         const char *name = i ? parts[i - 1].name : "execution_time";
         for (size_t k = 0; k < r->n; k++)
             y[k] = number(json_object_get(main_of(r->docs[r->order[k]]), name));
-        json_array_append_new(
-            list, fit_json(r, y, json_pack("{s:s, s:s}", "name", name, "label", i ? parts[i - 1].label : "Execution time")));
+        json_array_append_new(list, fit_json(r, y,
+                                             json_pack("{s:s, s:s}", "name", name, "label",
+                                                       i ? parts[i - 1].label : "Execution time")));
     }
     free(y);
     return list;
@@ -153,7 +154,8 @@ static int slower_last(const void *x, const void *y)
 {
     json_t *a = *(json_t *const *)x, *b = *(json_t *const *)y;
     json_t *ta = json_object_get(a, "times"), *tb = json_object_get(b, "times");
-    double u = number(json_array_get(ta, json_array_size(ta) - 1)), v = number(json_array_get(tb, json_array_size(tb) - 1));
+    double u = number(json_array_get(ta, json_array_size(ta) - 1)),
+           v = number(json_array_get(tb, json_array_size(tb) - 1));
     u = isfinite(u) ? u : -1, v = isfinite(v) ? v : -1;
     return (u < v) - (u > v);
 }

@@ -89,8 +89,9 @@ static void print_fit(FILE *out, json_t *item)
         fprintf(out, "n/a (%s)", json_string_value(json_object_get(item, "na_reason")));
         return;
     }
-    fprintf(out, "%s (error %.2f%%, cross-validated %.2f%%); fit at", json_string_value(json_object_get(fit, "model")),
-            100 * num(json_object_get(fit, "error")), 100 * num(json_object_get(fit, "cv_error")));
+    fprintf(out, "%s (error %.2f%%, cross-validated %.2f%%); fit at",
+            json_string_value(json_object_get(fit, "model")), 100 * num(json_object_get(fit, "error")),
+            100 * num(json_object_get(fit, "cv_error")));
     size_t i;
     json_array_foreach(json_object_get(fit, "predictions"), i, p)
         fprintf(out, "%s P = %g: %.6f s", i ? "," : "", num(json_object_get(p, "processes")),
@@ -101,8 +102,10 @@ static void print_fits(FILE *out, json_t *study, size_t top)
 {
     json_t *item;
     size_t i;
-    fputs("\nScaling models (FITTED, not measured: a + b * P^i * log2(P)^j by least squares of relative errors, the term\n"
-          "chosen by leave-one-out cross-validation; error: mean relative error at the measured P; beyond them a guess)\n",
+    fputs("\nScaling models (FITTED, not measured: a + b * P^i * log2(P)^j by least squares of relative errors, the "
+          "term\n"
+          "chosen by leave-one-out cross-validation; error: mean relative error at the measured P; beyond them a "
+          "guess)\n",
           out);
     json_array_foreach(json_object_get(study, "fits"), i, item)
     {
@@ -114,8 +117,8 @@ static void print_fits(FILE *out, json_t *study, size_t top)
     size_t n = json_array_size(src);
     fprintf(out, "\nSRC points: time (s, summed over processes) at P = ");
     print_ps(out, json_object_get(study, "processes"));
-    fprintf(out, "; %s%zu of %zu, the slowest at the largest P first (all with --json)\n",
-            n > top ? "" : "all ", n > top ? top : n, n);
+    fprintf(out, "; %s%zu of %zu, the slowest at the largest P first (all with --json)\n", n > top ? "" : "all ",
+            n > top ? top : n, n);
     json_array_foreach(src, i, item)
     {
         if (i >= top)
@@ -146,8 +149,8 @@ void mpp_scaling_print(FILE *out, json_t *study, size_t top)
     fprintf(out, "\nScaling study of %s: %zu runs at P = ", json_string_value(json_object_get(study, "where")),
             json_array_size(procs));
     print_ps(out, procs);
-    fprintf(out, "; speedup and scaling efficiency (speedup x %g / P) against P = %g\n", num(json_array_get(procs, 0)),
-            num(json_array_get(procs, 0)));
+    fprintf(out, "; speedup and scaling efficiency (speedup x %g / P) against P = %g\n",
+            num(json_array_get(procs, 0)), num(json_array_get(procs, 0)));
     print_table(out, study);
     print_parts(out, study);
     print_fits(out, study, top);

@@ -254,6 +254,8 @@ START_TEST(test_compare_processes_and_summary)
     json_object_set_new(main_b, "processors", json_integer(4));
     json_object_set_new(main_b, "communication",
                         json_real(json_number_value(json_object_get(main_a, "communication")) + 1));
+    json_object_set_new(main_b, "productive_time",
+                        json_real(json_number_value(json_object_get(main_a, "productive_time")) + 0.25));
     /* a rank only in B's columns: not reported, the runs' ranks are not the same processes */
     json_array_append_new(
         json_object_get(json_object_get(json_object_get(interval(b, 0), "real"), "by_process"), "ranks"),
@@ -278,6 +280,11 @@ START_TEST(test_compare_processes_and_summary)
     ck_assert_ptr_nonnull(communication);
     ck_assert_str_eq(json_string_value(json_object_get(communication, "trend")), "grew");
     ck_assert(fabs(json_number_value(json_object_get(communication, "change")) - 1.0) < 1e-9);
+    /* the growth of Productive time is in the change too, first */
+    json_t *productive = json_array_get(json_object_get(whole, "components"), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(productive, "name")), "productive_time");
+    ck_assert(fabs(json_number_value(json_object_get(productive, "change")) - 0.25) < 1e-12);
+    ck_assert_str_eq(json_string_value(json_object_get(productive, "trend")), "grew");
     json_decref(summary);
     mpp_compare_free(&c);
     json_decref(a), json_decref(b);

@@ -30,13 +30,14 @@ static double law(const law_t *l, double p)
 
 static void within(double got, double want, double rel, const char *what)
 {
-    ck_assert_msg(fabs(got - want) <= rel * fabs(want), "%s: %g, expected %g within %g%%", what, got, want, 100 * rel);
+    ck_assert_msg(fabs(got - want) <= rel * fabs(want), "%s: %g, expected %g within %g%%", what, got, want,
+                  100 * rel);
 }
 
 START_TEST(test_fit_known_laws)
 {
-    static const law_t laws[] = {{0.5, 0.01, 1, 1, 1}, {2, 0.3, 1, 2, 0}, {0.1, 0.05, 0, 1, 2},
-                                 {1, 0.002, 3, 2, 0}, {3, -0.2, 1, 3, 0}, {0.2, 0.001, 2, 1, 1}};
+    static const law_t laws[] = {{0.5, 0.01, 1, 1, 1}, {2, 0.3, 1, 2, 0},  {0.1, 0.05, 0, 1, 2},
+                                 {1, 0.002, 3, 2, 0},  {3, -0.2, 1, 3, 0}, {0.2, 0.001, 2, 1, 1}};
     for (size_t k = 0; k < sizeof laws / sizeof *laws; k++) {
         const law_t *l = &laws[k];
         double y[NP];
