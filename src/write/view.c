@@ -96,7 +96,7 @@ int mpp_view_write(FILE *out, json_t *const *docs, const char *const *labels, in
     json_t *data =
         json_pack("{s:i, s:s, s:i, s:o}", "view", VIEW_DATA_VERSION, "generator", "mpiprof " PACKAGE_VERSION,
                   "context_lines", MPP_VIEW_CONTEXT_LINES, "protocols", protocols);
-    if (data && options->extra)
+    if (data && options && options->extra)
         json_object_update(data, options->extra);
     int rc = -1;
     if (data && fputs(mpp_view_page_head, out) >= 0 &&
