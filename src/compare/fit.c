@@ -30,7 +30,8 @@ static int least_squares(mpp_fit_t *f, const double *p, const double *y, size_t 
     double top = 0;
     for (size_t k = 0; k < n; k++)
         top = fmax(top, fabs(y[k]));
-    double floor = 1e-6 * top + 1e-300, sw = 0, sg = 0, sy = 0;
+    /* numbers all zero: equal weights (1 / 0 is none) */
+    double floor = top > 0 ? 1e-6 * top : 1, sw = 0, sg = 0, sy = 0;
     for (size_t k = 0; k < n; k++)
         if (k != skip) {
             double w = 1 / ((fabs(y[k]) + floor) * (fabs(y[k]) + floor));
@@ -120,7 +121,7 @@ int mpp_fit(const double *p, const double *y, size_t n, mpp_fit_t *out, char *wh
     double scale = 0;
     for (size_t k = 0; k < n; k++)
         scale = fmax(scale, fabs(y[k]));
-    if (fabs(best.a) < 1e-12 * scale)
+    if (fabs(best.a) < 1e-9 * scale)
         best.a = 0;
     *out = best;
     return 0;

@@ -69,10 +69,10 @@ static json_t *fit_json(const runs_t *r, const double *y, json_t *into)
 {
     mpp_fit_t f;
     char why[160];
-    if (mpp_fit(r->p, y, r->n, &f, why, sizeof why) != 0)
-        json_object_set_new(into, "na_reason", json_string(why));
-    else
-        json_object_set_new(into, "fit", mpp_fit_json(&f, r->p[r->n - 1]));
+    json_t *fit = NULL;
+    if (mpp_fit(r->p, y, r->n, &f, why, sizeof why) == 0 && !(fit = mpp_fit_json(&f, r->p[r->n - 1])))
+        snprintf(why, sizeof why, "the fit is not a number");
+    json_object_set_new(into, fit ? "fit" : "na_reason", fit ? fit : json_string(why));
     return into;
 }
 

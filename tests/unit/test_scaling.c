@@ -68,6 +68,14 @@ START_TEST(test_fit_known_laws)
     char why[128];
     ck_assert_int_eq(mpp_fit(ps, y, NP, &f, why, sizeof why), 0);
     ck_assert(f.constant && f.a == 1);
+    /* all zero (a part of Lost time never met): the constant 0, no n/a */
+    double zero[NP] = {0};
+    ck_assert_int_eq(mpp_fit(ps, zero, NP, &f, why, sizeof why), 0);
+    ck_assert(f.constant && f.a == 0 && f.error == 0);
+    json_t *j = mpp_fit_json(&f, ps[NP - 1]);
+    ck_assert_ptr_nonnull(j);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "model")), "0");
+    json_decref(j);
     /* two process counts: no law is chosen */
     ck_assert_int_eq(mpp_fit(ps, y, 2, &f, why, sizeof why), -1);
     ck_assert_ptr_nonnull(strstr(why, "2 process counts"));
