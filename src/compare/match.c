@@ -122,7 +122,7 @@ static int src_item(json_t *s, size_t index, item_t *out)
     return ok && key && exact && order ? 0 : -1;
 }
 
-static int items_of(json_t *list, int (*make)(json_t *, json_t *, size_t, item_t *), json_t *ctx, item_t **out)
+static int items_of(json_t *list, int (*make)(void *, json_t *, size_t, item_t *), void *ctx, item_t **out)
 {
     size_t n = json_array_size(list);
     item_t *items = calloc(n + 1, sizeof *items);
@@ -137,7 +137,7 @@ static int items_of(json_t *list, int (*make)(json_t *, json_t *, size_t, item_t
     return rc;
 }
 
-static int make_src(json_t *ctx, json_t *s, size_t index, item_t *out)
+static int make_src(void *ctx, json_t *s, size_t index, item_t *out)
 {
     (void)ctx;
     return src_item(s, index, out);
@@ -155,48 +155,110 @@ static int match_src(json_t *sa, json_t *sb, size_t *match)
 
 /* ---- intervals ---- */
 
-static long index_of_id(json_t *intervals, json_t *id)
+/* A protocol's tree: each interval's parent (index, -1 for the root, -2
+ * not found), its order among the earlier siblings of its name, and its
+ * key once made.  Sorted lookups: a protocol may hold many intervals. */
+typedef struct {
+    json_t *intervals;
+    size_t n;
+    long *parent;
+    size_t *ordinal;
+    char **keys;
+} tree_t;
+
+typedef struct {
+    json_int_t parent; /* the parent's id, -1 for none */
+    const char *name;
+    size_t index;
+} sibling_t;
+
+static int by_sibling(const void *x, const void *y)
 {
-    size_t i;
-    json_t *in;
-    json_array_foreach(intervals, i, in) if (id && json_equal(json_object_get(in, "id"), id)) return (long)i;
-    return -1;
+    const sibling_t *a = x, *b = y;
+    int k = a->parent != b->parent ? (a->parent > b->parent) - (a->parent < b->parent) : strcmp(a->name, b->name);
+    return k ? k : (a->index > b->index) - (a->index < b->index);
 }
 
-/* An interval's key: its parents' keys, its name and its order among the
+static int by_sibling_group(const sibling_t *a, const sibling_t *b)
+{
+    return a->parent != b->parent || strcmp(a->name, b->name);
+}
+
+static int by_id(const void *x, const void *y)
+{
+    const sibling_t *a = x, *b = y; /* parent holds the id here */
+    return (a->parent > b->parent) - (a->parent < b->parent);
+}
+
+static json_int_t parent_id(json_t *in)
+{
+    json_t *p = json_object_get(in, "parent");
+    return json_is_integer(p) ? json_integer_value(p) : -1;
+}
+
+static const char *name_of(json_t *in)
+{
+    const char *name = json_string_value(json_object_get(in, "name"));
+    return name ? name : "?";
+}
+
+static int tree_make(json_t *intervals, tree_t *t)
+{
+    *t = (tree_t){intervals, json_array_size(intervals), NULL, NULL, NULL};
+    t->parent = calloc(t->n + 1, sizeof *t->parent), t->ordinal = calloc(t->n + 1, sizeof *t->ordinal);
+    t->keys = calloc(t->n + 1, sizeof *t->keys);
+    sibling_t *ids = calloc(t->n + 1, sizeof *ids), *sib = calloc(t->n + 1, sizeof *sib);
+    int rc = t->parent && t->ordinal && t->keys && ids && sib ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < t->n; i++) {
+        json_t *in = json_array_get(intervals, i);
+        ids[i] = (sibling_t){json_integer_value(json_object_get(in, "id")), "", i};
+        sib[i] = (sibling_t){parent_id(in), name_of(in), i};
+    }
+    if (rc == 0) {
+        qsort(ids, t->n, sizeof *ids, by_id);
+        qsort(sib, t->n, sizeof *sib, by_sibling);
+    }
+    for (size_t i = 0; rc == 0 && i < t->n; i++) {
+        sibling_t want = {sib[i].parent, "", 0};
+        sibling_t *up = sib[i].parent < 0 ? NULL : bsearch(&want, ids, t->n, sizeof *ids, by_id);
+        t->parent[sib[i].index] = sib[i].parent < 0 ? -1 : up ? (long)up->index : -2;
+        t->ordinal[sib[i].index] =
+            i && !by_sibling_group(&sib[i - 1], &sib[i]) ? t->ordinal[sib[i - 1].index] + 1 : 0;
+    }
+    free(ids), free(sib);
+    return rc;
+}
+
+static void tree_free(tree_t *t)
+{
+    for (size_t i = 0; t->keys && i < t->n; i++)
+        free(t->keys[i]);
+    free(t->parent), free(t->ordinal), free(t->keys);
+}
+
+/* An interval's key: its parent's key, its name and its order among the
  * earlier siblings of that name; the root (no parent) is the whole
  * program whatever its name. */
-static char *interval_key(json_t *intervals, size_t i, size_t depth)
+static const char *interval_key(tree_t *t, size_t i, size_t depth)
 {
-    json_t *in = json_array_get(intervals, i), *parent = json_object_get(in, "parent");
-    long up = json_is_null(parent) || !parent ? -1 : index_of_id(intervals, parent);
-    if (up < 0 || depth > json_array_size(intervals))
-        return strdup(up < 0 && (json_is_null(parent) || !parent) ? "/" : "?");
-    char *above = interval_key(intervals, (size_t)up, depth + 1);
-    if (!above)
-        return NULL;
-    const char *name = json_string_value(json_object_get(in, "name"));
-    size_t before = 0, k;
-    json_t *other;
-    json_array_foreach(intervals, k, other)
-    {
-        if (k == i)
-            break;
-        const char *n = json_string_value(json_object_get(other, "name"));
-        if (json_equal(json_object_get(other, "parent"), parent) && n && name && !strcmp(n, name))
-            before++;
-    }
-    char *key = NULL;
-    if (asprintf(&key, "%s\x1d%s\x1f%zu", above, name ? name : "?", before) < 0)
-        key = NULL;
-    free(above);
-    return key;
+    if (t->keys[i])
+        return t->keys[i];
+    if (t->parent[i] == -1)
+        return t->keys[i] = strdup("/");
+    if (t->parent[i] < 0 || depth > t->n) /* a parent not found, or a cycle */
+        return t->keys[i] = strdup("?");
+    const char *above = interval_key(t, (size_t)t->parent[i], depth + 1);
+    if (!above ||
+        asprintf(&t->keys[i], "%s\x1d%s\x1f%zu", above, name_of(json_array_get(t->intervals, i)), t->ordinal[i]) < 0)
+        t->keys[i] = NULL;
+    return t->keys[i];
 }
 
-static int make_interval(json_t *intervals, json_t *in, size_t index, item_t *out)
+static int make_interval(void *ctx, json_t *in, size_t index, item_t *out)
 {
     (void)in;
-    *out = (item_t){interval_key(intervals, index, 0), strdup(""), strdup(""), index, 0};
+    const char *key = interval_key(ctx, index, 0);
+    *out = (item_t){key ? strdup(key) : NULL, strdup(""), strdup(""), index, 0};
     return out->key && out->exact && out->order ? 0 : -1;
 }
 
@@ -209,13 +271,15 @@ int mpp_match(json_t *a, json_t *b, mpp_match_t *m)
     m->nsrc = calloc(m->na + 1, sizeof *m->nsrc);
     m->src = calloc(m->na + 1, sizeof *m->src);
     item_t *xa = NULL, *xb = NULL;
-    int rc = m->interval && m->nsrc && m->src && items_of(ia, make_interval, ia, &xa) == 0 &&
-                     items_of(ib, make_interval, ib, &xb) == 0
-                 ? 0
-                 : -1;
-    if (rc == 0)
+    tree_t ta, tb;
+    int rc = tree_make(ia, &ta) | tree_make(ib, &tb);
+    if (rc == 0 && m->interval && m->nsrc && m->src && items_of(ia, make_interval, &ta, &xa) == 0 &&
+        items_of(ib, make_interval, &tb, &xb) == 0)
         pair_sorted(xa, m->na, xb, json_array_size(ib), m->interval);
+    else
+        rc = -1;
     free_items(xa, m->na), free_items(xb, json_array_size(ib));
+    tree_free(&ta), tree_free(&tb);
     for (size_t i = 0; rc == 0 && i < m->na; i++) {
         json_t *sa = json_object_get(json_array_get(ia, i), "src");
         m->nsrc[i] = json_array_size(sa);

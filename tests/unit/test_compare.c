@@ -225,10 +225,28 @@ START_TEST(test_compare_match_tree)
         json_array_foreach(json_object_get(json_array_get(srcs_b, k), "stack"), j, fr)
             json_object_set_new(fr, "line", json_integer(json_integer_value(json_object_get(fr, "line")) + 10));
     }
+    /* two siblings named "step" (by their order), and "inner" under
+     * "solver" in A, under the root in B (not the same interval) */
+    static const struct {
+        int id, parent_a, parent_b, line;
+        const char *name;
+    } added[] = {{2, 0, 0, 200, "step"}, {3, 0, 0, 300, "step"}, {4, 1, 0, 400, "inner"}};
+    for (size_t k = 0; k < 3; k++)
+        for (int side = 0; side < 2; side++) {
+            json_t *doc = side ? b : a, *in = json_deep_copy(interval(a, 1));
+            json_object_set_new(in, "id", json_integer(added[k].id));
+            json_object_set_new(in, "name", json_string(added[k].name));
+            json_object_set_new(in, "parent", json_integer(side ? added[k].parent_b : added[k].parent_a));
+            json_object_set_new(in, "line", json_integer(added[k].line + 7 * side));
+            json_array_append_new(json_object_get(doc, "intervals"), in);
+        }
     mpp_match_t m;
     ck_assert_int_eq(mpp_match(a, b, &m), 0);
     ck_assert_uint_eq(m.interval[0], 0);
     ck_assert_uint_eq(m.interval[1], 1);
+    ck_assert_uint_eq(m.interval[2], 2);
+    ck_assert_uint_eq(m.interval[3], 3);
+    ck_assert_uint_eq(m.interval[4], SIZE_MAX);
     size_t last = json_array_size(srcs_a) - 1;
     ck_assert_uint_eq(m.src[0][last], 0); /* 88+2 -> the inserted one */
     ck_assert_uint_eq(m.src[0][0], 1);    /* 88 -> 98 */
@@ -236,8 +254,12 @@ START_TEST(test_compare_match_tree)
     mpp_compare_options_t o = defaults();
     mpp_compare_t c;
     compare(a, b, &o, &c);
-    ck_assert_uint_eq(c.counts[MPP_DIFF_STRUCTURE], 0);
-    ck_assert_uint_eq(c.counts[MPP_DIFF_MOVED], 1 + json_array_size(srcs_a));
+    ck_assert_uint_eq(c.counts[MPP_DIFF_STRUCTURE], 2); /* "inner" in A only, in B only */
+    ck_assert_ptr_nonnull(find(&c, NULL, "interval only in A"));
+    ck_assert_ptr_nonnull(find(&c, NULL, "interval only in B"));
+    /* interval 0, its SRC points, the two "step" (the SRC points of the
+     * copies of "solver" did not move) */
+    ck_assert_uint_eq(c.counts[MPP_DIFF_MOVED], 1 + json_array_size(srcs_a) + 2);
     mpp_compare_free(&c);
     json_decref(a), json_decref(b);
 }
