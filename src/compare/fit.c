@@ -140,7 +140,10 @@ void mpp_fit_text(const mpp_fit_t *f, char *out, size_t size)
         snprintf(p, sizeof p, " * P^(%d/%d)", f->i_num, f->i_den);
     if (f->j)
         snprintf(l, sizeof l, f->j == 1 ? " * log2(P)" : " * log2(P)^%d", f->j);
-    snprintf(out, size, "%.6g %s %.6g%s%s", f->a, f->b < 0 ? "-" : "+", fabs(f->b), p, l);
+    if (f->a == 0)
+        snprintf(out, size, "%.6g%s%s", f->b, p, l);
+    else
+        snprintf(out, size, "%.6g %s %.6g%s%s", f->a, f->b < 0 ? "-" : "+", fabs(f->b), p, l);
 }
 
 json_t *mpp_fit_json(const mpp_fit_t *f, double largest_p)

@@ -6,9 +6,10 @@ usage: check_compare_n.py MPIPROF-COMPARE DIR
 DIR holds before.prof.json and after.prof.json, two runs of intervals.c,
 the second built from a copy with three lines added at its top; and
 jacobi1.prof.json, jacobi2.prof.json, jacobi4.prof.json, jacobi at 1, 2
-and 4 processes.
+and 4 processes (copies of jacobi2's with a known law are written to DIR).
 """
 import json
+import math
 import os
 import re
 import subprocess
@@ -113,6 +114,35 @@ if doc is not None:
         check(abs(r["execution_time"] - want) <= 1e-9 * want, "P = %d: execution time of the JSON" % n, p)
     fit = [f for f in s["fits"] if f["name"] == "execution_time"][0]["fit"]
     check([q["processes"] for q in fit["predictions"]] == [8, 16], "predictions at 2x and 4x the largest P", p)
+
+# ---- a known law: jacobi's protocol made into runs at P = 2 ... 64 whose
+# execution time is 0.3 + 0.02 P^(1/2) log2(P) and Collective 0.001 P^2:
+# the fits give the laws back within 5%, their predictions marked as fits
+base = runs[2]
+names = []
+for n in (2, 4, 8, 16, 32, 64):
+    d = json.loads(json.dumps(base))
+    d["parameters"]["processes"] = n
+    m = d["intervals"][0]["real"]["main"]
+    m["processors"] = n
+    m["execution_time"] = 0.3 + 0.02 * n ** 0.5 * math.log2(n)
+    m["collective"] = 0.001 * n ** 2
+    names.append("law%d.json" % n)
+    with open(os.path.join(DIR, names[-1]), "w") as f:
+        json.dump(d, f)
+p = run("--json", *reversed(names))
+try:
+    fits = {f["name"]: f.get("fit") for f in json.loads(p.stdout)["scaling"]["fits"]}
+except (ValueError, KeyError):
+    fits = {}
+for name, a, b, i, j in (("execution_time", 0.3, 0.02, 0.5, 1), ("collective", 0, 0.001, 2, 0)):
+    f = fits.get(name)
+    ok = f is not None and f["p_exponent"] == i and f["log_exponent"] == j and \
+        abs(f["a"] - a) <= 0.05 * max(a, 1e-9) + 1e-12 and abs(f["b"] - b) <= 0.05 * b
+    check(ok, "the law of %s, %g + %g P^%g log2(P)^%d, given back within 5%%: %s" % (name, a, b, i, j, f), p)
+p = run(*names)
+check(re.search(r"^  Execution time +0\.3 \+ 0\.02 \* P\^\(1/2\) \* log2\(P\) \(error 0\.00%", p.stdout, re.M) is not None,
+      "the text prints the model of the execution time", p)
 
 if failures.status():
     print("\n%d check(s) failed:" % len(failures.found))
