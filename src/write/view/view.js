@@ -98,8 +98,9 @@
     });
     matchSrc = m.src;
   }
-  function matchedSrc(iv, s) {
-    var other = matchB[iv.index], k = matchSrc[iv.index] ? matchSrc[iv.index][iv.src.indexOf(s)] : null;
+  function matchedSrc(iv, s, at) { // at: s's index in iv.src, when known
+    var i = at === undefined ? iv.src.indexOf(s) : at;
+    var other = matchB[iv.index], k = matchSrc[iv.index] ? matchSrc[iv.index][i] : null;
     return other && k !== null && k !== undefined ? other.src[k] : null;
   }
 
@@ -390,8 +391,8 @@
   ];
   function stat(s, k) { return s[k] ? s[k].sum : null; }
   function srcRows(iv) {
-    return iv.src.map(function (s) {
-      var stack = A.stack(s), b = B ? matchedSrc(iv, s) : null;
+    return iv.src.map(function (s, at) {
+      var stack = A.stack(s), b = B ? matchedSrc(iv, s, at) : null;
       var row = { s: s, b: b, id: s.id, "function": s.function, site: stack.length ? stack[0].text : "?",
         calls: s.calls, bytes_sent: s.bytes_sent, bytes_recv: s.bytes_recv, time: s.time.sum,
         predicted_time: stat(s, "predicted_time"), real_sync: stat(s, "real_sync"),
