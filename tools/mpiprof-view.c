@@ -1,8 +1,12 @@
-/* mpiprof-view: the dialog view of one JSON protocol, or of two side by
- * side, as one self-contained HTML page (mpiprof-view(1)).  The page is
- * written by the same code as MPIPROF_FORMAT's html at MPI_Finalize
- * (src/write/view.c); a file that is not a protocol, or a protocol that
- * lacks what the page needs, is refused with one message and exit 1. */
+/* mpiprof-view: the dialog view of one JSON protocol, or of several (the
+ * first and another side by side, and at different process counts a
+ * scaling study), as one self-contained HTML page (mpiprof-view(1)).  The
+ * page is written by the same code as MPIPROF_FORMAT's html at
+ * MPI_Finalize (src/write/view.c); with several protocols, the matching
+ * of their intervals and SRC points and the scaling study are those of
+ * mpiprof-compare (src/compare/), carried in the page's data.  A file that
+ * is not a protocol, or a protocol that lacks what the page needs, is
+ * refused with one message and exit 1. */
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -14,14 +18,17 @@
 #include <unistd.h>
 
 #include "autoconf.h"
+#include "compare/match.h"
+#include "compare/scaling.h"
 #include "replay/links.h" /* rp_links only where libotf2 is (MPIPROF_HAVE_OTF2) */
 #include "write/view.h"
 
 static const char usage[] =
     "usage: mpiprof-view [-o REPORT.html] [--source DIR] [--trace ARCHIVE | --no-trace] [--events N]\n"
-    "                    PROTOCOL.json [PROTOCOL2.json]\n"
+    "                    PROTOCOL.json [PROTOCOL2.json ...]\n"
     "  PROTOCOL.json  a JSON protocol (MPIPROF_FORMAT=json, both or all)\n"
-    "  PROTOCOL2.json a second one: both side by side with their differences\n"
+    "  PROTOCOL2.json more: the first and another side by side with their differences,\n"
+    "                 and at different process counts a scaling study\n"
     "  -o, --output   the page (default: PROTOCOL.json's path with .json replaced by .html)\n"
     "  -s, --source   where the program's sources are (default: the paths of the debugging\n"
     "                 information, relative ones from the run's working directory)\n"
@@ -158,9 +165,8 @@ static int parse_options(int argc, char **argv, const char **output, mpp_view_op
         fprintf(stderr, "mpiprof-view: --trace and --no-trace: give one of them\n");
         return 2;
     }
-    int n = argc - optind;
-    if (n < 1 || n > 2) {
-        fprintf(stderr, "mpiprof-view: %s\n%s", n < 1 ? "no protocol given" : "at most two protocols", usage);
+    if (argc - optind < 1) {
+        fprintf(stderr, "mpiprof-view: no protocol given\n%s", usage);
         return 2;
     }
     return GO_ON;
@@ -223,14 +229,15 @@ static int load_trace(json_t *doc, const char *path, const trace_options_t *trac
 /* The `n` protocols at `paths` into docs, each checked to have what the
  * page needs, and their names on the page; 0, or -1 with the message said
  * and nothing kept. */
-static int load_protocols(char **paths, int n, json_t *docs[2], char labels[2][PATH_MAX], const char *names[2])
+static int load_protocols(char **paths, int n, json_t **docs, char (*labels)[PATH_MAX], const char **names)
 {
     char why[2 * PATH_MAX + 256];
     for (int i = 0; i < n; i++) {
         docs[i] = load(paths[i], why, sizeof why);
         if (!docs[i]) {
             fprintf(stderr, "mpiprof-view: %s\n", why);
-            json_decref(docs[0]);
+            for (int k = 0; k < i; k++)
+                json_decref(docs[k]);
             return -1;
         }
         label_of(paths[i], labels[i], sizeof labels[i]);
@@ -241,7 +248,8 @@ static int load_protocols(char **paths, int n, json_t *docs[2], char labels[2][P
         char detail[1536];
         if (mpp_view_check(docs[i], detail, sizeof detail) != 0) {
             fprintf(stderr, "mpiprof-view: %s: not a valid mpiprof protocol: %s\n", paths[i], detail);
-            json_decref(docs[0]), json_decref(docs[1]);
+            for (int k = 0; k < n; k++)
+                json_decref(docs[k]);
             return -1;
         }
     }
@@ -250,7 +258,7 @@ static int load_protocols(char **paths, int n, json_t *docs[2], char labels[2][P
 
 /* The page into a temporary file renamed to `path` once whole (a failed
  * write leaves no half page); 0, or -1 with why. */
-static int write_page(const char *path, json_t *docs[2], const char *names[2], int n, const mpp_view_options_t *view,
+static int write_page(const char *path, json_t **docs, const char **names, int n, const mpp_view_options_t *view,
                       char *why, size_t size)
 {
     char tmp[PATH_MAX + 32];
@@ -274,6 +282,28 @@ static int write_page(const char *path, json_t *docs[2], const char *names[2], i
     return rc;
 }
 
+/* With several protocols, what the page adds to their data: "matches",
+ * the first protocol's intervals and SRC points matched in each other
+ * (null for the first), and "scaling", the study of mpiprof-compare.
+ * NULL: out of memory. */
+static json_t *comparison_of(json_t **docs, const char **names, int n)
+{
+    mpp_match_t *matches = calloc((size_t)n, sizeof *matches);
+    json_t *list = json_array(), *out = NULL;
+    int rc = matches && list ? json_array_append_new(list, json_null()) : -1;
+    for (int k = 1; rc == 0 && k < n; k++)
+        rc = mpp_match(docs[0], docs[k], &matches[k]) == 0 ? json_array_append_new(list, mpp_match_json(&matches[k]))
+                                                           : -1;
+    json_t *scaling = rc == 0 ? mpp_scaling(docs, names, (size_t)n, matches) : NULL;
+    if (scaling)
+        out = json_pack("{s:O, s:o}", "matches", list, "scaling", scaling);
+    for (int k = 0; matches && k < n; k++)
+        mpp_match_free(&matches[k]);
+    free(matches);
+    json_decref(list);
+    return out;
+}
+
 int main(int argc, char **argv)
 {
     const char *output = NULL;
@@ -283,10 +313,15 @@ int main(int argc, char **argv)
     if (rc != GO_ON)
         return rc;
     int n = argc - optind;
-    json_t *docs[2] = {NULL, NULL};
-    char labels[2][PATH_MAX], why[2 * PATH_MAX + 256];
-    const char *names[2];
+    json_t **docs = calloc((size_t)n, sizeof *docs);
+    char(*labels)[PATH_MAX] = calloc((size_t)n, sizeof *labels);
+    const char **names = calloc((size_t)n, sizeof *names);
+    char why[2 * PATH_MAX + 256];
     char path[PATH_MAX + 8];
+    if (!docs || !labels || !names) {
+        fprintf(stderr, "mpiprof-view: out of memory for %d protocols\n", n);
+        return 1;
+    }
     if (output) {
         snprintf(path, sizeof path, "%s", output);
     } else {
@@ -298,11 +333,21 @@ int main(int argc, char **argv)
     if (load_protocols(argv + optind, n, docs, labels, names) != 0)
         return 1;
     if (load_trace(docs[0], argv[optind], &trace, &view) != 0) {
-        json_decref(docs[0]), json_decref(docs[1]);
+        for (int k = 0; k < n; k++)
+            json_decref(docs[k]);
+        free(docs), free(labels), free(names);
         return 1;
     }
-    rc = write_page(path, docs, names, n, &view, why, sizeof why);
-    json_decref(docs[0]), json_decref(docs[1]), json_decref(view.traces[0]);
+    if (n > 1 && !(view.extra = comparison_of(docs, names, n))) {
+        snprintf(why, sizeof why, "out of memory comparing %d protocols", n);
+        rc = -1;
+    } else {
+        rc = write_page(path, docs, names, n, &view, why, sizeof why);
+    }
+    for (int k = 0; k < n; k++)
+        json_decref(docs[k]);
+    json_decref(view.extra), json_decref(view.traces[0]);
+    free(docs), free(labels), free(names);
     if (rc != 0) {
         fprintf(stderr, "mpiprof-view: %s\n", why);
         return 1;

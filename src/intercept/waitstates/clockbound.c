@@ -47,9 +47,12 @@ void mpp_wsc_stop(void)
 
 void mpp_wsc_stamp(int dest, unsigned char *trailer)
 {
-    int64_t now = (int64_t)mpp_now(), t[T_N] = {now, mpp_offset_bound_lo(&bound, now),
-                                               mpp_offset_bound_hi(&bound, now),
-                                               mpp_offset_bound_error(&bound, now), INT64_MAX, 0};
+    int64_t now = (int64_t)mpp_now(), t[T_N] = {now,
+                                                mpp_offset_bound_lo(&bound, now),
+                                                mpp_offset_bound_hi(&bound, now),
+                                                mpp_offset_bound_error(&bound, now),
+                                                INT64_MAX,
+                                                0};
     if (peers && (unsigned)dest < (unsigned)npeers && peers[dest].tau != INT64_MAX) {
         t[T_BACK_TAU] = peers[dest].tau;
         t[T_BACK_AGE] = now - peers[dest].at;

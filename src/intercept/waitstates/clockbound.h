@@ -28,9 +28,9 @@ int64_t mpp_wsc_error(void);
 int64_t mpp_wsc_peers_error(void);
 
 typedef struct {
-    int64_t error;           /* this process's, now */
-    uint64_t tightened;      /* bounds a message improved */
-    uint64_t contradicted;   /* bounds that crossed: drift beyond MPP_OFFSET_DRIFT */
+    int64_t error;         /* this process's, now */
+    uint64_t tightened;    /* bounds a message improved */
+    uint64_t contradicted; /* bounds that crossed: drift beyond MPP_OFFSET_DRIFT */
 } mpp_wsc_stats_t;
 void mpp_wsc_get_stats(mpp_wsc_stats_t *out);
 
