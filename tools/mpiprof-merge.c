@@ -15,6 +15,7 @@
 
 #include "analyze/characteristics.h"
 #include "autoconf.h"
+#include "cli.h"
 #include "reduce/exchange.h"
 #include "util/warnings.h"
 #include "write/partial.h"
@@ -23,10 +24,12 @@
 
 static const char usage[] =
     "usage: mpiprof-merge [-o PATH] [-f text|json|both] [-q] PARTIAL...\n"
+    "       mpiprof-merge --help | --version\n"
     "  PARTIAL  partial protocols of one run (<protocol path>.partial.<rank>, text or .json)\n"
     "  -o PATH  the merged protocol (default: <protocol path>.partial)\n"
     "  -f       which files to write (default both: PATH and PATH.json)\n"
-    "  -q       print nothing but errors\n";
+    "  -q       print nothing but errors\n"
+    "  -h, --help  this usage;  --version  mpiprof's version\n";
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -138,11 +141,15 @@ static int merged_src(const mpp_reduced_t *rd, const mpp_process_end_t *e)
 
 enum { GO_ON = -1 };
 
-/* -o, -f and -q: GO_ON, or the exit status of a bad or -h command line. */
+/* -o, -f and -q: GO_ON, or the exit status of a bad, --help or --version
+ * command line (its message said). */
 static int parse_options(int argc, char **argv, const char **output, int *format, int *quiet)
 {
-    int c;
-    while ((c = getopt(argc, argv, "o:f:qh")) != -1) {
+    const mpp_cli_t cli = {"mpiprof-merge", usage, "o:f:q", NULL, 0};
+    int c, rc;
+    while ((c = mpp_cli_next(&cli, argc, argv, &rc)) != -1) {
+        if (c == MPP_CLI_EXIT)
+            return rc;
         if (c == 'o')
             *output = optarg;
         else if (c == 'q')
@@ -151,15 +158,11 @@ static int parse_options(int argc, char **argv, const char **output, int *format
             *format = !strcmp(optarg, "text")   ? MPP_FORMAT_TEXT
                       : !strcmp(optarg, "json") ? MPP_FORMAT_JSON
                                                 : MPP_FORMAT_BOTH;
-        else {
-            fputs(usage, c == 'h' ? stdout : stderr);
-            return c == 'h' ? 0 : 2;
-        }
+        else if (c == 'f')
+            return mpp_cli_error(&cli, "-f %s: not a format (text, json or both)", optarg);
     }
-    if (argc - optind < 1) {
-        fputs(usage, stderr);
-        return 2;
-    }
+    if (argc - optind < 1)
+        return mpp_cli_error(&cli, "no partial protocol given");
     return GO_ON;
 }
 
