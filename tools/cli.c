@@ -17,7 +17,7 @@ static void print_error(const mpp_cli_t *cli, const char *fmt, va_list ap)
         return;
     fprintf(stderr, "%s: ", cli->name);
     vfprintf(stderr, fmt, ap);
-    fprintf(stderr, " (see %s --help)\n", cli->name);
+    fprintf(stderr, " (%s --help gives the usage)\n", cli->name);
 }
 
 int mpp_cli_error(const mpp_cli_t *cli, const char *fmt, ...)

@@ -27,7 +27,7 @@ enum { MPP_CLI_EXIT = -2 };
 int mpp_cli_next(const mpp_cli_t *cli, int argc, char **argv, int *status);
 
 /* A wrong command line the command finds itself (a bad value, too few
- * operands): "NAME: MESSAGE (see NAME --help)" on standard error;
+ * operands): "NAME: MESSAGE (NAME --help gives the usage)" on standard error;
  * returns 2, the exit status of a wrong command line. */
 int mpp_cli_error(const mpp_cli_t *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -22,7 +22,8 @@ what the report must say and must not say:
   stale       dumps of two runs at one path: the earlier run's is ignored
   self        a process receiving from itself waits for itself
   errors      missing file, not a dump, a call cut short, two dumps of one
-              rank, wrong usage: exit status 2 (1 for usage), a message
+              rank, wrong usage (no argument, an unknown option): exit
+              status 2, a message
 """
 import os
 import subprocess
@@ -216,7 +217,9 @@ def main():
     p = run_case(tool, workdir, "twice", {"a": good, "b": good}, args=["a", "b"])
     expect("twice", p, status=2, stderr_has=["two dumps of rank 0"])
     p = run_case(tool, workdir, "usage", {}, args=[])
-    expect("usage", p, status=1, stderr_has=["usage"])
+    expect("usage", p, status=2, stderr_has=["usage"])
+    p = run_case(tool, workdir, "unknown_option", {}, args=["--no-such-option", "p.txt"])
+    expect("unknown_option", p, status=2, stderr_has=["unknown option '--no-such-option'", "--help"])
 
     if failures.status():
         sys.exit(1)
