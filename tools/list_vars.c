@@ -32,15 +32,23 @@ static void wrapped(FILE *out, const char *text)
     fputc('\n', out);
 }
 
-/* This environment's value of the variable, as the library takes it. */
+/* This environment's value of the variable, as the library takes it;
+ * shown with its control characters as '?', at most 200 of them. */
 static void print_value(FILE *out, const mpp_config_t *cfg, int i, const char *set)
 {
-    if (!set)
+    if (!set) {
         fprintf(out, "    value:    not set (the default)\n");
-    else if (cfg->is_default[i])
-        fprintf(out, "    value:    '%s' is not valid: the default is used\n", set);
+        return;
+    }
+    char shown[208];
+    size_t n = 0;
+    for (; set[n] && n < 200; n++)
+        shown[n] = (unsigned char)set[n] < 0x20 || set[n] == 0x7f ? '?' : set[n];
+    snprintf(shown + n, sizeof shown - n, "%s", set[n] ? "..." : "");
+    if (cfg->is_default[i])
+        fprintf(out, "    value:    '%s' is not valid: the default is used\n", shown);
     else
-        fprintf(out, "    value:    %s\n", set);
+        fprintf(out, "    value:    %s\n", shown);
 }
 
 int mpp_list_vars(FILE *out)

@@ -1,8 +1,11 @@
-/* mpiprof-view: the dialog view of one JSON protocol, or of two side by
- * side, as one self-contained HTML page (mpiprof-view(1)).  The page is
- * written by the same code as MPIPROF_FORMAT's html at MPI_Finalize
- * (src/write/view.c); a file that is not a protocol, or a protocol that
- * lacks what the page needs, is refused with one message and exit 1. */
+/* mpiprof-view: the dialog view of one protocol, or of two side by side,
+ * as one self-contained HTML page (mpiprof-view(1)).  A protocol is read in
+ * its JSON form (a text protocol through its JSON sibling, a directory for
+ * the one protocol it holds: protocol_input.h).  The page is written by the
+ * same code as MPIPROF_FORMAT's html at MPI_Finalize (src/write/view.c); a
+ * file that is not a protocol, or a protocol that lacks what the page
+ * needs, is refused with one message and exit 1.  --list-vars lists the
+ * MPIPROF_* variables (list_vars.h). */
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>

@@ -94,10 +94,10 @@ static char **protocols_in(const char *dir, int *count, int *files)
     if (!d)
         return NULL;
     char **names = NULL, path[8192];
-    int n = 0, room = 0;
+    int n = 0, room = 0, lost = 0;
     struct dirent *e;
     *files = 0;
-    while ((e = readdir(d))) {
+    while (!lost && (e = readdir(d))) {
         struct stat st;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         if (e->d_name[0] == '.' || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
@@ -109,15 +109,20 @@ static char **protocols_in(const char *dir, int *count, int *files)
         if (n == room) {
             room = room ? 2 * room : 16;
             char **grown = realloc(names, (size_t)room * sizeof *names);
-            if (!grown)
-                break;
-            names = grown;
+            lost = !grown;
+            names = grown ? grown : names;
         }
-        if (!(names[n] = strdup(e->d_name)))
-            break;
-        n++;
+        if (!lost && !(lost = !(names[n] = strdup(e->d_name))))
+            n++;
     }
     closedir(d);
+    if (lost) { /* a count of some of them would be wrong */
+        for (int i = 0; i < n; i++)
+            free(names[i]);
+        free(names);
+        errno = ENOMEM;
+        return NULL;
+    }
     if (n > 1)
         qsort(names, (size_t)n, sizeof *names, by_name);
     /* a JSON protocol whose text protocol is here too is that one's sibling */
