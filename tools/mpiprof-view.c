@@ -16,13 +16,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "autoconf.h"
 #include "cli.h"
 #include "list_vars.h"
 #include "protocol_input.h"
+#include "replay/links.h" /* rp_links only where libotf2 is (MPIPROF_HAVE_OTF2) */
 #include "write/view.h"
 
 static const char usage[] =
-    "usage: mpiprof-view [-o REPORT.html] [--source DIR] PROTOCOL [PROTOCOL2]\n"
+    "usage: mpiprof-view [-o REPORT.html] [--source DIR] [--trace ARCHIVE | --no-trace] [--events N]\n"
+    "                    PROTOCOL [PROTOCOL2]\n"
     "       mpiprof-view --list-vars | --help | --version\n"
     "  PROTOCOL       a protocol: JSON, text with its JSON sibling (MPIPROF_FORMAT=both, json or all),\n"
     "                 or a directory that holds one\n"
@@ -30,8 +33,19 @@ static const char usage[] =
     "  -o, --output   the page (default: the JSON protocol's path with .json replaced by .html)\n"
     "  -s, --source   where the program's sources are (default: the paths of the debugging\n"
     "                 information, relative ones from the run's working directory)\n"
+    "  -t, --trace    the OTF2 trace of PROTOCOL.json's run (its traces.otf2 or directory):\n"
+    "                 SRC points link to their calls (default: the trace beside the protocol)\n"
+    "  --no-trace     no trace links, even with a trace beside the protocol\n"
+    "  -n, --events   calls per SRC point and process the page carries (default 100)\n"
     "  --list-vars    every MPIPROF_* variable: its default, its value here and what it does\n"
     "  -h, --help     this usage;  --version  mpiprof's version\n";
+
+/* Where the trace links come from (mpiprof-view(1), TRACE LINKS). */
+typedef struct {
+    const char *trace; /* --trace */
+    int no_trace;
+    long events;
+} trace_options_t;
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -62,21 +76,50 @@ static json_t *load(const char *given, const mpp_protocol_input_t *in, char *why
 
 enum { GO_ON = -1 };
 
-static const struct option options[] = {{"output", required_argument, NULL, 'o'},
-                                        {"source", required_argument, NULL, 's'},
-                                        {"list-vars", no_argument, NULL, 'L'},
-                                        {NULL, 0, NULL, 0}};
-static const mpp_cli_t cli = {"mpiprof-view", usage, "o:s:", options, 0};
-
-/* -o and --source: GO_ON, or the exit status of a bad, --help, --version
- * or --list-vars command line (its message said). */
-static int parse_options(int argc, char **argv, const char **output, mpp_view_options_t *view)
+/* --trace and --events: GO_ON, or 2 with the message said. */
+static int trace_option(int c, const char *arg, trace_options_t *trace)
 {
-    int c, rc;
-    while ((c = mpp_cli_next(&cli, argc, argv, &rc)) != -1) {
-        if (c == MPP_CLI_EXIT)
+    if (c == 't') {
+#if MPIPROF_HAVE_OTF2
+        trace->trace = arg;
+#else
+        fprintf(stderr,
+                "mpiprof-view: --trace %s: this mpiprof-view was built without libotf2 (configure "
+                "--with-otf2) and cannot read traces; no page written (without --trace it has no trace links)\n",
+                arg);
+        return 2;
+#endif
+    } else if (c == 'T') {
+        trace->no_trace = 1;
+    } else {
+        char *end;
+        trace->events = strtol(arg, &end, 10);
+        if (end == arg || *end || trace->events < 1 || trace->events > RP_LINKS_EVENTS_MAX) {
+            fprintf(stderr, "mpiprof-view: --events %s: not a number of calls from 1 to %d\n", arg,
+                    RP_LINKS_EVENTS_MAX);
+            return 2;
+        }
+    }
+    return GO_ON;
+}
+
+/* -o, --source and the trace's options: GO_ON, or the exit status of a bad,
+ * --help, --version or --list-vars command line (its message said). */
+static int parse_options(int argc, char **argv, const char **output, mpp_view_options_t *view, trace_options_t *trace)
+{
+    static const struct option options[] = {{"output", required_argument, NULL, 'o'},
+                                            {"source", required_argument, NULL, 's'},
+                                            {"trace", required_argument, NULL, 't'},
+                                            {"no-trace", no_argument, NULL, 'T'},
+                                            {"events", required_argument, NULL, 'n'},
+                                            {"list-vars", no_argument, NULL, 'L'},
+                                            {NULL, 0, NULL, 0}};
+    const mpp_cli_t cli = {"mpiprof-view", usage, "o:s:t:n:", options, 0};
+    int c, rc = GO_ON;
+    while (rc == GO_ON && (c = mpp_cli_next(&cli, argc, argv, &rc)) != -1) {
+        if (c == MPP_CLI_EXIT) {
             return rc;
-        if (c == 'o') {
+        } else if (c == 'o') {
             *output = optarg;
         } else if (c == 'L') {
             return mpp_list_vars(stdout) == 0 ? 0 : 1;
@@ -87,12 +130,74 @@ static int parse_options(int argc, char **argv, const char **output, mpp_view_op
                 return mpp_cli_error(&cli, "--source %s: %s (a directory of sources is required)", optarg,
                                      found ? "not a directory" : strerror(errno));
             view->source_dir = optarg;
+        } else if (c == 't' || c == 'T' || c == 'n') {
+            rc = trace_option(c, optarg, trace);
         }
+    }
+    if (rc != GO_ON)
+        return rc;
+    if (trace->trace && trace->no_trace) {
+        fprintf(stderr, "mpiprof-view: --trace and --no-trace: give one of them\n");
+        return 2;
     }
     int n = argc - optind;
     if (n < 1 || n > 2)
         return mpp_cli_error(&cli, "%s", n < 1 ? "no protocol given" : "at most two protocols");
     return GO_ON;
+}
+
+/* The anchor file of the trace beside the JSON protocol `doc` read from
+ * `json_path`: the archive its Trace parameter names (parameters.trace.path),
+ * else PROTOCOL.otf2/traces.otf2 beside it (mpiprof-trace(5), FILES), if
+ * one of them exists; 0 and the path in `out`, or -1 (none). */
+static int trace_beside(json_t *doc, const char *json_path, char *out, size_t size)
+{
+    struct stat st;
+    const char *named =
+        json_string_value(json_object_get(json_object_get(json_object_get(doc, "parameters"), "trace"), "path"));
+    if (named) {
+        snprintf(out, size, "%s/traces.otf2", named);
+        if (stat(out, &st) == 0 && S_ISREG(st.st_mode))
+            return 0;
+    }
+    size_t n = strlen(json_path);
+    if (n > 5 && !strcmp(json_path + n - 5, ".json"))
+        n -= 5;
+    snprintf(out, size, "%.*s.otf2/traces.otf2", (int)n, json_path);
+    return stat(out, &st) == 0 && S_ISREG(st.st_mode) ? 0 : -1;
+}
+
+/* The trace links of the first protocol (docs[0], read from `path`) into
+ * view->traces[0]: from --trace (a trace that cannot be used is an error:
+ * -1, said), else from the trace beside it (one that cannot be used is
+ * said, and the page has no links); 0. */
+static int load_trace(json_t *doc, const char *path, const trace_options_t *trace, mpp_view_options_t *view)
+{
+    char beside[PATH_MAX];
+    if (trace->no_trace || (!trace->trace && trace_beside(doc, path, beside, sizeof beside) != 0))
+        return 0;
+#if MPIPROF_HAVE_OTF2
+    char why[2 * PATH_MAX];
+    int rc =
+        rp_links(doc, trace->trace ? trace->trace : beside, (size_t)trace->events, &view->traces[0], why, sizeof why);
+    if (rc == RP_LINKS_OK) {
+        printf("mpiprof-view: trace links from %s\n", json_string_value(json_object_get(view->traces[0], "archive")));
+        return 0;
+    }
+    if (trace->trace) {
+        fprintf(stderr, "mpiprof-view: --trace %s: %s%s; no page written\n", trace->trace,
+                rc == RP_LINKS_OTHER_RUN ? "not the trace of this protocol's run: " : "", why);
+        return -1;
+    }
+    fprintf(stderr, "mpiprof-view: the trace beside %s is not used (%s): the page has no trace links\n", path, why);
+#else
+    (void)view;
+    fprintf(stderr,
+            "mpiprof-view: %s: a trace is beside the protocol, but this mpiprof-view was built without libotf2 "
+            "(configure --with-otf2): the page has no trace links\n",
+            beside);
+#endif
+    return 0;
 }
 
 /* The `n` protocols at `paths` into docs, each checked to have what the
@@ -156,7 +261,8 @@ int main(int argc, char **argv)
 {
     const char *output = NULL;
     mpp_view_options_t view = {.source_dir = NULL};
-    int rc = parse_options(argc, argv, &output, &view);
+    trace_options_t trace = {.trace = NULL, .no_trace = 0, .events = RP_LINKS_EVENTS};
+    int rc = parse_options(argc, argv, &output, &view, &trace);
     if (rc != GO_ON)
         return rc;
     int n = argc - optind;
@@ -176,8 +282,12 @@ int main(int argc, char **argv)
             path[strlen(path) - 5] = '\0';
         strcat(path, ".html");
     }
+    if (load_trace(docs[0], in[0].json, &trace, &view) != 0) {
+        json_decref(docs[0]), json_decref(docs[1]);
+        return 1;
+    }
     rc = write_page(path, docs, names, n, &view, why, sizeof why);
-    json_decref(docs[0]), json_decref(docs[1]);
+    json_decref(docs[0]), json_decref(docs[1]), json_decref(view.traces[0]);
     if (rc != 0) {
         fprintf(stderr, "mpiprof-view: %s\n", why);
         return 1;

@@ -89,10 +89,13 @@ int mpp_view_write(FILE *out, json_t *const *docs, const char *const *labels, in
         }
     }
     json_t *protocols = json_array();
-    for (int d = 0; d < ndocs; d++)
-        json_array_append_new(protocols,
-                              json_pack("{s:o, s:o, s:o}", "label", mpp_json_text(labels[d]), "doc",
-                                        page_document(docs[d]), "sources", mpp_view_sources(docs[d], options)));
+    for (int d = 0; d < ndocs; d++) {
+        json_t *protocol = json_pack("{s:o, s:o, s:o}", "label", mpp_json_text(labels[d]), "doc",
+                                     page_document(docs[d]), "sources", mpp_view_sources(docs[d], options));
+        if (protocol && options && options->traces[d])
+            json_object_set(protocol, "trace", options->traces[d]);
+        json_array_append_new(protocols, protocol);
+    }
     json_t *data =
         json_pack("{s:i, s:s, s:i, s:o}", "view", VIEW_DATA_VERSION, "generator", "mpiprof " PACKAGE_VERSION,
                   "context_lines", MPP_VIEW_CONTEXT_LINES, "protocols", protocols);

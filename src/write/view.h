@@ -17,6 +17,10 @@ typedef struct {
     /* Where the sources are (--source DIR); NULL: the paths of the debugging
      * information, a relative one taken from the run's working directory. */
     const char *source_dir;
+    /* Per protocol, the calls of its SRC points in a trace of its run (the
+     * page's "trace", src/replay/links.h; mpiprof-view(1), TRACE LINKS);
+     * NULL: no trace, and the page says nothing of traces. */
+    json_t *traces[2];
 } mpp_view_options_t;
 
 /* Whether `doc` is a protocol with what the page needs (view_check.c):

@@ -29,13 +29,13 @@ expect_usage_error() {
     run "$@"
     [ "$rc" -eq 2 ] || fail "$_name $*: exit $rc, expected 2: $(cat err)"
     [ "$(wc -l <err)" -eq 1 ] || fail "$_name $*: stderr is not one line: $(cat err)"
-    grep -qF -- "'$_option'" err || fail "$_name $*: the message does not name '$_option': $(cat err)"
+    grep -qF -- "'$_option" err || fail "$_name $*: the message does not name '$_option': $(cat err)"
     grep -qF -- "$_name --help" err || fail "$_name $*: the message does not point at $_name --help: $(cat err)"
     [ ! -s out ] || fail "$_name $*: wrote on stdout: $(cat out)"
 }
 
 checked=""
-for name in mpiprof-view mpiprof-compare mpiprof-merge mpiprof-analyze mpiprof-hang \
+for name in mpiprof-view mpiprof-compare mpiprof-merge mpiprof-analyze mpiprof-hang mpiprof-run \
     mpicc-prof mpicxx-prof mpifort-prof; do
     case "$name" in
         mpicc-prof) cmd=$MPICC_PROF ;;

@@ -8,10 +8,12 @@
 # feeds mpiprof-view bad input.  Screenshots of the page tests are kept in
 # tests/view/screenshots/ of the build tree.
 VIEW_TESTS = tests/view/test_view_refuse.sh tests/view/test_view_page.sh tests/view/test_view_findings.sh
+# test_view_trace.sh: the trace links of an SRC point (mpiprof-view --trace)
+VIEW_TESTS += tests/view/test_view_trace.sh
 TESTS += $(VIEW_TESTS)
 EXTRA_DIST += $(VIEW_TESTS) tests/view/local.mk tests/view/.shellcheckrc tests/view/common_view.sh tests/view/view_known.c \
 	tests/view/check_view.py tests/view/check_refuse.py tests/view/view_browser.py tests/view/inject_findings.py \
-	tests/view/check_findings_view.py
+	tests/view/check_findings_view.py tests/view/view_trace_known.c tests/view/check_trace_view.py
 clean-local: clean-view-screenshots
 clean-view-screenshots:
 	rm -rf tests/view/screenshots

@@ -48,6 +48,7 @@
 
   var data, A, B, findings, state = { interval: 0, src: null, sort: "time", descending: true, fn: "" };
   var matchB = null; // A's interval index -> B's interval, SRC key maps
+  var traceLinks = null; // view_trace.js: the selected SRC point's calls in a trace
 
   function $(id) { return document.getElementById(id); }
   function esc(s) {
@@ -569,6 +570,7 @@
     html += "<h3>Call stack (innermost first) and source</h3>" + stackHtml(A, stack, 4);
     var panel = $("src-detail");
     panel.innerHTML = html;
+    traceLinks.show(panel, s, iv);
     panel.hidden = false;
     if (focus) panel.focus();
     else panel.scrollIntoView({ block: "nearest" });
@@ -716,6 +718,7 @@
       parametersHtml(A) + "</div><div><h3>" + esc(B.label) + "</h3>" + parametersHtml(B) + "</div></div>"
       : parametersHtml(A);
     findings = mpiprofFindings({ protocols: B ? [A, B] : [A], esc: esc, count: count, stackHtml: stackHtml });
+    traceLinks = mpiprofTrace({ A: A, esc: esc, count: count, sec: sec });
     $("comparison").hidden = !B;
     buildTree();
     bindSrcTable();
