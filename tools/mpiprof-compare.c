@@ -5,7 +5,8 @@
  * efficiency, each part of Lost time).
  * Exit 0 when equal, 1 when different, 2 on bad input.  Protocols are read
  * in their JSON form, checked as mpiprof-view checks them; a text protocol
- * is read through its JSON sibling (the text rounds every number and
+ * is read through its JSON sibling, a directory for the one protocol it
+ * holds (protocol_input.h) (the text rounds every number and
  * cannot be parsed back without ambiguity: see the man page, INPUT). */
 #include <errno.h>
 #include <getopt.h>
@@ -17,17 +18,20 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "compare/compare.h"
 #include "compare/match.h"
 #include "compare/scaling.h"
+#include "protocol_input.h"
 #include "write/view.h"
 
 static const char usage[] =
     "usage: mpiprof-compare [--rtol R] [--atol A] [--ignore NAME]... [--include NAME]... [--brief] [--json]\n"
     "                       [--top N] A B [C ...]\n"
-    "  A, B, ...       protocols: JSON, or text with their JSON sibling (MPIPROF_FORMAT=both); each\n"
-    "                  after the first is compared with the first; at different process counts\n"
-    "                  they are a scaling study\n"
+    "       mpiprof-compare --help | --version\n"
+    "  A, B, ...       protocols: JSON, text with their JSON sibling (MPIPROF_FORMAT=both), or\n"
+    "                  directories that hold one each; each after the first is compared with the\n"
+    "                  first; at different process counts they are a scaling study\n"
     "  --rtol R        relative tolerance of times and numbers (default 0.01)\n"
     "  --atol A        absolute tolerance in seconds (default 0.002): a number differs when\n"
     "                  |a - b| > A + R * max(|a|, |b|)\n"
@@ -37,6 +41,7 @@ static const char usage[] =
     "  --brief         the differences alone, without the change from A to B\n"
     "  --json          the comparison as JSON on standard output\n"
     "  --top N         SRC points in the scaling study's text (default 10; all in --json)\n"
+    "  -h, --help      this usage;  --version  mpiprof's version\n"
     "exit status: 0 equal, 1 different, 2 bad input\n";
 
 typedef struct {
@@ -106,59 +111,27 @@ static json_t *load_json(const char *path, char *why, size_t size)
 /* The protocol `p->given`, its JSON form in p->doc; 0, or -1 with why. */
 static int load_protocol(protocol_t *p, char *why, size_t size)
 {
-    snprintf(p->read, sizeof p->read, "%s", p->given);
-    FILE *f = fopen(p->given, "r");
-    if (!f) {
-        snprintf(why, size, "%s: %s", p->given, strerror(errno));
+    mpp_protocol_input_t in;
+    if (mpp_protocol_input(p->given, &in, why, size) != 0)
         return -1;
-    }
-    int first = fgetc(f);
-    while (first == ' ' || first == '\n' || first == '\r' || first == '\t')
-        first = fgetc(f);
-    if (first == '{') {
-        fclose(f);
-        if (!(p->doc = load_json(p->given, why, size)))
-            return -1;
-    } else {
-        char line[64] = "";
-        rewind(f);
-        if (!fgets(line, sizeof line, f))
-            line[0] = '\0';
-        if (first == EOF || strncmp(line, "mpiprof protocol", 16) != 0) {
-            fclose(f);
-            if (first == EOF)
-                snprintf(why, size, "%s: empty, not a protocol", p->given);
-            else
-                snprintf(why, size,
-                         "%s: not a protocol (neither JSON nor a text protocol, which begins "
-                         "with \"mpiprof protocol\")",
-                         p->given);
-            return -1;
-        }
-        snprintf(p->read, sizeof p->read, "%s.json", p->given);
-        FILE *sibling = fopen(p->read, "r");
-        if (!sibling) {
-            fclose(f);
-            snprintf(why, size,
-                     "%s: a text protocol, and its JSON sibling %s cannot be read (%s); "
-                     "mpiprof-compare reads the JSON form (write protocols with MPIPROF_FORMAT=both)",
-                     p->given, p->read, strerror(errno));
-            return -1;
-        }
-        fclose(sibling);
+    snprintf(p->read, sizeof p->read, "%s", in.json);
+    snprintf(p->note, sizeof p->note, "%s", in.note);
+    if (!(p->doc = load_json(p->read, why, size)))
+        return -1;
+    if (in.text[0]) {
+        /* the sibling of another run's text: the JSON would compare a run the text does not show */
         char written[256] = "";
-        int have_written = text_parameter(f, "Protocol written", written, sizeof written) == 0;
-        fclose(f);
-        if (!(p->doc = load_json(p->read, why, size)))
-            return -1;
+        FILE *f = fopen(in.text, "r");
+        int have_written = f && text_parameter(f, "Protocol written", written, sizeof written) == 0;
+        if (f)
+            fclose(f);
         const char *json_written =
             json_string_value(json_object_get(json_object_get(p->doc, "parameters"), "protocol_written"));
         if (have_written && json_written && strcmp(written, json_written) != 0) {
             snprintf(why, size, "%s: its JSON sibling %s is of another run (protocol written %s, the text's %s)",
-                     p->given, p->read, json_written, written);
+                     in.text, p->read, json_written, written);
             return -1;
         }
-        snprintf(p->note, sizeof p->note, " (the JSON sibling of the text protocol %s)", p->given);
     }
     char detail[1536];
     if (mpp_view_check(p->doc, detail, sizeof detail) != 0) {
@@ -271,23 +244,22 @@ enum { GO_ON = -1 };
  * command line (its message said). */
 static int parse_options(int argc, char **argv, request_t *rq)
 {
-    static const struct option options[] = {{"rtol", required_argument, NULL, 'r'},
-                                            {"atol", required_argument, NULL, 'a'},
-                                            {"ignore", required_argument, NULL, 'i'},
-                                            {"include", required_argument, NULL, 'I'},
-                                            {"brief", no_argument, NULL, 'b'},
-                                            {"json", no_argument, NULL, 'j'},
-                                            {"help", no_argument, NULL, 'h'},
-                                            {"top", required_argument, NULL, 't'},
-                                            {NULL, 0, NULL, 0}};
-    int c;
+    static const struct option options[] = {
+        {"rtol", required_argument, NULL, 'r'},   {"atol", required_argument, NULL, 'a'},
+        {"ignore", required_argument, NULL, 'i'}, {"include", required_argument, NULL, 'I'},
+        {"brief", no_argument, NULL, 'b'},        {"json", no_argument, NULL, 'j'},
+        {"top", required_argument, NULL, 't'},    {NULL, 0, NULL, 0}};
+    const mpp_cli_t cli = {"mpiprof-compare", usage, "", options, 0};
+    int c, rc;
     rq->o = (mpp_compare_options_t){.rtol = MPP_COMPARE_RTOL, .atol = MPP_COMPARE_ATOL};
     rq->top = 10;
     rq->ignore = calloc((size_t)argc, sizeof *rq->ignore), rq->include = calloc((size_t)argc, sizeof *rq->include);
     if (!rq->ignore || !rq->include)
         return bad_input("out of memory");
-    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-        if (c == 'r' || c == 'a') {
+    while ((c = mpp_cli_next(&cli, argc, argv, &rc)) != -1) {
+        if (c == MPP_CLI_EXIT) {
+            return rc;
+        } else if (c == 'r' || c == 'a') {
             if (parse_tolerance(c == 'r' ? "--rtol" : "--atol", optarg, c == 'r' ? &rq->o.rtol : &rq->o.atol) != 0)
                 return 2;
         } else if (c == 'i' || c == 'I') {
@@ -308,15 +280,10 @@ static int parse_options(int argc, char **argv, request_t *rq)
             rq->brief = 1;
         } else if (c == 'j') {
             rq->as_json = 1;
-        } else {
-            fputs(usage, c == 'h' ? stdout : stderr);
-            return c == 'h' ? 0 : 2;
         }
     }
-    if (argc - optind < 2) {
-        fprintf(stderr, "mpiprof-compare: fewer than two protocols given, two or more are compared\n%s", usage);
-        return 2;
-    }
+    if (argc - optind < 2)
+        return mpp_cli_error(&cli, "fewer than two protocols given, two or more are compared");
     return GO_ON;
 }
 

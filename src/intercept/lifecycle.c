@@ -23,6 +23,7 @@
 #include "autoconf.h"
 #include "context/clock.h"
 #include "context/config.h"
+#include "context/config_unknown.h"
 #include "context/counters.h"
 #include "context/runinfo.h"
 #include "context/topology.h"
@@ -222,6 +223,7 @@ void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void 
     started_in = mpp_world_model() ? "MPI_Init" : "MPI_Session_init";
     mpp_world_size = nprocs;
     mpp_config_parse(&mpp_config, NULL);
+    mpp_config_warn_unknown(environ); /* a misspelt MPIPROF_* name, said once (rank 0's stderr) */
     mpp_warnings_set_echo(rank == 0 && !mpp_config.number[MPP_CFG_QUIET] && !mpp_config.number[MPP_CFG_DISABLE]);
     if (mpp_config.number[MPP_CFG_DISABLE]) {
         state = MPP_LIFE_DISABLED;

@@ -16,6 +16,7 @@ int main(void)
     srunner_add_suite(sr, writer_suite());
     srunner_add_suite(sr, writer_files_suite());
     srunner_add_suite(sr, warnings_suite());
+    srunner_add_suite(sr, config_unknown_suite());
     srunner_add_suite(sr, machine_suite());
     srunner_add_suite(sr, counter_stats_suite());
     srunner_add_suite(sr, intervals_suite());

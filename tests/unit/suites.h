@@ -20,6 +20,7 @@ Suite *requests_suite(void);
 Suite *writer_suite(void);
 Suite *writer_files_suite(void);
 Suite *warnings_suite(void);
+Suite *config_unknown_suite(void);
 Suite *machine_suite(void);
 Suite *counter_stats_suite(void);
 Suite *intervals_suite(void);

@@ -114,16 +114,16 @@ def main():
     # not a protocol at all
     expect_refused(view, "missing.json", ["No such file or directory"])
     open("empty.json", "w").close()
-    expect_refused(view, "empty.json", ["empty, not a JSON protocol"])
+    expect_refused(view, "empty.json", ["empty, not a protocol"])
     with open("run.prof", "w") as f:
         f.write("mpiprof protocol\n\nParameters\n")
-    expect_refused(view, "run.prof", ["a text protocol, not a JSON one", ".json sibling"])
+    expect_refused(view, "run.prof", ["a text protocol", "JSON sibling run.prof.json cannot be read"])
     with open("broken.json", "w") as f:
         f.write('{"format": "mpiprof-protocol", "version": 1,')
     expect_refused(view, "broken.json", ["not valid JSON", "line 1"])
     with open("list.json", "w") as f:
         f.write("[1, 2]")
-    expect_refused(view, "list.json", ["not a JSON protocol"])
+    expect_refused(view, "list.json", ["not a protocol (neither a JSON protocol"])
     with open("other.json", "w") as f:
         json.dump({"format": "mpiprof-hang-dump", "version": 1}, f)
     expect_refused(view, "other.json", ["not a valid mpiprof protocol", 'format: "mpiprof-hang-dump"'])
