@@ -23,6 +23,7 @@
 #include "attribute/watchdog.h"
 #include "context/clock.h"
 #include "gen/function_table.h"
+#include "util/srckey.h"
 #include "util/warnings.h"
 #include "write/hang_dump.h"
 
@@ -121,12 +122,12 @@ static const char *category_name(int kind)
 
 static const char *function_name(uint32_t fid) { return fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "MPI_?"; }
 
-/* "file:line (function)", the text part of a frame record (srckey.h). */
-static const char *frame_text(mpp_symbolizer_t *sym, uintptr_t pc)
+/* "file:line (function)", the text of a frame record (srckey.h); the
+ * functions inlined there first, "a <- b". */
+static const char *frame_text(mpp_symbolizer_t *sym, uintptr_t pc, char *out, size_t size)
 {
-    const char *record = sym ? mpp_symbolize(sym, pc) : "??";
-    const char *text = strrchr(record, '\x1f');
-    return text ? text + 1 : record;
+    mpp_srckey_record_text(sym ? mpp_symbolize(sym, pc) : "??", out, size);
+    return out;
 }
 
 /* The block of a stuck call, as text kept for every rewrite of the file. */
@@ -152,8 +153,9 @@ static char *describe(const mpp_thread_t *t, const mpp_watch_call_t *w, double i
     }
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
     const char *frames[MPP_MAX_DEPTH] = {0};
+    char texts[MPP_MAX_DEPTH][256];
     for (int i = 0; i < w->depth && w->frames[i]; i++)
-        frames[i] = frame_text(sym, w->frames[i]);
+        frames[i] = frame_text(sym, w->frames[i], texts[i], sizeof texts[i]);
     int category = w->fid < MPP_NFUNCTIONS ? mpp_functions[w->fid].category : -1;
     mpp_hang_call_t c = {.tid = t->tid,
                          .function = function_name(w->fid),
