@@ -4,12 +4,13 @@
 // Field<T>::exchange is inlined (always_inline) into main for T = double
 // and T = float, each called N_ROUNDS times from a line of its own.  Built
 // -O2 -g, each instance's MPI_Sendrecv is an SRC point whose stack starts
-// at the MARK:exchange line named Field<double>::exchange(int) or
-// Field<float>::exchange(int), then main at the MARK:double or MARK:float
-// line: two SRC points, not one named after main.  Built without -g, the
+// at the marked line of exchange, named Field<double>::exchange(int) or
+// Field<float>::exchange(int), then main at the line marked double or
+// float: two SRC points, not one named after main.  Built without -g, the
 // frames are named by the symbol table (main+0x...).
 //
 // Prints "callsites_inlined: ok" on rank 0 when every message was right.
+// The test finds the lines by their MARK: comments.
 // Run with 2 processes.
 #include <mpi.h>
 
