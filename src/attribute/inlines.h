@@ -13,10 +13,17 @@ typedef struct {
     int call_line;
 } mpp_inline_level_t;
 
+/* The scopes' indexes, kept from one address to the next. */
+typedef struct mpp_inlines mpp_inlines_t;
+
+mpp_inlines_t *mpp_inlines_open(void);
+void mpp_inlines_close(mpp_inlines_t *x);
+
 /* The inlined levels at pc (an address of the process) in module, at most
  * max, into levels[0..]: levels[0] the innermost.  0 when pc is in no
- * inlined code, the module has no DWARF, or an entry lacks its name or
- * call position (the frame is then resolved as if nothing were inlined). */
-int mpp_inline_levels(Dwfl_Module *module, Dwarf_Addr pc, mpp_inline_level_t *levels, int max);
+ * inlined code, the module has no DWARF, memory ran out, or an entry lacks
+ * its name or call position (the frame is then resolved as if nothing
+ * were inlined). */
+int mpp_inline_levels(mpp_inlines_t *x, Dwfl_Module *module, Dwarf_Addr pc, mpp_inline_level_t *levels, int max);
 
 #endif

@@ -45,6 +45,7 @@ struct mpp_symbolizer {
     mpp_handlemap_t cache; /* address -> char * record */
     module_functions_t modules[MAX_MODULES];
     int nmodules;
+    mpp_inlines_t *inlines;
     demangler_t demangle; /* NULL: no C++ runtime loaded */
     int demangle_looked_up;
 };
@@ -118,6 +119,7 @@ mpp_symbolizer_t *mpp_symbolizer_open(void)
     if (!s)
         return NULL;
     mpp_handlemap_init(&s->cache, sizeof(char *));
+    s->inlines = mpp_inlines_open(); /* without it, frames are not expanded */
     s->dwfl = dwfl_begin(&callbacks);
     if (s->dwfl) {
         dwfl_report_begin(s->dwfl);
@@ -143,6 +145,7 @@ void mpp_symbolizer_close(mpp_symbolizer_t *s)
     mpp_handlemap_free(&s->cache);
     for (int i = 0; i < s->nmodules; i++)
         free(s->modules[i].functions);
+    mpp_inlines_close(s->inlines);
     if (s->dwfl)
         dwfl_end(s->dwfl);
     free(s);
@@ -213,7 +216,7 @@ static void put_line_frames(mpp_symbolizer_t *s, mpp_textbuf_t *b, Dwfl_Module *
                             const char *path, int line, const char *function)
 {
     mpp_inline_level_t levels[MAX_INLINED];
-    int n = mpp_inline_levels(module, pc, levels, MAX_INLINED);
+    int n = mpp_inline_levels(s->inlines, module, pc, levels, MAX_INLINED);
     for (int i = 0; i < n; i++) {
         char *readable = demangled(s, levels[i].name);
         put_frame(b, path, line, readable ? readable : levels[i].name, MPP_ORIGIN_INLINED);

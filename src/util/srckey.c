@@ -125,3 +125,18 @@ void mpp_srckey_record_text(const char *record, char *out, size_t size)
         at += (size_t)wrote;
     }
 }
+
+const char *mpp_srckey_address_end(const char *frame)
+{
+    for (;;) {
+        const char *end = frame + field_length(frame, MPP_RS, MPP_RS), *origin = frame;
+        for (int k = 0; k < 4 && origin; k++) { /* the fifth field */
+            origin = memchr(origin, MPP_US, (size_t)(end - origin));
+            origin = origin ? origin + 1 : NULL;
+        }
+        if (!*end || !origin || (size_t)(end - origin) != strlen(MPP_ORIGIN_INLINED) ||
+            strncmp(origin, MPP_ORIGIN_INLINED, (size_t)(end - origin)) != 0)
+            return end;
+        frame = end + 1;
+    }
+}

@@ -47,6 +47,11 @@ void mpp_srckey_free_frames(mpp_frame_t *frames, int n);
 enum { MPP_STACK_GOES_ON, MPP_STACK_ENTRY, MPP_STACK_RUNTIME };
 int mpp_srckey_stack_end(const char *record);
 
+/* The end of the frames of one return address that start at `frame`
+ * (its inlined frames, then the first frame that is not one): the RS
+ * after them, or the end of the string. */
+const char *mpp_srckey_address_end(const char *frame);
+
 /* The texts of a record's frames joined by " <- " into out (truncated to
  * size). */
 void mpp_srckey_record_text(const char *record, char *out, size_t size);
