@@ -2,7 +2,8 @@
 # callsites_inlined: frames of inlined functions.  callsites_inlined.cc
 # built -O2 -g with mpicxx-prof: the double and float instances of the
 # inlined template Field<T>::exchange are two SRC points, each starting at
-# the template's own line under its demangled name (then main at its call);
+# the template's own line under its demangled name (then main at its call),
+# in the dynamic protocol and in mpiprof-analyze's of its trace;
 # built without -g: frames named by the symbol table (main+0x...), not
 # module+0x...; examples/jacobi.c built -O2 as its header says: its halo
 # exchange is in exchange_halo, at its two lines, not in main.
@@ -17,6 +18,7 @@ if [ "$MPICXX" = no ] || ! command -v "$MPICXX" >/dev/null 2>&1; then
     skip "no C++ MPI compiler (MPICXX=$MPICXX)"
 fi
 need_library
+need_analyzer
 
 cd "$tmp"
 check() { # MODE PROGRAM SOURCE [ARGS]
@@ -33,6 +35,14 @@ check() { # MODE PROGRAM SOURCE [ARGS]
 "$MPICXX_PROF" -O2 -o inlined "$srcdir/callsites_inlined.cc" || fail "compiling callsites_inlined.cc -O2 -g"
 check debug inlined "$srcdir/callsites_inlined.cc"
 grep -q '^callsites_inlined: ok$' out.debug || fail "callsites_inlined did not print its result: $(cat out.debug)"
+
+# trace mode: mpiprof-analyze names the frames of the trace's SRC keys the same way
+rm -rf trace.prof*
+mpirun_2 out.trace err.trace env MPIPROF_TRACE=on MPIPROF_OUTPUT="$tmp/trace.prof" MPIPROF_QUIET=1 ./inlined
+"$analyze" -q -f both -o analyzed.prof trace.prof.otf2/traces.otf2 2>analyze.err ||
+    fail "mpiprof-analyze failed: $(cat analyze.err)"
+"$PYTHON3" "$srcdir/check_callsites_inlined.py" debug analyzed.prof.json analyzed.prof "$srcdir/callsites_inlined.cc" ||
+    fail "protocol check failed: the analyzed trace (see above)"
 
 "$MPICXX_PROF" -mpiprof-no-debug -O2 -o nodebug "$srcdir/callsites_inlined.cc" \
     || fail "compiling callsites_inlined.cc -O2 without -g"
