@@ -11,9 +11,8 @@
 #define US "\x1f"
 
 /* Field<double>::exchange(int) inlined into main at halo.cc:20 */
-#define INLINED                                                                                                      \
-    "/src/halo.cc" US "8" US "Field<double>::exchange(int)" US "halo.cc:8 (Field<double>::exchange(int))" US "inlin" \
-                                                                                                             "ed"
+#define EXCHANGE "Field<double>::exchange(int)"
+#define INLINED "/src/halo.cc" US "8" US EXCHANGE US "halo.cc:8 (" EXCHANGE ")" US "inlined"
 #define IN_MAIN "/src/halo.cc" US "20" US "main" US "halo.cc:20 (main)" US "line"
 #define WORKER "/src/t.c" US "27" US "worker" US "t.c:27 (worker)" US "line"
 #define START "/glibc/pthread_create.c" US "442" US "start_thread" US "pthread_create.c:442 (start_thread)" US "line"
