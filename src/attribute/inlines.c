@@ -141,7 +141,8 @@ static int child_holding(mpp_inlines_t *x, Dwarf_Die *parent, Dwarf_Addr pc, int
         return 0;
     if (inserted) {
         collect(ix, parent, unit, 0);
-        qsort(ix->ranges, ix->count, sizeof *ix->ranges, by_lo);
+        if (ix->count > 1)
+            qsort(ix->ranges, ix->count, sizeof *ix->ranges, by_lo);
     }
     if (ix->failed || !ix->count || pc < ix->ranges[0].lo)
         return 0;

@@ -76,7 +76,15 @@ static const char *function_field(const char *f, size_t *n)
     return f ? f : "";
 }
 
-static int named(const char *f, size_t n, const char *name) { return n == strlen(name) && !strncmp(f, name, n); }
+/* The function field f (n bytes) names `name`, with or without a symbol
+ * version ("__libc_start_main@GLIBC_2.2.5"). */
+static int named(const char *f, size_t n, const char *name)
+{
+    const char *at = memchr(f, '@', n);
+    if (at)
+        n = (size_t)(at - f);
+    return n == strlen(name) && !strncmp(f, name, n);
+}
 
 int mpp_srckey_stack_end(const char *record)
 {

@@ -70,6 +70,8 @@ START_TEST(test_srckey_stack_end)
                      MPP_STACK_RUNTIME);
     ck_assert_int_eq(mpp_srckey_stack_end("/lib/libc.so.6" US "0" US "" US "libc.so.6+0x271ca" US "unresolved"),
                      MPP_STACK_GOES_ON);
+    ck_assert_int_eq(mpp_srckey_stack_end("/l.so" US "0" US "__libc_start_main@GLIBC_2.2.5" US "x"),
+                     MPP_STACK_RUNTIME);
     ck_assert_int_eq(mpp_srckey_stack_end("/a" US "1" US "mainly" US "a:1 (mainly)"), MPP_STACK_GOES_ON);
     ck_assert_int_eq(mpp_srckey_stack_end("??"), MPP_STACK_GOES_ON);
 }
