@@ -17,6 +17,8 @@ if grep -q '^callsites_thread: skipped$' out; then
 fi
 grep -q '^callsites_thread: ok$' out || fail "callsites_thread did not print its result: $(cat out err)"
 check_text_protocol prot.txt
-"$PYTHON3" "$srcdir/check_callsites_thread.py" prot.txt.json prot.txt "$srcdir/callsites_thread.c" \
-    || fail "protocol check failed (see above)"
+status=0
+"$PYTHON3" "$srcdir/check_callsites_thread.py" prot.txt.json prot.txt "$srcdir/callsites_thread.c" || status=$?
+[ "$status" = 77 ] && skip "the C library has no symbols here (Debian: libc6-dbg, maint/install-deps.sh)"
+[ "$status" = 0 ] || fail "protocol check failed (see above)"
 echo "PASS: callsites_thread"
