@@ -42,6 +42,7 @@
 #include "reduce/ptp_collectives.h"
 #include "reduce/reduce.h"
 #include "reduce/share.h"
+#include "util/srckey.h"
 #include "util/warnings.h"
 #include "write/partial.h"
 #include "write/process_data.h"
@@ -76,9 +77,7 @@ int mpp_lifecycle_quiet(void) { return (int)mpp_config.number[MPP_CFG_QUIET]; }
 static void describe_site(uintptr_t site, char *out, unsigned size)
 {
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
-    const char *record = sym ? mpp_symbolize(sym, site) : "";
-    const char *text = strrchr(record, '\x1f');
-    snprintf(out, size, "%s", text ? text + 1 : "?");
+    mpp_srckey_record_text(sym ? mpp_symbolize(sym, site) : "?", out, size);
     mpp_symbolizer_close(sym);
 }
 

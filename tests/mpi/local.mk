@@ -58,6 +58,15 @@ EXTRA_DIST += \
 	tests/mpi/callsites/check_known_counts.py \
 	tests/mpi/callsites/known_counts.c \
 	tests/mpi/callsites/persistent_bytes.c
+# inlined functions' frames, the symbol table's, a thread's stack
+MPI_TESTS += \
+	tests/mpi/callsites/test_callsites_inlined.sh \
+	tests/mpi/callsites/test_callsites_thread.sh
+EXTRA_DIST += \
+	tests/mpi/callsites/callsites_inlined.cc \
+	tests/mpi/callsites/callsites_thread.c \
+	tests/mpi/callsites/check_callsites_inlined.py \
+	tests/mpi/callsites/check_callsites_thread.py
 
 # --- characteristics/: the main characteristics against the programs' own
 # measurements: Load imbalance, Idle time, the I/O part of Productive time

@@ -39,6 +39,7 @@ Suite *view_suite(void);
 Suite *compare_suite(void);
 Suite *clock_suite(void);
 Suite *numfmt_suite(void);
+Suite *srckey_suite(void);
 Suite *signature_suite(void);
 Suite *findings_suite(void);
 Suite *tally_suite(void);

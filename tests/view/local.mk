@@ -21,3 +21,6 @@ clean-local: clean-view-screenshots
 clean-view-screenshots:
 	rm -rf tests/view/screenshots
 .PHONY: clean-view-screenshots
+# the page marks the frames of inlined functions
+VIEW_TESTS += tests/view/test_view_inlined.sh
+EXTRA_DIST += tests/view/check_view_inlined.py

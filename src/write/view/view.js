@@ -546,8 +546,10 @@
       var where = isNum(f.line) && p === A ? '<button type="button" class="link" data-path="' + esc(f.path) +
         '" data-line="' + f.line + '" data-file="' + esc(f.file) + '">every SRC point at ' + esc(f.file + ":" + f.line) +
         "</button>" : "";
+      // where a frame not at a line of its own code comes from, as the text protocol marks it
+      var source = f.source && f.source !== "line" ? " [" + esc(f.source) + "]" : "";
       return '<div class="frame" data-depth="' + depth + '"><' + h + ">#" + depth + " <code>" + esc(f.text) +
-        "</code> " + where + "</" + h + ">" + excerptHtml(p, f) + "</div>";
+        "</code>" + source + " " + where + "</" + h + ">" + excerptHtml(p, f) + "</div>";
     }).join("") || "<p>No call stack was recorded.</p>";
   }
   function selectSrc(id, focus) {
