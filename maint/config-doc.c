@@ -21,6 +21,9 @@ int main(void)
     puts(".SH ENVIRONMENT");
     puts("Every variable is optional.  A malformed value gets one warning (the variable, the value,");
     puts("what is accepted and the default used instead) and the default; the program always runs on.");
+    puts(".B mpiprof\\-view \\-\\-list\\-vars");
+    puts("lists them from the same table, with the values of the environment it runs in.");
+    puts("A variable named MPIPROF_* that is none of these is warned about (see CONFIGURATION ERRORS).");
     for (int i = 0; i < MPP_NVARS; i++) {
         const mpp_var_info_t *v = &mpp_vars[i];
         printf(".TP\n.B MPIPROF_%s\n", v->name);

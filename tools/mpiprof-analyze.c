@@ -10,6 +10,7 @@
  * states need of each other (replay_mpi.h), the profiles are reduced
  * across them (exchange_split.h), and rank 0 writes the protocol. */
 #include <getopt.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 
 #include "accumulate/waitstates/waitstates.h"
 #include "autoconf.h"
+#include "cli.h"
 #include "context/config.h"
 #include "gen/function_table.h"
 #include "reduce/exchange.h"
@@ -31,11 +33,14 @@
 #include "write/report.h"
 
 static const char usage[] = "usage: mpiprof-analyze [-o PATH] [-f FORMAT] [-q] ARCHIVE\n"
-                            "  ARCHIVE  an OTF2 trace: its anchor file (e.g. run/traces.otf2)\n"
+                            "       mpiprof-analyze --help | --version\n"
+                            "  ARCHIVE  an OTF2 trace: its directory (e.g. run.prof.otf2, as trace mode writes it)\n"
+                            "           or its anchor file (run.prof.otf2/traces.otf2)\n"
                             "  -o PATH  the protocol (default: the archive's directory with .prof appended)\n"
                             "  -f       which files: text, json, html, a comma-separated set of them, both or all\n"
                             "           (default: MPIPROF_FORMAT's value, text when it is not set)\n"
-                            "  -q       print nothing but errors\n";
+                            "  -q       print nothing but errors\n"
+                            "  -h, --help  this usage;  --version  mpiprof's version\n";
 
 static const char model_na[] =
     "Overlap and the predicted characteristics are n/a: a trace carries no calibration of the communication "
@@ -368,7 +373,7 @@ static int analyze(const char *archive, const char *output, long format, int qui
     int rank = mpi ? mpi->rank : 0, size = mpi ? mpi->size : 1;
 
     rp_trace_t trace;
-    char why[1024];
+    char why[4096 + 1024];
     int unread = rp_trace_read_share(&trace, archive, rank, size, why, sizeof why) != 0;
     if (stopped(mpi, unread, why)) {
         if (!unread)
@@ -416,6 +421,37 @@ static int analyze(const char *archive, const char *output, long format, int qui
     return rc ? 1 : all.incomplete ? 3 : 0;
 }
 
+/* The anchor file of the archive `given` names: itself, or the one
+ * *.otf2 file in the directory given (traces.otf2, as trace mode and
+ * Score-P write it); 0, or -1 with why said (by rank 0). */
+static int anchor_of(const char *given, char *anchor, size_t size, int speaks)
+{
+    struct stat st;
+    snprintf(anchor, size, "%s", given);
+    if (stat(given, &st) != 0 || !S_ISDIR(st.st_mode))
+        return 0; /* the reader says what is wrong with a file */
+    char pattern[4200];
+    snprintf(pattern, sizeof pattern, "%s%s*.otf2", given, given[strlen(given) - 1] == '/' ? "" : "/");
+    glob_t found;
+    int rc = glob(pattern, 0, NULL, &found);
+    if (rc == 0 && found.gl_pathc == 1) {
+        snprintf(anchor, size, "%s", found.gl_pathv[0]);
+        globfree(&found);
+        return 0;
+    }
+    if (speaks && rc == 0)
+        fprintf(stderr, "mpiprof-analyze: %s: a directory of %zu OTF2 anchor files (*.otf2): give one of them\n",
+                given, found.gl_pathc);
+    else if (speaks)
+        fprintf(stderr,
+                "mpiprof-analyze: %s: a directory without an OTF2 anchor file (*.otf2, such as traces.otf2): not "
+                "an OTF2 archive\n",
+                given);
+    if (rc == 0)
+        globfree(&found);
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     /* MPI only under a launcher: alone the analyzer runs where no MPI
@@ -425,33 +461,28 @@ int main(int argc, char **argv)
     if (launched)
         rp_mpi_init(&mpi, &argc, &argv);
     int speaks = !launched || mpi.rank == 0; /* the usage is said once */
+    const mpp_cli_t cli = {"mpiprof-analyze", usage, "o:f:q", NULL, !speaks};
     const char *output = NULL;
     long format = -1;
     int quiet = 0, c, rc = -1;
-    while (rc < 0 && (c = getopt(argc, argv, "o:f:qh")) != -1) {
-        if (c == 'o') {
+    while (rc < 0 && (c = mpp_cli_next(&cli, argc, argv, &rc)) != -1) {
+        if (c == MPP_CLI_EXIT)
+            break;
+        if (c == 'o')
             output = optarg;
-        } else if (c == 'q') {
+        else if (c == 'q')
             quiet = 1;
-        } else if (c == 'f' && mpp_config_parse_format(optarg, &format) == 0) {
-        } else {
-            if (c == 'f' && speaks)
-                fprintf(stderr,
-                        "mpiprof-analyze: -f %s: not a format (text, json, html, a comma-separated set of "
-                        "them, both or all)\n",
-                        optarg);
-            if (speaks)
-                fputs(usage, c == 'h' ? stdout : stderr);
-            rc = c == 'h' ? 0 : 2;
-        }
+        else if (c == 'f' && mpp_config_parse_format(optarg, &format) != 0)
+            rc = mpp_cli_error(
+                &cli, "-f %s: not a format (text, json, html, a comma-separated set of them, both or all)", optarg);
     }
-    if (rc < 0 && argc - optind != 1) {
-        if (speaks)
-            fputs(usage, stderr);
-        rc = 2;
-    }
+    if (rc < 0 && argc - optind != 1)
+        rc = mpp_cli_error(&cli, "%s", argc - optind < 1 ? "no trace given" : "one trace at a time");
+    char anchor[4096];
+    if (rc < 0 && anchor_of(argv[optind], anchor, sizeof anchor, speaks) != 0)
+        rc = 1;
     if (rc < 0)
-        rc = analyze(argv[optind], output, format, quiet, launched && mpi.size > 1 ? &mpi : NULL);
+        rc = analyze(anchor, output, format, quiet, launched && mpi.size > 1 ? &mpi : NULL);
     if (launched)
         rp_mpi_finalize(&mpi);
     return rc;

@@ -7,14 +7,17 @@
  * No MPI. */
 #include <errno.h>
 #include <getopt.h>
+#include <glob.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analyze/characteristics.h"
 #include "autoconf.h"
+#include "cli.h"
 #include "reduce/exchange.h"
 #include "util/warnings.h"
 #include "write/partial.h"
@@ -23,10 +26,13 @@
 
 static const char usage[] =
     "usage: mpiprof-merge [-o PATH] [-f text|json|both] [-q] PARTIAL...\n"
-    "  PARTIAL  partial protocols of one run (<protocol path>.partial.<rank>, text or .json)\n"
+    "       mpiprof-merge --help | --version\n"
+    "  PARTIAL  partial protocols of one run (<protocol path>.partial.<rank>, text or .json),\n"
+    "           or a directory: those in it\n"
     "  -o PATH  the merged protocol (default: <protocol path>.partial)\n"
     "  -f       which files to write (default both: PATH and PATH.json)\n"
-    "  -q       print nothing but errors\n";
+    "  -q       print nothing but errors\n"
+    "  -h, --help  this usage;  --version  mpiprof's version\n";
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -138,11 +144,15 @@ static int merged_src(const mpp_reduced_t *rd, const mpp_process_end_t *e)
 
 enum { GO_ON = -1 };
 
-/* -o, -f and -q: GO_ON, or the exit status of a bad or -h command line. */
+/* -o, -f and -q: GO_ON, or the exit status of a bad, --help or --version
+ * command line (its message said). */
 static int parse_options(int argc, char **argv, const char **output, int *format, int *quiet)
 {
-    int c;
-    while ((c = getopt(argc, argv, "o:f:qh")) != -1) {
+    const mpp_cli_t cli = {"mpiprof-merge", usage, "o:f:q", NULL, 0};
+    int c, rc;
+    while ((c = mpp_cli_next(&cli, argc, argv, &rc)) != -1) {
+        if (c == MPP_CLI_EXIT)
+            return rc;
         if (c == 'o')
             *output = optarg;
         else if (c == 'q')
@@ -151,15 +161,11 @@ static int parse_options(int argc, char **argv, const char **output, int *format
             *format = !strcmp(optarg, "text")   ? MPP_FORMAT_TEXT
                       : !strcmp(optarg, "json") ? MPP_FORMAT_JSON
                                                 : MPP_FORMAT_BOTH;
-        else {
-            fputs(usage, c == 'h' ? stdout : stderr);
-            return c == 'h' ? 0 : 2;
-        }
+        else if (c == 'f')
+            return mpp_cli_error(&cli, "-f %s: not a format (text, json or both)", optarg);
     }
-    if (argc - optind < 1) {
-        fputs(usage, stderr);
-        return 2;
-    }
+    if (argc - optind < 1)
+        return mpp_cli_error(&cli, "no partial protocol given");
     return GO_ON;
 }
 
@@ -241,6 +247,87 @@ static void say_merged(const mpp_process_end_t *ends, int n, int nprocs, const c
     free(present), free(missing);
 }
 
+/* The rank of a partial protocol's file name "<protocol>.partial.<rank>"
+ * (or its .json sibling's), its protocol's name's length in *base; -1 when
+ * the name is not one. */
+static int partial_rank(const char *name, size_t *base)
+{
+    size_t n = strlen(name) - (ends_with(name, ".json") ? 5 : 0);
+    size_t digits = 0;
+    while (digits < n && name[n - digits - 1] >= '0' && name[n - digits - 1] <= '9')
+        digits++;
+    if (!digits || digits > 9 || n < digits + 9 || strncmp(name + n - digits - 9, ".partial.", 9) != 0)
+        return -1;
+    *base = n - digits - 9;
+    return atoi(name + n - digits);
+}
+
+/* The partial protocols of the one run in the directory `dir` (a text one
+ * and its JSON sibling count once) appended to *paths; 0, or -1 said. */
+static int partials_in(const char *dir, char ***paths, int *n)
+{
+    glob_t found;
+    char pattern[4200], first[4200] = "";
+    snprintf(pattern, sizeof pattern, "%s/*.partial.[0-9]*", dir);
+    int rc = glob(pattern, 0, NULL, &found), added = 0;
+    for (size_t i = 0; rc == 0 && i < found.gl_pathc; i++) {
+        const char *path = found.gl_pathv[i], *name = strrchr(path, '/') + 1;
+        size_t base, len = strlen(path);
+        if (partial_rank(name, &base) < 0)
+            continue;
+        if (ends_with(path, ".json") && i > 0 && !strncmp(found.gl_pathv[i - 1], path, len - 5) &&
+            found.gl_pathv[i - 1][len - 5] == '\0')
+            continue; /* the text one's sibling: the text names both */
+        if (!first[0])
+            snprintf(first, sizeof first, "%.*s", (int)base, name);
+        else if (strlen(first) != base || strncmp(first, name, base) != 0) {
+            fprintf(stderr, "mpiprof-merge: %s: the partial protocols of several runs (%s, %.*s): give one run's\n",
+                    dir, first, (int)base, name);
+            globfree(&found);
+            return -1;
+        }
+        char **grown = realloc(*paths, (size_t)(*n + 1) * sizeof **paths);
+        if (!grown || !(grown[*n] = strdup(path))) {
+            *paths = grown ? grown : *paths;
+            fprintf(stderr, "mpiprof-merge: out of memory\n");
+            globfree(&found);
+            return -1;
+        }
+        *paths = grown;
+        ++*n, ++added;
+    }
+    if (rc == 0)
+        globfree(&found);
+    if (!added)
+        fprintf(stderr, "mpiprof-merge: %s: a directory without partial protocols (<protocol>.partial.<rank>)\n",
+                dir);
+    return added ? 0 : -1;
+}
+
+/* The partial protocols given (allocated): files as they are, each
+ * directory's; NULL when a directory holds none or several runs' (said). */
+static char **expand_inputs(char **args, int nargs, int *n)
+{
+    char **paths = NULL;
+    *n = 0;
+    for (int i = 0; i < nargs; i++) {
+        struct stat st;
+        if (stat(args[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (partials_in(args[i], &paths, n) != 0)
+                return NULL;
+            continue;
+        }
+        char **grown = realloc(paths, (size_t)(*n + 1) * sizeof *paths);
+        if (!grown || !(grown[*n] = strdup(args[i]))) {
+            fprintf(stderr, "mpiprof-merge: out of memory\n");
+            return NULL;
+        }
+        paths = grown;
+        ++*n;
+    }
+    return paths;
+}
+
 int main(int argc, char **argv)
 {
     const char *output = NULL;
@@ -248,9 +335,12 @@ int main(int argc, char **argv)
     int rc = parse_options(argc, argv, &output, &format, &quiet);
     if (rc != GO_ON)
         return rc;
-    int n = argc - optind;
+    int n;
+    char **inputs = expand_inputs(argv + optind, argc - optind, &n);
+    if (!inputs)
+        return 1;
     mpp_warnings_set_echo(0);
-    mpp_parsed_process_t *procs = load_processes(argv + optind, n);
+    mpp_parsed_process_t *procs = load_processes(inputs, n);
     if (!procs)
         return 1;
     int nprocs = procs[0].run.nprocs;
@@ -273,7 +363,7 @@ int main(int argc, char **argv)
     if (output)
         snprintf(path, sizeof path, "%s", output);
     else
-        default_output(argv[optind], path, sizeof path);
+        default_output(inputs[0], path, sizeof path);
     mpp_partial_t partial = {col.ends, n, NULL};
     mpp_report_input_t in = {.run = &run,
                              .config = config,
@@ -292,5 +382,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++)
         mpp_parsed_process_free(&procs[i]);
     free(procs), free(col.profiles), free(col.ranks), free(col.hosts), free(col.ends);
+    for (int i = 0; i < n; i++)
+        free(inputs[i]);
+    free(inputs);
     return rc == 0 ? 0 : 1;
 }

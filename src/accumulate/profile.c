@@ -21,19 +21,10 @@ static char *interval_key(const mpp_local_interval_t *parent, const mpp_interval
     return key;
 }
 
-/* main (C, C++) or MAIN__ (gfortran's main program): the third field of a frame record. */
-static int is_program_entry(const char *frame)
-{
-    const char *f = strchr(frame, MPP_US);
-    f = f ? strchr(f + 1, MPP_US) : NULL;
-    if (!f)
-        return 0;
-    f++;
-    size_t n = strcspn(f, "\x1f");
-    return (n == 4 && !strncmp(f, "main", 4)) || (n == 6 && !strncmp(f, "MAIN__", 6));
-}
-
-/* "MPI_Send" RS frame RS frame ... (srckey.h) */
+/* "MPI_Send" RS frame RS frame ... (srckey.h): the frames of each return
+ * address (one, or more where functions were inlined), down to main or a
+ * thread's start routine; the C library's frames below are the same for
+ * every call. */
 char *mpp_profile_src_key(uint32_t fid, const uintptr_t *frames, int depth, mpp_resolve_fn resolve, void *ctx,
                           mpp_function_name_fn function_name)
 {
@@ -45,6 +36,9 @@ char *mpp_profile_src_key(uint32_t fid, const uintptr_t *frames, int depth, mpp_
     int any = 0;
     for (int i = 0; i < depth && frames[i]; i++) {
         const char *frame = resolve(ctx, frames[i]);
+        int end = mpp_srckey_stack_end(frame);
+        if (end == MPP_STACK_RUNTIME && any)
+            break;
         size_t need = len + strlen(frame) + 2;
         if (need > cap) {
             cap = need * 2;
@@ -59,8 +53,8 @@ char *mpp_profile_src_key(uint32_t fid, const uintptr_t *frames, int depth, mpp_
         strcpy(key + len, frame);
         len += strlen(frame);
         any = 1;
-        if (is_program_entry(frame))
-            break; /* frames below main are the C runtime's, the same for every call */
+        if (end == MPP_STACK_ENTRY)
+            break;
     }
     if (!any) { /* folded cells: calls beyond MPIPROF_MAX_SRC */
         char *folded = NULL;

@@ -1,8 +1,11 @@
 /* A return address points after the call instruction; its source line is
- * that of address - 1.  Unresolved frames are named module+0xOFFSET, the
- * offset from the module's load address, which is the same on every process
- * whatever address-space randomization did.  C++ names are demangled, and
- * so are gfortran's module procedures. */
+ * that of address - 1.  At a source line, each function inlined there is a
+ * frame of its own (inlines.h).  Without one, a frame is named after the
+ * symbol table's function (.symtab, else .dynsym) and the offset of the
+ * address in it; without that either, module+0xOFFSET, the offset from the
+ * module's load address.  Both are the same on every process whatever
+ * address-space randomization did.  C++ names are demangled, and so are
+ * gfortran's module procedures. */
 #include <dlfcn.h>
 #include <elfutils/libdwfl.h>
 #include <inttypes.h>
@@ -11,9 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "attribute/inlines.h"
 #include "attribute/symbolize.h"
 #include "util/handlemap.h"
 #include "util/srckey.h"
+#include "util/textbuf.h"
 
 /* Function symbols of one module sorted by address: dwfl_module_addrname
  * scans the whole symbol table for every address, which made resolving a
@@ -30,6 +35,7 @@ typedef struct {
 } module_functions_t;
 
 #define MAX_MODULES 64
+#define MAX_INLINED 32 /* inlined levels expanded at one return address */
 
 /* The C++ runtime's demangler (the Itanium ABI's __cxa_demangle). */
 typedef char *(*demangler_t)(const char *mangled, char *buffer, size_t *length, int *status);
@@ -39,6 +45,7 @@ struct mpp_symbolizer {
     mpp_handlemap_t cache; /* address -> char * record */
     module_functions_t modules[MAX_MODULES];
     int nmodules;
+    mpp_inlines_t *inlines;
     demangler_t demangle; /* NULL: no C++ runtime loaded */
     int demangle_looked_up;
 };
@@ -71,10 +78,12 @@ static module_functions_t *functions_of(mpp_symbolizer_t *s, Dwfl_Module *module
     return m;
 }
 
-/* The function containing pc; libdw's own lookup when the table has none. */
-static const char *function_name(mpp_symbolizer_t *s, Dwfl_Module *module, uintptr_t pc)
+/* The function containing pc and its entry address (*entry 0: not known);
+ * libdw's own lookup when the table has none. */
+static const char *function_name(mpp_symbolizer_t *s, Dwfl_Module *module, uintptr_t pc, uintptr_t *entry)
 {
     module_functions_t *m = functions_of(s, module);
+    *entry = 0;
     if (m && m->count) {
         size_t lo = 0, hi = m->count;
         while (hi - lo > 1) {
@@ -84,10 +93,17 @@ static const char *function_name(mpp_symbolizer_t *s, Dwfl_Module *module, uintp
             else
                 hi = mid;
         }
-        if (m->functions[lo].start <= pc && pc < m->functions[lo].end)
+        if (m->functions[lo].start <= pc && pc < m->functions[lo].end) {
+            *entry = m->functions[lo].start;
             return m->functions[lo].name;
+        }
     }
-    return dwfl_module_addrname(module, pc);
+    GElf_Off offset = 0;
+    GElf_Sym sym;
+    const char *name = dwfl_module_addrinfo(module, pc, &offset, &sym, NULL, NULL, NULL);
+    if (name)
+        *entry = pc - offset;
+    return name;
 }
 
 static char *debuginfo_path;
@@ -103,6 +119,7 @@ mpp_symbolizer_t *mpp_symbolizer_open(void)
     if (!s)
         return NULL;
     mpp_handlemap_init(&s->cache, sizeof(char *));
+    s->inlines = mpp_inlines_open(); /* without it, frames are not expanded */
     s->dwfl = dwfl_begin(&callbacks);
     if (s->dwfl) {
         dwfl_report_begin(s->dwfl);
@@ -128,6 +145,7 @@ void mpp_symbolizer_close(mpp_symbolizer_t *s)
     mpp_handlemap_free(&s->cache);
     for (int i = 0; i < s->nmodules; i++)
         free(s->modules[i].functions);
+    mpp_inlines_close(s->inlines);
     if (s->dwfl)
         dwfl_end(s->dwfl);
     free(s);
@@ -181,35 +199,66 @@ static char *demangled(mpp_symbolizer_t *s, const char *name)
     return readable;
 }
 
+/* One frame of a record (srckey.h), RS before all but the first. */
+static void put_frame(mpp_textbuf_t *b, const char *path, int line, const char *function, const char *origin)
+{
+    mpp_textbuf_printf(b, "%s%s%c%d%c%s%c", b->len ? "\x1e" : "", path, MPP_US, line, MPP_US, function, MPP_US);
+    if (line > 0)
+        mpp_textbuf_printf(b, "%s:%d (%s)", basename_of(path), line, *function ? function : "?");
+    mpp_textbuf_printf(b, "%c%s", MPP_US, origin);
+}
+
+/* The frames of a return address at a source line: the functions inlined
+ * there (innermost first, each at its own line, named by DWARF), then the
+ * function the code is in (named by the symbol table, as without inlining),
+ * at the line where the outermost inlined call is. */
+static void put_line_frames(mpp_symbolizer_t *s, mpp_textbuf_t *b, Dwfl_Module *module, uintptr_t pc,
+                            const char *path, int line, const char *function)
+{
+    mpp_inline_level_t levels[MAX_INLINED];
+    int n = mpp_inline_levels(s->inlines, module, pc, levels, MAX_INLINED);
+    for (int i = 0; i < n; i++) {
+        char *readable = demangled(s, levels[i].name);
+        put_frame(b, path, line, readable ? readable : levels[i].name, MPP_ORIGIN_INLINED);
+        free(readable);
+        path = levels[i].call_file;
+        line = levels[i].call_line;
+    }
+    put_frame(b, path, line, function ? function : "", MPP_ORIGIN_LINE);
+}
+
 static char *resolve(mpp_symbolizer_t *s, uintptr_t address)
 {
-    char *record = NULL;
+    mpp_textbuf_t b = {0};
     uintptr_t pc = address - 1;
     Dwfl_Module *module = s->dwfl ? dwfl_addrmodule(s->dwfl, pc) : NULL;
     if (!module) {
-        if (asprintf(&record, "??%c0%c%c??+0x%" PRIxPTR, MPP_US, MPP_US, MPP_US, address) < 0)
-            return NULL;
-        return record;
+        mpp_textbuf_printf(&b, "??%c0%c%c??+0x%" PRIxPTR "%c%s", MPP_US, MPP_US, MPP_US, address, MPP_US,
+                           MPP_ORIGIN_UNRESOLVED);
+        return mpp_textbuf_done(&b);
     }
     Dwarf_Addr start = 0;
     const char *module_name = dwfl_module_info(module, NULL, &start, NULL, NULL, NULL, NULL, NULL);
-    const char *function = function_name(s, module, pc);
+    uintptr_t entry = 0;
+    const char *function = function_name(s, module, pc, &entry);
     char *readable = demangled(s, function);
     if (readable)
         function = readable;
     Dwfl_Line *line = dwfl_module_getsrc(module, pc);
     int lineno = 0;
     const char *path = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
-    int n;
+    module_name = module_name ? module_name : "??";
     if (path && lineno > 0)
-        n = asprintf(&record, "%s%c%d%c%s%c%s:%d (%s)", path, MPP_US, lineno, MPP_US, function ? function : "",
-                     MPP_US, basename_of(path), lineno, function ? function : "?");
+        put_line_frames(s, &b, module, pc, path, lineno, function);
+    else if (function && entry) /* the symbol table's: function+offset of the return address */
+        mpp_textbuf_printf(&b, "%s%c0%c%s%c%s+0x%" PRIxPTR "%c%s", module_name, MPP_US, MPP_US, function, MPP_US,
+                           function, address - entry, MPP_US, MPP_ORIGIN_SYMBOL);
     else
-        n = asprintf(&record, "%s%c0%c%s%c%s+0x%" PRIx64, module_name ? module_name : "??", MPP_US, MPP_US,
-                     function ? function : "", MPP_US, basename_of(module_name ? module_name : "??"),
-                     (uint64_t)(address - start));
+        mpp_textbuf_printf(&b, "%s%c0%c%s%c%s+0x%" PRIx64 "%c%s", module_name, MPP_US, MPP_US,
+                           function ? function : "", MPP_US, basename_of(module_name), (uint64_t)(address - start),
+                           MPP_US, MPP_ORIGIN_UNRESOLVED);
     free(readable);
-    return n < 0 ? NULL : record;
+    return mpp_textbuf_done(&b);
 }
 
 const char *mpp_symbolize(mpp_symbolizer_t *s, uintptr_t address)

@@ -23,6 +23,7 @@
 #include "attribute/watchdog.h"
 #include "context/clock.h"
 #include "gen/function_table.h"
+#include "util/srckey.h"
 #include "util/warnings.h"
 #include "write/hang_dump.h"
 
@@ -121,12 +122,18 @@ static const char *category_name(int kind)
 
 static const char *function_name(uint32_t fid) { return fid < MPP_NFUNCTIONS ? mpp_functions[fid].name : "MPI_?"; }
 
-/* "file:line (function)", the text part of a frame record (srckey.h). */
-static const char *frame_text(mpp_symbolizer_t *sym, uintptr_t pc)
+/* "file:line (function)", the text of a frame record (srckey.h); the
+ * functions inlined there first, "a <- b".  NULL where the stack ends
+ * before it (below main or a thread's start routine, as in the protocol). */
+static const char *frame_text(mpp_symbolizer_t *sym, uintptr_t pc, int first, int *last, char *out, size_t size)
 {
     const char *record = sym ? mpp_symbolize(sym, pc) : "??";
-    const char *text = strrchr(record, '\x1f');
-    return text ? text + 1 : record;
+    int end = mpp_srckey_stack_end(record);
+    if (end == MPP_STACK_RUNTIME && !first)
+        return NULL;
+    *last = end == MPP_STACK_ENTRY;
+    mpp_srckey_record_text(record, out, size);
+    return out;
 }
 
 /* The block of a stuck call, as text kept for every rewrite of the file. */
@@ -152,8 +159,10 @@ static char *describe(const mpp_thread_t *t, const mpp_watch_call_t *w, double i
     }
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
     const char *frames[MPP_MAX_DEPTH] = {0};
-    for (int i = 0; i < w->depth && w->frames[i]; i++)
-        frames[i] = frame_text(sym, w->frames[i]);
+    char texts[MPP_MAX_DEPTH][256];
+    for (int i = 0, last = 0; i < w->depth && w->frames[i] && !last; i++)
+        if (!(frames[i] = frame_text(sym, w->frames[i], i == 0, &last, texts[i], sizeof texts[i])))
+            break;
     int category = w->fid < MPP_NFUNCTIONS ? mpp_functions[w->fid].category : -1;
     mpp_hang_call_t c = {.tid = t->tid,
                          .function = function_name(w->fid),

@@ -23,6 +23,7 @@
 #include "autoconf.h"
 #include "context/clock.h"
 #include "context/config.h"
+#include "context/config_unknown.h"
 #include "context/counters.h"
 #include "context/runinfo.h"
 #include "context/topology.h"
@@ -43,6 +44,7 @@
 #include "reduce/ptp_collectives.h"
 #include "reduce/reduce.h"
 #include "reduce/share.h"
+#include "util/srckey.h"
 #include "util/warnings.h"
 #include "write/partial.h"
 #include "write/process_data.h"
@@ -77,9 +79,7 @@ int mpp_lifecycle_quiet(void) { return (int)mpp_config.number[MPP_CFG_QUIET]; }
 static void describe_site(uintptr_t site, char *out, unsigned size)
 {
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
-    const char *record = sym ? mpp_symbolize(sym, site) : "";
-    const char *text = strrchr(record, '\x1f');
-    snprintf(out, size, "%s", text ? text + 1 : "?");
+    mpp_srckey_record_text(sym ? mpp_symbolize(sym, site) : "?", out, size);
     mpp_symbolizer_close(sym);
 }
 
@@ -224,6 +224,7 @@ void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void 
     started_in = mpp_world_model() ? "MPI_Init" : "MPI_Session_init";
     mpp_world_size = nprocs;
     mpp_config_parse(&mpp_config, NULL);
+    mpp_config_warn_unknown(environ); /* a misspelt MPIPROF_* name, said once (rank 0's stderr) */
     mpp_warnings_set_echo(rank == 0 && !mpp_config.number[MPP_CFG_QUIET] && !mpp_config.number[MPP_CFG_DISABLE]);
     if (mpp_config.number[MPP_CFG_DISABLE]) {
         state = MPP_LIFE_DISABLED;

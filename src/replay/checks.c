@@ -120,15 +120,15 @@ void rp_check_collective(rp_trace_t *t, const rp_collective_t *c, const int64_t 
 }
 
 /* The other side as the dynamic mode names it: the send's function and
- * its innermost frame (malloc'd), NULL when not known. */
+ * the frames of its innermost return address (malloc'd), NULL when not
+ * known. */
 static char *other_of(const rp_trace_t *t, uint32_t ref)
 {
     const char *key = ref < t->nstrings ? t->strings[ref] : NULL;
     const char *frame = key ? strchr(key, MPP_RS) : NULL;
     if (!frame)
         return NULL;
-    const char *end = strchr(frame + 1, MPP_RS);
-    return strndup(key, end ? (size_t)(end - key) : strlen(key));
+    return strndup(key, (size_t)(mpp_srckey_address_end(frame + 1) - key));
 }
 
 /* Whether process p reached MPI_Finalize (the dynamic mode reports what

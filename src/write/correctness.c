@@ -133,11 +133,12 @@ static json_t *stack_json(const char *key, json_t **function)
     int n = mpp_srckey_parse(key, &name, &fr);
     json_t *stack = json_array();
     for (int f = 0; f < n; f++)
-        json_array_append_new(stack, json_pack("{s:o, s:o, s:o, s:o, s:o}", "file", mpp_json_text(fr[f].file), "path",
-                                               mpp_json_text(fr[f].path), "line",
+        json_array_append_new(stack, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "file", mpp_json_text(fr[f].file),
+                                               "path", mpp_json_text(fr[f].path), "line",
                                                fr[f].line ? json_integer(fr[f].line) : json_null(), "function",
                                                *fr[f].function ? mpp_json_text(fr[f].function) : json_null(), "text",
-                                               mpp_json_text(fr[f].text)));
+                                               mpp_json_text(fr[f].text), "source",
+                                               *fr[f].origin ? mpp_json_text(fr[f].origin) : json_null()));
     *function = mpp_json_text(name ? name : "?");
     free(name);
     mpp_srckey_free_frames(fr, n);

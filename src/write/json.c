@@ -310,10 +310,11 @@ static json_t *src_points(const mpp_report_t *r, int interval)
         json_t *stack = json_array();
         for (int f = 0; f < s->nframes; f++) {
             const mpp_frame_t *fr = &s->frames[f];
-            json_array_append_new(
-                stack, json_pack("{s:o, s:o, s:o, s:o, s:o}", "file", text(fr->file), "path", text(fr->path), "line",
-                                 fr->line ? json_integer(fr->line) : json_null(), "function",
-                                 *fr->function ? text(fr->function) : json_null(), "text", text(fr->text)));
+            json_array_append_new(stack,
+                                  json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "file", text(fr->file), "path",
+                                            text(fr->path), "line", fr->line ? json_integer(fr->line) : json_null(),
+                                            "function", *fr->function ? text(fr->function) : json_null(), "text",
+                                            text(fr->text), "source", *fr->origin ? text(fr->origin) : json_null()));
         }
         json_t *by = json_object(), *ranks = json_array();
         static const char *keys[MPP_NCELLV] = {"time",      "calls",          "bytes_sent",    "bytes_recv",

@@ -5,6 +5,7 @@
 
 #include "analyze/counter_stats.h"
 #include "autoconf.h"
+#include "util/srckey.h"
 #include "write/io_figures.h"
 #include "write/matrix_out.h"
 #include "write/numfmt.h"
@@ -422,6 +423,13 @@ static void write_src_point(srcbuf_t *b, const mpp_reduced_t *rd, const mpp_redu
         if (f)
             PUT_LIT(b, " <- ");
         put_str(b, s->frames[f].text);
+        /* a frame not at a line of its own code says where it comes from */
+        const char *origin = s->frames[f].origin;
+        if (*origin && strcmp(origin, MPP_ORIGIN_LINE) != 0) {
+            PUT_LIT(b, " [");
+            put_str(b, origin);
+            PUT_LIT(b, "]");
+        }
     }
     PUT_LIT(b, "\n");
 }

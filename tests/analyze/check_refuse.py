@@ -4,7 +4,7 @@
 
 GOOD, DIED and NO_MPI are archive directories (scorep_trace.py's
 late_sender, died and no_mpi traces).  Each bad input (a missing archive, a
-directory, an empty or truncated anchor file, a missing or truncated event
+directory with two anchor files or none, an empty or truncated anchor file, a missing or truncated event
 file, event files with bytes changed, an archive without MPI events) must
 give exit status 1, exactly one line on stderr that names the archive and
 says what is wrong, and no protocol file.  Bytes changed at random may
@@ -81,7 +81,12 @@ def main(analyze, good, died, no_mpi):
     if rc != 0 or err or sorted(written) != ["out.prof", "out.prof.json"]:
         fail("the good trace: exit %d, stderr %r, files %s" % (rc, err, written))
     expect_refused(analyze, "missing/traces.otf2", ["cannot be read"])
-    expect_refused(analyze, good, ["not an OTF2 archive's anchor file"])
+    # the archive's directory stands for its one anchor file (tests/tools/test_inputs.sh analyses it)
+    d = copy(good, "two_anchors")
+    shutil.copy(d + "/traces.otf2", d + "/again.otf2")
+    expect_refused(analyze, d, ["a directory of 2 OTF2 anchor files"])
+    os.makedirs("no_anchor", exist_ok=True)
+    expect_refused(analyze, "no_anchor", ["a directory without an OTF2 anchor file"])
     d = copy(good, "empty_anchor")
     open(d + "/traces.otf2", "w").close()
     expect_refused(analyze, d + "/traces.otf2", ["not an OTF2 archive's anchor file"])

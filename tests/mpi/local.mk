@@ -58,6 +58,15 @@ EXTRA_DIST += \
 	tests/mpi/callsites/check_known_counts.py \
 	tests/mpi/callsites/known_counts.c \
 	tests/mpi/callsites/persistent_bytes.c
+# inlined functions' frames, the symbol table's, a thread's stack
+MPI_TESTS += \
+	tests/mpi/callsites/test_callsites_inlined.sh \
+	tests/mpi/callsites/test_callsites_thread.sh
+EXTRA_DIST += \
+	tests/mpi/callsites/callsites_inlined.cc \
+	tests/mpi/callsites/callsites_thread.c \
+	tests/mpi/callsites/check_callsites_inlined.py \
+	tests/mpi/callsites/check_callsites_thread.py
 
 # --- characteristics/: the main characteristics against the programs' own
 # measurements: Load imbalance, Idle time, the I/O part of Productive time
@@ -260,16 +269,20 @@ EXTRA_DIST += \
 	tests/mpi/model/model_pingpong.c
 
 # clock alignment: one host's shared clock, two hosts (a skewed clock, a
-# disturbed alignment at MPI_Finalize), offsets the trace's messages bound
+# disturbed alignment at MPI_Finalize), offsets the trace's messages bound,
+# offsets the wait states' messages bound while the program runs
 MPI_TESTS += \
 	tests/mpi/clock/test_clock_shared.sh \
 	tests/mpi/clock/test_clock_two_hosts.sh \
-	tests/mpi/clock/test_clock_bounds.sh
+	tests/mpi/clock/test_clock_bounds.sh \
+	tests/mpi/clock/test_clock_run_bounds.sh
 EXTRA_DIST += \
 	tests/mpi/clock/check_bounds.py \
 	tests/mpi/clock/check_clock.py \
+	tests/mpi/clock/check_run_bounds.py \
 	tests/mpi/clock/clock_bounds.c \
-	tests/mpi/clock/clock_late_sender.c
+	tests/mpi/clock/clock_late_sender.c \
+	tests/mpi/clock/clock_run_bounds.c
 
 # --- faults/: processes that end early: crashes, signals, MPI_Abort, exit; their
 # partial protocols and mpiprof-merge
@@ -362,9 +375,11 @@ EXTRA_DIST += \
 # MPI families
 MPI_TESTS += \
 	tests/mpi/compare/test_compare.sh \
+	tests/mpi/compare/test_compare_n.sh \
 	tests/mpi/compare/test_cross_mpi.sh
 EXTRA_DIST += \
-	tests/mpi/compare/check_compare.py
+	tests/mpi/compare/check_compare.py \
+	tests/mpi/compare/check_compare_n.py
 TESTS += $(MPI_TESTS)
 EXTRA_DIST += $(MPI_TESTS) examples/jacobi.c examples/jacobi.f90
 # Known bugs, each explained at the top of its test (XPASS fails: remove the

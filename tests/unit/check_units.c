@@ -16,6 +16,7 @@ int main(void)
     srunner_add_suite(sr, writer_suite());
     srunner_add_suite(sr, writer_files_suite());
     srunner_add_suite(sr, warnings_suite());
+    srunner_add_suite(sr, config_unknown_suite());
     srunner_add_suite(sr, machine_suite());
     srunner_add_suite(sr, counter_stats_suite());
     srunner_add_suite(sr, intervals_suite());
@@ -32,6 +33,7 @@ int main(void)
     srunner_add_suite(sr, cover_suite());
     srunner_add_suite(sr, view_suite());
     srunner_add_suite(sr, compare_suite());
+    srunner_add_suite(sr, scaling_suite());
     srunner_add_suite(sr, clock_suite());
     srunner_add_suite(sr, numfmt_suite());
     srunner_add_suite(sr, signature_suite());
@@ -42,6 +44,7 @@ int main(void)
     srunner_add_suite(sr, rma_conflicts_suite());
     srunner_add_suite(sr, functions_suite());
     srunner_add_suite(sr, between_suite());
+    srunner_add_suite(sr, srckey_suite());
     srunner_add_suite(sr, matrix_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

@@ -20,6 +20,7 @@ Suite *requests_suite(void);
 Suite *writer_suite(void);
 Suite *writer_files_suite(void);
 Suite *warnings_suite(void);
+Suite *config_unknown_suite(void);
 Suite *machine_suite(void);
 Suite *counter_stats_suite(void);
 Suite *intervals_suite(void);
@@ -38,6 +39,7 @@ Suite *view_suite(void);
 Suite *compare_suite(void);
 Suite *clock_suite(void);
 Suite *numfmt_suite(void);
+Suite *srckey_suite(void);
 Suite *signature_suite(void);
 Suite *findings_suite(void);
 Suite *tally_suite(void);
@@ -46,6 +48,7 @@ Suite *pending_suite(void);
 Suite *rma_conflicts_suite(void);
 Suite *functions_suite(void);
 Suite *between_suite(void);
+Suite *scaling_suite(void);
 Suite *matrix_suite(void);
 
 /* failing_alloc.c: the n-th allocation of the test program from now on

@@ -15,14 +15,18 @@
 
 /* Return addresses and their frame records (path US line US function US text). */
 enum {
-    A_WORK = 0x1000,   /* a.c:20 in work() */
-    A_WORK2 = 0x1004,  /* another address of the same line */
-    A_MAIN = 0x2000,   /* a.c:40 in main() */
-    A_LIBC = 0x3000,   /* below main: the C runtime */
-    A_SOLVE = 0x5000,  /* b.c:7 in solve() */
-    A_FMAIN = 0x6000,  /* prog.f90:3 in MAIN__ (gfortran main program) */
-    A_FSTART = 0x7000, /* main() of the Fortran runtime, below MAIN__ */
-    A_NOLINE = 0x8000, /* a module without line information */
+    A_WORK = 0x1000,    /* a.c:20 in work() */
+    A_WORK2 = 0x1004,   /* another address of the same line */
+    A_MAIN = 0x2000,    /* a.c:40 in main() */
+    A_LIBC = 0x3000,    /* below main: the C runtime */
+    A_SOLVE = 0x5000,   /* b.c:7 in solve() */
+    A_FMAIN = 0x6000,   /* prog.f90:3 in MAIN__ (gfortran main program) */
+    A_FSTART = 0x7000,  /* main() of the Fortran runtime, below MAIN__ */
+    A_NOLINE = 0x8000,  /* a module without line information */
+    A_INLINED = 0x9000, /* c.c:5 in exchange(), inlined into main() at c.c:30 */
+    A_THREAD = 0xa000,  /* t.c:27 in worker(), a thread's start routine */
+    A_START = 0xb000,   /* start_thread, below it */
+    A_CLONE = 0xc000,   /* clone3, below that */
 };
 
 #define R_WORK     \
@@ -51,6 +55,11 @@ enum {
     "helper\x1f"           \
     "libx.so+0x8000"
 #define RS "\x1e"
+#define US "\x1f"
+#define R_INLINED                                                                                         \
+    "/src/c.c" US "5" US "exchange" US "c.c:5 (exchange)" US "inlined" RS "/src/c.c" US "30" US "main" US \
+    "c.c:30 (main)" US "line"
+#define R_THREAD "/src/t.c" US "27" US "worker" US "t.c:27 (worker)" US "line"
 
 static int resolved_below_main;
 static int resolve_calls;
@@ -71,6 +80,16 @@ static const char *fake_resolve(void *ctx, uintptr_t address)
         return R_FMAIN;
     case A_NOLINE:
         return R_NOLINE;
+    case A_INLINED:
+        return R_INLINED;
+    case A_THREAD:
+        return R_THREAD;
+    case A_START:
+        return "/glibc/pthread_create.c" US "442" US "start_thread" US "pthread_create.c:442 (start_thread)" US
+               "line";
+    case A_CLONE:
+        resolved_below_main++; /* below the start routine */
+        return "/lib/libc.so.6" US "0" US "__GI___clone3" US "__GI___clone3+0x2c" US "symbol";
     case A_LIBC:
     case A_FSTART:
         resolved_below_main++;
@@ -247,6 +266,27 @@ START_TEST(test_profile_stack_stops_after_main)
     ck_assert_uint_eq(c->calls, 1);
     ck_assert_double_eq_tol(c->time, 4.0, TOL);
     cell_of(0, "MPI_Send" RS R_FMAIN);
+}
+END_TEST
+
+/* a return address in main's code where a function was inlined: its
+ * frames are the inlined function's and main's, and the stack ends there */
+START_TEST(test_profile_inlined_into_main_ends)
+{
+    record(&T1, 0, 0, A_INLINED, A_LIBC, 0, 0, 1, MPP_CAT_SENDRECV, 4, 4, 0);
+    build();
+    ck_assert_int_eq(resolved_below_main, 0);
+    cell_of(0, "MPI_Send" RS R_INLINED);
+}
+END_TEST
+
+/* a thread's calls: its start routine's caller and all below are dropped */
+START_TEST(test_profile_stack_stops_at_thread_start)
+{
+    record(&T1, 0, 0, A_THREAD, A_START, A_CLONE, 0, 1, MPP_CAT_SENDRECV, 4, 4, 0);
+    build();
+    ck_assert_int_eq(resolved_below_main, 0);
+    cell_of(0, "MPI_Send" RS R_THREAD);
 }
 END_TEST
 
@@ -507,6 +547,8 @@ Suite *profile_suite(void)
     tc = tcase_create("intervals");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_profile_intervals);
+    tcase_add_test(tc, test_profile_inlined_into_main_ends);
+    tcase_add_test(tc, test_profile_stack_stops_at_thread_start);
     tcase_add_test(tc, test_profile_nested_key);
     tcase_add_test(tc, test_profile_times_inclusive_by_category);
     tcase_add_test(tc, test_profile_split_categories_in_one_cell);

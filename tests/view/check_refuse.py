@@ -114,16 +114,16 @@ def main():
     # not a protocol at all
     expect_refused(view, "missing.json", ["No such file or directory"])
     open("empty.json", "w").close()
-    expect_refused(view, "empty.json", ["empty, not a JSON protocol"])
+    expect_refused(view, "empty.json", ["empty, not a protocol"])
     with open("run.prof", "w") as f:
         f.write("mpiprof protocol\n\nParameters\n")
-    expect_refused(view, "run.prof", ["a text protocol, not a JSON one", ".json sibling"])
+    expect_refused(view, "run.prof", ["a text protocol", "JSON sibling run.prof.json cannot be read"])
     with open("broken.json", "w") as f:
         f.write('{"format": "mpiprof-protocol", "version": 1,')
     expect_refused(view, "broken.json", ["not valid JSON", "line 1"])
     with open("list.json", "w") as f:
         f.write("[1, 2]")
-    expect_refused(view, "list.json", ["not a JSON protocol"])
+    expect_refused(view, "list.json", ["not a protocol (neither a JSON protocol"])
     with open("other.json", "w") as f:
         json.dump({"format": "mpiprof-hang-dump", "version": 1}, f)
     expect_refused(view, "other.json", ["not a valid mpiprof protocol", 'format: "mpiprof-hang-dump"'])
@@ -148,8 +148,15 @@ def main():
     rc, out, err = run(view, example_path, "broken-1.json", "-o", "two.html")
     if rc != 1 or "broken-1.json: not a valid mpiprof protocol" not in err or os.path.exists("two.html"):
         fail("a good and a bad protocol: exit %d, %r, page %s" % (rc, err, os.path.exists("two.html")))
+    # three protocols, the third bad: no page; all good: a page
+    rc, out, err = run(view, example_path, example_path, "broken-1.json", "-o", "three.html")
+    if rc != 1 or "broken-1.json: not a valid mpiprof protocol" not in err or os.path.exists("three.html"):
+        fail("two good protocols and a bad one: exit %d, %r, page %s" % (rc, err, os.path.exists("three.html")))
+    rc, out, err = run(view, example_path, example_path, example_path, "-o", "three.html")
+    if rc != 0 or not os.path.exists("three.html"):
+        fail("three protocols: exit %d, %r (any number of protocols make a page)" % (rc, err))
     # usage errors: exit 2
-    for args in ([], [example_path] * 3, ["--source", "/nonexistent", example_path]):
+    for args in ([], ["--source", "/nonexistent", example_path]):
         rc, out, err = run(view, *args)
         if rc != 2 or not err:
             fail("mpiprof-view %s: exit %d (usage errors exit 2 with a message)" % (" ".join(args), rc))

@@ -47,7 +47,8 @@
   var LOST_PARTS = ["insufficient_parallelism", "sendrecv", "collective", "system", "idle_time"];
 
   var data, A, B, findings, state = { interval: 0, src: null, sort: "time", descending: true, fn: "" };
-  var matchB = null; // A's interval index -> B's interval, SRC key maps
+  var matchB = null, matchSrc = null; // A's interval index -> B's interval; -> B's SRC index by A's
+  var traceLinks = null; // view_trace.js: the selected SRC point's calls in a trace
 
   function $(id) { return document.getElementById(id); }
   function esc(s) {
@@ -86,21 +87,22 @@
       if (iv.parent !== null && p.byId[iv.parent] !== undefined) doc.intervals[p.byId[iv.parent]].children.push(iv);
     });
     p.stack = function (s) { return s.stack || doc.stacks[String(s.id)] || []; };
-    p.srcKey = function (s) {
-      return s.function + "|" + p.stack(s).map(function (f) { return f.text; }).join(" <- ");
-    };
   }
-  // An interval's place: its chain of (name, file name, line) from the root.
-  function intervalKey(p, iv) {
-    var parts = [];
-    for (var x = iv; x; x = x.parent === null ? null : p.doc.intervals[p.byId[x.parent]])
-      parts.unshift(x.name + "@" + baseName(x.file) + ":" + x.line);
-    return parts.join(" / ");
-  }
+  // Which of B's intervals and SRC points is which of A's: the matching of
+  // mpiprof-compare (by name and place in the tree; by function and the
+  // functions of the frames, lines breaking ties: src/compare/match.c),
+  // computed by mpiprof-view and carried in data.matches.
   function matchProtocols() {
-    var keysB = {};
-    B.doc.intervals.forEach(function (iv) { keysB[intervalKey(B, iv)] = iv; });
-    matchB = A.doc.intervals.map(function (iv) { return keysB[intervalKey(A, iv)] || null; });
+    var m = data.matches[data.protocols.indexOf(B)];
+    matchB = A.doc.intervals.map(function (iv, i) {
+      return m.intervals[i] === null ? null : B.doc.intervals[m.intervals[i]];
+    });
+    matchSrc = m.src;
+  }
+  function matchedSrc(iv, s, at) { // at: s's index in iv.src, when known
+    var i = at === undefined ? iv.src.indexOf(s) : at;
+    var other = matchB[iv.index], k = matchSrc[iv.index] ? matchSrc[iv.index][i] : null;
+    return other && k !== null && k !== undefined ? other.src[k] : null;
   }
 
   // --- Parameters
@@ -391,10 +393,8 @@
   ];
   function stat(s, k) { return s[k] ? s[k].sum : null; }
   function srcRows(iv) {
-    var other = B ? matchB[iv.index] : null, bySrc = {};
-    if (other) other.src.forEach(function (s) { bySrc[B.srcKey(s)] = s; });
-    return iv.src.map(function (s) {
-      var stack = A.stack(s), b = other ? bySrc[A.srcKey(s)] || null : null;
+    return iv.src.map(function (s, at) {
+      var stack = A.stack(s), b = B ? matchedSrc(iv, s, at) : null;
       var row = { s: s, b: b, id: s.id, "function": s.function, site: stack.length ? stack[0].text : "?",
         calls: s.calls, bytes_sent: s.bytes_sent, bytes_recv: s.bytes_recv, time: s.time.sum,
         bytes_read: s.bytes_read, bytes_written: s.bytes_written, // MPI-IO (absent before they existed: n/a)
@@ -550,8 +550,10 @@
       var where = isNum(f.line) && p === A ? '<button type="button" class="link" data-path="' + esc(f.path) +
         '" data-line="' + f.line + '" data-file="' + esc(f.file) + '">every SRC point at ' + esc(f.file + ":" + f.line) +
         "</button>" : "";
+      // where a frame not at a line of its own code comes from, as the text protocol marks it
+      var source = f.source && f.source !== "line" ? " [" + esc(f.source) + "]" : "";
       return '<div class="frame" data-depth="' + depth + '"><' + h + ">#" + depth + " <code>" + esc(f.text) +
-        "</code> " + where + "</" + h + ">" + excerptHtml(p, f) + "</div>";
+        "</code>" + source + " " + where + "</" + h + ">" + excerptHtml(p, f) + "</div>";
     }).join("") || "<p>No call stack was recorded.</p>";
   }
   function selectSrc(id, focus) {
@@ -562,8 +564,7 @@
     $("src-table").querySelectorAll("tbody tr").forEach(function (tr) {
       tr.setAttribute("aria-selected", String(+tr.dataset.src === id));
     });
-    var b = null, other = B ? matchB[iv.index] : null;
-    if (other) other.src.forEach(function (x) { if (B.srcKey(x) === A.srcKey(s)) b = x; });
+    var b = B ? matchedSrc(iv, s) : null;
     var stack = A.stack(s);
     var html = "<h2>SRC " + esc(s.id) + " <code>" + esc(s.function) + "</code> in interval " + esc(iv.id) +
       " \u201c" + esc(iv.name) + "\u201d</h2>";
@@ -573,6 +574,7 @@
     html += "<h3>Call stack (innermost first) and source</h3>" + stackHtml(A, stack, 4);
     var panel = $("src-detail");
     panel.innerHTML = html;
+    traceLinks.show(panel, s, iv);
     panel.hidden = false;
     if (focus) panel.focus();
     else panel.scrollIntoView({ block: "nearest" });
@@ -625,7 +627,7 @@
   function comparisonHtml(iv) {
     var o = matchB[iv.index];
     if (!o) return "<p>Interval \u201c" + esc(iv.name) + "\u201d is not in " + esc(B.label) +
-      " (intervals are matched by name and begin position, with their parents).</p>";
+      " (intervals are matched by name and place in the tree, as mpiprof-compare matches them).</p>";
     var a = iv.real.main, b = o.real.main, out = [];
     var pa = a.processors, pb = b.processors;
     if (isNum(a.execution_time) && isNum(b.execution_time) && b.execution_time > 0) {
@@ -634,7 +636,7 @@
         esc(A.label) + ": <strong>" + speedup.toFixed(4) + "</strong> (execution time " + sec(a.execution_time) +
         " \u2192 " + sec(b.execution_time) + ")</li>");
       if (isNum(pa) && isNum(pb) && pa !== pb)
-        out.push('<li data-key="relative_efficiency">Relative efficiency (speedup \u00d7 ' + esc(pa) + " / " + esc(pb) +
+        out.push('<li data-key="scaling_efficiency">Scaling efficiency (speedup \u00d7 ' + esc(pa) + " / " + esc(pb) +
           " processes): <strong>" + (speedup * pa / pb).toFixed(4) + "</strong></li>");
     }
     out.push('<li data-key="processors">Processors: ' + count(pa, "processes") + " \u2192 " + count(pb, "processes") + "</li>");
@@ -649,8 +651,11 @@
     out.push('<li data-key="grew" data-grew="' + (grew ? grew.k : "") + '">' + (grew ? "Lost time: <strong>" +
       esc(LABEL[grew.k]) + "</strong> grew most (" + signed(grew.d, "s") + ", summed over processes)" :
       "Lost time: no part of it grew") + "</li>");
-    var table = '<table class="lost-parts"><thead><tr><th>Part of Lost time</th><th class=num>' + esc(A.label) +
-      "</th><th class=num>" + esc(B.label) + "</th><th class=num>difference</th></tr></thead><tbody>" +
+    var dp = isNum(a.productive_time) && isNum(b.productive_time) ? b.productive_time - a.productive_time : null;
+    var table = '<table class="lost-parts"><thead><tr><th>Productive time and the parts of Lost time</th><th class=num>' +
+      esc(A.label) + "</th><th class=num>" + esc(B.label) + "</th><th class=num>difference</th></tr></thead><tbody>" +
+      '<tr data-key="productive_time"><td>' + esc(LABEL.productive_time) + "</td><td class=num>" + sec(a.productive_time) +
+      "</td><td class=num>" + sec(b.productive_time) + "</td><td class=num>" + signed(dp, "s") + "</td></tr>" +
       parts.map(function (p) {
         var cls = grew && p.k === grew.k ? ' class="grew"' : isNum(p.d) && p.d < 0 ? ' class="shrank"' : "";
         return "<tr" + cls + ' data-key="' + p.k + '"><td>' + esc(LABEL[p.k]) + "</td><td class=num>" + sec(a[p.k]) +
@@ -679,7 +684,9 @@
     $("characteristics").innerHTML = characteristicsHtml(iv);
     $("io-figures").innerHTML = mpiprofIoHtml(iv); // view_io.js
     $("bars").innerHTML = barsHtml(iv);
-    $("processes").innerHTML = processesHtml(A, iv);
+    $("processes").innerHTML = (B ? '<p class="which-run" data-run="' + esc(A.label) + '">The processes of ' +
+      esc(A.label) + " (" + esc(A.doc.parameters.processes) + " processes), the first protocol; those of " +
+      esc(B.label) + " are on its own page.</p>" : "") + processesHtml(A, iv);
     drawStrip(iv);
     if (B) $("comparison-body").innerHTML = comparisonHtml(iv);
     functionFilter(iv);
@@ -708,12 +715,17 @@
       return;
     }
     A = data.protocols[0];
-    B = data.protocols[1] || null;
+    // several: the first and the last side by side (a scaling study's smallest and largest P)
+    B = data.protocols.length > 1 ? data.protocols[data.protocols.length - 1] : null;
     prepare(A);
     if (B) { prepare(B); matchProtocols(); }
     var q = A.doc.parameters;
-    document.title = (B ? A.label + " vs " + B.label : A.label) + " \u2014 mpiprof";
-    $("title").textContent = B ? "mpiprof: " + A.label + " and " + B.label : "mpiprof: " + A.label;
+    // the title names the program, each run's P and date (its run facts)
+    var runs = data.protocols.map(function (p) {
+      return "P = " + p.doc.parameters.processes + " (" + p.doc.parameters.started + ")";
+    }).join(", ");
+    document.title = q.program + ": " + runs + " \u2014 mpiprof";
+    $("title").textContent = "mpiprof: " + q.program + ": " + runs;
     $("subtitle").textContent = q.program + " \u2014 " + q.processes + " processes on " + q.nodes +
       (q.nodes === 1 ? " node" : " nodes") + ", " + q.started + (B ? "; " + B.doc.parameters.program + " \u2014 " +
       B.doc.parameters.processes + " processes, " + B.doc.parameters.started : "") + ". Written by " + data.generator + ".";
@@ -721,7 +733,14 @@
       parametersHtml(A) + "</div><div><h3>" + esc(B.label) + "</h3>" + parametersHtml(B) + "</div></div>"
       : parametersHtml(A);
     findings = mpiprofFindings({ protocols: B ? [A, B] : [A], esc: esc, count: count, stackHtml: stackHtml });
+    traceLinks = mpiprofTrace({ A: A, esc: esc, count: count, sec: sec });
     $("comparison").hidden = !B;
+    if (B && data.protocols.length > 2)
+      $("comparison-title").textContent = "Differences: " + A.label + " (first) and " + B.label + " (last)";
+    var scaling = data.scaling ? mpiprofScaling({ data: data, esc: esc, sec: sec, ratio: ratio, NA: NA,
+      label: function (k) { return LABEL[k]; } }) : null;
+    $("scaling").hidden = !(scaling && scaling.shown);
+    if (scaling && scaling.shown) $("scaling-body").innerHTML = scaling.html();
     buildTree();
     bindSrcTable();
     bindDetails();

@@ -4,6 +4,7 @@
 # protocol (text and JSON, the protocol's own writers) must hold both
 # processes, count every call exactly, say how each ended and be the sum of
 # the two (check_merge.py); merging one rank names the other as missing;
+# a directory stands for the partial protocols in it (of one run);
 # reading the text forms (no .json) gives the same protocol; a rank given
 # twice, or a file that is not a process's partial protocol, is refused.
 set -eu
@@ -27,11 +28,9 @@ grep -q "ranks 0-1 of 2 processes (missing: none) merged into job.partial (and .
 "$merge" -q -o one job.partial.1 || fail "mpiprof-merge of rank 1 alone"
 "$PYTHON3" "$srcdir/check_merge.py" one "$SOURCE" "$schema" job 1 || fail "the protocol of rank 1 merged alone"
 
-# from the text forms only
-mkdir text
-cp job.partial.0 job.partial.1 text/
-"$merge" -q -o text/merged -f both text/job.partial.1 text/job.partial.0 || fail "mpiprof-merge of the text forms"
-"$PYTHON3" - job.partial.json text/merged.json <<'PY' || fail "the merge of the text forms differs"
+# same_merge A B: the JSON protocols A and B are equal but for when they were written
+same_merge() {
+    "$PYTHON3" - "$1" "$2" <<'PY'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 for d in (a, b):
@@ -39,6 +38,24 @@ for d in (a, b):
 if a != b:
     sys.exit("the protocols differ")
 PY
+}
+
+# from the text forms only
+mkdir text
+cp job.partial.0 job.partial.1 text/
+"$merge" -q -o text/merged -f both text/job.partial.1 text/job.partial.0 || fail "mpiprof-merge of the text forms"
+same_merge job.partial.json text/merged.json || fail "the merge of the text forms differs"
+
+# a directory: the partial protocols in it, a text one and its JSON sibling once
+mkdir dir
+cp job.partial.0 job.partial.0.json job.partial.1 job.partial.1.json dir/
+"$merge" -q -o dir.merged dir || fail "mpiprof-merge of a directory"
+same_merge job.partial.json dir.merged.json || fail "the merge of a directory's partial protocols differs"
+cp job.partial.0 dir/other.partial.0
+st=0
+"$merge" -q -o mixed dir 2>mixed.err || st=$?
+[ "$st" -eq 1 ] && grep -q "dir: the partial protocols of several runs" mixed.err ||
+    fail "a directory of two runs' partial protocols: status $st, $(cat mixed.err)"
 
 st=0
 "$merge" -q -o twice job.partial.0 job.partial.0.json 2>twice.err || st=$?

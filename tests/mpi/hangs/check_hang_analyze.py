@@ -21,8 +21,11 @@ what the report must say and must not say:
   threads     one of two threads stuck: the process is running
   stale       dumps of two runs at one path: the earlier run's is ignored
   self        a process receiving from itself waits for itself
+  ring_dir    the ring's directory given: the same report; a directory
+              without dumps: exit status 2
   errors      missing file, not a dump, a call cut short, two dumps of one
-              rank, wrong usage: exit status 2 (1 for usage), a message
+              rank, wrong usage (no argument, an unknown option): exit
+              status 2, a message
 """
 import os
 import subprocess
@@ -114,6 +117,14 @@ def main():
         "stack  ring.c:30 (recv) <- main.c:99 (main)",
         "waits for rank 1", "waits for rank 2", "waits for rank 0", "RUNNING: none"],
         lacks=["COLLECTIVE", "BLOCKED"])
+    # the directory of the dumps stands for them: the same report
+    ring = p.stdout
+    p = subprocess.run([tool, os.path.join(workdir, "ring")], capture_output=True, text=True)
+    if p.returncode != 0 or p.stdout != ring:
+        failures.fail("ring, its directory given: exit %d, a report that differs from the protocol path's:\n%s%s"
+                      % (p.returncode, p.stdout, p.stderr))
+    p = run_case(tool, workdir, "empty_dir", {}, args=["."])
+    expect("empty_dir", p, status=2, stderr_has=[".: a directory without hang dumps"])
 
     p = run_case(tool, workdir, "any_source", {
         "p.txt.hang.0": dump(0, 3, [call("MPI_Recv", "a.c:1 (f)", comm=COMM3,
@@ -216,7 +227,9 @@ def main():
     p = run_case(tool, workdir, "twice", {"a": good, "b": good}, args=["a", "b"])
     expect("twice", p, status=2, stderr_has=["two dumps of rank 0"])
     p = run_case(tool, workdir, "usage", {}, args=[])
-    expect("usage", p, status=1, stderr_has=["usage"])
+    expect("usage", p, status=2, stderr_has=["usage"])
+    p = run_case(tool, workdir, "unknown_option", {}, args=["--no-such-option", "p.txt"])
+    expect("unknown_option", p, status=2, stderr_has=["unknown option '--no-such-option'", "--help"])
 
     if failures.status():
         sys.exit(1)

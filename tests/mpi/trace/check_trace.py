@@ -8,7 +8,8 @@ each MPI region and user region (counts, nesting, region roles and
 paradigms), the point-to-point events (peers, tags, bytes, communicators,
 request ids paired with their completion), the collective operations (op,
 communicator, root, bytes), the SRC key on the Enter of every MPI call
-(function, then a frame trace.c:LINE at the line of the call in SOURCE.c),
+(function, then a frame trace.c:LINE at the line of the call in SOURCE.c,
+its source "line"),
 time order, the locations' event counts, at least MIN_FLUSHES BufferFlush
 events, and the protocol's Trace parameter (path and size of the archive).
 """
@@ -198,8 +199,8 @@ def main(anchor, protocol, source_path, flood, min_flushes):
         found = set()
         for frames in sites.get((name, rank), set()):
             first = frames[0].split("\x1f") if frames else []
-            m = re.match(r"trace\.c:(\d+) \(main\)$", first[3]) if len(first) == 4 else None
-            if not m or not first[0].endswith("trace.c") or first[1] != m.group(1):
+            m = re.match(r"trace\.c:(\d+) \(main\)$", first[3]) if len(first) == 5 else None
+            if not m or not first[0].endswith("trace.c") or first[1] != m.group(1) or first[4] != "line":
                 fail("rank %d: SRC key of %s: first frame %r, expected trace.c:LINE (main)" % (rank, name, first))
             else:
                 found.add(int(m.group(1)))
