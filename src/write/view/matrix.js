@@ -11,7 +11,7 @@
 "use strict";
 (function () {
   var METRICS = [["bytes", "Bytes"], ["messages", "Messages"], ["time", "Time (s)"]];
-  var state = { metric: "bytes" };
+  var state = { metric: "bytes" }, label = "";
 
   function esc(s) {
     return String(s).replace(/[&<>"']/g, function (c) {
@@ -132,9 +132,9 @@
       line("Within nodes", m.within_nodes) + line("Between nodes", m.between_nodes) + "</tbody></table>";
   }
 
-  function render(doc, section) {
+  function render(doc, section, label) {
     var m = doc.matrix;
-    var body = '<h2 id="matrix-title">Communication matrix</h2>';
+    var body = '<h2 id="matrix-title">Communication matrix' + (label ? " of " + esc(label) : "") + "</h2>";
     if (!m) {
       section.innerHTML = body + "<p>n/a: collected by MPI_Finalize only (a partial protocol, mpiprof-merge and " +
         "mpiprof-analyze have none).</p>";
@@ -163,7 +163,7 @@
     });
     document.getElementById("matrix-metric").addEventListener("change", function (e) {
       state.metric = e.target.value;
-      api.drawn = render(doc, section);
+      api.drawn = render(doc, section, label);
     });
     return { layout: lay, drawn: drawn };
   }
@@ -198,7 +198,9 @@
     document.head.appendChild(style);
     section.setAttribute("aria-labelledby", "matrix-title");
     main.appendChild(section);
-    api.drawn = render(data.protocols[0].doc, section);
+    // of the first protocol; named when the page has several
+    label = data.protocols.length > 1 ? data.protocols[0].label : "";
+    api.drawn = render(data.protocols[0].doc, section, label);
     document.body.dataset.matrix = "1";
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
