@@ -46,6 +46,7 @@ Suite *pending_suite(void);
 Suite *rma_conflicts_suite(void);
 Suite *functions_suite(void);
 Suite *between_suite(void);
+Suite *digest_suite(void);
 
 /* failing_alloc.c: the n-th allocation of the test program from now on
  * fails (0: none; where testable, not with AddressSanitizer). */

@@ -105,6 +105,12 @@ mpirun_2() {
     fi
 }
 
+# The text protocol $1 with the lines it broke to stay within 160
+# characters (ending in " \", going on indented in the next) joined again.
+unwrapped() {
+    sed -e ':a' -e '/ \\$/{N;s/ \\\n *\([^ ]\)/ \1/;ba' -e '}' "$1"
+}
+
 check_text_protocol() {
     [ -s "$1" ] || fail "text protocol $1 missing or empty"
     # No correctness finding but those the test expects (run-mpi-test).

@@ -14,9 +14,22 @@ from protocol_base import fail
 
 
 def read_lines(path):
-    """The lines of the text file at path."""
+    """The lines of the text file at path, a line the protocol broke to
+    keep within 160 characters (ending in ' \\', going on in the next,
+    indented) joined again."""
     with open(path, encoding="utf-8", errors="replace") as f:
-        return f.read().splitlines()
+        return unwrap(f.read().splitlines())
+
+
+def unwrap(lines):
+    """Lines broken as ' \\' + newline + indentation joined again."""
+    out = []
+    for ln in lines:
+        if out and out[-1].endswith(" \\"):
+            out[-1] = out[-1][:-2] + " " + ln.lstrip(" ")
+        else:
+            out.append(ln)
+    return out
 
 
 def interval_blocks(lines):
