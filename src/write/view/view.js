@@ -46,7 +46,9 @@
   // The parts Lost time is the sum of: what a comparison says grew.
   var LOST_PARTS = ["insufficient_parallelism", "sendrecv", "collective", "system", "idle_time"];
 
-  var data, A, B, findings, state = { interval: 0, src: null, sort: "time", descending: true, fn: "" };
+  var data, A, B, findings, digest;
+  // inclusive: the SRC table lists the calls of the interval's sub-intervals too (view_digest.js)
+  var state = { interval: 0, src: null, sort: "time", descending: true, fn: "", inclusive: false };
   var matchB = null; // A's interval index -> B's interval, SRC key maps
 
   function $(id) { return document.getElementById(id); }
@@ -389,10 +391,12 @@
     ["potential_sync", "Potential sync (s)", "num"], ["time_variation", "Time variation (s)", "num"]
   ];
   function stat(s, k) { return s[k] ? s[k].sum : null; }
+  // The SRC points the table lists: made in the interval, or with its sub-intervals'.
+  function srcOf(iv) { return state.inclusive && iv.src_inclusive ? iv.src_inclusive : iv.src; }
   function srcRows(iv) {
     var other = B ? matchB[iv.index] : null, bySrc = {};
-    if (other) other.src.forEach(function (s) { bySrc[B.srcKey(s)] = s; });
-    return iv.src.map(function (s) {
+    if (other) srcOf(other).forEach(function (s) { bySrc[B.srcKey(s)] = s; });
+    return srcOf(iv).map(function (s) {
       var stack = A.stack(s), b = other ? bySrc[A.srcKey(s)] || null : null;
       var row = { s: s, b: b, id: s.id, "function": s.function, site: stack.length ? stack[0].text : "?",
         calls: s.calls, bytes_sent: s.bytes_sent, bytes_recv: s.bytes_recv, time: s.time.sum,
@@ -446,10 +450,10 @@
   }
   function functionFilter(iv) {
     var counts = {};
-    iv.src.forEach(function (s) { counts[s.function] = (counts[s.function] || 0) + 1; });
+    srcOf(iv).forEach(function (s) { counts[s.function] = (counts[s.function] || 0) + 1; });
     var names = Object.keys(counts).sort();
     if (names.indexOf(state.fn) < 0) state.fn = "";
-    $("function-filter").innerHTML = '<option value="">all (' + iv.src.length + ")</option>" +
+    $("function-filter").innerHTML = '<option value="">all (' + srcOf(iv).length + ")</option>" +
       names.map(function (n) {
         return '<option value="' + esc(n) + '"' + (n === state.fn ? " selected" : "") + ">" + esc(n) + " (" +
           counts[n] + ")</option>";
@@ -516,9 +520,10 @@
     var rows = [["time", "Time"], ["predicted_time", "Predicted time"], ["real_sync", "Real sync"],
       ["potential_sync", "Potential sync"], ["time_variation", "Time variation"]].map(function (r) {
       var x = s[r[0]];
+      function rank(k) { return isNum(x[k]) ? " (rank " + esc(x[k]) + ")" : ""; }
       return "<tr><td>" + esc(r[1]) + "</td>" + (x ? "<td class=num>" + sec(x.sum) + "</td><td class=num>" +
-        sec(x.min) + " (rank " + esc(x.min_rank) + ")</td><td class=num>" + sec(x.max) + " (rank " +
-        esc(x.max_rank) + ")</td><td class=num>" + sec(x.mean) + "</td>" : "<td colspan=4>" + NA + "</td>") + "</tr>";
+        sec(x.min) + rank("min_rank") + "</td><td class=num>" + sec(x.max) + rank("max_rank") +
+        "</td><td class=num>" + sec(x.mean) + "</td>" : "<td colspan=4>" + NA + "</td>") + "</tr>";
     });
     var by = s.by_process, per = "";
     if (by.ranks.length && by.ranks.length <= 64) {
@@ -553,18 +558,19 @@
   function selectSrc(id, focus) {
     state.src = id;
     var iv = A.doc.intervals[state.interval];
-    var s = iv.src.filter(function (x) { return x.id === id; })[0];
+    var s = srcOf(iv).filter(function (x) { return x.id === id; })[0];
     if (!s) return;
     $("src-table").querySelectorAll("tbody tr").forEach(function (tr) {
       tr.setAttribute("aria-selected", String(+tr.dataset.src === id));
     });
     var b = null, other = B ? matchB[iv.index] : null;
-    if (other) other.src.forEach(function (x) { if (B.srcKey(x) === A.srcKey(s)) b = x; });
+    if (other) srcOf(other).forEach(function (x) { if (B.srcKey(x) === A.srcKey(s)) b = x; });
     var stack = A.stack(s);
     var html = "<h2>SRC " + esc(s.id) + " <code>" + esc(s.function) + "</code> in interval " + esc(iv.id) +
       " \u201c" + esc(iv.name) + "\u201d</h2>";
     html += B ? '<div class="side-by-side"><div>' + srcStatsHtml(A, s, A.label) + "</div><div>" +
-      srcStatsHtml(B, b, B.label) + "</div></div>" : srcStatsHtml(A, s, "This interval");
+      srcStatsHtml(B, b, B.label) + "</div></div>" :
+      srcStatsHtml(A, s, state.inclusive ? "This interval with its sub-intervals" : "This interval");
     html += findings.atSrc(id);
     html += "<h3>Call stack (innermost first) and source</h3>" + stackHtml(A, stack, 4);
     var panel = $("src-detail");
@@ -683,6 +689,32 @@
     if (focusPanel) $("interval-panel").focus();
   }
 
+  // --- the digest (view_digest.js) and the SRC table's inclusive toggle
+  function setInclusive(on) {
+    state.inclusive = on;
+    document.querySelectorAll('input[name="src-mode"]').forEach(function (r) {
+      r.checked = (r.value === "inclusive") === on;
+    });
+  }
+  function showDigest() {
+    digest = mpiprofDigest({ esc: esc, gotoSrc: function (id) {
+      setInclusive(true);
+      selectInterval(0, false);
+      selectSrc(id, true);
+    } });
+    $("digest-body").innerHTML = B ? '<div class="side-by-side"><div><h3>' + esc(A.label) + "</h3>" +
+      digest.html(A) + "</div><div><h3>" + esc(B.label) + "</h3>" + digest.html(B) + "</div></div>" : digest.html(A);
+    digest.bind($("digest-body"));
+    $("src-mode").innerHTML = digest.modeHtml(!!A.doc.intervals[0].src_inclusive);
+    $("src-mode").addEventListener("change", function (e) {
+      setInclusive(e.target.value === "inclusive");
+      state.src = null;
+      functionFilter(A.doc.intervals[state.interval]);
+      renderSrcTable();
+      $("src-detail").hidden = true;
+    });
+  }
+
   function fail(message) {
     var s = $("status");
     s.textContent = "This page cannot be shown: " + message;
@@ -716,6 +748,7 @@
       parametersHtml(A) + "</div><div><h3>" + esc(B.label) + "</h3>" + parametersHtml(B) + "</div></div>"
       : parametersHtml(A);
     findings = mpiprofFindings({ protocols: B ? [A, B] : [A], esc: esc, count: count, stackHtml: stackHtml });
+    showDigest();
     $("comparison").hidden = !B;
     buildTree();
     bindSrcTable();
