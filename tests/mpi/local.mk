@@ -173,9 +173,11 @@ MPI_TESTS += \
 	tests/mpi/intervals/test_intervals_pcontrol.sh \
 	tests/mpi/intervals/test_intervals_rank1.sh \
 	tests/mpi/intervals/test_intervals_seq.sh \
-	tests/mpi/intervals/test_intervals_stub.sh
+	tests/mpi/intervals/test_intervals_stub.sh \
+	tests/mpi/intervals/test_intervals_digest.sh
 EXTRA_DIST += \
 	tests/mpi/intervals/check_intervals.py \
+	tests/mpi/intervals/check_intervals_digest.py \
 	tests/mpi/intervals/check_intervals_fortran.py \
 	tests/mpi/intervals/check_intervals_misuse.py \
 	tests/mpi/intervals/check_intervals_pcontrol.py \
