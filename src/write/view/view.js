@@ -419,7 +419,7 @@
       return '<td class="site" title="' + esc(frames) + '"><code>' + esc(x) + "</code></td>";
     }
     var text = k === "calls" || k === "calls_b" ? count(x, "") : k.indexOf("bytes") === 0 ? bytes(x) :
-      k === "time_diff" ? signed(x, "s") : sec(x);
+      k === "time_diff" ? signed(x, "s") : isNum(x) ? x.toFixed(6) : NA; // seconds: the unit is in the header
     return '<td class="num" data-key="' + k + '" data-value="' + (isNum(x) ? x : "") + '">' + text + "</td>";
   }
   function renderSrcTable() {
