@@ -25,9 +25,9 @@
 typedef struct {
     int src; /* index into mpp_reduced_t.srcs */
     uint64_t calls, bytes_sent, bytes_recv;
-    int ncells;   /* cells (intervals) summed */
-    mpp_stat_t time; /* count: processes with calls where known, else 0 */
-    double predicted, overlap; /* NaN: no model */
+    int ncells;                  /* cells (intervals) summed */
+    mpp_stat_t time;             /* count: processes with calls where known, else 0 */
+    double predicted, overlap;   /* NaN: no model */
     double wait[MPP_CELL_NWAIT]; /* sums; NaN: not analysed */
     double *by_process;          /* [nselected * MPP_NCELLV]; NaN: no calls */
 } mpp_src_total_t;
@@ -58,8 +58,8 @@ typedef struct {
 } mpp_digest_part_t;
 
 typedef struct {
-    int src;                 /* index into the whole-run table's items */
-    double share_of_lost;    /* NaN: its time is not Lost time, or Lost time is 0 */
+    int src;              /* index into the whole-run table's items */
+    double share_of_lost; /* NaN: its time is not Lost time, or Lost time is 0 */
 } mpp_digest_top_t;
 
 typedef struct {

@@ -65,8 +65,7 @@ static const char *part_label(mpp_main_t part)
 /* "#1 SRC 7 MPI_Allreduce at x.c:3 (f) <- y.c:9 (main): 0.100000 s in 22 calls, 81.0% of Lost time",
  * the site cut to keep the line within the width; no share when there is
  * no Lost time. */
-static void top_line(const mpp_report_t *r, const mpp_digest_t *d, int k, const char *indent, char *out,
-                     size_t size)
+static void top_line(const mpp_report_t *r, const mpp_digest_t *d, int k, const char *indent, char *out, size_t size)
 {
     const mpp_src_total_t *t = &d->whole.items[d->top[k].src];
     const mpp_reduced_src_t *s = &r->reduced->srcs[t->src];
@@ -148,9 +147,9 @@ void mpp_write_whole_run_text(FILE *out, const mpp_report_t *r)
         const mpp_reduced_src_t *s = &r->reduced->srcs[t->src];
         char share[48], pc[32], site[1024], line[LINE_MAX_CHARS + 64], buf[LINE_MAX_CHARS + 8];
         double part = mpp_digest_is_lost(s->function) && d->lost > 0 ? t->time.sum / d->lost : NAN;
-        snprintf(line, sizeof line, "   SRC %d  %s  calls=%llu  bytes_sent=%llu  bytes_recv=%llu  time=%.6f  ",
-                         s->id, s->function, (unsigned long long)t->calls, (unsigned long long)t->bytes_sent,
-                         (unsigned long long)t->bytes_recv, t->time.sum);
+        snprintf(line, sizeof line, "   SRC %d  %s  calls=%llu  bytes_sent=%llu  bytes_recv=%llu  time=%.6f  ", s->id,
+                 s->function, (unsigned long long)t->calls, (unsigned long long)t->bytes_sent,
+                 (unsigned long long)t->bytes_recv, t->time.sum);
         mpp_report_site(r->reduced, s, site, sizeof site);
         if (!mpp_digest_is_lost(s->function))
             snprintf(share, sizeof share, "not Lost time");
@@ -199,15 +198,15 @@ json_t *mpp_src_totals_json(const mpp_report_t *r, const mpp_src_table_t *table,
         const mpp_src_total_t *t = &table->items[i];
         const mpp_reduced_src_t *s = &rd->srcs[t->src];
         int known = !isnan(t->time.min);
-        json_t *time = json_pack("{s:f, s:o, s:o, s:o, s:o, s:o}", "sum", t->time.sum, "min", number(t->time.min),
-                                 "min_rank", known ? json_integer(t->time.min_rank) : json_null(), "max",
-                                 number(t->time.max), "max_rank",
-                                 known ? json_integer(t->time.max_rank) : json_null(), "mean",
-                                 known && t->time.count ? json_real(t->time.sum / t->time.count) : json_null());
+        json_t *time =
+            json_pack("{s:f, s:o, s:o, s:o, s:o, s:o}", "sum", t->time.sum, "min", number(t->time.min), "min_rank",
+                      known ? json_integer(t->time.min_rank) : json_null(), "max", number(t->time.max), "max_rank",
+                      known ? json_integer(t->time.max_rank) : json_null(), "mean",
+                      known && t->time.count ? json_real(t->time.sum / t->time.count) : json_null());
         json_t *waits[MPP_CELL_NWAIT];
         for (int w = 0; w < MPP_CELL_NWAIT; w++)
-            waits[w] = s->waits & (w ? MPP_SRC_COLLECTIVE_WAITS : MPP_SRC_REALSYNC) ? sum_or_null(t->wait[w])
-                                                                                      : json_null();
+            waits[w] =
+                s->waits & (w ? MPP_SRC_COLLECTIVE_WAITS : MPP_SRC_REALSYNC) ? sum_or_null(t->wait[w]) : json_null();
         double share = mpp_digest_is_lost(s->function) && lost > 0 ? t->time.sum / lost : NAN;
         json_array_append_new(
             list, json_pack("{s:i, s:s, s:I, s:I, s:I, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id", s->id,
@@ -224,11 +223,10 @@ static json_t *digest_object(const mpp_report_t *r, const mpp_digest_t *d)
 {
     json_t *parts = json_array(), *top = json_array();
     for (int i = 0; i < MPP_DIGEST_NLOST; i++)
-        json_array_append_new(parts, json_pack("{s:s, s:s, s:o, s:o}", "key",
-                                               mpp_main_names[d->lost_parts[i].part].json_key, "label",
-                                               part_label(d->lost_parts[i].part), "seconds",
-                                               number(d->lost_parts[i].seconds), "share",
-                                               number(d->lost_parts[i].share)));
+        json_array_append_new(parts,
+                              json_pack("{s:s, s:s, s:o, s:o}", "key", mpp_main_names[d->lost_parts[i].part].json_key,
+                                        "label", part_label(d->lost_parts[i].part), "seconds",
+                                        number(d->lost_parts[i].seconds), "share", number(d->lost_parts[i].share)));
     for (int k = 0; k < d->ntop; k++) {
         const mpp_src_total_t *t = &d->whole.items[d->top[k].src];
         const mpp_reduced_src_t *s = &r->reduced->srcs[t->src];
@@ -241,9 +239,10 @@ static json_t *digest_object(const mpp_report_t *r, const mpp_digest_t *d)
     }
     json_t *run = json_pack("{s:o, s:i, s:i, s:o}", "program", mpp_json_text(r->run->program), "processes",
                             d->processes, "nodes", d->nodes, "execution_time", number(d->exec));
-    json_t *productive = json_pack("{s:o, s:o, s:o, s:o, s:o, s:b, s:f}", "seconds", number(d->productive), "cpu",
-                                   number(d->cpu), "sys", number(d->sys), "io", number(d->io), "io_share",
-                                   number(d->io_share), "io_large", d->io_large, "io_large_from", MPP_DIGEST_IO_SHARE);
+    json_t *productive =
+        json_pack("{s:o, s:o, s:o, s:o, s:o, s:b, s:f}", "seconds", number(d->productive), "cpu", number(d->cpu),
+                  "sys", number(d->sys), "io", number(d->io), "io_share", number(d->io_share), "io_large",
+                  d->io_large, "io_large_from", MPP_DIGEST_IO_SHARE);
     json_t *findings = d->checked ? json_pack("{s:I, s:I, s:I}", "errors", (json_int_t)d->errors, "warnings",
                                               (json_int_t)d->warnings, "dropped", (json_int_t)d->dropped)
                                   : json_null();

@@ -46,8 +46,16 @@ static void setup(void)
     /* rank 1 made no MPI_Send */
     values[2][MPP_NCELLV + MPP_CELL_TIME] = values[2][MPP_NCELLV + MPP_CELL_CALLS] = NAN;
     cells[2].time = (mpp_stat_t){2.0, 2.0, 2.0, 0, 0, 1};
-    rd = (mpp_reduced_t){.nprocs = NSEL, .nnodes = 1, .nselected = NSEL, .selected = selected, .intervals = ivs,
-                         .nintervals = 4, .srcs = srcs, .nsrcs = 3, .cells = cells, .ncells = 4};
+    rd = (mpp_reduced_t){.nprocs = NSEL,
+                         .nnodes = 1,
+                         .nselected = NSEL,
+                         .selected = selected,
+                         .intervals = ivs,
+                         .nintervals = 4,
+                         .srcs = srcs,
+                         .nsrcs = 3,
+                         .cells = cells,
+                         .ncells = 4};
     rd.findings.level = -1;
     double *m = whole.main;
     m[MPP_M_KEFF] = 0.5, m[MPP_M_EXEC] = 5, m[MPP_M_TOTAL] = 10, m[MPP_M_PRODUCTIVE] = 5, m[MPP_M_LOST] = 5;
