@@ -16,22 +16,21 @@ typedef struct {
     size_t len, size;
 } wrap_t;
 
-/* One line (without its newline), in pieces of at most `width`. */
+/* One line (without its newline), in pieces of at most `width`, each
+ * ending in "\\": after a blank where there is one far enough from the
+ * piece's start (the blank stays in the piece), else at the width. */
 static void emit(wrap_t *w, const char *s, size_t n)
 {
     size_t room = (size_t)w->width, lead = 0; /* the first piece has no indentation */
     while (lead + n > room) {
-        size_t limit = room - lead - 2; /* " \" ends the piece */
-        size_t cut = limit;
-        while (cut > MIN_PIECE && s[cut] != ' ')
+        size_t limit = room - lead - 1, cut = limit;
+        while (cut > MIN_PIECE && s[cut - 1] != ' ')
             cut--;
-        if (s[cut] != ' ')
+        if (s[cut - 1] != ' ')
             cut = limit;
         fwrite(s, 1, cut, w->out);
-        fputs(" \\\n" INDENT, w->out);
+        fputs("\\\n" INDENT, w->out);
         lead = sizeof INDENT - 1;
-        while (cut < n && s[cut] == ' ') /* the blank broken at */
-            cut++;
         s += cut, n -= cut;
     }
     fwrite(s, 1, n, w->out);

@@ -180,7 +180,7 @@ const char *write_text(void)
     ck_assert_int_eq(fclose(f), 0);
     ck_assert_uint_eq(strlen(out_text), len); /* no NUL inside */
     /* every line within 160 characters; then the lines broken for it
-     * (" \\", a newline, the indentation) joined again, as readers do */
+     * ("\\", a newline, six blanks) joined again, as readers do */
     for (const char *line = out_text; *line;) {
         const char *end = strchr(line, '\n');
         size_t n = end ? (size_t)(end - line) : strlen(line);
@@ -189,10 +189,8 @@ const char *write_text(void)
     }
     char *to = out_text;
     for (const char *from = out_text; *from;) {
-        if (!strncmp(from, " \\\n", 3)) {
-            for (from += 3; *from == ' ';)
-                from++;
-            *to++ = ' ';
+        if (!strncmp(from, "\\\n      ", 8)) {
+            from += 8;
         } else {
             *to++ = *from++;
         }

@@ -15,18 +15,17 @@ from protocol_base import fail
 
 def read_lines(path):
     """The lines of the text file at path, a line the protocol broke to
-    keep within 160 characters (ending in ' \\', going on in the next,
-    indented) joined again."""
+    keep within 160 characters joined again (unwrap)."""
     with open(path, encoding="utf-8", errors="replace") as f:
         return unwrap(f.read().splitlines())
 
 
 def unwrap(lines):
-    """Lines broken as ' \\' + newline + indentation joined again."""
+    """Lines broken as '\\' + newline + six blanks joined again."""
     out = []
     for ln in lines:
-        if out and out[-1].endswith(" \\"):
-            out[-1] = out[-1][:-2] + " " + ln.lstrip(" ")
+        if out and out[-1].endswith("\\") and ln.startswith("      "):
+            out[-1] = out[-1][:-1] + ln[6:]
         else:
             out.append(ln)
     return out
