@@ -72,7 +72,8 @@ static void top_line(const mpp_report_t *r, const mpp_digest_t *d, int k, const 
     char site[1024], head[160], tail[160], pc[32], buf[LINE_MAX_CHARS + 8];
     mpp_report_site(r->reduced, s, site, sizeof site);
     snprintf(head, sizeof head, "%s#%d SRC %d %s at ", indent, k + 1, s->id, s->function);
-    int n = snprintf(tail, sizeof tail, ": %.6f s in %llu calls", t->time.sum, (unsigned long long)t->calls);
+    int n = snprintf(tail, sizeof tail, ": %.6f s in %llu call%s", t->time.sum, (unsigned long long)t->calls,
+                     t->calls == 1 ? "" : "s");
     if (!mpp_digest_is_lost(s->function))
         snprintf(tail + n, sizeof tail - (size_t)n, ", not Lost time (%s)",
                  strncmp(s->function, "MPI_File_", 9) ? "not communication" : "MPI-IO, productive");

@@ -64,10 +64,13 @@ EXTRA_DIST += \
 MPI_TESTS += \
 	tests/mpi/characteristics/test_load_imbalance.sh \
 	tests/mpi/characteristics/test_idle.sh \
-	tests/mpi/characteristics/test_io_split.sh
+	tests/mpi/characteristics/test_io_split.sh \
+	tests/mpi/characteristics/test_io_digest.sh
 EXTRA_DIST += \
 	tests/mpi/characteristics/check_idle.py \
 	tests/mpi/characteristics/check_io_split.py \
+	tests/mpi/characteristics/check_io_digest.py \
+	tests/mpi/characteristics/io_digest.c \
 	tests/mpi/characteristics/check_load_imbalance.py \
 	tests/mpi/characteristics/idle.c \
 	tests/mpi/characteristics/io_split.c \

@@ -26,7 +26,7 @@ for want in "function MPI_Recv" "source rank=1 world=1" "tag 2" "frame hang_shor
     grep -qF -- "$want" prot.txt.hang.0 || fail "prot.txt.hang.0 lacks '$want'"
 done
 [ "$(grep -c '^call$' prot.txt.hang.0)" = 1 ] || fail "prot.txt.hang.0 does not hold exactly one call"
-grep -q "rank 0 stayed inside MPI_Recv at hang_short.c:$long (main) for more than MPIPROF_HANG_TIMEOUT=2 s" prot.txt \
+unwrapped prot.txt | grep -q "rank 0 stayed inside MPI_Recv at hang_short.c:$long (main) for more than MPIPROF_HANG_TIMEOUT=2 s" \
     || fail "the protocol's Warnings do not name the stuck call"
 grep -q "MPIPROF_HANG_TIMEOUT.*2" prot.txt || fail "the protocol's Configuration lacks MPIPROF_HANG_TIMEOUT=2"
 

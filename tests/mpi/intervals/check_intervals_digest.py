@@ -136,7 +136,7 @@ def check_text(doc, text_path, stderr_path):
         r"^   Warnings +%d \(see Parameters\)$" % d["warnings"],
     ]
     for k, t in enumerate(d["top_src"], 1):
-        expect.append(r"^      #%d SRC %d %s at .*: %s s in %d calls, %s%% of Lost time$"
+        expect.append(r"^      #%d SRC %d %s at .*: %s s in %d calls?, %s%% of Lost time$"
                       % (k, t["id"], t["function"], re.escape(fixed(t["time"], 6)), t["calls"],
                          re.escape(fixed(100 * t["share_of_lost"], 1))))
     for pat in expect:
