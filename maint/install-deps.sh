@@ -10,7 +10,7 @@
 # that MPICH stays the default; Open MPI is reached by its explicit names
 # (mpicc.openmpi, mpiexec.openmpi).
 set -eu
-PKGS="build-essential gfortran autoconf automake libtool pkg-config python3 python3-jsonschema
+PKGS="build-essential gfortran autoconf automake libtool pkg-config cmake python3 python3-jsonschema
       mpich libmpich-dev hwloc libhwloc-dev libpapi-dev papi-tools check
       libdw-dev libelf-dev libjansson-dev netpipe-mpich2 file valgrind clang-format
       libotf2-trace-dev otf2-tools python3-otf2

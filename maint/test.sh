@@ -176,8 +176,8 @@ sanitizer_tests="tests/unit/check_units
     tests/mpi/faults/test_fault_signal.sh tests/mpi/hangs/test_hang_short.sh tests/mpi/threads/test_threads.sh
     tests/mpi/sessions/test_sessions.sh tests/mpi/context/test_counters_sde.sh
     tests/mpi/context/test_fuzz_config.sh tests/mpi/fortran/test_fortran_f08.sh
-    tests/mpi/compare/test_compare.sh tests/view/test_view_refuse.sh
-    tests/mpi/clock/test_clock_two_hosts.sh tests/mpi/clock/test_clock_bounds.sh"
+    tests/mpi/compare/test_compare.sh tests/mpi/compare/test_compare_n.sh tests/view/test_view_refuse.sh tests/view/test_view_trace.sh
+    tests/mpi/clock/test_clock_two_hosts.sh tests/mpi/clock/test_clock_bounds.sh tests/mpi/clock/test_clock_run_bounds.sh"
 full=${MPIPROF_CI_FULL:-0}
 summary=""
 status=0

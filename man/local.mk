@@ -67,3 +67,11 @@ man/mpiprof-compare.1: $(srcdir)/man/mpiprof-compare.1.in Makefile
 man/mpiprof-analyze.1: $(srcdir)/man/mpiprof-analyze.1.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) man && \
 	$(mpiprof_man_subst) $(srcdir)/man/mpiprof-analyze.1.in > $@.tmp && mv -f $@.tmp $@
+
+# mpiprof-run(1): the command that preloads the library by its full path.
+man_MANS += man/mpiprof-run.1
+CLEANFILES += man/mpiprof-run.1
+EXTRA_DIST += man/mpiprof-run.1.in
+man/mpiprof-run.1: $(srcdir)/man/mpiprof-run.1.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) man && \
+	$(mpiprof_man_subst) $(srcdir)/man/mpiprof-run.1.in > $@.tmp && mv -f $@.tmp $@

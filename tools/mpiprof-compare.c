@@ -18,11 +18,16 @@
 #include <sys/stat.h>
 
 #include "compare/compare.h"
+#include "compare/match.h"
+#include "compare/scaling.h"
 #include "write/view.h"
 
 static const char usage[] =
-    "usage: mpiprof-compare [--rtol R] [--atol A] [--ignore NAME]... [--include NAME]... [--brief] [--json] A B\n"
-    "  A, B            protocols: JSON, or text with their JSON sibling (MPIPROF_FORMAT=both)\n"
+    "usage: mpiprof-compare [--rtol R] [--atol A] [--ignore NAME]... [--include NAME]... [--brief] [--json]\n"
+    "                       [--top N] A B [C ...]\n"
+    "  A, B, ...       protocols: JSON, or text with their JSON sibling (MPIPROF_FORMAT=both); each\n"
+    "                  after the first is compared with the first; at different process counts\n"
+    "                  they are a scaling study\n"
     "  --rtol R        relative tolerance of times and numbers (default 0.01)\n"
     "  --atol A        absolute tolerance in seconds (default 0.002): a number differs when\n"
     "                  |a - b| > A + R * max(|a|, |b|)\n"
@@ -31,6 +36,7 @@ static const char usage[] =
     "  --include NAME  compare a Parameters field that differs between runs by design\n"
     "  --brief         the differences alone, without the change from A to B\n"
     "  --json          the comparison as JSON on standard output\n"
+    "  --top N         SRC points in the scaling study's text (default 10; all in --json)\n"
     "exit status: 0 equal, 1 different, 2 bad input\n";
 
 typedef struct {
@@ -197,11 +203,11 @@ static void print_seconds_share(json_t *c, const char *value, const char *share)
     printf("  %-20s", text);
 }
 
-static void print_summary(json_t *summary)
+static void print_summary(json_t *summary, const char *b)
 {
     json_t *in;
     size_t i;
-    printf("\nChange from A to B (seconds; share of the total time)\n");
+    printf("\nChange from A to %s (seconds; share of the total time)\n", b);
     json_array_foreach(json_object_get(summary, "intervals"), i, in)
     {
         json_t *e = json_object_get(in, "execution_time"), *k = json_object_get(in, "parallelization_efficiency");
@@ -224,7 +230,7 @@ static void print_summary(json_t *summary)
                    json_number_value(json_array_get(k, 1)), json_number_value(change));
         else
             printf("\n   parallelization efficiency n/a\n");
-        printf("   %-32s  %-20s  %-20s  %-10s\n", "", "A", "B", "change");
+        printf("   %-32s  %-20s  %-20s  %-10s\n", "", "A", b, "change");
         json_t *c;
         size_t j;
         json_array_foreach(json_object_get(in, "components"), j, c)
@@ -256,6 +262,7 @@ typedef struct {
     mpp_compare_options_t o;
     char **ignore, **include;
     int nignore, ninclude, as_json, brief;
+    size_t top;
 } request_t;
 
 enum { GO_ON = -1 };
@@ -264,13 +271,18 @@ enum { GO_ON = -1 };
  * command line (its message said). */
 static int parse_options(int argc, char **argv, request_t *rq)
 {
-    static const struct option options[] = {
-        {"rtol", required_argument, NULL, 'r'},   {"atol", required_argument, NULL, 'a'},
-        {"ignore", required_argument, NULL, 'i'}, {"include", required_argument, NULL, 'I'},
-        {"brief", no_argument, NULL, 'b'},        {"json", no_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+    static const struct option options[] = {{"rtol", required_argument, NULL, 'r'},
+                                            {"atol", required_argument, NULL, 'a'},
+                                            {"ignore", required_argument, NULL, 'i'},
+                                            {"include", required_argument, NULL, 'I'},
+                                            {"brief", no_argument, NULL, 'b'},
+                                            {"json", no_argument, NULL, 'j'},
+                                            {"help", no_argument, NULL, 'h'},
+                                            {"top", required_argument, NULL, 't'},
+                                            {NULL, 0, NULL, 0}};
     int c;
     rq->o = (mpp_compare_options_t){.rtol = MPP_COMPARE_RTOL, .atol = MPP_COMPARE_ATOL};
+    rq->top = 10;
     rq->ignore = calloc((size_t)argc, sizeof *rq->ignore), rq->include = calloc((size_t)argc, sizeof *rq->include);
     if (!rq->ignore || !rq->include)
         return bad_input("out of memory");
@@ -286,6 +298,12 @@ static int parse_options(int argc, char **argv, request_t *rq)
                 rq->ignore[rq->nignore++] = name;
             else
                 rq->include[rq->ninclude++] = name;
+        } else if (c == 't') {
+            char *end;
+            long top = strtol(optarg, &end, 10);
+            if (end == optarg || *end || top < 0)
+                return bad_input("--top %s: not a count >= 0 (e.g. 10); nothing compared", optarg);
+            rq->top = (size_t)top;
         } else if (c == 'b') {
             rq->brief = 1;
         } else if (c == 'j') {
@@ -295,26 +313,30 @@ static int parse_options(int argc, char **argv, request_t *rq)
             return c == 'h' ? 0 : 2;
         }
     }
-    if (argc - optind != 2) {
-        fprintf(stderr, "mpiprof-compare: %s protocols given, two are compared\n%s",
-                argc - optind < 2 ? "fewer than two" : "more than two", usage);
+    if (argc - optind < 2) {
+        fprintf(stderr, "mpiprof-compare: fewer than two protocols given, two or more are compared\n%s", usage);
         return 2;
     }
     return GO_ON;
 }
 
-/* Both protocols, and the names given checked against them: 0, or 2 with
- * the message said.  The names go into the comparison's options. */
-static int load_inputs(protocol_t p[2], request_t *rq)
+/* The protocols, and the names given checked against them (a name to
+ * ignore is one of any of them): 0, or 2 with the message said.  The
+ * names go into the comparison's options. */
+static int load_inputs(protocol_t *p, int n, request_t *rq)
 {
     char why[8192];
     int rc = 0;
-    for (int i = 0; i < 2 && rc == 0; i++)
+    for (int i = 0; i < n && rc == 0; i++)
         if (load_protocol(&p[i], why, sizeof why) != 0)
             rc = bad_input("%s", why);
-    for (int i = 0; i < rq->nignore && rc == 0; i++)
-        if (mpp_compare_check_ignore(rq->ignore[i], p[0].doc, p[1].doc, why, sizeof why) != 0)
+    for (int i = 0; i < rq->nignore && rc == 0; i++) {
+        int known = 0;
+        for (int k = 1; k < n && !known; k++)
+            known = mpp_compare_check_ignore(rq->ignore[i], p[0].doc, p[k].doc, why, sizeof why) == 0;
+        if (!known)
             rc = bad_input("--ignore %s: %s", rq->ignore[i], why);
+    }
     for (int i = 0; i < rq->ninclude && rc == 0; i++)
         if (mpp_compare_check_include(rq->include[i], why, sizeof why) != 0)
             rc = bad_input("--include %s: %s", rq->include[i], why);
@@ -325,21 +347,55 @@ static int load_inputs(protocol_t p[2], request_t *rq)
     return 0;
 }
 
-/* --json: the comparison as one document; 0, or 2 when it cannot be made. */
-static int print_json(const protocol_t p[2], const request_t *rq, const mpp_compare_t *result, json_t *summary,
-                      json_t *findings)
+/* One comparison: the first protocol against another. */
+typedef struct {
+    mpp_compare_t result;
+    json_t *summary, *findings;
+    char side[8]; /* the other's letter: B, C, ... */
+} pair_t;
+
+static size_t different(const mpp_compare_t *r) { return r->ndiffs - r->counts[MPP_DIFF_MOVED]; }
+
+/* A comparison as JSON: {"a", "b", "tolerance", ...} as two protocols
+ * give it; NULL out of memory. */
+static json_t *pair_json(const protocol_t *a, const protocol_t *b, const request_t *rq, const pair_t *pr)
 {
+    const mpp_compare_t *result = &pr->result;
     json_t *diffs = json_array();
     for (size_t i = 0; diffs && i < result->ndiffs; i++)
         json_array_append_new(diffs, mpp_compare_diff_json(&result->diffs[i]));
-    json_t *out = json_pack(
-        "{s:{s:s, s:s}, s:{s:s, s:s}, s:{s:f, s:f}, s:o, s:o, s:b, s:b, s:{s:I, s:I, s:I}, s:O, s:o, s:O}", "a",
-        "given", p[0].given, "read", p[0].read, "b", "given", p[1].given, "read", p[1].read, "tolerance", "rtol",
-        rq->o.rtol, "atol", rq->o.atol, "ignored", names_json(rq->ignore, rq->nignore), "included",
+    return json_pack(
+        "{s:{s:s, s:s}, s:{s:s, s:s}, s:{s:f, s:f}, s:o, s:o, s:b, s:b, s:{s:I, s:I, s:I, s:I}, s:O, s:o, s:O}", "a",
+        "given", a->given, "read", a->read, "b", "given", b->given, "read", b->read, "tolerance", "rtol", rq->o.rtol,
+        "atol", rq->o.atol, "ignored", names_json(rq->ignore, rq->nignore), "included",
         names_json(rq->include, rq->ninclude), "by_process_compared", !result->by_process_skipped, "equal",
-        result->ndiffs == 0, "counts", "parameter", (json_int_t)result->counts[MPP_DIFF_PARAMETER], "structure",
+        different(result) == 0, "counts", "parameter", (json_int_t)result->counts[MPP_DIFF_PARAMETER], "structure",
         (json_int_t)result->counts[MPP_DIFF_STRUCTURE], "number", (json_int_t)result->counts[MPP_DIFF_NUMBER],
-        "correctness", findings, "differences", diffs ? diffs : json_array(), "summary", summary);
+        "moved", (json_int_t)result->counts[MPP_DIFF_MOVED], "correctness", pr->findings, "differences",
+        diffs ? diffs : json_array(), "summary", pr->summary);
+}
+
+/* --json: two protocols, their comparison with "title" and "scaling"
+ * added; more, {"title", "protocols", "comparisons": [the first with
+ * each other], "scaling"}.  0, or 2 when it cannot be made. */
+static int print_json(const protocol_t *p, int n, const request_t *rq, const pair_t *pairs, const char *title,
+                      json_t *scaling)
+{
+    json_t *out = NULL;
+    if (n == 2) {
+        out = pair_json(&p[0], &p[1], rq, &pairs[1]);
+    } else {
+        json_t *protocols = json_array(), *comparisons = json_array();
+        for (int k = 0; protocols && comparisons && k < n; k++) {
+            json_array_append_new(protocols, json_pack("{s:s, s:s}", "given", p[k].given, "read", p[k].read));
+            if (k)
+                json_array_append_new(comparisons, pair_json(&p[0], &p[k], rq, &pairs[k]));
+        }
+        out = json_pack("{s:o, s:o}", "protocols", protocols ? protocols : json_null(), "comparisons",
+                        comparisons ? comparisons : json_null());
+    }
+    if (out)
+        json_object_set_new(out, "title", json_string(title)), json_object_set(out, "scaling", scaling);
     int rc = 0;
     if (!out || json_dumpf(out, stdout, JSON_INDENT(1)) != 0)
         rc = bad_input("out of memory writing the comparison as JSON");
@@ -369,25 +425,44 @@ static void print_findings_of(const char *side, json_t *s)
 
 /* One line of both Correctness sections, and why their findings were not
  * compared when they were not. */
-static void print_correctness(json_t *findings)
+static void print_correctness(json_t *findings, const char *b)
 {
+    char side[16];
+    snprintf(side, sizeof side, "; %s", b);
     printf("Correctness: ");
     print_findings_of("A", json_object_get(findings, "a"));
-    print_findings_of("; B", json_object_get(findings, "b"));
+    print_findings_of(side, json_object_get(findings, "b"));
     json_t *why = json_object_get(findings, "not_compared");
     if (why)
         printf("; findings not compared: %s", json_string_value(why));
     putchar('\n');
 }
 
-/* The comparison as text: the protocols, the tolerance, what was left out,
- * both Correctness sections, the change from A to B (unless --brief), the
- * differences and the verdict. */
-static void print_text(const protocol_t p[2], const request_t *rq, const mpp_compare_t *result, json_t *summary,
-                       json_t *findings)
+/* What moved in the source: matched, at other lines. */
+static void print_moved(const mpp_compare_t *result)
 {
-    print_protocol("A", &p[0]);
-    print_protocol("B", &p[1]);
+    if (!result->counts[MPP_DIFF_MOVED])
+        return;
+    printf("\nMoved in the source (matched by name and place, at other lines): %zu\n",
+           result->counts[MPP_DIFF_MOVED]);
+    for (size_t i = 0; i < result->ndiffs; i++) {
+        const mpp_diff_t *d = &result->diffs[i];
+        if (d->kind == MPP_DIFF_MOVED)
+            printf("%s: %s%s%s%s\n", d->where, d->src ? "SRC " : "", d->src ? d->src : "", d->src ? ": " : "",
+                   d->message);
+    }
+}
+
+/* The comparison of the first protocol with another as text: the
+ * tolerance, what was left out, both Correctness sections, the change
+ * (unless --brief), what moved, the differences and the verdict. */
+static void print_text(const protocol_t *a, const protocol_t *b, const request_t *rq, const pair_t *pr, int n)
+{
+    const mpp_compare_t *result = &pr->result;
+    if (n > 2)
+        printf("\n==== A against %s (%s)%s%s ====\n", pr->side, b->read,
+               strcmp(pr->side, "B") ? ": in the differences below, B is " : "",
+               strcmp(pr->side, "B") ? pr->side : "");
     printf("Tolerance: |a - b| > %g s + %g x max(|a|, |b|); counts must be equal\n", rq->o.atol, rq->o.rtol);
     if (rq->nignore) {
         printf("Not compared (--ignore):");
@@ -397,15 +472,18 @@ static void print_text(const protocol_t p[2], const request_t *rq, const mpp_com
     }
     if (result->by_process_skipped)
         printf("Per-process values not compared: the runs had %lld and %lld processes\n",
-               (long long)json_integer_value(json_object_get(json_object_get(p[0].doc, "parameters"), "processes")),
-               (long long)json_integer_value(json_object_get(json_object_get(p[1].doc, "parameters"), "processes")));
-    print_correctness(findings);
+               (long long)json_integer_value(json_object_get(json_object_get(a->doc, "parameters"), "processes")),
+               (long long)json_integer_value(json_object_get(json_object_get(b->doc, "parameters"), "processes")));
+    print_correctness(pr->findings, pr->side);
     if (!rq->brief)
-        print_summary(summary);
-    if (result->ndiffs)
+        print_summary(pr->summary, pr->side);
+    print_moved(result);
+    if (different(result))
         printf("\nDifferences\n");
     for (size_t i = 0; i < result->ndiffs; i++) {
         const mpp_diff_t *d = &result->diffs[i];
+        if (d->kind == MPP_DIFF_MOVED)
+            continue;
         if (!strcmp(d->where, "parameters")) {
             printf("%s: %s\n", d->name ? d->name : d->where, d->message);
             continue;
@@ -415,12 +493,73 @@ static void print_text(const protocol_t p[2], const request_t *rq, const mpp_com
         printf("%s: %s%s%s%s%s%s\n", d->where, d->src ? what : "", d->src ? d->src : "", d->src ? ": " : "",
                d->name ? d->name : "", d->name ? ": " : "", d->message);
     }
-    if (result->ndiffs == 0)
-        printf("\nmpiprof-compare: equal within the tolerance\n");
+    const char *of = n > 2 ? pr->side : "";
+    if (different(result) == 0)
+        printf("\nmpiprof-compare%s%s: equal within the tolerance%s\n", *of ? " A, " : "", of,
+               result->counts[MPP_DIFF_MOVED] ? " (some moved in the source)" : "");
     else
-        printf(
-            "\nmpiprof-compare: different: %zu in Parameters, %zu of structure, %zu numbers beyond the tolerance\n",
-            result->counts[MPP_DIFF_PARAMETER], result->counts[MPP_DIFF_STRUCTURE], result->counts[MPP_DIFF_NUMBER]);
+        printf("\nmpiprof-compare%s%s: different: %zu in Parameters, %zu of structure, %zu numbers beyond the "
+               "tolerance\n",
+               *of ? " A, " : "", of, result->counts[MPP_DIFF_PARAMETER], result->counts[MPP_DIFF_STRUCTURE],
+               result->counts[MPP_DIFF_NUMBER]);
+}
+
+/* The title: the program, and each run's process count and date
+ * ("./jacobi 256 200: P = 1 (2026-11-29T09:00:01), P = 2 (...)"); a
+ * program that differs is named at its run.  Allocated, or NULL. */
+static char *title_of(const protocol_t *p, int n)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (!f)
+        return NULL;
+    const char *first = json_string_value(json_object_get(json_object_get(p[0].doc, "parameters"), "program"));
+    fprintf(f, "%s:", first ? first : "?");
+    for (int k = 0; k < n; k++) {
+        json_t *par = json_object_get(p[k].doc, "parameters");
+        const char *program = json_string_value(json_object_get(par, "program"));
+        fprintf(f, "%s P = %lld (%s%s%s)", k ? "," : "",
+                (long long)json_integer_value(json_object_get(par, "processes")),
+                json_string_value(json_object_get(par, "started")),
+                program && first && strcmp(program, first) ? ", " : "",
+                program && first && strcmp(program, first) ? program : "");
+    }
+    fclose(f);
+    return out;
+}
+
+/* Every protocol after the first compared with it, and their matches for
+ * the scaling study; 0, or -1 out of memory. */
+static int compare_all(const protocol_t *p, int n, const request_t *rq, pair_t *pairs, mpp_match_t *matches)
+{
+    for (int k = 1; k < n; k++) {
+        pair_t *pr = &pairs[k];
+        snprintf(pr->side, sizeof pr->side, k < 26 ? "%c" : "#%d", k < 26 ? 'A' + k : k + 1);
+        if (mpp_compare(p[0].doc, p[k].doc, &rq->o, &pr->result) != 0 ||
+            !(pr->summary = mpp_compare_summary(p[0].doc, p[k].doc, &pr->result, &rq->o)) ||
+            !(pr->findings = mpp_compare_findings_summary(p[0].doc, p[k].doc, &rq->o)) ||
+            mpp_match(p[0].doc, p[k].doc, &matches[k]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The whole output as text: title, protocols, the scaling study (when
+ * they differ in P), then each comparison. */
+static void print_all(const protocol_t *p, int n, const request_t *rq, const pair_t *pairs, const char *title,
+                      json_t *scaling)
+{
+    printf("mpiprof-compare: %s\n", title);
+    for (int k = 0; k < n; k++) {
+        char side[8];
+        snprintf(side, sizeof side, k < 26 ? "%c" : "#%d", k < 26 ? 'A' + k : k + 1);
+        print_protocol(side, &p[k]);
+    }
+    if (!json_object_get(scaling, "na_reason") || n > 2)
+        mpp_scaling_print(stdout, scaling, rq->top);
+    for (int k = 1; k < n; k++)
+        print_text(&p[0], &p[k], rq, &pairs[k], n);
 }
 
 int main(int argc, char **argv)
@@ -429,29 +568,50 @@ int main(int argc, char **argv)
     int rc = parse_options(argc, argv, &rq);
     if (rc != GO_ON)
         return rc;
-    protocol_t p[2] = {{.given = argv[optind]}, {.given = argv[optind + 1]}};
-    mpp_compare_t result = {0};
-    json_t *summary = NULL, *findings = NULL;
-    rc = load_inputs(p, &rq);
+    int n = argc - optind;
+    protocol_t *p = calloc((size_t)n, sizeof *p);
+    pair_t *pairs = calloc((size_t)n, sizeof *pairs);
+    mpp_match_t *matches = calloc((size_t)n, sizeof *matches);
+    const char **labels = calloc((size_t)n, sizeof *labels);
+    json_t *scaling = NULL;
+    char *title = NULL;
+    if (!p || !pairs || !matches || !labels) {
+        rc = bad_input("out of memory");
+        goto done;
+    }
+    for (int k = 0; k < n; k++)
+        p[k].given = argv[optind + k], labels[k] = p[k].read;
+    rc = load_inputs(p, n, &rq);
     if (rc != 0)
         goto done;
-    if (mpp_compare(p[0].doc, p[1].doc, &rq.o, &result) != 0 ||
-        !(summary = mpp_compare_summary(p[0].doc, p[1].doc, &result, &rq.o)) ||
-        !(findings = mpp_compare_findings_summary(p[0].doc, p[1].doc, &rq.o))) {
-        rc = bad_input("out of memory comparing %s and %s", p[0].read, p[1].read);
+    json_t **docs = calloc((size_t)n, sizeof *docs);
+    for (int k = 0; docs && k < n; k++)
+        docs[k] = p[k].doc;
+    if (!docs || compare_all(p, n, &rq, pairs, matches) != 0 ||
+        !(scaling = mpp_scaling(docs, labels, (size_t)n, matches)) || !(title = title_of(p, n))) {
+        free(docs);
+        rc = bad_input("out of memory comparing %d protocols", n);
         goto done;
     }
-    rc = result.ndiffs == 0 ? 0 : 1;
+    free(docs);
+    rc = 0;
+    for (int k = 1; k < n; k++)
+        rc = different(&pairs[k].result) ? 1 : rc;
     if (rq.as_json) {
-        if (print_json(p, &rq, &result, summary, findings) != 0)
+        if (print_json(p, n, &rq, pairs, title, scaling) != 0)
             rc = 2;
     } else {
-        print_text(p, &rq, &result, summary, findings);
+        print_all(p, n, &rq, pairs, title, scaling);
     }
 done:
-    json_decref(summary), json_decref(findings);
-    mpp_compare_free(&result);
-    json_decref(p[0].doc), json_decref(p[1].doc);
+    for (int k = 0; p && pairs && matches && k < n; k++) {
+        json_decref(pairs[k].summary), json_decref(pairs[k].findings);
+        mpp_compare_free(&pairs[k].result);
+        mpp_match_free(&matches[k]);
+        json_decref(p[k].doc);
+    }
+    free(p), free(pairs), free(matches), free(labels), free(title);
+    json_decref(scaling);
     for (int i = 0; i < rq.nignore; i++)
         free(rq.ignore[i]);
     for (int i = 0; i < rq.ninclude; i++)

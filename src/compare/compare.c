@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "compare/compare.h"
+#include "compare/match.h"
 
 /* Members that are counts: equal or a difference of structure. */
 static const char *const count_names[] = {"processors", "executions", "calls", "bytes_sent", "bytes_recv", NULL};
@@ -21,7 +22,8 @@ static const char *const count_names[] = {"processors", "executions", "calls", "
 typedef struct {
     const mpp_compare_options_t *o;
     mpp_compare_t *c;
-    int ignore_line; /* --ignore line: matched without source lines */
+    int ignore_line; /* --ignore line: what moved is not said */
+    mpp_match_t match;
 } walk_t;
 
 static int listed(const char *const *list, int n, const char *name)
@@ -55,7 +57,10 @@ double mpp_compare_efficiency_tolerance(double lost_a, double lost_b, double tot
 
 const char *mpp_compare_kind_name(mpp_diff_kind_t kind)
 {
-    return kind == MPP_DIFF_PARAMETER ? "parameter" : kind == MPP_DIFF_STRUCTURE ? "structure" : "number";
+    return kind == MPP_DIFF_PARAMETER   ? "parameter"
+           : kind == MPP_DIFF_STRUCTURE ? "structure"
+           : kind == MPP_DIFF_NUMBER    ? "number"
+                                        : "moved";
 }
 
 /* Seconds as the protocol writes them, small ones with their digits. */
@@ -330,21 +335,8 @@ int mpp_compare_match_lists(json_t *a, json_t *b, mpp_compare_key_fn key, const 
     return rc;
 }
 
-static char *interval_key(const void *ctx, json_t *in)
-{
-    const walk_t *w = ctx;
-    char *key = NULL;
-    const char *name = json_string_value(json_object_get(in, "name"));
-    const char *file = json_string_value(json_object_get(in, "file"));
-    long long line = w->ignore_line ? 0 : (long long)json_integer_value(json_object_get(in, "line"));
-    long long level = (long long)json_integer_value(json_object_get(in, "level"));
-    if (asprintf(&key, "%s\x1f%s\x1f%lld\x1f%lld", name ? name : "", file ? file : "", line, level) < 0)
-        return NULL;
-    return key;
-}
-
-/* An SRC point's stack as the protocol writes it, or without lines. */
-static char *stack_text(const walk_t *w, json_t *src)
+/* An SRC point's stack as the protocol writes it. */
+static char *stack_text(json_t *src)
 {
     json_t *stack = json_object_get(src, "stack"), *frame;
     size_t i, size = 1;
@@ -356,34 +348,14 @@ static char *stack_text(const walk_t *w, json_t *src)
     json_array_foreach(stack, i, frame)
     {
         const char *t = json_string_value(json_object_get(frame, "text"));
-        if (w->ignore_line) {
-            const char *file = json_string_value(json_object_get(frame, "file"));
-            const char *fn = json_string_value(json_object_get(frame, "function"));
-            at += (size_t)snprintf(text + at, size - at, "%s%.200s (%.200s)", i ? " <- " : "", file ? file : "?",
-                                   fn ? fn : "?");
-        } else {
-            at += (size_t)snprintf(text + at, size - at, "%s%.490s", i ? " <- " : "", t ? t : "?");
-        }
+        at += (size_t)snprintf(text + at, size - at, "%s%.490s", i ? " <- " : "", t ? t : "?");
     }
     return text;
 }
 
-static char *src_key(const void *ctx, json_t *src)
+static char *src_label(json_t *src)
 {
-    const walk_t *w = ctx;
-    char *stack = stack_text(w, src), *key = NULL;
-    const char *fn = json_string_value(json_object_get(src, "function"));
-    if (stack && asprintf(&key, "%s\x1f%s", fn ? fn : "", stack) < 0)
-        key = NULL;
-    free(stack);
-    return key;
-}
-
-static char *src_label(const walk_t *w, json_t *src)
-{
-    walk_t with_lines = *w;
-    with_lines.ignore_line = 0;
-    char *stack = stack_text(&with_lines, src), *label = NULL;
+    char *stack = stack_text(src), *label = NULL;
     const char *fn = json_string_value(json_object_get(src, "function"));
     if (stack && asprintf(&label, "%s at %s", fn ? fn : "?", *stack ? stack : "(no stack)") < 0)
         label = NULL;
@@ -596,78 +568,73 @@ static void src_member(walk_t *w, const char *key, json_t *a, json_t *b, void *c
     }
 }
 
-static void compare_srcs(walk_t *w, const char *where, json_t *a, json_t *b)
+/* A matched pair that moved in the source: said once, no difference. */
+static void say_moved(walk_t *w, const char *where, const char *src, char *moved)
+{
+    if (!moved)
+        w->c->out_of_memory = 1;
+    else if (*moved && !w->ignore_line)
+        add_diff(w, MPP_DIFF_MOVED, where, src, NULL, NULL, NULL, "moved: %s", moved);
+    free(moved);
+}
+
+/* The SRC points of A's interval i and of its match, as paired by
+ * mpp_match. */
+static void compare_srcs(walk_t *w, const char *where, size_t i, json_t *a, json_t *b)
 {
     size_t na = json_array_size(a), nb = json_array_size(b);
-    size_t *match = calloc(na + 1, sizeof *match);
+    const size_t *match = w->match.src[i];
     char *matched_b = calloc(nb + 1, 1);
-    if (!match || !matched_b || mpp_compare_match_lists(a, b, src_key, w, match) != 0) {
+    if (!matched_b) {
         w->c->out_of_memory = 1;
-        free(match), free(matched_b);
         return;
     }
-    for (size_t i = 0; i < na; i++) {
-        json_t *x = json_array_get(a, i);
-        char *label = src_label(w, x);
-        if (match[i] == SIZE_MAX) {
+    for (size_t k = 0; k < na; k++) {
+        json_t *x = json_array_get(a, k);
+        char *label = src_label(x);
+        if (match[k] == SIZE_MAX) {
             add_diff(w, MPP_DIFF_STRUCTURE, where, label, NULL, x, NULL, "SRC point only in A");
         } else {
-            matched_b[match[i]] = 1;
+            json_t *y = json_array_get(b, match[k]);
+            matched_b[match[k]] = 1;
+            say_moved(w, where, label, mpp_match_src_moved(x, y));
             section_t s = {where, label, "", NULL, NULL};
-            each_member(w, x, json_array_get(b, match[i]), src_member, &s);
+            each_member(w, x, y, src_member, &s);
         }
         free(label);
     }
     for (size_t j = 0; j < nb; j++) {
         if (matched_b[j])
             continue;
-        char *label = src_label(w, json_array_get(b, j));
+        char *label = src_label(json_array_get(b, j));
         add_diff(w, MPP_DIFF_STRUCTURE, where, label, NULL, NULL, json_array_get(b, j), "SRC point only in B");
         free(label);
     }
-    free(match), free(matched_b);
+    free(matched_b);
 }
 
 /* ---- intervals ---- */
 
-static json_t *interval_by_id(json_t *intervals, json_t *id)
-{
-    size_t i;
-    json_t *in;
-    json_array_foreach(intervals, i, in) if (id && json_equal(json_object_get(in, "id"), id)) return in;
-    return NULL;
-}
-
 typedef struct {
     const char *where;
-    json_t *list_a, *list_b;
+    size_t index; /* A's interval */
 } interval_ctx_t;
 
 static void interval_member(walk_t *w, const char *key, json_t *a, json_t *b, void *ctx)
 {
     const interval_ctx_t *ic = ctx;
-    static const char *const matched_by[] = {"id", "name", "file", "line", "level", NULL};
+    /* the place in the tree is how they matched; file and line, what moved */
+    static const char *const matched_by[] = {"id", "name", "file", "line", "level", "parent", NULL};
     if (ignored(w, key) || listed(matched_by, -1, key))
         return;
     if (!a || !b) {
         add_diff(w, MPP_DIFF_STRUCTURE, ic->where, NULL, key, a, b, "section %s only in %s", key, a ? "A" : "B");
-    } else if (!strcmp(key, "parent")) {
-        json_t *pa = interval_by_id(ic->list_a, a), *pb = interval_by_id(ic->list_b, b);
-        char *ka = pa ? interval_key(w, pa) : strdup(""), *kb = pb ? interval_key(w, pb) : strdup("");
-        if (ka && kb && strcmp(ka, kb) != 0) {
-            char *la = pa ? mpp_compare_interval_label(pa) : strdup("none");
-            char *lb = pb ? mpp_compare_interval_label(pb) : strdup("none");
-            add_diff(w, MPP_DIFF_STRUCTURE, ic->where, NULL, key, a, b, "%s in A, %s in B", la ? la : "?",
-                     lb ? lb : "?");
-            free(la), free(lb);
-        }
-        free(ka), free(kb);
     } else if (is_count(key)) {
         compare_count(w, ic->where, NULL, key, a, b);
     } else if (!strcmp(key, "real") || !strcmp(key, "predicted")) {
         compare_characteristics(w, ic->where, key, a, b);
     } else if (!strcmp(key, "src")) {
-        compare_srcs(w, ic->where, a, b);
+        compare_srcs(w, ic->where, ic->index, a, b);
     } else if (!strcmp(key, "src_inclusive")) {
         return; /* sums of the intervals' src, compared there */
     } else {
@@ -680,13 +647,12 @@ static int compare_intervals(walk_t *w, json_t *a, json_t *b)
 {
     mpp_compare_t *c = w->c;
     size_t na = json_array_size(a), nb = json_array_size(b);
-    size_t *match = calloc(na + 1, sizeof *match);
+    const size_t *match = w->match.interval;
     char *matched_b = calloc(nb + 1, 1);
     c->pair_a = calloc(na + 1, sizeof *c->pair_a);
     c->pair_b = calloc(na + 1, sizeof *c->pair_b);
-    if (!match || !matched_b || !c->pair_a || !c->pair_b ||
-        mpp_compare_match_lists(a, b, interval_key, w, match) != 0) {
-        free(match), free(matched_b);
+    if (!matched_b || !c->pair_a || !c->pair_b) {
+        free(matched_b);
         return -1;
     }
     for (size_t i = 0; i < na; i++) {
@@ -699,10 +665,12 @@ static int compare_intervals(walk_t *w, json_t *a, json_t *b)
         if (match[i] == SIZE_MAX) {
             add_diff(w, MPP_DIFF_STRUCTURE, where, NULL, NULL, x, NULL, "interval only in A");
         } else {
+            json_t *y = json_array_get(b, match[i]);
             matched_b[match[i]] = 1;
             c->pair_a[c->npairs] = i, c->pair_b[c->npairs++] = match[i];
-            interval_ctx_t ic = {where, a, b};
-            each_member(w, x, json_array_get(b, match[i]), interval_member, &ic);
+            say_moved(w, where, NULL, mpp_match_interval_moved(x, y));
+            interval_ctx_t ic = {where, i};
+            each_member(w, x, y, interval_member, &ic);
         }
         free(where);
     }
@@ -714,14 +682,14 @@ static int compare_intervals(walk_t *w, json_t *a, json_t *b)
             add_diff(w, MPP_DIFF_STRUCTURE, where, NULL, NULL, NULL, json_array_get(b, j), "interval only in B");
         free(where);
     }
-    free(match), free(matched_b);
+    free(matched_b);
     return 0;
 }
 
 int mpp_compare(json_t *a, json_t *b, const mpp_compare_options_t *options, mpp_compare_t *out)
 {
     memset(out, 0, sizeof *out);
-    walk_t w = {options, out, listed(options->ignore, options->nignore, "line")};
+    walk_t w = {options, out, listed(options->ignore, options->nignore, "line"), {0}};
     json_t *pa = json_object_get(a, "parameters"), *pb = json_object_get(b, "parameters");
     /* different process counts: rank r is another process in each run */
     out->by_process_skipped = !json_equal(json_object_get(pa, "processes"), json_object_get(pb, "processes"));
@@ -729,8 +697,10 @@ int mpp_compare(json_t *a, json_t *b, const mpp_compare_options_t *options, mpp_
     each_member(&w, pa, pb, parameter_member, NULL);
     if (mpp_compare_findings(a, b, options, out) != 0)
         out->out_of_memory = 1;
-    if (compare_intervals(&w, json_object_get(a, "intervals"), json_object_get(b, "intervals")) != 0)
+    if (mpp_match(a, b, &w.match) != 0 ||
+        compare_intervals(&w, json_object_get(a, "intervals"), json_object_get(b, "intervals")) != 0)
         out->out_of_memory = 1;
+    mpp_match_free(&w.match);
     return out->out_of_memory ? -1 : 0;
 }
 

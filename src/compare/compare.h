@@ -1,7 +1,8 @@
 /* Comparing two protocols (mpiprof-compare(1)): the JSON documents of two
  * protocols, already checked by mpp_view_check, matched interval by
- * interval (name, file, line, level) and SRC point by SRC point (function
- * and stack), every difference of structure (what is in one and not the
+ * interval (name and place in the tree) and SRC point by SRC point
+ * (function and the functions of its frames; src/compare/match.h), what
+ * moved in the source, every difference of structure (what is in one and not the
  * other, counts) and every number beyond the tolerance listed
  * (src/compare/compare.c); and what changed from A to B: speedup,
  * efficiency, each lost-time component of each interval
@@ -32,7 +33,8 @@ typedef struct {
 typedef enum {
     MPP_DIFF_PARAMETER, /* a Parameters field */
     MPP_DIFF_STRUCTURE, /* an interval, SRC point, section, rank or n/a in one only; a count */
-    MPP_DIFF_NUMBER     /* a time or number beyond the tolerance */
+    MPP_DIFF_NUMBER,    /* a time or number beyond the tolerance */
+    MPP_DIFF_MOVED      /* an interval or SRC point matched at another source line (match.h): no difference */
 } mpp_diff_kind_t;
 
 typedef struct {
@@ -47,7 +49,7 @@ typedef struct {
 typedef struct {
     mpp_diff_t *diffs;
     size_t ndiffs, room;
-    size_t counts[3]; /* by kind */
+    size_t counts[4]; /* by kind */
     /* Matched intervals: index in A's and in B's list, in A's order. */
     size_t *pair_a, *pair_b;
     size_t npairs;

@@ -17,6 +17,7 @@ typedef struct {
 } component_t;
 
 static const component_t components[] = {
+    {"productive_time", "Productive time", 0}, /* its growth: work that grew with P */
     {"lost_time", "Lost time", 0},
     {"insufficient_parallelism", "Insufficient parallelism", 1},
     {"communication", "Communication", 1},

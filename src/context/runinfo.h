@@ -15,7 +15,7 @@ typedef struct {
     char hostname[256];
     char init_file[512]; /* call site of MPI_Init: interval 0's position */
     int init_line;
-    char clock[600];
+    char clock[1024];
     char waitstates[400]; /* which wait-state analyses ran */
     /* Trace mode (MPIPROF_TRACE): the archive's path ("" when none was
      * written), its size in bytes, whether it is complete, and the text

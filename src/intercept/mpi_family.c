@@ -14,7 +14,7 @@ static char library[8192 + 1024];
 
 /* The rank the launcher gave the process, before MPI can be asked: Open
  * MPI's mpiexec, MPICH's Hydra, PMIx, Slurm; -1 when none says. */
-static long launcher_rank(void)
+long mpp_launcher_rank(void)
 {
     static const char *const names[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -37,7 +37,7 @@ void mpp_mpi_family_check(void)
     int open_mpi = strncmp(library, "Open MPI", 8) == 0;
     if (open_mpi == (strcmp(MPP_MPI_FAMILY, "openmpi") == 0))
         return;
-    if (launcher_rank() <= 0)
+    if (mpp_launcher_rank() <= 0)
         fprintf(stderr,
                 "mpiprof: this libmpiprof is built for %s but the program runs on %s, whose handles "
                 "differ: it cannot run with it; use the mpiprof built with configure --with-mpi=%s (stopped, "

@@ -15,4 +15,8 @@
  * families share. */
 void mpp_mpi_family_check(void);
 
+/* The rank the launcher gave the process, before MPI can be asked (Open
+ * MPI's mpiexec, MPICH's Hydra, PMIx, Slurm); -1 when none says. */
+long mpp_launcher_rank(void);
+
 #endif

@@ -44,6 +44,21 @@ static double pong_delay(void)
     return s > 0 ? s : 0;
 }
 
+static void sleep_seconds(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+/* Split, the two halves must be alike (a sleep overshoots by a time
+ * slice on a loaded node): spin. */
+static void spin_seconds(double s)
+{
+    uint64_t end = mpp_now() + (uint64_t)(s * mpp_clock_rate_estimate());
+    while (mpp_now() < end)
+        ;
+}
+
 /* The parent answers each ping with its clock until the child says it has
  * enough, then sends its own alignment to the child. */
 static void serve_child(MPI_Comm comm, int child, int64_t host, int rank, const mpp_clock_alignment_t *mine)
@@ -53,6 +68,10 @@ static void serve_child(MPI_Comm comm, int child, int64_t host, int rank, const 
     for (;;) {
         int64_t ping[PING_LEN], pong[PONG_LEN];
         PMPI_Recv(ping, PING_LEN, MPI_INT64_T, child, TAG_PING, comm, MPI_STATUS_IGNORE);
+        int split = delay > 0 && mpp_config.number[MPP_CFG_TEST_CLOCK_PONG_SPLIT] &&
+                    !(ping[3] == host && ping[4] && ping[4] == mpp_clock_shared());
+        if (split) /* half the wait before the clock is read: the round trip slow both ways */
+            spin_seconds(delay / 2);
         pong[0] = (int64_t)mpp_now();
         pong[1] = -1;
         pong[2] = MPP_APART_STAYED;
@@ -69,9 +88,12 @@ static void serve_child(MPI_Comm comm, int child, int64_t host, int rank, const 
              * midpoint of a round trip the wait lengthened, so its offset
              * comes out half the wait too small and its events that much
              * early (a late sender's Real sync too small: the direction
-             * the cap at the receive's duration does not hide) */
-            struct timespec ts = {(time_t)delay, (long)((delay - (double)(time_t)delay) * 1e9)};
-            nanosleep(&ts, NULL);
+             * the cap at the receive's duration does not hide); split,
+             * about right but as uncertain */
+            if (split)
+                spin_seconds(delay / 2);
+            else
+                sleep_seconds(delay);
         }
         PMPI_Send(pong, PONG_LEN, MPI_INT64_T, child, TAG_PING, comm);
         if (!(ping[1] & 1) || pong[4])

@@ -95,11 +95,17 @@ static void replay_mark(const rp_trace_t *t, const rp_mark_t *m, uintptr_t threa
         mpp_interval_end(r->name, &mark, at, thread);
 }
 
+/* What becomes of a call of the process's location l (its index among
+ * the process's) in the replay: into its table, or rp_each_call's. */
+typedef int (*call_fn)(void *ctx, int l, const rp_call_t *c);
+
+static int table_call(void *ctx, int l, const rp_call_t *c) { return replay_call(c, &((mpp_table_t *)ctx)[l]); }
+
 /* The process's calls and marks, all its locations merged in time order
  * (a call before a mark at its return's instant: the wrapper read its
- * clock first), into the tables and the interval stage (no tables: the
- * marks alone). */
-static int replay_process(const rp_trace_t *t, const rp_process_t *proc, mpp_table_t *tables)
+ * clock first), into `fn` and the interval stage (no fn: the marks
+ * alone). */
+static int replay_process(const rp_trace_t *t, const rp_process_t *proc, call_fn fn, void *ctx)
 {
     size_t *call = calloc((size_t)proc->nlocations, sizeof *call),
            *mark = calloc((size_t)proc->nlocations, sizeof *mark);
@@ -109,7 +115,7 @@ static int replay_process(const rp_trace_t *t, const rp_process_t *proc, mpp_tab
         int64_t best_time = INT64_MAX;
         for (int l = 0; l < proc->nlocations; l++) {
             const rp_location_t *loc = &t->locations[proc->locations[l]];
-            if (tables && call[l] < loc->ncalls && loc->calls[call[l]].leave < best_time)
+            if (fn && call[l] < loc->ncalls && loc->calls[call[l]].leave < best_time)
                 best = l, best_is_call = 1, best_time = loc->calls[call[l]].leave;
             if (mark[l] < loc->nmarks && loc->marks[mark[l]].time < best_time)
                 best = l, best_is_call = 0, best_time = loc->marks[mark[l]].time;
@@ -118,7 +124,7 @@ static int replay_process(const rp_trace_t *t, const rp_process_t *proc, mpp_tab
             break;
         const rp_location_t *loc = &t->locations[proc->locations[best]];
         if (best_is_call)
-            rc = replay_call(&loc->calls[call[best]++], &tables[best]);
+            rc = fn(ctx, best, &loc->calls[call[best]++]);
         else
             replay_mark(t, &loc->marks[mark[best]++], (uintptr_t)best + 1);
     }
@@ -163,7 +169,32 @@ int rp_intervals(const rp_trace_t *t, int p, int max_intervals, int max_nesting)
     const rp_process_t *proc = &t->processes[p];
     int64_t from, to;
     interval0_of(t, proc, &from, &to);
-    if (start_intervals(t, proc, max_intervals, max_nesting) != 0 || replay_process(t, proc, NULL) != 0)
+    if (start_intervals(t, proc, max_intervals, max_nesting) != 0 || replay_process(t, proc, NULL, NULL) != 0)
+        return -1;
+    mpp_intervals_close_all((uint64_t)to);
+    return 0;
+}
+
+/* rp_each_call's function and its argument, for each call */
+typedef struct {
+    rp_call_fn fn;
+    void *ctx;
+} each_t;
+
+static int each_call(void *ctx, int l, const rp_call_t *c)
+{
+    (void)l;
+    const each_t *each = ctx;
+    return each->fn(each->ctx, c, mpp_current_interval);
+}
+
+int rp_each_call(const rp_trace_t *t, int p, int max_intervals, int max_nesting, rp_call_fn fn, void *ctx)
+{
+    const rp_process_t *proc = &t->processes[p];
+    each_t each = {fn, ctx};
+    int64_t from, to;
+    interval0_of(t, proc, &from, &to);
+    if (start_intervals(t, proc, max_intervals, max_nesting) != 0 || replay_process(t, proc, each_call, &each) != 0)
         return -1;
     mpp_intervals_close_all((uint64_t)to);
     return 0;
@@ -184,7 +215,7 @@ int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int m
         views[l] = &tables[l];
     }
     if (rc == 0)
-        rc = replay_process(t, proc, tables);
+        rc = replay_process(t, proc, table_call, tables);
     if (rc == 0) {
         mpp_intervals_close_all((uint64_t)to);
         out->nintervals = (int)mpp_nintervals;

@@ -286,6 +286,14 @@ void rp_clock_bounds(rp_trace_t *t, rp_gather_bounds_fn gather, void *ctx, rp_bo
  * or -1 when memory ran out. */
 int rp_intervals(const rp_trace_t *t, int p, int max_intervals, int max_nesting);
 
+/* Each call of process p with the interval open at its return (an index
+ * into mpp_intervals, the interval stage's), in the order rp_profile
+ * replays them, its interval stage as rp_profile makes it (mpp_intervals
+ * holds the process's intervals until the next process's replay): 0, or
+ * -1 when memory ran out or fn returned non-zero. */
+typedef int (*rp_call_fn)(void *ctx, const rp_call_t *c, uint32_t interval);
+int rp_each_call(const rp_trace_t *t, int p, int max_intervals, int max_nesting, rp_call_fn fn, void *ctx);
+
 /* The checks between processes from the message events (checks.c), as
  * the dynamic mode makes them (check/msgcheck.h): a send paired with the
  * receive that took it (rp_waits' pairing).  Kinds made so are those of

@@ -77,8 +77,8 @@ static int escaped_output(const char *buffer, size_t size, void *data)
 int mpp_view_write(FILE *out, json_t *const *docs, const char *const *labels, int ndocs,
                    const mpp_view_options_t *options, char *why, size_t size)
 {
-    if (ndocs < 1 || ndocs > 2) {
-        snprintf(why, size, "%d protocols given; the page shows one, or two side by side", ndocs);
+    if (ndocs < 1) {
+        snprintf(why, size, "%d protocols given; the page shows one or more", ndocs);
         return -1;
     }
     for (int d = 0; d < ndocs; d++) {
@@ -89,13 +89,18 @@ int mpp_view_write(FILE *out, json_t *const *docs, const char *const *labels, in
         }
     }
     json_t *protocols = json_array();
-    for (int d = 0; d < ndocs; d++)
-        json_array_append_new(protocols,
-                              json_pack("{s:o, s:o, s:o}", "label", mpp_json_text(labels[d]), "doc",
-                                        page_document(docs[d]), "sources", mpp_view_sources(docs[d], options)));
+    for (int d = 0; d < ndocs; d++) {
+        json_t *protocol = json_pack("{s:o, s:o, s:o}", "label", mpp_json_text(labels[d]), "doc",
+                                     page_document(docs[d]), "sources", mpp_view_sources(docs[d], options));
+        if (protocol && options && options->traces[d])
+            json_object_set(protocol, "trace", options->traces[d]);
+        json_array_append_new(protocols, protocol);
+    }
     json_t *data =
         json_pack("{s:i, s:s, s:i, s:o}", "view", VIEW_DATA_VERSION, "generator", "mpiprof " PACKAGE_VERSION,
                   "context_lines", MPP_VIEW_CONTEXT_LINES, "protocols", protocols);
+    if (data && options && options->extra)
+        json_object_update(data, options->extra);
     int rc = -1;
     if (data && fputs(mpp_view_page_head, out) >= 0 &&
         json_dump_callback(data, escaped_output, out, JSON_COMPACT | JSON_REAL_PRECISION(10)) == 0 &&

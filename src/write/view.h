@@ -17,6 +17,13 @@ typedef struct {
     /* Where the sources are (--source DIR); NULL: the paths of the debugging
      * information, a relative one taken from the run's working directory. */
     const char *source_dir;
+    /* Per protocol, the calls of its SRC points in a trace of its run (the
+     * page's "trace", src/replay/links.h; mpiprof-view(1), TRACE LINKS);
+     * NULL: no trace, and the page says nothing of traces. */
+    json_t *traces[2];
+    /* Members added to the page's data (mpiprof-view of several protocols:
+     * "matches" and "scaling", computed by src/compare/); NULL: none. */
+    json_t *extra;
 } mpp_view_options_t;
 
 /* Whether `doc` is a protocol with what the page needs (view_check.c):
@@ -29,7 +36,7 @@ int mpp_view_check(json_t *doc, char *why, size_t size);
  * "line_count": N, "lines": {"n": text, ...}} or {"missing": why}. */
 json_t *mpp_view_sources(json_t *doc, const mpp_view_options_t *options);
 
-/* Write the page of `ndocs` (1 or 2) protocols, each checked first, with
+/* Write the page of `ndocs` (1 or more) protocols, each checked first, with
  * `labels` naming them (file names).  0, or -1 with why in `why` (nothing
  * of the page is written when a protocol is refused). */
 int mpp_view_write(FILE *out, json_t *const *docs, const char *const *labels, int ndocs,

@@ -262,16 +262,20 @@ EXTRA_DIST += \
 	tests/mpi/model/model_pingpong.c
 
 # clock alignment: one host's shared clock, two hosts (a skewed clock, a
-# disturbed alignment at MPI_Finalize), offsets the trace's messages bound
+# disturbed alignment at MPI_Finalize), offsets the trace's messages bound,
+# offsets the wait states' messages bound while the program runs
 MPI_TESTS += \
 	tests/mpi/clock/test_clock_shared.sh \
 	tests/mpi/clock/test_clock_two_hosts.sh \
-	tests/mpi/clock/test_clock_bounds.sh
+	tests/mpi/clock/test_clock_bounds.sh \
+	tests/mpi/clock/test_clock_run_bounds.sh
 EXTRA_DIST += \
 	tests/mpi/clock/check_bounds.py \
 	tests/mpi/clock/check_clock.py \
+	tests/mpi/clock/check_run_bounds.py \
 	tests/mpi/clock/clock_bounds.c \
-	tests/mpi/clock/clock_late_sender.c
+	tests/mpi/clock/clock_late_sender.c \
+	tests/mpi/clock/clock_run_bounds.c
 
 # --- faults/: processes that end early: crashes, signals, MPI_Abort, exit; their
 # partial protocols and mpiprof-merge
@@ -356,9 +360,11 @@ EXTRA_DIST += \
 # MPI families
 MPI_TESTS += \
 	tests/mpi/compare/test_compare.sh \
+	tests/mpi/compare/test_compare_n.sh \
 	tests/mpi/compare/test_cross_mpi.sh
 EXTRA_DIST += \
-	tests/mpi/compare/check_compare.py
+	tests/mpi/compare/check_compare.py \
+	tests/mpi/compare/check_compare_n.py
 TESTS += $(MPI_TESTS)
 EXTRA_DIST += $(MPI_TESTS) examples/jacobi.c examples/jacobi.f90
 # Known bugs, each explained at the top of its test (XPASS fails: remove the

@@ -32,6 +32,7 @@ int main(void)
     srunner_add_suite(sr, cover_suite());
     srunner_add_suite(sr, view_suite());
     srunner_add_suite(sr, compare_suite());
+    srunner_add_suite(sr, scaling_suite());
     srunner_add_suite(sr, clock_suite());
     srunner_add_suite(sr, numfmt_suite());
     srunner_add_suite(sr, signature_suite());

@@ -46,6 +46,7 @@ Suite *pending_suite(void);
 Suite *rma_conflicts_suite(void);
 Suite *functions_suite(void);
 Suite *between_suite(void);
+Suite *scaling_suite(void);
 Suite *digest_suite(void);
 Suite *text_wrap_suite(void);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "compare/compare.h"
+#include "compare/match.h"
 #include "suites.h"
 
 static json_t *interval(json_t *doc, size_t i) { return json_array_get(json_object_get(doc, "intervals"), i); }
@@ -159,7 +160,8 @@ END_TEST
 START_TEST(test_compare_duplicates_and_lines)
 {
     /* the same SRC point twice in A, once in B: the first matched, the
-     * second in A only; a line moved: found again with --ignore line */
+     * second in A only; a frame's line and an interval's line moved: matched
+     * and said moved (no difference), not said with --ignore line */
     json_t *a = unit_example_protocol(), *b = json_deep_copy(a);
     json_t *srcs_a = json_object_get(interval(a, 0), "src");
     json_array_append_new(srcs_a, json_deep_copy(json_array_get(srcs_a, 0)));
@@ -172,18 +174,92 @@ START_TEST(test_compare_duplicates_and_lines)
     json_array_remove(srcs_a, json_array_size(srcs_a) - 1);
 
     json_t *frame = json_array_get(json_object_get(src(b, 0, 0), "stack"), 0);
-    json_object_set_new(frame, "line", json_integer(json_integer_value(json_object_get(frame, "line")) + 3));
+    long long line = (long long)json_integer_value(json_object_get(frame, "line"));
+    json_object_set_new(frame, "line", json_integer(line + 3));
     json_object_set_new(frame, "text", json_string("moved"));
     json_object_set_new(interval(b, 1), "line", json_integer(999));
     compare(a, b, &o, &c);
-    ck_assert_ptr_nonnull(find(&c, NULL, "SRC point only in B"));
-    ck_assert_ptr_nonnull(find(&c, NULL, "interval only in B"));
+    ck_assert_uint_eq(c.ndiffs, 2);
+    ck_assert_uint_eq(c.counts[MPP_DIFF_MOVED], 2);
+    char expected[128];
+    snprintf(expected, sizeof expected, "moved: #0 %s:%lld -> %s:%lld",
+             json_string_value(json_object_get(frame, "file")), line,
+             json_string_value(json_object_get(frame, "file")), line + 3);
+    const mpp_diff_t *d = find(&c, NULL, expected);
+    ck_assert_msg(d != NULL, "no difference says %s", expected);
+    ck_assert_int_eq(d->kind, MPP_DIFF_MOVED);
+    ck_assert_ptr_nonnull(find(&c, NULL, ":120 -> jacobi.c:999"));
+    ck_assert_uint_eq(c.npairs, json_array_size(json_object_get(a, "intervals")));
     mpp_compare_free(&c);
     const char *ignore[] = {"line"};
     o.ignore = ignore, o.nignore = 1;
     compare(a, b, &o, &c);
     ck_assert_msg(c.ndiffs == 0, "%zu differences with --ignore line: %s", c.ndiffs,
                   c.ndiffs ? c.diffs[0].message : "");
+    mpp_compare_free(&c);
+    json_decref(a), json_decref(b);
+}
+END_TEST
+
+/* Matching by place in the tree: the whole program whatever its name and
+ * line, an interval renamed is not its sibling, two siblings of one name
+ * by their order; SRC points of one function and frames' functions by
+ * their lines' order when every line moved. */
+START_TEST(test_compare_match_tree)
+{
+    json_t *a = unit_example_protocol(), *b = json_deep_copy(a);
+    json_object_set_new(interval(b, 0), "name", json_string("main program"));
+    json_object_set_new(interval(b, 0), "line", json_integer(1000));
+    /* A: two SRC points of one key at lines 88 and 90; B: both 10 lines later */
+    json_t *srcs_a = json_object_get(interval(a, 0), "src"), *srcs_b = json_object_get(interval(b, 0), "src");
+    json_t *second = json_deep_copy(json_array_get(srcs_a, 0));
+    json_t *f = json_array_get(json_object_get(second, "stack"), 0);
+    json_object_set_new(f, "line", json_integer(json_integer_value(json_object_get(f, "line")) + 2));
+    json_object_set_new(second, "calls", json_integer(777));
+    json_array_append_new(srcs_a, second);
+    /* in B the later one first: matching must go by lines, not list order */
+    json_array_insert_new(srcs_b, 0, json_deep_copy(second));
+    for (size_t k = 0; k < json_array_size(srcs_b); k++) {
+        json_t *fr;
+        size_t j;
+        json_array_foreach(json_object_get(json_array_get(srcs_b, k), "stack"), j, fr)
+            json_object_set_new(fr, "line", json_integer(json_integer_value(json_object_get(fr, "line")) + 10));
+    }
+    /* two siblings named "step" (by their order), and "inner" under
+     * "solver" in A, under the root in B (not the same interval) */
+    static const struct {
+        int id, parent_a, parent_b, line;
+        const char *name;
+    } added[] = {{2, 0, 0, 200, "step"}, {3, 0, 0, 300, "step"}, {4, 1, 0, 400, "inner"}};
+    for (size_t k = 0; k < 3; k++)
+        for (int side = 0; side < 2; side++) {
+            json_t *doc = side ? b : a, *in = json_deep_copy(interval(a, 1));
+            json_object_set_new(in, "id", json_integer(added[k].id));
+            json_object_set_new(in, "name", json_string(added[k].name));
+            json_object_set_new(in, "parent", json_integer(side ? added[k].parent_b : added[k].parent_a));
+            json_object_set_new(in, "line", json_integer(added[k].line + 7 * side));
+            json_array_append_new(json_object_get(doc, "intervals"), in);
+        }
+    mpp_match_t m;
+    ck_assert_int_eq(mpp_match(a, b, &m), 0);
+    ck_assert_uint_eq(m.interval[0], 0);
+    ck_assert_uint_eq(m.interval[1], 1);
+    ck_assert_uint_eq(m.interval[2], 2);
+    ck_assert_uint_eq(m.interval[3], 3);
+    ck_assert_uint_eq(m.interval[4], SIZE_MAX);
+    size_t last = json_array_size(srcs_a) - 1;
+    ck_assert_uint_eq(m.src[0][last], 0); /* 88+2 -> the inserted one */
+    ck_assert_uint_eq(m.src[0][0], 1);    /* 88 -> 98 */
+    mpp_match_free(&m);
+    mpp_compare_options_t o = defaults();
+    mpp_compare_t c;
+    compare(a, b, &o, &c);
+    ck_assert_uint_eq(c.counts[MPP_DIFF_STRUCTURE], 2); /* "inner" in A only, in B only */
+    ck_assert_ptr_nonnull(find(&c, NULL, "interval only in A"));
+    ck_assert_ptr_nonnull(find(&c, NULL, "interval only in B"));
+    /* interval 0, its SRC points, the two "step" (the SRC points of the
+     * copies of "solver" did not move) */
+    ck_assert_uint_eq(c.counts[MPP_DIFF_MOVED], 1 + json_array_size(srcs_a) + 2);
     mpp_compare_free(&c);
     json_decref(a), json_decref(b);
 }
@@ -200,6 +276,8 @@ START_TEST(test_compare_processes_and_summary)
     json_object_set_new(main_b, "processors", json_integer(4));
     json_object_set_new(main_b, "communication",
                         json_real(json_number_value(json_object_get(main_a, "communication")) + 1));
+    json_object_set_new(main_b, "productive_time",
+                        json_real(json_number_value(json_object_get(main_a, "productive_time")) + 0.25));
     /* a rank only in B's columns: not reported, the runs' ranks are not the same processes */
     json_array_append_new(
         json_object_get(json_object_get(json_object_get(interval(b, 0), "real"), "by_process"), "ranks"),
@@ -224,6 +302,11 @@ START_TEST(test_compare_processes_and_summary)
     ck_assert_ptr_nonnull(communication);
     ck_assert_str_eq(json_string_value(json_object_get(communication, "trend")), "grew");
     ck_assert(fabs(json_number_value(json_object_get(communication, "change")) - 1.0) < 1e-9);
+    /* the growth of Productive time is in the change too, first */
+    json_t *productive = json_array_get(json_object_get(whole, "components"), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(productive, "name")), "productive_time");
+    ck_assert(fabs(json_number_value(json_object_get(productive, "change")) - 0.25) < 1e-12);
+    ck_assert_str_eq(json_string_value(json_object_get(productive, "trend")), "grew");
     json_decref(summary);
     mpp_compare_free(&c);
     json_decref(a), json_decref(b);
@@ -425,6 +508,7 @@ Suite *compare_suite(void)
     tcase_add_test(t, test_compare_src_removed_and_counts);
     tcase_add_test(t, test_compare_renamed_interval);
     tcase_add_test(t, test_compare_duplicates_and_lines);
+    tcase_add_test(t, test_compare_match_tree);
     suite_add_tcase(s, t);
     t = tcase_create("numbers");
     tcase_add_test(t, test_compare_time_beyond_tolerance);

@@ -112,7 +112,7 @@ START_TEST(test_config_defaults)
     mpp_config_t cfg;
     memset(&cfg, 0x5a, sizeof cfg);
     mpp_config_parse(&cfg, null_getenv);
-    ck_assert_int_eq(MPP_NVARS, 25); /* a new variable needs its default tested here */
+    ck_assert_int_eq(MPP_NVARS, 26); /* a new variable needs its default tested here */
     for (int i = 0; i < MPP_NVARS; i++) {
         ck_assert_int_eq(cfg.is_default[i], 1);
         ck_assert_str_eq(cfg.text[i], mpp_vars[i].default_value);
@@ -120,6 +120,7 @@ START_TEST(test_config_defaults)
     ck_assert_str_eq(cfg.text[MPP_CFG_OUTPUT], "%p.%np.%u.prof");
     ck_assert_str_eq(cfg.text[MPP_CFG_TEST_CLOCK_SKEW], "0");       /* no skew */
     ck_assert_str_eq(cfg.text[MPP_CFG_TEST_CLOCK_PONG_DELAY], "0"); /* no slow reply */
+    ck_assert_int_eq(cfg.number[MPP_CFG_TEST_CLOCK_PONG_SPLIT], 0); /* ... nor one split */
     ck_assert_int_eq(cfg.number[MPP_CFG_OUTPUT], 0);
     ck_assert_str_eq(cfg.text[MPP_CFG_FORMAT], "text");
     ck_assert_int_eq(cfg.number[MPP_CFG_FORMAT], MPP_FORMAT_TEXT);

@@ -148,8 +148,15 @@ def main():
     rc, out, err = run(view, example_path, "broken-1.json", "-o", "two.html")
     if rc != 1 or "broken-1.json: not a valid mpiprof protocol" not in err or os.path.exists("two.html"):
         fail("a good and a bad protocol: exit %d, %r, page %s" % (rc, err, os.path.exists("two.html")))
+    # three protocols, the third bad: no page; all good: a page
+    rc, out, err = run(view, example_path, example_path, "broken-1.json", "-o", "three.html")
+    if rc != 1 or "broken-1.json: not a valid mpiprof protocol" not in err or os.path.exists("three.html"):
+        fail("two good protocols and a bad one: exit %d, %r, page %s" % (rc, err, os.path.exists("three.html")))
+    rc, out, err = run(view, example_path, example_path, example_path, "-o", "three.html")
+    if rc != 0 or not os.path.exists("three.html"):
+        fail("three protocols: exit %d, %r (any number of protocols make a page)" % (rc, err))
     # usage errors: exit 2
-    for args in ([], [example_path] * 3, ["--source", "/nonexistent", example_path]):
+    for args in ([], ["--source", "/nonexistent", example_path]):
         rc, out, err = run(view, *args)
         if rc != 2 or not err:
             fail("mpiprof-view %s: exit %d (usage errors exit 2 with a message)" % (" ".join(args), rc))

@@ -4,16 +4,21 @@
 # its lock): test_view_page.sh runs MPI and drives the pages in a headless
 # Chromium (Debian chromium, chromium-driver, python3-selenium; skipped,
 # saying which is missing, when one is not installed), test_view_findings.sh
-# its Correctness panel the same way, test_view_refuse.sh
+# its Correctness panel the same way, test_view_scaling.sh the page of three
+# protocols (its Scaling panel, the matching carried from C), test_view_refuse.sh
 # feeds mpiprof-view bad input.  Screenshots of the page tests are kept in
 # tests/view/screenshots/ of the build tree.
-VIEW_TESTS = tests/view/test_view_refuse.sh tests/view/test_view_page.sh tests/view/test_view_findings.sh
+VIEW_TESTS = tests/view/test_view_refuse.sh tests/view/test_view_page.sh tests/view/test_view_findings.sh \
+	tests/view/test_view_scaling.sh
+# test_view_trace.sh: the trace links of an SRC point (mpiprof-view --trace)
+VIEW_TESTS += tests/view/test_view_trace.sh
 VIEW_TESTS += tests/view/test_view_digest.sh
 EXTRA_DIST += tests/view/check_view_digest.py
 TESTS += $(VIEW_TESTS)
 EXTRA_DIST += $(VIEW_TESTS) tests/view/local.mk tests/view/.shellcheckrc tests/view/common_view.sh tests/view/view_known.c \
 	tests/view/check_view.py tests/view/check_refuse.py tests/view/view_browser.py tests/view/inject_findings.py \
-	tests/view/check_findings_view.py
+	tests/view/check_findings_view.py tests/view/view_trace_known.c tests/view/check_trace_view.py \
+	tests/view/check_view_scaling.py tests/view/make_scaling_runs.py
 clean-local: clean-view-screenshots
 clean-view-screenshots:
 	rm -rf tests/view/screenshots

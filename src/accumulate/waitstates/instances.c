@@ -22,7 +22,8 @@ mpp_instance_batch_t *mpp_batch_get(mpp_batch_pool_t *p)
     }
     if (!(b = calloc(1, sizeof *b)))
         return NULL;
-    b->values = malloc((3 + (size_t)p->rows) * (size_t)p->size * sizeof *b->values);
+    /* one more: the reduction's last value (the clocks' largest error) */
+    b->values = malloc(((3 + (size_t)p->rows) * (size_t)p->size + 1) * sizeof *b->values);
     b->origins = malloc((size_t)p->size * sizeof *b->origins);
     b->places = malloc((size_t)p->size * sizeof *b->places);
     if (!b->values || !b->origins || !b->places) {

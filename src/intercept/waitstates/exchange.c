@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "accumulate/waitstates/commids.h"
+#include "intercept/waitstates/clockbound.h"
 #include "intercept/waitstates/exchange.h"
 
 enum { TAG_STREAM = 7201, TAG_REDUCTION = 7202, TAG_CHECK = 7203 };
@@ -15,7 +16,8 @@ typedef struct {
 enum { FLAG_RESULT = 1, FLAG_MISMATCH = 2, FLAG_SUM = 4 };
 
 /* Every message buffer has room for a full stream batch or a reduction of
- * 3 x batch values. */
+ * width x batch values, and the clocks' trailer (clockbound.h), which every
+ * message to another process ends with. */
 typedef struct message {
     MPI_Request request;
     int dest, tag, bytes;
@@ -108,10 +110,13 @@ void mpp_wsx_flush(void)
         for (message_t *m = list, *next; m; m = next) {
             next = m->next;
             m->next = NULL;
-            if (m->dest == self)
+            if (m->dest == self) {
                 *local_tail = m, local_tail = &m->next;
-            else
+            } else {
                 *remote_tail = m, remote_tail = &m->next;
+                mpp_wsc_stamp(m->dest, m->data + m->bytes); /* read before it leaves: a bound still */
+                m->bytes += MPP_WSC_TRAILER;
+            }
         }
         if (local)
             deliver_locally(local); /* may queue more: the loop takes them */
@@ -358,6 +363,10 @@ static void progress_receive(receive_t *in)
             break;
         PMPI_Get_count(&status, MPI_BYTE, &bytes);
         take();
+        if (bytes >= MPP_WSC_TRAILER) {
+            bytes -= MPP_WSC_TRAILER;
+            mpp_wsc_receive(status.MPI_SOURCE, in->buffer + bytes);
+        }
         if (in == &stream_in) {
             data_received++;
             cb.replay(status.MPI_SOURCE, (const mpp_send_record_t *)(const void *)in->buffer,
@@ -436,10 +445,11 @@ int mpp_wsx_start(MPI_Comm c, int batch_size, int width, int check_records, mpp_
     queue_tail = &queue;
     sending = reclaiming = 0;
     size_t stream_bytes = (size_t)batch * sizeof(mpp_send_record_t);
-    size_t reduction_bytes = sizeof(reduction_header_t) + (size_t)width * (size_t)batch * sizeof(int64_t);
+    size_t reduction_bytes = sizeof(reduction_header_t) + ((size_t)width * (size_t)batch + 1) * sizeof(int64_t);
     size_t check_batch_bytes = (size_t)batch * (size_t)check_records;
     capacity = stream_bytes > reduction_bytes ? stream_bytes : reduction_bytes;
     capacity = check_batch_bytes > capacity ? check_batch_bytes : capacity;
+    capacity += MPP_WSC_TRAILER;
     PMPI_Comm_size(comm, &mpp_wsx_world_size);
     PMPI_Comm_rank(comm, &self);
     filling = calloc((size_t)mpp_wsx_world_size, sizeof *filling);

@@ -3,6 +3,7 @@
 
 #include "check/collcheck.h"
 #include "intercept/check/collectives.h"
+#include "intercept/waitstates/clockbound.h"
 #include "intercept/waitstates/hooks.h"
 #include "intercept/waitstates/owners.h"
 #include "util/warnings.h"
@@ -23,8 +24,26 @@ static void deliver_real_sync(void *ctx, const mpp_request_origin_t *o, int64_t 
     mpp_ws_add_wait(o, MPP_WAIT_REALSYNC + (fine ? MPP_WAIT_FINE_PART : 0), wait);
 }
 
+/* Differences below the threshold count as 0: below twice MPI_Init's
+ * largest uncertainty, or below what the two offsets' errors are bounded
+ * to now (clockbound.h), whichever is less.  `others`: the largest error
+ * of the other processes the comparison involves. */
+static int64_t threshold_now(int64_t others)
+{
+    if (!threshold)
+        return 0;
+    int64_t t = mpp_wsc_error() + (others > 0 ? others : 0);
+    t = t < threshold ? t : threshold;
+    if (t < mpp_ws_stats.least_threshold)
+        mpp_ws_stats.least_threshold = t;
+    return t;
+}
+
 static void replay(int source, const mpp_send_record_t *records, int n)
 {
+    /* the clocks' trailer of this batch was just taken (exchange.c) */
+    mpp_ws_matcher.threshold = threshold_now(mpp_wsc_peers_error());
+    mpp_ws_matcher.fine = fine_threshold < mpp_ws_matcher.threshold ? fine_threshold : mpp_ws_matcher.threshold;
     mpp_p2p_sent_all(&mpp_ws_matcher, source, records, n);
 }
 
@@ -200,7 +219,7 @@ static void credit_add(credit_t *c, const mpp_request_origin_t *o, int which, in
     c->ticks += ticks;
 }
 
-static void apply_batch(mpp_instance_batch_t *b)
+static void apply_batch(mpp_instance_batch_t *b, int64_t thresh)
 {
     int64_t *potsync = terms, *variation = terms + b->n, *bound = terms + 2 * (size_t)mpp_ws_batch;
     unsigned char *fine_terms = (unsigned char *)(terms + 3 * (size_t)mpp_ws_batch);
@@ -208,7 +227,7 @@ static void apply_batch(mpp_instance_batch_t *b)
     mpp_window_owners_t owners = {window_owner, &applying, horizon(), terms + 4 * (size_t)mpp_ws_batch};
     bound_windows(b, bound);
     mpp_ws_owners_next_batch();
-    mpp_instances_terms(b->n, b->values, b->max, bound, threshold, fine_threshold, &entries_covered, &exits_covered,
+    mpp_instances_terms(b->n, b->values, b->max, bound, thresh, fine_threshold, &entries_covered, &exits_covered,
                         potsync, variation, fine_terms, &mpp_ws_stats.cuts, &owners);
     mpp_cover_retire(&entries_covered, owners.final_before);
     mpp_cover_retire(&exits_covered, owners.final_before);
@@ -237,9 +256,10 @@ static void reduction_ended(void *user, uint64_t seq, const int64_t *values, int
     if (!b)
         return;
     inflight_remove(b); /* not among the windows to come (the horizon) */
-    if (values && n == (3 + pool.rows) * b->n) {
+    if (values && n == (3 + pool.rows) * b->n + 1) {
         b->max = values;
-        apply_batch(b);
+        /* the last value: the largest error of the members' offsets (issue) */
+        apply_batch(b, threshold_now(values[n - 1]));
         if (pool.rows) /* the correctness checks' rows follow the instants */
             mpp_chk_coll_results(b->n, pool.rows, b->values + 3 * b->n, values + 3 * b->n, b->origins);
     }
@@ -249,7 +269,7 @@ static void reduction_ended(void *user, uint64_t seq, const int64_t *values, int
 /* Every member must take part in each reduction, so a batch whose
  * instants could not be kept (no memory) is reduced from a buffer set
  * aside at MPI_Init, with values that change no other member's result. */
-static int64_t *fallback_buffer; /* [(3 + rows) * batch] */
+static int64_t *fallback_buffer; /* [(3 + rows) * batch + 1] */
 
 /* The batch of slot goes to its reduction. */
 static void issue(mpp_comm_t *c, struct mpp_coll_ring *ring, mpp_batch_slot_t *slot)
@@ -258,7 +278,10 @@ static void issue(mpp_comm_t *c, struct mpp_coll_ring *ring, mpp_batch_slot_t *s
     int n;
     mpp_ws_stats.exits_unknown += (uint64_t)mpp_instances_take(&ring->instances, slot, fallback_buffer, &b, &n);
     inflight_add(b, n);
-    mpp_wsx_reduce_locked(c->id, ring->batches++, (3 + pool.rows) * n, b ? b->values : fallback_buffer, &c->tree, b);
+    int64_t *values = b ? b->values : fallback_buffer;
+    int count = (3 + pool.rows) * n;
+    values[count] = mpp_wsc_error(); /* their maximum bounds every member's (threshold_now) */
+    mpp_wsx_reduce_locked(c->id, ring->batches++, count + 1, values, &c->tree, b);
     mpp_ws_stats.reductions++;
 }
 
@@ -592,12 +615,13 @@ void mpp_ws_start(MPI_Comm comm, int64_t offset, int64_t thresh, int batch_size,
     mpp_batch_pool_init_rows(&pool, mpp_ws_batch, check_rows);
     mpp_ws_lock.on = thread_multiple;
     memset(&mpp_ws_stats, 0, sizeof mpp_ws_stats);
+    mpp_ws_stats.least_threshold = thresh;
     mpp_cover_reset(&entries_covered);
     mpp_cover_reset(&exits_covered);
     mpp_cover_set_debit(&entries_covered, mpp_ws_owner_debit, mpp_ws_owner_known, NULL);
     mpp_cover_set_debit(&exits_covered, mpp_ws_owner_debit, mpp_ws_owner_known, NULL);
     terms = malloc(6 * (size_t)mpp_ws_batch * sizeof *terms);
-    fallback_buffer = malloc((3 + (size_t)check_rows) * (size_t)mpp_ws_batch * sizeof *fallback_buffer);
+    fallback_buffer = malloc(((3 + (size_t)check_rows) * (size_t)mpp_ws_batch + 1) * sizeof *fallback_buffer);
     if (!terms || !fallback_buffer || mpp_ws_owners_start() != 0 ||
         mpp_wsx_start(comm, mpp_ws_batch, 3 + check_rows, check_records, &mpp_ws_lock,
                       (mpp_wsx_callbacks_t){replay, reduction_ended}) != 0) {

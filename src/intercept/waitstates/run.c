@@ -4,13 +4,16 @@
  * described in the protocol's Clock and Wait states lines and Warnings. */
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "accumulate/waitstates/offsetbound.h"
 #include "accumulate/waitstates/waitstates.h"
 #include "attribute/thread_state.h"
 #include "context/clock.h"
 #include "context/config.h"
 #include "intercept/check/collectives.h"
 #include "intercept/check/messages.h"
+#include "intercept/waitstates/clockbound.h"
 #include "intercept/waitstates/hooks.h"
 #include "intercept/waitstates/run.h"
 #include "reduce/clocksync.h"
@@ -33,14 +36,17 @@ static char waitstates_off_reason[160];
  * MPI_Finalize, offset change, error of MPI_Init's offsets
  * (mpp_clock_init_error), pairs stuck on one CPU at MPI_Init; (rank 0)
  * summed counts */
-enum { WS_U_INIT, WS_U_FINALIZE, WS_CHANGE, WS_INIT_ERROR, WS_SHARED_CPU, WS_NLARGEST };
+/* and, as the run's own messages bounded the offsets (clockbound.h): the
+ * largest error at MPI_Finalize, the lowest threshold used (negated) */
+enum { WS_U_INIT, WS_U_FINALIZE, WS_CHANGE, WS_INIT_ERROR, WS_SHARED_CPU, WS_RUN_ERROR, WS_LEAST, WS_NLARGEST };
 static int64_t ws_largest[WS_NLARGEST];
 /* the lowest ranks with the largest uncertainty at MPI_Init and MPI_Finalize */
 static int64_t ws_uncertain_rank[2];
 /* processes aligned to their tree parent by measurement, not by sharing
  * its clock (rank 0: none); at MPI_Init, summed */
 static int64_t ws_measured;
-enum { WS_NSUMS = 11 };
+/* ... and the bounds the run's messages tightened, and those that crossed */
+enum { WS_NSUMS = 13 };
 static uint64_t ws_sums[WS_NSUMS];
 static uint64_t ws_span; /* ticks between the two alignments */
 
@@ -74,6 +80,11 @@ int mpp_ws_run_start(MPI_Comm profiler_comm, mpp_run_info_t *run, int thread_mul
     sync_threshold = used_threshold = 2 * largest;
     fine_threshold = (int64_t)(MPP_WAIT_FINE * mpp_clock_rate_estimate());
     int rows = mpp_chk_coll_start(settings[2]);
+    int size;
+    PMPI_Comm_size(profiler_comm, &size);
+    if (mpp_wsc_start(size, alignment.offset, rank ? alignment.uncertainty : 0) != 0)
+        mpp_warn("out of memory at MPI_Init: the wait states' messages bound this process's clock offset, not "
+                 "the others'");
     mpp_ws_start(profiler_comm, alignment.offset, sync_threshold, settings[1], thread_multiple, rows,
                  mpp_chk_msg_record_bytes(settings[2]));
     mpp_ws_fine_threshold(fine_threshold);
@@ -81,6 +92,7 @@ int mpp_ws_run_start(MPI_Comm profiler_comm, mpp_run_info_t *run, int thread_mul
     mpp_ptp_allreduce(&started, &everywhere, 1, MPI_INT, MPI_MIN, profiler_comm);
     if (!everywhere) { /* out of memory somewhere: the analysis needs every process */
         mpp_ws_cancel();
+        mpp_wsc_stop();
         mpp_chk_coll_end();
         waitstates = 0;
         snprintf(run->waitstates, sizeof run->waitstates, "off (out of memory at MPI_Init)");
@@ -99,17 +111,21 @@ void mpp_ws_run_finish(MPI_Comm profiler_comm, const char *hostname)
     if (!waitstates)
         return;
     mpp_ws_finish();
+    mpp_wsc_stats_t bounds;
+    mpp_wsc_get_stats(&bounds);
+    mpp_wsc_stop();
     mpp_chk_msg_end(); /* every record has come: what is left is reported */
     mpp_chk_coll_end();
     mpp_clock_align(profiler_comm, hostname, &alignment, &final_alignment);
     mpp_ws_stats_t st;
     mpp_ws_get_stats(&st);
     int64_t drift = final_alignment.offset - alignment.offset;
-    int64_t local[WS_NLARGEST] = {alignment.uncertainty, final_alignment.uncertainty, drift < 0 ? -drift : drift,
-                                  final_alignment.init_error, alignment.shared_cpu};
-    uint64_t counts[WS_NSUMS] = {st.messages,    st.paired,      st.unpaired,      st.batches,
-                                 st.batch_bytes, st.instances,   st.exits_unknown, st.dropped,
-                                 st.unfollowed,  st.cuts.within, st.unbounded};
+    int64_t local[WS_NLARGEST] = {alignment.uncertainty,      final_alignment.uncertainty, drift < 0 ? -drift : drift,
+                                  final_alignment.init_error, alignment.shared_cpu,        bounds.error,
+                                  -st.least_threshold};
+    uint64_t counts[WS_NSUMS] = {st.messages,  st.paired,        st.unpaired,        st.batches,    st.batch_bytes,
+                                 st.instances, st.exits_unknown, st.dropped,         st.unfollowed, st.cuts.within,
+                                 st.unbounded, bounds.tightened, bounds.contradicted};
     mpp_ptp_allreduce(local, ws_largest, WS_NLARGEST, MPI_INT64_T, MPI_MAX, profiler_comm);
     int rank, size;
     PMPI_Comm_rank(profiler_comm, &rank);
@@ -132,6 +148,26 @@ void mpp_ws_run_finish(MPI_Comm profiler_comm, const char *hostname)
 static void describe_counts(mpp_run_info_t *run, const uint64_t *sums, double used);
 
 static double seconds_of(int64_t ticks) { return mpp_ticks_to_seconds(ticks > 0 ? (uint64_t)ticks : 0); }
+
+/* What the run's own messages did to the offsets' bounds (clockbound.h):
+ * appended to the Clock line; crossed bounds said in Warnings. */
+static void describe_run_bounds(mpp_run_info_t *run, int64_t least, const char *ended_in)
+{
+    const int64_t *largest = ws_largest;
+    const uint64_t *sums = ws_sums;
+    if (least < sync_threshold) {
+        size_t at = strlen(run->clock);
+        snprintf(run->clock + at, sizeof run->clock - at,
+                 "; while the program ran, the analysis's own messages bounded the offsets (round trips, as "
+                 "NTP's; %llu bounds tightened), to an error of at most %.3g s at %s, and lowered that "
+                 "threshold to as little as %.3g s where they applied",
+                 (unsigned long long)sums[11], seconds_of(largest[WS_RUN_ERROR]), ended_in, seconds_of(least));
+    }
+    if (sums[12])
+        mpp_warn("Clock: %llu bounds the wait states' messages put on clock offsets contradicted earlier ones: two "
+                 "hosts' clocks drifted apart faster than the %g ppm assumed; the newer bound was kept",
+                 (unsigned long long)sums[12], MPP_OFFSET_DRIFT * 1e6);
+}
 
 /* The Clock and Wait states lines and their warnings (rank 0, once ticks
  * convert to seconds). */
@@ -178,15 +214,21 @@ void mpp_ws_run_describe(int rank, mpp_run_info_t *run, const char *started_in, 
              mpp_clock_name(), mpp_clock_resolution(), started_in, seconds_of(largest[WS_U_INIT]), ended_in,
              seconds_of(largest[WS_U_FINALIZE]), seconds_of(largest[WS_CHANGE]),
              seconds_of(largest[WS_CHANGE]) / span, started_in, error, ended_in, used, why, shared);
+    int64_t least = -largest[WS_LEAST];
+    describe_run_bounds(run, least, ended_in);
     mpp_clock_uncertain_warning(started_in, seconds_of(largest[WS_U_INIT]), (int)ws_uncertain_rank[0],
                                 "MPI_Init's offsets align every instant: differences below twice that count as 0");
     mpp_clock_uncertain_warning(ended_in, seconds_of(largest[WS_U_FINALIZE]), (int)ws_uncertain_rank[1],
                                 "MPI_Finalize's offsets only bound the error of MPI_Init's, which aligned the "
                                 "instants");
+    char lowered[96] = "";
+    if (least < sync_threshold)
+        snprintf(lowered, sizeof lowered, " (down to %.3g s where the run's messages bounded the clocks better)",
+                 seconds_of(least));
     if (used > MPP_WAIT_FINE)
-        mpp_warn("Wait states: differences below %.3g s count as 0, more than the %g us a quiet clock alignment "
+        mpp_warn("Wait states: differences below %.3g s count as 0%s, more than the %g us a quiet clock alignment "
                  "gives: %s; shorter waits are not in Real sync, Potential sync and Time variation",
-                 used, MPP_WAIT_FINE * 1e6,
+                 used, lowered, MPP_WAIT_FINE * 1e6,
                  largest[WS_SHARED_CPU]
                      ? "at MPI_Init two processes whose clocks were aligned shared one CPU their affinity lets "
                        "neither leave, so that every round trip waited for the scheduler"

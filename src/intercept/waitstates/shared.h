@@ -29,6 +29,7 @@ typedef struct {
     uint64_t unfollowed;           /* calls on communicators of more than one process without an id */
     mpp_window_cuts_t cuts;        /* windows cut at the end of their interval */
     uint64_t unbounded;            /* ... cut at the instance's own exit: its interval's end was forgotten */
+    int64_t least_threshold;       /* ticks: the lowest threshold used, as the run's messages bounded the clocks */
 } mpp_ws_stats_t;
 
 extern mpp_mt_lock_t mpp_ws_lock; /* MPI_THREAD_MULTIPLE only (mt_lock.h) */

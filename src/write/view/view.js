@@ -49,7 +49,8 @@
   var data, A, B, findings, digest;
   // inclusive: the SRC table lists the calls of the interval's sub-intervals too (view_digest.js)
   var state = { interval: 0, src: null, sort: "time", descending: true, fn: "", inclusive: false };
-  var matchB = null; // A's interval index -> B's interval, SRC key maps
+  var matchB = null, matchSrc = null; // A's interval index -> B's interval; -> B's SRC index by A's
+  var traceLinks = null; // view_trace.js: the selected SRC point's calls in a trace
 
   function $(id) { return document.getElementById(id); }
   function esc(s) {
@@ -88,21 +89,32 @@
       if (iv.parent !== null && p.byId[iv.parent] !== undefined) doc.intervals[p.byId[iv.parent]].children.push(iv);
     });
     p.stack = function (s) { return s.stack || doc.stacks[String(s.id)] || []; };
-    p.srcKey = function (s) {
-      return s.function + "|" + p.stack(s).map(function (f) { return f.text; }).join(" <- ");
-    };
   }
-  // An interval's place: its chain of (name, file name, line) from the root.
-  function intervalKey(p, iv) {
-    var parts = [];
-    for (var x = iv; x; x = x.parent === null ? null : p.doc.intervals[p.byId[x.parent]])
-      parts.unshift(x.name + "@" + baseName(x.file) + ":" + x.line);
-    return parts.join(" / ");
-  }
+  // Which of B's intervals and SRC points is which of A's: the matching of
+  // mpiprof-compare (by name and place in the tree; by function and the
+  // functions of the frames, lines breaking ties: src/compare/match.c),
+  // computed by mpiprof-view and carried in data.matches.
   function matchProtocols() {
-    var keysB = {};
-    B.doc.intervals.forEach(function (iv) { keysB[intervalKey(B, iv)] = iv; });
-    matchB = A.doc.intervals.map(function (iv) { return keysB[intervalKey(A, iv)] || null; });
+    var m = data.matches[data.protocols.indexOf(B)];
+    matchB = A.doc.intervals.map(function (iv, i) {
+      return m.intervals[i] === null ? null : B.doc.intervals[m.intervals[i]];
+    });
+    matchSrc = m.src;
+  }
+  function matchedSrc(iv, s, at) { // at: s's index in iv.src, when known
+    var i = at === undefined ? iv.src.indexOf(s) : at;
+    var other = matchB[iv.index], k = matchSrc[iv.index] ? matchSrc[iv.index][i] : null;
+    return other && k !== null && k !== undefined ? other.src[k] : null;
+  }
+  // B's row of A's row s: matchedSrc, or with sub-intervals B's SRC number that A's matches
+  var idB = null;
+  function matchedRow(iv, s, at) {
+    if (!state.inclusive || !iv.src_inclusive) return matchedSrc(iv, s, at);
+    if (!idB) idB = {}, A.doc.intervals.forEach(function (x) {
+      if (matchB[x.index]) x.src.forEach(function (y, k) { var b = matchedSrc(x, y, k); if (b) idB[y.id] = b.id; });
+    });
+    var other = matchB[iv.index];
+    return other ? srcOf(other).filter(function (x) { return x.id === idB[s.id]; })[0] || null : null;
   }
 
   // --- Parameters
@@ -394,10 +406,8 @@
   // The SRC points the table lists: made in the interval, or with its sub-intervals'.
   function srcOf(iv) { return state.inclusive && iv.src_inclusive ? iv.src_inclusive : iv.src; }
   function srcRows(iv) {
-    var other = B ? matchB[iv.index] : null, bySrc = {};
-    if (other) srcOf(other).forEach(function (s) { bySrc[B.srcKey(s)] = s; });
-    return srcOf(iv).map(function (s) {
-      var stack = A.stack(s), b = other ? bySrc[A.srcKey(s)] || null : null;
+    return srcOf(iv).map(function (s, at) {
+      var stack = A.stack(s), b = B ? matchedRow(iv, s, at) : null;
       var row = { s: s, b: b, id: s.id, "function": s.function, site: stack.length ? stack[0].text : "?",
         calls: s.calls, bytes_sent: s.bytes_sent, bytes_recv: s.bytes_recv, time: s.time.sum,
         predicted_time: stat(s, "predicted_time"), real_sync: stat(s, "real_sync"),
@@ -563,8 +573,7 @@
     $("src-table").querySelectorAll("tbody tr").forEach(function (tr) {
       tr.setAttribute("aria-selected", String(+tr.dataset.src === id));
     });
-    var b = null, other = B ? matchB[iv.index] : null;
-    if (other) srcOf(other).forEach(function (x) { if (B.srcKey(x) === A.srcKey(s)) b = x; });
+    var b = B ? matchedRow(iv, s) : null;
     var stack = A.stack(s);
     var html = "<h2>SRC " + esc(s.id) + " <code>" + esc(s.function) + "</code> in interval " + esc(iv.id) +
       " \u201c" + esc(iv.name) + "\u201d</h2>";
@@ -575,6 +584,7 @@
     html += "<h3>Call stack (innermost first) and source</h3>" + stackHtml(A, stack, 4);
     var panel = $("src-detail");
     panel.innerHTML = html;
+    traceLinks.show(panel, s, iv);
     panel.hidden = false;
     if (focus) panel.focus();
     else panel.scrollIntoView({ block: "nearest" });
@@ -627,7 +637,7 @@
   function comparisonHtml(iv) {
     var o = matchB[iv.index];
     if (!o) return "<p>Interval \u201c" + esc(iv.name) + "\u201d is not in " + esc(B.label) +
-      " (intervals are matched by name and begin position, with their parents).</p>";
+      " (intervals are matched by name and place in the tree, as mpiprof-compare matches them).</p>";
     var a = iv.real.main, b = o.real.main, out = [];
     var pa = a.processors, pb = b.processors;
     if (isNum(a.execution_time) && isNum(b.execution_time) && b.execution_time > 0) {
@@ -636,7 +646,7 @@
         esc(A.label) + ": <strong>" + speedup.toFixed(4) + "</strong> (execution time " + sec(a.execution_time) +
         " \u2192 " + sec(b.execution_time) + ")</li>");
       if (isNum(pa) && isNum(pb) && pa !== pb)
-        out.push('<li data-key="relative_efficiency">Relative efficiency (speedup \u00d7 ' + esc(pa) + " / " + esc(pb) +
+        out.push('<li data-key="scaling_efficiency">Scaling efficiency (speedup \u00d7 ' + esc(pa) + " / " + esc(pb) +
           " processes): <strong>" + (speedup * pa / pb).toFixed(4) + "</strong></li>");
     }
     out.push('<li data-key="processors">Processors: ' + count(pa, "processes") + " \u2192 " + count(pb, "processes") + "</li>");
@@ -651,8 +661,11 @@
     out.push('<li data-key="grew" data-grew="' + (grew ? grew.k : "") + '">' + (grew ? "Lost time: <strong>" +
       esc(LABEL[grew.k]) + "</strong> grew most (" + signed(grew.d, "s") + ", summed over processes)" :
       "Lost time: no part of it grew") + "</li>");
-    var table = '<table class="lost-parts"><thead><tr><th>Part of Lost time</th><th class=num>' + esc(A.label) +
-      "</th><th class=num>" + esc(B.label) + "</th><th class=num>difference</th></tr></thead><tbody>" +
+    var dp = isNum(a.productive_time) && isNum(b.productive_time) ? b.productive_time - a.productive_time : null;
+    var table = '<table class="lost-parts"><thead><tr><th>Productive time and the parts of Lost time</th><th class=num>' +
+      esc(A.label) + "</th><th class=num>" + esc(B.label) + "</th><th class=num>difference</th></tr></thead><tbody>" +
+      '<tr data-key="productive_time"><td>' + esc(LABEL.productive_time) + "</td><td class=num>" + sec(a.productive_time) +
+      "</td><td class=num>" + sec(b.productive_time) + "</td><td class=num>" + signed(dp, "s") + "</td></tr>" +
       parts.map(function (p) {
         var cls = grew && p.k === grew.k ? ' class="grew"' : isNum(p.d) && p.d < 0 ? ' class="shrank"' : "";
         return "<tr" + cls + ' data-key="' + p.k + '"><td>' + esc(LABEL[p.k]) + "</td><td class=num>" + sec(a[p.k]) +
@@ -680,7 +693,9 @@
       " execution" + (iv.executions === 1 ? "" : "s") + (iv.parent === null ? "" : ", inside interval " + iv.parent);
     $("characteristics").innerHTML = characteristicsHtml(iv);
     $("bars").innerHTML = barsHtml(iv);
-    $("processes").innerHTML = processesHtml(A, iv);
+    $("processes").innerHTML = (B ? '<p class="which-run" data-run="' + esc(A.label) + '">The processes of ' +
+      esc(A.label) + " (" + esc(A.doc.parameters.processes) + " processes), the first protocol; those of " +
+      esc(B.label) + " are on its own page.</p>" : "") + processesHtml(A, iv);
     drawStrip(iv);
     if (B) $("comparison-body").innerHTML = comparisonHtml(iv);
     functionFilter(iv);
@@ -735,12 +750,17 @@
       return;
     }
     A = data.protocols[0];
-    B = data.protocols[1] || null;
+    // several: the first and the last side by side (a scaling study's smallest and largest P)
+    B = data.protocols.length > 1 ? data.protocols[data.protocols.length - 1] : null;
     prepare(A);
     if (B) { prepare(B); matchProtocols(); }
     var q = A.doc.parameters;
-    document.title = (B ? A.label + " vs " + B.label : A.label) + " \u2014 mpiprof";
-    $("title").textContent = B ? "mpiprof: " + A.label + " and " + B.label : "mpiprof: " + A.label;
+    // the title names the program, each run's P and date (its run facts)
+    var runs = data.protocols.map(function (p) {
+      return "P = " + p.doc.parameters.processes + " (" + p.doc.parameters.started + ")";
+    }).join(", ");
+    document.title = q.program + ": " + runs + " \u2014 mpiprof";
+    $("title").textContent = "mpiprof: " + q.program + ": " + runs;
     $("subtitle").textContent = q.program + " \u2014 " + q.processes + " processes on " + q.nodes +
       (q.nodes === 1 ? " node" : " nodes") + ", " + q.started + (B ? "; " + B.doc.parameters.program + " \u2014 " +
       B.doc.parameters.processes + " processes, " + B.doc.parameters.started : "") + ". Written by " + data.generator + ".";
@@ -749,7 +769,14 @@
       : parametersHtml(A);
     findings = mpiprofFindings({ protocols: B ? [A, B] : [A], esc: esc, count: count, stackHtml: stackHtml });
     showDigest();
+    traceLinks = mpiprofTrace({ A: A, esc: esc, count: count, sec: sec });
     $("comparison").hidden = !B;
+    if (B && data.protocols.length > 2)
+      $("comparison-title").textContent = "Differences: " + A.label + " (first) and " + B.label + " (last)";
+    var scaling = data.scaling ? mpiprofScaling({ data: data, esc: esc, sec: sec, ratio: ratio, NA: NA,
+      label: function (k) { return LABEL[k]; } }) : null;
+    $("scaling").hidden = !(scaling && scaling.shown);
+    if (scaling && scaling.shown) $("scaling-body").innerHTML = scaling.html();
     buildTree();
     bindSrcTable();
     bindDetails();
