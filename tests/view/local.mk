@@ -12,6 +12,8 @@ VIEW_TESTS = tests/view/test_view_refuse.sh tests/view/test_view_page.sh tests/v
 	tests/view/test_view_scaling.sh
 # test_view_trace.sh: the trace links of an SRC point (mpiprof-view --trace)
 VIEW_TESTS += tests/view/test_view_trace.sh
+VIEW_TESTS += tests/view/test_view_digest.sh
+EXTRA_DIST += tests/view/check_view_digest.py
 TESTS += $(VIEW_TESTS)
 EXTRA_DIST += $(VIEW_TESTS) tests/view/local.mk tests/view/.shellcheckrc tests/view/common_view.sh tests/view/view_known.c \
 	tests/view/check_view.py tests/view/check_refuse.py tests/view/view_browser.py tests/view/inject_findings.py \
