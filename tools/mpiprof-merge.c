@@ -40,24 +40,38 @@ static int ends_with(const char *s, const char *suffix)
     return n >= k && !strcmp(s + n - k, suffix);
 }
 
-/* The lines of a text protocol's process data section (allocated). */
+/* The lines of a text protocol's process data section (allocated), the
+ * lines broken to keep within the width joined again. */
 static char **process_lines(const char *path, int *n)
 {
     FILE *f = fopen(path, "r");
     char **lines = NULL, *line = NULL;
     size_t cap = 0;
-    int in_section = 0, count = 0, room = 0;
+    int in_section = 0, in_header = 0, count = 0, room = 0;
     *n = 0;
     if (!f)
         return NULL;
     while (getline(&line, &cap, f) > 0) {
         line[strcspn(line, "\n")] = '\0';
-        if (!in_section) {
-            in_section = !strncmp(line, "--- Process data", 16);
+        size_t length = strlen(line);
+        if (!in_section || in_header) { /* up to the end of the section's title, broken or not */
+            in_header = (in_header || !strncmp(line, "--- Process data", 16)) && length && line[length - 1] == '\\';
+            in_section = in_section || !strncmp(line, "--- Process data", 16);
             continue;
         }
         if (!*line)
             continue;
+        size_t last = count ? strlen(lines[count - 1]) : 0;
+        if (last && lines[count - 1][last - 1] == '\\' && !strncmp(line, "      ", 6)) {
+            /* a line the protocol broke at 160 characters (mpiprof-protocol(5)) */
+            char *joined = malloc(last + strlen(line));
+            if (!joined)
+                break;
+            snprintf(joined, last + strlen(line), "%.*s%s", (int)(last - 1), lines[count - 1], line + 6);
+            free(lines[count - 1]);
+            lines[count - 1] = joined;
+            continue;
+        }
         if (count == room) {
             room = room ? 2 * room : 64;
             char **grown = realloc(lines, (size_t)room * sizeof *lines);

@@ -636,6 +636,8 @@ static void interval_member(walk_t *w, const char *key, json_t *a, json_t *b, vo
         compare_characteristics(w, ic->where, key, a, b);
     } else if (!strcmp(key, "src")) {
         compare_srcs(w, ic->where, ic->index, a, b);
+    } else if (!strcmp(key, "src_inclusive")) {
+        return; /* sums of the intervals' src, compared there */
     } else {
         generic_t g = {ic->where, NULL, key, MPP_DIFF_STRUCTURE, MPP_DIFF_NUMBER, 1};
         compare_generic(w, &g, a, b);

@@ -361,12 +361,37 @@ static json_t *src_points(const mpp_report_t *r, int interval)
     return list;
 }
 
+/* The SRC points of interval i and of every interval below it, summed. */
+static json_t *inclusive_src_points(const mpp_report_t *r, int i)
+{
+    mpp_src_table_t t;
+    if (mpp_src_table(r->reduced, i, &t) != 0)
+        return json_null();
+    json_t *list = mpp_src_totals_json(r, &t, r->results[i].main[MPP_M_LOST]);
+    mpp_src_table_free(&t);
+    return list;
+}
+
+/* The digest, and the whole run's SRC table it takes its top from. */
+static void digest_members(json_t *doc, const mpp_report_t *r)
+{
+    mpp_digest_t *made;
+    const mpp_digest_t *d = mpp_report_digest(r, &made);
+    json_object_set_new(doc, "digest", mpp_digest_json(r));
+    json_object_set_new(doc, "whole_run",
+                        d ? json_pack("{s:o}", "src", mpp_src_totals_json(r, &d->whole, d->lost)) : json_null());
+    if (made)
+        mpp_digest_free(made);
+    free(made);
+}
+
 json_t *mpp_protocol_json(const mpp_report_t *r)
 {
     const mpp_reduced_t *rd = r->reduced;
     json_t *doc = json_object();
     json_object_set_new(doc, "format", json_string("mpiprof-protocol"));
     json_object_set_new(doc, "version", json_integer(1));
+    digest_members(doc, r);
     json_object_set_new(doc, "correctness", mpp_correctness_json(r));
     json_object_set_new(doc, "parameters", parameters(r));
     json_t *intervals = json_array();
@@ -388,6 +413,7 @@ json_t *mpp_protocol_json(const mpp_report_t *r)
         json_object_set_new(o, "hardware_counters", interval_counters(r, in));
         json_object_set_new(o, "io", mpp_interval_io_json(r, i));
         json_object_set_new(o, "src", src_points(r, i));
+        json_object_set_new(o, "src_inclusive", inclusive_src_points(r, i));
         json_array_append_new(intervals, o);
     }
     json_object_set_new(doc, "intervals", intervals);

@@ -296,10 +296,10 @@ static int same_frame(const mpp_frame_t *a, const mpp_frame_t *b)
  * points of its function share that frame (one line reached from different
  * callers), the first frame where its stack differs from all of theirs
  * ("a <- b", or "a <- ... <- d" past frames they share too). */
-static void write_site(FILE *out, const mpp_reduced_t *rd, const mpp_reduced_src_t *s)
+void mpp_report_site(const mpp_reduced_t *rd, const mpp_reduced_src_t *s, char *out, size_t size)
 {
     if (!s->nframes) {
-        fputs("?", out);
+        snprintf(out, size, "?");
         return;
     }
     int shown = 1; /* frames needed to tell s apart */
@@ -315,58 +315,6 @@ static void write_site(FILE *out, const mpp_reduced_t *rd, const mpp_reduced_src
     }
     if (shown > s->nframes) /* its whole stack is the start of another's */
         shown = s->nframes;
-    fputs(s->frames[0].text, out);
-    if (shown > 2)
-        fputs(" <- ...", out);
-    if (shown > 1)
-        fprintf(out, " <- %s", s->frames[shown - 1].text);
-}
-
-void mpp_write_headline(FILE *out, const mpp_report_t *r)
-{
-    const mpp_interval_result_t *whole = &r->results[0];
-    const double *m = whole->main;
-    static const struct {
-        mpp_main_t id;
-        const char *name;
-    } causes[] = {
-        {MPP_M_COMM, "communication"}, {MPP_M_IDLE, "idle time"}, {MPP_M_INSUFFICIENT, "insufficient parallelism"}};
-    int largest = 0;
-    for (int i = 1; i < 3; i++)
-        if (m[causes[i].id] > m[causes[largest].id])
-            largest = i;
-    fprintf(out, "  Parallelization efficiency %.4f, execution time %.6f s on %.0f processes\n", m[MPP_M_KEFF],
-            m[MPP_M_EXEC], m[MPP_M_PROCESSORS]);
-    fprintf(out, "  Lost time %.6f s (%.1f%% of total), largest cause: %s %.6f s\n", m[MPP_M_LOST],
-            m[MPP_M_TOTAL] > 0 ? 100 * m[MPP_M_LOST] / m[MPP_M_TOTAL] : 0.0, causes[largest].name,
-            m[causes[largest].id]);
-    if (!isnan(m[MPP_M_IMBALANCE]))
-        fprintf(out, "  Load imbalance (potential loss) %.6f s\n", m[MPP_M_IMBALANCE]);
-    /* Top SRC points of the whole run: an SRC point's cells in every interval. */
-    const mpp_reduced_t *rd = r->reduced;
-    double *time = calloc((size_t)rd->nsrcs + 1, sizeof *time);
-    uint64_t *calls = calloc((size_t)rd->nsrcs + 1, sizeof *calls);
-    if (!time || !calls) {
-        free(time), free(calls);
-        return;
-    }
-    for (int c = 0; c < rd->ncells; c++) {
-        time[rd->cells[c].src] += rd->cells[c].time.sum;
-        calls[rd->cells[c].src] += rd->cells[c].calls;
-    }
-    for (int rank = 1; rank <= 3; rank++) {
-        int best = -1;
-        for (int s = 0; s < rd->nsrcs; s++)
-            if (time[s] >= 0 && (best < 0 || time[s] > time[best]))
-                best = s;
-        if (best < 0 || calls[best] == 0)
-            break;
-        const mpp_reduced_src_t *s = &rd->srcs[best];
-        fprintf(out, "  #%d SRC %d %s at ", rank, s->id, s->function);
-        write_site(out, rd, s);
-        fprintf(out, ": %.6f s in %llu calls\n", time[best], (unsigned long long)calls[best]);
-        time[best] = -1;
-    }
-    free(time);
-    free(calls);
+    snprintf(out, size, "%s%s%s%s", s->frames[0].text, shown > 2 ? " <- ..." : "", shown > 1 ? " <- " : "",
+             shown > 1 ? s->frames[shown - 1].text : "");
 }

@@ -155,9 +155,15 @@ int mpp_report_write(mpp_reduced_t *rd, const mpp_report_input_t *in, const char
                            .nwarnings = w.nwarnings,
                            .machine = &w.machine,
                            .partial = in->partial};
+    /* the digest once, for every writer (NULL: each makes its own, or says n/a) */
+    mpp_digest_t digest;
+    int have_digest = mpp_digest(rd, &w.results[0], w.nwarnings, &digest) == 0;
+    report.digest = have_digest ? &digest : NULL;
     int rc = path && w.warnings ? mpp_write_protocol(&report, path, format) : -1;
     if (rc == 0 && in->written)
         in->written(in->written_ctx, &report);
+    if (have_digest)
+        mpp_digest_free(&digest);
     parts_free(rd, &w);
     return rc;
 }

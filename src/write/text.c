@@ -10,6 +10,7 @@
 #include "write/matrix_out.h"
 #include "write/numfmt.h"
 #include "write/process_data.h"
+#include "write/text_wrap.h"
 #include "write/writer.h"
 
 #define COLUMNS_PER_BLOCK 8
@@ -138,11 +139,11 @@ static void write_parameters(FILE *out, const mpp_report_t *r)
     P("Collection mode", "%s%s", run->mode[0] ? run->mode : "dynamic", run->partial ? ", partial" : "");
     if (r->partial)
         mpp_write_partial_text(out, r);
-    fprintf(out, "%-22s: ", "Configuration");
+    /* one variable a line: the protocol's lines stay within 160 characters */
+    fprintf(out, "%-22s: %d variables, one a line\n", "Configuration", MPP_NVARS);
     for (int i = 0; i < MPP_NVARS; i++)
-        fprintf(out, "%sMPIPROF_%s=%s%s", i ? ", " : "", mpp_vars[i].name, r->config->text[i],
+        fprintf(out, "   MPIPROF_%s=%s%s\n", mpp_vars[i].name, r->config->text[i],
                 r->config->is_default[i] ? " (default)" : "");
-    fputc('\n', out);
     write_context(out, r);
     P("Clock", "%s", run->clock);
     P("Wait states", "%s", run->waitstates);
@@ -532,10 +533,12 @@ static void write_counters(FILE *out, const mpp_report_t *r, const mpp_reduced_i
     free(names);
 }
 
-void mpp_write_text(FILE *out, const mpp_report_t *r)
+static void write_text(FILE *out, const mpp_report_t *r)
 {
     const mpp_reduced_t *rd = r->reduced;
     fprintf(out, "mpiprof protocol\n\n");
+    mpp_write_digest_text(out, r);
+    fputc('\n', out);
     mpp_write_correctness_text(out, r);
     fputc('\n', out);
     write_parameters(out, r);
@@ -566,8 +569,21 @@ void mpp_write_text(FILE *out, const mpp_report_t *r)
         write_counters(out, r, in);
         mpp_write_io_text(out, r, i);
         write_src_points(out, r, i);
+        if (i == 0)
+            mpp_write_whole_run_text(out, r);
     }
     mpp_write_matrix_text(out, r);
     if (r->partial && r->partial->process)
         mpp_write_process_data_text(out, r->partial->process, r->model);
+}
+
+void mpp_write_text(FILE *out, const mpp_report_t *r)
+{
+    /* every line within MPP_TEXT_WIDTH; unwrapped when no stream can be made */
+    FILE *wrapped = mpp_wrap_open(out, MPP_TEXT_WIDTH);
+    if (wrapped)
+        setvbuf(wrapped, NULL, _IOFBF, 1 << 16);
+    write_text(wrapped ? wrapped : out, r);
+    if (wrapped)
+        fclose(wrapped);
 }

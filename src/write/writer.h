@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "analyze/characteristics.h"
+#include "analyze/digest.h"
 #include "analyze/model.h"
 #include "context/config.h"
 #include "context/runinfo.h"
@@ -24,6 +25,7 @@ typedef struct {
     int nwarnings;
     const mpp_machine_summary_t *machine; /* Machine and Placement (NULL: not collected) */
     const mpp_partial_t *partial;         /* a partial protocol (partial.h); NULL: a complete one */
+    const mpp_digest_t *digest;           /* computed once by mpp_report_write; NULL: each writer makes its own */
 } mpp_report_t;
 
 /* Text shared by both writers, so that they say the same. */
@@ -76,7 +78,23 @@ int mpp_write_protocol(const mpp_report_t *report, const char *path, int format)
 /* Indexes of the cells of an interval by descending summed time (malloc'd). */
 int *mpp_interval_cells_by_time(const mpp_report_t *report, int interval, int *n);
 
-/* Headline numbers for the demo and rank 0's stderr line. */
+/* Headline numbers for the demo and rank 0's stderr line: the digest
+ * (digest_out.c). */
 void mpp_write_headline(FILE *out, const mpp_report_t *report);
+
+/* The digest (analyze/digest.h) in the text protocol, right after its
+ * title; in the JSON ("digest", "whole_run"); an SRC table summed over
+ * intervals in the JSON; the whole run's table in the text (after
+ * interval 0's SRC points). */
+void mpp_write_digest_text(FILE *out, const mpp_report_t *report);
+struct json_t *mpp_digest_json(const mpp_report_t *report);
+struct json_t *mpp_src_totals_json(const mpp_report_t *report, const mpp_src_table_t *table, double lost);
+void mpp_write_whole_run_text(FILE *out, const mpp_report_t *report);
+/* The report's digest, or one made now (*made: free it with
+ * mpp_digest_free and free()); NULL when memory ran out. */
+const mpp_digest_t *mpp_report_digest(const mpp_report_t *report, mpp_digest_t **made);
+/* Where SRC point s is, in one line: its first frame, and the frame that
+ * tells it from the other SRC points of its function at that line. */
+void mpp_report_site(const mpp_reduced_t *rd, const mpp_reduced_src_t *s, char *out, size_t size);
 
 #endif

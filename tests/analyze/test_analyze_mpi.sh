@@ -55,7 +55,7 @@ for case in trace:trace.prof.otf2 late_sender:late_sender ring:ring; do
     [ "$name" != trace ] || counts=2 # (mpiexec takes seconds here: -n 3 on the small ones)
     for n in $counts; do
         analyzed "$archive" "$name.$n" "$n"
-        grep -q "^Trace .*by $n processes" "$name.$n.prof" ||
+        unwrapped "$name.$n.prof" | grep -q "^Trace .*by $n processes" ||
             fail "$name by $n processes: the Trace parameter does not say so: $(grep '^Trace' "$name.$n.prof")"
         "$compare" --rtol 1e-9 --atol 0 --brief --ignore trace "$name.alone.prof.json" "$name.$n.prof.json" \
             >"$name.$n.compare" 2>&1 ||

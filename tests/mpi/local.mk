@@ -74,10 +74,13 @@ MPI_TESTS += \
 	tests/mpi/characteristics/test_load_imbalance.sh \
 	tests/mpi/characteristics/test_idle.sh \
 	tests/mpi/characteristics/test_io_split.sh \
+	tests/mpi/characteristics/test_io_digest.sh \
 	tests/mpi/characteristics/test_io_bytes.sh
 EXTRA_DIST += \
 	tests/mpi/characteristics/check_idle.py \
 	tests/mpi/characteristics/check_io_split.py \
+	tests/mpi/characteristics/check_io_digest.py \
+	tests/mpi/characteristics/io_digest.c \
 	tests/mpi/characteristics/check_io_bytes.py \
 	tests/mpi/characteristics/io_bytes.c \
 	tests/mpi/characteristics/check_load_imbalance.py \
@@ -185,9 +188,11 @@ MPI_TESTS += \
 	tests/mpi/intervals/test_intervals_pcontrol.sh \
 	tests/mpi/intervals/test_intervals_rank1.sh \
 	tests/mpi/intervals/test_intervals_seq.sh \
-	tests/mpi/intervals/test_intervals_stub.sh
+	tests/mpi/intervals/test_intervals_stub.sh \
+	tests/mpi/intervals/test_intervals_digest.sh
 EXTRA_DIST += \
 	tests/mpi/intervals/check_intervals.py \
+	tests/mpi/intervals/check_intervals_digest.py \
 	tests/mpi/intervals/check_intervals_fortran.py \
 	tests/mpi/intervals/check_intervals_misuse.py \
 	tests/mpi/intervals/check_intervals_pcontrol.py \

@@ -45,6 +45,8 @@ int main(void)
     srunner_add_suite(sr, functions_suite());
     srunner_add_suite(sr, between_suite());
     srunner_add_suite(sr, srckey_suite());
+    srunner_add_suite(sr, digest_suite());
+    srunner_add_suite(sr, text_wrap_suite());
     srunner_add_suite(sr, matrix_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

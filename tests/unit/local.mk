@@ -16,7 +16,7 @@ tests_unit_check_units_SOURCES = tests/unit/check_units.c tests/unit/suites.h \
 	tests/unit/test_model.c tests/unit/test_waitstates.c tests/unit/test_p2p_pairing.c tests/unit/test_hang_dump.c \
 	tests/unit/test_reduce.c tests/unit/test_partial.c tests/unit/test_callsite.c tests/unit/test_headline.c \
 	tests/unit/test_cover.c tests/unit/test_commids.c tests/unit/test_treereduce.c tests/unit/test_view.c tests/unit/test_compare.c tests/unit/test_scaling.c tests/unit/test_clock.c tests/unit/test_numfmt.c tests/unit/test_signature.c tests/unit/test_findings.c tests/unit/test_tally.c tests/unit/test_layout.c tests/unit/test_pending.c tests/unit/test_rma_conflicts.c tests/unit/test_functions.c tests/unit/failing_alloc.c \
-	tests/unit/test_between.c tests/unit/test_config_unknown.c
+	tests/unit/test_between.c tests/unit/test_config_unknown.c tests/unit/test_digest.c tests/unit/test_text_wrap.c
 tests_unit_check_units_SOURCES += tests/unit/test_srckey.c
 tests_unit_check_units_SOURCES += tests/unit/test_matrix.c
 tests_unit_check_units_CPPFLAGS = $(AM_CPPFLAGS) $(CHECK_CFLAGS) $(JANSSON_CFLAGS) -DMPP_TEST_SRCDIR='"$(abs_top_srcdir)"'

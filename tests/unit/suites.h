@@ -49,6 +49,8 @@ Suite *rma_conflicts_suite(void);
 Suite *functions_suite(void);
 Suite *between_suite(void);
 Suite *scaling_suite(void);
+Suite *digest_suite(void);
+Suite *text_wrap_suite(void);
 Suite *matrix_suite(void);
 
 /* failing_alloc.c: the n-th allocation of the test program from now on

@@ -179,6 +179,23 @@ const char *write_text(void)
     mpp_write_text(f, &report);
     ck_assert_int_eq(fclose(f), 0);
     ck_assert_uint_eq(strlen(out_text), len); /* no NUL inside */
+    /* every line within 160 characters; then the lines broken for it
+     * ("\\", a newline, six blanks) joined again, as readers do */
+    for (const char *line = out_text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        ck_assert_msg(n <= 160, "a line of %zu characters: %.*s", n, (int)n, line);
+        line += n + (end != NULL);
+    }
+    char *to = out_text;
+    for (const char *from = out_text; *from;) {
+        if (!strncmp(from, "\\\n      ", 8)) {
+            from += 8;
+        } else {
+            *to++ = *from++;
+        }
+    }
+    *to = '\0';
     return out_text;
 }
 

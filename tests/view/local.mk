@@ -12,7 +12,8 @@ VIEW_TESTS = tests/view/test_view_refuse.sh tests/view/test_view_page.sh tests/v
 	tests/view/test_view_scaling.sh
 # test_view_trace.sh: the trace links of an SRC point (mpiprof-view --trace)
 VIEW_TESTS += tests/view/test_view_trace.sh
-VIEW_TESTS = tests/view/test_view_refuse.sh tests/view/test_view_page.sh tests/view/test_view_findings.sh
+VIEW_TESTS += tests/view/test_view_digest.sh
+EXTRA_DIST += tests/view/check_view_digest.py
 VIEW_TESTS += tests/view/test_view_matrix.sh
 EXTRA_DIST += tests/view/check_matrix_view.py tests/view/check_io_view.py tests/view/make_big_matrix.py
 TESTS += $(VIEW_TESTS)

@@ -46,7 +46,9 @@
   // The parts Lost time is the sum of: what a comparison says grew.
   var LOST_PARTS = ["insufficient_parallelism", "sendrecv", "collective", "system", "idle_time"];
 
-  var data, A, B, findings, state = { interval: 0, src: null, sort: "time", descending: true, fn: "" };
+  var data, A, B, findings, digest;
+  // inclusive: the SRC table lists the calls of the interval's sub-intervals too (view_digest.js)
+  var state = { interval: 0, src: null, sort: "time", descending: true, fn: "", inclusive: false };
   var matchB = null, matchSrc = null; // A's interval index -> B's interval; -> B's SRC index by A's
   var traceLinks = null; // view_trace.js: the selected SRC point's calls in a trace
 
@@ -103,6 +105,16 @@
     var i = at === undefined ? iv.src.indexOf(s) : at;
     var other = matchB[iv.index], k = matchSrc[iv.index] ? matchSrc[iv.index][i] : null;
     return other && k !== null && k !== undefined ? other.src[k] : null;
+  }
+  // B's row of A's row s: matchedSrc, or with sub-intervals B's SRC number that A's matches
+  var idB = null;
+  function matchedRow(iv, s, at) {
+    if (!state.inclusive || !iv.src_inclusive) return matchedSrc(iv, s, at);
+    if (!idB) idB = {}, A.doc.intervals.forEach(function (x) {
+      if (matchB[x.index]) x.src.forEach(function (y, k) { var b = matchedSrc(x, y, k); if (b) idB[y.id] = b.id; });
+    });
+    var other = matchB[iv.index];
+    return other ? srcOf(other).filter(function (x) { return x.id === idB[s.id]; })[0] || null : null;
   }
 
   // --- Parameters
@@ -392,9 +404,11 @@
     ["potential_sync", "Potential sync (s)", "num"], ["time_variation", "Time variation (s)", "num"]
   ];
   function stat(s, k) { return s[k] ? s[k].sum : null; }
+  // The SRC points the table lists: made in the interval, or with its sub-intervals'.
+  function srcOf(iv) { return state.inclusive && iv.src_inclusive ? iv.src_inclusive : iv.src; }
   function srcRows(iv) {
-    return iv.src.map(function (s, at) {
-      var stack = A.stack(s), b = B ? matchedSrc(iv, s, at) : null;
+    return srcOf(iv).map(function (s, at) {
+      var stack = A.stack(s), b = B ? matchedRow(iv, s, at) : null;
       var row = { s: s, b: b, id: s.id, "function": s.function, site: stack.length ? stack[0].text : "?",
         calls: s.calls, bytes_sent: s.bytes_sent, bytes_recv: s.bytes_recv, time: s.time.sum,
         bytes_read: s.bytes_read, bytes_written: s.bytes_written, // MPI-IO (absent before they existed: n/a)
@@ -417,7 +431,7 @@
       return '<td class="site" title="' + esc(frames) + '"><code>' + esc(x) + "</code></td>";
     }
     var text = k === "calls" || k === "calls_b" ? count(x, "") : k.indexOf("bytes") === 0 ? bytes(x) :
-      k === "time_diff" ? signed(x, "s") : sec(x);
+      k === "time_diff" ? signed(x, "s") : isNum(x) ? x.toFixed(6) : NA; // seconds: the unit is in the header
     return '<td class="num" data-key="' + k + '" data-value="' + (isNum(x) ? x : "") + '">' + text + "</td>";
   }
   function renderSrcTable() {
@@ -448,10 +462,10 @@
   }
   function functionFilter(iv) {
     var counts = {};
-    iv.src.forEach(function (s) { counts[s.function] = (counts[s.function] || 0) + 1; });
+    srcOf(iv).forEach(function (s) { counts[s.function] = (counts[s.function] || 0) + 1; });
     var names = Object.keys(counts).sort();
     if (names.indexOf(state.fn) < 0) state.fn = "";
-    $("function-filter").innerHTML = '<option value="">all (' + iv.src.length + ")</option>" +
+    $("function-filter").innerHTML = '<option value="">all (' + srcOf(iv).length + ")</option>" +
       names.map(function (n) {
         return '<option value="' + esc(n) + '"' + (n === state.fn ? " selected" : "") + ">" + esc(n) + " (" +
           counts[n] + ")</option>";
@@ -518,9 +532,10 @@
     var rows = [["time", "Time"], ["predicted_time", "Predicted time"], ["real_sync", "Real sync"],
       ["potential_sync", "Potential sync"], ["time_variation", "Time variation"]].map(function (r) {
       var x = s[r[0]];
+      function rank(k) { return isNum(x[k]) ? " (rank " + esc(x[k]) + ")" : ""; }
       return "<tr><td>" + esc(r[1]) + "</td>" + (x ? "<td class=num>" + sec(x.sum) + "</td><td class=num>" +
-        sec(x.min) + " (rank " + esc(x.min_rank) + ")</td><td class=num>" + sec(x.max) + " (rank " +
-        esc(x.max_rank) + ")</td><td class=num>" + sec(x.mean) + "</td>" : "<td colspan=4>" + NA + "</td>") + "</tr>";
+        sec(x.min) + rank("min_rank") + "</td><td class=num>" + sec(x.max) + rank("max_rank") +
+        "</td><td class=num>" + sec(x.mean) + "</td>" : "<td colspan=4>" + NA + "</td>") + "</tr>";
     });
     var by = s.by_process, per = "";
     if (by.ranks.length && by.ranks.length <= 64) {
@@ -559,17 +574,18 @@
   function selectSrc(id, focus) {
     state.src = id;
     var iv = A.doc.intervals[state.interval];
-    var s = iv.src.filter(function (x) { return x.id === id; })[0];
+    var s = srcOf(iv).filter(function (x) { return x.id === id; })[0];
     if (!s) return;
     $("src-table").querySelectorAll("tbody tr").forEach(function (tr) {
       tr.setAttribute("aria-selected", String(+tr.dataset.src === id));
     });
-    var b = B ? matchedSrc(iv, s) : null;
+    var b = B ? matchedRow(iv, s) : null;
     var stack = A.stack(s);
     var html = "<h2>SRC " + esc(s.id) + " <code>" + esc(s.function) + "</code> in interval " + esc(iv.id) +
       " \u201c" + esc(iv.name) + "\u201d</h2>";
     html += B ? '<div class="side-by-side"><div>' + srcStatsHtml(A, s, A.label) + "</div><div>" +
-      srcStatsHtml(B, b, B.label) + "</div></div>" : srcStatsHtml(A, s, "This interval");
+      srcStatsHtml(B, b, B.label) + "</div></div>" :
+      srcStatsHtml(A, s, state.inclusive ? "This interval with its sub-intervals" : "This interval");
     html += findings.atSrc(id);
     html += "<h3>Call stack (innermost first) and source</h3>" + stackHtml(A, stack, 4);
     var panel = $("src-detail");
@@ -695,6 +711,32 @@
     if (focusPanel) $("interval-panel").focus();
   }
 
+  // --- the digest (view_digest.js) and the SRC table's inclusive toggle
+  function setInclusive(on) {
+    state.inclusive = on;
+    document.querySelectorAll('input[name="src-mode"]').forEach(function (r) {
+      r.checked = (r.value === "inclusive") === on;
+    });
+  }
+  function showDigest() {
+    digest = mpiprofDigest({ esc: esc, gotoSrc: function (id) {
+      setInclusive(true);
+      selectInterval(0, false);
+      selectSrc(id, true);
+    } });
+    $("digest-body").innerHTML = B ? '<div class="side-by-side"><div><h3>' + esc(A.label) + "</h3>" +
+      digest.html(A) + "</div><div><h3>" + esc(B.label) + "</h3>" + digest.html(B) + "</div></div>" : digest.html(A);
+    digest.bind($("digest-body"));
+    $("src-mode").innerHTML = digest.modeHtml(!!A.doc.intervals[0].src_inclusive);
+    $("src-mode").addEventListener("change", function (e) {
+      setInclusive(e.target.value === "inclusive");
+      state.src = null;
+      functionFilter(A.doc.intervals[state.interval]);
+      renderSrcTable();
+      $("src-detail").hidden = true;
+    });
+  }
+
   function fail(message) {
     var s = $("status");
     s.textContent = "This page cannot be shown: " + message;
@@ -733,6 +775,7 @@
       parametersHtml(A) + "</div><div><h3>" + esc(B.label) + "</h3>" + parametersHtml(B) + "</div></div>"
       : parametersHtml(A);
     findings = mpiprofFindings({ protocols: B ? [A, B] : [A], esc: esc, count: count, stackHtml: stackHtml });
+    showDigest();
     traceLinks = mpiprofTrace({ A: A, esc: esc, count: count, sec: sec });
     $("comparison").hidden = !B;
     if (B && data.protocols.length > 2)

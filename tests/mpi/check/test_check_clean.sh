@@ -16,7 +16,7 @@ cd "$tmp"
 "$MPICC_PROF" -g -o clean "$srcdir/clean.c" || fail "compiling clean.c with mpicc-prof"
 for level in basic full full,checksum; do
     run_scenario clean "$srcdir/clean.c" clean "$level"
-    grep -q "^Checks *: .*(MPIPROF_CHECK=$level)" clean.prof || fail "the Checks line does not name $level"
+    unwrapped clean.prof | grep -q "^Checks *: .*(MPIPROF_CHECK=$level)" || fail "the Checks line does not name $level"
     grep -q "^Findings *: 0 errors, 0 warnings$" clean.prof || fail "MPIPROF_CHECK=$level: $(sed -n '3,12p' clean.prof)"
 done
 check_text_protocol clean.prof
@@ -27,7 +27,7 @@ jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
 PY
 
 mpirun_2 off.out off.err env MPIPROF_CHECK=off MPIPROF_OUTPUT="$tmp/off.prof" MPIPROF_FORMAT=both ./clean
-grep -q "^Checks *: none (MPIPROF_CHECK=off)" off.prof || fail "off: $(sed -n '3,6p' off.prof)"
+unwrapped off.prof | grep -q "^Checks *: none (MPIPROF_CHECK=off)" || fail "off: $(sed -n '3,6p' off.prof)"
 grep -q "^Findings *: n/a (no correctness check ran" off.prof || fail "off: $(sed -n '3,6p' off.prof)"
 ! grep -q "correctness findings\|Correctness section" off.err || fail "off: a summary line on stderr: $(cat off.err)"
 

@@ -20,7 +20,7 @@ for scenario in leak-comm leak-types leak-others leak-many freed-at-finalize; do
     run_scenario local "$srcdir/local.c" "$scenario" basic
 done
 MPIPROF_WAITSTATES=off run_scenario local "$srcdir/local.c" leak-comm basic
-grep -q "resource-leak not checked: the program set attributes on MPI_COMM_SELF" freed-at-finalize.prof \
+unwrapped freed-at-finalize.prof | grep -q "resource-leak not checked: the program set attributes on MPI_COMM_SELF" \
     || fail "no warning that resource-leak was not checked: $(grep -A3 '^Warnings' freed-at-finalize.prof)"
 
 # memory: the peak of a process with the check, against without (the most

@@ -76,7 +76,7 @@ fi
 
 run pinned 0 pinned
 for p in pinned.prof pinned.an.prof; do
-    grep -q 'Clock alignment: the offsets measured at MPI_Finalize are uncertain by up to' "$p" \
+    unwrapped "$p" | grep -q 'Clock alignment: the offsets measured at MPI_Finalize are uncertain by up to' \
         || fail "$p: no warning names the uncertain alignment at MPI_Finalize: $(grep -A8 '^Warnings' "$p")"
 done
 # shellcheck disable=SC2086  # a list of words

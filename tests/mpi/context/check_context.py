@@ -441,8 +441,12 @@ def cmd_same_structure(a_path, b_path):
             "Warnings", "Working directory")
 
     def shape(path):
-        out, label, src = [], None, None
+        out, label, src, digest = [], None, None, False
         for ln in pc.read_lines(path) + ["==== end"]:
+            # the digest orders its parts and SRC points by time, which differs between runs
+            digest = ln == "Digest" or (digest and ln != "")
+            if digest:
+                continue
             m = re.match(r"^(\S[^:]*?)\s*: ", ln)
             if m and not ln.startswith(" "):
                 label = m.group(1)
@@ -454,7 +458,9 @@ def cmd_same_structure(a_path, b_path):
             # which of the model's two measurements was the better differs between runs
             ln = re.sub(r"at MPI_(Init|Finalize) \(MPI_(Init|Finalize): ", "at MPI_x (MPI_y: ", ln)
             # SRC points come by time: compare them as a set of blocks
-            if ln == "--- SRC points ---":
+            if ln == "--- SRC points ---" or ln.startswith("--- SRC points of the whole run"):
+                if src is not None:  # interval 0's own, before the whole run's
+                    out.extend(x for block in sorted(src) for x in block)
                 out.append(ln)
                 src = []
                 continue
@@ -462,9 +468,9 @@ def cmd_same_structure(a_path, b_path):
                 out.extend(x for block in sorted(src) for x in block)
                 src = None
             if src is not None:
-                if ln.startswith("SRC ") or not src:
+                if ln.lstrip().startswith("SRC ") or not src:
                     src.append([])
-                src[-1].append(re.sub(r"^SRC N", "SRC", ln))
+                src[-1].append(re.sub(r"^(\s*)SRC N", r"\1SRC", ln))
                 continue
             out.append(ln)
         return out

@@ -241,7 +241,8 @@ def text_configuration(path):
     params = pc.text_parameters(pc.read_lines(path))
     if "Configuration" not in params:
         pc.fail("%s: no Configuration line" % path)
-    return params["Configuration"][0].strip()
+    # one variable a line, under the Configuration line
+    return ", ".join([params["Configuration"][0].strip()] + params["Configuration"][1])
 
 
 def names_var(text, name):

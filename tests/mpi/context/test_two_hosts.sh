@@ -36,14 +36,14 @@ if ! "$MPIEXEC" -n 1 env MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIP
 fi
 grep -q '^context: 2 processes' out || fail "the program's output is wrong: $(cat out err)"
 check_text_protocol prot.txt
-grep -q '^   inter-node: lat_inter=[0-9.]*[mu]s bw_inter=[0-9.]*[KMG]B/s (calibrated by a ping-pong of ranks 0 and 1, ' prot.txt \
+unwrapped prot.txt | grep -q '^   inter-node: lat_inter=[0-9.]*[mu]s bw_inter=[0-9.]*[KMG]B/s (calibrated by a ping-pong of ranks 0 and 1, ' \
     || fail "the model's inter-node parameters are not calibrated between the two hosts: $(sed -n '/^Prediction model/,/^Warnings/p' prot.txt)"
-grep -q '^   intra-node: .* (not measured: no node runs two processes; the inter-node value)$' prot.txt \
+unwrapped prot.txt | grep -q '^   intra-node: .* (not measured: no node runs two processes; the inter-node value)$' \
     || fail "the model's intra-node parameters are not stated as the inter-node values: $(sed -n '/^Prediction model/,/^Warnings/p' prot.txt)"
-grep -q '(2 nodes)$' prot.txt || fail "the model's calibration does not count 2 nodes"
+unwrapped prot.txt | grep -q '(2 nodes)$' || fail "the model's calibration does not count 2 nodes"
 check_context two-hosts prot.txt.json prot.txt "$schema" "$a" "$b"
 if built_with hwloc; then
-    grep -q "^   .*; hosts mpiprof-node\[1-2\]$" prot.txt || fail "the Machine line does not name both hosts as mpiprof-node[1-2]: $(grep -A2 '^Machine' prot.txt)"
+    unwrapped prot.txt | grep -q "^   .*; hosts mpiprof-node\[1-2\]$" || fail "the Machine line does not name both hosts as mpiprof-node[1-2]: $(grep -A2 '^Machine' prot.txt)"
     grep -q "^   $a: rank 0 " prot.txt || fail "no Placement line for $a"
     grep -q "^   $b: rank 1 " prot.txt || fail "no Placement line for $b"
 fi

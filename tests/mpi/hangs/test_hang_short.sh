@@ -28,7 +28,7 @@ done
 [ "$(grep -c '^call$' prot.txt.hang.0)" = 1 ] || fail "prot.txt.hang.0 does not hold exactly one call"
 # as in the protocol, the stack ends at main: not the C library's frames below
 [ "$(grep -c '^frame ' prot.txt.hang.0)" = 1 ] || fail "prot.txt.hang.0: frames other than main's: $(grep '^frame ' prot.txt.hang.0)"
-grep -q "rank 0 stayed inside MPI_Recv at hang_short.c:$long (main) for more than MPIPROF_HANG_TIMEOUT=2 s" prot.txt \
+unwrapped prot.txt | grep -q "rank 0 stayed inside MPI_Recv at hang_short.c:$long (main) for more than MPIPROF_HANG_TIMEOUT=2 s" \
     || fail "the protocol's Warnings do not name the stuck call"
 grep -q "MPIPROF_HANG_TIMEOUT.*2" prot.txt || fail "the protocol's Configuration lacks MPIPROF_HANG_TIMEOUT=2"
 

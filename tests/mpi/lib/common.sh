@@ -105,6 +105,17 @@ mpirun_2() {
     fi
 }
 
+# The text protocol $1 with the lines it broke to stay within 160
+# characters (ending in "\", going on in the next after six blanks) joined.
+unwrapped() {
+    awk 'function flush() { if (held != "") print held; held = "" }
+        { line = $0
+          if (held != "" && substr(line, 1, 6) == "      ") { line = substr(held, 1, length(held) - 1) substr(line, 7); held = "" }
+          else flush()
+          if (line ~ /\\$/) held = line; else print line }
+        END { flush() }' "$1"
+}
+
 check_text_protocol() {
     [ -s "$1" ] || fail "text protocol $1 missing or empty"
     # No correctness finding but those the test expects (run-mpi-test).

@@ -8,6 +8,7 @@ import os
 import re
 
 from protocol_base import ABS_TOL, _close, check_approx, check_equal, fail
+from protocol_text import read_lines
 
 # --------------------------------------------------------------------------
 # SRC points
@@ -509,9 +510,8 @@ def check_interval_headers(doc, text_path):
     """The text protocol's interval headers ('==== Interval 3  "name"
     file=F line=L  level=N  parent=P  executions=E ====') give, in the same
     order, what the JSON gives."""
-    with open(text_path, encoding="utf-8", errors="replace") as f:
-        heads = [ln for ln in f.read().splitlines()
-                 if ln.startswith("==== Interval ")]
+    heads = [ln for ln in read_lines(text_path)
+             if ln.startswith("==== Interval ")]
     pat = re.compile(r'^==== Interval (\d+)\s+"(.*)"\s+file=(\S*)\s+'
                      r'line=(\d+)\s+level=(\d+)\s+parent=(\S+)\s+'
                      r'executions=(\d+)\s+====$')

@@ -14,9 +14,21 @@ from protocol_base import fail
 
 
 def read_lines(path):
-    """The lines of the text file at path."""
+    """The lines of the text file at path, a line the protocol broke to
+    keep within 160 characters joined again (unwrap)."""
     with open(path, encoding="utf-8", errors="replace") as f:
-        return f.read().splitlines()
+        return unwrap(f.read().splitlines())
+
+
+def unwrap(lines):
+    """Lines broken as '\\' + newline + six blanks joined again."""
+    out = []
+    for ln in lines:
+        if out and out[-1].endswith("\\") and ln.startswith("      "):
+            out[-1] = out[-1][:-1] + ln[6:]
+        else:
+            out.append(ln)
+    return out
 
 
 def interval_blocks(lines):

@@ -26,7 +26,7 @@ mpirun_2 bench.out bench.err ./pingpong_plain
 mpirun_2 out err env MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_QUIET=1 ./pingpong
 check_text_protocol prot.txt
 at='MPI_\(Init\|Finalize\)' lat='[0-9.]*[mu]s' bw='[0-9.]*[KMG]B/s'
-grep -q "^   intra-node: lat_intra=$lat bw_intra=$bw (calibrated by a ping-pong of ranks 0 and 1, 8 B and 128 KiB messages: lat_intra at $at ($at: $lat), bw_intra at $at ($at: $bw))\$" prot.txt \
+unwrapped prot.txt | grep -q "^   intra-node: lat_intra=$lat bw_intra=$bw (calibrated by a ping-pong of ranks 0 and 1, 8 B and 128 KiB messages: lat_intra at $at ($at: $lat), bw_intra at $at ($at: $bw))\$" \
     || fail "the Prediction model does not state the calibrated intra-node parameters and where each is from: $(sed -n '/^Prediction model/,/^Warnings/p' prot.txt)"
 "$PYTHON3" "$srcdir/check_model.py" calibration prot.txt.json bench.out || fail "calibration check failed (see above)"
 
@@ -53,6 +53,6 @@ grep -q '^   intra-node: .*(calibrated by a ping-pong' prot.txt || fail "the mod
 # 4. Some parameters given, the others calibrated.
 rm -f prot.txt prot.txt.json
 mpirun_2 out err env MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_QUIET=1 MPIPROF_MODEL=lat_intra=3us ./pingpong
-grep -q "^   intra-node: lat_intra=3us (given in MPIPROF_MODEL), bw_intra=$bw (calibrated at $at ($at: $bw): ping-pong of ranks 0 and 1" prot.txt \
+unwrapped prot.txt | grep -q "^   intra-node: lat_intra=3us (given in MPIPROF_MODEL), bw_intra=$bw (calibrated at $at ($at: $bw): ping-pong of ranks 0 and 1" \
     || fail "lat_intra given and bw_intra calibrated are not stated: $(sed -n '/^Prediction model/,/^Warnings/p' prot.txt)"
 echo "PASS: model_calibration"

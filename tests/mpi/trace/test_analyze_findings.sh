@@ -62,7 +62,7 @@ findings() {
         fail "$name: the dynamic protocol's findings are not those marked in $(basename "$source")"
     "$PYTHON3" "$checks/check_findings.py" "$name.trace.prof.json" "$source" "$scenario" "$name.trace.prof" ||
         fail "$name: the analyzed protocol's findings are not those marked in $(basename "$source")"
-    grep -q "^Checks .*(MPIPROF_CHECK=$level)\$" "$name.trace.prof" ||
+    unwrapped "$name.trace.prof" | grep -q "^Checks .*(MPIPROF_CHECK=$level)\$" ||
         fail "$name: the analyzed protocol does not say the checks were $level: $(grep -A3 '^Correctness' "$name.trace.prof")"
     ! grep -q "carries no findings\|findings of .* of its" "$name.trace.prof" ||
         fail "$name: the analyzed protocol warns of missing findings"
@@ -140,7 +140,7 @@ for name in p2p-datatype p2p-truncate reduce-ops coll-datatype unmatched-send; d
     "$analyze" -q -f both -o "$name.derived.prof" "$name.derived.otf2/traces.otf2" 2>"$name.derived.err" ||
         fail "$name (derived): mpiprof-analyze failed: $(cat "$name.derived.err")"
     cp "$name.derived.prof" prot.txt # shown on failure
-    grep -q "^Checks .*(MPIPROF_CHECK=full)\$" "$name.derived.prof" ||
+    unwrapped "$name.derived.prof" | grep -q "^Checks .*(MPIPROF_CHECK=full)\$" ||
         fail "$name (derived): the protocol does not say the checks were full: $(grep -A3 '^Correctness' "$name.derived.prof")"
 done
 for name in p2p-datatype reduce-ops coll-datatype unmatched-send; do
@@ -169,7 +169,7 @@ rename p2p-datatype.prof.otf2/traces.def "mpiprof::findings" "mpiprof::earliers"
     fail "earlier: mpiprof-analyze failed: $(cat earlier.err)"
 grep -q '^Findings *: n/a (no correctness check ran' earlier.prof ||
     fail "earlier: the section does not say no check ran: $(grep -A3 '^Correctness' earlier.prof)"
-grep -q 'Correctness: the trace carries no findings of mpiprof.s checks' earlier.prof ||
+unwrapped earlier.prof | grep -q 'Correctness: the trace carries no findings of mpiprof.s checks' ||
     fail "earlier: Warnings do not say why the findings are n/a: $(cat earlier.prof)"
 
 # A run that ends early: rank 0's findings are its partial protocol's

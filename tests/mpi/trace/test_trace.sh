@@ -23,9 +23,9 @@ if ! grep -q '^#define MPIPROF_HAVE_OTF2 1' "$top_builddir/src/autoconf.h"; then
     [ "$(grep -c '^rank=[01] ok' out)" -eq 2 ] || fail "trace did not run to its end: $(cat out err)"
     check_text_protocol prot.txt
     [ ! -e prot.txt.otf2 ] || fail "a build without libotf2 wrote an archive"
-    grep -q '^Trace *: off (MPIPROF_TRACE=on refused: mpiprof was built without libotf2)$' prot.txt ||
+    unwrapped prot.txt | grep -q '^Trace *: off (MPIPROF_TRACE=on refused: mpiprof was built without libotf2)$' ||
         fail "the Trace parameter does not say trace mode was refused: $(grep '^Trace' prot.txt)"
-    [ "$(grep -c 'MPIPROF_TRACE=on: trace mode is not available, as this mpiprof was built without libotf2' prot.txt)" -eq 1 ] ||
+    [ "$(unwrapped prot.txt | grep -c 'MPIPROF_TRACE=on: trace mode is not available, as this mpiprof was built without libotf2')" -eq 1 ] ||
         fail "no (or more than one) warning in the protocol says why trace mode was refused"
     grep -q 'MPIPROF_TRACE=on: trace mode is not available' err ||
         fail "the refusal was not printed on stderr: $(cat err)"
