@@ -437,6 +437,9 @@
   function renderSrcTable() {
     var iv = A.doc.intervals[state.interval], cols = B ? COMPARE_COLUMNS : COLUMNS;
     var rows = srcRows(iv), all = rows.length;
+    // bytes read and written only where MPI-IO is: the table stays narrow without
+    if (!rows.some(function (r) { return r.bytes_read || r.bytes_written; }))
+      cols = cols.filter(function (c) { return c[0] !== "bytes_read" && c[0] !== "bytes_written"; });
     if (state.fn) rows = rows.filter(function (r) { return r["function"] === state.fn; });
     var k = state.sort, dir = state.descending ? -1 : 1;
     rows.sort(function (a, b) {
