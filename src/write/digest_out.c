@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "write/io_figures.h"
 #include "write/process_data.h"
 #include "write/writer.h"
 
@@ -111,9 +112,17 @@ void mpp_write_digest_text(FILE *out, const mpp_report_t *r)
     fprintf(out, "   %-22s %s: CPU %s, Sys %s, ", "Productive time", seconds(d->productive, line, sizeof line),
             seconds(d->cpu, a, sizeof a), seconds(d->sys, b, sizeof b));
     fprintf(out, "I/O %s\n", seconds(d->io, c, sizeof c));
-    if (d->io_large)
+    if (d->io_large) {
         fprintf(out, "   %-22s %s, %s of Total time: MPI-IO, productive by the method\n", "I/O",
                 seconds(d->io, a, sizeof a), percent(d->io_share, b, sizeof b));
+        mpp_io_figures_t io = mpp_interval_io(r->reduced, 0); /* the whole run's bytes (io_figures.h) */
+        fprintf(out, "      %llu B read, %llu B written; bandwidth ", (unsigned long long)io.bytes_read,
+                (unsigned long long)io.bytes_written);
+        if (isnan(io.bandwidth))
+            fprintf(out, "n/a (no I/O time)\n");
+        else
+            fprintf(out, "%.0f B/s (bytes over the I/O time)\n", io.bandwidth);
+    }
     if (d->checked)
         fprintf(out, "   %-22s %llu error%s, %llu warning%s%s (see Correctness)\n", "Correctness",
                 (unsigned long long)d->errors, d->errors == 1 ? "" : "s", (unsigned long long)d->warnings,
@@ -148,9 +157,10 @@ void mpp_write_whole_run_text(FILE *out, const mpp_report_t *r)
         const mpp_reduced_src_t *s = &r->reduced->srcs[t->src];
         char share[48], pc[32], site[1024], line[LINE_MAX_CHARS + 64], buf[LINE_MAX_CHARS + 8];
         double part = mpp_digest_is_lost(s->function) && d->lost > 0 ? t->time.sum / d->lost : NAN;
-        snprintf(line, sizeof line, "   SRC %d  %s  calls=%llu  bytes_sent=%llu  bytes_recv=%llu  time=%.6f  ", s->id,
-                 s->function, (unsigned long long)t->calls, (unsigned long long)t->bytes_sent,
-                 (unsigned long long)t->bytes_recv, t->time.sum);
+        snprintf(line, sizeof line, "   SRC %d  %s  calls=%llu  %s=%llu  %s=%llu  time=%.6f  ", s->id, s->function,
+                 (unsigned long long)t->calls, s->io ? "bytes_read" : "bytes_sent",
+                 (unsigned long long)(s->io ? t->bytes_recv : t->bytes_sent), s->io ? "bytes_written" : "bytes_recv",
+                 (unsigned long long)(s->io ? t->bytes_sent : t->bytes_recv), t->time.sum);
         mpp_report_site(r->reduced, s, site, sizeof site);
         if (!mpp_digest_is_lost(s->function))
             snprintf(share, sizeof share, "not Lost time");
@@ -209,13 +219,16 @@ json_t *mpp_src_totals_json(const mpp_report_t *r, const mpp_src_table_t *table,
             waits[w] =
                 s->waits & (w ? MPP_SRC_COLLECTIVE_WAITS : MPP_SRC_REALSYNC) ? sum_or_null(t->wait[w]) : json_null();
         double share = mpp_digest_is_lost(s->function) && lost > 0 ? t->time.sum / lost : NAN;
-        json_array_append_new(
-            list, json_pack("{s:i, s:s, s:I, s:I, s:I, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id", s->id,
-                            "function", s->function, "calls", (json_int_t)t->calls, "bytes_sent",
-                            (json_int_t)t->bytes_sent, "bytes_recv", (json_int_t)t->bytes_recv, "intervals",
-                            t->ncells, "time", time, "predicted_time", sum_or_null(t->predicted), "overlap",
-                            number(t->overlap), "real_sync", waits[0], "potential_sync", waits[1], "time_variation",
-                            waits[2], "share_of_lost", number(share), "by_process", by_process(rd, s, t)));
+        json_t *by = by_process(rd, s, t);
+        mpp_io_split_by_process(by, s->io); /* MPI-IO: bytes read and written (io_figures.h) */
+        json_t *point = json_pack("{s:i, s:s, s:I, s:I, s:I, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id",
+                                  s->id, "function", s->function, "calls", (json_int_t)t->calls, "bytes_sent",
+                                  (json_int_t)t->bytes_sent, "bytes_recv", (json_int_t)t->bytes_recv, "intervals",
+                                  t->ncells, "time", time, "predicted_time", sum_or_null(t->predicted), "overlap",
+                                  number(t->overlap), "real_sync", waits[0], "potential_sync", waits[1],
+                                  "time_variation", waits[2], "share_of_lost", number(share), "by_process", by);
+        mpp_io_split_counts(point, s->io, t->bytes_sent, t->bytes_recv, t->time.sum);
+        json_array_append_new(list, point);
     }
     return list;
 }
@@ -244,6 +257,10 @@ static json_t *digest_object(const mpp_report_t *r, const mpp_digest_t *d)
         json_pack("{s:o, s:o, s:o, s:o, s:o, s:b, s:f}", "seconds", number(d->productive), "cpu", number(d->cpu),
                   "sys", number(d->sys), "io", number(d->io), "io_share", number(d->io_share), "io_large",
                   d->io_large, "io_large_from", MPP_DIGEST_IO_SHARE);
+    mpp_io_figures_t io = mpp_interval_io(r->reduced, 0); /* I/O's bytes and bandwidth (io_figures.h) */
+    json_object_set_new(productive, "io_bytes_read", json_integer((json_int_t)io.bytes_read));
+    json_object_set_new(productive, "io_bytes_written", json_integer((json_int_t)io.bytes_written));
+    json_object_set_new(productive, "io_bandwidth", number(io.bandwidth));
     json_t *findings = d->checked ? json_pack("{s:I, s:I, s:I}", "errors", (json_int_t)d->errors, "warnings",
                                               (json_int_t)d->warnings, "dropped", (json_int_t)d->dropped)
                                   : json_null();
@@ -284,8 +301,14 @@ void mpp_write_headline(FILE *out, const mpp_report_t *r)
     fputc('\n', out);
     if (!isnan(m[MPP_M_IMBALANCE]))
         fprintf(out, "  Load imbalance (potential loss) %.6f s\n", m[MPP_M_IMBALANCE]);
-    if (d->io_large)
-        fprintf(out, "  I/O %.6f s, %.1f%% of total: MPI-IO, productive by the method\n", d->io, 100 * d->io_share);
+    if (d->io_large) {
+        mpp_io_figures_t io = mpp_interval_io(r->reduced, 0);
+        fprintf(out, "  I/O %.6f s, %.1f%% of total: MPI-IO, productive by the method; %llu B read, %llu B written",
+                d->io, 100 * d->io_share, (unsigned long long)io.bytes_read, (unsigned long long)io.bytes_written);
+        if (!isnan(io.bandwidth))
+            fprintf(out, ", %.0f B/s", io.bandwidth);
+        fputc('\n', out);
+    }
     if (d->checked)
         fprintf(out, "  Correctness: %llu error%s, %llu warning%s\n", (unsigned long long)d->errors,
                 d->errors == 1 ? "" : "s", (unsigned long long)d->warnings, d->warnings == 1 ? "" : "s");

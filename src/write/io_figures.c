@@ -43,6 +43,10 @@ static int inside(const mpp_reduced_t *rd, int interval, int ancestor)
 mpp_io_figures_t mpp_interval_io(const mpp_reduced_t *rd, int i)
 {
     mpp_io_figures_t f = {0};
+    if (i < 0 || i >= rd->nintervals) {
+        f.share = f.bandwidth = NAN;
+        return f;
+    }
     const mpp_reduced_interval_t *in = &rd->intervals[i];
     for (int c = 0; c < rd->ncells; c++) {
         const mpp_reduced_cell_t *cell = &rd->cells[c];
@@ -92,11 +96,15 @@ json_t *mpp_interval_io_json(const mpp_report_t *r, int interval)
 
 void mpp_io_split_cell(json_t *point, int io, const mpp_reduced_cell_t *c)
 {
-    json_object_set_new(point, "bytes_read", json_integer(io ? (json_int_t)c->bytes_recv : 0));
-    json_object_set_new(point, "bytes_written", json_integer(io ? (json_int_t)c->bytes_sent : 0));
+    mpp_io_split_counts(point, io, c->bytes_sent, c->bytes_recv, c->time.sum);
+}
+
+void mpp_io_split_counts(json_t *point, int io, uint64_t sent, uint64_t recv, double time)
+{
+    json_object_set_new(point, "bytes_read", json_integer(io ? (json_int_t)recv : 0));
+    json_object_set_new(point, "bytes_written", json_integer(io ? (json_int_t)sent : 0));
     json_object_set_new(point, "bandwidth",
-                        io ? number(mpp_io_bandwidth((double)c->bytes_sent + (double)c->bytes_recv, c->time.sum))
-                           : json_null());
+                        io ? number(mpp_io_bandwidth((double)sent + (double)recv, time)) : json_null());
     if (io) {
         json_object_set_new(point, "bytes_sent", json_integer(0));
         json_object_set_new(point, "bytes_recv", json_integer(0));

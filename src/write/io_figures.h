@@ -48,6 +48,9 @@ struct json_t *mpp_interval_io_json(const mpp_report_t *r, int interval);
  * bandwidth (null unless MPI-IO); an MPI-IO point's bytes_sent and
  * bytes_recv are 0. */
 void mpp_io_split_cell(struct json_t *point, int io, const mpp_reduced_cell_t *c);
+/* The same from an SRC point's sums over several cells (the inclusive and
+ * whole-run tables): bytes sent and received, time summed. */
+void mpp_io_split_counts(struct json_t *point, int io, uint64_t sent, uint64_t recv, double time);
 /* The same for its by_process columns (null where the process has none). */
 void mpp_io_split_by_process(struct json_t *by, int io);
 

@@ -43,8 +43,21 @@ def main():
         top["id"], top["function"], re.escape("%.6f" % top["time"]), top["calls"])
     if not any(re.match(first, ln) for ln in head):
         pc.fail("the text's first 40 lines lack /%s/" % first)
+    # its bytes (io_digest.c: each process writes and reads ROUNDS blocks of 4 MiB) and bandwidth
+    want = doc["parameters"]["processes"] * 8 * (4 << 20)
+    io = doc["intervals"][0]["io"]
+    if (q["io_bytes_read"], q["io_bytes_written"]) != (want, want) or (io["bytes_read"], io["bytes_written"]) != (want, want):
+        pc.fail("the digest's I/O bytes read and written %r, interval 0's %r; expected %d each"
+                % ((q["io_bytes_read"], q["io_bytes_written"]), (io["bytes_read"], io["bytes_written"]), want))
+    if abs(q["io_bandwidth"] - 2 * want / io["time"]) > 1e-6 * q["io_bandwidth"]:
+        pc.fail("the digest's bandwidth %r is not the bytes over the I/O time %r" % (q["io_bandwidth"], io["time"]))
+    bw = r"^      %d B read, %d B written; bandwidth %d B/s \(bytes over the I/O time\)$" % (want, want, round(q["io_bandwidth"]))
+    if not any(re.match(bw, ln) for ln in head):
+        pc.fail("the text's first 40 lines lack /%s/" % bw)
     with open(stderr_path, errors="replace") as f:
         err = f.read()
+    if "; %d B read, %d B written, %d B/s" % (want, want, round(q["io_bandwidth"])) not in err:
+        pc.fail("the summary on stderr does not give I/O's bytes and bandwidth:\n%s" % err)
     if "  I/O %.6f s, %.1f%% of total: MPI-IO, productive by the method" % (q["io"], 100 * q["io_share"]) not in err:
         pc.fail("the summary on stderr does not name I/O:\n%s" % err)
     print("the digest names I/O: %.6f s, %.1f%% of Total time; top SRC point %s, no Lost time"
