@@ -37,6 +37,7 @@ run() {
     fi
     [ "$(grep -c '^ring: rank [0-3] done$' "$name.out")" = 4 ] || fail "$name: the program's output is wrong: $(cat "$name.out" "$name.err")"
     cp "$name.prof" prot.txt # shown on failure
+    check_text_protocol "$name.prof"
 }
 
 run all
