@@ -32,7 +32,7 @@ CALLERS = {"density": "halo::update_density(halo::Grid&)",
 SUM_ALL = ("double halo::sum_all<double>(std::vector<double, "
            "std::allocator<double> >&)")
 N_ROUNDS = 10                       # as in callsites_cxx.cc
-SUMMARY = re.compile(r"^  #(\d) SRC (\d+) (\S+) at (.*): ([0-9.]+) s in "
+SUMMARY = re.compile(r"^ +#(\d) SRC (\d+) (\S+) at (.*): ([0-9.]+) s in "
                      r"(\d+) calls$")
 
 
