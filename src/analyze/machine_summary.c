@@ -255,10 +255,14 @@ static int check_sharing(mpp_machine_summary_t *s, const mpp_host_placement_t *h
     return rc;
 }
 
-/* Unbound ranks on a node with more ranks than usable cores. */
-static int check_oversubscribed(mpp_machine_summary_t *s, const mpp_host_placement_t *h, int usable_cores)
+/* Unbound ranks on a node with more ranks, or more of the program's
+ * threads (`threads`, summed over its ranks; 0: unknown), than usable
+ * cores. */
+static int check_oversubscribed(mpp_machine_summary_t *s, const mpp_host_placement_t *h, int usable_cores,
+                                int threads)
 {
-    if (usable_cores <= 0 || h->nranks <= usable_cores)
+    int workers = threads > h->nranks ? threads : h->nranks;
+    if (usable_cores <= 0 || workers <= usable_cores)
         return 0;
     mpp_textbuf_t ub = {0};
     int unbound = 0;
@@ -269,8 +273,17 @@ static int check_oversubscribed(mpp_machine_summary_t *s, const mpp_host_placeme
             rank_text(&ub, &h->runs[k].run);
         }
     char *list = mpp_textbuf_done(&ub);
-    char *text = NULL;
-    if (unbound && list &&
+    char *text = NULL, count[96];
+    if (threads > h->nranks && threads % h->nranks == 0) /* processes x threads against cores */
+        snprintf(count, sizeof count, "%d processes x %d threads", h->nranks, threads / h->nranks);
+    else if (threads > h->nranks)
+        snprintf(count, sizeof count, "%d processes with %d threads", h->nranks, threads);
+    if (unbound && list && threads > h->nranks &&
+        asprintf(&text,
+                 "%s: %s on %d core%s and %s unbound: the node is oversubscribed, threads compete for cores",
+                 h->host, count, usable_cores, usable_cores == 1 ? "" : "s", list) < 0)
+        text = NULL;
+    else if (unbound && list && threads <= h->nranks &&
         asprintf(&text,
                  "%s: %d ranks on %d core%s and %s unbound: the node is oversubscribed, ranks compete for cores",
                  h->host, h->nranks, usable_cores, usable_cores == 1 ? "" : "s", list) < 0)
@@ -404,7 +417,7 @@ static int summarize_host(mpp_machine_summary_t *s, const mpp_machine_host_t *mh
         rc = check_sharing(s, h, &cm);
     int usable = usable_cores(&cm, allowed, nallowed, type);
     if (rc == 0)
-        rc = check_oversubscribed(s, h, usable);
+        rc = check_oversubscribed(s, h, usable, mh->threads);
     free(allowed);
     free(cm.core_of);
     return rc;

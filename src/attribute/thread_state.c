@@ -9,6 +9,7 @@
 #include "attribute/requests.h"
 #include "attribute/thread_state.h"
 #include "context/config.h"
+#include "context/threads.h"
 #include "util/warnings.h"
 
 __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-exec")));
@@ -122,6 +123,7 @@ mpp_thread_t *mpp_thread_attach_bounded(uintptr_t stack_lo, uintptr_t stack_hi)
     }
     (void)pthread_setspecific(ending_key, t);
     mpp_tls_thread = t;
+    mpp_threads_sample(1); /* once per thread: a read of /proc, off the call path */
     return t;
 }
 

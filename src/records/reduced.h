@@ -137,6 +137,19 @@ typedef struct {
 
 static inline int mpp_hw_width(const mpp_reduced_counters_t *c) { return c->nevents * MPP_HW_NV + c->nrates; }
 
+/* The threads of the processes (context/threads.h): the program's threads
+ * alive at once at most, the threads that called MPI, the OpenMP team size
+ * (over the processes that have one: count 0 when none has), each over the
+ * processes that reported them (`processes`: 0, none did); per selected
+ * process, by_process[s * MPP_NTHREADV + v], NaN where unknown. */
+enum { MPP_THREADS_ALIVE = 0, MPP_THREADS_MPI, MPP_THREADS_OMP, MPP_NTHREADV };
+typedef struct {
+    int processes;
+    mpp_stat_t v[MPP_NTHREADV];
+    int omp_runtime, omp_env; /* processes whose team size the OpenMP runtime gave, OMP_NUM_THREADS alone */
+    double *by_process;
+} mpp_reduced_threads_t;
+
 typedef struct {
     int nprocs;
     int nnodes;
@@ -161,6 +174,7 @@ typedef struct {
     /* The correctness findings of every process, merged and in the
      * protocol's order (check/finding_list.h). */
     mpp_finding_list_t findings;
+    mpp_reduced_threads_t threads;
 } mpp_reduced_t;
 
 void mpp_reduced_free(mpp_reduced_t *r);

@@ -96,13 +96,15 @@ static int describe_node(const mpp_local_context_t *ctx, char **type, char **all
  * grows with the distinct node types, and placement runs coalesce on the
  * way up. */
 static void context_union(mpp_dict_t *m, const mpp_local_profile_t *lp, const mpp_dict_t *d, const char *hostname,
-                          mpp_exchange_t *x)
+                          mpp_exchange_t *x, int selected)
 {
     const mpp_local_context_t *ctx = &lp->context;
     int rank = mpp_exchange_rank(x, x->position);
     mpp_dict_init(m);
     for (int f = 0; f < ctx->nfacts; f++)
         mpp_dict_add(m, MPP_REC_FACT, ctx->facts[f], rank, 1);
+    if (selected)
+        mpp_reduce_threads_rank_fact(m, ctx, rank);
     if (!ctx->machine_na) {
         mpp_run_t run;
         if (mpp_run_single(&run, hostname, rank, ctx->binding) == 0) {
@@ -551,7 +553,7 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
     own_values(&r);
     reduce_values(&r);
     gather_selected(&r);
-    context_union(&r.m, lp, &r.d, hostname, x);
+    context_union(&r.m, lp, &r.d, hostname, x, r.selected && r.selected[x->position]);
     findings_union(&r, lp->findings_max ? lp->findings_max : 1024);
     mpp_reduced_t *out = x->position == 0 ? mpp_reduce_result(&r) : NULL;
     steps_free(&r);

@@ -66,6 +66,13 @@ typedef struct {
     mpp_finding_list_t findings;
 } mpp_reduce_steps_t;
 
+/* The threads of the processes from the facts of the context union
+ * (reduce_threads.c): out->threads and the machine's hosts' threads. */
+void mpp_reduce_threads_result(const mpp_dict_t *m, mpp_reduced_t *out);
+/* A selected process's counts once more, keyed by its rank instead of its
+ * host (MPP_FACT_THREADS_RANK), into the context union m. */
+void mpp_reduce_threads_rank_fact(mpp_dict_t *m, const mpp_local_context_t *ctx, int rank);
+
 /* The reduced data, on position 0, from the steps' result (NULL when
  * memory ran out). */
 mpp_reduced_t *mpp_reduce_result(mpp_reduce_steps_t *r);

@@ -8,6 +8,7 @@
 #include "analyze/counter_stats.h"
 #include "autoconf.h"
 #include "write/process_data.h"
+#include "write/threads_write.h"
 #include "write/writer.h"
 
 static json_t *text(const char *s) { return mpp_json_text(s); }
@@ -213,6 +214,7 @@ static json_t *parameters(const mpp_report_t *r)
     json_object_set_new(p, "processes", json_integer(r->reduced->nprocs));
     json_object_set_new(p, "nodes", json_integer(r->reduced->nnodes));
     json_object_set_new(p, "threads_level", text(run->threads_level));
+    json_object_set_new(p, "threads", mpp_threads_json(r));
     json_object_set_new(p, "mpi_library", text(run->mpi_library));
     json_object_set_new(p, "mpi_standard", text(run->mpi_standard));
     json_object_set_new(p, "profiler", json_string("mpiprof " PACKAGE_VERSION));

@@ -9,6 +9,7 @@
 #include "write/numfmt.h"
 #include "write/process_data.h"
 #include "write/text_wrap.h"
+#include "write/threads_write.h"
 #include "write/writer.h"
 
 #define COLUMNS_PER_BLOCK 8
@@ -131,6 +132,7 @@ static void write_parameters(FILE *out, const mpp_report_t *r)
     P("Processes", "%d", rd->nprocs);
     P("Nodes", "%d", rd->nnodes);
     P("Threads level", "%s", run->threads_level);
+    mpp_write_threads_text(out, r);
     P("MPI library", "%s", run->mpi_library);
     P("MPI standard", "%s", run->mpi_standard);
     P("Profiler", "mpiprof %s", PACKAGE_VERSION);

@@ -1,0 +1,115 @@
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/textbuf.h"
+#include "write/threads_write.h"
+
+static const char *const value_names[MPP_NTHREADV] = {"alive", "mpi", "openmp"};
+
+/* "2" when every process has the same, else "min 1 (rank 3) max 4 (rank 0)". */
+static void stat_text(mpp_textbuf_t *b, const mpp_stat_t *s)
+{
+    if (s->min == s->max)
+        mpp_textbuf_printf(b, "%.0f", s->min);
+    else
+        mpp_textbuf_printf(b, "min %.0f (rank %d) max %.0f (rank %d)", s->min, s->min_rank, s->max, s->max_rank);
+}
+
+/* Where the OpenMP team size came from, as the text and the JSON say it. */
+static const char *omp_source(const mpp_reduced_threads_t *t)
+{
+    if (t->omp_runtime && t->omp_env)
+        return "omp_get_max_threads, OMP_NUM_THREADS where no OpenMP runtime was loaded";
+    return t->omp_runtime ? "omp_get_max_threads" : "OMP_NUM_THREADS, no OpenMP runtime was loaded";
+}
+
+/* The Threads line (allocated; NULL when memory ran out). */
+static char *threads_line(const mpp_reduced_t *rd)
+{
+    const mpp_reduced_threads_t *t = &rd->threads;
+    mpp_textbuf_t b = {0};
+    if (!t->processes) {
+        mpp_textbuf_printf(&b, "n/a (no process reported its threads)");
+        return mpp_textbuf_done(&b);
+    }
+    stat_text(&b, &t->v[MPP_THREADS_ALIVE]);
+    mpp_textbuf_printf(&b, " per process (alive at once, at most), ");
+    stat_text(&b, &t->v[MPP_THREADS_MPI]);
+    mpp_textbuf_printf(&b, " called MPI; OpenMP team ");
+    if (t->v[MPP_THREADS_OMP].count) {
+        stat_text(&b, &t->v[MPP_THREADS_OMP]);
+        mpp_textbuf_printf(&b, " (%s)", omp_source(t));
+        if (t->v[MPP_THREADS_OMP].count < t->processes)
+            mpp_textbuf_printf(&b, " on %d of %d processes", t->v[MPP_THREADS_OMP].count, t->processes);
+    } else {
+        mpp_textbuf_printf(&b, "none (no OpenMP runtime, OMP_NUM_THREADS unset)");
+    }
+    if (t->processes < rd->nprocs)
+        mpp_textbuf_printf(&b, "; %d of %d processes reported", t->processes, rd->nprocs);
+    return mpp_textbuf_done(&b);
+}
+
+void mpp_write_threads_text(FILE *out, const mpp_report_t *r)
+{
+    const mpp_reduced_t *rd = r->reduced;
+    const mpp_reduced_threads_t *t = &rd->threads;
+    char *line = threads_line(rd);
+    fprintf(out, "%-22s: %s\n", "Threads", line ? line : "?");
+    free(line);
+    if (!t->processes || !t->by_process || !rd->nselected)
+        return;
+    fprintf(out, "   by process (alive, called MPI, OpenMP team):");
+    for (int s = 0; s < rd->nselected; s++) {
+        const double *v = t->by_process + (size_t)s * MPP_NTHREADV;
+        fprintf(out, "  %d:", rd->selected[s]);
+        for (int k = 0; k < MPP_NTHREADV; k++)
+            isnan(v[k]) ? fprintf(out, " -") : fprintf(out, " %.0f", v[k]);
+    }
+    fputc('\n', out);
+}
+
+static json_t *count_stat(const mpp_stat_t *s)
+{
+    return json_pack("{s:I, s:i, s:I, s:i, s:f}", "min", (json_int_t)llround(s->min), "min_rank", s->min_rank, "max",
+                     (json_int_t)llround(s->max), "max_rank", s->max_rank, "mean",
+                     s->count ? s->sum / s->count : 0.0);
+}
+
+json_t *mpp_threads_json(const mpp_report_t *r)
+{
+    const mpp_reduced_t *rd = r->reduced;
+    const mpp_reduced_threads_t *t = &rd->threads;
+    char *line = threads_line(rd);
+    json_t *o = json_object();
+    json_object_set_new(o, "text", json_string(line ? line : "?"));
+    free(line);
+    json_object_set_new(o, "processes", json_integer(t->processes));
+    if (!t->processes) {
+        json_object_set_new(o, "alive", json_null());
+        json_object_set_new(o, "mpi", json_null());
+        json_object_set_new(o, "openmp", json_null());
+        json_object_set_new(o, "by_process", json_array());
+        return o;
+    }
+    json_object_set_new(o, "alive", count_stat(&t->v[MPP_THREADS_ALIVE]));
+    json_object_set_new(o, "mpi", count_stat(&t->v[MPP_THREADS_MPI]));
+    json_t *omp = json_null();
+    if (t->v[MPP_THREADS_OMP].count) {
+        omp = count_stat(&t->v[MPP_THREADS_OMP]);
+        json_object_set_new(omp, "processes", json_integer(t->v[MPP_THREADS_OMP].count));
+        json_object_set_new(omp, "source", json_string(omp_source(t)));
+    }
+    json_object_set_new(o, "openmp", omp);
+    json_t *by = json_array();
+    for (int s = 0; t->by_process && s < rd->nselected; s++) {
+        const double *v = t->by_process + (size_t)s * MPP_NTHREADV;
+        json_t *p = json_pack("{s:i}", "rank", rd->selected[s]);
+        for (int k = 0; k < MPP_NTHREADV; k++)
+            json_object_set_new(p, value_names[k], isnan(v[k]) ? json_null() : json_integer((json_int_t)v[k]));
+        json_array_append_new(by, p);
+    }
+    json_object_set_new(o, "by_process", by);
+    return o;
+}
