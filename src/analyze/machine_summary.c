@@ -279,14 +279,13 @@ static int check_oversubscribed(mpp_machine_summary_t *s, const mpp_host_placeme
     else if (threads > h->nranks)
         snprintf(count, sizeof count, "%d processes with %d threads", h->nranks, threads);
     if (unbound && list && threads > h->nranks &&
-        asprintf(&text,
-                 "%s: %s on %d core%s and %s unbound: the node is oversubscribed, threads compete for cores",
+        asprintf(&text, "%s: %s on %d core%s and %s unbound: the node is oversubscribed, threads compete for cores",
                  h->host, count, usable_cores, usable_cores == 1 ? "" : "s", list) < 0)
         text = NULL;
     else if (unbound && list && threads <= h->nranks &&
-        asprintf(&text,
-                 "%s: %d ranks on %d core%s and %s unbound: the node is oversubscribed, ranks compete for cores",
-                 h->host, h->nranks, usable_cores, usable_cores == 1 ? "" : "s", list) < 0)
+             asprintf(&text,
+                      "%s: %d ranks on %d core%s and %s unbound: the node is oversubscribed, ranks compete for cores",
+                      h->host, h->nranks, usable_cores, usable_cores == 1 ? "" : "s", list) < 0)
         text = NULL;
     free(list);
     return unbound ? add_warning(s, text) : 0;

@@ -26,9 +26,9 @@ static int threads_now(void)
     return n;
 }
 
-static int before_init = -1;         /* threads before MPI's initialization */
-static int library_threads;          /* those it started */
-static _Atomic int own_threads;      /* the profiler's */
+static int before_init = -1;    /* threads before MPI's initialization */
+static int library_threads;     /* those it started */
+static _Atomic int own_threads; /* the profiler's */
 static _Atomic int alive_max, mpi_threads, team_max;
 static int (*omp_max_threads)(void); /* the OpenMP runtime's, when the program has one */
 static int (*omp_num_threads)(void);

@@ -446,6 +446,7 @@ static mpp_local_profile_t *local_profile(mpp_symbolizer_t *sym, const char *cou
          * measurement taken into account, or MPI_Init's alone (a partial
          * protocol); none that could be plausible: no prediction */
         profile->predict = mpp_model_usable(&calibration.setup);
+        profile->thread_times = mpp_union_measured; /* MPI_THREAD_MULTIPLE */
         profile->speed = calibration.speed;
         if (profile->predict)
             mpp_profile_predict(profile, function_model_op, &calibration.setup.model);

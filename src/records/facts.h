@@ -14,5 +14,8 @@
  * and the same with its rank instead of the host for a selected process */
 #define MPP_FACT_THREADS "threads"
 #define MPP_FACT_THREADS_RANK "threads-rank"
+/* In the union of the keys (not the context's): some process gives
+ * per-thread times, so every process reduces them (the same layout) */
+#define MPP_FACT_THREAD_TIMES "thread-times"
 
 #endif

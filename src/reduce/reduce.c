@@ -226,6 +226,8 @@ static void own_keys(mpp_reduce_steps_t *r, const char *hostname)
         mpp_dict_add(d, MPP_REC_WARNING, warning_text(&lp->context, w), rank, 1);
     for (int e = 0; e < lp->context.nevents; e++) /* min: position in the list asked */
         mpp_dict_add(d, MPP_REC_EVENT, lp->context.events[e], e, 1);
+    if (lp->thread_times)
+        mpp_dict_add(d, MPP_REC_FACT, MPP_FACT_THREAD_TIMES, rank, 1);
 }
 
 /* 2. Union on rank 0, canonical order, broadcast; where the intervals and
@@ -239,6 +241,7 @@ static void unite_keys(mpp_reduce_steps_t *r)
     broadcast_dict(d, r->x);
     r->ni = mpp_count_of_kind(d, MPP_REC_INTERVAL), r->nc = mpp_count_of_kind(d, MPP_REC_CELL);
     r->i0 = mpp_first_of_kind(d, MPP_REC_INTERVAL), r->c0 = mpp_first_of_kind(d, MPP_REC_CELL);
+    r->thread_times = mpp_dict_find(d, MPP_REC_FACT, MPP_FACT_THREAD_TIMES) >= 0;
 }
 
 /* Counter events on the global index, and the derived rates they allow
@@ -297,6 +300,7 @@ static mpp_reduce_layout_t value_layout(const mpp_reduce_steps_t *r)
     at.pmm0 = at.nq + (size_t)nc + at.nhw, at.pcmm0 = at.pmm0 + npq;
     at.wmm0 = at.pcmm0 + (predict ? (size_t)nc : 0);
     at.nminmax = at.wmm0 + (r->lp->waitstates ? (size_t)nc * MPP_CELL_NWAIT : 0);
+    mpp_reduce_threads_layout(r, &at);
     return at;
 }
 
@@ -408,6 +412,7 @@ static void own_cell_values(mpp_reduce_steps_t *r)
             memcpy(sum + cp0 + (size_t)g * MPP_NCELLP, m, MPP_NCELLP * sizeof *m);
             lo[pcmm0 + g].value = hi[pcmm0 + g].value = lp->cells[c].predicted;
         }
+        mpp_reduce_threads_own_cell(r, c, g);
     }
 }
 

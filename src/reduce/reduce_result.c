@@ -386,6 +386,7 @@ mpp_reduced_t *mpp_reduce_result(mpp_reduce_steps_t *r)
         result_interval(r, g, &out->intervals[g]);
     result_srcs(r, out);
     result_cells(r, out);
+    mpp_reduce_threads_cells(r, out);
     result_warnings(r, out);
     out->machine = machine_result(&r->d, &r->m, lp->context.machine_na);
     out->counters = counters_result(&r->d, &r->m, r->uses, r->nrates, lp->context.counters_na);
@@ -412,6 +413,7 @@ void mpp_reduced_free(mpp_reduced_t *r)
         mpp_srckey_free_frames(r->srcs[s].frames, r->srcs[s].nframes);
     }
     free(r->cell_values), free(r->cell_model_values), free(r->threads.by_process);
+    free(r->cell_threads), free(r->cell_thread_values);
     for (int w = 0; w < r->nwarnings; w++)
         free(r->warnings[w]);
     free(r->intervals), free(r->srcs), free(r->cells), free(r->warnings), free(r->selected);

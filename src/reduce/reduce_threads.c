@@ -97,3 +97,71 @@ void mpp_reduce_threads_result(const mpp_dict_t *m, mpp_reduced_t *out)
         add_host_threads(out->machine, first, c.alive * count);
     }
 }
+
+/* Per-thread times of the cells: MPP_NCELLT values a cell in the sums
+ * (and the selected processes' values), two minima/maxima (the time of one
+ * thread, the threads that called). */
+void mpp_reduce_threads_layout(const mpp_reduce_steps_t *r, mpp_reduce_layout_t *at)
+{
+    at->ct0 = at->nsum;
+    at->ctmm0 = at->nminmax;
+    if (!r->thread_times)
+        return;
+    at->nsum += (size_t)r->nc * MPP_NCELLT;
+    at->nminmax += (size_t)r->nc * 2;
+}
+
+void mpp_reduce_threads_own_cell(mpp_reduce_steps_t *r, int c, int g)
+{
+    if (!r->thread_times)
+        return;
+    const mpp_local_cell_t *lc = &r->lp->cells[c];
+    double *own = r->own + r->at.ct0 + (size_t)g * MPP_NCELLT, *sum = r->sum + r->at.ct0 + (size_t)g * MPP_NCELLT;
+    own[MPP_CELLT_THREADS] = sum[MPP_CELLT_THREADS] = lc->nthreads;
+    for (int i = 0; i < MPP_THREAD_SLOTS; i++) {
+        sum[MPP_CELLT_SLOT0 + i] = lc->thread_time[i];
+        own[MPP_CELLT_SLOT0 + i] = lc->thread_mask & 1u << i ? lc->thread_time[i] : NAN;
+        if (!(lc->thread_mask & 1u << i))
+            continue;
+        mpp_double_int_t *lo = &r->lo[r->at.ctmm0 + 2 * (size_t)g], *hi = &r->hi[r->at.ctmm0 + 2 * (size_t)g];
+        if (lc->thread_time[i] < lo->value)
+            lo->value = lc->thread_time[i];
+        if (lc->thread_time[i] > hi->value)
+            hi->value = lc->thread_time[i];
+    }
+    own[MPP_CELLT_REST] = sum[MPP_CELLT_REST] = lc->rest_time;
+    own[MPP_CELLT_RESTN] = sum[MPP_CELLT_RESTN] = lc->rest_threads;
+    r->lo[r->at.ctmm0 + 2 * (size_t)g + 1].value = r->hi[r->at.ctmm0 + 2 * (size_t)g + 1].value = lc->nthreads;
+}
+
+void mpp_reduce_threads_cells(const mpp_reduce_steps_t *r, mpp_reduced_t *out)
+{
+    out->thread_times = r->thread_times;
+    if (!r->thread_times || !r->sum_all)
+        return;
+    size_t width = (size_t)r->nselected * MPP_NCELLT;
+    out->cell_threads = calloc((size_t)r->nc + 1, sizeof *out->cell_threads);
+    out->cell_thread_values = malloc(((size_t)r->nc * width + 1) * sizeof *out->cell_thread_values);
+    for (int g = 0; out->cell_threads && g < out->ncells; g++) {
+        mpp_reduced_cell_threads_t *ct = &out->cell_threads[g];
+        out->cells[g].threads = ct;
+        memcpy(ct->values, r->sum_all + r->at.ct0 + (size_t)g * MPP_NCELLT, sizeof ct->values);
+        for (int i = 0; i < MPP_THREAD_SLOTS; i++) /* a thread at a call site takes time there */
+            if (ct->values[MPP_CELLT_SLOT0 + i] > 0)
+                ct->slots |= 1u << i;
+        const mpp_double_int_t *lo = &r->lo_all[r->at.ctmm0 + 2 * (size_t)g];
+        const mpp_double_int_t *hi = &r->hi_all[r->at.ctmm0 + 2 * (size_t)g];
+        ct->threads_max = isfinite(hi[1].value) ? (int)hi[1].value : 0;
+        ct->threads_max_rank = hi[1].rank;
+        if (isfinite(lo[0].value) && isfinite(hi[0].value))
+            ct->per_thread = (mpp_stat_t){0, lo[0].value, hi[0].value, lo[0].rank, hi[0].rank, 1};
+        ct->by_process = out->cell_thread_values ? out->cell_thread_values + (size_t)g * width : NULL;
+        for (int s = 0; r->by_process && ct->by_process && s < r->nselected; s++) {
+            const double *v = r->by_process + (size_t)s * r->at.nsum + r->at.ct0 + (size_t)g * MPP_NCELLT;
+            memcpy(ct->by_process + (size_t)s * MPP_NCELLT, v, MPP_NCELLT * sizeof *v);
+            for (int i = 0; i < MPP_THREAD_SLOTS; i++)
+                if (!isnan(v[MPP_CELLT_SLOT0 + i]))
+                    ct->slots |= 1u << i;
+        }
+    }
+}

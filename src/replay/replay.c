@@ -212,6 +212,7 @@ int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int m
     int rc = tables && views && start_intervals(t, proc, max_intervals, max_nesting) == 0 ? 0 : -1;
     for (int l = 0; rc == 0 && l < proc->nlocations; l++) {
         rc = mpp_table_init(&tables[l], (size_t)max_src, 1);
+        tables[l].thread = l; /* OTF2 locations are threads: the process's first (MPI_Init's) is 0 */
         views[l] = &tables[l];
     }
     if (rc == 0)
@@ -233,6 +234,7 @@ int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int m
         ctx->machine_na = "the trace does not describe the machine (hwloc is read at run time only)";
         ctx->counters_na = "the trace records no hardware counters";
         out->profile->waitstates = 1;
+        out->profile->thread_times = proc->nlocations > 1; /* the locations are threads */
         out->profile->speed = 1.0;
         /* its findings as its MPI_Finalize gave them to the reduction (a
          * process without them in the trace: none, at the run's level);

@@ -399,6 +399,10 @@ static void write_src_point(srcbuf_t *b, const mpp_reduced_t *rd, const mpp_redu
             if (s->waits & (w ? MPP_SRC_COLLECTIVE_WAITS : MPP_SRC_REALSYNC))
                 write_process_row(b, wait_rows[w], rd, c->by_process, MPP_NCELLV, MPP_CELL_REALSYNC + w);
     }
+    char *threads = mpp_threads_src_text(rd, c);
+    if (threads)
+        put_str(b, threads);
+    free(threads);
     PUT_LIT(b, "   stack           ");
     for (int f = 0; f < s->nframes; f++) {
         if (f)

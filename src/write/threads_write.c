@@ -113,3 +113,96 @@ json_t *mpp_threads_json(const mpp_report_t *r)
     json_object_set_new(o, "by_process", by);
     return o;
 }
+
+/* Per-thread times of an SRC point are shown where a process had more
+ * than one thread call it. */
+static int shows_threads(const mpp_reduced_cell_t *c)
+{
+    return c->threads && (c->threads->threads_max > 1 || c->threads->values[MPP_CELLT_RESTN] > 0);
+}
+
+/* "1: 0.400000  2: 0.000010" of v (a cell's MPP_NCELLT values), and the
+ * threads beyond the slots. */
+static void slots_text(mpp_textbuf_t *b, const double *v, unsigned slots)
+{
+    int any = 0;
+    for (int i = 0; i < MPP_THREAD_SLOTS; i++)
+        if ((slots & 1u << i) && !isnan(v[MPP_CELLT_SLOT0 + i]))
+            mpp_textbuf_printf(b, "%s%d: %.6f", any++ ? "  " : "", i, v[MPP_CELLT_SLOT0 + i]);
+    if (v[MPP_CELLT_RESTN] > 0)
+        mpp_textbuf_printf(b, "%sthreads %d and beyond: %.6f (%.0f threads, summed)", any ? "  " : "",
+                           MPP_THREAD_SLOTS, v[MPP_CELLT_REST], v[MPP_CELLT_RESTN]);
+}
+
+char *mpp_threads_src_text(const mpp_reduced_t *rd, const mpp_reduced_cell_t *c)
+{
+    if (!shows_threads(c))
+        return NULL;
+    const mpp_reduced_cell_threads_t *t = c->threads;
+    mpp_textbuf_t b = {0};
+    mpp_textbuf_printf(&b, "   by thread       %d threads at most (rank %d)", t->threads_max, t->threads_max_rank);
+    if (t->per_thread.count)
+        mpp_textbuf_printf(&b, "  min=%.6f (rank %d)  max=%.6f (rank %d)  by index ", t->per_thread.min,
+                           t->per_thread.min_rank, t->per_thread.max, t->per_thread.max_rank);
+    else
+        mpp_textbuf_printf(&b, "  by index ");
+    slots_text(&b, t->values, t->slots);
+    mpp_textbuf_printf(&b, "\n");
+    for (int s = 0; t->by_process && s < rd->nselected; s++) {
+        const double *v = t->by_process + (size_t)s * MPP_NCELLT;
+        if (isnan(v[MPP_CELLT_THREADS]))
+            continue;
+        mpp_textbuf_printf(&b, "   by thread of rank %d  ", rd->selected[s]);
+        slots_text(&b, v, ~0u);
+        mpp_textbuf_printf(&b, "\n");
+    }
+    return mpp_textbuf_done(&b);
+}
+
+/* Thread index -> time of the values v (slots that called it). */
+static json_t *slots_json(const double *v, unsigned slots)
+{
+    json_t *o = json_object();
+    for (int i = 0; i < MPP_THREAD_SLOTS; i++)
+        if ((slots & 1u << i) && !isnan(v[MPP_CELLT_SLOT0 + i])) {
+            char key[16];
+            snprintf(key, sizeof key, "%d", i);
+            json_object_set_new(o, key, json_real(v[MPP_CELLT_SLOT0 + i]));
+        }
+    return o;
+}
+
+static json_t *beyond_json(const double *v)
+{
+    return v[MPP_CELLT_RESTN] > 0 ? json_pack("{s:i, s:f, s:I}", "first_index", MPP_THREAD_SLOTS, "time",
+                                              v[MPP_CELLT_REST], "threads", (json_int_t)v[MPP_CELLT_RESTN])
+                                  : json_null();
+}
+
+json_t *mpp_threads_src_json(const mpp_reduced_t *rd, const mpp_reduced_cell_t *c)
+{
+    if (!c->threads)
+        return json_null();
+    const mpp_reduced_cell_threads_t *t = c->threads;
+    json_t *o = json_pack("{s:i, s:i}", "threads_max", t->threads_max, "threads_max_rank", t->threads_max_rank);
+    json_object_set_new(o, "per_thread",
+                        t->per_thread.count ? json_pack("{s:f, s:i, s:f, s:i}", "min", t->per_thread.min, "min_rank",
+                                                        t->per_thread.min_rank, "max", t->per_thread.max, "max_rank",
+                                                        t->per_thread.max_rank)
+                                            : json_null());
+    json_object_set_new(o, "by_index", slots_json(t->values, t->slots));
+    json_object_set_new(o, "beyond", beyond_json(t->values));
+    json_t *by = json_array();
+    for (int s = 0; t->by_process && s < rd->nselected; s++) {
+        const double *v = t->by_process + (size_t)s * MPP_NCELLT;
+        if (isnan(v[MPP_CELLT_THREADS]))
+            continue;
+        json_t *p = json_pack("{s:i, s:I}", "rank", rd->selected[s], "threads", (json_int_t)v[MPP_CELLT_THREADS]);
+        json_object_set_new(p, "by_index", slots_json(v, ~0u));
+        json_object_set_new(p, "beyond", beyond_json(v));
+        json_array_append_new(by, p);
+    }
+    json_object_set_new(o, "by_process", by);
+    json_object_set_new(o, "shown_in_text", json_boolean(shows_threads(c)));
+    return o;
+}
