@@ -34,7 +34,7 @@ static void *worker(void *arg)
         nanosleep(&late, NULL);
     }
     int out = rank * 10 + t;
-    MPI_Sendrecv(&out, 1, MPI_INT, 1 - rank, 7, &got[t], 1, MPI_INT, 1 - rank, 7, comms[t], MPI_STATUS_IGNORE); /* MARK: sendrecv */
+    MPI_Sendrecv(&out, 1, MPI_INT, 1 - rank, 7, &got[t], 1, MPI_INT, 1 - rank, 7, comms[t], MPI_STATUS_IGNORE); /* MARK:sendrecv */
     pthread_barrier_wait(&called);
     return NULL;
 }

@@ -1,0 +1,21 @@
+#!/bin/sh
+# thread_times: under MPI_THREAD_MULTIPLE two threads call MPI_Sendrecv at
+# one source line on different communicators (thread_times.c), one of them
+# with a partner 300 ms late.  The protocol must give one SRC point for the
+# line, with the per-thread times: 2 threads on each process, rank 0's at
+# about 300 ms and about 0, rank 1's both about 0, in the JSON and the
+# text; and 3 threads per process, all of them calling MPI.
+set -eu
+# shellcheck source=../lib/common.sh
+. "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
+need_var MPICC_PROF
+
+late_ms=300
+cd "$tmp"
+"$MPICC_PROF" -o thread_times "$srcdir/thread_times.c" -lpthread || fail "compiling thread_times.c with mpicc-prof"
+mpirun_2 out err env MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_QUIET=1 ./thread_times "$late_ms"
+grep -q "^thread_times: ok" out || fail "the program's output is wrong: $(cat out err)"
+check_text_protocol prot.txt
+"$PYTHON3" "$srcdir/check_threads_openmp.py" times prot.txt.json prot.txt "$srcdir/thread_times.c" "$late_ms" \
+    || fail "protocol check failed (see above)"
+echo "PASS: thread_times"

@@ -1,0 +1,31 @@
+#!/bin/sh
+# threads_openmp: a hybrid MPI+OpenMP program (openmp_hybrid.c, -fopenmp,
+# MPI_THREAD_FUNNELED) on 2 processes.  With OMP_NUM_THREADS=2 the protocol
+# must give 2 threads per process, 1 of them calling MPI, and the OpenMP
+# team size 2 (from the OpenMP runtime), per process and over processes,
+# in the JSON and the text; and, with the placement known, the
+# oversubscription warning naming 2 processes x 2 threads against the
+# node's cores when they are fewer than 4.  With OMP_NUM_THREADS=1: 1
+# thread, and no such warning (the ranks alone do not oversubscribe 2
+# cores).  On a node of more cores, one more run with as many threads per
+# process as cores gets the warning too.
+set -eu
+# shellcheck source=../lib/common.sh
+. "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
+need_var MPICC_PROF
+
+cd "$tmp"
+"$MPICC_PROF" -fopenmp -o openmp_hybrid "$srcdir/openmp_hybrid.c" || fail "compiling openmp_hybrid.c with mpicc-prof -fopenmp"
+cores=$(nproc)
+runs="2 1"
+[ "$cores" -gt 2 ] && runs="$runs $cores"
+for t in $runs; do
+    rm -f prot.txt prot.txt.json
+    mpirun_2 "out.$t" "err.$t" env OMP_NUM_THREADS="$t" OMP_WAIT_POLICY=passive MPIPROF_OUTPUT="$tmp/prot.txt" \
+        MPIPROF_FORMAT=both MPIPROF_QUIET=1 ./openmp_hybrid
+    grep -q "^openmp_hybrid: $t threads ok" "out.$t" || fail "OMP_NUM_THREADS=$t: the program's output is wrong: $(cat "out.$t" "err.$t")"
+    check_text_protocol prot.txt
+    "$PYTHON3" "$srcdir/check_threads_openmp.py" openmp prot.txt.json prot.txt "$t" \
+        || fail "OMP_NUM_THREADS=$t: protocol check failed (see above)"
+done
+echo "PASS: threads_openmp"
