@@ -1,8 +1,10 @@
 """Check the Threads parameter and the per-thread times of an SRC point
 (test_threads_openmp.sh, test_thread_times.sh).
 
-usage: check_threads_openmp.py openmp PROTOCOL.json PROTOCOL.txt T
-       check_threads_openmp.py times PROTOCOL.json PROTOCOL.txt SOURCE.c LATE_MS
+usage: check_threads_openmp.py openmp PROTOCOL.json PROTOCOL.txt SCHEMA T
+       check_threads_openmp.py times PROTOCOL.json PROTOCOL.txt SCHEMA SOURCE.c LATE_MS
+
+Both check the invariants, the text against the JSON and the schema.
 
 openmp: tests/mpi/threads/openmp_hybrid.c on 2 processes with
 OMP_NUM_THREADS=T.  Known answers: each process ran T threads, 1 of them
@@ -92,9 +94,9 @@ def check_oversubscription(doc, threads):
     print("oversubscription: 2 x %d threads on %d cores: %s" % (threads, cores, "warned" if over else "no warning"))
 
 
-def openmp(json_path, text_path, threads):
+def openmp(json_path, text_path, schema, threads):
     t = int(threads)
-    doc = pc.load_checked(json_path, text_path, say=False)
+    doc = pc.load_checked(json_path, text_path, schema=schema, say=False)
     check_counts(doc, text_path, t, 1, t)
     check_oversubscription(doc, t)
     print("openmp: %d threads, 1 called MPI, OpenMP team %d, per process and in the text" % (t, t))
@@ -112,9 +114,9 @@ def per_thread_times(src, rank):
     pc.fail("SRC %s: no per-thread times of rank %d" % (src["id"], rank))
 
 
-def times(json_path, text_path, source, late_ms):
+def times(json_path, text_path, schema, source, late_ms):
     late = int(late_ms) / 1000.0
-    doc = pc.load_checked(json_path, text_path, say=False)
+    doc = pc.load_checked(json_path, text_path, schema=schema, say=False)
     check_counts(doc, text_path, 3, 3, None)
     src = pc.site(doc, 0, "MPI_Sendrecv", source, "sendrecv")
     pc.check_equal("SRC %s calls" % src["id"], src["calls"], 4)
@@ -148,9 +150,9 @@ def times(json_path, text_path, source, late_ms):
 
 
 def main(mode, *args):
-    if mode == "openmp" and len(args) == 3:
+    if mode == "openmp" and len(args) == 4:
         return openmp(*args)
-    if mode == "times" and len(args) == 4:
+    if mode == "times" and len(args) == 5:
         return times(*args)
     pc.bad_usage()
 

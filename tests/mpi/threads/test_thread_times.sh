@@ -16,6 +16,6 @@ cd "$tmp"
 mpirun_2 out err env MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_QUIET=1 ./thread_times "$late_ms"
 grep -q "^thread_times: ok" out || fail "the program's output is wrong: $(cat out err)"
 check_text_protocol prot.txt
-"$PYTHON3" "$srcdir/check_threads_openmp.py" times prot.txt.json prot.txt "$srcdir/thread_times.c" "$late_ms" \
+"$PYTHON3" "$srcdir/check_threads_openmp.py" times prot.txt.json prot.txt "$schema" "$srcdir/thread_times.c" "$late_ms" \
     || fail "protocol check failed (see above)"
 echo "PASS: thread_times"

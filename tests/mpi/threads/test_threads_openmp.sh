@@ -25,7 +25,7 @@ for t in $runs; do
         MPIPROF_FORMAT=both MPIPROF_QUIET=1 ./openmp_hybrid
     grep -q "^openmp_hybrid: $t threads ok" "out.$t" || fail "OMP_NUM_THREADS=$t: the program's output is wrong: $(cat "out.$t" "err.$t")"
     check_text_protocol prot.txt
-    "$PYTHON3" "$srcdir/check_threads_openmp.py" openmp prot.txt.json prot.txt "$t" \
+    "$PYTHON3" "$srcdir/check_threads_openmp.py" openmp prot.txt.json prot.txt "$schema" "$t" \
         || fail "OMP_NUM_THREADS=$t: protocol check failed (see above)"
 done
 echo "PASS: threads_openmp"
