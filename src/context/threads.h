@@ -11,12 +11,12 @@
 #include <stddef.h>
 
 /* Where the OpenMP team size came from. */
-enum { MPP_OMP_NONE = 0, MPP_OMP_RUNTIME, MPP_OMP_ENV };
+enum { MPP_OMP_NONE = 0, MPP_OMP_RUNTIME, MPP_OMP_ENV, MPP_OMP_UNKNOWN /* n/a: a trace that does not say */ };
 
 typedef struct {
-    int alive;  /* the program's threads alive at once, at most (0: not read) */
+    int alive;  /* the program's threads alive at once, at most (0: not read; -1: n/a, a trace's) */
     int mpi;    /* distinct threads that called MPI */
-    int omp;    /* OpenMP team size (0: no OpenMP) */
+    int omp;    /* OpenMP team size (0: no OpenMP; -1: n/a with MPP_OMP_UNKNOWN) */
     int source; /* MPP_OMP_* */
 } mpp_thread_counts_t;
 

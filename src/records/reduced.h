@@ -173,6 +173,7 @@ typedef struct {
     int processes;
     mpp_stat_t v[MPP_NTHREADV];
     int omp_runtime, omp_env; /* processes whose team size the OpenMP runtime gave, OMP_NUM_THREADS alone */
+    int omp_unknown;          /* processes whose OpenMP team is n/a (a trace's that does not say) */
     double *by_process;
 } mpp_reduced_threads_t;
 

@@ -77,7 +77,7 @@ void mpp_reduce_threads_result(const mpp_dict_t *m, mpp_reduced_t *out)
             for (int s = 0; t->by_process && s < out->nselected; s++)
                 if (out->selected[s] == rank) {
                     double *v = t->by_process + (size_t)s * MPP_NTHREADV;
-                    v[MPP_THREADS_ALIVE] = c.alive;
+                    v[MPP_THREADS_ALIVE] = c.alive >= 0 ? c.alive : NAN;
                     v[MPP_THREADS_MPI] = c.mpi;
                     v[MPP_THREADS_OMP] = c.omp > 0 ? c.omp : NAN;
                 }
@@ -85,16 +85,19 @@ void mpp_reduce_threads_result(const mpp_dict_t *m, mpp_reduced_t *out)
         }
         int count = (int)r->sum, lowest = (int)r->min;
         t->processes += count;
-        add_value(&t->v[MPP_THREADS_ALIVE], c.alive, count, lowest);
+        if (c.alive >= 0)
+            add_value(&t->v[MPP_THREADS_ALIVE], c.alive, count, lowest);
         add_value(&t->v[MPP_THREADS_MPI], c.mpi, count, lowest);
-        if (c.omp > 0) {
+        if (c.source == MPP_OMP_UNKNOWN)
+            t->omp_unknown += count;
+        else if (c.omp > 0) {
             add_value(&t->v[MPP_THREADS_OMP], c.omp, count, lowest);
             if (c.source == MPP_OMP_RUNTIME)
                 t->omp_runtime += count;
             else
                 t->omp_env += count;
         }
-        add_host_threads(out->machine, first, c.alive * count);
+        add_host_threads(out->machine, first, (c.alive >= 0 ? c.alive : c.mpi) * count);
     }
 }
 

@@ -14,6 +14,7 @@
 
 #include "accumulate/intervals.h"
 #include "check/finding_list.h"
+#include "context/threads.h"
 #include "gen/function_table.h"
 #include "replay/replay.h"
 #include "util/srckey.h"
@@ -200,6 +201,20 @@ int rp_each_call(const rp_trace_t *t, int p, int max_intervals, int max_nesting,
     return 0;
 }
 
+/* The process's Threads parameter: as trace mode recorded it, else what
+ * the trace gives (its locations with calls: the threads that called MPI;
+ * the rest n/a, said by mpiprof-analyze's Warnings). */
+static char *threads_fact(const rp_trace_t *t, const rp_process_t *proc)
+{
+    mpp_thread_counts_t c = {-1, 0, -1, MPP_OMP_UNKNOWN};
+    if (!proc->threads || sscanf(proc->threads, "%d %d %d %d", &c.alive, &c.mpi, &c.omp, &c.source) != 4) {
+        c = (mpp_thread_counts_t){-1, 0, -1, MPP_OMP_UNKNOWN};
+        for (int l = 0; l < proc->nlocations; l++)
+            c.mpi += t->locations[proc->locations[l]].ncalls > 0;
+    }
+    return mpp_threads_fact(proc->host, &c);
+}
+
 int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int max_nesting, rp_local_t *out)
 {
     memset(out, 0, sizeof *out);
@@ -233,6 +248,8 @@ int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int m
         mpp_local_context_t *ctx = &out->profile->context;
         ctx->machine_na = "the trace does not describe the machine (hwloc is read at run time only)";
         ctx->counters_na = "the trace records no hardware counters";
+        if ((out->facts[0] = threads_fact(t, proc)) != NULL)
+            ctx->facts = out->facts, ctx->nfacts = 1;
         out->profile->waitstates = 1;
         out->profile->thread_times = proc->nlocations > 1; /* the locations are threads */
         out->profile->speed = 1.0;
@@ -259,6 +276,7 @@ int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int m
 
 void rp_local_free(rp_local_t *l)
 {
+    free(l->facts[0]);
     mpp_profile_free(l->profile);
     free(l->intervals);
     memset(l, 0, sizeof *l);

@@ -34,11 +34,16 @@ static char *threads_line(const mpp_reduced_t *rd)
         mpp_textbuf_printf(&b, "n/a (no process reported its threads)");
         return mpp_textbuf_done(&b);
     }
-    stat_text(&b, &t->v[MPP_THREADS_ALIVE]);
+    if (t->v[MPP_THREADS_ALIVE].count)
+        stat_text(&b, &t->v[MPP_THREADS_ALIVE]);
+    else
+        mpp_textbuf_printf(&b, "n/a");
     mpp_textbuf_printf(&b, " per process (alive at once, at most), ");
     stat_text(&b, &t->v[MPP_THREADS_MPI]);
     mpp_textbuf_printf(&b, " called MPI; OpenMP team ");
-    if (t->v[MPP_THREADS_OMP].count) {
+    if (t->omp_unknown == t->processes) {
+        mpp_textbuf_printf(&b, "n/a");
+    } else if (t->v[MPP_THREADS_OMP].count) {
         stat_text(&b, &t->v[MPP_THREADS_OMP]);
         mpp_textbuf_printf(&b, " (%s)", omp_source(t));
         if (t->v[MPP_THREADS_OMP].count < t->processes)
@@ -93,7 +98,8 @@ json_t *mpp_threads_json(const mpp_report_t *r)
         json_object_set_new(o, "by_process", json_array());
         return o;
     }
-    json_object_set_new(o, "alive", count_stat(&t->v[MPP_THREADS_ALIVE]));
+    json_object_set_new(o, "alive",
+                        t->v[MPP_THREADS_ALIVE].count ? count_stat(&t->v[MPP_THREADS_ALIVE]) : json_null());
     json_object_set_new(o, "mpi", count_stat(&t->v[MPP_THREADS_MPI]));
     json_t *omp = json_null();
     if (t->v[MPP_THREADS_OMP].count) {
