@@ -8,6 +8,7 @@
 #include "records/facts.h"
 #include "util/common.h"
 #include "util/srckey.h"
+#include "util/warnings.h"
 
 /* Threads: of /proc/self/status; -1 when it cannot be read. */
 static int threads_now(void)
@@ -29,7 +30,7 @@ static int threads_now(void)
 static int before_init = -1;    /* threads before MPI's initialization */
 static int library_threads;     /* those it started */
 static _Atomic int own_threads; /* the profiler's */
-static _Atomic int alive_max, mpi_threads, team_max;
+static _Atomic int alive_max, mpi_threads, team_max, read_ok;
 static int (*omp_max_threads)(void); /* the OpenMP runtime's, when the program has one */
 static int (*omp_num_threads)(void);
 
@@ -45,8 +46,10 @@ static void atomic_max(_Atomic int *at, int value)
 static void sample_alive(void)
 {
     int n = threads_now();
-    if (n > 0)
+    if (n > 0) {
         atomic_max(&alive_max, n - library_threads - atomic_load(&own_threads));
+        atomic_store(&read_ok, 1);
+    }
 }
 
 void mpp_threads_start(void)
@@ -56,6 +59,7 @@ void mpp_threads_start(void)
     atomic_store(&alive_max, 0);
     atomic_store(&mpi_threads, 0);
     atomic_store(&team_max, 0);
+    atomic_store(&read_ok, 0);
     /* found, not linked: a program without OpenMP has no runtime */
     omp_max_threads = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_get_max_threads");
     omp_num_threads = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_get_num_threads");
@@ -80,8 +84,9 @@ void mpp_threads_own(int delta) { atomic_fetch_add(&own_threads, delta); }
 void mpp_threads_counts(mpp_thread_counts_t *out)
 {
     *out = (mpp_thread_counts_t){atomic_load(&alive_max), atomic_load(&mpi_threads), 0, MPP_OMP_NONE};
-    /* a thread that called MPI was alive, whatever the samples missed */
-    if (out->alive < 1)
+    if (!atomic_load(&read_ok))
+        out->alive = -1; /* n/a: never read */
+    else if (out->alive < 1) /* a thread that called MPI was alive, whatever the samples missed */
         out->alive = out->mpi > 0 ? 1 : 0;
     if (omp_max_threads) {
         out->omp = atomic_load(&team_max);
@@ -112,6 +117,8 @@ int mpp_threads_add_fact(char ***facts, int *nfacts, const char *host)
     static char *own;
     mpp_thread_counts_t c;
     mpp_threads_counts(&c);
+    if (c.alive < 0)
+        mpp_warn("Threads: /proc/self/status could not be read: the threads alive at once are n/a");
     char *fact = mpp_threads_fact(host, &c);
     char **grown = fact ? malloc(((size_t)*nfacts + 1) * sizeof *grown) : NULL;
     if (!grown) {
