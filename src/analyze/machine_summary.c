@@ -184,9 +184,33 @@ static int add_warning(mpp_machine_summary_t *s, char *text)
     return 0;
 }
 
-/* Ranks whose bindings cover fewer cores than there are ranks: group them by
- * the exact set of cores they are bound to. */
-static int check_sharing(mpp_machine_summary_t *s, const mpp_host_placement_t *h, const core_map_t *cm)
+/* The warning of ranks that share cores: more ranks than cores, or (each
+ * running per_rank threads) more threads than cores. */
+static char *share_text(const char *host, const share_group_t *g, int per_rank)
+{
+    char *ranks = mpp_idlist_format(g->ranks, g->nranks), *pus = mpp_idlist_format(g->pus, g->npus);
+    char *text = NULL;
+    const char *cores = g->ncores == 1 ? "" : "s";
+    if (!ranks || !pus)
+        text = NULL;
+    else if (g->nranks > g->ncores && asprintf(&text, "%s: ranks %s share cores: %d ranks bound to %d core%s (PU %s)",
+                                               host, ranks, g->nranks, g->ncores, cores, pus) < 0)
+        text = NULL;
+    else if (g->nranks <= g->ncores &&
+             asprintf(
+                 &text,
+                 "%s: rank%s %s: %d process%s x %d threads bound to %d core%s (PU %s): threads compete for cores",
+                 host, g->nranks == 1 ? "" : "s", ranks, g->nranks, g->nranks == 1 ? "" : "es", per_rank, g->ncores,
+                 cores, pus) < 0)
+        text = NULL;
+    free(ranks), free(pus);
+    return text;
+}
+
+/* Ranks whose bindings cover fewer cores than there are ranks, or than
+ * their threads (per_rank each: the program's, 1 when unknown or uneven):
+ * group them by the exact set of cores they are bound to. */
+static int check_sharing(mpp_machine_summary_t *s, const mpp_host_placement_t *h, const core_map_t *cm, int per_rank)
 {
     share_group_t *groups = NULL;
     int ngroups = 0, rc = 0;
@@ -236,17 +260,9 @@ static int check_sharing(mpp_machine_summary_t *s, const mpp_host_placement_t *h
     }
     for (int k = 0; k < ngroups; k++) {
         share_group_t *g = &groups[k];
-        if (rc == 0 && g->nranks > g->ncores) {
+        if (rc == 0 && (g->nranks > g->ncores || g->nranks * per_rank > g->ncores)) {
             qsort(g->ranks, (size_t)g->nranks, sizeof *g->ranks, mpp_cmp_int);
-            char *ranks = mpp_idlist_format(g->ranks, g->nranks);
-            char *pus = mpp_idlist_format(g->pus, g->npus);
-            char *text = NULL;
-            if (ranks && pus &&
-                asprintf(&text, "%s: ranks %s share cores: %d ranks bound to %d core%s (PU %s)", h->host, ranks,
-                         g->nranks, g->ncores, g->ncores == 1 ? "" : "s", pus) < 0)
-                text = NULL;
-            rc = add_warning(s, text);
-            free(ranks), free(pus);
+            rc = add_warning(s, share_text(h->host, g, per_rank));
         }
         free(g->cores_key), free(g->ranks), free(g->pus);
     }
@@ -412,8 +428,11 @@ static int summarize_host(mpp_machine_summary_t *s, const mpp_machine_host_t *mh
     if (!h->host || !h->text || !h->runs)
         rc = -1;
 
+    /* threads per rank, when the host's ranks run as many each */
+    int per_rank =
+        mh->threads > mh->nranks && mh->nranks > 0 && mh->threads % mh->nranks == 0 ? mh->threads / mh->nranks : 1;
     if (rc == 0)
-        rc = check_sharing(s, h, &cm);
+        rc = check_sharing(s, h, &cm, per_rank);
     int usable = usable_cores(&cm, allowed, nallowed, type);
     if (rc == 0)
         rc = check_oversubscribed(s, h, usable, mh->threads);

@@ -85,7 +85,7 @@ void mpp_threads_counts(mpp_thread_counts_t *out)
 {
     *out = (mpp_thread_counts_t){atomic_load(&alive_max), atomic_load(&mpi_threads), 0, MPP_OMP_NONE};
     if (!atomic_load(&read_ok))
-        out->alive = -1; /* n/a: never read */
+        out->alive = -1;     /* n/a: never read */
     else if (out->alive < 1) /* a thread that called MPI was alive, whatever the samples missed */
         out->alive = out->mpi > 0 ? 1 : 0;
     if (omp_max_threads) {

@@ -1,7 +1,7 @@
 """Check the Threads parameter and the per-thread times of an SRC point
 (test_threads_openmp.sh, test_thread_times.sh).
 
-usage: check_threads_openmp.py openmp PROTOCOL.json PROTOCOL.txt SCHEMA T
+usage: check_threads_openmp.py openmp PROTOCOL.json PROTOCOL.txt SCHEMA T [bound]
        check_threads_openmp.py times PROTOCOL.json PROTOCOL.txt SCHEMA SOURCE.c LATE_MS
 
 Both check the invariants, the text against the JSON and the schema.
@@ -94,11 +94,33 @@ def check_oversubscription(doc, threads):
     print("oversubscription: 2 x %d threads on %d cores: %s" % (threads, cores, "warned" if over else "no warning"))
 
 
-def openmp(json_path, text_path, schema, threads):
+def check_bound(doc, threads):
+    p = doc["parameters"]
+    if p.get("placement") is None:
+        print("NOTE: the protocol gives no placement (built without hwloc): the bound ranks' warning is not checked")
+        return
+    host = p["placement"]["hosts"][0]["host"]
+    got = p["placement"]["warnings"]
+    if threads == 1:
+        pc.check_equal("placement warnings (bound, 1 thread each)", got, [])
+        return
+    want = [r"^%s: rank %d: 1 process x %d threads bound to 1 core \(PU \d+\): threads compete for cores$"
+            % (re.escape(host), r, threads) for r in (0, 1)]
+    if len(got) != 2 or not all(re.match(w, g) for w, g in zip(want, got)):
+        pc.fail("placement warnings (bound, %d threads each) = %r, expected 2 matching %r" % (threads, got, want))
+    print("bound: %r" % got)
+
+
+def openmp(json_path, text_path, schema, threads, bound=None):
     t = int(threads)
     doc = pc.load_checked(json_path, text_path, schema=schema, say=False)
     check_counts(doc, text_path, t, 1, t)
-    check_oversubscription(doc, t)
+    if bound == "bound":
+        check_bound(doc, t)
+    elif bound is not None:
+        pc.bad_usage()
+    else:
+        check_oversubscription(doc, t)
     print("openmp: %d threads, 1 called MPI, OpenMP team %d, per process and in the text" % (t, t))
 
 
@@ -150,7 +172,7 @@ def times(json_path, text_path, schema, source, late_ms):
 
 
 def main(mode, *args):
-    if mode == "openmp" and len(args) == 4:
+    if mode == "openmp" and len(args) in (4, 5):
         return openmp(*args)
     if mode == "times" and len(args) == 5:
         return times(*args)

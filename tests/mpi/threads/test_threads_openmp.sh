@@ -8,7 +8,10 @@
 # node's cores when they are fewer than 4.  With OMP_NUM_THREADS=1: 1
 # thread, and no such warning (the ranks alone do not oversubscribe 2
 # cores).  On a node of more cores, one more run with as many threads per
-# process as cores gets the warning too.
+# process as cores gets the warning too.  Each rank bound to a core of its
+# own (mpiexec -bind-to core, when it has that option and the node 2 cores
+# or more): with 2 threads each, the warning that each rank's threads share
+# its core; with 1, none.
 set -eu
 # shellcheck source=../lib/common.sh
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
@@ -28,4 +31,16 @@ for t in $runs; do
     "$PYTHON3" "$srcdir/check_threads_openmp.py" openmp prot.txt.json prot.txt "$schema" "$t" \
         || fail "OMP_NUM_THREADS=$t: protocol check failed (see above)"
 done
+if [ "$cores" -ge 2 ] && "$MPIEXEC" -bind-to core -n 1 true >/dev/null 2>&1; then
+    for t in 2 1; do
+        rm -f prot.txt prot.txt.json
+        "$MPIEXEC" -bind-to core -n 2 env OMP_NUM_THREADS="$t" OMP_WAIT_POLICY=passive MPIPROF_OUTPUT="$tmp/prot.txt" \
+            MPIPROF_FORMAT=both MPIPROF_QUIET=1 ./openmp_hybrid >"bound.out.$t" 2>"bound.err.$t" ||
+            fail "bound, OMP_NUM_THREADS=$t: the run failed: $(cat "bound.out.$t" "bound.err.$t")"
+        "$PYTHON3" "$srcdir/check_threads_openmp.py" openmp prot.txt.json prot.txt "$schema" "$t" bound \
+            || fail "bound, OMP_NUM_THREADS=$t: protocol check failed (see above)"
+    done
+else
+    echo "NOTE: $MPIEXEC has no -bind-to core, or the node 1 core: the bound runs are SKIPPED"
+fi
 echo "PASS: threads_openmp"
