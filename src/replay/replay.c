@@ -100,7 +100,65 @@ static void replay_mark(const rp_trace_t *t, const rp_mark_t *m, uintptr_t threa
  * the process's) in the replay: into its table, or rp_each_call's. */
 typedef int (*call_fn)(void *ctx, int l, const rp_call_t *c);
 
-static int table_call(void *ctx, int l, const rp_call_t *c) { return replay_call(c, &((mpp_table_t *)ctx)[l]); }
+/* The replay into the tables, with the periods during which one of the
+ * process's threads was inside MPI (its calls' union over its locations,
+ * [start, end) pairs in time order): each is added to the interval open
+ * when it ends, as the dynamic mode does at MPI_THREAD_MULTIPLE
+ * (intervals.h, mpi_union_ticks).  A period ends at a call's return: that
+ * call's turn in the replay is its place. */
+typedef struct {
+    mpp_table_t *tables;
+    int64_t *spans;
+    size_t nspans, next;
+} tables_t;
+
+static int table_call(void *ctx, int l, const rp_call_t *c)
+{
+    tables_t *tt = ctx;
+    for (; tt->next < tt->nspans && tt->spans[2 * tt->next + 1] <= c->leave; tt->next++)
+        mpp_intervals[mpp_current_interval].mpi_union_ticks +=
+            (uint64_t)(tt->spans[2 * tt->next + 1] - tt->spans[2 * tt->next]);
+    return replay_call(c, &tt->tables[l]);
+}
+
+static int by_time(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b; /* time, +1 enter / -1 leave: a leave first at one instant */
+    return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* The union of the calls of the process's locations (tt->spans); -1 when
+ * memory ran out. */
+static int union_spans(const rp_trace_t *t, const rp_process_t *proc, tables_t *tt)
+{
+    size_t n = 0, k = 0;
+    for (int l = 0; l < proc->nlocations; l++)
+        n += t->locations[proc->locations[l]].ncalls;
+    int64_t *ev = malloc((2 * n + 1) * 2 * sizeof *ev);
+    tt->spans = malloc((2 * n + 1) * sizeof *tt->spans);
+    if (!ev || !tt->spans) {
+        free(ev);
+        return -1;
+    }
+    for (int l = 0; l < proc->nlocations; l++) {
+        const rp_location_t *loc = &t->locations[proc->locations[l]];
+        for (size_t c = 0; c < loc->ncalls; c++) {
+            int64_t enter = loc->calls[c].enter, leave = loc->calls[c].leave > enter ? loc->calls[c].leave : enter;
+            ev[2 * k] = enter, ev[2 * k + 1] = 1, k++;
+            ev[2 * k] = leave, ev[2 * k + 1] = -1, k++;
+        }
+    }
+    qsort(ev, k, 2 * sizeof *ev, by_time);
+    int inside = 0;
+    for (size_t e = 0; e < k; e++) {
+        if (ev[2 * e + 1] > 0 && inside++ == 0)
+            tt->spans[2 * tt->nspans] = ev[2 * e];
+        else if (ev[2 * e + 1] < 0 && --inside == 0)
+            tt->spans[2 * tt->nspans++ + 1] = ev[2 * e];
+    }
+    free(ev);
+    return 0;
+}
 
 /* The process's calls and marks, all its locations merged in time order
  * (a call before a mark at its return's instant: the wrapper read its
@@ -230,8 +288,17 @@ int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int m
         tables[l].thread = l; /* OTF2 locations are threads: the process's first (MPI_Init's) is 0 */
         views[l] = &tables[l];
     }
+    /* threads inside MPI at once (several locations): their union, as at
+     * MPI_THREAD_MULTIPLE (profile.c scales the categories to it) */
+    tables_t tt = {tables, NULL, 0, 0};
+    if (rc == 0 && proc->nlocations > 1)
+        rc = union_spans(t, proc, &tt);
     if (rc == 0)
-        rc = replay_process(t, proc, table_call, tables);
+        rc = replay_process(t, proc, table_call, &tt);
+    for (; rc == 0 && tt.next < tt.nspans; tt.next++) /* those ending at the last calls */
+        mpp_intervals[mpp_current_interval].mpi_union_ticks +=
+            (uint64_t)(tt.spans[2 * tt.next + 1] - tt.spans[2 * tt.next]);
+    free(tt.spans);
     if (rc == 0) {
         mpp_intervals_close_all((uint64_t)to);
         out->nintervals = (int)mpp_nintervals;
@@ -240,8 +307,10 @@ int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int m
     }
     if (rc == 0) {
         memcpy(out->intervals, mpp_intervals, (size_t)out->nintervals * sizeof *out->intervals);
+        mpp_union_measured = proc->nlocations > 1;
         out->profile = mpp_profile_build(views, proc->nlocations, out->intervals, out->nintervals, rp_seconds,
                                          resolve_site, (void *)t, function_name);
+        mpp_union_measured = 0;
         rc = out->profile ? 0 : -1;
     }
     if (rc == 0) {

@@ -17,9 +17,12 @@ when 2 x T exceeds them (never for T = 1 on 2 cores or more).
 times: tests/mpi/threads/thread_times.c on 2 processes.  Known answers:
 3 threads per process (main and two workers alive at once), all calling
 MPI; the marked MPI_Sendrecv is one SRC point, called by 2 threads on
-each process; rank 0's two threads spent LATE_MS (within TOL) and less
-than QUICK there, rank 1's both less than QUICK; min and max per thread
-over the processes say the same; the text gives the same numbers.
+each process; rank 0's two threads spent LATE_MS and LATE_MS / 3 there
+(within TOL), at the same time, rank 1's both less than QUICK; min and
+max per thread over the processes say the same; the text gives the same
+numbers; rank 0's Communication is LATE_MS (within TOL: the time one of
+its threads was inside MPI, not the threads' sum), and every invariant
+holds (Productive time is not negative).
 """
 import re
 import sys
@@ -147,16 +150,20 @@ def times(json_path, text_path, schema, source, late_ms):
     got = {}
     for rank in (0, 1):
         got[rank], _ = per_thread_times(src, rank)
-    quick0, late0 = got[0]
-    if not pc.approx(late0, late, rel=TOL):
-        pc.fail("rank 0's thread with the late partner: %.6f s, expected %.3f s (within %d%%)"
-                % (late0, late, TOL * 100))
-    for what, v in (("rank 0's other thread", quick0), ("rank 1's threads", max(got[1]))):
-        if v >= QUICK:
-            pc.fail("%s: %.6f s, expected less than %.3f s" % (what, v, QUICK))
+    third0, late0 = got[0]
+    for what, v, want in (("the late partner", late0, late), ("the partner late by a third", third0, late / 3)):
+        if not pc.approx(v, want, rel=TOL):
+            pc.fail("rank 0's thread with %s: %.6f s, expected %.3f s (within %d%%)" % (what, v, want, TOL * 100))
+    if max(got[1]) >= QUICK:
+        pc.fail("rank 1's threads: %.6f s, expected less than %.3f s" % (max(got[1]), QUICK))
+    bp = doc["intervals"][0]["real"]["by_process"]
+    comm0 = bp["communication"][bp["ranks"].index(0)]
+    if not pc.approx(comm0, late, rel=TOL):
+        pc.fail("rank 0's Communication: %.6f s, expected %.3f s (within %d%%): the time one of its threads was in "
+                "MPI, not the sum of its threads' %.6f s" % (comm0, late, TOL * 100, late0 + third0))
     pc.check_equal("SRC %s per thread max (rank)" % src["id"],
                    (round(th["per_thread"]["max"], 6), th["per_thread"]["max_rank"]), (round(late0, 6), 0))
-    if th["per_thread"]["min"] > min(quick0, min(got[1])) + 1e-9:
+    if th["per_thread"]["min"] > min(third0, min(got[1])) + 1e-9:
         pc.fail("per thread min %r is more than the least thread's time %r" % (th["per_thread"], got))
     # the text gives them too
     with open(text_path, encoding="utf-8") as f:
@@ -167,8 +174,9 @@ def times(json_path, text_path, schema, source, late_ms):
             "%s: %.6f" % (i, v) for i, v in sorted(p["by_index"].items(), key=lambda kv: int(kv[0]))))
         if want not in text.split("\n"):
             pc.fail("the text lacks the line %r" % want)
-    print("times: one SRC point, 2 threads per process; rank 0: %.6f s (late partner, %.3f s) and %.6f s; "
-          "rank 1: %s; the text says the same" % (late0, late, quick0, ", ".join("%.6f" % v for v in got[1])))
+    print("times: one SRC point, 2 threads per process; rank 0: %.6f s and %.6f s (partners late by %.3f s and "
+          "%.3f s), Communication %.6f s; rank 1: %s; the text says the same"
+          % (late0, third0, late, late / 3, comm0, ", ".join("%.6f" % v for v in got[1])))
 
 
 def main(mode, *args):

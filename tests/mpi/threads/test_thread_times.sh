@@ -1,13 +1,14 @@
 #!/bin/sh
 # thread_times: under MPI_THREAD_MULTIPLE two threads call MPI_Sendrecv at
-# one source line on different communicators (thread_times.c), one of them
-# with a partner 300 ms late.  The protocol must give one SRC point for the
-# line, with the per-thread times: 2 threads on each process, rank 0's at
-# about 300 ms and about 0, rank 1's both about 0, in the JSON and the
-# text; and 3 threads per process, all of them calling MPI.  The run is
-# traced when mpiprof-analyze is built: the analyzer's protocol of its trace
-# (OTF2 locations are threads; trace mode records the thread counts) must
-# give the same.
+# one source line on different communicators (thread_times.c), with
+# partners 300 ms and 100 ms late.  The protocol must give one SRC point for
+# the line, with the per-thread times: 2 threads on each process, rank 0's
+# at about 300 ms and 100 ms, rank 1's both about 0, in the JSON and the
+# text; rank 0's Communication about 300 ms (the threads waited at once);
+# and 3 threads per process, all of them calling MPI.  The run is traced
+# when mpiprof-analyze is built: the analyzer's protocol of its trace (OTF2
+# locations are threads; trace mode records the thread counts) must give
+# the same.
 set -eu
 # shellcheck source=../lib/common.sh
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"

@@ -1,18 +1,19 @@
 /* thread_times: two threads call MPI at one source line on different
- * communicators, one of them with a late partner, for
- * test_thread_times.sh.
+ * communicators, each with a late partner, for test_thread_times.sh.
  *
  *   mpiexec -n 2 ./thread_times LATE_MS
  *
  * MPI_THREAD_MULTIPLE.  After a barrier, the main thread starts two threads
  * that run worker(): thread t makes one MPI_Sendrecv with the other rank on
  * its own duplicate of MPI_COMM_WORLD, from the one marked line, and waits
- * for the other before it ends.  On rank 1
- * thread 0 first sleeps LATE_MS, so that rank 0's thread 0 waits that long
- * in the call; every other call finds its partner there.  Known answer:
- * one SRC point, called by 2 threads on each rank; rank 0's two threads
- * spent about LATE_MS and about 0 in it, rank 1's both about 0.  Rank 0
- * prints "thread_times: ok". */
+ * for the other before it ends.  On rank 1 thread 0 first sleeps LATE_MS
+ * and thread 1 LATE_MS / 3, so that rank 0's threads wait that long in
+ * their calls, at the same time; rank 1's find their partners there.
+ * Known answer: one SRC point, called by 2 threads on each rank; rank 0's
+ * two threads spent about LATE_MS and LATE_MS / 3 in it, rank 1's both
+ * about 0; rank 0's Communication is about LATE_MS (the time during which
+ * one of its threads was inside MPI), not their sum.  Rank 0 prints
+ * "thread_times: ok". */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -29,8 +30,9 @@ static pthread_barrier_t called;
 static void *worker(void *arg)
 {
     int t = (int)(intptr_t)arg;
-    if (rank == 1 && t == 0) {
-        struct timespec late = {late_ms / 1000, (late_ms % 1000) * 1000000L};
+    if (rank == 1) {
+        int ms = t == 0 ? late_ms : late_ms / 3;
+        struct timespec late = {ms / 1000, (ms % 1000) * 1000000L};
         nanosleep(&late, NULL);
     }
     int out = rank * 10 + t;
