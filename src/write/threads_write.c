@@ -105,7 +105,10 @@ json_t *mpp_threads_json(const mpp_report_t *r)
     if (t->v[MPP_THREADS_OMP].count) {
         omp = count_stat(&t->v[MPP_THREADS_OMP]);
         json_object_set_new(omp, "processes", json_integer(t->v[MPP_THREADS_OMP].count));
-        json_object_set_new(omp, "source", json_string(omp_source(t)));
+        json_object_set_new(omp, "source",
+                            json_string(t->omp_runtime && t->omp_env ? "omp_get_max_threads and OMP_NUM_THREADS"
+                                        : t->omp_runtime             ? "omp_get_max_threads"
+                                                                     : "OMP_NUM_THREADS"));
     }
     json_object_set_new(o, "openmp", omp);
     json_t *by = json_array();
