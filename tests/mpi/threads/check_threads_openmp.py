@@ -1,7 +1,7 @@
 """Check the Threads parameter and the per-thread times of an SRC point
 (test_threads_openmp.sh, test_thread_times.sh).
 
-usage: check_threads_openmp.py openmp PROTOCOL.json PROTOCOL.txt SCHEMA T [bound]
+usage: check_threads_openmp.py openmp PROTOCOL.json PROTOCOL.txt SCHEMA T [bound|env]
        check_threads_openmp.py times PROTOCOL.json PROTOCOL.txt SCHEMA SOURCE.c LATE_MS
 
 Both check the invariants, the text against the JSON and the schema.
@@ -12,7 +12,12 @@ called MPI, its OpenMP team is T (from the OpenMP runtime), in the JSON
 (min and max, each process) and the text alike; and, when the protocol
 gives the placement, the Placement warning that the node is
 oversubscribed, naming 2 processes x T threads against its cores, exactly
-when 2 x T exceeds them (never for T = 1 on 2 cores or more).
+when 2 x T exceeds them (never for T = 1 on 2 cores or more).  With
+"bound" (each rank bound to a core of its own, mpiexec -bind-to core):
+for T > 1, the warning of each rank that its T threads share its core,
+none for T = 1.  With "env" (the program built without -fopenmp,
+OMP_NUM_THREADS=T): 1 thread per process, and the OpenMP team T labelled
+as OMP_NUM_THREADS's, no OpenMP runtime being loaded.
 
 times: tests/mpi/threads/thread_times.c on 2 processes.  Known answers:
 3 threads per process (main and two workers alive at once), all calling
@@ -50,7 +55,7 @@ def params_line(text_path, label):
     pc.fail("%s: no Parameters line '%s'" % (text_path, label))
 
 
-def check_counts(doc, text_path, alive, mpi, omp):
+def check_counts(doc, text_path, alive, mpi, omp, source="omp_get_max_threads"):
     th = doc["parameters"].get("threads")
     if th is None:
         pc.fail("parameters.threads is missing")
@@ -62,13 +67,14 @@ def check_counts(doc, text_path, alive, mpi, omp):
             continue
         pc.check_equal("parameters.threads.%s min, max" % key, (got["min"], got["max"]), (want, want))
     if omp is not None:
-        pc.check_equal("parameters.threads.openmp.source", th["openmp"]["source"], "omp_get_max_threads")
+        pc.check_equal("parameters.threads.openmp.source", th["openmp"]["source"], source)
     pc.check_equal("parameters.threads.by_process",
                    [(p["rank"], p["alive"], p["mpi"], p["openmp"]) for p in th["by_process"]],
                    [(r, alive, mpi, omp) for r in (0, 1)])
     value, more = params_line(text_path, "Threads")
     want = "%d per process (alive at once, at most), %d called MPI; OpenMP team %s" % (
-        alive, mpi, "%d (omp_get_max_threads)" % omp if omp else
+        alive, mpi, ("%d (omp_get_max_threads)" if source == "omp_get_max_threads" else
+                     "%d (OMP_NUM_THREADS, no OpenMP runtime was loaded)") % omp if omp else
         "none (no OpenMP runtime, OMP_NUM_THREADS unset)")
     pc.check_equal("text: Threads", value, want)
     pc.check_equal("parameters.threads.text", th["text"], want)
@@ -117,6 +123,11 @@ def check_bound(doc, threads):
 def openmp(json_path, text_path, schema, threads, bound=None):
     t = int(threads)
     doc = pc.load_checked(json_path, text_path, schema=schema, say=False)
+    if bound == "env":
+        check_counts(doc, text_path, 1, 1, t, "OMP_NUM_THREADS")
+        check_oversubscription(doc, 1)
+        print("env: 1 thread, OpenMP team %d from OMP_NUM_THREADS, labelled so" % t)
+        return
     check_counts(doc, text_path, t, 1, t)
     if bound == "bound":
         check_bound(doc, t)

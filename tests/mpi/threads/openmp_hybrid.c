@@ -4,10 +4,15 @@
  *
  * MPI_THREAD_FUNNELED; an OpenMP parallel region of the default team (T
  * threads) computes, the main thread alone calls MPI (an MPI_Allreduce of
- * the sum).  Rank 0 prints "openmp_hybrid: T threads ok". */
+ * the sum).  Rank 0 prints "openmp_hybrid: T threads ok" (built without
+ * -fopenmp: 1 thread, whatever OMP_NUM_THREADS says). */
 #include <mpi.h>
-#include <omp.h>
 #include <stdio.h>
+#ifdef _OPENMP
+#include <omp.h>
+#else
+static int omp_get_num_threads(void) { return 1; } /* built without -fopenmp: one thread */
+#endif
 
 int main(int argc, char **argv)
 {

@@ -11,7 +11,9 @@
 # process as cores gets the warning too.  Each rank bound to a core of its
 # own (mpiexec -bind-to core, when it has that option and the node 2 cores
 # or more): with 2 threads each, the warning that each rank's threads share
-# its core; with 1, none.
+# its core; with 1, none.  The program built without -fopenmp, with
+# OMP_NUM_THREADS=3: 1 thread, and the team size 3 labelled as the
+# variable's (no OpenMP runtime loaded).
 set -eu
 # shellcheck source=../lib/common.sh
 . "${top_srcdir:?run through tests/mpi/lib/run-mpi-test}/tests/mpi/lib/common.sh"
@@ -43,4 +45,11 @@ if [ "$cores" -ge 2 ] && "$MPIEXEC" -bind-to core -n 1 true >/dev/null 2>&1; the
 else
     echo "NOTE: $MPIEXEC has no -bind-to core, or the node 1 core: the bound runs are SKIPPED"
 fi
+"$MPICC_PROF" -o plain_hybrid "$srcdir/openmp_hybrid.c" || fail "compiling openmp_hybrid.c with mpicc-prof, no -fopenmp"
+rm -f prot.txt prot.txt.json
+mpirun_2 out.env err.env env OMP_NUM_THREADS=3 MPIPROF_OUTPUT="$tmp/prot.txt" MPIPROF_FORMAT=both MPIPROF_QUIET=1 \
+    ./plain_hybrid
+grep -q "^openmp_hybrid: 1 threads ok" out.env || fail "no -fopenmp: the program's output is wrong: $(cat out.env err.env)"
+"$PYTHON3" "$srcdir/check_threads_openmp.py" openmp prot.txt.json prot.txt "$schema" 3 env \
+    || fail "no -fopenmp, OMP_NUM_THREADS=3: protocol check failed (see above)"
 echo "PASS: threads_openmp"
