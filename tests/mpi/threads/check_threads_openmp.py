@@ -40,9 +40,8 @@ QUICK = 0.1  # seconds: a call whose partner is there
 
 def params_line(text_path, label):
     """The value of a Parameters line 'label : value' and its continuation
-    lines (indented)."""
-    with open(text_path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
+    lines (indented), long lines joined again."""
+    lines = pc.read_lines(text_path)
     for i, ln in enumerate(lines):
         m = re.match(r"^%s\s*: (.*)$" % re.escape(label), ln)
         if m:
@@ -177,13 +176,12 @@ def times(json_path, text_path, schema, source, late_ms):
     if th["per_thread"]["min"] > min(third0, min(got[1])) + 1e-9:
         pc.fail("per thread min %r is more than the least thread's time %r" % (th["per_thread"], got))
     # the text gives them too
-    with open(text_path, encoding="utf-8") as f:
-        text = f.read()
+    lines = pc.read_lines(text_path)
     for rank in (0, 1):
         _, p = per_thread_times(src, rank)
         want = "   by thread of rank %d  %s" % (rank, "  ".join(
             "%s: %.6f" % (i, v) for i, v in sorted(p["by_index"].items(), key=lambda kv: int(kv[0]))))
-        if want not in text.split("\n"):
+        if want not in lines:
             pc.fail("the text lacks the line %r" % want)
     print("times: one SRC point, 2 threads per process; rank 0: %.6f s and %.6f s (partners late by %.3f s and "
           "%.3f s), Communication %.6f s; rank 1: %s; the text says the same"
