@@ -175,7 +175,7 @@ sanitizer_tests="tests/unit/check_units
     tests/mpi/waitstates/test_waitstates_p2p_kinds.sh tests/mpi/waitstates/test_waitstates_collective.sh
     tests/mpi/waitstates/test_waitstates_comms.sh tests/mpi/intervals/test_intervals.sh
     tests/mpi/trace/test_trace.sh tests/analyze/test_analyze_mpi.sh tests/analyze/test_analyze_refuse.sh
-    tests/mpi/faults/test_fault_signal.sh tests/mpi/hangs/test_hang_short.sh tests/mpi/threads/test_threads.sh
+    tests/mpi/faults/test_fault_signal.sh tests/mpi/hangs/test_hang_short.sh tests/mpi/threads/test_threads.sh tests/mpi/threads/test_thread_times.sh
     tests/mpi/sessions/test_sessions.sh tests/mpi/context/test_counters_sde.sh
     tests/mpi/context/test_fuzz_config.sh tests/mpi/fortran/test_fortran_f08.sh
     tests/mpi/compare/test_compare.sh tests/mpi/compare/test_compare_n.sh tests/view/test_view_refuse.sh tests/view/test_view_trace.sh

@@ -299,6 +299,20 @@ static void warn_totals(const rp_trace_t *t, const rp_totals_t *all, const rp_bo
                  all->incomplete_why);
 }
 
+/* The Threads parameter: what trace mode recorded of each process, else
+ * only the threads that called MPI (the locations with events). */
+static void warn_threads(const rp_trace_t *t)
+{
+    int without = 0;
+    for (int p = 0; p < t->nprocesses; p++)
+        without += !t->processes[p].threads;
+    if (without)
+        mpp_warn("Threads: the trace does not record the threads of %d of its %d processes (mpiprof::threads: a "
+                 "trace not written by mpiprof's trace mode, or a process that ended early); their threads alive "
+                 "at once and OpenMP team are n/a, their threads that called MPI are their locations with calls",
+                 without, t->nprocesses);
+}
+
 /* The Correctness section's source (mpiprof-analyze(1), CORRECTNESS): the
  * findings the traced processes carried to the trace, when they did, and
  * those the events give (replay/checks.c). */
@@ -334,6 +348,7 @@ static int write_protocol(mpp_reduced_t *rd, const char *archive, const char *ou
     describe_run(trace, all, bounds, size ? size : 1, &run);
     warn_totals(trace, all, bounds);
     warn_findings(trace);
+    warn_threads(trace);
     char path[4096];
     if (output)
         snprintf(path, sizeof path, "%s", output);

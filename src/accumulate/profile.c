@@ -216,8 +216,28 @@ static void add_stats(mpp_local_profile_t *p, mpp_local_cell_t *lc, const mpp_ce
     }
 }
 
-/* Every thread's table into the profile's SRC points and cells. */
-static void add_cells(cells_builder_t *b, const mpp_table_t *const *tables, int ntables)
+/* The time a thread spent at a cell (its table's cell c) to the thread's
+ * slot; `first`: the first of its table's cells that reach this one. */
+static void add_thread_time(mpp_local_cell_t *lc, const mpp_cell_t *c, int thread, int first, double seconds)
+{
+    if (!c->stats.calls)
+        return;
+    if (thread >= 0 && thread < MPP_THREAD_SLOTS) {
+        lc->thread_time[thread] += seconds;
+        if (!(lc->thread_mask & 1u << thread))
+            lc->nthreads++;
+        lc->thread_mask |= 1u << thread;
+    } else {
+        lc->rest_time += seconds;
+        lc->rest_threads += first;
+        lc->nthreads += first;
+    }
+}
+
+/* Every thread's table into the profile's SRC points and cells.
+ * seen[cell]: the last table (+1) that added to it, so that a thread whose
+ * cells of several stacks reach one call site counts once. */
+static void add_cells(cells_builder_t *b, const mpp_table_t *const *tables, int ntables, int *seen)
 {
     for (int t = 0; t < ntables; t++) {
         const mpp_table_t *table = tables[t];
@@ -232,7 +252,12 @@ static void add_cells(cells_builder_t *b, const mpp_table_t *const *tables, int 
             mpp_local_cell_t *lc = local_cell(b, c, site);
             if (!lc)
                 continue;
+            double before = lc->time;
             add_stats(b->p, lc, c, b->to_seconds);
+            int *last = seen ? &seen[lc - b->p->cells] : NULL;
+            add_thread_time(lc, c, table->thread, !last || *last != t + 1, lc->time - before);
+            if (last && c->stats.calls)
+                *last = t + 1;
         }
     }
 }
@@ -265,7 +290,9 @@ mpp_local_profile_t *mpp_profile_build(const mpp_table_t *const *tables, int nta
     mpp_handlemap_init(&b.by_stack, sizeof(site_t));
     mpp_handlemap_init(&b.index, sizeof(int));
     mpp_strmap_init(&b.unique);
-    add_cells(&b, tables, ntables);
+    int *seen = calloc(total ? total : 1, sizeof *seen);
+    add_cells(&b, tables, ntables, seen);
+    free(seen);
     mpp_handlemap_free(&b.by_stack);
     mpp_handlemap_free(&b.index);
     mpp_strmap_free(&b.unique);

@@ -85,6 +85,7 @@ typedef struct {
     size_t limit; /* distinct call-site cells before folding */
     int depth;
     int folded;          /* calls were folded into [other call sites] */
+    int thread;          /* the index of the thread it is of, by first MPI call (per-thread times: profile.c) */
     uint64_t generation; /* incremented whenever cells move (growth) */
     /* The cells of the thread's recent calls, by their return address
      * (mpp_recent_slot), most recent first: loops repeat a few call sites,

@@ -184,9 +184,33 @@ static int add_warning(mpp_machine_summary_t *s, char *text)
     return 0;
 }
 
-/* Ranks whose bindings cover fewer cores than there are ranks: group them by
- * the exact set of cores they are bound to. */
-static int check_sharing(mpp_machine_summary_t *s, const mpp_host_placement_t *h, const core_map_t *cm)
+/* The warning of ranks that share cores: more ranks than cores, or (each
+ * running per_rank threads) more threads than cores. */
+static char *share_text(const char *host, const share_group_t *g, int per_rank)
+{
+    char *ranks = mpp_idlist_format(g->ranks, g->nranks), *pus = mpp_idlist_format(g->pus, g->npus);
+    char *text = NULL;
+    const char *cores = g->ncores == 1 ? "" : "s";
+    if (!ranks || !pus)
+        text = NULL;
+    else if (g->nranks > g->ncores && asprintf(&text, "%s: ranks %s share cores: %d ranks bound to %d core%s (PU %s)",
+                                               host, ranks, g->nranks, g->ncores, cores, pus) < 0)
+        text = NULL;
+    else if (g->nranks <= g->ncores &&
+             asprintf(
+                 &text,
+                 "%s: rank%s %s: %d process%s x %d threads bound to %d core%s (PU %s): threads compete for cores",
+                 host, g->nranks == 1 ? "" : "s", ranks, g->nranks, g->nranks == 1 ? "" : "es", per_rank, g->ncores,
+                 cores, pus) < 0)
+        text = NULL;
+    free(ranks), free(pus);
+    return text;
+}
+
+/* Ranks whose bindings cover fewer cores than there are ranks, or than
+ * their threads (per_rank each: the program's, 1 when unknown or uneven):
+ * group them by the exact set of cores they are bound to. */
+static int check_sharing(mpp_machine_summary_t *s, const mpp_host_placement_t *h, const core_map_t *cm, int per_rank)
 {
     share_group_t *groups = NULL;
     int ngroups = 0, rc = 0;
@@ -236,17 +260,9 @@ static int check_sharing(mpp_machine_summary_t *s, const mpp_host_placement_t *h
     }
     for (int k = 0; k < ngroups; k++) {
         share_group_t *g = &groups[k];
-        if (rc == 0 && g->nranks > g->ncores) {
+        if (rc == 0 && (g->nranks > g->ncores || g->nranks * per_rank > g->ncores)) {
             qsort(g->ranks, (size_t)g->nranks, sizeof *g->ranks, mpp_cmp_int);
-            char *ranks = mpp_idlist_format(g->ranks, g->nranks);
-            char *pus = mpp_idlist_format(g->pus, g->npus);
-            char *text = NULL;
-            if (ranks && pus &&
-                asprintf(&text, "%s: ranks %s share cores: %d ranks bound to %d core%s (PU %s)", h->host, ranks,
-                         g->nranks, g->ncores, g->ncores == 1 ? "" : "s", pus) < 0)
-                text = NULL;
-            rc = add_warning(s, text);
-            free(ranks), free(pus);
+            rc = add_warning(s, share_text(h->host, g, per_rank));
         }
         free(g->cores_key), free(g->ranks), free(g->pus);
     }
@@ -255,10 +271,14 @@ static int check_sharing(mpp_machine_summary_t *s, const mpp_host_placement_t *h
     return rc;
 }
 
-/* Unbound ranks on a node with more ranks than usable cores. */
-static int check_oversubscribed(mpp_machine_summary_t *s, const mpp_host_placement_t *h, int usable_cores)
+/* Unbound ranks on a node with more ranks, or more of the program's
+ * threads (`threads`, summed over its ranks; 0: unknown), than usable
+ * cores. */
+static int check_oversubscribed(mpp_machine_summary_t *s, const mpp_host_placement_t *h, int usable_cores,
+                                int threads)
 {
-    if (usable_cores <= 0 || h->nranks <= usable_cores)
+    int workers = threads > h->nranks ? threads : h->nranks;
+    if (usable_cores <= 0 || workers <= usable_cores)
         return 0;
     mpp_textbuf_t ub = {0};
     int unbound = 0;
@@ -269,11 +289,19 @@ static int check_oversubscribed(mpp_machine_summary_t *s, const mpp_host_placeme
             rank_text(&ub, &h->runs[k].run);
         }
     char *list = mpp_textbuf_done(&ub);
-    char *text = NULL;
-    if (unbound && list &&
-        asprintf(&text,
-                 "%s: %d ranks on %d core%s and %s unbound: the node is oversubscribed, ranks compete for cores",
-                 h->host, h->nranks, usable_cores, usable_cores == 1 ? "" : "s", list) < 0)
+    char *text = NULL, count[96];
+    if (threads > h->nranks && threads % h->nranks == 0) /* processes x threads against cores */
+        snprintf(count, sizeof count, "%d processes x %d threads", h->nranks, threads / h->nranks);
+    else if (threads > h->nranks)
+        snprintf(count, sizeof count, "%d processes with %d threads", h->nranks, threads);
+    if (unbound && list && threads > h->nranks &&
+        asprintf(&text, "%s: %s on %d core%s and %s unbound: the node is oversubscribed, threads compete for cores",
+                 h->host, count, usable_cores, usable_cores == 1 ? "" : "s", list) < 0)
+        text = NULL;
+    else if (unbound && list && threads <= h->nranks &&
+             asprintf(&text,
+                      "%s: %d ranks on %d core%s and %s unbound: the node is oversubscribed, ranks compete for cores",
+                      h->host, h->nranks, usable_cores, usable_cores == 1 ? "" : "s", list) < 0)
         text = NULL;
     free(list);
     return unbound ? add_warning(s, text) : 0;
@@ -400,11 +428,14 @@ static int summarize_host(mpp_machine_summary_t *s, const mpp_machine_host_t *mh
     if (!h->host || !h->text || !h->runs)
         rc = -1;
 
+    /* threads per rank, when the host's ranks run as many each */
+    int per_rank =
+        mh->threads > mh->nranks && mh->nranks > 0 && mh->threads % mh->nranks == 0 ? mh->threads / mh->nranks : 1;
     if (rc == 0)
-        rc = check_sharing(s, h, &cm);
+        rc = check_sharing(s, h, &cm, per_rank);
     int usable = usable_cores(&cm, allowed, nallowed, type);
     if (rc == 0)
-        rc = check_oversubscribed(s, h, usable);
+        rc = check_oversubscribed(s, h, usable, mh->threads);
     free(allowed);
     free(cm.core_of);
     return rc;

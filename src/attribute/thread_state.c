@@ -9,6 +9,7 @@
 #include "attribute/requests.h"
 #include "attribute/thread_state.h"
 #include "context/config.h"
+#include "context/threads.h"
 #include "util/warnings.h"
 
 __thread mpp_thread_t *mpp_tls_thread __attribute__((tls_model("initial-exec")));
@@ -103,11 +104,15 @@ mpp_thread_t *mpp_thread_attach_bounded(uintptr_t stack_lo, uintptr_t stack_hi)
     pthread_mutex_unlock(&registry_lock);
     int fresh = !t;
     if (fresh) {
+        static _Atomic int made; /* states made: a thread's index (MPI_Init's thread: 0) */
         t = calloc(1, sizeof *t);
         if (!t || mpp_table_init(&t->table, (size_t)mpp_config.number[MPP_CFG_MAX_SRC], mpp_callsite_depth()) != 0) {
             free(t);
             return NULL;
         }
+        /* an ended thread's state goes on under its index: memory stays
+         * bounded by the threads alive at once */
+        t->table.thread = atomic_fetch_add(&made, 1);
     }
     /* (a thread taking an ended one's state keeps its calls counters: the
      * watchdog compares them with what it saw) */
@@ -122,6 +127,7 @@ mpp_thread_t *mpp_thread_attach_bounded(uintptr_t stack_lo, uintptr_t stack_hi)
     }
     (void)pthread_setspecific(ending_key, t);
     mpp_tls_thread = t;
+    mpp_threads_sample(1); /* once per thread: a read of /proc, off the call path */
     return t;
 }
 

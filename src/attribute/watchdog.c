@@ -22,6 +22,7 @@
 #include "attribute/thread_state.h"
 #include "attribute/watchdog.h"
 #include "context/clock.h"
+#include "context/threads.h"
 #include "gen/function_table.h"
 #include "util/srckey.h"
 #include "util/warnings.h"
@@ -329,6 +330,8 @@ int mpp_watchdog_start(const mpp_watchdog_setup_t *setup)
     dog.running = 1;
     int rc = pthread_create(&dog.thread, NULL, watch, NULL);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc == 0)
+        mpp_threads_own(1); /* not the program's */
     if (rc != 0) {
         dog.running = 0;
         atomic_store(&mpp_watch_on, 0);
@@ -349,6 +352,7 @@ void mpp_watchdog_stop(void)
     pthread_cond_signal(&dog.wake);
     pthread_mutex_unlock(&dog.lock);
     pthread_join(dog.thread, NULL);
+    mpp_threads_own(-1);
     atomic_store(&mpp_watch_on, 0);
     if (look()) /* calls dumped that have returned since the last look */
         write_dump();

@@ -13,7 +13,7 @@
 static const char *const others[] = {"WRAPPER_LIBDIR", "WRAPPER_INCDIR", "WRAPPER_NO_DEBUG", "MPICC",
                                      "MPICXX",         "MPIFORT",        "LIBDIR",           "CONFIGURE_FLAGS",
                                      "CI_FULL",        "CI_OPENMPI",     "CI_SANITIZERS"};
-/* Families of the test suite's own variables (MPIPROF_TEST_KEEP, ...) and
+/* Families of the test suite's own variables (MPIPROF_TEST_ and the like) and
  * of maint/mpich-testsuite.sh's: known by their prefix, as the suite adds
  * them (the table's MPIPROF_TEST_* are parsed as any other). */
 static const char *const families[] = {"TEST_", "SUITE_"};

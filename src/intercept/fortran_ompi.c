@@ -7,6 +7,7 @@
  * api.c; every other entry point is generated (f08_wrappers.c). */
 #include <mpi.h>
 
+#include "context/threads.h"
 #include "gen/function_table.h"
 #include "intercept/lifecycle.h"
 #include "intercept/world.h"
@@ -36,6 +37,7 @@ static void started(uint32_t fid, const MPI_Fint *ierror, void *return_address, 
     {                                                                                              \
         if (!real)                                                                                 \
             mpp_f08_missing(#mine, #real);                                                         \
+        mpp_threads_before_init();                                                                 \
         real(ierror);                                                                              \
         started(MPP_FN_MPI_Init, ierror, __builtin_return_address(0), __builtin_frame_address(0)); \
     }
@@ -45,6 +47,7 @@ static void started(uint32_t fid, const MPI_Fint *ierror, void *return_address, 
     {                                                                                                     \
         if (!real)                                                                                        \
             mpp_f08_missing(#mine, #real);                                                                \
+        mpp_threads_before_init();                                                                        \
         real(required, provided, ierror);                                                                 \
         started(MPP_FN_MPI_Init_thread, ierror, __builtin_return_address(0), __builtin_frame_address(0)); \
     }

@@ -7,6 +7,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "context/threads.h"
 #include "gen/function_table.h"
 #include "intercept/lifecycle.h"
 #include "intercept/world.h"
@@ -15,6 +16,7 @@
 
 MPP_EXPORT int MPI_Init(int *argc, char ***argv)
 {
+    mpp_threads_before_init(); /* the threads MPI starts are not the program's */
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS) {
         int provided = MPI_THREAD_SINGLE;
@@ -27,6 +29,7 @@ MPP_EXPORT int MPI_Init(int *argc, char ***argv)
 
 MPP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
+    mpp_threads_before_init();
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS) {
         mpp_world_model_opened();
@@ -56,6 +59,7 @@ static int f08_ok(const void *ierror) { return !ierror || *(const int *)ierror =
 
 MPP_EXPORT intptr_t mpi_init_f08_(void *ierror)
 {
+    mpp_threads_before_init();
     intptr_t rc = pmpir_init_f08_(ierror);
     if (f08_ok(ierror)) {
         int provided = MPI_THREAD_SINGLE;
@@ -68,6 +72,7 @@ MPP_EXPORT intptr_t mpi_init_f08_(void *ierror)
 
 MPP_EXPORT intptr_t mpi_init_thread_f08_(void *required, void *provided, void *ierror)
 {
+    mpp_threads_before_init();
     intptr_t rc = pmpir_init_thread_f08_(required, provided, ierror);
     if (f08_ok(ierror)) {
         mpp_world_model_opened();

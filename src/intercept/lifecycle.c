@@ -26,6 +26,7 @@
 #include "context/config_unknown.h"
 #include "context/counters.h"
 #include "context/runinfo.h"
+#include "context/threads.h"
 #include "context/topology.h"
 #include "gen/function_table.h"
 #include "intercept/check/ends.h"
@@ -264,6 +265,7 @@ void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void 
     mpp_union_tracking = mpp_union_measured = provided == MPI_THREAD_MULTIPLE;
     active = 1;
     state = MPP_LIFE_ACTIVE;
+    mpp_threads_start();
     mpp_collect_set(1, 0);
     mpp_thread_attach_bounded(stack_lo, stack_hi); /* bounds as for MPI_Init's call site: one read of the maps */
     static const mpp_faults_profile_t profile = {mpp_lifecycle_partial_possible, mpp_lifecycle_ending_call,
@@ -447,6 +449,7 @@ static mpp_local_profile_t *local_profile(mpp_symbolizer_t *sym, const char *cou
          * measurement taken into account, or MPI_Init's alone (a partial
          * protocol); none that could be plausible: no prediction */
         profile->predict = mpp_model_usable(&calibration.setup);
+        profile->thread_times = mpp_union_measured; /* MPI_THREAD_MULTIPLE */
         profile->speed = calibration.speed;
         if (profile->predict)
             mpp_profile_predict(profile, function_model_op, &calibration.setup.model);
@@ -463,6 +466,8 @@ static mpp_local_profile_t *local_profile(mpp_symbolizer_t *sym, const char *cou
             mpp_warn("out of memory at MPI_Finalize: hardware counters are left out of the protocol");
             ctx->nevents = 0;
         }
+        if (mpp_threads_add_fact(&ctx->facts, &ctx->nfacts, run.hostname) != 0)
+            mpp_warn("out of memory at MPI_Finalize: the threads are left out of the protocol");
     }
     return profile;
 }
@@ -510,6 +515,7 @@ void mpp_lifecycle_finish(uint32_t fid, void *return_address, void *frame_addres
     mpp_intervals_close_all(end);
     mpp_ws_run_finish(profiler_comm, run.hostname);
     mpp_lifecycle_stop(end, 1);
+    mpp_threads_sample(0);
     mpp_check_run_end(1); /* before the trace is closed: it carries the findings (trace_mode.c) */
     mpp_trace_mode_finish(profiler_comm, end, mpp_ws_run_alignment(), mpp_ws_run_final_alignment(), &run);
     mpp_calibrate_again(profiler_comm, &calibration); /* after the counters' last read: not the program's */

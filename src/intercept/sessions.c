@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "attribute/thread_state.h"
+#include "context/threads.h"
 #include "gen/function_table.h"
 #include "intercept/lifecycle.h"
 #include "intercept/mpi_family.h"
@@ -73,6 +74,8 @@ static int timed(uint32_t fid, const session_call_t *sc, void *return_address, v
 static int session_init(const session_call_t *sc, void *return_address, void *frame_address)
 {
     int starts = mpp_world_claim();
+    if (starts)
+        mpp_threads_before_init();
     int rc = starts ? sc->call(sc->args) : timed(MPP_FN_MPI_Session_init, sc, return_address, frame_address);
     if (rc != MPI_SUCCESS) {
         if (starts)

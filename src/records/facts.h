@@ -10,5 +10,12 @@
 #define MPP_FACT_SPLIT "split"             /* "on": inside/outside-MPI counts measured */
 #define MPP_FACT_NONE "none"               /* why this process counts no event */
 #define MPP_FACT_TOPOLOGY "topology"       /* "host: why its topology could not be read" */
+/* context/threads.h: "host US alive US mpi US omp US source" of a process,
+ * and the same with its rank instead of the host for a selected process */
+#define MPP_FACT_THREADS "threads"
+#define MPP_FACT_THREADS_RANK "threads-rank"
+/* In the union of the keys (not the context's): some process gives
+ * per-thread times, so every process reduces them (the same layout) */
+#define MPP_FACT_THREAD_TIMES "thread-times"
 
 #endif

@@ -85,6 +85,7 @@ typedef struct {
     int lowest_rank, nranks; /* from the host records of the reduction */
     int type;                /* index of its node type, -1: unknown */
     char *allowed;           /* PUs the node lets this job use, NULL: unknown */
+    int threads;             /* the program's threads of its ranks, summed (0: unknown) */
 } mpp_machine_host_t;
 
 /* What the reduction hands over (reduced.h). */

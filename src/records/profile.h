@@ -39,6 +39,12 @@ typedef struct {
     double overlap;           /* Overlap of the requests started at this site */
     double predicted;         /* mpp_profile_predict */
     double wait[3];           /* Real sync, Potential sync, Time variation of its calls */
+    /* Per thread (index: by first MPI call, thread_state.c): the time of
+     * each of the first MPP_THREAD_SLOTS threads that called here (bit i of
+     * thread_mask: thread i did), the rest summed; how many threads called */
+    double thread_time[MPP_THREAD_SLOTS], rest_time;
+    unsigned thread_mask;
+    int nthreads, rest_threads;
 } mpp_local_cell_t;
 
 /* What this process knows of its machine and counters (src/context/):
@@ -82,6 +88,7 @@ typedef struct {
     size_t findings_max; /* most distinct findings the merge keeps (MPIPROF_MAX_FINDINGS; 0: the default) */
     int predict;         /* the model ran (MPIPROF_PREDICT, the same on every process) */
     int waitstates;      /* the wait-state analysis ran (MPIPROF_WAITSTATES, the same on every process) */
+    int thread_times;    /* the protocol gives per-thread times (MPI_THREAD_MULTIPLE, several OTF2 locations) */
     double speed;        /* relative speed of this process's core (mean 1 over processes) */
 } mpp_local_profile_t;
 

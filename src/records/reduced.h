@@ -12,6 +12,10 @@
 #include "records/machine.h"
 #include "util/srckey.h"
 
+/* Per-thread times of an SRC point: the first threads by first MPI call
+ * have a slot each, the others are summed in one (memory stays bounded). */
+#define MPP_THREAD_SLOTS 8
+
 /* Per-process quantities of an interval that are reduced across processes.
  * Everything in the protocol derives from them (analyze/characteristics.c). */
 typedef enum {
@@ -94,6 +98,27 @@ enum {
 /* ... and those of the communication model. */
 enum { MPP_CELL_PREDICTED = 0, MPP_CELL_OVERLAP, MPP_NCELLP };
 
+/* Per-thread times of a cell (mpp_reduced_t.thread_times): values[v] of
+ * MPP_CELLT_*, summed over the processes, and the time of one thread
+ * (one of the first MPP_THREAD_SLOTS of a process) at its least and most
+ * over all processes, with their ranks; per selected process, by_process
+ * [s * MPP_NCELLT + v], NaN where it has none. */
+enum {
+    MPP_CELLT_THREADS = 0,
+    MPP_CELLT_SLOT0,
+    MPP_CELLT_REST = MPP_CELLT_SLOT0 + MPP_THREAD_SLOTS,
+    MPP_CELLT_RESTN,
+    MPP_NCELLT
+};
+typedef struct {
+    double values[MPP_NCELLT];
+    unsigned slots;  /* bit i: a process's thread i called it */
+    int threads_max; /* most threads that called it in one process */
+    int threads_max_rank;
+    mpp_stat_t per_thread; /* count: 0 when no slot's thread called it */
+    double *by_process;
+} mpp_reduced_cell_threads_t;
+
 typedef struct {
     int interval, src; /* indexes into intervals[] and srcs[] */
     uint64_t calls, bytes_sent, bytes_recv;
@@ -107,6 +132,7 @@ typedef struct {
      * cell (mpp_reduced_t.waitstates) */
     mpp_stat_t wait[MPP_CELL_NWAIT];
     double *model_by_process; /* [nselected * MPP_NCELLP] in cell_model_values; NaN: no calls; NULL: no model */
+    mpp_reduced_cell_threads_t *threads; /* NULL: no per-thread times */
 } mpp_reduced_cell_t;
 
 /* Per event and interval: the count of each process over the interval, and
@@ -140,6 +166,20 @@ typedef struct {
 
 static inline int mpp_hw_width(const mpp_reduced_counters_t *c) { return c->nevents * MPP_HW_NV + c->nrates; }
 
+/* The threads of the processes (context/threads.h): the program's threads
+ * alive at once at most, the threads that called MPI, the OpenMP team size
+ * (over the processes that have one: count 0 when none has), each over the
+ * processes that reported them (`processes`: 0, none did); per selected
+ * process, by_process[s * MPP_NTHREADV + v], NaN where unknown. */
+enum { MPP_THREADS_ALIVE = 0, MPP_THREADS_MPI, MPP_THREADS_OMP, MPP_NTHREADV };
+typedef struct {
+    int processes;
+    mpp_stat_t v[MPP_NTHREADV];
+    int omp_runtime, omp_env; /* processes whose team size the OpenMP runtime gave, OMP_NUM_THREADS alone */
+    int omp_unknown;          /* processes whose OpenMP team is n/a (a trace's that does not say) */
+    double *by_process;
+} mpp_reduced_threads_t;
+
 typedef struct {
     int nprocs;
     int nnodes;
@@ -164,6 +204,12 @@ typedef struct {
     /* The correctness findings of every process, merged and in the
      * protocol's order (check/finding_list.h). */
     mpp_finding_list_t findings;
+    mpp_reduced_threads_t threads;
+    /* Per-thread times of the cells (MPI_THREAD_MULTIPLE): one block each
+     * for all cells; NULL when not given. */
+    int thread_times;
+    mpp_reduced_cell_threads_t *cell_threads;
+    double *cell_thread_values;
     /* The communication matrix (records/matrix.h), set after the
      * reduction by MPI_Finalize; NULL: not collected (mpiprof-analyze,
      * mpiprof-merge, partial protocols) or left out. */

@@ -96,13 +96,15 @@ static int describe_node(const mpp_local_context_t *ctx, char **type, char **all
  * grows with the distinct node types, and placement runs coalesce on the
  * way up. */
 static void context_union(mpp_dict_t *m, const mpp_local_profile_t *lp, const mpp_dict_t *d, const char *hostname,
-                          mpp_exchange_t *x)
+                          mpp_exchange_t *x, int selected)
 {
     const mpp_local_context_t *ctx = &lp->context;
     int rank = mpp_exchange_rank(x, x->position);
     mpp_dict_init(m);
     for (int f = 0; f < ctx->nfacts; f++)
         mpp_dict_add(m, MPP_REC_FACT, ctx->facts[f], rank, 1);
+    if (selected)
+        mpp_reduce_threads_rank_fact(m, ctx, rank);
     if (!ctx->machine_na) {
         mpp_run_t run;
         if (mpp_run_single(&run, hostname, rank, ctx->binding) == 0) {
@@ -224,6 +226,8 @@ static void own_keys(mpp_reduce_steps_t *r, const char *hostname)
         mpp_dict_add(d, MPP_REC_WARNING, warning_text(&lp->context, w), rank, 1);
     for (int e = 0; e < lp->context.nevents; e++) /* min: position in the list asked */
         mpp_dict_add(d, MPP_REC_EVENT, lp->context.events[e], e, 1);
+    if (lp->thread_times)
+        mpp_dict_add(d, MPP_REC_FACT, MPP_FACT_THREAD_TIMES, rank, 1);
 }
 
 /* 2. Union on rank 0, canonical order, broadcast; where the intervals and
@@ -237,6 +241,7 @@ static void unite_keys(mpp_reduce_steps_t *r)
     broadcast_dict(d, r->x);
     r->ni = mpp_count_of_kind(d, MPP_REC_INTERVAL), r->nc = mpp_count_of_kind(d, MPP_REC_CELL);
     r->i0 = mpp_first_of_kind(d, MPP_REC_INTERVAL), r->c0 = mpp_first_of_kind(d, MPP_REC_CELL);
+    r->thread_times = mpp_dict_find(d, MPP_REC_FACT, MPP_FACT_THREAD_TIMES) >= 0;
 }
 
 /* Counter events on the global index, and the derived rates they allow
@@ -295,6 +300,7 @@ static mpp_reduce_layout_t value_layout(const mpp_reduce_steps_t *r)
     at.pmm0 = at.nq + (size_t)nc + at.nhw, at.pcmm0 = at.pmm0 + npq;
     at.wmm0 = at.pcmm0 + (predict ? (size_t)nc : 0);
     at.nminmax = at.wmm0 + (r->lp->waitstates ? (size_t)nc * MPP_CELL_NWAIT : 0);
+    mpp_reduce_threads_layout(r, &at);
     return at;
 }
 
@@ -406,6 +412,7 @@ static void own_cell_values(mpp_reduce_steps_t *r)
             memcpy(sum + cp0 + (size_t)g * MPP_NCELLP, m, MPP_NCELLP * sizeof *m);
             lo[pcmm0 + g].value = hi[pcmm0 + g].value = lp->cells[c].predicted;
         }
+        mpp_reduce_threads_own_cell(r, c, g);
     }
 }
 
@@ -551,7 +558,7 @@ mpp_reduced_t *mpp_reduce_exchange(const mpp_local_profile_t *lp, mpp_exchange_t
     own_values(&r);
     reduce_values(&r);
     gather_selected(&r);
-    context_union(&r.m, lp, &r.d, hostname, x);
+    context_union(&r.m, lp, &r.d, hostname, x, r.selected && r.selected[x->position]);
     findings_union(&r, lp->findings_max ? lp->findings_max : 1024);
     mpp_reduced_t *out = x->position == 0 ? mpp_reduce_result(&r) : NULL;
     steps_free(&r);

@@ -144,7 +144,7 @@ static mpp_machine_data_t *machine_result(const mpp_dict_t *d, const mpp_dict_t 
             md->hosts[at] = md->hosts[at - 1];
             at--;
         }
-        md->hosts[at] = (mpp_machine_host_t){strdup(r->key), (int)r->min, (int)r->sum, -1, NULL};
+        md->hosts[at] = (mpp_machine_host_t){strdup(r->key), (int)r->min, (int)r->sum, -1, NULL, 0};
         md->nhosts++;
     }
     for (size_t i = 0; i < m->count; i++) {
@@ -387,9 +387,11 @@ mpp_reduced_t *mpp_reduce_result(mpp_reduce_steps_t *r)
         result_interval(r, g, &out->intervals[g]);
     result_srcs(r, out);
     result_cells(r, out);
+    mpp_reduce_threads_cells(r, out);
     result_warnings(r, out);
     out->machine = machine_result(&r->d, &r->m, lp->context.machine_na);
     out->counters = counters_result(&r->d, &r->m, r->uses, r->nrates, lp->context.counters_na);
+    mpp_reduce_threads_result(&r->m, out);
     out->findings = r->findings; /* taken */
     r->findings = (mpp_finding_list_t){0};
     return out;
@@ -412,7 +414,8 @@ void mpp_reduced_free(mpp_reduced_t *r)
         free(r->srcs[s].function);
         mpp_srckey_free_frames(r->srcs[s].frames, r->srcs[s].nframes);
     }
-    free(r->cell_values), free(r->cell_model_values);
+    free(r->cell_values), free(r->cell_model_values), free(r->threads.by_process);
+    free(r->cell_threads), free(r->cell_thread_values);
     for (int w = 0; w < r->nwarnings; w++)
         free(r->warnings[w]);
     free(r->intervals), free(r->srcs), free(r->cells), free(r->warnings), free(r->selected);

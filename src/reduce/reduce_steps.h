@@ -29,6 +29,7 @@ typedef struct {
     size_t pmm0, pcmm0; /* ... and of their minima/maxima */
     size_t wmm0;        /* the cells' wait states' minima/maxima */
     size_t nminmax;
+    size_t ct0, ctmm0; /* the cells' per-thread values, and their minima/maxima (reduce_threads.c) */
 } mpp_reduce_layout_t;
 
 /* What the steps of mpp_reduce_exchange hand each other, by the step that
@@ -53,6 +54,7 @@ typedef struct {
     int nselected;
     /* 4: this process's values on the global index */
     int predict;
+    int thread_times; /* per-thread times: some process gives them (2, from the union) */
     mpp_reduce_layout_t at;
     double *sum, *own, *execs; /* own: NaN where absent */
     mpp_double_int_t *lo, *hi;
@@ -65,6 +67,19 @@ typedef struct {
     /* 8: the findings of every process (position 0) */
     mpp_finding_list_t findings;
 } mpp_reduce_steps_t;
+
+/* The threads of the processes from the facts of the context union
+ * (reduce_threads.c): out->threads and the machine's hosts' threads. */
+void mpp_reduce_threads_result(const mpp_dict_t *m, mpp_reduced_t *out);
+/* Per-thread times of the cells: their place at the end of the layout
+ * (none unless r->thread_times), this process's values of its cell c at
+ * global cell g, and the result's (after its cells are made). */
+void mpp_reduce_threads_layout(const mpp_reduce_steps_t *r, mpp_reduce_layout_t *at);
+void mpp_reduce_threads_own_cell(mpp_reduce_steps_t *r, int c, int g);
+void mpp_reduce_threads_cells(const mpp_reduce_steps_t *r, mpp_reduced_t *out);
+/* A selected process's counts once more, keyed by its rank instead of its
+ * host (MPP_FACT_THREADS_RANK), into the context union m. */
+void mpp_reduce_threads_rank_fact(mpp_dict_t *m, const mpp_local_context_t *ctx, int rank);
 
 /* The reduced data, on position 0, from the steps' result (NULL when
  * memory ran out). */

@@ -206,6 +206,12 @@ static OTF2_CallbackCode def_group_property(void *data, OTF2_LocationGroupRef gr
     reader_t *r = data;
     const char *key = rp_string(r, name);
     size_t k = sizeof FINDINGS_PROPERTY - 1, number = 0;
+    if (type == OTF2_TYPE_STRING && !strcmp(key, THREADS_PROPERTY)) {
+        findings_text_t *t = slot(r, (void **)&r->threads, &r->nthreads, group, sizeof *r->threads);
+        if (t)
+            free(t->text), t->text = strdup(rp_string(r, value.stringRef));
+        return OTF2_CALLBACK_SUCCESS;
+    }
     if (type != OTF2_TYPE_STRING || strncmp(key, FINDINGS_PROPERTY, k) != 0 ||
         (key[k] && (key[k] != ':' || sscanf(key + k + 1, "%zu", &number) != 1 || !number)))
         return OTF2_CALLBACK_SUCCESS;
@@ -302,6 +308,9 @@ static int ranks_from_world(reader_t *r, const member_group_t *world, int *rank_
             f->text[0] = '?';
         if (f) /* its findings, taken */
             p->findings = f->text, f->text = NULL;
+        findings_text_t *th = AT(r->threads, r->nthreads, r->locations[l].group);
+        if (th) /* its threads, taken */
+            p->threads = th->text, th->text = NULL;
     }
     return 0;
 }

@@ -28,6 +28,9 @@ static void reader_free(reader_t *r)
     for (uint32_t g = 0; g < r->nfindings; g++)
         free(r->findings[g].text);
     free(r->findings);
+    for (uint32_t g = 0; g < r->nthreads; g++)
+        free(r->threads[g].text);
+    free(r->threads);
     free(r->strings), free(r->regions), free(r->locations), free(r->location_refs), free(r->lgroups);
     free(r->nodes), free(r->groups), free(r->comm_group), free(r->coll_open), free(r->open);
     mpp_handlemap_free(&r->requests);
@@ -191,6 +194,7 @@ void rp_trace_free(rp_trace_t *t)
         free(t->processes[p].host);
         free(t->processes[p].locations);
         free(t->processes[p].findings);
+        free(t->processes[p].threads);
     }
     for (uint32_t c = 0; t->comms && c < t->ncomms; c++)
         free(t->comms[c].world);

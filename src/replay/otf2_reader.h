@@ -22,6 +22,7 @@
 #define PROBED_ATTRIBUTE "mpiprof::probed"
 #define IO_DONE_ATTRIBUTE "mpiprof::io_done"
 #define FINDINGS_PROPERTY "mpiprof::findings"
+#define THREADS_PROPERTY "mpiprof::threads" /* "alive mpi omp source" (context/threads.h) */
 /* the checks' attributes of message events, in the order of reader_t's check_attribute */
 #define CC_ATTRIBUTE "mpiprof::coll_row:"
 #define CHECK_ATTRIBUTES                                                                          \
@@ -79,6 +80,8 @@ typedef struct {
     uint32_t nlgroups, nnodes;
     findings_text_t *findings; /* by location group */
     uint32_t nfindings;
+    findings_text_t *threads; /* by location group: its mpiprof::threads */
+    uint32_t nthreads;
     member_group_t *groups;
     uint32_t ngroups;
     uint64_t *comm_group; /* by comm ref */

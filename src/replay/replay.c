@@ -14,6 +14,7 @@
 
 #include "accumulate/intervals.h"
 #include "check/finding_list.h"
+#include "context/threads.h"
 #include "gen/function_table.h"
 #include "replay/replay.h"
 #include "util/srckey.h"
@@ -99,7 +100,65 @@ static void replay_mark(const rp_trace_t *t, const rp_mark_t *m, uintptr_t threa
  * the process's) in the replay: into its table, or rp_each_call's. */
 typedef int (*call_fn)(void *ctx, int l, const rp_call_t *c);
 
-static int table_call(void *ctx, int l, const rp_call_t *c) { return replay_call(c, &((mpp_table_t *)ctx)[l]); }
+/* The replay into the tables, with the periods during which one of the
+ * process's threads was inside MPI (its calls' union over its locations,
+ * [start, end) pairs in time order): each is added to the interval open
+ * when it ends, as the dynamic mode does at MPI_THREAD_MULTIPLE
+ * (intervals.h, mpi_union_ticks).  A period ends at a call's return: that
+ * call's turn in the replay is its place. */
+typedef struct {
+    mpp_table_t *tables;
+    int64_t *spans;
+    size_t nspans, next;
+} tables_t;
+
+static int table_call(void *ctx, int l, const rp_call_t *c)
+{
+    tables_t *tt = ctx;
+    for (; tt->next < tt->nspans && tt->spans[2 * tt->next + 1] <= c->leave; tt->next++)
+        mpp_intervals[mpp_current_interval].mpi_union_ticks +=
+            (uint64_t)(tt->spans[2 * tt->next + 1] - tt->spans[2 * tt->next]);
+    return replay_call(c, &tt->tables[l]);
+}
+
+static int by_time(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b; /* time, +1 enter / -1 leave: a leave first at one instant */
+    return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* The union of the calls of the process's locations (tt->spans); -1 when
+ * memory ran out. */
+static int union_spans(const rp_trace_t *t, const rp_process_t *proc, tables_t *tt)
+{
+    size_t n = 0, k = 0;
+    for (int l = 0; l < proc->nlocations; l++)
+        n += t->locations[proc->locations[l]].ncalls;
+    int64_t *ev = malloc((2 * n + 1) * 2 * sizeof *ev);
+    tt->spans = malloc((2 * n + 1) * sizeof *tt->spans);
+    if (!ev || !tt->spans) {
+        free(ev);
+        return -1;
+    }
+    for (int l = 0; l < proc->nlocations; l++) {
+        const rp_location_t *loc = &t->locations[proc->locations[l]];
+        for (size_t c = 0; c < loc->ncalls; c++) {
+            int64_t enter = loc->calls[c].enter, leave = loc->calls[c].leave > enter ? loc->calls[c].leave : enter;
+            ev[2 * k] = enter, ev[2 * k + 1] = 1, k++;
+            ev[2 * k] = leave, ev[2 * k + 1] = -1, k++;
+        }
+    }
+    qsort(ev, k, 2 * sizeof *ev, by_time);
+    int inside = 0;
+    for (size_t e = 0; e < k; e++) {
+        if (ev[2 * e + 1] > 0 && inside++ == 0)
+            tt->spans[2 * tt->nspans] = ev[2 * e];
+        else if (ev[2 * e + 1] < 0 && --inside == 0)
+            tt->spans[2 * tt->nspans++ + 1] = ev[2 * e];
+    }
+    free(ev);
+    return 0;
+}
 
 /* The process's calls and marks, all its locations merged in time order
  * (a call before a mark at its return's instant: the wrapper read its
@@ -200,6 +259,20 @@ int rp_each_call(const rp_trace_t *t, int p, int max_intervals, int max_nesting,
     return 0;
 }
 
+/* The process's Threads parameter: as trace mode recorded it, else what
+ * the trace gives (its locations with calls: the threads that called MPI;
+ * the rest n/a, said by mpiprof-analyze's Warnings). */
+static char *threads_fact(const rp_trace_t *t, const rp_process_t *proc)
+{
+    mpp_thread_counts_t c = {-1, 0, -1, MPP_OMP_UNKNOWN};
+    if (!proc->threads || sscanf(proc->threads, "%d %d %d %d", &c.alive, &c.mpi, &c.omp, &c.source) != 4) {
+        c = (mpp_thread_counts_t){-1, 0, -1, MPP_OMP_UNKNOWN};
+        for (int l = 0; l < proc->nlocations; l++)
+            c.mpi += t->locations[proc->locations[l]].ncalls > 0;
+    }
+    return mpp_threads_fact(proc->host, &c);
+}
+
 int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int max_nesting, rp_local_t *out)
 {
     memset(out, 0, sizeof *out);
@@ -212,10 +285,20 @@ int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int m
     int rc = tables && views && start_intervals(t, proc, max_intervals, max_nesting) == 0 ? 0 : -1;
     for (int l = 0; rc == 0 && l < proc->nlocations; l++) {
         rc = mpp_table_init(&tables[l], (size_t)max_src, 1);
+        tables[l].thread = l; /* OTF2 locations are threads: the process's first (MPI_Init's) is 0 */
         views[l] = &tables[l];
     }
+    /* threads inside MPI at once (several locations): their union, as at
+     * MPI_THREAD_MULTIPLE (profile.c scales the categories to it) */
+    tables_t tt = {tables, NULL, 0, 0};
+    if (rc == 0 && proc->nlocations > 1)
+        rc = union_spans(t, proc, &tt);
     if (rc == 0)
-        rc = replay_process(t, proc, table_call, tables);
+        rc = replay_process(t, proc, table_call, &tt);
+    for (; rc == 0 && tt.next < tt.nspans; tt.next++) /* those ending at the last calls */
+        mpp_intervals[mpp_current_interval].mpi_union_ticks +=
+            (uint64_t)(tt.spans[2 * tt.next + 1] - tt.spans[2 * tt.next]);
+    free(tt.spans);
     if (rc == 0) {
         mpp_intervals_close_all((uint64_t)to);
         out->nintervals = (int)mpp_nintervals;
@@ -224,15 +307,20 @@ int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int m
     }
     if (rc == 0) {
         memcpy(out->intervals, mpp_intervals, (size_t)out->nintervals * sizeof *out->intervals);
+        mpp_union_measured = proc->nlocations > 1;
         out->profile = mpp_profile_build(views, proc->nlocations, out->intervals, out->nintervals, rp_seconds,
                                          resolve_site, (void *)t, function_name);
+        mpp_union_measured = 0;
         rc = out->profile ? 0 : -1;
     }
     if (rc == 0) {
         mpp_local_context_t *ctx = &out->profile->context;
         ctx->machine_na = "the trace does not describe the machine (hwloc is read at run time only)";
         ctx->counters_na = "the trace records no hardware counters";
+        if ((out->facts[0] = threads_fact(t, proc)) != NULL)
+            ctx->facts = out->facts, ctx->nfacts = 1;
         out->profile->waitstates = 1;
+        out->profile->thread_times = proc->nlocations > 1; /* the locations are threads */
         out->profile->speed = 1.0;
         /* its findings as its MPI_Finalize gave them to the reduction (a
          * process without them in the trace: none, at the run's level);
@@ -257,6 +345,7 @@ int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int m
 
 void rp_local_free(rp_local_t *l)
 {
+    free(l->facts[0]);
     mpp_profile_free(l->profile);
     free(l->intervals);
     memset(l, 0, sizeof *l);

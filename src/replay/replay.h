@@ -113,6 +113,7 @@ typedef struct {
     int *locations; /* indexes into rp_trace_t.locations, the master thread first */
     int nlocations;
     char *findings; /* its correctness findings, their text form (check/finding_list.h); NULL: none in the trace */
+    char *threads;  /* its Threads parameter as trace mode recorded it: "alive mpi omp source"; NULL: none */
 } rp_process_t;
 
 typedef struct {
@@ -325,6 +326,7 @@ typedef struct {
     mpp_local_profile_t *profile;
     mpp_interval_t *intervals;
     int nintervals;
+    char *facts[1]; /* the profile's context facts: its Threads parameter */
 } rp_local_t;
 int rp_profile(const rp_trace_t *t, int p, int max_src, int max_intervals, int max_nesting, rp_local_t *out);
 void rp_local_free(rp_local_t *l);

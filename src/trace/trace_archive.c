@@ -224,6 +224,7 @@ void mpp_trace_init_call(uint32_t fid, const uintptr_t *frames, int depth, uint6
 /* Records a process sends rank 0 (NUL-terminated each):
  *   "H" host
  *   "F" findings    the process's findings (text form, check/finding_list.h)
+ *   "P" threads     "alive mpi omp source" of its Threads parameter (trace_threads.c)
  *   "L" thread-index " " events
  *   "S" key         an SRC key (srckey.h): a global string
  *   "R" name US file US line US seq   a user region
@@ -284,6 +285,7 @@ int mpp_trace_describe_threads(trace_blob_t *b)
     int failed = mpp_trace_put(b, "H%s", hostname);
     if (findings_text && !failed)
         failed = mpp_trace_put(b, "F%s", findings_text);
+    failed = failed || mpp_trace_threads_put(b);
     mpp_symbolizer_t *sym = mpp_symbolizer_open();
     for (trace_thread_t *t = mpp_trace_threads; t && !failed; t = t->next) {
         uint64_t events = 0;
@@ -348,6 +350,9 @@ char *mpp_trace_unify(void *ctx, int rank, const char *bytes, size_t len, size_t
                 u->findings = calloc((size_t)mpp_trace_nprocs, sizeof *u->findings);
             if (u->findings && rank < mpp_trace_nprocs)
                 free(u->findings[rank]), u->findings[rank] = strdup(rec + 1);
+            continue;
+        case 'P':
+            mpp_trace_threads_record(u, rank, rec + 1);
             continue;
         case 'L': {
             int index = 0;
@@ -538,6 +543,7 @@ void mpp_trace_unify_free(trace_unify_t *u)
     for (int r = 0; u->findings && r < mpp_trace_nprocs; r++)
         free(u->findings[r]);
     free(u->findings), free(u->host_of), free(u->locations), free(u->events);
+    mpp_trace_threads_free(u);
 }
 
 /* The machine: one node per host, a process (location group) per rank, a
@@ -666,6 +672,7 @@ int mpp_trace_write_global(OTF2_Archive *archive, trace_unify_t *u, uint64_t glo
     write_attributes(w, &next);
     write_machine(w, u, &next);
     write_findings(w, u, &next);
+    mpp_trace_threads_write(w, u, &next);
     write_regions(w, u, &next, empty);
     write_groups(w, u, &next, empty);
     return failed ? -1 : 0;

@@ -185,10 +185,18 @@ typedef struct {
     uint32_t nstrings, nregions, ncomms, nhosts;
     uint32_t *host_of;   /* [mpp_trace_nprocs] system tree node of each rank */
     char **findings;     /* [mpp_trace_nprocs] each rank's findings (text form), NULL: none said */
+    char **threads;      /* [mpp_trace_nprocs] each rank's "alive mpi omp source" (trace_threads.c), NULL: none */
     uint64_t *locations; /* (rank, thread) pairs: location ids */
     uint64_t *events;
     size_t nlocations, locations_capacity;
 } trace_unify_t;
+/* The Threads parameter of each process (trace_threads.c): its record
+ * ("P"), taken into the unification, written as its location group's
+ * property mpiprof::threads, freed with the unification. */
+int mpp_trace_threads_put(trace_blob_t *b);
+void mpp_trace_threads_record(trace_unify_t *u, int rank, const char *value);
+void mpp_trace_threads_write(OTF2_GlobalDefWriter *w, const trace_unify_t *u, uint32_t *next);
+void mpp_trace_threads_free(trace_unify_t *u);
 /* One process's records into the unification (a trace_unify_t *ctx): the
  * global id of each S, R and C record in order (allocated, *reply_len
  * bytes). */

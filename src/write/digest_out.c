@@ -63,14 +63,13 @@ static const char *part_label(mpp_main_t part)
     return part == MPP_M_REALSYNC ? "Real sync" : mpp_main_names[part].label;
 }
 
-/* "#1 SRC 7 MPI_Allreduce at x.c:3 (f) <- y.c:9 (main): 0.100000 s in 22 calls, 81.0% of Lost time",
- * the site cut to keep the line within the width; no share when there is
- * no Lost time. */
+/* "#1 SRC 7 MPI_Allreduce at x.c:3 (f) <- y.c:9 (main): 0.100000 s in 22 calls, 81.0% of Lost time";
+ * no share when there is no Lost time. */
 static void top_line(const mpp_report_t *r, const mpp_digest_t *d, int k, const char *indent, char *out, size_t size)
 {
     const mpp_src_total_t *t = &d->whole.items[d->top[k].src];
     const mpp_reduced_src_t *s = &r->reduced->srcs[t->src];
-    char site[1024], head[160], tail[160], pc[32], buf[LINE_MAX_CHARS + 8];
+    char site[1024], head[160], tail[160], pc[32];
     mpp_report_site(r->reduced, s, site, sizeof site);
     snprintf(head, sizeof head, "%s#%d SRC %d %s at ", indent, k + 1, s->id, s->function);
     int n = snprintf(tail, sizeof tail, ": %.6f s in %llu call%s", t->time.sum, (unsigned long long)t->calls,
@@ -81,16 +80,16 @@ static void top_line(const mpp_report_t *r, const mpp_digest_t *d, int k, const 
     else if (!isnan(d->top[k].share_of_lost))
         snprintf(tail + n, sizeof tail - (size_t)n, ", %s of Lost time",
                  percent(d->top[k].share_of_lost, pc, sizeof pc));
-    size_t used = strlen(head) + strlen(tail);
-    size_t room = used + 10 < LINE_MAX_CHARS ? LINE_MAX_CHARS - used : 10;
-    snprintf(out, size, "%s%s%s", head, cut(site, room, buf, sizeof buf), tail);
+    /* whole: the callers are what tell call sites of one function apart
+     * (the text protocol breaks a long line, mpiprof-protocol(5)) */
+    snprintf(out, size, "%s%s%s", head, site, tail);
 }
 
 void mpp_write_digest_text(FILE *out, const mpp_report_t *r)
 {
     mpp_digest_t *made;
     const mpp_digest_t *d = mpp_report_digest(r, &made);
-    char a[64], b[64], c[64], prog[LINE_MAX_CHARS + 8], line[2 * LINE_MAX_CHARS];
+    char a[64], b[64], c[64], prog[LINE_MAX_CHARS + 8], line[1536];
     fprintf(out, "Digest\n");
     if (!d) {
         fprintf(out, "   n/a (out of memory while making it)\n");
@@ -155,7 +154,7 @@ void mpp_write_whole_run_text(FILE *out, const mpp_report_t *r)
     for (int i = 0; i < d->whole.n; i++) {
         const mpp_src_total_t *t = &d->whole.items[i];
         const mpp_reduced_src_t *s = &r->reduced->srcs[t->src];
-        char share[48], pc[32], site[1024], line[LINE_MAX_CHARS + 64], buf[LINE_MAX_CHARS + 8];
+        char share[48], pc[32], site[1024], line[LINE_MAX_CHARS + 64];
         double part = mpp_digest_is_lost(s->function) && d->lost > 0 ? t->time.sum / d->lost : NAN;
         snprintf(line, sizeof line, "   SRC %d  %s  calls=%llu  %s=%llu  %s=%llu  time=%.6f  ", s->id, s->function,
                  (unsigned long long)t->calls, s->io ? "bytes_read" : "bytes_sent",
@@ -167,7 +166,7 @@ void mpp_write_whole_run_text(FILE *out, const mpp_report_t *r)
         else
             snprintf(share, sizeof share, "lost_share=%s", percent(part, pc, sizeof pc));
         fprintf(out, "%s%s  intervals=%d\n", line, share, t->ncells);
-        fprintf(out, "      at %s\n", cut(site, LINE_MAX_CHARS - 9, buf, sizeof buf));
+        fprintf(out, "      at %s\n", site); /* whole: the text protocol breaks a long line */
     }
     done(made);
 }
@@ -312,7 +311,7 @@ void mpp_write_headline(FILE *out, const mpp_report_t *r)
     if (d->checked)
         fprintf(out, "  Correctness: %llu error%s, %llu warning%s\n", (unsigned long long)d->errors,
                 d->errors == 1 ? "" : "s", (unsigned long long)d->warnings, d->warnings == 1 ? "" : "s");
-    char line[2 * LINE_MAX_CHARS];
+    char line[1536];
     for (int k = 0; k < d->ntop; k++) {
         top_line(r, d, k, "  ", line, sizeof line);
         fprintf(out, "%s\n", line);

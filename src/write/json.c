@@ -10,6 +10,7 @@
 #include "write/io_figures.h"
 #include "write/matrix_out.h"
 #include "write/process_data.h"
+#include "write/threads_write.h"
 #include "write/writer.h"
 
 static json_t *text(const char *s) { return mpp_json_text(s); }
@@ -215,6 +216,7 @@ static json_t *parameters(const mpp_report_t *r)
     json_object_set_new(p, "processes", json_integer(r->reduced->nprocs));
     json_object_set_new(p, "nodes", json_integer(r->reduced->nnodes));
     json_object_set_new(p, "threads_level", text(run->threads_level));
+    json_object_set_new(p, "threads", mpp_threads_json(r));
     json_object_set_new(p, "mpi_library", text(run->mpi_library));
     json_object_set_new(p, "mpi_standard", text(run->mpi_standard));
     json_object_set_new(p, "profiler", json_string("mpiprof " PACKAGE_VERSION));
@@ -346,7 +348,7 @@ static json_t *src_points(const mpp_report_t *r, int interval)
                 json_array_append_new(col, number(c->model_by_process[(size_t)sel * MPP_NCELLP + k]));
             json_object_set_new(by, model_keys[k], col);
         }
-        json_t *point =
+        json_t *item =
             json_pack("{s:i, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id", s->id, "function",
                       s->function, "calls", (json_int_t)c->calls, "bytes_sent", (json_int_t)c->bytes_sent,
                       "bytes_recv", (json_int_t)c->bytes_recv, "time", stat_object(&c->time), "predicted_time",
@@ -354,8 +356,9 @@ static json_t *src_points(const mpp_report_t *r, int interval)
                       rd->predicted ? json_real(c->overlap) : json_null(), "real_sync", wait_stat(rd, s, c, 0),
                       "potential_sync", wait_stat(rd, s, c, 1), "time_variation", wait_stat(rd, s, c, 2),
                       "by_process", by, "stack", stack);
-        mpp_io_split_cell(point, s->io, c);
-        json_array_append_new(list, point);
+        mpp_io_split_cell(item, s->io, c);
+        json_object_set_new(item, "threads", mpp_threads_src_json(rd, c));
+        json_array_append_new(list, item);
     }
     free(ids);
     return list;

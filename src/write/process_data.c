@@ -35,7 +35,7 @@ static const field_t interval_fields[] = {IF(first_entry, 1), IF(exec, 1), IF(cp
 #undef IF
 #define CF(f, n) {#f, offsetof(mpp_local_cell_t, f), n}
 static const field_t cell_fields[] = {CF(time, 1), CF(cat, MPP_NCAT), CF(model, 1), CF(overlap, 1),
-                                      CF(predicted, 1)};
+                                      CF(predicted, 1), CF(thread_time, MPP_THREAD_SLOTS), CF(rest_time, 1)};
 #undef CF
 /* clang-format on */
 
@@ -275,6 +275,10 @@ json_t *mpp_process_data_json(const mpp_process_data_t *pd, const mpp_model_setu
                               mpp_json_text(lc->src), "fid", (int)lc->fid, "calls", (json_int_t)lc->calls,
                               "bytes_sent", (json_int_t)lc->bytes_sent, "bytes_recv", (json_int_t)lc->bytes_recv);
         put_fields(o, lc, cell_fields, MPP_ARRAY_LEN(cell_fields));
+        if (lc->nthreads) /* which threads called it (thread_time: their times) */
+            json_object_set_new(o, "threads",
+                                json_pack("{s:i, s:i, s:i}", "mask", (int)lc->thread_mask, "n", lc->nthreads, "rest",
+                                          lc->rest_threads));
         json_array_append_new(cells, o);
     }
     json_t *node = ctx->node_error  ? json_pack("{s:o}", "error", mpp_json_text(ctx->node_error))
@@ -285,6 +289,7 @@ json_t *mpp_process_data_json(const mpp_process_data_t *pd, const mpp_model_setu
     json_object_set_new(o, "rank", json_integer(pd->rank));
     json_object_set_new(o, "host", mpp_json_text(pd->hostname));
     json_object_set_new(o, "predict", json_boolean(lp->predict));
+    json_object_set_new(o, "thread_times", json_boolean(lp->thread_times));
     json_object_set_new(o, "speed", number(lp->speed));
     json_object_set_new(o, "model", model_json(model));
     json_object_set_new(o, "machine_na", optional_text(ctx->machine_na));
@@ -365,6 +370,7 @@ static void parse_context(const json_t *o, mpp_parsed_process_t *out)
     mpp_local_context_t *ctx = &lp->context;
     out->hostname = dup_or_null(json_object_get(o, "host"));
     lp->predict = json_is_true(json_object_get(o, "predict"));
+    lp->thread_times = json_is_true(json_object_get(o, "thread_times"));
     lp->speed = number_of(json_object_get(o, "speed"));
     model_parse(json_object_get(o, "model"), &out->model);
     ctx->machine_na = out->machine_na = dup_or_null(json_object_get(o, "machine_na"));
@@ -443,6 +449,10 @@ static int parse_cells(const json_t *cells, int ni, mpp_local_profile_t *lp, cha
         lc->bytes_sent = (uint64_t)json_integer_value(json_object_get(j, "bytes_sent"));
         lc->bytes_recv = (uint64_t)json_integer_value(json_object_get(j, "bytes_recv"));
         get_fields(j, lc, cell_fields, MPP_ARRAY_LEN(cell_fields));
+        const json_t *th = json_object_get(j, "threads");
+        lc->thread_mask = (unsigned)json_integer_value(json_object_get(th, "mask"));
+        lc->nthreads = (int)json_integer_value(json_object_get(th, "n"));
+        lc->rest_threads = (int)json_integer_value(json_object_get(th, "rest"));
     }
     mpp_strmap_free(&seen);
     return 0;

@@ -11,6 +11,7 @@
 #include "write/numfmt.h"
 #include "write/process_data.h"
 #include "write/text_wrap.h"
+#include "write/threads_write.h"
 #include "write/writer.h"
 
 #define COLUMNS_PER_BLOCK 8
@@ -133,6 +134,7 @@ static void write_parameters(FILE *out, const mpp_report_t *r)
     P("Processes", "%d", rd->nprocs);
     P("Nodes", "%d", rd->nnodes);
     P("Threads level", "%s", run->threads_level);
+    mpp_write_threads_text(out, r);
     P("MPI library", "%s", run->mpi_library);
     P("MPI standard", "%s", run->mpi_standard);
     P("Profiler", "mpiprof %s", PACKAGE_VERSION);
@@ -419,6 +421,10 @@ static void write_src_point(srcbuf_t *b, const mpp_reduced_t *rd, const mpp_redu
             if (s->waits & (w ? MPP_SRC_COLLECTIVE_WAITS : MPP_SRC_REALSYNC))
                 write_process_row(b, wait_rows[w], rd, c->by_process, MPP_NCELLV, MPP_CELL_REALSYNC + w);
     }
+    char *threads = mpp_threads_src_text(rd, c);
+    if (threads)
+        put_str(b, threads);
+    free(threads);
     PUT_LIT(b, "   stack           ");
     for (int f = 0; f < s->nframes; f++) {
         if (f)

@@ -331,6 +331,10 @@ static void check_parameters(check_t *c, json_t *p)
     need(c, "parameters", p, "placement", T_OBJECT, OR_NULL);
     need(c, "parameters", p, "hardware_counters", T_OBJECT, OR_NULL);
     need(c, "parameters", p, "prediction_model", T_OBJECT, OR_NULL);
+    /* the Threads row (optional: protocols before it have none) */
+    json_t *threads = json_object_get(p, "threads") ? need(c, "parameters", p, "threads", T_OBJECT, NOT_NULL) : NULL;
+    if (threads)
+        need(c, "parameters.threads", threads, "text", T_STRING, NOT_NULL);
     json_t *partial = json_object_get(p, "partial");
     if (!partial)
         fail(c, "parameters.partial", "missing (false or an object is required)");

@@ -335,6 +335,15 @@ EXTRA_DIST += \
 	tests/mpi/threads/origin_threads.c \
 	tests/mpi/threads/threads.c \
 	tests/mpi/threads/threads_many.c
+# the threads each process ran, the OpenMP team, oversubscription by
+# threads; per-thread times of one call site under MPI_THREAD_MULTIPLE
+MPI_TESTS += \
+	tests/mpi/threads/test_threads_openmp.sh \
+	tests/mpi/threads/test_thread_times.sh
+EXTRA_DIST += \
+	tests/mpi/threads/check_threads_openmp.py \
+	tests/mpi/threads/openmp_hybrid.c \
+	tests/mpi/threads/thread_times.c
 
 # --- matrix/: the communication matrix (per process pair and node pair, two
 # host names by UTS namespaces)

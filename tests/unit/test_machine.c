@@ -413,6 +413,45 @@ START_TEST(test_machine_summary_oversubscribed)
 }
 END_TEST
 
+/* The ranks' threads (the Threads parameter's, summed per host) count:
+ * 2 unbound ranks of 2 threads on 2 cores oversubscribe; bound each to a
+ * core of its own, each rank's threads share it; 1 thread each: neither. */
+START_TEST(test_machine_summary_threads)
+{
+    char *types[1] = {small_node_key()};
+    mpp_machine_host_t hosts[1] = {{"vm", 0, 2, 0, "0-1", 4}};
+    static const char *unbound[] = {"vm:0:0-1", "vm:1:0-1"};
+    fixture_t f;
+    build(&f, types, 1, hosts, 1, unbound, 2);
+    ck_assert_int_eq(f.s.nwarnings, 1);
+    ck_assert_str_eq(f.s.warnings[0], "vm: 2 processes x 2 threads on 2 cores and ranks 0-1 unbound: the node is "
+                                      "oversubscribed, threads compete for cores");
+    release(&f);
+    static const char *bound[] = {"vm:0:0", "vm:1:1"};
+    build(&f, types, 1, hosts, 1, bound, 2);
+    ck_assert_int_eq(f.s.nwarnings, 2);
+    ck_assert_str_eq(f.s.warnings[0],
+                     "vm: rank 0: 1 process x 2 threads bound to 1 core (PU 0): threads compete for cores");
+    ck_assert_str_eq(f.s.warnings[1],
+                     "vm: rank 1: 1 process x 2 threads bound to 1 core (PU 1): threads compete for cores");
+    release(&f);
+    hosts[0].threads = 3; /* uneven: 5 threads on 2 cores, unbound ranks */
+    build(&f, types, 1, hosts, 1, unbound, 2);
+    ck_assert_int_eq(f.s.nwarnings, 1);
+    ck_assert_str_eq(f.s.warnings[0], "vm: 2 processes with 3 threads on 2 cores and ranks 0-1 unbound: the node is "
+                                      "oversubscribed, threads compete for cores");
+    release(&f);
+    hosts[0].threads = 2; /* one thread each */
+    build(&f, types, 1, hosts, 1, unbound, 2);
+    expect_no_warning(&f.s);
+    release(&f);
+    build(&f, types, 1, hosts, 1, bound, 2);
+    expect_no_warning(&f.s);
+    release(&f);
+    free(types[0]);
+}
+END_TEST
+
 START_TEST(test_machine_summary_not_available)
 {
     mpp_machine_summary_t s;
@@ -514,6 +553,7 @@ Suite *machine_suite(void)
     tcase_add_test(tc, test_machine_summary_long_runs);
     tcase_add_test(tc, test_machine_summary_shared_cores);
     tcase_add_test(tc, test_machine_summary_oversubscribed);
+    tcase_add_test(tc, test_machine_summary_threads);
     tcase_add_test(tc, test_machine_summary_not_available);
     suite_add_tcase(s, tc);
 

@@ -255,6 +255,41 @@ START_TEST(test_profile_same_resolved_stack_merges)
 }
 END_TEST
 
+/* Per-thread times at the merge: each table is a thread's (its index); a
+ * thread whose cells of two stacks reach one SRC point counts once; threads
+ * from index MPP_THREAD_SLOTS on are summed, with their number. */
+START_TEST(test_profile_thread_times)
+{
+    T1.thread = 0;
+    T2.thread = 3;
+    record(&T1, 0, 1, A_WORK, A_MAIN, A_LIBC, 0, 2, MPP_CAT_SENDRECV, 8, 0, 0);
+    record(&T2, 0, 1, A_WORK, A_MAIN, A_LIBC, 0, 1, MPP_CAT_SENDRECV, 4, 0, 0);
+    record(&T2, 0, 1, A_WORK2, A_MAIN, A_LIBC, 0, 1, MPP_CAT_SENDRECV, 2, 0, 0);
+    mpp_table_t more[MPP_THREAD_SLOTS + 2];
+    const mpp_table_t *tables[2 + MPP_THREAD_SLOTS + 2] = {&T1, &T2};
+    for (int k = 0; k < MPP_THREAD_SLOTS + 2; k++) { /* indexes 8..17: beyond the slots */
+        ck_assert_int_eq(mpp_table_init(&more[k], 100, 4), 0);
+        more[k].thread = MPP_THREAD_SLOTS + k;
+        record(&more[k], 0, 1, A_WORK, A_MAIN, A_LIBC, 0, 1, MPP_CAT_SENDRECV, 1, 0, 0);
+        record(&more[k], 0, 1, A_WORK2, A_MAIN, A_LIBC, 0, 1, MPP_CAT_SENDRECV, 1, 0, 0);
+        tables[2 + k] = &more[k];
+    }
+    P = mpp_profile_build(tables, 2 + MPP_THREAD_SLOTS + 2, intervals, 2, quarter_seconds, fake_resolve,
+                          &resolve_calls, fake_function_name);
+    ck_assert_ptr_nonnull(P);
+    const mpp_local_cell_t *c = cell_of(1, "MPI_Send" RS R_WORK RS R_MAIN);
+    ck_assert_int_eq(c->nthreads, 2 + MPP_THREAD_SLOTS + 2);
+    ck_assert_uint_eq(c->thread_mask, 1u << 0 | 1u << 3);
+    ck_assert_double_eq_tol(c->thread_time[0], 2.0, TOL); /* 8 ticks */
+    ck_assert_double_eq_tol(c->thread_time[3], 1.5, TOL); /* 4 + 2 ticks, two stacks */
+    ck_assert_double_eq_tol(c->thread_time[1], 0.0, TOL);
+    ck_assert_int_eq(c->rest_threads, MPP_THREAD_SLOTS + 2); /* each counted once, though two cells each */
+    ck_assert_double_eq_tol(c->rest_time, (MPP_THREAD_SLOTS + 2) * 0.5, TOL);
+    for (int k = 0; k < MPP_THREAD_SLOTS + 2; k++)
+        mpp_table_free(&more[k]);
+}
+END_TEST
+
 START_TEST(test_profile_stack_stops_after_main)
 {
     record(&T1, 1, 0, A_SOLVE, A_MAIN, A_LIBC, A_LIBC, 1, MPP_CAT_COLLECTIVE, 16, 8, 8);
@@ -557,6 +592,7 @@ Suite *profile_suite(void)
     tc = tcase_create("cells");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_profile_same_resolved_stack_merges);
+    tcase_add_test(tc, test_profile_thread_times);
     tcase_add_test(tc, test_profile_stack_stops_after_main);
     tcase_add_test(tc, test_profile_different_keys_stay_apart);
     tcase_add_test(tc, test_profile_cells_share_src);

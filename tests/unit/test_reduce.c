@@ -118,6 +118,70 @@ START_TEST(test_reduce_selection_by_rank)
 }
 END_TEST
 
+/* Per-thread times (given when one process gives them: every process's
+ * cells are reduced then) and the Threads parameter (facts by host, and
+ * by rank for the selected processes). */
+START_TEST(test_reduce_threads)
+{
+    fake_t f[2];
+    fake_profile(&f[0], 1.0, 0.4, 2);
+    fake_profile(&f[1], 1.0, 0.02, 1);
+    f[0].profile.thread_times = 1;
+    f[0].cells[0].thread_mask = 3, f[0].cells[0].nthreads = 2;
+    f[0].cells[0].thread_time[0] = 0.3, f[0].cells[0].thread_time[1] = 0.1;
+    f[1].cells[0].thread_mask = 2, f[1].cells[0].nthreads = 1;
+    f[1].cells[0].thread_time[1] = 0.02;
+    char fact0[64], fact1[64];
+    char *facts0[] = {fact0}, *facts1[] = {fact1};
+    snprintf(fact0, sizeof fact0, "threads%ch%c3%c3%c0%c0", MPP_US, MPP_US, MPP_US, MPP_US, MPP_US);
+    snprintf(fact1, sizeof fact1, "threads%ch%c2%c1%c2%c1", MPP_US, MPP_US, MPP_US, MPP_US, MPP_US);
+    f[0].profile.context.facts = facts0, f[0].profile.context.nfacts = 1;
+    f[1].profile.context.facts = facts1, f[1].profile.context.nfacts = 1;
+    const mpp_local_profile_t *profiles[] = {&f[0].profile, &f[1].profile};
+    const int ranks[] = {0, 1};
+    const char *hosts[] = {"h", "h"};
+    mpp_reduced_t *rd = mpp_reduce_in_memory(profiles, ranks, hosts, 2, 2, "all");
+    ck_assert_ptr_nonnull(rd);
+    ck_assert_int_eq(rd->thread_times, 1);
+    const mpp_reduced_cell_threads_t *t = rd->cells[0].threads;
+    ck_assert_ptr_nonnull(t);
+    ck_assert_int_eq(t->threads_max, 2);
+    ck_assert_int_eq(t->threads_max_rank, 0);
+    ck_assert_double_eq_tol(t->per_thread.min, 0.02, 1e-12);
+    ck_assert_int_eq(t->per_thread.min_rank, 1);
+    ck_assert_double_eq_tol(t->per_thread.max, 0.3, 1e-12);
+    ck_assert_int_eq(t->per_thread.max_rank, 0);
+    ck_assert_double_eq_tol(t->values[MPP_CELLT_SLOT0], 0.3, 1e-12);
+    ck_assert_double_eq_tol(t->values[MPP_CELLT_SLOT0 + 1], 0.12, 1e-12);
+    ck_assert_double_eq(t->values[MPP_CELLT_THREADS], 3);
+    ck_assert_uint_eq(t->slots, 3);
+    ck_assert_double_eq_tol(t->by_process[MPP_CELLT_SLOT0 + 1], 0.1, 1e-12);
+    ck_assert(isnan(t->by_process[MPP_NCELLT + MPP_CELLT_SLOT0]));
+    ck_assert_double_eq_tol(t->by_process[MPP_NCELLT + MPP_CELLT_SLOT0 + 1], 0.02, 1e-12);
+    const mpp_reduced_threads_t *th = &rd->threads;
+    ck_assert_int_eq(th->processes, 2);
+    ck_assert_double_eq(th->v[MPP_THREADS_ALIVE].min, 2);
+    ck_assert_int_eq(th->v[MPP_THREADS_ALIVE].min_rank, 1);
+    ck_assert_double_eq(th->v[MPP_THREADS_ALIVE].max, 3);
+    ck_assert_int_eq(th->v[MPP_THREADS_ALIVE].max_rank, 0);
+    ck_assert_double_eq(th->v[MPP_THREADS_MPI].min, 1);
+    ck_assert_int_eq(th->v[MPP_THREADS_OMP].count, 1);
+    ck_assert_double_eq(th->v[MPP_THREADS_OMP].max, 2);
+    ck_assert_int_eq(th->omp_runtime, 1);
+    ck_assert_double_eq(th->by_process[MPP_THREADS_MPI], 3);
+    ck_assert(isnan(th->by_process[MPP_THREADS_OMP]));
+    ck_assert_double_eq(th->by_process[MPP_NTHREADV + MPP_THREADS_OMP], 2);
+    mpp_reduced_free(rd);
+    /* no process gives per-thread times: none reduced */
+    f[0].profile.thread_times = 0;
+    rd = mpp_reduce_in_memory(profiles, ranks, hosts, 2, 2, "all");
+    ck_assert_ptr_nonnull(rd);
+    ck_assert_int_eq(rd->thread_times, 0);
+    ck_assert_ptr_null(rd->cells[0].threads);
+    mpp_reduced_free(rd);
+}
+END_TEST
+
 START_TEST(test_reduce_bad_args) { ck_assert_ptr_null(mpp_reduce_in_memory(NULL, NULL, NULL, 0, 1, "all")); }
 END_TEST
 
@@ -129,6 +193,7 @@ Suite *reduce_suite(void)
     tcase_add_test(tc, test_reduce_alone);
     tcase_add_test(tc, test_reduce_several);
     tcase_add_test(tc, test_reduce_selection_by_rank);
+    tcase_add_test(tc, test_reduce_threads);
     tcase_add_test(tc, test_reduce_bad_args);
     suite_add_tcase(s, tc);
     return s;

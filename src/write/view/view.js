@@ -127,6 +127,7 @@
     row("Protocol written", esc(q.protocol_written));
     row("Processes", count(q.processes, "processes") + " on " + count(q.nodes, q.nodes === 1 ? "node" : "nodes"));
     row("Threads level", esc(q.threads_level));
+    if (q.threads) row("Threads", esc(q.threads.text));
     row("MPI library", esc(q.mpi_library) + " (MPI " + esc(q.mpi_standard) + ")");
     row("Profiler", esc(q.profiler) + ", collection mode " + esc(q.collection_mode));
     if (q.partial) row("Partial", "yes: the data of rank(s) " + esc(q.partial.ranks) + " (missing: " +

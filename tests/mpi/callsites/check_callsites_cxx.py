@@ -32,8 +32,8 @@ CALLERS = {"density": "halo::update_density(halo::Grid&)",
 SUM_ALL = ("double halo::sum_all<double>(std::vector<double, "
            "std::allocator<double> >&)")
 N_ROUNDS = 10                       # as in callsites_cxx.cc
-SUMMARY = re.compile(r"^  #(\d) SRC (\d+) (\S+) at (.*): ([0-9.]+) s in "
-                     r"(\d+) calls$")
+SUMMARY = re.compile(r"^ +#(\d) SRC (\d+) (\S+) at (.*): ([0-9.]+) s in "
+                     r"(\d+) calls")
 
 
 def no_mangled(where, text):
@@ -96,11 +96,13 @@ def main(json_path, text_path, source, stderr_path):
     print("frames demangled: %s <- %s; %s"
           % (first, ", ".join(sorted(callers.values())), SUM_ALL))
 
+    # the digest's top SRC points: the three MPI_Waitall first
     summary = [ln for ln in pc.read_lines(stderr_path) if SUMMARY.match(ln)]
     print("summary:\n" + "\n".join(summary))
-    if len(summary) != 3:
-        pc.fail("%s: %d summary lines '#N SRC ...', expected 3"
+    if len(summary) < 3:
+        pc.fail("%s: %d summary lines '#N SRC ...', expected at least 3"
                 % (stderr_path, len(summary)))
+    summary = summary[:3]
     sites = set()
     for ln in summary:
         no_mangled("summary line", ln)
