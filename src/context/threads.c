@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "context/threads.h"
 #include "records/facts.h"
@@ -68,11 +69,30 @@ void mpp_threads_start(void)
     sample_alive();
 }
 
+/* A new thread reads /proc (about 15 us) while the program has made few,
+ * then at most every SAMPLE_EVERY_NS: a program that starts thousands of
+ * short threads pays that once in a while, not per thread (bench/run's
+ * short-lived threads).  CLOCK_MONOTONIC_COARSE: no system call. */
+enum { SAMPLE_FIRST = 64 };
+#define SAMPLE_EVERY_NS 10000000LL
+static _Atomic long long last_sample_ns;
+
+static int sample_due(int ordinal)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    long long now = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, last = atomic_load(&last_sample_ns);
+    if (ordinal > SAMPLE_FIRST && now - last < SAMPLE_EVERY_NS)
+        return 0;
+    atomic_store(&last_sample_ns, now);
+    return 1;
+}
+
 void mpp_threads_sample(int new_mpi_thread)
 {
-    if (new_mpi_thread)
-        atomic_fetch_add(&mpi_threads, 1);
-    sample_alive();
+    int ordinal = new_mpi_thread ? atomic_fetch_add(&mpi_threads, 1) + 1 : 0;
+    if (!new_mpi_thread || sample_due(ordinal))
+        sample_alive();
     if (omp_num_threads) /* the team this thread is in, inside a parallel region */
         atomic_max(&team_max, omp_num_threads());
     if (!new_mpi_thread && omp_max_threads)

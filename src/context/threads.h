@@ -2,7 +2,8 @@
  * protocol's Parameters and the oversubscription warning (man
  * mpiprof-protocol, Threads).  Sampled off the call path: before and after
  * MPI's initialization, at each thread's first MPI call (its state is made
- * then: thread_state.c) and at MPI_Finalize.  The MPI library's own
+ * then: thread_state.c; after the first 64, at most every 10 ms) and at
+ * MPI_Finalize.  The MPI library's own
  * threads (those its initialization started) and the profiler's (the hang
  * watchdog) are not the program's: they are subtracted. */
 #ifndef MPP_CONTEXT_THREADS_H
