@@ -286,9 +286,7 @@
       return '<li><i style="background:' + color(p[2]) + '"></i>' + esc(p[1]) + "</li>";
     }).join("") + "</ul>";
   }
-  function total(v) {
-    return PARTS.reduce(function (s, p) { return s + (isNum(v[p[0]]) ? v[p[0]] : 0); }, 0);
-  }
+  function total(v) { return PARTS.reduce(function (s, p) { return s + (isNum(v[p[0]]) ? v[p[0]] : 0); }, 0); }
   function barsHtml(iv) {
     var rows = [];
     function add(label, main) {
@@ -718,27 +716,21 @@
   // --- the digest (view_digest.js) and the SRC table's inclusive toggle
   function setInclusive(on) {
     state.inclusive = on;
-    document.querySelectorAll('input[name="src-mode"]').forEach(function (r) {
-      r.checked = (r.value === "inclusive") === on;
-    });
+    digest.setMode(on);
   }
   function showDigest() {
     digest = mpiprofDigest({ esc: esc, gotoSrc: function (id) {
       setInclusive(true);
       selectInterval(0, false);
       selectSrc(id, true);
-    } });
-    $("digest-body").innerHTML = B ? '<div class="side-by-side"><div><h3>' + esc(A.label) + "</h3>" +
-      digest.html(A) + "</div><div><h3>" + esc(B.label) + "</h3>" + digest.html(B) + "</div></div>" : digest.html(A);
-    digest.bind($("digest-body"));
-    $("src-mode").innerHTML = digest.modeHtml(!!A.doc.intervals[0].src_inclusive);
-    $("src-mode").addEventListener("change", function (e) {
-      setInclusive(e.target.value === "inclusive");
+    }, onMode: function (inclusive) {
+      setInclusive(inclusive);
       state.src = null;
       functionFilter(A.doc.intervals[state.interval]);
       renderSrcTable();
       $("src-detail").hidden = true;
-    });
+    } });
+    digest.show(A, B);
   }
 
   function fail(message) {

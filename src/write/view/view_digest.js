@@ -5,7 +5,8 @@
  * correctness counts, the top SRC points of the whole run and the Warnings
  * count; and the SRC table's toggle between the calls made in an interval
  * and those of its sub-intervals too.  view.js calls mpiprofDigest(view)
- * once, with esc and gotoSrc(id) (interval 0, inclusive, that SRC point). */
+ * once, with esc, gotoSrc(id) (interval 0, inclusive, that SRC point) and
+ * onMode(inclusive) (the toggle switched), then show(A, B). */
 "use strict";
 var mpiprofDigest = function (view) {
   var esc = view.esc;
@@ -89,5 +90,21 @@ var mpiprofDigest = function (view) {
       if (b) view.gotoSrc(+b.dataset.digestSrc);
     });
   }
-  return { html: html, modeHtml: modeHtml, bind: bind };
+  // The digest of A (and B, side by side) into the page, and the toggle;
+  // view.onMode(inclusive) when it is switched.
+  function show(A, B) {
+    var body = document.getElementById("digest-body"), mode = document.getElementById("src-mode");
+    body.innerHTML = B ? '<div class="side-by-side"><div><h3>' + esc(A.label) + "</h3>" + html(A) +
+      "</div><div><h3>" + esc(B.label) + "</h3>" + html(B) + "</div></div>" : html(A);
+    bind(body);
+    mode.innerHTML = modeHtml(!!A.doc.intervals[0].src_inclusive);
+    mode.addEventListener("change", function (e) { view.onMode(e.target.value === "inclusive"); });
+  }
+  // The toggle's radio buttons set to `inclusive`.
+  function setMode(inclusive) {
+    document.querySelectorAll('input[name="src-mode"]').forEach(function (r) {
+      r.checked = (r.value === "inclusive") === inclusive;
+    });
+  }
+  return { html: html, modeHtml: modeHtml, bind: bind, show: show, setMode: setMode };
 };
