@@ -103,13 +103,26 @@ static int kept_rows(mpp_pair_t *rows, int n, int limit, const unsigned char *ch
 typedef struct {
     MPI_Comm node_comm, leaders; /* leaders: MPI_COMM_NULL on the others */
     int rank, size, node_rank, node_size, nodes, node;
+    int one_node; /* node_comm is comm and leaders MPI_COMM_SELF on rank 0: not split, not freed */
 } where_t;
 
+/* All on one node (the least colour and the least negated one tell, as
+ * the calibration's nodes), no communicator is split: an MPI collective
+ * of its own, and test_init_comms counts the profiler's. */
 static void find_nodes(MPI_Comm comm, const char *hostname, where_t *w)
 {
     PMPI_Comm_rank(comm, &w->rank);
     PMPI_Comm_size(comm, &w->size);
-    PMPI_Comm_split(comm, host_colour(hostname), w->rank, &w->node_comm);
+    int colour = host_colour(hostname), colours[2] = {colour, -colour}, least[2];
+    mpp_ptp_allreduce(colours, least, 2, MPI_INT, MPI_MIN, comm);
+    w->one_node = least[0] == -least[1];
+    if (w->one_node) {
+        w->node_comm = comm;
+        w->leaders = w->rank == 0 ? MPI_COMM_SELF : MPI_COMM_NULL;
+        w->node_rank = w->rank, w->node_size = w->size, w->node = 0, w->nodes = 1;
+        return;
+    }
+    PMPI_Comm_split(comm, colour, w->rank, &w->node_comm);
     PMPI_Comm_rank(w->node_comm, &w->node_rank);
     PMPI_Comm_size(w->node_comm, &w->node_size);
     PMPI_Comm_split(comm, w->node_rank == 0 ? 0 : MPI_UNDEFINED, w->rank, &w->leaders);
@@ -294,8 +307,10 @@ mpp_matrix_t *mpp_matrix_reduce(MPI_Comm comm, const char *hostname, const mpp_p
     mpp_ptp_reduce(&here, &all, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
     if (m)
         m->dropped_calls = all;
-    PMPI_Comm_free(&w.node_comm);
-    if (w.leaders != MPI_COMM_NULL)
-        PMPI_Comm_free(&w.leaders);
+    if (!w.one_node) {
+        PMPI_Comm_free(&w.node_comm);
+        if (w.leaders != MPI_COMM_NULL)
+            PMPI_Comm_free(&w.leaders);
+    }
     return m;
 }
