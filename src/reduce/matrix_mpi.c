@@ -103,7 +103,7 @@ static int kept_rows(mpp_pair_t *rows, int n, int limit, const unsigned char *ch
 typedef struct {
     MPI_Comm node_comm, leaders; /* leaders: MPI_COMM_NULL on the others */
     int rank, size, node_rank, node_size, nodes, node;
-    int one_node; /* node_comm is comm and leaders MPI_COMM_SELF on rank 0: not split, not freed */
+    int one_node; /* node_comm is comm, and no leaders' communicator (rank 0 the one leader): none split */
 } where_t;
 
 /* All on one node (the least colour and the least negated one tell, as
@@ -118,7 +118,7 @@ static void find_nodes(MPI_Comm comm, const char *hostname, where_t *w)
     w->one_node = least[0] == -least[1];
     if (w->one_node) {
         w->node_comm = comm;
-        w->leaders = w->rank == 0 ? MPI_COMM_SELF : MPI_COMM_NULL;
+        w->leaders = MPI_COMM_NULL; /* (not MPI_COMM_SELF: invalid under sessions) */
         w->node_rank = w->rank, w->node_size = w->size, w->node = 0, w->nodes = 1;
         return;
     }
@@ -164,9 +164,15 @@ static int *nodes_of_ranks(const where_t *w, const int *members)
         mine[r] = -1;
     for (int i = 0; ok && i < w->node_size; i++)
         mine[members[i]] = w->node;
-    mpp_ptp_allreduce(&ok, &every, 1, MPI_INT, MPI_MIN, w->leaders);
-    if (every)
-        mpp_ptp_allreduce(mine, all, w->size, MPI_INT, MPI_MAX, w->leaders);
+    if (w->one_node) { /* the one leader knows them all */
+        every = ok;
+        if (every)
+            memcpy(all, mine, (size_t)w->size * sizeof *all);
+    } else {
+        mpp_ptp_allreduce(&ok, &every, 1, MPI_INT, MPI_MIN, w->leaders);
+        if (every)
+            mpp_ptp_allreduce(mine, all, w->size, MPI_INT, MPI_MAX, w->leaders);
+    }
     free(mine);
     if (!every) {
         free(all);

@@ -10,6 +10,7 @@ import sys
 
 import view_browser
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 
 def fail(msg):
@@ -41,8 +42,15 @@ def main():
             fail("no MPI_File_read_at_all in interval 0's SRC table")
         s = points[int(io_row.get_attribute("data-src"))]
         io_row.click()
-        detail = driver.find_element(By.ID, "src-detail").text.replace("\u2009", "").replace("\u00a0", " ")
         want = "%d B read, %d B written at %d B/s" % (s["bytes_read"], s["bytes_written"], round(s["bandwidth"]))
+
+        def detail_text(d):
+            return d.find_element(By.ID, "src-detail").text.replace("\u2009", "").replace("\u00a0", " ")
+        try:  # the details are drawn after the click's handler has run
+            WebDriverWait(driver, 10).until(lambda d: want in detail_text(d))
+        except Exception:
+            pass
+        detail = detail_text(driver)
         if want not in detail:
             fail("the details of SRC %d lack %r: %s" % (s["id"], want, detail[:400]))
         view_browser.element_shot(driver, "#interval-panel", shots + "/io_src_table.png")
