@@ -92,7 +92,7 @@ int mpp_view_write(FILE *out, json_t *const *docs, const char *const *labels, in
     for (int d = 0; d < ndocs; d++) {
         json_t *protocol = json_pack("{s:o, s:o, s:o}", "label", mpp_json_text(labels[d]), "doc",
                                      page_document(docs[d]), "sources", mpp_view_sources(docs[d], options));
-        if (protocol && options && options->traces[d])
+        if (protocol && options && d < (int)MPP_ARRAY_LEN(options->traces) && options->traces[d])
             json_object_set(protocol, "trace", options->traces[d]);
         json_array_append_new(protocols, protocol);
     }
