@@ -27,6 +27,7 @@
 #include "context/config.h"
 #include "reduce/apart.h"
 #include "reduce/calibrate.h"
+#include "reduce/hosts.h"
 #include "reduce/ptp_collectives.h"
 #include "util/warnings.h"
 
@@ -49,15 +50,6 @@ enum { SPEED_REPS_INIT = 4, SPEED_REPS_FINALIZE = 16 };
 #define BUDGET 0.5e-3    /* seconds of ping-pongs of one size, beyond the minimum repetitions */
 #define CAP 5e-3         /* ... and, past FEWEST_REPS, at most (a slow link, or partners sharing a core) */
 #define NOISY_BUDGET 0.1 /* ... and while they look noisy (below) */
-
-/* Host names to node colours: FNV-1a, positive as MPI_Comm_split wants. */
-static int host_colour(const char *host)
-{
-    uint32_t h = 2166136261u;
-    for (const unsigned char *p = (const unsigned char *)host; *p; p++)
-        h = (h ^ *p) * 16777619u;
-    return (int)(h & 0x7fffffffu);
-}
 
 /* The two processes of a link's ping-pong: when they run on one node, the
  * measuring one (a) decides whether they must move apart, the other one
@@ -302,9 +294,8 @@ typedef struct {
  * MPI collective of its own, 0.05-0.15 ms at MPI_Init). */
 static void find_nodes(MPI_Comm comm, const char *hostname, int rank, int size, nodes_t *n)
 {
-    int colour = host_colour(hostname), colours[2] = {colour, -colour}, least[2];
-    mpp_ptp_allreduce(colours, least, 2, MPI_INT, MPI_MIN, comm);
-    int one_node = least[0] == -least[1];
+    int colour = mpp_host_colour(hostname);
+    int one_node = mpp_one_host(comm, colour);
     n->node = MPI_COMM_NULL;
     n->node_rank = rank, n->node_size = size;
     if (!one_node) {

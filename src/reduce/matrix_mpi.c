@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reduce/hosts.h"
 #include "reduce/matrix_mpi.h"
 #include "reduce/ptp_collectives.h"
 #include "util/warnings.h"
@@ -26,14 +27,6 @@
 #define TAG_ROWS 0x4d32
 #define TAG_NAME 0x4d33
 #define ROW 5 /* doubles per pair: from, to, messages, bytes, seconds */
-
-static int host_colour(const char *host)
-{
-    uint32_t h = 2166136261u;
-    for (const unsigned char *p = (const unsigned char *)host; *p; p++)
-        h = (h ^ *p) * 16777619u;
-    return (int)(h & 0x7fffffffu);
-}
 
 static void pack(const mpp_pair_t *p, int n, double *out)
 {
@@ -113,9 +106,8 @@ static void find_nodes(MPI_Comm comm, const char *hostname, where_t *w)
 {
     PMPI_Comm_rank(comm, &w->rank);
     PMPI_Comm_size(comm, &w->size);
-    int colour = host_colour(hostname), colours[2] = {colour, -colour}, least[2];
-    mpp_ptp_allreduce(colours, least, 2, MPI_INT, MPI_MIN, comm);
-    w->one_node = least[0] == -least[1];
+    int colour = mpp_host_colour(hostname);
+    w->one_node = mpp_one_host(comm, colour);
     if (w->one_node) {
         w->node_comm = comm;
         w->leaders = MPI_COMM_NULL; /* (not MPI_COMM_SELF: invalid under sessions) */
