@@ -6,6 +6,7 @@ them (the MPI-IO points' bytes sent and received 0), an MPI-IO point's
 details its bytes and bandwidth, and an interval's I/O figures (interval 0
 and the nested "write phase") are its JSON "io"."""
 import json
+import math
 import sys
 
 import view_browser
@@ -42,7 +43,8 @@ def main():
             fail("no MPI_File_read_at_all in interval 0's SRC table")
         s = points[int(io_row.get_attribute("data-src"))]
         io_row.click()
-        want = "%d B read, %d B written at %d B/s" % (s["bytes_read"], s["bytes_written"], round(s["bandwidth"]))
+        # the page rounds as JavaScript's Math.round (halves up), not as Python's round (halves to even)
+        want = "%d B read, %d B written at %d B/s" % (s["bytes_read"], s["bytes_written"], math.floor(s["bandwidth"] + 0.5))
 
         def detail_text(d):
             return d.find_element(By.ID, "src-detail").text.replace("\u2009", "").replace("\u00a0", " ")
