@@ -410,7 +410,9 @@ static void run_step(mpp_exchange_t *x, int step, const options_t *o)
         allreduce_bytes(x, sizeof(mpp_double_int_t));
         allreduce_bytes(x, (3 * MPP_NLINKS + 1) * sizeof(double));
         break;
-    case 5: /* lifecycle.c: MPIPROF_WAITSTATES and MPIPROF_SYNC_BATCH of rank 0 */
+    case 5: /* waitstates/run.c: MPIPROF_WAITSTATES, _SYNC_BATCH and _CHECK of rank 0; matrix_hook.c:
+             * MPIPROF_MATRIX and _MATRIX_RANKS of rank 0 */
+        tree_bcast(x, world_of(x), buf, 3 * sizeof(int));
         tree_bcast(x, world_of(x), buf, 2 * sizeof(int));
         break;
     case 6:

@@ -41,7 +41,6 @@
 #include "intercept/wrapper_support.h"
 #include "reduce/calibrate.h"
 #include "reduce/exchange.h"
-#include "reduce/matrix_mpi.h"
 #include "reduce/ptp_collectives.h"
 #include "reduce/reduce.h"
 #include "reduce/share.h"
@@ -63,6 +62,7 @@ static uintptr_t init_site[MPP_MAX_DEPTH];
  * them (world.h: MPI_Session_init and _finalize in a program of sessions). */
 static const char *started_in = "MPI_Init", *ended_in = "MPI_Finalize";
 static mpp_calibration_t calibration; /* the communication model (model.h) */
+static const char *matrix_na;         /* why MPI_Finalize's protocol has no communication matrix */
 
 /* The protocol's path, when it is fixed at MPI_Init (the hang watchdog's
  * dumps go next to it); "": chosen at MPI_Finalize. */
@@ -253,7 +253,7 @@ void mpp_lifecycle_start(uint32_t fid, int provided, void *return_address, void 
     start_model();
     mpp_describe_site = describe_site;
     mpp_ws_run_start(profiler_comm, &run, provided == MPI_THREAD_MULTIPLE);
-    mpp_matrix_start(provided == MPI_THREAD_MULTIPLE);
+    mpp_matrix_start(profiler_comm, provided == MPI_THREAD_MULTIPLE);
     mpp_check_run_start(profiler_comm, rank);
     mpp_check_errors_start(); /* with the checks on: mpiprof's handlers for MPI's fatal ones */
     mpp_trace_mode_start(profiler_comm, rank, nprocs, fixed_path, (int)mpp_config.number[MPP_CFG_OVERWRITE], &run);
@@ -396,6 +396,7 @@ static void write_report(mpp_reduced_t *rd, size_t local_warnings_before, const 
                              .waitstates_na = partial                      ? mpp_partial_waits_reason
                                               : mpp_ws_run_off_reason()[0] ? mpp_ws_run_off_reason()
                                                                            : NULL,
+                             .matrix_na = partial ? NULL : matrix_na,
                              .written = partial ? NULL : announce,
                              .written_ctx = path};
     int rc = mpp_report_write(rd, &in, have_path ? path : NULL, format);
@@ -527,10 +528,9 @@ void mpp_lifecycle_finish(uint32_t fid, void *return_address, void *frame_addres
     size_t warnings_before = mpp_warnings_count();
     mpp_reduced_t *rd =
         profile ? mpp_reduce(profile, profiler_comm, mpp_config.text[MPP_CFG_RANKS], run.hostname) : NULL;
-    mpp_matrix_t *matrix =
-        mpp_matrix_reduce(profiler_comm, run.hostname, &mpp_matrix_table, mpp_matrix_unattributed,
-                          mpp_ticks_to_seconds, (int)mpp_config.number[MPP_CFG_MATRIX_RANKS], &mpp_config);
-    mpp_matrix_stop();
+    mpp_matrix_t *matrix = mpp_matrix_finish(profiler_comm, run.hostname, &matrix_na);
+    if (matrix)
+        matrix_na = NULL;
     if (rd)
         rd->matrix = matrix;
     else

@@ -1,6 +1,11 @@
 /* The communication matrix's state in the library (matrix_hook.h). */
 #include "intercept/matrix_hook.h"
+#include "context/clock.h"
+#include "context/config.h"
 #include "intercept/comms.h"
+#include "reduce/matrix_mpi.h"
+#include "reduce/ptp_collectives.h"
+#include "util/warnings.h"
 
 int mpp_matrix_on;
 mpp_peer_table_t mpp_matrix_table;
@@ -11,17 +16,34 @@ uint64_t mpp_matrix_unattributed;
  * first growth. */
 #define FIRST_PEERS 64
 
-void mpp_matrix_start(int thread_multiple)
+static int wanted; /* rank 0's MPIPROF_MATRIX: every process reduces, or none */
+static int limit;  /* rank 0's MPIPROF_MATRIX_RANKS */
+
+void mpp_matrix_start(MPI_Comm comm, int thread_multiple)
 {
+    int settings[2] = {(int)mpp_config.number[MPP_CFG_MATRIX], (int)mpp_config.number[MPP_CFG_MATRIX_RANKS]};
+    mpp_ptp_bcast(settings, 2, MPI_INT, 0, comm);
+    wanted = settings[0], limit = settings[1];
     mpp_matrix_lock.on = thread_multiple;
     mpp_matrix_unattributed = 0;
-    mpp_matrix_on = mpp_peer_table_init(&mpp_matrix_table, FIRST_PEERS) == 0;
+    mpp_matrix_on = wanted && mpp_peer_table_init(&mpp_matrix_table, FIRST_PEERS) == 0;
+    if (wanted && !mpp_matrix_on)
+        mpp_warn("out of memory at MPI_Init: this process's point-to-point calls are not counted in the "
+                 "communication matrix, which is left out of the protocol");
 }
 
-void mpp_matrix_stop(void)
+mpp_matrix_t *mpp_matrix_finish(MPI_Comm comm, const char *hostname, const char **na)
 {
+    mpp_matrix_t *m = NULL;
+    *na = "MPIPROF_MATRIX=off";
+    if (wanted) {
+        m = mpp_matrix_reduce(comm, hostname, mpp_matrix_on ? &mpp_matrix_table : NULL, mpp_matrix_unattributed,
+                              mpp_ticks_to_seconds, limit, &mpp_config);
+        *na = "out of memory, as Warnings say";
+    }
     mpp_matrix_on = 0;
     mpp_peer_table_free(&mpp_matrix_table);
+    return m;
 }
 
 int mpp_matrix_peer_slow(MPI_Comm comm, int rank)

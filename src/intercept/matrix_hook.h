@@ -23,10 +23,15 @@ extern mpp_peer_table_t mpp_matrix_table;
 extern mpp_mt_lock_t mpp_matrix_lock;
 extern uint64_t mpp_matrix_unattributed; /* calls on communicators whose ranks are not known here */
 
-/* MPI_Init, after the wait-state analysis started (or did not): the table
- * allocated for its first peers. */
-void mpp_matrix_start(int thread_multiple);
-void mpp_matrix_stop(void);
+/* MPI_Init, after the wait-state analysis started (or did not), collective
+ * over comm (the profiler's world): rank 0's MPIPROF_MATRIX and
+ * MPIPROF_MATRIX_RANKS for every process; on, the table allocated for its
+ * first peers. */
+void mpp_matrix_start(MPI_Comm comm, int thread_multiple);
+
+/* MPI_Finalize, collective over comm: the run's matrix on rank 0 (NULL
+ * elsewhere, and where it is n/a: *na then says why), the table freed. */
+struct mpp_matrix *mpp_matrix_finish(MPI_Comm comm, const char *hostname, const char **na);
 
 /* The world rank of `rank` of a communicator other than the world's; -1
  * when it names none or is not known here. */

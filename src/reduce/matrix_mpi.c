@@ -273,7 +273,8 @@ static mpp_matrix_t *leader_part(MPI_Comm comm, const where_t *w, const char *ho
     m->npairs = mpp_pairs_merge(m->pairs, m->npairs);
     totals(m);
     if (bad) {
-        mpp_warn("out of memory at MPI_Finalize: the communication matrix is left out of the protocol");
+        mpp_warn("out of memory at MPI_Finalize, or a process that could not count at MPI_Init: the "
+                 "communication matrix is left out of the protocol");
         if (m == &sink) { /* its parts, as mpp_matrix_free frees a matrix's */
             for (int i = 0; sink.node_names && i < sink.nnodes; i++)
                 free(sink.node_names[i]);
@@ -291,9 +292,9 @@ mpp_matrix_t *mpp_matrix_reduce(MPI_Comm comm, const char *hostname, const mpp_p
 {
     where_t w;
     find_nodes(comm, hostname, &w);
-    int n;
-    mpp_pair_t *mine = mpp_peer_table_pairs(t, w.rank, to_seconds, &n);
-    if (t->count && !mine)
+    int n = -1; /* -1: this process's pairs are missing */
+    mpp_pair_t *mine = t ? mpp_peer_table_pairs(t, w.rank, to_seconds, &n) : NULL;
+    if (t && t->count && !mine)
         n = -1;
     mpp_matrix_t *m = NULL;
     if (w.node_rank != 0) {
@@ -301,7 +302,7 @@ mpp_matrix_t *mpp_matrix_reduce(MPI_Comm comm, const char *hostname, const mpp_p
         free(mine);
     } else
         m = leader_part(comm, &w, hostname, mine, n, limit, cfg);
-    double here = (double)(lost + t->dropped), all = 0.0;
+    double here = (double)(lost + (t ? t->dropped : 0)), all = 0.0;
     mpp_ptp_reduce(&here, &all, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
     if (m)
         m->dropped_calls = all;

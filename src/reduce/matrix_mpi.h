@@ -12,7 +12,8 @@
 
 /* This process's peer table `t` (and `lost` calls it could not count)
  * into the run's matrix: on rank 0 the matrix (NULL when memory ran out
- * anywhere on its way, warned), NULL elsewhere.  `limit`: most processes
+ * anywhere on its way, warned), NULL elsewhere.  t NULL: this process
+ * could not count (no memory at MPI_Init), so there is no matrix.  `limit`: most processes
  * for the per-process pairs (MPIPROF_MATRIX_RANKS); past it the pairs of
  * the processes cfg's MPIPROF_RANKS selects and the `limit` heaviest. */
 mpp_matrix_t *mpp_matrix_reduce(MPI_Comm comm, const char *hostname, const mpp_peer_table_t *t, uint64_t lost,

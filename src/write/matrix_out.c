@@ -49,7 +49,10 @@ void mpp_write_matrix_text(FILE *out, const mpp_report_t *r)
     const mpp_matrix_t *m = r->reduced->matrix;
     fprintf(out, "\n==== Communication matrix (point-to-point calls; collectives are not pairs) ====\n");
     if (!m) {
-        fprintf(out, "%s\n", NA_REASON);
+        if (r->matrix_na)
+            fprintf(out, "n/a (%s)\n", r->matrix_na);
+        else
+            fprintf(out, "%s\n", NA_REASON);
         return;
     }
     fprintf(out, "processes=%d  nodes=%d  ", m->nprocs, m->nnodes);

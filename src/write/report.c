@@ -19,6 +19,7 @@ typedef struct {
     mpp_machine_summary_t machine;
     char *machine_na, *counters_na;
     char model_na[MPP_MODEL_LINE + 96];
+    char matrix_na[160];
     const char **warnings; /* NULL when memory ran out */
     int nwarnings;
 } parts_t;
@@ -93,7 +94,7 @@ static const char *model_reason(const mpp_report_input_t *in, char *buf, size_t 
 static void gather_warnings(const mpp_reduced_t *rd, const mpp_report_input_t *in, parts_t *w)
 {
     const char **all =
-        calloc((size_t)rd->nwarnings + MPP_MAX_WARNINGS + MPP_NMAIN + (size_t)w->machine.nwarnings + 5, sizeof *all);
+        calloc((size_t)rd->nwarnings + MPP_MAX_WARNINGS + MPP_NMAIN + (size_t)w->machine.nwarnings + 6, sizeof *all);
     int n = 0;
     for (int k = 0; all && k < rd->nwarnings; k++)
         all[n++] = rd->warnings[k];
@@ -107,6 +108,10 @@ static void gather_warnings(const mpp_reduced_t *rd, const mpp_report_input_t *i
         all[n++] = w->counters_na;
     if (all && in->waitstates_na)
         all[n++] = in->waitstates_na;
+    if (all && in->matrix_na) {
+        snprintf(w->matrix_na, sizeof w->matrix_na, "The communication matrix is n/a: %s", in->matrix_na);
+        all[n++] = w->matrix_na;
+    }
     int split_na = 0;
     for (int i = 0; i < rd->nintervals; i++)
         split_na |= isnan(w->results[i].main[MPP_M_CPU]) || (w->predicted && isnan(w->predicted[i].main[MPP_M_CPU]));
@@ -154,7 +159,8 @@ int mpp_report_write(mpp_reduced_t *rd, const mpp_report_input_t *in, const char
                            .warnings = w.warnings,
                            .nwarnings = w.nwarnings,
                            .machine = &w.machine,
-                           .partial = in->partial};
+                           .partial = in->partial,
+                           .matrix_na = in->matrix_na};
     /* the digest once, for every writer (NULL: each makes its own, or says n/a) */
     mpp_digest_t digest;
     int have_digest = mpp_digest(rd, &w.results[0], w.nwarnings, &digest) == 0;

@@ -15,6 +15,8 @@ typedef struct {
     const char *waitstates_na;      /* why the wait states are n/a (NULL: they were analysed) */
     const char *model_na;           /* why Overlap and the predicted characteristics are n/a when the
                                        model did not run (NULL: MPIPROF_PREDICT=off) */
+    const char *matrix_na;          /* why MPI_Finalize's protocol has no communication matrix (NULL: it
+                                       has one, or the protocol is of a kind that never has one) */
     /* Called once the files are written (the stderr lines of MPI_Finalize). */
     void (*written)(void *ctx, const mpp_report_t *report);
     void *written_ctx;

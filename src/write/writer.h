@@ -26,6 +26,7 @@ typedef struct {
     const mpp_machine_summary_t *machine; /* Machine and Placement (NULL: not collected) */
     const mpp_partial_t *partial;         /* a partial protocol (partial.h); NULL: a complete one */
     const mpp_digest_t *digest;           /* computed once by mpp_report_write; NULL: each writer makes its own */
+    const char *matrix_na;                /* why the matrix is n/a (NULL: the protocol's kind has none) */
 } mpp_report_t;
 
 /* Text shared by both writers, so that they say the same. */

@@ -348,9 +348,11 @@ EXTRA_DIST += \
 # --- matrix/: the communication matrix (per process pair and node pair, two
 # host names by UTS namespaces)
 MPI_TESTS += \
+	tests/mpi/matrix/test_matrix_off.sh \
 	tests/mpi/matrix/test_matrix_ring.sh
 EXTRA_DIST += \
 	tests/mpi/matrix/check_matrix.py \
+	tests/mpi/matrix/pairs.c \
 	tests/mpi/matrix/ring.c
 
 # --- trace/: trace mode: the OTF2 archive, a run that died, mpiprof-analyze

@@ -112,7 +112,7 @@ START_TEST(test_config_defaults)
     mpp_config_t cfg;
     memset(&cfg, 0x5a, sizeof cfg);
     mpp_config_parse(&cfg, null_getenv);
-    ck_assert_int_eq(MPP_NVARS, 27); /* a new variable needs its default tested here */
+    ck_assert_int_eq(MPP_NVARS, 28); /* a new variable needs its default tested here */
     for (int i = 0; i < MPP_NVARS; i++) {
         ck_assert_int_eq(cfg.is_default[i], 1);
         ck_assert_str_eq(cfg.text[i], mpp_vars[i].default_value);
@@ -131,6 +131,8 @@ START_TEST(test_config_defaults)
     ck_assert_int_eq(cfg.number[MPP_CFG_QUIET], 0);
     ck_assert_int_eq(cfg.number[MPP_CFG_OVERWRITE], 0);
     ck_assert_int_eq(cfg.number[MPP_CFG_MAX_SRC], 16384);
+    ck_assert_int_eq(cfg.number[MPP_CFG_MATRIX], 1); /* the communication matrix on */
+    ck_assert_int_eq(cfg.number[MPP_CFG_MATRIX_RANKS], 64);
     ck_assert_int_eq(cfg.number[MPP_CFG_CHECK], MPP_CHECK_OFF);
     ck_assert_int_eq(cfg.number[MPP_CFG_MAX_FINDINGS], 1024);
     ck_assert_int_eq(cfg.number[MPP_CFG_UNWIND], MPP_UNWIND_AUTO);

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""check_matrix_view.py SHOTS PAGE.html PROT.json: the Communication matrix
+"""check_matrix_view.py SHOTS PAGE.html PROT.json (or SHOTS big|off PAGE.html:
+the synthetic ring of 1,024 processes, a run with MPIPROF_MATRIX=off): the Communication matrix
 panel of the ring's page (tests/mpi/matrix/ring.c, 4 processes on two
 hosts) in headless Chromium: the node-pair heat map has a cell per node
 pair of the JSON with its figures; the process heat map has a coloured
@@ -61,9 +62,24 @@ def big(shots, page):
     print("check_matrix_view: 1024 processes: ok")
 
 
+def off(shots, page):
+    """A run's own reason for no matrix (MPIPROF_MATRIX=off, in its
+    Warnings) is what the panel says."""
+    driver = view_browser.start()
+    try:
+        view_browser.load(driver, page)
+        text = driver.find_element(By.ID, "matrix").text
+        if "n/a: MPIPROF_MATRIX=off." not in text or "partial protocol" in text:
+            fail("the panel of a run with MPIPROF_MATRIX=off reads %r" % text[:300])
+        view_browser.no_console_errors(driver, page)
+    finally:
+        driver.quit()
+    print("check_matrix_view: MPIPROF_MATRIX=off: ok")
+
+
 def main():
-    if sys.argv[2] == "big":
-        big(sys.argv[1], sys.argv[3])
+    if sys.argv[2] in ("big", "off"):
+        (big if sys.argv[2] == "big" else off)(sys.argv[1], sys.argv[3])
         return
     shots, page, prot = sys.argv[1:4]
     doc = json.load(open(prot))

@@ -4,7 +4,7 @@
 # names (UTS namespaces, as test_matrix_ring.sh), its page written at
 # MPI_Finalize: the node-pair and process-pair heat maps have the JSON's
 # known cells, the totals, heaviest pairs and per-node Lost time bars the
-# JSON's figures (check_matrix_view.py); a synthetic ring of 1,024
+# JSON's figures (check_matrix_view.py), and a run's reason for none (MPIPROF_MATRIX=off); a synthetic ring of 1,024
 # processes on 32 nodes is drawn a pixel a cell, nodes as blocks.  And the page of io_bytes.c's
 # protocol (known MPI-IO bytes): its SRC table's bytes read and written and
 # an MPI-IO point's bandwidth are the JSON's (check_io_view.py).
@@ -43,6 +43,18 @@ cp ring.prof.html "$shots/"
 "${top_builddir:?}/tools/mpiprof-view" big.json -o big.html >/dev/null 2>view.err || fail "mpiprof-view big.json: $(cat view.err)"
 "$view_python" "$view_src/check_matrix_view.py" "$shots" big big.html ||
     fail "the matrix of 1,024 processes in Chromium (see above; screenshots in $shots)"
+
+# a run's reason for no matrix (its Warnings) on the page
+"$PYTHON3" - ring.prof.json off.json <<'PY' || fail "making the protocol of a run with MPIPROF_MATRIX=off"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["matrix"] = None
+d["parameters"]["warnings"].append("The communication matrix is n/a: MPIPROF_MATRIX=off")
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"${top_builddir:?}/tools/mpiprof-view" off.json -o off.html >/dev/null 2>view.err || fail "mpiprof-view off.json: $(cat view.err)"
+"$view_python" "$view_src/check_matrix_view.py" "$shots" off off.html ||
+    fail "the matrix panel of a run with MPIPROF_MATRIX=off in Chromium (see above)"
 
 "$MPICC_PROF" -o io_bytes "$top_srcdir/tests/mpi/characteristics/io_bytes.c" || fail "compiling io_bytes.c with mpicc-prof"
 mpirun_2 io.out io.err env MPIPROF_OUTPUT="$tmp/io.prof" MPIPROF_FORMAT=all MPIPROF_QUIET=1 ./io_bytes "$tmp/io.dat"

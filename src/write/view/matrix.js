@@ -136,8 +136,13 @@
     var m = doc.matrix;
     var body = '<h2 id="matrix-title">Communication matrix' + (label ? " of " + esc(label) : "") + "</h2>";
     if (!m) {
-      section.innerHTML = body + "<p>n/a: collected by MPI_Finalize only (a partial protocol, mpiprof-merge and " +
-        "mpiprof-analyze have none).</p>";
+      // a run's own reason (MPIPROF_MATRIX=off, no memory) is among its Warnings
+      var said = ((doc.parameters && doc.parameters.warnings) || []).filter(function (w) {
+        return String(w).indexOf("The communication matrix is n/a: ") === 0;
+      })[0];
+      section.innerHTML = body + "<p>" + (said ? "n/a: " + esc(said.slice(33)) + "." :
+        "n/a: collected by MPI_Finalize only (a partial protocol, mpiprof-merge and mpiprof-analyze have none).") +
+        "</p>";
       return null;
     }
     var which = m.complete ? "every process pair" : "the pairs of the processes MPIPROF_RANKS selects and the " +
