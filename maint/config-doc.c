@@ -11,6 +11,8 @@ static void roff_escaped(const char *s)
             fputs("\\e", stdout);
         else if (*s == '-')
             fputs("\\-", stdout);
+        else if (*s == ',' && s[1] && s[1] != ' ')
+            fputs(",\\:", stdout); /* a list such as lat_intra=...,bw_intra=... may break there */
         else
             putchar(*s);
     }
