@@ -10,39 +10,14 @@ copies of run1.prof.json are written to DIR.
 import copy
 import json
 import os
-import subprocess
 import sys
 
+import compare_session
 import protocol_check as pc
 
-TOOL, DIR = sys.argv[1], sys.argv[2]
-failures = pc.Failures()
-
-
-def run(*args):
-    p = subprocess.run([TOOL, *args], capture_output=True, text=True, cwd=DIR)
-    return p
-
-
-def shown(p):
-    return "\n   exit %d\n   stdout: %s\n   stderr: %s" % (p.returncode, p.stdout[-3000:], p.stderr[-2000:])
-
-
-def check(ok, what, p=None):
-    if ok:
-        print("ok: %s" % what)
-    else:
-        failures.fail(what + (shown(p) if p is not None else ""))
-
-
-def load(name):
-    return pc.load(os.path.join(DIR, name))
-
-
-def save(doc, name):
-    with open(os.path.join(DIR, name), "w") as f:
-        json.dump(doc, f)
-    return name
+session = compare_session.Session(sys.argv[1], sys.argv[2])
+run, check, load, save = session.run, session.check, session.load, session.save
+DIR = session.dir
 
 
 def interval(doc, name):
@@ -226,9 +201,4 @@ else:
           "the change of Communication is B - A (%.6f)" % (cb - ca), p)
     check(doc["by_process_compared"] is False, "per-process values are not compared across process counts", p)
 
-if failures.status():
-    print("\n%d check(s) failed:" % len(failures.found))
-    for f in failures.found:
-        print(" - " + f)
-    sys.exit(1)
-print("all %s checks passed" % "mpiprof-compare")
+session.finish("mpiprof-compare")

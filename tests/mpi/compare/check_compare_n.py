@@ -12,32 +12,13 @@ import json
 import math
 import os
 import re
-import subprocess
 import sys
 
-import protocol_check as pc
+import compare_session
 
-TOOL, DIR = sys.argv[1], sys.argv[2]
-failures = pc.Failures()
-
-
-def run(*args):
-    return subprocess.run([TOOL, *args], capture_output=True, text=True, cwd=DIR)
-
-
-def shown(p):
-    return "\n   exit %d\n   stdout: %s\n   stderr: %s" % (p.returncode, p.stdout[-4000:], p.stderr[-2000:])
-
-
-def check(ok, what, p=None):
-    if ok:
-        print("ok: %s" % what)
-    else:
-        failures.fail(what + (shown(p) if p is not None else ""))
-
-
-def load(name):
-    return pc.load(os.path.join(DIR, name))
+session = compare_session.Session(sys.argv[1], sys.argv[2])
+run, check, load, save = session.run, session.check, session.load, session.save
+DIR = session.dir
 
 
 # ---- an edit: three lines above every call ----
@@ -144,9 +125,4 @@ p = run(*names)
 check(re.search(r"^  Execution time +0\.3 \+ 0\.02 \* P\^\(1/2\) \* log2\(P\) \(error 0\.00%", p.stdout, re.M) is not None,
       "the text prints the model of the execution time", p)
 
-if failures.status():
-    print("\n%d check(s) failed:" % len(failures.found))
-    for f in failures.found:
-        print(" - " + f)
-    sys.exit(1)
-print("all mpiprof-compare N-run checks passed")
+session.finish("mpiprof-compare N-run")
