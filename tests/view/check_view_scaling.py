@@ -1,7 +1,7 @@
 """Drive the page of three protocols in a real headless Chromium, for
 tests/view/test_view_scaling.sh:
 
-    check_view_scaling.py SHOTS THREE.html KNOWN.json FIRST.json LAST.json
+    check_view_scaling.py SHOTS THREE.html KNOWN.json FIRST.json MIDDLE.json LAST.json
 
 THREE.html is mpiprof-view's page of run_1.json, run_2.json, run_4.json
 (make_scaling_runs.py: KNOWN.json their known numbers; LAST.json's
@@ -14,14 +14,16 @@ efficiencies and K_eff, Lost time by part, the part that grew fastest
 the Differences of the first and the last pair their moved intervals and
 SRC points (the matching of mpiprof-compare, carried in the page), say
 "Scaling efficiency" and the growth of Productive time; the By-process
-panel says which run it shows.  Screenshots go to SHOTS.  Exit 0, or 1."""
+panel says which run it shows; the Differences' chooser offers run_2 and
+run_4 (selected), and choosing run_2 compares the first with it
+(MIDDLE.json's time of MPI_Allreduce in "solve").  Screenshots go to SHOTS.  Exit 0, or 1."""
 import json
 import os
-import re
 import sys
 
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import view_browser
 
@@ -99,28 +101,61 @@ def check_compare(driver, first, last, program):
     if which.get_attribute("data-run") != "run_1" or "run_1" not in which.text:
         fail("the By-process panel does not say it shows run_1: %r" % which.text)
     # the moved SRC point of MPI_Allreduce in "solve": paired with the last's
+    solve = [iv for iv in last["intervals"] if iv["name"] == "solve"][0]
+    want = [s for s in solve["src"] if s["function"] == "MPI_Allreduce"][0]["time"]["sum"]
+    got = allreduce_b(driver)
+    if not got or not close(float(got), want):
+        fail("MPI_Allreduce of 'solve' (3 lines lower in the last run) shows %r for the last run, not %s" % (got, want))
+
+
+def allreduce_b(driver):
+    """The time the SRC table gives the second run for MPI_Allreduce of 'solve'."""
     for item in driver.find_elements(By.CSS_SELECTOR, "#tree [role=treeitem]"):
         node = item.find_element(By.CSS_SELECTOR, ":scope > .node .name")
         if node.text.split(" ", 1)[1] == "solve":
             node.click()
             break
     rows = [r for r in driver.find_elements(By.CSS_SELECTOR, "#src-table tbody tr") if "MPI_Allreduce" in r.text]
-    solve = [iv for iv in last["intervals"] if iv["name"] == "solve"][0]
+    return rows[0].find_element(By.CSS_SELECTOR, 'td[data-key="time_b"]').get_attribute("data-value") if rows else ""
+
+
+def check_chooser(driver, page, middle):
+    """The Differences title chooses the run compared with the first: the
+    last at first, then run_2 (the page drawn anew for it)."""
+    chooser = driver.find_elements(By.ID, "compare-with")
+    if not chooser:
+        fail("a page of three protocols has no chooser of the run compared with the first: %r"
+             % driver.find_element(By.ID, "comparison-title").text)
+    picker = Select(chooser[0])
+    labels = [o.text for o in picker.options]
+    if len(labels) != 2 or not labels[0].startswith("run_2") or not labels[1].startswith("run_4") or \
+            picker.first_selected_option.text != labels[1]:
+        fail("the chooser offers %r with %r selected, not run_2 and run_4 (selected)"
+             % (labels, picker.first_selected_option.text))
+    picker.select_by_value("1")
+    WebDriverWait(driver, 60).until(lambda d: d.execute_script(
+        "return location.hash === '#compare=1' && document.body.dataset.ready && "
+        "document.getElementById('compare-with') && document.getElementById('compare-with').value === '1'"))
+    view_browser.no_console_errors(driver, page)
+    title = driver.find_element(By.ID, "comparison-title").text
+    if "run_1 (first) and" not in title:
+        fail("after choosing run_2 the title reads %r" % title)
+    solve = [iv for iv in middle["intervals"] if iv["name"] == "solve"][0]
     want = [s for s in solve["src"] if s["function"] == "MPI_Allreduce"][0]["time"]["sum"]
-    got = rows[0].find_element(By.CSS_SELECTOR, 'td[data-key="time_b"]').get_attribute("data-value") if rows else ""
+    got = allreduce_b(driver)
     if not got or not close(float(got), want):
-        fail("MPI_Allreduce of 'solve' (3 lines lower in the last run) shows %r for the last run, not %s" % (got, want))
+        fail("after choosing run_2, MPI_Allreduce of 'solve' shows %r for the second run, not run_2's %s" % (got, want))
 
 
 def main():
-    if len(sys.argv) != 6:
-        fail("usage: check_view_scaling.py SHOTS THREE.html KNOWN.json FIRST.json LAST.json")
-    shots, page, known_path, first_path, last_path = sys.argv[1:]
+    if len(sys.argv) != 7:
+        fail("usage: check_view_scaling.py SHOTS THREE.html KNOWN.json FIRST.json MIDDLE.json LAST.json")
+    shots, page, known_path, first_path, middle_path, last_path = sys.argv[1:]
     docs = []
-    for path in (known_path, first_path, last_path):
+    for path in (known_path, first_path, middle_path, last_path):
         with open(path) as f:
             docs.append(json.load(f))
-    known, first, last = docs
+    known, first, middle, last = docs
     os.makedirs(shots, exist_ok=True)
     driver = view_browser.start(1400, 900)
     try:
@@ -132,6 +167,8 @@ def main():
         driver.find_element(By.ID, "scaling").screenshot(os.path.join(shots, "3-scaling-panel.png"))
         check_compare(driver, first, last, first["parameters"]["program"])
         driver.save_screenshot(os.path.join(shots, "4-compare-solve.png"))
+        check_chooser(driver, page, middle)
+        driver.save_screenshot(os.path.join(shots, "5-compare-run_2.png"))
         view_browser.no_console_errors(driver, page)
         print("check_view_scaling: every check passed; screenshots in %s" % shots)
     except TimeoutException as e:

@@ -29,7 +29,7 @@ mpirun_2 out err env MPIPROF_OUTPUT="$tmp/base.prof" MPIPROF_FORMAT=json MPIPROF
 "$view" run_1.json run_2.json run_4.json -o three.html >view.out 2>view.err ||
     fail "mpiprof-view of three protocols failed: $(cat view.err)"
 [ ! -s view.err ] || fail "mpiprof-view wrote on stderr: $(cat view.err)"
-"$view_python" "$view_src/check_view_scaling.py" "$shots" three.html known.json run_1.json run_4.json ||
+"$view_python" "$view_src/check_view_scaling.py" "$shots" three.html known.json run_1.json run_2.json run_4.json ||
     fail "the three-run page in Chromium (see above; screenshots in $shots)"
 cp three.html "$shots/"
 echo "PASS: view_scaling"

@@ -753,8 +753,8 @@
       return;
     }
     A = data.protocols[0];
-    // several: the first and the last side by side (a scaling study's smallest and largest P)
-    B = data.protocols.length > 1 ? data.protocols[data.protocols.length - 1] : null;
+    // several: the first and the last side by side (a scaling study's smallest and largest P), or the chosen one
+    B = mpiprofRuns.chosen(data); // view_runs.js
     prepare(A);
     if (B) { prepare(B); matchProtocols(); }
     var q = A.doc.parameters;
@@ -774,8 +774,7 @@
     showDigest();
     traceLinks = mpiprofTrace({ A: A, esc: esc, count: count, sec: sec });
     $("comparison").hidden = !B;
-    if (B && data.protocols.length > 2)
-      $("comparison-title").textContent = "Differences: " + A.label + " (first) and " + B.label + " (last)";
+    mpiprofRuns.title(data, A, B, esc);
     var scaling = data.scaling ? mpiprofScaling({ data: data, esc: esc, sec: sec, ratio: ratio, NA: NA,
       label: function (k) { return LABEL[k]; } }) : null;
     $("scaling").hidden = !(scaling && scaling.shown);
