@@ -75,3 +75,8 @@ EXTRA_DIST += man/mpiprof-run.1.in
 man/mpiprof-run.1: $(srcdir)/man/mpiprof-run.1.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) man && \
 	$(mpiprof_man_subst) $(srcdir)/man/mpiprof-run.1.in > $@.tmp && mv -f $@.tmp $@
+
+# groff formats every page without a warning (tests/check-man.sh)
+TESTS += tests/check-man.sh
+EXTRA_DIST += tests/check-man.sh
+AM_TESTS_ENVIRONMENT += MAN_PAGES='$(man_MANS)'; export MAN_PAGES;

@@ -395,7 +395,8 @@ MPI_TESTS += \
 	tests/mpi/compare/test_cross_mpi.sh
 EXTRA_DIST += \
 	tests/mpi/compare/check_compare.py \
-	tests/mpi/compare/check_compare_n.py
+	tests/mpi/compare/check_compare_n.py \
+	tests/mpi/compare/compare_session.py
 TESTS += $(MPI_TESTS)
 EXTRA_DIST += $(MPI_TESTS) examples/jacobi.c examples/jacobi.f90
 # Known bugs, each explained at the top of its test (XPASS fails: remove the
