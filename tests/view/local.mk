@@ -28,3 +28,6 @@ clean-view-screenshots:
 # the page marks the frames of inlined functions
 VIEW_TESTS += tests/view/test_view_inlined.sh
 EXTRA_DIST += tests/view/check_view_inlined.py
+# an SRC point's time by thread (MPI_THREAD_MULTIPLE)
+VIEW_TESTS += tests/view/test_view_threads.sh
+EXTRA_DIST += tests/view/check_threads_view.py

@@ -556,7 +556,8 @@
       (s.bytes_read || s.bytes_written ? bytes(s.bytes_read) + " read, " + bytes(s.bytes_written) + " written at " +
         count(isNum(s.bandwidth) ? Math.round(s.bandwidth) : null, "B/s") + ", " : "") + "overlap " + sec(s.overlap) +
       '</p><table class="src-stats"><thead><tr><th></th><th class=num>sum over processes</th><th class=num>min</th>' +
-      "<th class=num>max</th><th class=num>mean</th></tr></thead><tbody>" + rows.join("") + "</tbody></table>" + per;
+      "<th class=num>max</th><th class=num>mean</th></tr></thead><tbody>" + rows.join("") + "</tbody></table>" + per +
+      mpiprofThreadsHtml(s, esc, sec); // view_threads.js
   }
   // A call stack, innermost frame first, each frame with the source around
   // its line (headings of `level`); in the first protocol, a frame's line
