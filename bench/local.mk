@@ -9,6 +9,10 @@
 TESTS += bench/smoke.sh
 EXTRA_DIST += bench/README.md bench/run bench/mpibench.c bench/gen_sites.py bench/smoke.sh bench/local.mk \
 	bench/gen_view_protocol.py bench/view_bench.py bench/analyze_bench
+# bench/run's modules (it imports them from beside itself)
+EXTRA_DIST += bench/benchlib/__init__.py bench/benchlib/bench.py bench/benchlib/build.py bench/benchlib/collect.py \
+	bench/benchlib/common.py bench/benchlib/host.py bench/benchlib/launch.py bench/benchlib/report.py \
+	bench/benchlib/report_paired.py bench/benchlib/report_targets.py
 
 # bench/scaling: what MPI_Init and MPI_Finalize do between processes, with
 # P threads standing for P processes (the in-memory exchange), or under
