@@ -20,7 +20,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mpi_header  # noqa: E402
-import gen_wrappers  # noqa: E402
+from gen_bindings import f08_symbol  # noqa: E402
+from gen_description import read_description  # noqa: E402
 
 # mpi_f08 entry points with no C function of the same name.
 F08_WITHOUT_C = {
@@ -69,7 +70,7 @@ def main():
     ap.add_argument("--suggest", action="store_true")
     a = ap.parse_args()
 
-    functions = gen_wrappers.read_description(a.description)[0]
+    functions = read_description(a.description)[0]
     described = {f.name: f for f in functions}
     declared = mpi_header.declared_functions(a.mpicc)
     problems = []
@@ -97,13 +98,13 @@ def main():
         for f in functions:
             if f.actions & {"f08", "f08ts"} or f.cls in UNTIMED_OR_HANDWRITTEN_F08:
                 for variant in ("f08", "f08ts"):
-                    wrapped.add(gen_wrappers.f08_symbol(f).replace("f08ts" if "f08ts" in f.actions else "f08", variant))
+                    wrapped.add(f08_symbol(f).replace("f08ts" if "f08ts" in f.actions else "f08", variant))
         for sym in sorted(exported - wrapped - F08_WITHOUT_C):
             problems.append("the MPI Fortran library exports %s, which no description line marks f08/f08ts" % sym)
         for f in functions:
-            if f.actions & {"f08", "f08ts"} and gen_wrappers.f08_symbol(f) not in exported:
+            if f.actions & {"f08", "f08ts"} and f08_symbol(f) not in exported:
                 problems.append("%s is marked %s but the Fortran library has no %s"
-                                % (f.name, "/".join(sorted(f.actions & {"f08", "f08ts"})), gen_wrappers.f08_symbol(f)))
+                                % (f.name, "/".join(sorted(f.actions & {"f08", "f08ts"})), f08_symbol(f)))
 
     for p in problems:
         print("FAIL: " + p)
