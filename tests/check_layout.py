@@ -8,7 +8,9 @@ that runs back up against the flow, or into a stage the rule leaves out),
 when a source of the MPI-free library (src_libmpiprof_core_la_SOURCES in
 Makefile.am) includes mpi.h directly or through the project's headers, or
 when a file sits in a folder layout.txt does not know, when a source of
-src/ or tools/ has more than 800 lines, or a function of one more than 80
+src/ or tools/, or a script (Python, JavaScript, shell, CSS, HTML: bench/run
+too) of src/, tools/, tests/, bench/, maint/, examples/ or cmake/ has more
+than 800 lines, or a C function more than 80
 (counted as formatted, signature to closing brace) without a comment just
 above it that says why it is longer ("longer than 80 lines: ...").
 Prints the number of includes between stages and of import cycles between
@@ -79,7 +81,7 @@ def main(top):
                 bad.append('%s: #include "%s": %s includes %s, which %s (src/layout.txt)' % (rel, inc, stage,
                                                                                           target, why))
     bad += mpi_free(src, core_sources(os.path.join(top, "Makefile.am")), top)
-    bad += sizes(top, files)
+    bad += sizes(top, files) + script_sizes(top)
     cycles = file_cycles(graph)
     for c in cycles:
         bad.append("an import cycle: %s" % " -> ".join(c))
@@ -108,6 +110,30 @@ def sizes(top, files):
             if length > MAX_FUNCTION_LINES and not excused:
                 bad.append("%s:%d: %s() has %d lines, more than %d, and no comment says why" % (
                     rel, first + 1, name, length, MAX_FUNCTION_LINES))
+    return bad
+
+
+# Scripts, pages and the test programs' helpers are held to the same limit
+# (the C sources above, these by their names); src/gen/ is generated.
+SCRIPT_DIRS = ("src", "tools", "tests", "bench", "maint", "examples", "cmake")
+SCRIPT_ENDINGS = (".py", ".js", ".sh", ".css", ".html")
+
+
+def script_sizes(top):
+    """Scripts over MAX_FILE_LINES (bench/run by name: a script without an ending)."""
+    bad = []
+    for d in SCRIPT_DIRS:
+        for root, dirs, names in os.walk(os.path.join(top, d)):
+            dirs[:] = sorted(x for x in dirs if x not in ("gen", "screenshots", "__pycache__", ".libs", ".deps"))
+            for n in sorted(names):
+                f = os.path.join(root, n)
+                rel = os.path.relpath(f, top)
+                if not (n.endswith(SCRIPT_ENDINGS) or rel == os.path.join("bench", "run")):
+                    continue
+                count = open(f, errors="replace").read().count("\n")
+                if count > MAX_FILE_LINES:
+                    bad.append("%s: %d lines, more than %d (a file of one responsibility)" % (rel, count,
+                                                                                              MAX_FILE_LINES))
     return bad
 
 
