@@ -27,7 +27,7 @@ def words(text):
 
 
 def unroff(text):
-    return text.replace("\\-", "-").replace("\\e", "\\").replace("\\fB", "").replace("\\fR", "")
+    return text.replace("\\:", "").replace("\\-", "-").replace("\\e", "\\").replace("\\fB", "").replace("\\fR", "")
 
 
 def man_table(path):
