@@ -12,7 +12,7 @@
 set -eu
 PKGS="build-essential gfortran autoconf automake libtool pkg-config cmake python3 python3-jsonschema
       mpich libmpich-dev hwloc libhwloc-dev libpapi-dev papi-tools check
-      libdw-dev libelf-dev libc6-dbg libjansson-dev netpipe-mpich2 file valgrind clang-format
+      libdw-dev libelf-dev libc6-dbg libjansson-dev netpipe-mpich2 file valgrind clang-format groff-base
       libotf2-trace-dev otf2-tools python3-otf2
       chromium chromium-driver python3-selenium"
 case "${1:-}" in
