@@ -51,6 +51,18 @@ def main(page, prot):
             fail("the By-thread columns are %r, the JSON's %r" % (heads, [c[0] for c in columns]))
         indexes = sorted({int(k) for _, by in columns for k in by})
         rows = tables[0].find_elements(By.CSS_SELECTOR, "tbody tr")
+        beyond = [("all processes", t["beyond"])] + [("rank %d" % p["rank"], p["beyond"]) for p in t["by_process"]]
+        if any(b for _, b in beyond):  # the threads past the indexed ones: a row of their own, last
+            last = rows.pop()
+            if last.get_attribute("data-thread") != "beyond" or \
+                    "%d and beyond" % t["beyond"]["first_index"] not in last.text:
+                fail("no row of the threads past the indexed ones: %r" % last.text)
+            for (label, b), td in zip(beyond, last.find_elements(By.CSS_SELECTOR, "td.num")):
+                got = td.get_attribute("data-value")
+                if (b is None and got) or (b is not None and (not got or abs(float(got) - b["time"]) > 1e-12 or
+                                                              "(%d threads)" % b["threads"] not in td.text)):
+                    fail("threads past the indexed ones, %s: %r (%r) on the page, %r in the JSON"
+                         % (label, got, td.text, b))
         if [r.get_attribute("data-thread") for r in rows] != [str(i) for i in indexes]:
             fail("the By-thread rows are %r, the JSON's thread indexes %r"
                  % ([r.get_attribute("data-thread") for r in rows], indexes))

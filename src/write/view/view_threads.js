@@ -22,11 +22,12 @@ var mpiprofThreadsHtml = function (s, esc, sec) {
         "</td>";
     }).join("") + "</tr>";
   });
-  if (columns.some(function (c) { return c.beyond; }))
-    rows.push('<tr data-thread="beyond"><td>' + esc(t.beyond ? t.beyond.first_index : 8) + " and beyond</td>" +
+  var past = columns.filter(function (c) { return c.beyond; })[0]; // the slots' end, as the JSON says
+  if (past)
+    rows.push('<tr data-thread="beyond"><td>' + esc(past.beyond.first_index) + " and beyond</td>" +
       columns.map(function (c) {
         return c.beyond ? '<td class=num data-value="' + c.beyond.time + '">' + sec(c.beyond.time) + " (" +
-          esc(c.beyond.threads) + " threads)</td>" : "<td class=num>\u2014</td>";
+          esc(c.beyond.threads) + " threads)</td>" : '<td class=num data-value="">\u2014</td>';
       }).join("") + "</tr>");
   var spread = t.per_thread ? "; one thread's time from " + sec(t.per_thread.min) + " (rank " +
     esc(t.per_thread.min_rank) + ") to " + sec(t.per_thread.max) + " (rank " + esc(t.per_thread.max_rank) + ")" : "";
