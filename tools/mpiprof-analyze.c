@@ -25,6 +25,8 @@
 #include "gen/function_table.h"
 #include "reduce/exchange.h"
 #include "reduce/exchange_split.h"
+#include "reduce/matrix_build.h"
+#include "replay/matrix.h"
 #include "replay/replay.h"
 #include "replay/replay_mpi.h"
 #include "util/file_tree.h"
@@ -341,7 +343,7 @@ static void warn_findings(const rp_trace_t *t)
  * without MPI). */
 static int write_protocol(mpp_reduced_t *rd, const char *archive, const char *output, long format, int quiet,
                           const mpp_config_t *config, const rp_trace_t *trace, const rp_totals_t *all,
-                          const rp_bounds_t *bounds, int size)
+                          const rp_bounds_t *bounds, int size, const char *matrix_na)
 {
     mark_waits(rd);
     mpp_run_info_t run;
@@ -354,7 +356,12 @@ static int write_protocol(mpp_reduced_t *rd, const char *archive, const char *ou
         snprintf(path, sizeof path, "%s", output);
     else
         default_output(archive, path, sizeof path);
-    mpp_report_input_t in = {.run = &run, .config = config, .model = NULL, .warnings_from = 0, .model_na = model_na};
+    mpp_report_input_t in = {.run = &run,
+                             .config = config,
+                             .model = NULL,
+                             .warnings_from = 0,
+                             .model_na = model_na,
+                             .matrix_na = matrix_na};
     int rc = mpp_report_write(rd, &in, path, (int)format) != 0;
     if (rc) {
         for (size_t w = 0; w < mpp_warnings_count(); w++)
@@ -375,6 +382,50 @@ static int write_protocol(mpp_reduced_t *rd, const char *archive, const char *ou
         printf("\n");
     }
     return rc;
+}
+
+/* The communication matrix's pairs of this share's processes, on rank 0
+ * those of all (MPIPROF_MATRIX as the analyzer's environment says; *na
+ * why there are none).  Before the shares exchange their sends: t->sends
+ * is still this share's. */
+static int matrix_pairs(const rp_trace_t *t, int first, int end, const mpp_config_t *config, const rp_mpi_t *mpi,
+                        mpp_pair_t **pairs, int *n, const char **na)
+{
+    *pairs = NULL, *n = 0;
+    *na = "MPIPROF_MATRIX=off";
+    if (!config->number[MPP_CFG_MATRIX])
+        return 0;
+    *na = "out of memory, as Warnings say";
+    int failed = rp_matrix_pairs(t, first, end, pairs, n) != 0;
+    if (mpi && rp_mpi_any(mpi, failed))
+        failed = 1, free(*pairs), *pairs = NULL, *n = 0;
+    if (!failed && mpi)
+        failed = rp_mpi_gather_pairs(mpi, pairs, n) != 0;
+    if (failed)
+        mpp_warn("out of memory for the communication matrix: it is left out of the protocol");
+    return failed ? -1 : 1;
+}
+
+/* Rank 0: the matrix of every process's pairs (taken over), set in rd;
+ * *na NULL when it is there. */
+static void set_matrix(mpp_reduced_t *rd, const rp_trace_t *t, const mpp_config_t *config, mpp_pair_t *pairs, int n,
+                       int have, const char **na)
+{
+    if (have <= 0) {
+        free(pairs);
+        return;
+    }
+    const char **hosts = malloc((size_t)(t->nprocesses > 0 ? t->nprocesses : 1) * sizeof *hosts);
+    for (int p = 0; hosts && p < t->nprocesses; p++)
+        hosts[p] = t->processes[p].host;
+    rd->matrix =
+        hosts ? mpp_matrix_build(pairs, n, t->nprocesses, hosts, (int)config->number[MPP_CFG_MATRIX_RANKS], config)
+              : (free(pairs), NULL);
+    free(hosts);
+    if (rd->matrix)
+        *na = NULL;
+    else
+        mpp_warn("out of memory for the communication matrix: it is left out of the protocol");
 }
 
 /* The protocol of the archive, written by rank 0; the exit status. */
@@ -398,6 +449,10 @@ static int analyze(const char *archive, const char *output, long format, int qui
     int first, end;
     rp_share(trace.nprocesses, rank, size, &first, &end);
     uint64_t sends = trace.nsends;
+    mpp_pair_t *pairs;
+    int npairs;
+    const char *matrix_na;
+    int have_matrix = matrix_pairs(&trace, first, end, &config, mpi, &pairs, &npairs, &matrix_na);
     if (mpi) {
         mpi->nprocesses = trace.nprocesses;
         mpi->ncomms = trace.ncomms;
@@ -407,6 +462,7 @@ static int analyze(const char *archive, const char *output, long format, int qui
                  rank, end - first, trace.nprocesses);
         if (stopped(mpi, end - first > 1 && !mpi->thread_multiple, why) ||
             stopped(mpi, rp_mpi_gather_sends(mpi, &trace) != 0, "out of memory for the messages of its share")) {
+            free(pairs);
             rp_trace_free(&trace);
             return 1;
         }
@@ -427,9 +483,13 @@ static int analyze(const char *archive, const char *output, long format, int qui
     mpp_reduced_t *rd = failed ? NULL : reduce_share(&trace, first, end, &config, mpi, &failed);
     int rc = failed;
     if (rd) { /* rank 0 */
-        rc = write_protocol(rd, archive, output, format, quiet, &config, &trace, &all, &bounds, mpi ? size : 0);
+        set_matrix(rd, &trace, &config, pairs, npairs, have_matrix, &matrix_na);
+        pairs = NULL;
+        rc = write_protocol(rd, archive, output, format, quiet, &config, &trace, &all, &bounds, mpi ? size : 0,
+                            matrix_na);
         mpp_reduced_free(rd);
     }
+    free(pairs);
     if (mpi && rp_mpi_any(mpi, rc))
         rc = 1;
     rp_trace_free(&trace);

@@ -176,21 +176,34 @@ def sync_after(fn, sync_rules, view):
     return (["    if (MPP_UNLIKELY(mpp_ws_on) && %s) {" % view.ok] + ["        " + b for b in body] + ["    }"])
 
 
+def matrix_role(fn, sync_rules):
+    """How the communication matrix counts a call (the function table's
+    MPP_FMATRIX_*, which mpiprof-analyze replays by): a send (a persistent
+    one's message is not counted; MPI_Isendrecv's receive is not either), a
+    blocking receive, MPI_Sendrecv (both sides), a nonblocking receive's
+    posting; None: not at all."""
+    role = sync_role(fn, sync_rules)
+    if role == "send" or (role == "sendrecv" and "request" in fn.by_name):
+        return "send"
+    if role in ("recv", "sendrecv"):
+        return role
+    if role == "irecv" and "persistent" not in fn.actions:
+        return "irecv"
+    return None
+
+
 def matrix_after(fn, sync_rules, view):
     """The communication matrix's hook (matrix_hook.h) after a counted
-    point-to-point call that succeeded: sends (a persistent one's message
-    is not counted), blocking receives, nonblocking receives' postings."""
-    role = sync_role(fn, sync_rules)
+    point-to-point call that succeeded, by its matrix_role."""
+    role = matrix_role(fn, sync_rules)
     v = view
     if role == "send":
         call = "mpp_matrix_send(&call, %s, %s);" % (v("comm"), v("dest"))
     elif role == "recv":
         call = "mpp_matrix_recv(&call, %s, %s);" % (v("comm"), v.status("status"))
-    elif role == "sendrecv" and "request" in fn.by_name:
-        call = "mpp_matrix_send(&call, %s, %s);" % (v("comm"), v("dest"))
     elif role == "sendrecv":
         call = "mpp_matrix_sendrecv(&call, %s, %s, %s);" % (v("comm"), v("dest"), v.status("status"))
-    elif role == "irecv" and "persistent" not in fn.actions:
+    elif role == "irecv":
         call = "mpp_matrix_irecv(&call, %s, %s);" % (v("comm"), v("source"))
     else:
         return []

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "reduce/hosts.h"
+#include "reduce/matrix_build.h"
 #include "reduce/matrix_mpi.h"
 #include "reduce/ptp_collectives.h"
 #include "util/warnings.h"
@@ -76,21 +77,6 @@ static int recv_pairs(int from, MPI_Comm comm, mpp_pair_t **all, int *n, size_t 
     if (!rc && k > 0)
         *n += k;
     return rc ? -1 : 0;
-}
-
-/* The rows rank 0 keeps of a node's (merged) process rows, first in
- * `rows` (their count), when not all are kept: the selected processes'
- * and the `limit` heaviest of the others. */
-static int kept_rows(mpp_pair_t *rows, int n, int limit, const unsigned char *chosen)
-{
-    int k = 0;
-    for (int i = 0; i < n; i++)
-        if (chosen && chosen[rows[i].from]) {
-            mpp_pair_t t = rows[k];
-            rows[k++] = rows[i], rows[i] = t;
-        }
-    mpp_pairs_heaviest(rows + k, n - k);
-    return k + (n - k < limit ? n - k : limit);
 }
 
 typedef struct {
@@ -173,16 +159,6 @@ static int *nodes_of_ranks(const where_t *w, const int *members)
     return all;
 }
 
-/* On rank 0: the totals within and between nodes. */
-static void totals(mpp_matrix_t *m)
-{
-    for (int i = 0; i < m->nnode_pairs; i++) {
-        const mpp_pair_t *p = &m->node_pairs[i];
-        double *t = p->from == p->to ? m->intra : m->inter;
-        t[0] += p->messages, t[1] += p->bytes, t[2] += p->time;
-    }
-}
-
 /* On rank 0: the other leaders' node rows, process rows and host names
  * added to m's (when `bad`, taken and dropped); -1 when one of them ran
  * out of memory (or rank 0 did). */
@@ -198,23 +174,6 @@ static int collect(const where_t *w, mpp_matrix_t *m, size_t node_cap, size_t pa
             bad = 1;
     }
     return bad || !m->node_names ? -1 : 0;
-}
-
-/* On rank 0, past the limit: the selected processes' pairs and the
- * `limit` heaviest of the others; -1 when memory ran out. */
-static int keep_pairs(mpp_matrix_t *m, const mpp_config_t *cfg)
-{
-    unsigned char *chosen = calloc((size_t)m->nprocs + 1, 1);
-    if (!chosen)
-        return -1;
-    mpp_config_select_ranks(cfg, m->nprocs, chosen);
-    int selected = 0;
-    for (int i = 0; i < m->npairs; i++)
-        selected += chosen[m->pairs[i].from];
-    m->npairs = kept_rows(m->pairs, m->npairs, m->limit, chosen);
-    m->heaviest = m->npairs - selected;
-    free(chosen);
-    return 0;
 }
 
 /* A leader's part: its node's rows (`mine` first, taken over) gathered,
@@ -239,7 +198,7 @@ static mpp_matrix_t *leader_part(MPI_Comm comm, const where_t *w, const char *ho
     if (chosen) /* the node's share of what rank 0 keeps */
         mpp_config_select_ranks(cfg, w->size, chosen);
     bad |= !complete && !chosen;
-    int keep = complete || bad ? nrows : kept_rows(rows, nrows, limit, chosen);
+    int keep = complete || bad ? nrows : mpp_matrix_kept_rows(rows, nrows, limit, chosen);
     free(chosen);
     if (w->node != 0) {
         char name[256];
@@ -269,9 +228,9 @@ static mpp_matrix_t *leader_part(MPI_Comm comm, const where_t *w, const char *ho
     bad = collect(w, m, (size_t)m->nnode_pairs, cap, bad) != 0;
     m->nnode_pairs = mpp_pairs_merge(m->node_pairs, m->nnode_pairs);
     if (!bad && !complete)
-        bad = keep_pairs(m, cfg) != 0;
+        bad = mpp_matrix_keep_pairs(m, cfg) != 0;
     m->npairs = mpp_pairs_merge(m->pairs, m->npairs);
-    totals(m);
+    mpp_matrix_totals(m);
     if (bad) {
         mpp_warn("out of memory at MPI_Finalize, or a process that could not count at MPI_Init: the "
                  "communication matrix is left out of the protocol");

@@ -12,6 +12,7 @@
 
 #include <mpi.h>
 
+#include "records/matrix.h"
 #include "replay/replay.h"
 
 typedef struct {
@@ -53,5 +54,10 @@ int rp_mpi_combine(rp_instance_t *in, size_t n, int failed, void *ctx);
 /* The shares' totals into each process's (sums, the earliest first event,
  * the latest last, the first incomplete share's reason). */
 void rp_mpi_totals(const rp_mpi_t *m, rp_totals_t *t);
+
+/* The communication matrix's pairs of every share (rp_matrix_pairs) to
+ * rank 0: *pairs and *n replaced there by all of them (the others' by
+ * none); -1 everywhere when memory ran out anywhere. */
+int rp_mpi_gather_pairs(const rp_mpi_t *m, mpp_pair_t **pairs, int *n);
 
 #endif

@@ -276,3 +276,18 @@ int rp_mpi_gather_bounds(mpp_clock_bound_t **b, size_t *n, int64_t *uncertainty,
     *n = (size_t)total / sizeof *all;
     return 0;
 }
+
+int rp_mpi_gather_pairs(const rp_mpi_t *m, mpp_pair_t **pairs, int *n)
+{
+    int *dest = calloc(*n > 0 ? (size_t)*n : 1, sizeof *dest); /* all to rank 0 */
+    void *got = NULL;
+    size_t ngot = 0;
+    int rc = alltoallv(m, *pairs, dest ? (size_t)*n : 0, sizeof **pairs, dest, &got, &ngot, NULL, NULL);
+    rc |= rp_mpi_any(m, !dest || ngot > (size_t)INT32_MAX) ? -1 : 0;
+    free(dest);
+    free(*pairs);
+    *pairs = rc ? NULL : got, *n = rc ? 0 : (int)ngot;
+    if (rc)
+        free(got);
+    return rc ? -1 : 0;
+}

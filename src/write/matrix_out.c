@@ -5,8 +5,8 @@
 #include "records/matrix.h"
 #include "write/matrix_out.h"
 
-#define NA_REASON                                                                                            \
-    "n/a (collected by MPI_Finalize only: a partial protocol, mpiprof-merge and mpiprof-analyze have none; " \
+#define NA_REASON                                                                                          \
+    "n/a (collected by MPI_Finalize and mpiprof-analyze: a partial protocol and mpiprof-merge have none; " \
     "mpiprof(7), COMMUNICATION MATRIX)"
 
 /* The ranks of node `node`, as ranges ("0-3,8"), wrapped before 150

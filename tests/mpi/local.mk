@@ -349,9 +349,11 @@ EXTRA_DIST += \
 # host names by UTS namespaces)
 MPI_TESTS += \
 	tests/mpi/matrix/test_matrix_off.sh \
-	tests/mpi/matrix/test_matrix_ring.sh
+	tests/mpi/matrix/test_matrix_ring.sh \
+	tests/mpi/matrix/test_matrix_trace.sh
 EXTRA_DIST += \
 	tests/mpi/matrix/check_matrix.py \
+	tests/mpi/matrix/matrix_roles.c \
 	tests/mpi/matrix/pairs.c \
 	tests/mpi/matrix/ring.c
 

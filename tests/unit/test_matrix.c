@@ -1,12 +1,15 @@
 /* The communication matrix's pure parts (accumulate/matrix.h): the peer
  * table keyed by world rank, growing only for a new peer; pairs merged,
- * summed per node pair and ordered heaviest first.  And the I/O figures of
+ * summed per node pair and ordered heaviest first; the matrix put together
+ * from every process's pairs (reduce/matrix_build.h).  And the I/O figures of
  * an interval (write/io_figures.h): bytes read and written of its MPI-IO
  * SRC points and of its nested intervals', share and bandwidth. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "accumulate/matrix.h"
+#include "reduce/matrix_build.h"
 #include "suites.h"
 #include "write/io_figures.h"
 
@@ -67,6 +70,47 @@ START_TEST(test_matrix_by_node)
 }
 END_TEST
 
+static const char *no_variables(const char *name)
+{
+    (void)name;
+    return NULL;
+}
+static const char *ranks_zero(const char *name) { return !strcmp(name, "MPIPROF_RANKS") ? "0" : NULL; }
+
+START_TEST(test_matrix_build)
+{
+    /* ranks 0,1 on host "b" (node 0: it holds rank 0), 2,3 on "a"; a ring,
+     * 1 -> 0 twice (merged), and 2 -> 3 the heaviest */
+    static const mpp_pair_t ring[] = {{0, 1, 10, 1000, 1}, {1, 2, 10, 1000, 2}, {2, 3, 10, 5000, 3},
+                                      {3, 0, 10, 1000, 4}, {1, 0, 5, 200, 0.5}, {1, 0, 5, 200, 0.5}};
+    const char *hosts[] = {"b", "b", "a", "a"};
+    mpp_config_t cfg;
+    mpp_config_parse(&cfg, no_variables);
+    mpp_pair_t *p = malloc(sizeof ring);
+    memcpy(p, ring, sizeof ring);
+    mpp_matrix_t *m = mpp_matrix_build(p, 6, 4, hosts, 64, &cfg);
+    ck_assert_ptr_nonnull(m);
+    ck_assert(m->nnodes == 2 && !strcmp(m->node_names[0], "b") && !strcmp(m->node_names[1], "a"));
+    ck_assert(m->node_of[0] == 0 && m->node_of[1] == 0 && m->node_of[2] == 1 && m->node_of[3] == 1);
+    ck_assert(m->complete && m->npairs == 5 && m->heaviest == 0);
+    ck_assert(m->pairs[1].from == 1 && m->pairs[1].to == 0 && m->pairs[1].messages == 10 && m->pairs[1].time == 1);
+    ck_assert_int_eq(m->nnode_pairs, 4);
+    ck_assert(m->intra[0] == 30 && m->intra[1] == 6400 && m->inter[0] == 20 && m->inter[1] == 2000);
+    mpp_matrix_free(m);
+    /* past the limit (1): rank 0's pairs (MPIPROF_RANKS=0) and the one heaviest of the others */
+    mpp_config_parse(&cfg, ranks_zero);
+    p = malloc(sizeof ring);
+    memcpy(p, ring, sizeof ring);
+    m = mpp_matrix_build(p, 6, 4, hosts, 1, &cfg);
+    ck_assert_ptr_nonnull(m);
+    ck_assert(!m->complete && m->npairs == 2 && m->heaviest == 1);
+    ck_assert(m->pairs[0].from == 0 && m->pairs[0].to == 1);
+    ck_assert(m->pairs[1].from == 2 && m->pairs[1].to == 3 && m->pairs[1].bytes == 5000);
+    ck_assert_int_eq(m->nnode_pairs, 4); /* the node pairs are all there */
+    mpp_matrix_free(m);
+}
+END_TEST
+
 START_TEST(test_io_figures_interval)
 {
     /* interval 0 with interval 1 nested: a write in 1, a read and a send in 0 */
@@ -106,6 +150,7 @@ Suite *matrix_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_matrix_table_counts);
     tcase_add_test(tc, test_matrix_by_node);
+    tcase_add_test(tc, test_matrix_build);
     tcase_add_test(tc, test_io_figures_interval);
     suite_add_tcase(s, tc);
     return s;

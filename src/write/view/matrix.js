@@ -141,7 +141,7 @@
         return String(w).indexOf("The communication matrix is n/a: ") === 0;
       })[0];
       section.innerHTML = body + "<p>" + (said ? "n/a: " + esc(said.slice(33)) + "." :
-        "n/a: collected by MPI_Finalize only (a partial protocol, mpiprof-merge and mpiprof-analyze have none).") +
+        "n/a: collected by MPI_Finalize and mpiprof-analyze (a partial protocol and mpiprof-merge have none).") +
         "</p>";
       return null;
     }
