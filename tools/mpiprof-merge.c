@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <glob.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "autoconf.h"
 #include "cli.h"
 #include "reduce/exchange.h"
+#include "reduce/matrix_build.h"
 #include "util/warnings.h"
 #include "write/partial.h"
 #include "write/process_data.h"
@@ -251,6 +253,45 @@ static int gather(const mpp_parsed_process_t *procs, int n, columns_t *col, mpp_
     return 0;
 }
 
+/* The communication matrix of the run when every process's partial
+ * protocol is there with its row (reduce/matrix_build.h); else NULL and
+ * *na why. */
+static mpp_matrix_t *merged_matrix(const mpp_parsed_process_t *procs, int n, int nprocs, const mpp_config_t *config,
+                                   const char **na)
+{
+    *na = "the partial protocols of some processes are missing, and their rows with them";
+    if (n != nprocs)
+        return NULL;
+    size_t total = 0;
+    for (int i = 0; i < n; i++) {
+        if (procs[i].npairs < 0) {
+            *na = "a process did not count it (MPIPROF_MATRIX=off, no memory, or a partial protocol of an earlier "
+                  "mpiprof)";
+            return NULL;
+        }
+        total += (size_t)procs[i].npairs;
+    }
+    *na = "out of memory";
+    mpp_pair_t *pairs = total <= INT_MAX ? malloc((total ? total : 1) * sizeof *pairs) : NULL;
+    const char **hosts = malloc((size_t)n * sizeof *hosts);
+    if (!pairs || !hosts) {
+        free(pairs), free(hosts);
+        return NULL;
+    }
+    size_t at = 0;
+    for (int i = 0; i < n; i++) { /* by rank: procs[r] is rank r's */
+        memcpy(pairs + at, procs[i].pairs, (size_t)procs[i].npairs * sizeof *pairs);
+        at += (size_t)procs[i].npairs;
+        hosts[i] = procs[i].hostname ? procs[i].hostname : "?";
+    }
+    mpp_matrix_t *m =
+        mpp_matrix_build(pairs, (int)total, nprocs, hosts, (int)config->number[MPP_CFG_MATRIX_RANKS], config);
+    free(hosts);
+    if (m)
+        *na = NULL;
+    return m;
+}
+
 /* What was merged into where, unless -q. */
 static void say_merged(const mpp_process_end_t *ends, int n, int nprocs, const char *path, int format)
 {
@@ -372,6 +413,8 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < n; i++)
         col.ends[i].src = merged_src(rd, &col.ends[i]);
+    const char *matrix_na;
+    rd->matrix = merged_matrix(procs, n, nprocs, config, &matrix_na);
 
     char path[4096];
     if (output)
@@ -384,7 +427,8 @@ int main(int argc, char **argv)
                              .model = &procs[0].model,
                              .warnings_from = warnings_from,
                              .partial = &partial,
-                             .waitstates_na = mpp_partial_waits_reason};
+                             .waitstates_na = mpp_partial_waits_reason,
+                             .matrix_na = matrix_na};
     rc = mpp_report_write(rd, &in, path, format);
     if (rc != 0) {
         for (size_t w = warnings_from; w < mpp_warnings_count(); w++)

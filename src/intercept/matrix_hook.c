@@ -32,6 +32,19 @@ void mpp_matrix_start(MPI_Comm comm, int thread_multiple)
                  "communication matrix, which is left out of the protocol");
 }
 
+mpp_pair_t *mpp_matrix_own_pairs(int rank, int *n)
+{
+    *n = -1;
+    if (!mpp_matrix_on)
+        return NULL;
+    /* no lock: a dying process's partial protocol is written where a
+     * thread that died holding it would never give it back */
+    mpp_pair_t *pairs = mpp_peer_table_pairs(&mpp_matrix_table, rank, mpp_ticks_to_seconds, n);
+    if (mpp_matrix_table.count && !pairs)
+        *n = -1; /* no memory: said as not counted */
+    return pairs;
+}
+
 mpp_matrix_t *mpp_matrix_finish(MPI_Comm comm, const char *hostname, const char **na)
 {
     mpp_matrix_t *m = NULL;

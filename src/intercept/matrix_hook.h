@@ -29,6 +29,11 @@ extern uint64_t mpp_matrix_unattributed; /* calls on communicators whose ranks a
  * first peers. */
 void mpp_matrix_start(MPI_Comm comm, int thread_multiple);
 
+/* This process's row of the matrix so far, for its partial protocol
+ * (allocated, *n of them; *n -1 when it does not count: MPIPROF_MATRIX=off,
+ * no memory). */
+mpp_pair_t *mpp_matrix_own_pairs(int rank, int *n);
+
 /* MPI_Finalize, collective over comm: the run's matrix on rank 0 (NULL
  * elsewhere, and where it is n/a: *na then says why), the table freed. */
 struct mpp_matrix *mpp_matrix_finish(MPI_Comm comm, const char *hostname, const char **na);

@@ -96,7 +96,8 @@ static int count_receives(const counter_t *c, sr_recv_t **sr, size_t *nsr)
         } else { /* completed by a wait or test: the call that posted it */
             const rp_call_t *post = posting_call(&t->locations[m->location], m->posted);
             if (post && role(c, post) == MPP_FMATRIX_IRECV)
-                mpp_peer_add(table, m->peer, 0, 0, post->leave > post->enter ? (uint64_t)(post->leave - post->enter) : 0);
+                mpp_peer_add(table, m->peer, 0, 0,
+                             post->leave > post->enter ? (uint64_t)(post->leave - post->enter) : 0);
         }
     }
     qsort(*sr, n, sizeof **sr, by_call);

@@ -5,8 +5,8 @@
 #include "records/matrix.h"
 #include "write/matrix_out.h"
 
-#define NA_REASON                                                                                          \
-    "n/a (collected by MPI_Finalize and mpiprof-analyze: a partial protocol and mpiprof-merge have none; " \
+#define NA_REASON                                                                                             \
+    "n/a (a partial protocol has one process's row only; mpiprof-merge of every process's gives the matrix; " \
     "mpiprof(7), COMMUNICATION MATRIX)"
 
 /* The ranks of node `node`, as ranges ("0-3,8"), wrapped before 150

@@ -252,6 +252,41 @@ static void findings_parse(const json_t *o, int rank, mpp_finding_list_t *l)
     }
 }
 
+/* The process's row of the communication matrix: [to, messages, bytes,
+ * seconds] each; null when it did not count. */
+static json_t *matrix_json(const mpp_process_data_t *pd)
+{
+    if (pd->npairs < 0)
+        return json_null();
+    json_t *rows = json_array();
+    for (int i = 0; i < pd->npairs; i++) {
+        const mpp_pair_t *p = &pd->pairs[i];
+        json_array_append_new(rows, json_pack("[i, f, f, f]", (int)p->to, p->messages, p->bytes, p->time));
+    }
+    return rows;
+}
+
+static int matrix_parse(const json_t *rows, int rank, mpp_parsed_process_t *out)
+{
+    out->npairs = -1;
+    if (!json_is_array(rows))
+        return 0;
+    size_t n = json_array_size(rows);
+    out->pairs = malloc((n ? n : 1) * sizeof *out->pairs);
+    if (!out->pairs)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *r = json_array_get(rows, i);
+        if (json_array_size(r) != 4 || !json_is_integer(json_array_get(r, 0)))
+            return -1;
+        out->pairs[i] =
+            (mpp_pair_t){rank, (int32_t)json_integer_value(json_array_get(r, 0)), number_of(json_array_get(r, 1)),
+                         number_of(json_array_get(r, 2)), number_of(json_array_get(r, 3))};
+    }
+    out->npairs = (int)n;
+    return 0;
+}
+
 json_t *mpp_process_data_json(const mpp_process_data_t *pd, const mpp_model_setup_t *model)
 {
     const mpp_local_profile_t *lp = pd->profile;
@@ -303,6 +338,7 @@ json_t *mpp_process_data_json(const mpp_process_data_t *pd, const mpp_model_setu
     json_object_set_new(o, "end", pd->end ? mpp_process_end_json(pd->end) : json_null());
     json_object_set_new(o, "run", pd->run ? run_json(pd->run) : json_null());
     json_object_set_new(o, "configuration", pd->config ? config_json(pd->config) : json_null());
+    json_object_set_new(o, "matrix", matrix_json(pd));
     json_object_set_new(o, "intervals", intervals);
     json_object_set_new(o, "cells", cells);
     return o;
@@ -471,6 +507,10 @@ int mpp_process_data_parse(const json_t *o, mpp_parsed_process_t *out, char *why
         return -1;
     parse_context(o, out);
     findings_parse(json_object_get(o, "findings"), out->rank, &out->profile.findings);
+    if (matrix_parse(json_object_get(o, "matrix"), out->rank, out) != 0) {
+        snprintf(why, why_size, "its process data's matrix row is malformed");
+        return -1;
+    }
 
     mpp_local_profile_t *lp = &out->profile;
     int ni = (int)json_array_size(intervals), nc = (int)json_array_size(cells);
@@ -530,7 +570,7 @@ void mpp_parsed_process_free(mpp_parsed_process_t *p)
     free(lp->intervals), free(lp->cells), free(lp->srcs), free(ctx->events), free(ctx->facts), free(p->warnings),
         free(p->infos);
     free(p->hostname), free(p->machine_na), free(p->binding), free(p->node_type), free(p->node_allowed);
-    free(p->node_error), free(p->counters_na);
+    free(p->node_error), free(p->counters_na), free(p->pairs);
     mpp_finding_list_free(&lp->findings);
     memset(p, 0, sizeof *p);
 }

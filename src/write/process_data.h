@@ -11,6 +11,7 @@
 #include "context/config.h"
 #include "context/runinfo.h"
 #include "records/interval.h"
+#include "records/matrix.h"
 #include "records/partial.h"
 #include "records/profile.h"
 
@@ -25,6 +26,10 @@ struct mpp_process_data {
     const mpp_run_info_t *run;
     const mpp_config_t *config;
     const mpp_process_end_t *end;
+    /* its row of the communication matrix (from: its rank), npairs -1
+     * when it did not count (MPIPROF_MATRIX=off, no memory) */
+    const mpp_pair_t *pairs;
+    int npairs;
 };
 
 /* JSON text that may not be UTF-8 (json.c): invalid bytes become '?'. */
@@ -53,6 +58,8 @@ typedef struct {
     char **warnings;
     int nwarnings;
     char *machine_na, *binding, *node_type, *node_allowed, *node_error, *counters_na;
+    mpp_pair_t *pairs; /* its matrix row; npairs -1: none (not counted, or an earlier mpiprof's) */
+    int npairs;
 } mpp_parsed_process_t;
 
 /* 0, or -1 with the reason in why. */

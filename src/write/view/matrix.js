@@ -141,7 +141,7 @@
         return String(w).indexOf("The communication matrix is n/a: ") === 0;
       })[0];
       section.innerHTML = body + "<p>" + (said ? "n/a: " + esc(said.slice(33)) + "." :
-        "n/a: collected by MPI_Finalize and mpiprof-analyze (a partial protocol and mpiprof-merge have none).") +
+        "n/a: a partial protocol has one process's row only (mpiprof-merge of every process's gives the matrix).") +
         "</p>";
       return null;
     }

@@ -28,6 +28,28 @@ grep -q "ranks 0-1 of 2 processes (missing: none) merged into job.partial (and .
 "$merge" -q -o one job.partial.1 || fail "mpiprof-merge of rank 1 alone"
 "$PYTHON3" "$srcdir/check_merge.py" one "$SOURCE" "$schema" job 1 || fail "the protocol of rank 1 merged alone"
 
+# the communication matrix from the rows the partial protocols carry: the
+# known messages of mode wait (0 -> 1: N_SEND of 32 bytes and N_PEER of 4;
+# 1 -> 0: N_PEER of 4), each process's blocking receives' time to the
+# sender; one rank alone: n/a, the other's row missing
+"$PYTHON3" - job.partial.json one.json <<'PY' || fail "the merged communication matrix (above)"
+import json, sys
+both, one = (json.load(open(p)) for p in sys.argv[1:3])
+m = both["matrix"]
+if m is None:
+    sys.exit("the merge of both ranks has no communication matrix: %s" % both["parameters"]["warnings"])
+p = m["pairs"]
+got = {(p["from"][i], p["to"][i]): (p["messages"][i], p["bytes"][i], p["time"][i]) for i in range(len(p["from"]))}
+if {k: v[:2] for k, v in got.items()} != {(0, 1): (53, 1612), (1, 0): (3, 12)} or not all(v[2] > 0 for v in got.values()):
+    sys.exit("the merged matrix's pairs are %r, not 0 -> 1 (53, 1612) and 1 -> 0 (3, 12) with their time" % got)
+if m["processes"] != 2 or len(m["nodes"]) != 1 or m["nodes"][0]["ranks"] != [0, 1]:
+    sys.exit("the merged matrix has %s processes on %s nodes" % (m["processes"], m["nodes"]))
+why = "The communication matrix is n/a: the partial protocols of some processes are missing"
+if one["matrix"] is not None or not any(w.startswith(why) for w in one["parameters"]["warnings"]):
+    sys.exit("rank 1 merged alone: matrix %r, warnings %r" % (one["matrix"], one["parameters"]["warnings"]))
+print("merged matrix: %s" % sorted(got.items()))
+PY
+
 # same_merge A B: the JSON protocols A and B are equal but for when they were written
 same_merge() {
     "$PYTHON3" - "$1" "$2" <<'PY'
