@@ -22,6 +22,9 @@ static int by_call(const void *a, const void *b)
     return x->call < y->call ? -1 : x->call > y->call;
 }
 
+/* A call's duration in ticks (0 for a clock that went back). */
+static uint64_t ticks_of(const rp_call_t *c) { return c->leave > c->enter ? (uint64_t)(c->leave - c->enter) : 0; }
+
 static double tick_seconds; /* of the trace being counted: mpp_peer_table_pairs' conversion */
 static double to_seconds(uint64_t ticks) { return (double)ticks * tick_seconds; }
 
@@ -39,7 +42,7 @@ static mpp_peer_table_t *table_of(const counter_t *c, const rp_message_t *m, con
     if (loc->process < c->first || loc->process >= c->end || m->call >= loc->ncalls)
         return NULL;
     *call = &loc->calls[m->call];
-    *dt = (*call)->leave > (*call)->enter ? (uint64_t)((*call)->leave - (*call)->enter) : 0;
+    *dt = ticks_of(*call);
     return &c->tables[loc->process - c->first];
 }
 
@@ -96,8 +99,7 @@ static int count_receives(const counter_t *c, sr_recv_t **sr, size_t *nsr)
         } else { /* completed by a wait or test: the call that posted it */
             const rp_call_t *post = posting_call(&t->locations[m->location], m->posted);
             if (post && role(c, post) == MPP_FMATRIX_IRECV)
-                mpp_peer_add(table, m->peer, 0, 0,
-                             post->leave > post->enter ? (uint64_t)(post->leave - post->enter) : 0);
+                mpp_peer_add(table, m->peer, 0, 0, ticks_of(post));
         }
     }
     qsort(*sr, n, sizeof **sr, by_call);
@@ -119,8 +121,7 @@ static void count_pending(const counter_t *c)
         for (int k = 0; k < p->nlocations; k++) {
             const rp_call_t *post = posting_call(&t->locations[p->locations[k]], q->posted);
             if (post && role(c, post) == MPP_FMATRIX_IRECV) {
-                mpp_peer_add(&c->tables[q->process - c->first], q->source, 0, 0,
-                             post->leave > post->enter ? (uint64_t)(post->leave - post->enter) : 0);
+                mpp_peer_add(&c->tables[q->process - c->first], q->source, 0, 0, ticks_of(post));
                 break;
             }
         }
@@ -154,8 +155,7 @@ static void count_sends(const counter_t *c, sr_recv_t *sr, size_t nsr)
             continue;
         const rp_location_t *loc = &t->locations[sr[i].location];
         const rp_call_t *call = &loc->calls[sr[i].call];
-        mpp_peer_add(&c->tables[loc->process - c->first], sr[i].peer, 0, 0,
-                     call->leave > call->enter ? (uint64_t)(call->leave - call->enter) : 0);
+        mpp_peer_add(&c->tables[loc->process - c->first], sr[i].peer, 0, 0, ticks_of(call));
     }
 }
 
