@@ -287,6 +287,8 @@ static mpp_matrix_t *merged_matrix(const mpp_parsed_process_t *procs, int n, int
     mpp_matrix_t *m =
         mpp_matrix_build(pairs, (int)total, nprocs, hosts, (int)config->number[MPP_CFG_MATRIX_RANKS], config);
     free(hosts);
+    for (int i = 0; m && i < n; i++) /* the calls in no pair, as MPI_Finalize sums them */
+        m->dropped_calls += procs[i].matrix_not_counted;
     if (m)
         *na = NULL;
     return m;

@@ -640,9 +640,11 @@ int mpp_lifecycle_partial(mpp_process_end_t *end, uint32_t fid, const uintptr_t 
             end->rank = rank;
             locate_end(end, fid, frames, sym, rd);
             int npairs;
-            mpp_pair_t *pairs = mpp_matrix_own_pairs(rank, &npairs);
-            mpp_process_data_t data = {rank, run.hostname, profile, warnings, warnings ? (int)nwarnings : 0,
-                                       &run, &mpp_config,  end,     pairs,    npairs};
+            double not_counted;
+            mpp_pair_t *pairs = mpp_matrix_own_pairs(rank, &npairs, &not_counted);
+            mpp_process_data_t data = {rank,       run.hostname, profile, warnings, warnings ? (int)nwarnings : 0,
+                                       &run,       &mpp_config,  end,     pairs,    npairs,
+                                       not_counted};
             mpp_partial_t partial = {end, 1, &data};
             write_report(rd, nwarnings, &partial, written, size);
             rc = written[0] ? 0 : -1;

@@ -32,9 +32,10 @@ void mpp_matrix_start(MPI_Comm comm, int thread_multiple)
                  "communication matrix, which is left out of the protocol");
 }
 
-mpp_pair_t *mpp_matrix_own_pairs(int rank, int *n)
+mpp_pair_t *mpp_matrix_own_pairs(int rank, int *n, double *not_counted)
 {
     *n = -1;
+    *not_counted = (double)(mpp_matrix_unattributed + mpp_matrix_table.dropped);
     if (!mpp_matrix_on)
         return NULL;
     /* no lock: a dying process's partial protocol is written where a

@@ -31,8 +31,8 @@ void mpp_matrix_start(MPI_Comm comm, int thread_multiple);
 
 /* This process's row of the matrix so far, for its partial protocol
  * (allocated, *n of them; *n -1 when it does not count: MPIPROF_MATRIX=off,
- * no memory). */
-mpp_pair_t *mpp_matrix_own_pairs(int rank, int *n);
+ * no memory), and its calls in no pair (*not_counted). */
+mpp_pair_t *mpp_matrix_own_pairs(int rank, int *n, double *not_counted);
 
 /* MPI_Finalize, collective over comm: the run's matrix on rank 0 (NULL
  * elsewhere, and where it is n/a: *na then says why), the table freed. */

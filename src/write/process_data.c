@@ -339,6 +339,7 @@ json_t *mpp_process_data_json(const mpp_process_data_t *pd, const mpp_model_setu
     json_object_set_new(o, "run", pd->run ? run_json(pd->run) : json_null());
     json_object_set_new(o, "configuration", pd->config ? config_json(pd->config) : json_null());
     json_object_set_new(o, "matrix", matrix_json(pd));
+    json_object_set_new(o, "matrix_not_counted", json_real(pd->matrix_not_counted));
     json_object_set_new(o, "intervals", intervals);
     json_object_set_new(o, "cells", cells);
     return o;
@@ -507,6 +508,7 @@ int mpp_process_data_parse(const json_t *o, mpp_parsed_process_t *out, char *why
         return -1;
     parse_context(o, out);
     findings_parse(json_object_get(o, "findings"), out->rank, &out->profile.findings);
+    out->matrix_not_counted = json_number_value(json_object_get(o, "matrix_not_counted")); /* 0 when absent */
     if (matrix_parse(json_object_get(o, "matrix"), out->rank, out) != 0) {
         snprintf(why, why_size, "its process data's matrix row is malformed");
         return -1;

@@ -30,6 +30,7 @@ struct mpp_process_data {
      * when it did not count (MPIPROF_MATRIX=off, no memory) */
     const mpp_pair_t *pairs;
     int npairs;
+    double matrix_not_counted; /* its point-to-point calls in no pair (no memory, ranks unknown) */
 };
 
 /* JSON text that may not be UTF-8 (json.c): invalid bytes become '?'. */
@@ -60,6 +61,7 @@ typedef struct {
     char *machine_na, *binding, *node_type, *node_allowed, *node_error, *counters_na;
     mpp_pair_t *pairs; /* its matrix row; npairs -1: none (not counted, or an earlier mpiprof's) */
     int npairs;
+    double matrix_not_counted;
 } mpp_parsed_process_t;
 
 /* 0, or -1 with the reason in why. */

@@ -47,8 +47,22 @@ if m["processes"] != 2 or len(m["nodes"]) != 1 or m["nodes"][0]["ranks"] != [0, 
 why = "The communication matrix is n/a: the partial protocols of some processes are missing"
 if one["matrix"] is not None or not any(w.startswith(why) for w in one["parameters"]["warnings"]):
     sys.exit("rank 1 merged alone: matrix %r, warnings %r" % (one["matrix"], one["parameters"]["warnings"]))
+if m["not_attributed"] != 0:
+    sys.exit("the merged matrix has %s calls not attributed, none were" % m["not_attributed"])
 print("merged matrix: %s" % sorted(got.items()))
 PY
+# the calls each process counted in no pair (its row's matrix_not_counted) are summed, as MPI_Finalize sums them
+mkdir uncounted
+"$PYTHON3" - job.partial.0.json job.partial.1.json uncounted <<'PY' || fail "making partial protocols with calls in no pair"
+import json, os, sys
+for path, n in zip(sys.argv[1:3], (2, 3)):
+    d = json.load(open(path))
+    d["process"]["matrix_not_counted"] = n
+    json.dump(d, open(os.path.join(sys.argv[3], os.path.basename(path)), "w"))
+PY
+"$merge" -q -o uncounted.merged uncounted/job.partial.0.json uncounted/job.partial.1.json || fail "mpiprof-merge of uncounted/"
+"$PYTHON3" -c 'import json, sys; m = json.load(open(sys.argv[1]))["matrix"]; sys.exit(0 if m and m["not_attributed"] == 5 else "not attributed: %r" % (m and m["not_attributed"]))' \
+    uncounted.merged.json || fail "the merged matrix does not sum the processes' calls in no pair"
 
 # same_merge A B: the JSON protocols A and B are equal but for when they were written
 same_merge() {
