@@ -16,10 +16,7 @@ set -eu
 . "$top_srcdir/tests/view/common_view.sh"
 need_var MPICC_PROF
 need_browser
-command -v unshare >/dev/null 2>&1 || skip "unshare (util-linux) is not installed: no UTS namespaces to give ranks their own host names"
-if ! why=$(unshare --uts sh -c 'hostname mpiprof-probe && hostname' 2>&1) || [ "$why" != mpiprof-probe ]; then
-    skip "this machine does not let the tests create UTS namespaces (unshare --uts: $why)"
-fi
+need_uts_namespaces
 shots="${top_builddir:?}/tests/view/screenshots/view_matrix"
 rm -rf "$shots"
 mkdir -p "$shots"

@@ -21,10 +21,7 @@ need_analyzer
 
 grep -q '^#define MPP_TEST_HOOKS 1' "${top_builddir:?}/src/autoconf.h" ||
     skip "no test hooks in this build (configure --enable-test-hooks): no way to make a measured offset wrong"
-command -v unshare >/dev/null 2>&1 || skip "unshare (util-linux) is not installed: no UTS namespaces to give ranks their own host names"
-if ! why=$(unshare --uts sh -c 'hostname mpiprof-probe && hostname' 2>&1) || [ "$why" != mpiprof-probe ]; then
-    skip "this machine does not let the tests create UTS namespaces (unshare --uts: $why); two host names on one machine are impossible here"
-fi
+need_uts_namespaces
 
 cd "$tmp"
 "$MPICC_PROF" -o clock_bounds "$srcdir/clock_bounds.c" || fail "compiling clock_bounds.c with mpicc-prof"

@@ -20,10 +20,7 @@ need_var MPICC_PROF
 
 grep -q '^#define MPP_TEST_HOOKS 1' "${top_builddir:?}/src/autoconf.h" ||
     skip "no test hooks in this build (configure --enable-test-hooks): no way to make MPI_Init's alignment uncertain"
-command -v unshare >/dev/null 2>&1 || skip "unshare (util-linux) is not installed: no UTS namespaces to give ranks their own host names"
-if ! why=$(unshare --uts sh -c 'hostname mpiprof-probe && hostname' 2>&1) || [ "$why" != mpiprof-probe ]; then
-    skip "this machine does not let the tests create UTS namespaces (unshare --uts: $why); two host names on one machine are impossible here"
-fi
+need_uts_namespaces
 
 cd "$tmp"
 "$MPICC_PROF" -o clock_run_bounds "$srcdir/clock_run_bounds.c" || fail "compiling clock_run_bounds.c with mpicc-prof"

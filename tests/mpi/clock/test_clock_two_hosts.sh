@@ -19,10 +19,7 @@ set -eu
 need_var MPICC_PROF
 need_analyzer
 
-command -v unshare >/dev/null 2>&1 || skip "unshare (util-linux) is not installed: no UTS namespaces to give ranks their own host names"
-if ! why=$(unshare --uts sh -c 'hostname mpiprof-probe && hostname' 2>&1) || [ "$why" != mpiprof-probe ]; then
-    skip "this machine does not let the tests create UTS namespaces (unshare --uts: $why); two host names on one machine are impossible here"
-fi
+need_uts_namespaces
 
 cd "$tmp"
 "$MPICC_PROF" -o clock_late_sender "$srcdir/clock_late_sender.c" || fail "compiling clock_late_sender.c with mpicc-prof"

@@ -17,10 +17,7 @@ set -eu
 . "$srcdir/context.sh"
 need_var MPICC_PROF
 
-command -v unshare >/dev/null 2>&1 || skip "unshare (util-linux) is not installed: no UTS namespaces to give ranks their own host names"
-if ! why=$(unshare --uts sh -c 'hostname mpiprof-probe && hostname' 2>&1) || [ "$why" != mpiprof-probe ]; then
-    skip "this machine does not let the tests create UTS namespaces (unshare --uts: $why); two host names on one machine are impossible here"
-fi
+need_uts_namespaces
 
 cd "$tmp"
 "$MPICC_PROF" -o context "$srcdir/context.c" || fail "compiling context.c with mpicc-prof"

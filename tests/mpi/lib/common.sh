@@ -201,6 +201,16 @@ ignore_options() {
     done
 }
 
+# need_uts_namespaces: skips unless ranks can get host names of their own
+# (unshare --uts, util-linux), as the tests of two hosts on one machine need.
+need_uts_namespaces() {
+    command -v unshare >/dev/null 2>&1 ||
+        skip "unshare (util-linux) is not installed: no UTS namespaces to give ranks their own host names"
+    if ! _why=$(unshare --uts sh -c 'hostname mpiprof-probe && hostname' 2>&1) || [ "$_why" != mpiprof-probe ]; then
+        skip "this machine does not let the tests create UTS namespaces (unshare --uts: $_why); two host names on one machine are impossible here"
+    fi
+}
+
 # need_analyzer: $analyze and $compare, the trace analyzer and the
 # comparison of this build; skips when there is no analyzer (no libotf2).
 need_analyzer() {
