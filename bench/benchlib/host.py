@@ -96,13 +96,18 @@ def makefile_vars(builddir):
     return out
 
 
-def mpi_family(mpiexec):
-    """openmpi, mpich, or None when mpiexec --version does not say."""
+def version_text(mpiexec):
+    """What mpiexec --version prints, or None when it cannot be run."""
     try:
-        out = subprocess.run([mpiexec, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             universal_newlines=True, timeout=20).stdout
+        return subprocess.run([mpiexec, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              universal_newlines=True, timeout=20).stdout
     except (OSError, subprocess.TimeoutExpired):
         return None
+
+
+def mpi_family(mpiexec):
+    """openmpi, mpich, or None when mpiexec --version does not say."""
+    out = version_text(mpiexec) or ""
     if "Open MPI" in out or "OpenRTE" in out:
         return "openmpi"
     if "HYDRA" in out or "MPICH" in out:
@@ -111,12 +116,7 @@ def mpi_family(mpiexec):
 
 
 def is_hydra(mpiexec):
-    try:
-        out = subprocess.run([mpiexec, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             universal_newlines=True, timeout=20).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return "HYDRA" in out
+    return "HYDRA" in (version_text(mpiexec) or "")
 
 
 def mpi_version(mpiexec):
