@@ -2,6 +2,7 @@
  * replicated-code marks, also made with MPI_Pcontrol, which pauses and
  * resumes collection too.  Marks are rare next to MPI calls; a lock keeps
  * them safe when several threads mark. */
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <mpi.h>
 #include <pthread.h>
@@ -142,15 +143,36 @@ MPP_EXPORT void mpiprof_seq_begin_(void) { seq(1, &(mpp_mark_t){NULL, 0, (uintpt
 
 MPP_EXPORT void mpiprof_seq_end_(void) { seq(0, &(mpp_mark_t){NULL, 0, (uintptr_t)__builtin_return_address(0)}); }
 
+static int pcontrol_name(const char *p, const void *caller, char *out, size_t size);
+
+/* Whether p lies in mpiprof, the MPI library or the C library, and not in
+ * the code that called MPI_Pcontrol (`caller`, an MPI library linked into
+ * the program): where a register left over from their code points (a
+ * format string, a table), never the program's name for an interval. */
+static int in_runtime(const void *p, const void *caller)
+{
+    Dl_info at, lib;
+    if (!dladdr(p, &at) || !at.dli_fbase)
+        return 0; /* the heap, a stack: the program's */
+    if (dladdr(caller, &lib) && lib.dli_fbase == at.dli_fbase)
+        return 0;
+    const void *const runtime[] = {(const void *)pcontrol_name, (const void *)PMPI_Pcontrol, (const void *)write};
+    for (size_t i = 0; i < MPP_ARRAY_LEN(runtime); i++)
+        if (dladdr(runtime[i], &lib) && lib.dli_fbase == at.dli_fbase)
+            return 1;
+    return 0;
+}
+
 /* A name passed to MPI_Pcontrol(1, name) or (-1, name), when there is one:
  * MPI_Pcontrol(1) without a name is legal MPI, so the argument is garbage
- * then.  It is read only through the kernel (a write to a pipe fails with
+ * then: an address in the libraries of the run is not taken for one, and
+ * the rest is read only through the kernel (a write to a pipe fails with
  * EFAULT on memory this process may not read: unmapped, a guard page,
  * AddressSanitizer's shadow), and taken only as a short printable string. */
-static int pcontrol_name(const char *p, char *out, size_t size)
+static int pcontrol_name(const char *p, const void *caller, char *out, size_t size)
 {
     static int fds[2] = {-1, -1};
-    if ((uintptr_t)p < 65536) /* nothing is ever mapped there (vm.mmap_min_addr) */
+    if ((uintptr_t)p < 65536 || in_runtime(p, caller)) /* nothing is ever mapped low (vm.mmap_min_addr) */
         return 0;
     if (fds[0] < 0 && pipe2(fds, O_NONBLOCK | O_CLOEXEC) != 0)
         return 0;
@@ -193,7 +215,7 @@ MPP_EXPORT int MPI_Pcontrol(const int level, ...)
         const char *name = va_arg(ap, const char *);
         va_end(ap);
         char copy[MPP_NAME_MAX];
-        if (pcontrol_name(name, copy, sizeof copy)) {
+        if (pcontrol_name(name, __builtin_return_address(0), copy, sizeof copy)) {
             mpp_mark_t mark = {NULL, 0, (uintptr_t)__builtin_return_address(0)};
             if (level == 1)
                 begin(copy, &mark);

@@ -6,7 +6,8 @@
  *   MPI_Pcontrol(0)   pause:   N_PAUSED x MPI_Barrier, MPI_Bcast
  *   MPI_Pcontrol(2)   resume:  N_RESUMED x MPI_Barrier
  *   MPI_Pcontrol(0)   pause:   MPI_Allreduce
- *   MPI_Pcontrol(1)   resume (level 1 without a name): MPI_Bcast
+ *   MPI_Pcontrol(1)   resume (level 1 without a name; then with an address
+ *                     in the C library, as a leftover register): MPI_Bcast
  *
  * The calls made while paused must not be counted; the others exactly.
  * Each rank measures its time in "region" (from just before the begin call
@@ -17,6 +18,7 @@
 #define _POSIX_C_SOURCE 199309L
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #define N_REGION 20
@@ -70,6 +72,9 @@ int main(int argc, char **argv)
     errors += sum != 2;
 
     MPI_Pcontrol(1); /* MARK:resume1 */
+    /* what a register holds when no name is passed, made certain: an
+     * address in the C library, which mpiprof never takes for a name */
+    MPI_Pcontrol(1, strerror(0)); /* MARK:resume_libc */
     value = rank == 0 ? 9 : 0;
     MPI_Bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD); /* MARK:resumed_bcast */
     errors += value != 9;
